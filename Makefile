@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ftscope: a kernel latency tracer built on ftrace.
+#
+#   make            build ./ftscope
+#   make check      unit, decode and live tests (live ones need root)
+#   make bench      benchmarks against the peer tools, measured in the same run
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make clean
+
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+MANDIR	?= $(PREFIX)/share/man
+CC	?= cc
+PKG_CONFIG ?= pkg-config
+
+# pkg-config name, Debian package, minimum version.
+define need_pkg
+ifeq ($$(shell $(PKG_CONFIG) --atleast-version=$(3) $(1) && echo ok),)
+$$(error $(1) >= $(3) not found: install the Debian package $(2), or run scripts/install-deps.sh)
+endif
+endef
+
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+$(eval $(call need_pkg,libtracefs,libtracefs-dev,1.6))
+$(eval $(call need_pkg,libtraceevent,libtraceevent-dev,1.7))
+$(eval $(call need_pkg,libelf,libelf-dev,0.170))
+endif
+
+PKGS	:= libtracefs libtraceevent libelf
+CFLAGS	?= -O2 -g
+CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -I. \
+	   $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LDLIBS	+= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
+
+ifeq ($(SANITIZE),1)
+CFLAGS	+= -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS	+= -fsanitize=address,undefined
+endif
+
+EVENTS_SRC	:= events/page.c events/tep.c events/decode.c events/merge.c events/chain.c \
+		   events/pidset.c events/tasks.c
+ANALYZERS_SRC	:= analyzers/registry.c analyzers/runqlat.c analyzers/capture.c analyzers/output/hist.c \
+		   analyzers/output/json.c
+TRACER_SRC	:= tracer/options.c tracer/session.c tracer/reader.c tracer/features.c \
+		   tracer/command.c tracer/run.c tracer/reset.c tracer/util.c
+LIB_SRC		:= $(EVENTS_SRC) $(ANALYZERS_SRC) $(TRACER_SRC)
+LIB_OBJ		:= $(LIB_SRC:.c=.o)
+
+UNIT_TESTS	:= $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
+WORKLOADS	:= $(patsubst %.c,%,$(wildcard tests/workloads/*.c))
+BENCH		:= tests/bench/decode_bench
+
+all: ftscope
+
+ftscope: tracer/main.o libftscope.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+libftscope.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+%.o: %.c $(wildcard */*.h */*/*.h)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+tests/unit/test_%: tests/unit/test_%.c libftscope.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+# Workloads keep frame pointers so that later stack tests can walk them.
+tests/workloads/%: tests/workloads/%.c
+	$(CC) -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread -o $@ $<
+
+$(BENCH): tests/bench/decode_bench.c libftscope.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+tests: $(UNIT_TESTS) $(WORKLOADS)
+
+check: ftscope tests
+	tests/run-all.sh
+
+bench: ftscope $(BENCH) $(WORKLOADS)
+	tests/bench/bench.sh
+
+install: ftscope
+	install -D -m 0755 ftscope $(DESTDIR)$(BINDIR)/ftscope
+	install -D -m 0644 docs/ftscope.1 $(DESTDIR)$(MANDIR)/man1/ftscope.1
+
+clean:
+	rm -f ftscope libftscope.a tracer/main.o $(LIB_OBJ) $(UNIT_TESTS) $(WORKLOADS) $(BENCH)
+	rm -rf tests/out
+
+.PHONY: all check bench install clean tests

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The analyzer interface. An analyzer declares the events it needs and implements
+ * parse_opt, init, event, report and fini. It never touches tracefs: records come
+ * decoded, in time order, with the switch chain already repaired. Adding one means
+ * its own file and one line in registry.c.
+ */
+#ifndef FTSCOPE_ANALYZERS_ANALYZER_H
+#define FTSCOPE_ANALYZERS_ANALYZER_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "events/decode.h"
+
+struct ft_opts;
+struct ft_json;
+struct ft_tasks;
+
+/* What the pipeline offers an analyzer. */
+struct ft_env {
+	const struct ft_opts	*opts;
+	struct ft_tasks		*tasks;		/* comm and tgid per tid */
+	bool			(*traced)(const struct ft_env *env, int pid);
+	void			*traced_ctx;
+	bool			live;		/* false when reading a capture */
+};
+
+/* One report: the final one, or one per interval. */
+struct ft_report {
+	FILE		*f;
+	struct ft_json	*json;		/* non-NULL with --json: write into the open object */
+	bool		final;
+	bool		interval;
+	uint64_t	ts;		/* trace time of the report (ns) */
+};
+
+struct ft_analyzer {
+	const char		*name;
+	const char		*summary;	/* one line for `ftscope --help` */
+	const char		*usage;		/* the analyzer's own options */
+	const char		*examples;
+	const char		*shortopts;	/* analyzer's own, added to the common ones */
+	const struct option	*longopts;
+	unsigned int		need;		/* FT_NEED() of required events */
+	size_t			priv_size;
+	int	(*parse_opt)(void *priv, int opt, const char *arg);
+	int	(*init)(void *priv, const struct ft_env *env);
+	void	(*event)(void *priv, const struct ft_event *ev);
+	void	(*report)(void *priv, struct ft_report *r);
+	void	(*fini)(void *priv);
+};
+
+const struct ft_analyzer *ft_analyzer_find(const char *name);
+extern const struct ft_analyzer *const ft_analyzers[];
+
+#endif

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The switch chain: which task runs on each CPU, kept in one place for every
+ * scheduler analyzer, with repair of switch-ins the kernel did not deliver.
+ */
+#ifndef FTSCOPE_EVENTS_CHAIN_H
+#define FTSCOPE_EVENTS_CHAIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "events/decode.h"
+
+struct ft_chain_cpu {
+	int		cur;		/* task running here, -1 unknown */
+	uint64_t	last_ts;	/* last record known to come from cur */
+	bool		lost;		/* events were lost since last_ts */
+};
+
+/* Whether a pid belongs to an in-kernel filtered stream (NULL: whole system). */
+typedef bool (*ft_traced_fn)(void *ctx, int pid);
+
+struct ft_chain {
+	int			ncpus;
+	struct ft_chain_cpu	*cpu;
+	ft_traced_fn		traced;
+	void			*traced_ctx;
+	unsigned long long	repaired;	/* switch-ins reconstructed */
+	unsigned long long	*repaired_cpu;
+	unsigned long long	resynced;	/* breaks by untraced tasks in a filtered stream */
+};
+
+int ft_chain_init(struct ft_chain *c, int ncpus, ft_traced_fn traced, void *ctx);
+void ft_chain_fini(struct ft_chain *c);
+bool ft_chain_feed(struct ft_chain *c, const struct ft_event *ev, struct ft_event *synth);
+
+#endif

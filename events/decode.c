@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Typed decoding of scheduler tracepoints. Every offset comes from the kernel's
+ * format file and is looked up once; per record we only load integers.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "events/decode.h"
+
+const struct ft_event_def ft_event_defs[FT_EV_NTYPES] = {
+	[FT_EV_SWITCH]		= { "sched", "sched_switch" },
+	[FT_EV_WAKING]		= { "sched", "sched_waking" },
+	[FT_EV_WAKEUP]		= { "sched", "sched_wakeup" },
+	[FT_EV_WAKEUP_NEW]	= { "sched", "sched_wakeup_new" },
+	[FT_EV_FORK]		= { "sched", "sched_process_fork" },
+};
+
+/* field_of - cache a field's offset, size and sign; off -1 when absent */
+static struct ft_field field_of(struct tep_event *ev, const char *name)
+{
+	struct tep_format_field *f = ev ? tep_find_any_field(ev, name) : NULL;
+	struct ft_field r = { -1, 0, false };
+
+	if (f && f->offset >= 0 && f->size > 0 && f->offset + f->size <= 0xffff) {
+		r.off = f->offset;
+		r.size = f->size;
+		r.is_signed = !!(f->flags & TEP_FIELD_IS_SIGNED);
+	}
+	return r;
+}
+
+/* field_end - the first byte after a field (0 when the field is absent) */
+static int field_end(struct ft_field f)
+{
+	return f.off < 0 ? 0 : f.off + f.size;
+}
+
+/* max_end - the record size needed to read every listed field */
+static int max_end(const struct ft_field *f, int n)
+{
+	int i, m = 0;
+
+	for (i = 0; i < n; i++)
+		if (field_end(f[i]) > m)
+			m = field_end(f[i]);
+	return m;
+}
+
+/* ft_num - load an integer field, sign-extended when the format says signed */
+static inline long long ft_num(const void *data, struct ft_field f)
+{
+	const unsigned char *p = (const unsigned char *)data + f.off;
+
+	switch (f.size) {
+	case 1:
+		return f.is_signed ? (long long)*(const int8_t *)p : (long long)*p;
+	case 2: {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		return f.is_signed ? (long long)(int16_t)v : (long long)v;
+	}
+	case 4: {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		return f.is_signed ? (long long)(int32_t)v : (long long)v;
+	}
+	case 8: {
+		int64_t v;
+
+		memcpy(&v, p, 8);
+		return v;
+	}
+	}
+	return 0;
+}
+
+/* map_type - remember which of our types an event id stands for */
+static void map_type(struct ft_decoder *d, struct tep_event *ev, enum ft_ev_type t)
+{
+	if (ev->id < 0 || ev->id >= d->nids)
+		return;
+	d->type_of[ev->id] = t;
+	d->have |= FT_NEED(t);
+}
+
+/* wake_fmt - resolve the fields shared by sched_waking, sched_wakeup and sched_wakeup_new */
+static void wake_fmt(struct ft_wake_fmt *w, struct tep_event *ev)
+{
+	w->comm = field_of(ev, "comm");
+	w->pid = field_of(ev, "pid");
+	w->prio = field_of(ev, "prio");
+	w->target_cpu = field_of(ev, "target_cpu");
+	w->min_size = max_end(&w->comm, 4);
+}
+
+/**
+ * ft_decoder_init - resolve every field the typed records need from @tep
+ * Events the tep lacks are simply not decoded. Returns 0 or -1 (ENOMEM, EINVAL).
+ */
+int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep)
+{
+	struct tep_event *ev;
+	int i, n = tep_get_events_count(tep);
+
+	memset(d, 0, sizeof(*d));
+	d->tep = tep;
+	for (i = 0; i < n; i++) {
+		ev = tep_get_event(tep, i);
+		if (ev && ev->id >= d->nids)
+			d->nids = ev->id + 1;
+	}
+	d->type_of = calloc(d->nids ? d->nids : 1, 1);
+	if (!d->type_of)
+		return -1;
+	for (i = 1; i < FT_EV_NTYPES; i++) {
+		ev = tep_find_event_by_name(tep, ft_event_defs[i].system, ft_event_defs[i].name);
+		if (!ev)
+			continue;
+		if (d->common_type.off < 0 || !d->common_type.size) {
+			d->common_type = field_of(ev, "common_type");
+			d->common_pid = field_of(ev, "common_pid");
+		}
+		map_type(d, ev, i);
+		switch (i) {
+		case FT_EV_SWITCH:
+			d->sw.prev_comm = field_of(ev, "prev_comm");
+			d->sw.prev_pid = field_of(ev, "prev_pid");
+			d->sw.prev_prio = field_of(ev, "prev_prio");
+			d->sw.prev_state = field_of(ev, "prev_state");
+			d->sw.next_comm = field_of(ev, "next_comm");
+			d->sw.next_pid = field_of(ev, "next_pid");
+			d->sw.next_prio = field_of(ev, "next_prio");
+			d->sw.min_size = max_end(&d->sw.prev_comm, 7);
+			if (d->sw.prev_pid.off < 0 || d->sw.next_pid.off < 0)
+				d->have &= ~FT_NEED(i);
+			break;
+		case FT_EV_WAKING:
+		case FT_EV_WAKEUP:
+		case FT_EV_WAKEUP_NEW:
+			wake_fmt(&d->wk[i - FT_EV_WAKING], ev);
+			if (d->wk[i - FT_EV_WAKING].pid.off < 0)
+				d->have &= ~FT_NEED(i);
+			break;
+		case FT_EV_FORK:
+			d->fork.parent_pid = field_of(ev, "parent_pid");
+			d->fork.child_pid = field_of(ev, "child_pid");
+			d->fork.child_comm = field_of(ev, "child_comm");
+			d->fork.min_size = max_end(&d->fork.parent_pid, 3);
+			break;
+		}
+	}
+	if (d->common_type.off < 0 || !d->common_type.size) {
+		ft_decoder_fini(d);
+		errno = EINVAL;
+		return -1;
+	}
+	if (d->have & FT_NEED(FT_EV_SWITCH))
+		ft_states_from_print_fmt(&d->states, tep);
+	return 0;
+}
+
+/* ft_decoder_fini - free what ft_decoder_init allocated */
+void ft_decoder_fini(struct ft_decoder *d)
+{
+	free(d->type_of);
+	d->type_of = NULL;
+	d->nids = 0;
+}
+
+/**
+ * ft_state_letter - the task-state letter for a prev_state value
+ * The lowest set bit that the print fmt names wins, as perf prints it; 'R' when none.
+ */
+char ft_state_letter(const struct ft_states *st, long long state)
+{
+	uint64_t v = (uint64_t)state & ~st->preempt_mask;
+	int b;
+
+	if (state < 0)
+		return '?';
+	for (b = 0; v && b < 64; b++, v >>= 1)
+		if ((v & 1) && st->letter[b])
+			return st->letter[b];
+	return 'R';
+}
+
+/* render_state - print a fake sched_switch with prev_state = @v and return what follows "prev_state=" */
+static int render_state(struct tep_handle *tep, struct tep_event *ev, struct ft_field f,
+			uint64_t v, char *out, size_t outlen)
+{
+	unsigned char buf[512] = { 0 };
+	struct tep_record rec = { 0 };
+	struct trace_seq s;
+	uint16_t id = ev->id;
+	const char *p;
+	size_t i = 0;
+
+	if (f.off < 0 || f.off + f.size > (int)sizeof(buf) || f.size > 8)
+		return -1;
+	memcpy(buf, &id, sizeof(id));
+	memcpy(buf + f.off, &v, f.size);	/* little-endian host: low bytes first */
+	rec.data = buf;
+	rec.size = sizeof(buf);
+	trace_seq_init(&s);
+	tep_print_event(tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	p = s.buffer ? strstr(s.buffer, "prev_state=") : NULL;
+	if (p) {
+		for (p += 11; *p && *p != ' ' && i + 1 < outlen; p++)
+			out[i++] = *p;
+	}
+	out[i] = 0;
+	trace_seq_destroy(&s);
+	return p ? 0 : -1;
+}
+
+/**
+ * ft_states_from_print_fmt - learn prev_state letters and the preempt bit
+ * from the sched_switch event's own print fmt, by letting libtraceevent evaluate it
+ * for each bit. Plugins are never loaded, so old hard-coded tables cannot interfere.
+ * Returns 0, or -1 when the tep has no usable sched_switch.
+ */
+int ft_states_from_print_fmt(struct ft_states *st, struct tep_handle *tep)
+{
+	struct tep_event *ev = tep_find_event_by_name(tep, "sched", "sched_switch");
+	struct ft_field f = field_of(ev, "prev_state");
+	char out[64];
+	int b, nbits;
+
+	memset(st, 0, sizeof(*st));
+	if (!ev || f.off < 0)
+		return -1;
+	nbits = f.size * 8 > 63 ? 63 : f.size * 8;
+	for (b = 0; b < nbits; b++) {
+		if (render_state(tep, ev, f, 1ULL << b, out, sizeof(out)) < 0)
+			return -1;
+		if (!strcmp(out, "R+"))
+			st->preempt_mask |= 1ULL << b;
+		else if (out[0] && out[0] != 'R' && !out[1])
+			st->letter[b] = out[0];
+	}
+	return 0;
+}
+
+/**
+ * ft_decode - decode one raw record into @ev (ts and cpu are the caller's)
+ * Returns the record's type; FT_EV_UNKNOWN for events we do not decode or
+ * records too short for their format (counted as malformed).
+ */
+enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
+			  struct ft_event *ev)
+{
+	const struct ft_wake_fmt *w;
+	unsigned int id;
+
+	if (size < field_end(d->common_type) || size < field_end(d->common_pid))
+		goto bad;
+	id = (unsigned int)ft_num(data, d->common_type);
+	if (id >= (unsigned int)d->nids)
+		return ev->type = FT_EV_UNKNOWN;
+	ev->type = d->type_of[id];
+	ev->common_pid = (int)ft_num(data, d->common_pid);
+	switch (ev->type) {
+	case FT_EV_SWITCH:
+		if (size < d->sw.min_size)
+			goto bad;
+		ev->sw.prev_pid = (int)ft_num(data, d->sw.prev_pid);
+		ev->sw.next_pid = (int)ft_num(data, d->sw.next_pid);
+		ev->sw.prev_prio = d->sw.prev_prio.off < 0 ? 0 : (int)ft_num(data, d->sw.prev_prio);
+		ev->sw.next_prio = d->sw.next_prio.off < 0 ? 0 : (int)ft_num(data, d->sw.next_prio);
+		ev->sw.prev_state = d->sw.prev_state.off < 0 ? -1 : ft_num(data, d->sw.prev_state);
+		ev->sw.prev_comm = d->sw.prev_comm.off < 0 ? "" : (const char *)data + d->sw.prev_comm.off;
+		ev->sw.next_comm = d->sw.next_comm.off < 0 ? "" : (const char *)data + d->sw.next_comm.off;
+		ev->sw.state = ft_state_letter(&d->states, ev->sw.prev_state);
+		ev->sw.preempt = ev->sw.prev_state >= 0 &&
+				 ((uint64_t)ev->sw.prev_state & d->states.preempt_mask);
+		ev->sw.synth = ev->sw.after_loss = false;
+		ev->sw.ts_lo = ev->ts;
+		break;
+	case FT_EV_WAKING:
+	case FT_EV_WAKEUP:
+	case FT_EV_WAKEUP_NEW:
+		w = &d->wk[ev->type - FT_EV_WAKING];
+		if (size < w->min_size)
+			goto bad;
+		ev->wk.pid = (int)ft_num(data, w->pid);
+		ev->wk.prio = w->prio.off < 0 ? 0 : (int)ft_num(data, w->prio);
+		ev->wk.target_cpu = w->target_cpu.off < 0 ? -1 : (int)ft_num(data, w->target_cpu);
+		ev->wk.comm = w->comm.off < 0 ? "" : (const char *)data + w->comm.off;
+		break;
+	case FT_EV_FORK:
+		if (size < d->fork.min_size)
+			goto bad;
+		ev->fork.parent_pid = (int)ft_num(data, d->fork.parent_pid);
+		ev->fork.child_pid = (int)ft_num(data, d->fork.child_pid);
+		ev->fork.child_comm = d->fork.child_comm.off < 0 ? "" :
+				      (const char *)data + d->fork.child_comm.off;
+		break;
+	default:
+		break;
+	}
+	return ev->type;
+bad:
+	d->malformed++;
+	return ev->type = FT_EV_UNKNOWN;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Typed records: raw tracepoint payloads decoded with field offsets resolved once
+ * from each kernel's own format files.
+ */
+#ifndef FTSCOPE_EVENTS_DECODE_H
+#define FTSCOPE_EVENTS_DECODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct tep_handle;
+
+enum ft_ev_type {
+	FT_EV_UNKNOWN = 0,
+	FT_EV_SWITCH,		/* sched:sched_switch */
+	FT_EV_WAKING,		/* sched:sched_waking (preferred over sched_wakeup) */
+	FT_EV_WAKEUP,		/* sched:sched_wakeup */
+	FT_EV_WAKEUP_NEW,	/* sched:sched_wakeup_new */
+	FT_EV_FORK,		/* sched:sched_process_fork */
+	FT_EV_NTYPES,
+	FT_EV_LOST = FT_EV_NTYPES,	/* not a kernel event: events were lost on a CPU */
+};
+
+#define FT_NEED(t)	(1u << (t))
+#define FT_TASK_COMM_LEN 16
+
+/* The tracepoint behind each type: system and name. */
+struct ft_event_def {
+	const char *system;
+	const char *name;
+};
+extern const struct ft_event_def ft_event_defs[FT_EV_NTYPES];
+
+struct ft_field {
+	int	off;		/* -1 when the format lacks the field */
+	int	size;
+	bool	is_signed;
+};
+
+struct ft_switch {
+	int		prev_pid, prev_prio, next_pid, next_prio;
+	long long	prev_state;	/* raw value; -1 when unknown (synthesised switch) */
+	char		state;		/* letter from the event's print fmt, 'R' runnable, '?' unknown */
+	bool		preempt;	/* switched out while runnable (R+) */
+	const char	*prev_comm;	/* at most FT_TASK_COMM_LEN bytes, not always NUL-ended */
+	const char	*next_comm;
+	bool		synth;		/* reconstructed by the switch-chain repair */
+	bool		after_loss;	/* synthesised across lost events: timing unknown */
+	uint64_t	ts_lo;		/* synth: earliest time the switch can have happened */
+};
+
+struct ft_wake {
+	int		pid, prio, target_cpu;	/* target_cpu -1 when the format lacks it */
+	const char	*comm;
+};
+
+struct ft_fork {
+	int		parent_pid, child_pid;
+	const char	*child_comm;
+};
+
+/* One decoded record. Pointers refer to the raw record, valid during the callback. */
+struct ft_event {
+	uint64_t	ts;
+	int		cpu;
+	enum ft_ev_type	type;
+	int		common_pid;
+	union {
+		struct ft_switch	sw;
+		struct ft_wake		wk;
+		struct ft_fork		fork;
+		long long		lost;	/* FT_EV_LOST: count, -1 when unknown */
+	};
+};
+
+/* Task-state letters, read from the sched_switch print fmt by evaluating it. */
+struct ft_states {
+	char		letter[64];	/* letter for each prev_state bit, 0 when none */
+	uint64_t	preempt_mask;	/* bits that print "+" */
+};
+
+struct ft_switch_fmt {
+	struct ft_field prev_comm, prev_pid, prev_prio, prev_state;
+	struct ft_field next_comm, next_pid, next_prio;
+	int min_size;
+};
+
+struct ft_wake_fmt {
+	struct ft_field comm, pid, prio, target_cpu;
+	int min_size;
+};
+
+struct ft_fork_fmt {
+	struct ft_field parent_pid, child_pid, child_comm;
+	int min_size;
+};
+
+struct ft_decoder {
+	struct tep_handle	*tep;
+	struct ft_field		common_type, common_pid;
+	int			nids;
+	unsigned char		*type_of;	/* event id -> enum ft_ev_type */
+	struct ft_switch_fmt	sw;
+	struct ft_wake_fmt	wk[3];		/* waking, wakeup, wakeup_new */
+	struct ft_fork_fmt	fork;
+	struct ft_states	states;
+	unsigned int		have;		/* FT_NEED() of each type the tep knows */
+	unsigned long long	malformed;	/* records too short for their format */
+};
+
+int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep);
+void ft_decoder_fini(struct ft_decoder *d);
+enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
+			  struct ft_event *ev);
+char ft_state_letter(const struct ft_states *st, long long state);
+int ft_states_from_print_fmt(struct ft_states *st, struct tep_handle *tep);
+
+#endif

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU merge. Each CPU's pages are in time order; records go out in global time
+ * order up to a watermark (everything older than the watermark has been read from
+ * every CPU), so a live reader can process while it records.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/kbuffer.h>
+
+#include "events/merge.h"
+
+/* Slack after a page: kbuffer may peek at a record header past a damaged commit. */
+#define PAGE_SLACK	64
+
+/**
+ * ft_merge_init - set up @ncpus empty queues whose records go to @emit
+ * Returns 0 or -1 with errno ENOMEM.
+ */
+int ft_merge_init(struct ft_merge *m, const struct ft_page_fmt *pf, int ncpus,
+		  ft_raw_fn emit, void *ctx)
+{
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	m->pf = *pf;
+	m->ncpus = ncpus;
+	m->emit = emit;
+	m->ctx = ctx;
+	m->cpu = calloc(ncpus, sizeof(*m->cpu));
+	if (!m->cpu)
+		return -1;
+	for (i = 0; i < ncpus; i++) {
+		m->cpu[i].kbuf = kbuffer_alloc(pf->commit_size == 8 ? KBUFFER_LSIZE_8 :
+					       KBUFFER_LSIZE_4, KBUFFER_ENDIAN_LITTLE);
+		if (!m->cpu[i].kbuf) {
+			ft_merge_fini(m);
+			errno = ENOMEM;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* free_pages - free a list of page buffers */
+static void free_pages(struct ft_pagebuf *pg)
+{
+	while (pg) {
+		struct ft_pagebuf *next = pg->next;
+
+		free(pg);
+		pg = next;
+	}
+}
+
+/* ft_merge_fini - free the queues, pages and kbuffers */
+void ft_merge_fini(struct ft_merge *m)
+{
+	int i;
+
+	for (i = 0; m->cpu && i < m->ncpus; i++) {
+		free_pages(m->cpu[i].head);
+		if (m->cpu[i].kbuf)
+			kbuffer_free(m->cpu[i].kbuf);
+	}
+	free_pages(m->free_list);
+	free(m->cpu);
+	memset(m, 0, sizeof(*m));
+}
+
+/**
+ * ft_merge_page_get - a buffer for one sub-buffer, recycled when possible
+ * Returns NULL on ENOMEM.
+ */
+struct ft_pagebuf *ft_merge_page_get(struct ft_merge *m)
+{
+	struct ft_pagebuf *pg = m->free_list;
+
+	if (pg) {
+		m->free_list = pg->next;
+	} else {
+		pg = malloc(sizeof(*pg) + m->pf.subbuf_size + PAGE_SLACK);
+		if (!pg)
+			return NULL;
+	}
+	pg->next = NULL;
+	pg->loss = 0;
+	pg->len = 0;
+	return pg;
+}
+
+/* ft_merge_page_recycle - give a page buffer back */
+void ft_merge_page_recycle(struct ft_merge *m, struct ft_pagebuf *pg)
+{
+	pg->next = m->free_list;
+	m->free_list = pg;
+}
+
+/**
+ * ft_merge_loss - note that @count events (-1: unknown) were lost on @cpu after the
+ * pages queued so far; analyzers hear of it before the next record of that CPU.
+ */
+void ft_merge_loss(struct ft_merge *m, int cpu, long long count)
+{
+	struct ft_cpu_stream *c = &m->cpu[cpu];
+
+	if (c->pending_loss < 0 || count < 0)
+		c->pending_loss = -1;
+	else
+		c->pending_loss += count;
+}
+
+/**
+ * ft_merge_page_put - queue a sub-buffer read from @cpu (@len bytes valid)
+ * Damaged pages are counted and dropped; a page whose header says events were
+ * missed carries a loss marker.
+ */
+void ft_merge_page_put(struct ft_merge *m, int cpu, struct ft_pagebuf *pg, unsigned int len)
+{
+	struct ft_cpu_stream *c = &m->cpu[cpu];
+	struct ft_page_info info;
+
+	if (m->tap)
+		m->tap(m->tap_ctx, cpu, pg->data, len);
+	if (len > (unsigned int)m->pf.subbuf_size || ft_page_info(&m->pf, pg->data, len, &info)) {
+		c->bad_pages++;
+		ft_merge_page_recycle(m, pg);
+		return;
+	}
+	/* zero what follows the commit so that kbuffer never reads stale bytes */
+	memset(pg->data + m->pf.data_offset + info.size, 0,
+	       m->pf.subbuf_size + PAGE_SLACK - m->pf.data_offset - info.size);
+	pg->len = len;
+	pg->loss = c->pending_loss;
+	c->pending_loss = 0;
+	if (info.missed) {
+		c->flagged_lost += info.missed_count > 0 ? info.missed_count : 0;
+		pg->loss = info.missed_count > 0 && pg->loss >= 0 ? pg->loss + info.missed_count : -1;
+	}
+	if (!info.size && !pg->loss) {
+		ft_merge_page_recycle(m, pg);
+		return;
+	}
+	c->pages++;
+	if (c->tail)
+		c->tail->next = pg;
+	else
+		c->head = pg;
+	c->tail = pg;
+}
+
+/* advance - make c->cur the next record of this CPU, loading pages as needed */
+static void advance(struct ft_merge *m, struct ft_cpu_stream *c, bool next)
+{
+	unsigned long long ts;
+	void *data;
+
+	for (;;) {
+		if (!c->head) {
+			c->has_cur = false;
+			return;
+		}
+		if (!c->loaded) {
+			if (kbuffer_load_subbuffer(c->kbuf, c->head->data) < 0) {
+				c->bad_pages++;
+				goto drop;
+			}
+			c->loaded = true;
+			next = false;
+		}
+		data = next ? kbuffer_next_event(c->kbuf, &ts) : kbuffer_read_event(c->kbuf, &ts);
+		next = false;
+		if (data) {
+			int size = kbuffer_event_size(c->kbuf);
+			unsigned char *end = c->head->data + m->pf.data_offset +
+					     (m->pf.subbuf_size - m->pf.data_offset);
+
+			if (size < 0 || (unsigned char *)data + size > end) {
+				c->bad_pages++;
+				goto drop;
+			}
+			c->cur = data;
+			c->cur_ts = ts;
+			c->has_cur = true;
+			return;
+		}
+drop:
+		/* page exhausted (or damaged): a loss marker with no records still goes out */
+		if (c->head->loss) {
+			struct ft_raw r = { .ts = c->last_ts, .cpu = (int)(c - m->cpu),
+					    .lost = c->head->loss };
+
+			c->head->loss = 0;
+			m->emit(m->ctx, &r);
+		}
+		{
+			struct ft_pagebuf *pg = c->head;
+
+			c->head = pg->next;
+			if (!c->head)
+				c->tail = NULL;
+			ft_merge_page_recycle(m, pg);
+		}
+		c->loaded = false;
+	}
+}
+
+/* emit_cur - hand on c->cur (after the loss marker its page carries) */
+static void emit_cur(struct ft_merge *m, struct ft_cpu_stream *c, int cpu)
+{
+	struct ft_raw r = { .ts = c->cur_ts, .cpu = cpu };
+
+	if (c->head->loss) {
+		r.lost = c->head->loss;
+		c->head->loss = 0;
+		m->emit(m->ctx, &r);
+		r.lost = 0;
+	}
+	if (r.ts < m->last_ts)
+		m->unordered++;
+	else
+		m->last_ts = r.ts;
+	r.data = c->cur;
+	r.size = kbuffer_event_size(c->kbuf);
+	c->last_ts = r.ts;
+	c->events++;
+	m->events++;
+	m->emit(m->ctx, &r);
+	advance(m, c, true);
+}
+
+/**
+ * ft_merge_run - emit, in time order, every queued record with ts <= @watermark
+ * Returns the number of records emitted.
+ */
+unsigned long long ft_merge_run(struct ft_merge *m, uint64_t watermark)
+{
+	unsigned long long before = m->events;
+	int i;
+
+	for (i = 0; i < m->ncpus; i++)
+		if (!m->cpu[i].has_cur)
+			advance(m, &m->cpu[i], false);
+	for (;;) {
+		int best = -1;
+		uint64_t bts = 0, second = UINT64_MAX;
+
+		for (i = 0; i < m->ncpus; i++) {
+			struct ft_cpu_stream *c = &m->cpu[i];
+
+			if (!c->has_cur)
+				continue;
+			if (best < 0 || c->cur_ts < bts) {
+				if (best >= 0)
+					second = bts;
+				best = i;
+				bts = c->cur_ts;
+			} else if (c->cur_ts < second) {
+				second = c->cur_ts;
+			}
+		}
+		if (best < 0 || bts > watermark)
+			break;
+		if (second > watermark)
+			second = watermark;
+		/* run the earliest CPU until another one is due */
+		do {
+			emit_cur(m, &m->cpu[best], best);
+		} while (m->cpu[best].has_cur && m->cpu[best].cur_ts <= second);
+	}
+	return m->events - before;
+}
+
+/* ft_merge_flush_losses - at the end: emit losses noted after the last page of a CPU */
+void ft_merge_flush_losses(struct ft_merge *m)
+{
+	int i;
+
+	for (i = 0; i < m->ncpus; i++) {
+		struct ft_cpu_stream *c = &m->cpu[i];
+		struct ft_raw r = { .ts = c->last_ts, .cpu = i, .lost = c->pending_loss };
+
+		if (c->pending_loss) {
+			c->pending_loss = 0;
+			m->emit(m->ctx, &r);
+		}
+	}
+}

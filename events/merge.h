@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-CPU queues of raw sub-buffers, walked with kbuffer and merged across CPUs
+ * by timestamp. The source (live reader or file) only queues pages.
+ */
+#ifndef FTSCOPE_EVENTS_MERGE_H
+#define FTSCOPE_EVENTS_MERGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "events/page.h"
+
+struct kbuffer;
+
+struct ft_pagebuf {
+	struct ft_pagebuf	*next;
+	long long		loss;	/* events lost before this page: 0 none, -1 unknown count */
+	unsigned int		len;
+	unsigned char		data[];
+};
+
+/* One record, or a loss marker (data NULL, lost != 0), as the merge hands it on. */
+struct ft_raw {
+	uint64_t	ts;
+	int		cpu;
+	int		size;
+	const void	*data;
+	long long	lost;
+};
+
+typedef void (*ft_raw_fn)(void *ctx, const struct ft_raw *raw);
+/* Sees every page as it is queued (e.g. to save a capture). */
+typedef void (*ft_page_tap_fn)(void *ctx, int cpu, const void *page, unsigned int len);
+
+struct ft_cpu_stream {
+	struct ft_pagebuf	*head, *tail;
+	struct kbuffer		*kbuf;
+	bool			loaded;		/* kbuf holds head */
+	bool			has_cur;
+	uint64_t		cur_ts;
+	void			*cur;
+	long long		pending_loss;	/* for the next page queued */
+	uint64_t		last_ts;
+	unsigned long long	events, pages, bad_pages;
+	long long		flagged_lost;	/* losses the page headers reported */
+};
+
+struct ft_merge {
+	struct ft_page_fmt	pf;
+	int			ncpus;
+	struct ft_cpu_stream	*cpu;
+	struct ft_pagebuf	*free_list;
+	ft_raw_fn		emit;
+	void			*ctx;
+	ft_page_tap_fn		tap;
+	void			*tap_ctx;
+	unsigned long long	events;
+	uint64_t		last_ts;	/* newest timestamp emitted */
+	unsigned long long	unordered;	/* records older than one already emitted */
+};
+
+int ft_merge_init(struct ft_merge *m, const struct ft_page_fmt *pf, int ncpus,
+		  ft_raw_fn emit, void *ctx);
+void ft_merge_fini(struct ft_merge *m);
+struct ft_pagebuf *ft_merge_page_get(struct ft_merge *m);
+void ft_merge_page_put(struct ft_merge *m, int cpu, struct ft_pagebuf *pg, unsigned int len);
+void ft_merge_page_recycle(struct ft_merge *m, struct ft_pagebuf *pg);
+void ft_merge_loss(struct ft_merge *m, int cpu, long long count);
+unsigned long long ft_merge_run(struct ft_merge *m, uint64_t watermark);
+void ft_merge_flush_losses(struct ft_merge *m);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Ring-buffer sub-buffer ("page") layout, as described by a kernel's events/header_page.
+ */
+#ifndef FTSCOPE_EVENTS_PAGE_H
+#define FTSCOPE_EVENTS_PAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Flags the kernel adds to the commit word of a sub-buffer in overwrite mode. */
+#define FT_RB_MISSED_EVENTS	(1UL << 31)
+#define FT_RB_MISSED_STORED	(1UL << 30)
+#define FT_RB_COMMIT_MASK	((1UL << 27) - 1)
+
+struct ft_page_fmt {
+	int	commit_size;	/* size of the commit word: the kernel's long */
+	int	data_offset;	/* where records start */
+	int	subbuf_size;	/* whole sub-buffer: data_offset + data size */
+};
+
+/* What one sub-buffer header says. */
+struct ft_page_info {
+	uint64_t	timestamp;	/* absolute time of the first record */
+	unsigned int	size;		/* bytes of record data */
+	bool		missed;		/* the kernel dropped events before this page */
+	long long	missed_count;	/* how many, when it stored the count; -1 if unknown */
+};
+
+int ft_page_fmt_parse(struct ft_page_fmt *pf, const char *text, size_t len);
+int ft_page_info(const struct ft_page_fmt *pf, const void *page, size_t len,
+		 struct ft_page_info *info);
+
+#endif

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sleeper CPU COUNT MSEC: pinned to CPU, sleep COUNT times for MSEC ms each, in
+ * nap_here() via nanosleep. Each wakeup finds its CPU idle: short run-queue waits.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* nap_here - one sleep, in a function of its own for stack tests */
+__attribute__((noinline)) static void nap_here(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* main - pin, then sleep */
+int main(int argc, char **argv)
+{
+	cpu_set_t set;
+	long i, n, ms;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: sleeper CPU COUNT MSEC\n");
+		return 2;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(atoi(argv[1]), &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("sched_setaffinity");
+		return 1;
+	}
+	n = atol(argv[2]);
+	ms = atol(argv[3]);
+	for (i = 0; i < n; i++)
+		nap_here(ms);
+	return 0;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Traced commands and target processes.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tracer/command.h"
+#include "tracer/util.h"
+
+/* executable - a regular file we may execute */
+static bool executable(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+}
+
+/**
+ * ft_command_check - find cmd[0] as execvp would, before anything is set up
+ * Returns 0, or -1 after printing one error line.
+ */
+int ft_command_check(char *const *cmd)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+	const char *p, *colon;
+
+	if (strchr(cmd[0], '/')) {
+		if (executable(cmd[0]))
+			return 0;
+		goto missing;
+	}
+	for (p = path ? path : "/usr/local/bin:/usr/bin:/bin"; p; p = colon ? colon + 1 : NULL) {
+		size_t n;
+
+		colon = strchr(p, ':');
+		n = colon ? (size_t)(colon - p) : strlen(p);
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? p : ".", cmd[0]);
+		if (executable(buf))
+			return 0;
+	}
+missing:
+	ft_err("cannot run '%s': command not found or not executable", cmd[0]);
+	return -1;
+}
+
+/**
+ * ft_command_spawn - fork the command, held before exec until ft_command_release
+ * Returns 0, or -1 after printing the error.
+ */
+int ft_command_spawn(struct ft_child *c, char *const *cmd)
+{
+	int go[2], err[2];
+	char b;
+
+	memset(c, 0, sizeof(*c));
+	c->pid = -1;
+	if (pipe2(go, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
+		ft_err("pipe: %s", strerror(errno));
+		return -1;
+	}
+	c->pid = fork();
+	if (c->pid < 0) {
+		ft_err("fork: %s", strerror(errno));
+		return -1;
+	}
+	if (!c->pid) {
+		int e;
+
+		close(go[1]);
+		close(err[0]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(127);	/* ftscope gave up before tracing started */
+		execvp(cmd[0], cmd);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	c->go_fd = go[1];
+	c->err_fd = err[0];
+	return 0;
+}
+
+/**
+ * ft_command_release - let the command exec; waits until exec succeeded or failed
+ * Returns 0, or the exec errno.
+ */
+int ft_command_release(struct ft_child *c)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(c->go_fd, "g", 1) != 1)
+		return errno;
+	close(c->go_fd);
+	c->go_fd = -1;
+	do {
+		n = read(c->err_fd, &e, sizeof(e));
+	} while (n < 0 && errno == EINTR);
+	close(c->err_fd);
+	c->err_fd = -1;
+	return n == sizeof(e) ? e : 0;
+}
+
+/* ft_command_reap - true once the command has exited (status kept) */
+bool ft_command_reap(struct ft_child *c)
+{
+	if (c->pid > 0 && !c->exited && waitpid(c->pid, &c->status, WNOHANG) == c->pid)
+		c->exited = true;
+	return c->exited;
+}
+
+/* ft_command_kill - end a command we will not trace (error paths) */
+void ft_command_kill(struct ft_child *c)
+{
+	if (c->go_fd > 0)
+		close(c->go_fd);
+	if (c->err_fd > 0)
+		close(c->err_fd);
+	c->go_fd = c->err_fd = -1;
+	if (c->pid > 0 && !c->exited) {
+		kill(c->pid, SIGKILL);
+		while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
+			;
+		c->exited = true;
+	}
+}
+
+/* ft_pid_alive - 1 when a process @pid exists, 0 when not */
+int ft_pid_alive(int pid)
+{
+	return !kill(pid, 0) || errno == EPERM;
+}
+
+/**
+ * ft_pid_threads - every thread id of process @pid, from /proc/PID/task
+ * Returns 0, or -1 when the process is gone.
+ */
+int ft_pid_threads(int pid, int **tids, int *n)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int *arr;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		int tid = atoi(de->d_name);
+
+		if (tid <= 0)
+			continue;
+		arr = realloc(*tids, (*n + 1) * sizeof(**tids));
+		if (!arr)
+			break;
+		*tids = arr;
+		(*tids)[(*n)++] = tid;
+	}
+	closedir(d);
+	return 0;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `-- command`: start a command held at the gate until tracing is on.
+ */
+#ifndef FTSCOPE_TRACER_COMMAND_H
+#define FTSCOPE_TRACER_COMMAND_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct ft_child {
+	pid_t	pid;
+	int	go_fd;		/* write a byte: the child may exec */
+	int	err_fd;		/* the child's exec errno, or EOF when exec worked */
+	bool	exited;
+	int	status;
+};
+
+int ft_command_check(char *const *cmd);
+int ft_command_spawn(struct ft_child *c, char *const *cmd);
+int ft_command_release(struct ft_child *c);
+bool ft_command_reap(struct ft_child *c);
+void ft_command_kill(struct ft_child *c);
+int ft_pid_alive(int pid);
+int ft_pid_threads(int pid, int **tids, int *n);
+
+#endif

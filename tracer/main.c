@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftscope: a kernel latency tracer built on ftrace. The command table.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "analyzers/analyzer.h"
+#include "tracer/run.h"
+#include "tracer/util.h"
+
+#define FTSCOPE_VERSION	"0.1"
+
+static const struct {
+	const char	*name;
+	int		(*fn)(int argc, char **argv);
+	const char	*summary;
+} builtins[] = {
+	{ "list",  ft_cmd_list,  "commands, and the tracing features this kernel offers" },
+	{ "reset", ft_cmd_reset, "remove instances and probes left by killed ftscope runs" },
+};
+
+/* usage - `ftscope --help` */
+static void usage(FILE *f)
+{
+	unsigned int i;
+
+	fputs("Usage: ftscope <command> [options] [interval [count]] [-- command [args]]\n\n"
+	      "Kernel latency tracing on ftrace: private tracefs instances, binary per-CPU\n"
+	      "buffers, no BPF, no kernel headers.\n\nCommands:\n", f);
+	for (i = 0; ft_analyzers[i]; i++)
+		fprintf(f, "  %-10s %s\n", ft_analyzers[i]->name, ft_analyzers[i]->summary);
+	for (i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		fprintf(f, "  %-10s %s\n", builtins[i].name, builtins[i].summary);
+	fputs("\n`ftscope <command> --help` shows a command's options and examples.\n\n"
+	      "EXAMPLES:\n"
+	      "  ftscope runqlat -d 5            # run-queue latency histogram, whole system, 5 s\n"
+	      "  ftscope runqlat -P -- make -j2  # per-process histograms of a build\n"
+	      "  ftscope list                    # what this kernel supports\n", f);
+}
+
+/* main - dispatch to an analyzer or a built-in command */
+int main(int argc, char **argv)
+{
+	const struct ft_analyzer *a;
+	unsigned int i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return FT_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return FT_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		puts("ftscope " FTSCOPE_VERSION);
+		return FT_EXIT_OK;
+	}
+	a = ft_analyzer_find(argv[1]);
+	if (a)
+		return ft_run_analyzer(a, argc - 1, argv + 1);
+	for (i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (!strcmp(argv[1], builtins[i].name))
+			return builtins[i].fn(argc - 1, argv + 1);
+	ft_err("unknown command '%s' (see ftscope --help)", argv[1]);
+	return FT_EXIT_USAGE;
+}

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Common options, parsed once for every analyzer; the analyzer's own options are
+ * merged into the same getopt_long table and handed to its parse_opt.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzers/analyzer.h"
+#include "tracer/options.h"
+#include "tracer/util.h"
+
+enum { OPT_JSON = 0x1000, OPT_HELP };
+
+static const char common_short[] = "p:t:C:ad:Tb:i:o:h";
+static const struct option common_long[] = {
+	{ "pid",	required_argument, NULL, 'p' },
+	{ "tid",	required_argument, NULL, 't' },
+	{ "cpu",	required_argument, NULL, 'C' },
+	{ "all-cpus",	no_argument,       NULL, 'a' },
+	{ "duration",	required_argument, NULL, 'd' },
+	{ "timestamp",	no_argument,       NULL, 'T' },
+	{ "buffer",	required_argument, NULL, 'b' },
+	{ "input",	required_argument, NULL, 'i' },
+	{ "output",	required_argument, NULL, 'o' },
+	{ "json",	no_argument,       NULL, OPT_JSON },
+	{ "help",	no_argument,       NULL, 'h' },
+};
+
+static const char common_usage[] =
+	"Common options:\n"
+	"  -p, --pid PID[,PID]   trace these processes (all their threads, and new ones)\n"
+	"  -t, --tid TID[,TID]   trace these threads only\n"
+	"  -C, --cpu CPUS        trace these CPUs only (e.g. 0,2-3)\n"
+	"  -a, --all-cpus        trace the whole system (the default)\n"
+	"  -d, --duration SECS   stop after SECS seconds\n"
+	"  -T, --timestamp       print a timestamp before each interval report\n"
+	"  -b, --buffer KB       ring-buffer size per CPU, in KB\n"
+	"  -i, --input DIR       analyze a capture made by `ftscope capture` instead of tracing\n"
+	"      --json            print the report as JSON\n"
+	"  -h, --help            this help\n"
+	"  interval [count]      report every interval seconds, count times (as BCC tools)\n"
+	"  -- command [args]     run command, trace it and its children until it exits\n";
+
+/**
+ * ft_parse_long - a whole number in [@min, @max]
+ * Returns 0, or -1 when @s is not one.
+ */
+int ft_parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* ft_parse_double - a finite number in [@min, @max] */
+int ft_parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/**
+ * ft_parse_pids - "123,456" into a new array (appended to *out)
+ * Returns 0, or -1 for anything but positive numbers separated by commas.
+ */
+int ft_parse_pids(const char *s, int **out, int *n)
+{
+	char *dup = strdup(s), *tok, *save = NULL;
+	int *arr;
+	long v;
+
+	if (!dup)
+		return -1;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (ft_parse_long(tok, 1, INT_MAX, &v))
+			goto bad;
+		arr = realloc(*out, (*n + 1) * sizeof(**out));
+		if (!arr)
+			goto bad;
+		*out = arr;
+		(*out)[(*n)++] = (int)v;
+	}
+	free(dup);
+	return *n ? 0 : -1;
+bad:
+	free(dup);
+	return -1;
+}
+
+/**
+ * ft_parse_cpus - "0,2-3" into a bool per CPU (@ncpus of them)
+ * Returns 0, or -1 for bad syntax or a CPU this machine does not have.
+ */
+int ft_parse_cpus(const char *s, int ncpus, bool **out)
+{
+	bool *on = calloc(ncpus, sizeof(*on));
+	char *dup = strdup(s), *tok, *save = NULL, *dash;
+	long a, b, c;
+	int any = 0;
+
+	if (!on || !dup)
+		goto bad;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		dash = strchr(tok, '-');
+		if (dash)
+			*dash = 0;
+		if (ft_parse_long(tok, 0, ncpus - 1, &a))
+			goto bad;
+		b = a;
+		if (dash && ft_parse_long(dash + 1, a, ncpus - 1, &b))
+			goto bad;
+		for (c = a; c <= b; c++)
+			on[c] = true;
+		any = 1;
+	}
+	if (!any)
+		goto bad;
+	free(dup);
+	free(*out);
+	*out = on;
+	return 0;
+bad:
+	free(on);
+	free(dup);
+	return -1;
+}
+
+/* ft_usage - the help of one analyzer: synopsis, its options, common options, examples */
+void ft_usage(const struct ft_analyzer *a, FILE *f)
+{
+	fprintf(f, "Usage: ftscope %s [options] [interval [count]] [-- command [args]]\n\n%s.\n\n",
+		a->name, a->summary);
+	if (a->usage && a->usage[0])
+		fprintf(f, "Options:\n%s\n", a->usage);
+	fprintf(f, "%s\nEXAMPLES:\n%s", common_usage, a->examples ? a->examples : "");
+}
+
+/* build_tables - common plus analyzer options, as one short string and one long table */
+static struct option *build_tables(const struct ft_analyzer *a, char *shortopts, size_t len)
+{
+	size_t nc = sizeof(common_long) / sizeof(common_long[0]), na = 0;
+	struct option *lo;
+
+	while (a->longopts && a->longopts[na].name)
+		na++;
+	lo = calloc(nc + na + 1, sizeof(*lo));
+	if (!lo)
+		return NULL;
+	memcpy(lo, common_long, sizeof(common_long));
+	if (na)
+		memcpy(lo + nc, a->longopts, na * sizeof(*lo));
+	snprintf(shortopts, len, ":%s%s", common_short, a->shortopts ? a->shortopts : "");
+	return lo;
+}
+
+/* parse_common - one common option; -1 when @opt is not common, 0 ok, 1 bad value */
+static int parse_common(struct ft_opts *o, int opt, const char *arg)
+{
+	long v;
+
+	switch (opt) {
+	case 'p': return ft_parse_pids(arg, &o->pids, &o->npids) ? 1 : 0;
+	case 't': return ft_parse_pids(arg, &o->tids, &o->ntids) ? 1 : 0;
+	case 'C': return ft_parse_cpus(arg, o->ncpus, &o->cpu_on) ? 1 : 0;
+	case 'a': o->all = true; return 0;
+	case 'd': return ft_parse_double(arg, 0.001, 1e7, &o->duration) ? 1 : 0;
+	case 'T': o->timestamps = true; return 0;
+	case 'b':
+		if (ft_parse_long(arg, 4, 4L << 20, &v))
+			return 1;
+		o->buffer_kb = (unsigned int)v;
+		return 0;
+	case 'i': o->input = arg; return 0;
+	case 'o': o->output = arg; return 0;
+	case OPT_JSON: o->json = true; return 0;
+	}
+	return -1;
+}
+
+/* opt_name - how the user spelled option @opt, for error lines */
+static void opt_name(int opt, const struct option *lo, char *buf, size_t len)
+{
+	int i;
+
+	for (i = 0; lo[i].name; i++)
+		if (lo[i].val == opt && (opt > 0xff || !lo[i].flag)) {
+			if (opt > 0xff) {
+				snprintf(buf, len, "--%s", lo[i].name);
+				return;
+			}
+		}
+	snprintf(buf, len, "-%c", opt);
+}
+
+/**
+ * ft_opts_parse - parse `ftscope NAME [options] [interval [count]] [-- cmd]`
+ * @argv[0] is the analyzer name. Fills @o and, through parse_opt, @priv.
+ * Returns FT_PARSE_RUN, or an exit status after printing help or one error line.
+ */
+int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
+		  int argc, char **argv)
+{
+	int i, opt, nargs = argc, ret = FT_PARSE_RUN, npos = 0;
+	char shortopts[128], name[64];
+	struct option *lo;
+	long cnt;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			nargs = i;
+			if (i + 1 >= argc) {
+				ft_err("'--' must be followed by a command");
+				return FT_EXIT_USAGE;
+			}
+			o->cmd = argv + i + 1;
+			break;
+		}
+	lo = build_tables(a, shortopts, sizeof(shortopts));
+	if (!lo) {
+		ft_err("out of memory");
+		return FT_EXIT_ERR;
+	}
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(nargs, argv, shortopts, lo, NULL)) != -1) {
+		int r;
+
+		if (opt == 'h') {
+			ft_usage(a, stdout);
+			ret = FT_EXIT_OK;
+			goto out;
+		}
+		if (opt == '?' || opt == ':') {
+			if (optopt > 0xff)
+				opt_name(optopt, lo, name, sizeof(name));
+			else if (optopt)
+				snprintf(name, sizeof(name), "-%c", optopt);
+			else
+				snprintf(name, sizeof(name), "%s", argv[optind - 1]);
+			ft_err(opt == ':' ? "option %s needs a value (see --help)" :
+			       "unknown option %s (see --help)", name);
+			ret = FT_EXIT_USAGE;
+			goto out;
+		}
+		r = parse_common(o, opt, optarg);
+		if (r < 0)
+			r = a->parse_opt && !a->parse_opt(priv, opt, optarg) ? 0 : 1;
+		if (r) {
+			opt_name(opt, lo, name, sizeof(name));
+			ft_err("invalid value '%s' for %s", optarg ? optarg : "", name);
+			ret = FT_EXIT_USAGE;
+			goto out;
+		}
+	}
+	for (i = optind; i < nargs; i++, npos++) {
+		if (npos == 0 && ft_parse_double(argv[i], 0.001, 1e7, &o->interval)) {
+			ft_err("invalid interval '%s' (seconds)", argv[i]);
+			ret = FT_EXIT_USAGE;
+			goto out;
+		}
+		if (npos == 1) {
+			if (ft_parse_long(argv[i], 1, LONG_MAX, &cnt)) {
+				ft_err("invalid count '%s'", argv[i]);
+				ret = FT_EXIT_USAGE;
+				goto out;
+			}
+			o->count = cnt;
+		}
+		if (npos > 1) {
+			ft_err("unexpected argument '%s' (see --help)", argv[i]);
+			ret = FT_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if ((o->npids || o->ntids) && o->cmd) {
+		ft_err("-p/-t and '-- command' cannot be combined");
+		ret = FT_EXIT_USAGE;
+	} else if (o->input && (o->cmd || o->npids || o->ntids || o->cpu_on || o->buffer_kb)) {
+		ft_err("-i reads a capture: it cannot be combined with -p, -t, -C, -b or a command");
+		ret = FT_EXIT_USAGE;
+	}
+out:
+	free(lo);
+	return ret;
+}
+
+/* ft_opts_filtered - whether the kernel is asked to record only some tasks */
+bool ft_opts_filtered(const struct ft_opts *o)
+{
+	return o->npids || o->ntids || o->cmd;
+}
+
+/* ft_opts_free - free what parsing allocated */
+void ft_opts_free(struct ft_opts *o)
+{
+	free(o->pids);
+	free(o->tids);
+	free(o->cpu_on);
+	o->pids = o->tids = NULL;
+	o->cpu_on = NULL;
+}

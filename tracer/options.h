@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Options common to every analyzer, parsed in one place.
+ */
+#ifndef FTSCOPE_TRACER_OPTIONS_H
+#define FTSCOPE_TRACER_OPTIONS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+
+struct ft_analyzer;
+
+struct ft_opts {
+	int		*pids;		/* -p PID[,PID]: processes (all their threads) */
+	int		npids;
+	int		*tids;		/* -t TID[,TID]: single threads */
+	int		ntids;
+	bool		*cpu_on;	/* -C CPUS: which CPUs to trace (NULL: all) */
+	int		ncpus;		/* possible CPUs on this machine (or in the input) */
+	bool		all;		/* -a */
+	double		duration;	/* -d SECONDS, 0: until Ctrl-C / command exit */
+	double		interval;	/* positional interval in seconds, 0: one report */
+	long		count;		/* positional count, 0: unlimited */
+	bool		timestamps;	/* -T */
+	unsigned int	buffer_kb;	/* -b KB per CPU, 0: default */
+	bool		json;		/* --json */
+	char		**cmd;		/* -- command [args] */
+	const char	*input;		/* -i DIR: a raw capture made by `ftscope capture` */
+	const char	*output;	/* -o DIR (capture) */
+};
+
+/* Result of parsing: run, or exit with this status (help printed, bad option). */
+enum { FT_PARSE_RUN = -1 };
+
+int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
+		  int argc, char **argv);
+void ft_opts_free(struct ft_opts *o);
+bool ft_opts_filtered(const struct ft_opts *o);
+int ft_parse_cpus(const char *s, int ncpus, bool **out);
+int ft_parse_pids(const char *s, int **out, int *n);
+int ft_parse_double(const char *s, double min, double max, double *out);
+int ft_parse_long(const char *s, long min, long max, long *out);
+void ft_usage(const struct ft_analyzer *a, FILE *f);
+
+#endif

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run_tool: the one lifecycle every analyzer goes through.
+ *
+ *   parse -> check targets -> session (instance, events, filter) -> tep + decoder
+ *   -> readers -> start (command released) -> rounds: read, losses, merge up to the
+ *   watermark, chain repair, analyzer -> interval reports -> stop, drain, final
+ *   report and footer -> unwind through out_* labels on every path.
+ *
+ * Data flows one way: source -> decode -> merge -> chain -> analyzer -> output.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#include "analyzers/analyzer.h"
+#include "analyzers/output/json.h"
+#include "events/chain.h"
+#include "events/decode.h"
+#include "events/merge.h"
+#include "events/pidset.h"
+#include "events/tasks.h"
+#include "events/tep.h"
+#include "tracer/command.h"
+#include "tracer/options.h"
+#include "tracer/run.h"
+#include "tracer/session.h"
+#include "tracer/util.h"
+
+/* Longest sleep between rounds: bounds the delay of Ctrl-C-free reports and memory. */
+#define MAX_WAIT_MS	1000
+
+struct pipeline {
+	const struct ft_analyzer *a;
+	void			*priv;
+	struct ft_opts		*o;
+	struct ft_decoder	dec;
+	struct ft_chain		chain;
+	struct ft_tasks		tasks;
+	struct ft_imap		traced;		/* in-kernel pid filter, mirrored */
+	bool			filtered, follow;
+	struct ft_env		env;
+	int			ncpus;
+	unsigned long long	*lost_cpu;	/* lost events per CPU, as reported */
+	unsigned long long	lost_unknown;	/* loss markers without a count */
+	unsigned long long	events_reported;
+	uint64_t		first_ts, last_ts;
+};
+
+/* pipe_traced - is @pid one of the tasks the kernel records (filtered streams)? */
+static bool pipe_traced(void *ctx, int pid)
+{
+	struct pipeline *p = ctx;
+
+	return ft_imap_get(&p->traced, pid) != NULL;
+}
+
+/* env_traced - the same, as analyzers ask it */
+static bool env_traced(const struct ft_env *env, int pid)
+{
+	return pipe_traced(env->traced_ctx, pid);
+}
+
+/* deliver - hand one decoded event to the analyzer */
+static inline void deliver(struct pipeline *p, const struct ft_event *ev)
+{
+	p->a->event(p->priv, ev);
+}
+
+/* on_raw - merge callback: decode, follow forks, repair the chain, deliver */
+static void on_raw(void *ctx, const struct ft_raw *raw)
+{
+	struct pipeline *p = ctx;
+	struct ft_event ev, synth;
+
+	ev.ts = raw->ts;
+	ev.cpu = raw->cpu;
+	if (!p->first_ts)
+		p->first_ts = raw->ts;
+	p->last_ts = raw->ts;
+	if (raw->lost) {
+		ev.type = FT_EV_LOST;
+		ev.common_pid = -1;
+		ev.lost = raw->lost;
+		if (raw->lost > 0)
+			p->lost_cpu[raw->cpu] += raw->lost;
+		else
+			p->lost_unknown++;
+		ft_chain_feed(&p->chain, &ev, &synth);
+		deliver(p, &ev);
+		return;
+	}
+	if (ft_decode(&p->dec, raw->data, raw->size, &ev) == FT_EV_UNKNOWN)
+		return;
+	if (ev.type == FT_EV_FORK && p->filtered && p->follow &&
+	    ft_imap_get(&p->traced, ev.fork.parent_pid))
+		ft_imap_put(&p->traced, ev.fork.child_pid, 1);
+	if (ft_chain_feed(&p->chain, &ev, &synth))
+		deliver(p, &synth);
+	deliver(p, &ev);
+}
+
+/* footer - "N events processed, M lost" (per CPU when any), repairs, damage */
+static void footer(struct pipeline *p, struct ft_merge *m, struct ft_report *r)
+{
+	unsigned long long lost = 0, bad = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < p->ncpus; cpu++) {
+		lost += p->lost_cpu[cpu];
+		bad += m->cpu[cpu].bad_pages;
+	}
+	if (r->json) {
+		ft_json_u64(r->json, "events", m->events - p->events_reported);
+		ft_json_u64(r->json, "lost", lost);
+		ft_json_arr_begin(r->json, "lost_per_cpu");
+		for (cpu = 0; cpu < p->ncpus; cpu++)
+			ft_json_u64(r->json, NULL, p->lost_cpu[cpu]);
+		ft_json_arr_end(r->json);
+		ft_json_u64(r->json, "lost_unknown_count", p->lost_unknown);
+		ft_json_u64(r->json, "switch_ins_reconstructed", p->chain.repaired);
+		ft_json_u64(r->json, "bad_pages", bad);
+		ft_json_u64(r->json, "malformed_records", p->dec.malformed);
+		ft_json_u64(r->json, "unordered_records", m->unordered);
+		return;
+	}
+	fprintf(r->f, "\n%llu events processed, %llu lost", m->events - p->events_reported, lost);
+	if (lost) {
+		fputs(" (", r->f);
+		for (cpu = 0; cpu < p->ncpus; cpu++)
+			if (p->lost_cpu[cpu])
+				fprintf(r->f, "%scpu%d %llu", lost == p->lost_cpu[cpu] ? "" : " ",
+					cpu, p->lost_cpu[cpu]);
+		fputs(", results may be incomplete)", r->f);
+	}
+	if (p->lost_unknown)
+		fprintf(r->f, ", %llu losses of unknown size", p->lost_unknown);
+	if (p->chain.repaired) {
+		fprintf(r->f, "; %llu switch-ins reconstructed (", p->chain.repaired);
+		for (cpu = 0; cpu < p->ncpus; cpu++)
+			if (p->chain.repaired_cpu[cpu])
+				fprintf(r->f, "%scpu%d %llu", cpu && p->chain.repaired_cpu[cpu] !=
+					p->chain.repaired ? " " : "", cpu, p->chain.repaired_cpu[cpu]);
+		fputc(')', r->f);
+	}
+	if (bad || p->dec.malformed)
+		fprintf(r->f, "; %llu damaged pages, %llu malformed records skipped", bad,
+			p->dec.malformed);
+	fputc('\n', r->f);
+}
+
+/* report - one report of the analyzer, with its footer; JSON as one object per line */
+static void report(struct pipeline *p, struct ft_merge *m, bool final)
+{
+	struct ft_report r = { .f = stdout, .final = final, .interval = p->o->interval > 0 };
+	struct ft_json j;
+	char tbuf[32];
+
+	r.ts = p->last_ts;
+	if (p->o->json) {
+		ft_json_init(&j, stdout);
+		r.json = &j;
+		ft_json_obj_begin(&j, NULL);
+		ft_json_str(&j, "analyzer", p->a->name);
+		ft_json_bool(&j, "final", final);
+		ft_json_u64(&j, "time_ns", r.ts);
+	} else if (r.interval) {
+		if (p->o->timestamps) {
+			time_t now = time(NULL);
+
+			strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&now));
+			printf("\n%s\n", tbuf);
+		} else {
+			putchar('\n');
+		}
+	}
+	p->a->report(p->priv, &r);
+	footer(p, m, &r);
+	if (r.json)
+		ft_json_obj_end(&j);
+	fflush(stdout);
+	if (r.interval) {
+		p->events_reported = m->events;
+		memset(p->lost_cpu, 0, p->ncpus * sizeof(*p->lost_cpu));
+		p->lost_unknown = 0;
+	}
+}
+
+/* pipeline_init - decoder, chain, tasks and the analyzer over @tep */
+static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, bool live)
+{
+	p->ncpus = ncpus;
+	p->lost_cpu = calloc(ncpus, sizeof(*p->lost_cpu));
+	if (!p->lost_cpu || ft_tasks_init(&p->tasks, live)) {
+		ft_err("out of memory");
+		return -1;
+	}
+	if (ft_decoder_init(&p->dec, tep)) {
+		ft_err("the trace has no usable scheduler event formats");
+		return -1;
+	}
+	if ((p->dec.have & p->a->need) != p->a->need) {
+		int i;
+
+		for (i = 1; i < FT_EV_NTYPES; i++)
+			if ((p->a->need & FT_NEED(i)) && !(p->dec.have & FT_NEED(i)))
+				ft_err("%s needs %s:%s, which the %s lacks", p->a->name,
+				       ft_event_defs[i].system, ft_event_defs[i].name,
+				       live ? "kernel" : "capture");
+		return -1;
+	}
+	if (ft_chain_init(&p->chain, ncpus, p->filtered ? pipe_traced : NULL, p)) {
+		ft_err("out of memory");
+		return -1;
+	}
+	p->env.opts = p->o;
+	p->env.tasks = &p->tasks;
+	p->env.traced = p->filtered ? env_traced : NULL;
+	p->env.traced_ctx = p;
+	p->env.live = live;
+	if (p->a->init(p->priv, &p->env)) {
+		ft_err("cannot start %s: %s", p->a->name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* pipeline_fini - free what pipeline_init made */
+static void pipeline_fini(struct pipeline *p)
+{
+	ft_chain_fini(&p->chain);
+	ft_decoder_fini(&p->dec);
+	ft_tasks_fini(&p->tasks);
+	free(p->lost_cpu);
+	p->lost_cpu = NULL;
+}
+
+/* capture_count - the number of cpuN.raw files of a capture directory */
+static int capture_count(const char *dir)
+{
+	char path[4096];
+	int n = 0;
+
+	for (;;) {
+		snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, n);
+		if (access(path, R_OK))
+			return n;
+		n++;
+	}
+}
+
+/* load_capture - queue every page of a capture's cpuN.raw files */
+static int load_capture(const char *dir, struct ft_merge *m)
+{
+	char path[4096];
+	int cpu;
+
+	for (cpu = 0; cpu < m->ncpus; cpu++) {
+		struct ft_pagebuf *pg;
+		ssize_t r;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, cpu);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			ft_err("cannot open %s: %s", path, strerror(errno));
+			return -1;
+		}
+		for (;;) {
+			pg = ft_merge_page_get(m);
+			if (!pg) {
+				close(fd);
+				ft_err("out of memory");
+				return -1;
+			}
+			r = read(fd, pg->data, m->pf.subbuf_size);
+			if (r <= 0) {
+				ft_merge_page_recycle(m, pg);
+				break;
+			}
+			ft_merge_page_put(m, cpu, pg, r);
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+/* run_offline - analyze a capture directory in one pass */
+static int run_offline(struct pipeline *p)
+{
+	struct tep_handle *tep;
+	struct ft_page_fmt pf;
+	struct ft_merge m = { 0 };
+	int ret = FT_EXIT_ERR, ncpus = capture_count(p->o->input);
+
+	tep = ft_tep_load(ft_dir_format_read, (void *)p->o->input, p->a->need | FT_NEED(FT_EV_FORK),
+			  &pf);
+	if (!tep || !ncpus) {
+		ft_err("%s is not an ftscope capture (header_page, formats, cpuN.raw): %s",
+		       p->o->input, strerror(errno ? errno : ENOENT));
+		goto out_tep;
+	}
+	if (ft_merge_init(&m, &pf, ncpus, on_raw, p)) {
+		ft_err("out of memory");
+		goto out_tep;
+	}
+	if (pipeline_init(p, tep, ncpus, false))
+		goto out_pipe;
+	if (load_capture(p->o->input, &m))
+		goto out_an;
+	ft_merge_run(&m, UINT64_MAX);
+	ft_merge_flush_losses(&m);
+	report(p, &m, true);
+	ret = FT_EXIT_OK;
+out_an:
+	p->a->fini(p->priv);
+out_pipe:
+	pipeline_fini(p);
+	ft_merge_fini(&m);
+out_tep:
+	if (tep)
+		tep_free(tep);
+	return ret;
+}
+
+/* targets - the pids for the in-kernel filter: threads of -p, -t, or the command */
+static int targets(struct pipeline *p, const struct ft_child *child, int **pids, int *n)
+{
+	struct ft_opts *o = p->o;
+	int i;
+
+	for (i = 0; i < o->npids; i++)
+		if (ft_pid_threads(o->pids[i], pids, n)) {
+			ft_err("no process with pid %d", o->pids[i]);
+			return -1;
+		}
+	for (i = 0; i < o->ntids; i++) {
+		int *arr = realloc(*pids, (*n + 1) * sizeof(**pids));
+
+		if (!ft_pid_alive(o->tids[i])) {
+			ft_err("no thread with tid %d", o->tids[i]);
+			return -1;
+		}
+		if (!arr)
+			return -1;
+		*pids = arr;
+		(*pids)[(*n)++] = o->tids[i];
+	}
+	if (child) {
+		*pids = malloc(sizeof(**pids));
+		if (!*pids)
+			return -1;
+		(*pids)[(*n)++] = child->pid;
+	}
+	for (i = 0; i < *n; i++)
+		ft_imap_put(&p->traced, (*pids)[i], 1);
+	return 0;
+}
+
+/* stop_reason - why the main loop should end now, or 0 to go on */
+static int stop_reason(struct pipeline *p, struct ft_child *child, uint64_t end, long reports)
+{
+	if (ft_stop_signal)
+		return 1;
+	if (child && ft_command_reap(child))
+		return 2;
+	if (end && ft_now_ns() >= end)
+		return 3;
+	if (p->o->count && reports >= p->o->count)
+		return 4;
+	return 0;
+}
+
+/* run_live - trace: the whole lifecycle with unwinding on every path */
+static int run_live(struct pipeline *p)
+{
+	struct ft_opts *o = p->o;
+	struct ft_child child = { .pid = -1, .go_fd = -1, .err_fd = -1 };
+	struct ft_session s = { 0 };
+	struct tep_handle *tep = NULL;
+	struct ft_merge m = { 0 };
+	struct ft_capture cap = { 0 };
+	uint64_t start, end = 0, next_report = 0;
+	int ret = FT_EXIT_ERR, *pids = NULL, npids = 0, e;
+	long reports = 0;
+
+	if (geteuid() != 0) {
+		ft_err("tracing needs root (tracefs and its instances belong to root)");
+		return FT_EXIT_ERR;
+	}
+	if (o->cmd && (ft_command_check(o->cmd) || ft_command_spawn(&child, o->cmd)))
+		goto out_child;
+	if (ft_imap_init(&p->traced, 64) || targets(p, o->cmd ? &child : NULL, &pids, &npids))
+		goto out_child;
+	p->filtered = npids > 0;
+	p->follow = o->npids || o->cmd;
+	if (ft_session_open(&s, o, p->a->need, p->filtered ? FT_NEED(FT_EV_FORK) : 0, pids, npids,
+			    p->follow))
+		goto out_session;
+	tep = ft_tep_load(ft_session_format_read, &s, s.enabled, &s.pf);
+	if (!tep) {
+		ft_err("cannot parse the event formats of instance %s: %s", s.name, strerror(errno));
+		goto out_session;
+	}
+	if (ft_merge_init(&m, &s.pf, s.ncpus, on_raw, p)) {
+		ft_err("out of memory");
+		goto out_session;
+	}
+	if (pipeline_init(p, tep, s.ncpus, true))
+		goto out_pipe;
+	if (o->output) {
+		if (ft_capture_open(&cap, o->output, &s))
+			goto out_an;
+		m.tap = ft_capture_tap;
+		m.tap_ctx = &cap;
+	}
+	if (ft_reader_open(&s) || ft_session_start(&s))
+		goto out_an;
+	if (o->cmd) {
+		e = ft_command_release(&child);
+		if (e) {
+			ft_err("cannot run '%s': %s", o->cmd[0], strerror(e));
+			goto out_an;
+		}
+	} else if (!o->json) {
+		fprintf(stderr, "Tracing... Hit Ctrl-C to end.\n");
+	}
+	start = ft_now_ns();
+	if (o->duration)
+		end = start + (uint64_t)(o->duration * 1e9);
+	if (o->interval)
+		next_report = start + (uint64_t)(o->interval * 1e9);
+	while (!stop_reason(p, o->cmd ? &child : NULL, end, reports)) {
+		uint64_t now = ft_now_ns(), wake = now + MAX_WAIT_MS * 1000000ULL;
+
+		if (end && end < wake)
+			wake = end;
+		if (next_report && next_report < wake)
+			wake = next_report;
+		if (wake > now)
+			ft_reader_wait(&s, (int)((wake - now + 999999) / 1000000));
+		now = ft_now_ns();
+		if (ft_reader_round(&s, &m) < 0)
+			goto out_an;
+		ft_reader_losses(&s, &m);
+		/* every CPU has been read up to the start of this round: merge to there */
+		ft_merge_run(&m, next_report && now >= next_report ? next_report : now);
+		if (next_report && now >= next_report) {
+			report(p, &m, false);
+			reports++;
+			next_report += (uint64_t)(o->interval * 1e9);
+		}
+	}
+	ft_session_stop(&s);
+	while (ft_reader_round(&s, &m) > 0)
+		;
+	ft_reader_losses(&s, &m);
+	ft_merge_run(&m, UINT64_MAX);
+	ft_merge_flush_losses(&m);
+	if (!(o->count && reports >= o->count))
+		report(p, &m, true);
+	ret = FT_EXIT_OK;
+	if (cap.errors) {
+		ft_err("%llu pages could not be written to %s", cap.errors, o->output);
+		ret = FT_EXIT_ERR;
+	}
+out_an:
+	ft_capture_close(&cap);
+	p->a->fini(p->priv);
+out_pipe:
+	pipeline_fini(p);
+	ft_merge_fini(&m);
+out_session:
+	if (tep)
+		tep_free(tep);
+	ft_session_close(&s);
+out_child:
+	/* a command we never released must not run untraced */
+	if (o->cmd && child.pid > 0 && child.go_fd >= 0)
+		ft_command_kill(&child);
+	free(pids);
+	ft_imap_fini(&p->traced);
+	return ret;
+}
+
+/**
+ * ft_run_analyzer - `ftscope NAME ...`: parse, then trace live or read a capture
+ * Returns the exit status.
+ */
+int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
+{
+	struct ft_opts o = { 0 };
+	struct pipeline p = { 0 };
+	char prog[64];
+	int ret;
+
+	snprintf(prog, sizeof(prog), "ftscope %s", a->name);
+	ft_set_prog(prog);
+	o.ncpus = ft_possible_cpus();
+	p.a = a;
+	p.o = &o;
+	p.priv = calloc(1, a->priv_size);
+	if (!p.priv) {
+		ft_err("out of memory");
+		return FT_EXIT_ERR;
+	}
+	ret = ft_opts_parse(&o, a, p.priv, argc, argv);
+	if (ret == FT_PARSE_RUN) {
+		ft_install_signals();
+		ret = o.input ? run_offline(&p) : run_live(&p);
+	}
+	ft_opts_free(&o);
+	free(p.priv);
+	return ret;
+}

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Session lifecycle: create a private instance with tracing off, configure it
+ * (no-overwrite, mono clock, buffer size, CPU mask, pid filter, events), start,
+ * stop, and remove it. Only files inside the instance are written, so removing
+ * the instance restores everything; tracefs itself is mounted when it is not.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <tracefs/tracefs.h>
+
+#include "events/decode.h"
+#include "events/tep.h"
+#include "tracer/options.h"
+#include "tracer/session.h"
+#include "tracer/util.h"
+
+/**
+ * ft_tracefs_mount - make sure tracefs is mounted (this VM boots without it)
+ * Returns 0, or -1 after printing why not.
+ */
+int ft_tracefs_mount(void)
+{
+	const char *path = NULL;
+
+	if (tracefs_tracing_dir_is_mounted(true, &path) < 0 || !tracefs_tracing_dir()) {
+		ft_err("tracefs is not available: cannot mount it on /sys/kernel/tracing (%s)",
+		       strerror(errno ? errno : ENODEV));
+		return -1;
+	}
+	return 0;
+}
+
+/* write_knob - write @val to an instance file; prints the error */
+static int write_knob(struct ft_session *s, const char *file, const char *val)
+{
+	if (tracefs_instance_file_write(s->inst, file, val) < 0) {
+		ft_err("cannot write '%s' to %s of instance %s: %s", val, file, s->name,
+		       strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* cpumask_str - tracing_cpumask text: 32-bit hex groups, most significant first */
+static void cpumask_str(const bool *on, int ncpus, char *buf, size_t len)
+{
+	int groups = (ncpus + 31) / 32, g, c;
+	size_t off = 0;
+
+	for (g = groups - 1; g >= 0 && off < len; g--) {
+		unsigned int w = 0;
+
+		for (c = 0; c < 32 && g * 32 + c < ncpus; c++)
+			if (on[g * 32 + c])
+				w |= 1u << c;
+		off += snprintf(buf + off, len - off, "%s%08x", g == groups - 1 ? "" : ",", w);
+	}
+}
+
+/* set_pid_filter - record only events of @pids (and their children when @follow) */
+static int set_pid_filter(struct ft_session *s, const int *pids, int npids, bool follow)
+{
+	size_t len = (size_t)npids * 12 + 2, off = 0;
+	char *buf = malloc(len);
+	int i, ret;
+
+	if (!buf)
+		return -1;
+	buf[0] = 0;
+	for (i = 0; i < npids; i++)
+		off += snprintf(buf + off, len - off, "%d ", pids[i]);
+	ret = write_knob(s, "set_event_pid", buf);
+	free(buf);
+	if (!ret)
+		ret = write_knob(s, "options/event-fork", follow ? "1" : "0");
+	return ret;
+}
+
+/* enable_events - enable what the analyzers need (required) and want (if present) */
+static int enable_events(struct ft_session *s, unsigned int need, unsigned int want)
+{
+	int i;
+
+	for (i = 1; i < FT_EV_NTYPES; i++) {
+		const struct ft_event_def *e = &ft_event_defs[i];
+
+		if (!((need | want) & FT_NEED(i)))
+			continue;
+		if (!tracefs_event_file_exists(s->inst, e->system, e->name, "enable")) {
+			if (!(need & FT_NEED(i)))
+				continue;
+			ft_err("this kernel has no %s:%s event", e->system, e->name);
+			errno = ENOENT;
+			return -1;
+		}
+		if (tracefs_event_enable(s->inst, e->system, e->name) < 0) {
+			ft_err("cannot enable %s:%s: %s", e->system, e->name, strerror(errno));
+			return -1;
+		}
+		s->enabled |= FT_NEED(i);
+	}
+	return 0;
+}
+
+/**
+ * ft_session_open - create and configure the run's own instance, tracing off
+ * @need: events that must exist; @want: events used when the kernel has them;
+ * @pids: in-kernel pid filter (npids 0: whole system), @follow_fork: add children.
+ * Returns 0; -1 after printing the reason (the caller still calls ft_session_close).
+ */
+int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int need,
+		    unsigned int want, const int *pids, int npids, bool follow_fork)
+{
+	unsigned int rnd = 0;
+	char mask[1024], *hp;
+	size_t len;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	s->ncpus = o->ncpus;
+	s->cpu_on = o->cpu_on;
+	if (ft_tracefs_mount())
+		return -1;
+	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+		rnd = (unsigned int)ft_now_ns();
+	snprintf(s->name, sizeof(s->name), FT_INSTANCE_PREFIX "-%d-%08x", getpid(), rnd);
+	s->inst = tracefs_instance_create(s->name);
+	if (!s->inst) {
+		ft_err("cannot create tracefs instance %s: %s", s->name, strerror(errno));
+		return -1;
+	}
+	s->created = tracefs_instance_is_new(s->inst);
+	if (!s->created) {
+		ft_err("tracefs instance %s already exists", s->name);
+		return -1;
+	}
+	if (write_knob(s, "tracing_on", "0") || write_knob(s, "options/overwrite", "0") ||
+	    write_knob(s, "trace_clock", "mono"))
+		return -1;
+	if (o->buffer_kb) {
+		snprintf(mask, sizeof(mask), "%u", o->buffer_kb);
+		if (write_knob(s, "buffer_size_kb", mask))
+			return -1;
+	}
+	if (o->cpu_on) {
+		cpumask_str(o->cpu_on, o->ncpus, mask, sizeof(mask));
+		if (write_knob(s, "tracing_cpumask", mask))
+			return -1;
+	}
+	if (npids && set_pid_filter(s, pids, npids, follow_fork))
+		return -1;
+	if (enable_events(s, need, want))
+		return -1;
+	hp = tracefs_instance_file_read(s->inst, "events/header_page", NULL);
+	if (!hp)
+		hp = tracefs_instance_file_read(NULL, "events/header_page", NULL);
+	len = hp ? strlen(hp) : 0;
+	if (!hp || ft_page_fmt_parse(&s->pf, hp, len)) {
+		free(hp);
+		ft_err("cannot read the ring-buffer page layout (events/header_page)");
+		return -1;
+	}
+	free(hp);
+	s->fd = malloc(s->ncpus * sizeof(*s->fd));
+	s->tcpu = calloc(s->ncpus, sizeof(*s->tcpu));
+	s->lost_base = calloc(s->ncpus, sizeof(*s->lost_base));
+	s->lost_seen = calloc(s->ncpus, sizeof(*s->lost_seen));
+	if (!s->fd || !s->tcpu || !s->lost_base || !s->lost_seen) {
+		ft_err("out of memory");
+		return -1;
+	}
+	for (i = 0; i < s->ncpus; i++)
+		s->fd[i] = -1;
+	return 0;
+}
+
+/**
+ * ft_session_format_read - ft_format_read_fn over the instance: its own header_page
+ * (the sub-buffer size may differ from the top level) and event formats
+ */
+char *ft_session_format_read(void *ctx, const char *system, const char *event, size_t *len)
+{
+	struct ft_session *s = ctx;
+	char *text;
+	int size = 0;
+
+	if (!system) {
+		text = tracefs_instance_file_read(s->inst, "events/header_page", &size);
+		if (!text)
+			text = tracefs_instance_file_read(NULL, "events/header_page", &size);
+	} else {
+		text = tracefs_event_file_read(s->inst, system, event, "format", &size);
+	}
+	if (text && len)
+		*len = size > 0 ? (size_t)size : strlen(text);
+	return text;
+}
+
+/**
+ * ft_session_start - note the loss counters, then turn tracing on
+ * Returns 0 or -1 after printing the error.
+ */
+int ft_session_start(struct ft_session *s)
+{
+	int i;
+
+	for (i = 0; i < s->ncpus; i++)
+		s->lost_base[i] = ft_session_lost(s, i);
+	return write_knob(s, "tracing_on", "1");
+}
+
+/* ft_session_stop - turn tracing off (idempotent) */
+void ft_session_stop(struct ft_session *s)
+{
+	if (s->inst)
+		tracefs_instance_file_write(s->inst, "tracing_on", "0");
+}
+
+/**
+ * ft_session_close - stop, close the per-CPU readers and remove the instance
+ * Safe on a partly opened session and when called twice.
+ */
+void ft_session_close(struct ft_session *s)
+{
+	int i, tries;
+
+	if (!s->inst)
+		goto out;
+	ft_session_stop(s);
+	for (i = 0; s->fd && i < s->ncpus; i++) {
+		if (s->tcpu[i])
+			tracefs_cpu_free_fd(s->tcpu[i]);
+		if (s->fd[i] >= 0)
+			close(s->fd[i]);
+		s->fd[i] = -1;
+		s->tcpu[i] = NULL;
+	}
+	if (s->created) {
+		/* rmdir is refused while a reader still holds a file: retry briefly */
+		for (tries = 0; tries < 50; tries++) {
+			if (!tracefs_instance_destroy(s->inst) || errno != EBUSY)
+				break;
+			usleep(10000);
+		}
+		s->created = false;
+	}
+	tracefs_instance_free(s->inst);
+	s->inst = NULL;
+out:
+	free(s->fd);
+	free(s->tcpu);
+	free(s->lost_base);
+	free(s->lost_seen);
+	s->fd = NULL;
+	s->tcpu = NULL;
+	s->lost_base = s->lost_seen = NULL;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A tracing session: one private tracefs instance per run, configured with tracing
+ * off, removed on every exit path. Nothing outside the instance is written.
+ */
+#ifndef FTSCOPE_TRACER_SESSION_H
+#define FTSCOPE_TRACER_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "events/page.h"
+
+struct tracefs_instance;
+struct tracefs_cpu;
+struct ft_opts;
+struct ft_merge;
+
+/* Instance and dynamic-event names start with this, then "-PID-RANDOM". */
+#define FT_INSTANCE_PREFIX	"ftscope"
+
+struct ft_session {
+	struct tracefs_instance	*inst;
+	char			name[64];
+	bool			created;	/* we made the instance: we remove it */
+	int			ncpus;
+	bool			*cpu_on;
+	int			*fd;		/* per-CPU trace_pipe_raw, -1 when not read */
+	struct tracefs_cpu	**tcpu;
+	struct ft_page_fmt	pf;
+	unsigned long long	*lost_base;	/* stats when tracing started */
+	unsigned long long	*lost_seen;	/* losses already handed to the merge */
+	unsigned int		enabled;	/* FT_NEED() of the events enabled */
+	unsigned long long	pages;
+};
+
+int ft_tracefs_mount(void);
+int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int need,
+		    unsigned int want, const int *pids, int npids, bool follow_fork);
+int ft_session_start(struct ft_session *s);
+void ft_session_stop(struct ft_session *s);
+void ft_session_close(struct ft_session *s);
+char *ft_session_format_read(void *ctx, const char *system, const char *event, size_t *len);
+
+int ft_reader_open(struct ft_session *s);
+void ft_reader_wait(struct ft_session *s, int timeout_ms);
+long ft_reader_round(struct ft_session *s, struct ft_merge *m);
+int ft_reader_losses(struct ft_session *s, struct ft_merge *m);
+unsigned long long ft_session_lost(const struct ft_session *s, int cpu);
+
+/* A capture: raw pages and formats saved as they are read (`-o DIR`). */
+struct ft_capture {
+	int			*fd;
+	int			ncpus;
+	unsigned long long	pages, errors;
+};
+
+int ft_capture_open(struct ft_capture *c, const char *dir, struct ft_session *s);
+void ft_capture_tap(void *ctx, int cpu, const void *page, unsigned int len);
+void ft_capture_close(struct ft_capture *c);
+
+#endif

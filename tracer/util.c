@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Error reporting, the monotonic clock (the trace clock of our instances) and the
+ * signal handlers, which only set flags.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "tracer/util.h"
+
+volatile sig_atomic_t ft_stop_signal;
+volatile sig_atomic_t ft_child_exited;
+static char prog[64] = "ftscope";
+
+/* ft_set_prog - the prefix of error lines, e.g. "ftscope runqlat" */
+void ft_set_prog(const char *name)
+{
+	snprintf(prog, sizeof(prog), "%s", name);
+}
+
+/* ft_err - print "ftscope: message" as one line on stderr */
+void ft_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ft_now_ns - CLOCK_MONOTONIC in ns: the same clock as trace_clock "mono" */
+uint64_t ft_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* on_stop - SIGINT, SIGTERM, SIGHUP, SIGPIPE: remember, and let the loop unwind */
+static void on_stop(int sig)
+{
+	ft_stop_signal = sig;
+}
+
+/* on_child - the traced command ended */
+static void on_child(int sig)
+{
+	ft_child_exited = 1;
+}
+
+/* ft_install_signals - flags only; no SA_RESTART so that a blocked poll returns */
+void ft_install_signals(void)
+{
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa;
+	unsigned int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop;
+	for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		sigaction(stops[i], &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers shared by the tracer: error lines, clocks, stop flags.
+ */
+#ifndef FTSCOPE_TRACER_UTIL_H
+#define FTSCOPE_TRACER_UTIL_H
+
+#include <signal.h>
+#include <stdint.h>
+
+/* Exit statuses. */
+enum {
+	FT_EXIT_OK	= 0,
+	FT_EXIT_ERR	= 1,	/* runtime error: one line on stderr */
+	FT_EXIT_USAGE	= 2,	/* bad command line */
+	FT_EXIT_NOFEAT	= 3,	/* the kernel lacks what the command needs */
+};
+
+extern volatile sig_atomic_t ft_stop_signal;	/* the signal that asked us to stop */
+extern volatile sig_atomic_t ft_child_exited;
+
+void ft_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ft_set_prog(const char *name);
+uint64_t ft_now_ns(void);
+void ft_install_signals(void);
+
+#endif
