@@ -239,7 +239,7 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
 		ft_err("out of memory");
 		return FT_EXIT_ERR;
 	}
-	optind = 1;
+	optind = 0;	/* glibc: 0 resets getopt completely, as each parse must */
 	opterr = 0;
 	while ((opt = getopt_long(nargs, argv, shortopts, lo, NULL)) != -1) {
 		int r;

@@ -77,14 +77,19 @@ uint64_t ft_hist_percentile(const struct ft_hist *h, double p)
 		rank = 1;
 	if (rank > h->count)
 		rank = h->count;
+	/* the extremes are known exactly */
+	if (rank == 1)
+		return h->min_ns;
+	if (rank == h->count)
+		return h->max_ns;
 	for (i = 0; i < FT_LINLOG_SLOTS; i++) {
 		if (seen + h->fine[i] >= rank) {
 			uint64_t v;
 
+			/* samples spread evenly over the slot: take the middle of this one's share */
 			lo = fine_lo(i, &w);
-			v = lo + (uint64_t)((double)w * (double)(rank - seen) / (double)h->fine[i]);
-			if (v > lo)
-				v--;	/* the last value inside the slot, not the next slot's first */
+			v = lo + (uint64_t)((double)w * ((double)(rank - seen) - 0.5) /
+					    (double)h->fine[i]);
 			if (v < h->min_ns)
 				v = h->min_ns;
 			if (v > h->max_ns)

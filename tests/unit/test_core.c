@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Core unit tests on bytes and events with known answers: hand-built ring-buffer
+ * pages (merge order, watermark, losses, damage), switch-chain repair, runqlat
+ * pairing, histogram layout and percentiles, the int map, option parsing.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <traceevent/event-parse.h>
+
+#include "analyzers/analyzer.h"
+#include "analyzers/output/hist.h"
+#include "events/chain.h"
+#include "events/decode.h"
+#include "events/merge.h"
+#include "events/pidset.h"
+#include "events/tasks.h"
+#include "events/tep.h"
+#include "tracer/options.h"
+#include "tracer/util.h"
+
+#define K618	"tests/data/k6.18"
+
+/* ---- hand-built pages ---------------------------------------------------- */
+
+struct pagebuild {
+	unsigned char	*pg;
+	unsigned int	off;
+	uint64_t	last;
+};
+
+/* pb_start - a page whose first record is at @ts */
+static void pb_start(struct pagebuild *b, unsigned char *pg, uint64_t ts)
+{
+	memset(pg, 0, 4096);
+	b->pg = pg;
+	b->off = 16;
+	b->last = ts;
+	memcpy(pg, &ts, 8);
+}
+
+/* pb_add - append a data record (len multiple of 4, <= 112) at absolute @ts */
+static void pb_add(struct pagebuild *b, uint64_t ts, const void *data, unsigned int len)
+{
+	uint32_t hdr = (uint32_t)((ts - b->last) << 5) | (len / 4);
+	uint64_t commit;
+
+	memcpy(b->pg + b->off, &hdr, 4);
+	memcpy(b->pg + b->off + 4, data, len);
+	b->off += 4 + len;
+	b->last = ts;
+	commit = b->off - 16;
+	memcpy(b->pg + 8, &commit, 8);
+}
+
+struct fixture {
+	struct tep_handle	*tep;
+	struct ft_page_fmt	pf;
+	struct ft_decoder	dec;
+};
+
+/* load_618 - tep and decoder over this project's recorded 6.18 formats */
+static void load_618(struct fixture *f)
+{
+	f->tep = ft_tep_load(ft_dir_format_read, (void *)K618, FT_NEED(FT_EV_SWITCH) |
+			     FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKING), &f->pf);
+	assert_non_null(f->tep);
+	assert_int_equal(ft_decoder_init(&f->dec, f->tep), 0);
+}
+
+/* rec_wakeup - a sched_wakeup payload built from the format's own offsets */
+static unsigned int rec_wakeup(struct fixture *f, unsigned char *buf, int common_pid, int pid)
+{
+	struct tep_event *ev = tep_find_event_by_name(f->tep, "sched", "sched_wakeup");
+	uint16_t id = ev->id;
+
+	memset(buf, 0, 40);
+	memcpy(buf, &id, 2);
+	memcpy(buf + f->dec.common_pid.off, &common_pid, 4);
+	memcpy(buf + f->dec.wk[1].pid.off, &pid, 4);
+	memcpy(buf + f->dec.wk[1].comm.off, "wl", 3);
+	return 40;
+}
+
+struct seen {
+	int		n;
+	uint64_t	ts[32];
+	int		cpu[32];
+	long long	lost[32];
+};
+
+/* record_raw - remember what the merge emitted */
+static void record_raw(void *ctx, const struct ft_raw *r)
+{
+	struct seen *s = ctx;
+
+	if (s->n < 32) {
+		s->ts[s->n] = r->ts;
+		s->cpu[s->n] = r->cpu;
+		s->lost[s->n] = r->lost;
+	}
+	s->n++;
+}
+
+/* queue - hand a built page to the merge */
+static void queue(struct ft_merge *m, int cpu, const unsigned char *page)
+{
+	struct ft_pagebuf *pg = ft_merge_page_get(m);
+
+	memcpy(pg->data, page, 4096);
+	ft_merge_page_put(m, cpu, pg, 4096);
+}
+
+/* records of two CPUs come out in time order, and only up to the watermark */
+static void test_merge_order_watermark(void **state)
+{
+	static const uint64_t want[] = { 100, 200, 300, 400, 500 };
+	static const int want_cpu[] = { 0, 1, 0, 1, 0 };
+	unsigned char p0[4096], p1[4096], rec[64];
+	struct pagebuild b;
+	struct fixture f;
+	struct seen s = { 0 };
+	struct ft_merge m;
+	int i;
+
+	load_618(&f);
+	rec_wakeup(&f, rec, 1, 7);
+	pb_start(&b, p0, 100);
+	pb_add(&b, 100, rec, 40);
+	pb_add(&b, 300, rec, 40);
+	pb_add(&b, 500, rec, 40);
+	pb_start(&b, p1, 200);
+	pb_add(&b, 200, rec, 40);
+	pb_add(&b, 400, rec, 40);
+	assert_int_equal(ft_merge_init(&m, &f.pf, 2, record_raw, &s), 0);
+	queue(&m, 0, p0);
+	queue(&m, 1, p1);
+	assert_int_equal(ft_merge_run(&m, 250), 2);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(ft_merge_run(&m, UINT64_MAX), 3);
+	for (i = 0; i < 5; i++) {
+		assert_int_equal(s.ts[i], want[i]);
+		assert_int_equal(s.cpu[i], want_cpu[i]);
+	}
+	assert_int_equal(m.unordered, 0);
+	ft_merge_fini(&m);
+	ft_decoder_fini(&f.dec);
+	tep_free(f.tep);
+}
+
+/* a loss noted after a CPU's pages comes out before that CPU's next record;
+ * a page whose commit says "missed events" carries a loss of unknown size;
+ * a page whose commit is larger than the page is dropped as damaged */
+static void test_merge_losses_and_damage(void **state)
+{
+	unsigned char p[4096], rec[64];
+	struct pagebuild b;
+	struct fixture f;
+	struct seen s = { 0 };
+	struct ft_merge m;
+	uint64_t commit;
+
+	load_618(&f);
+	rec_wakeup(&f, rec, 1, 7);
+	assert_int_equal(ft_merge_init(&m, &f.pf, 2, record_raw, &s), 0);
+	ft_merge_loss(&m, 1, 7);
+	pb_start(&b, p, 1000);
+	pb_add(&b, 1000, rec, 40);
+	queue(&m, 1, p);
+	ft_merge_run(&m, UINT64_MAX);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.lost[0], 7);
+	assert_int_equal(s.lost[1], 0);
+	assert_int_equal(s.ts[1], 1000);
+
+	pb_start(&b, p, 2000);
+	pb_add(&b, 2000, rec, 40);
+	commit = (b.off - 16) | (1UL << 31);
+	memcpy(p + 8, &commit, 8);
+	queue(&m, 0, p);
+	ft_merge_run(&m, UINT64_MAX);
+	assert_int_equal(s.n, 4);
+	assert_int_equal(s.lost[2], -1);
+	assert_int_equal(s.ts[3], 2000);
+
+	commit = 5000;
+	memcpy(p + 8, &commit, 8);
+	queue(&m, 0, p);
+	ft_merge_run(&m, UINT64_MAX);
+	assert_int_equal(s.n, 4);
+	assert_int_equal(m.cpu[0].bad_pages, 1);
+	ft_merge_fini(&m);
+	ft_decoder_fini(&f.dec);
+	tep_free(f.tep);
+}
+
+/* header_page parsing: 64-bit and 32-bit kernels, and garbage */
+static void test_page_fmt(void **state)
+{
+	static const char h64[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+		"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+		"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+	static const char h32[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		"\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield: char data;\toffset:12;\tsize:4084;\tsigned:1;\n";
+	struct ft_page_fmt pf;
+
+	assert_int_equal(ft_page_fmt_parse(&pf, h64, strlen(h64)), 0);
+	assert_int_equal(pf.commit_size, 8);
+	assert_int_equal(pf.data_offset, 16);
+	assert_int_equal(pf.subbuf_size, 4096);
+	assert_int_equal(ft_page_fmt_parse(&pf, h32, strlen(h32)), 0);
+	assert_int_equal(pf.commit_size, 4);
+	assert_int_equal(pf.data_offset, 12);
+	assert_int_equal(ft_page_fmt_parse(&pf, "nonsense", 8), -1);
+}
+
+/* ---- switch chain -------------------------------------------------------- */
+
+/* ev_switch - a sched_switch event */
+static struct ft_event ev_switch(uint64_t ts, int cpu, int prev, int next, char state)
+{
+	struct ft_event e = { .ts = ts, .cpu = cpu, .type = FT_EV_SWITCH, .common_pid = prev };
+
+	e.sw.prev_pid = prev;
+	e.sw.next_pid = next;
+	e.sw.state = state;
+	e.sw.prev_state = state == 'R' ? 0 : 1;
+	e.sw.prev_comm = e.sw.next_comm = "t";
+	e.sw.ts_lo = ts;
+	return e;
+}
+
+/* ev_wake - a sched_wakeup of @pid recorded by @by */
+static struct ft_event ev_wake(uint64_t ts, int cpu, int by, int pid)
+{
+	struct ft_event e = { .ts = ts, .cpu = cpu, .type = FT_EV_WAKEUP, .common_pid = by };
+
+	e.wk.pid = pid;
+	e.wk.target_cpu = cpu;
+	e.wk.comm = "t";
+	return e;
+}
+
+/* a switch out of idle that the kernel did not record is rebuilt between idle's last
+ * record and the woken task's first one */
+static void test_chain_repair(void **state)
+{
+	struct ft_event e, synth;
+	struct ft_chain c;
+
+	assert_int_equal(ft_chain_init(&c, 2, NULL, NULL), 0);
+	e = ev_switch(10, 1, 5, 0, 'S');
+	assert_false(ft_chain_feed(&c, &e, &synth));
+	e = ev_wake(20, 1, 0, 7);
+	assert_false(ft_chain_feed(&c, &e, &synth));
+	e = ev_switch(30, 1, 7, 0, 'S');	/* 7 runs: its switch-in was never recorded */
+	assert_true(ft_chain_feed(&c, &e, &synth));
+	assert_int_equal(synth.type, FT_EV_SWITCH);
+	assert_int_equal(synth.sw.prev_pid, 0);
+	assert_int_equal(synth.sw.next_pid, 7);
+	assert_true(synth.sw.synth);
+	assert_int_equal(synth.sw.ts_lo, 20);
+	assert_int_equal(synth.ts, 30);
+	assert_int_equal(c.repaired, 1);
+	assert_int_equal(c.repaired_cpu[1], 1);
+	e = ev_switch(40, 1, 0, 8, 'R');	/* an unbroken chain: nothing to repair */
+	assert_false(ft_chain_feed(&c, &e, &synth));
+	/* after a loss the repaired switch says so */
+	e.type = FT_EV_LOST;
+	e.cpu = 1;
+	ft_chain_feed(&c, &e, &synth);
+	e = ev_wake(50, 1, 9, 3);
+	assert_true(ft_chain_feed(&c, &e, &synth));
+	assert_true(synth.sw.after_loss);
+	ft_chain_fini(&c);
+}
+
+/* traced_7 - a filtered stream that records pid 7 only */
+static bool traced_7(void *ctx, int pid)
+{
+	return pid == 7;
+}
+
+/* in a pid-filtered stream, untraced tasks appear without switch-ins: no repair */
+static void test_chain_filtered(void **state)
+{
+	struct ft_event e, synth;
+	struct ft_chain c;
+
+	assert_int_equal(ft_chain_init(&c, 1, traced_7, NULL), 0);
+	e = ev_switch(10, 0, 7, 4, 'S');
+	ft_chain_feed(&c, &e, &synth);
+	e = ev_switch(20, 0, 9, 7, 'S');	/* 4 -> 9 was not recorded: expected */
+	assert_false(ft_chain_feed(&c, &e, &synth));
+	assert_int_equal(c.resynced, 1);
+	assert_int_equal(c.repaired, 0);
+	ft_chain_fini(&c);
+}
+
+/* ---- runqlat ------------------------------------------------------------- */
+
+/* run_runqlat - feed events to runqlat and print its report into @out */
+static void run_runqlat(const struct ft_event *evs, int n, char *out, size_t len)
+{
+	extern const struct ft_analyzer ft_runqlat;
+	struct ft_opts o = { 0 };
+	struct ft_tasks tasks;
+	struct ft_env env = { .opts = &o, .tasks = &tasks };
+	void *priv = calloc(1, ft_runqlat.priv_size);
+	FILE *f = fmemopen(out, len, "w");
+	struct ft_report r = { .f = f, .final = true };
+	int i;
+
+	ft_tasks_init(&tasks, false);
+	assert_int_equal(ft_runqlat.parse_opt(priv, 'u', NULL), 0);
+	assert_int_equal(ft_runqlat.init(priv, &env), 0);
+	for (i = 0; i < n; i++)
+		ft_runqlat.event(priv, &evs[i]);
+	ft_runqlat.report(priv, &r);
+	fclose(f);
+	ft_runqlat.fini(priv);
+	ft_tasks_fini(&tasks);
+	free(priv);
+}
+
+/* wakeup -> switch-in and preemption -> switch-in, in BCC's layout */
+static void test_runqlat_pairs(void **state)
+{
+	struct ft_event evs[] = {
+		ev_wake(1000, 0, 3, 7),			/* 7 woken */
+		ev_switch(4000, 0, 3, 7, 'S'),		/* 3 us on the run queue */
+		ev_switch(5000, 0, 7, 8, 'R'),		/* 7 preempted by 8 */
+		ev_switch(12000, 0, 8, 7, 'S'),		/* 7 back after 7 us */
+		ev_wake(13000, 1, 0, 9),		/* 9 woken for CPU 1 ... */
+		{ .ts = 13500, .cpu = 1, .type = FT_EV_LOST, .lost = 4 },
+		ev_switch(14000, 1, 0, 9, 'R'),		/* ... events lost there: not measured */
+		ev_switch(15000, 1, 0, 0, 'R'),		/* idle is never measured */
+	};
+	static const char want[] =
+		"     usecs               : count     distribution\n"
+		"         0 -> 1          : 0        |                                        |\n"
+		"         2 -> 3          : 1        |****************************************|\n"
+		"         4 -> 7          : 1        |****************************************|\n"
+		"count 2, avg 5.0 us, p50 3.0 us, p90 7.0 us, p99 7.0 us, max 7.0 us\n"
+		"runqlat: 1 pending wakeups dropped and 0 switch-ins not measured after lost events\n";
+	char out[4096] = { 0 };
+
+	run_runqlat(evs, sizeof(evs) / sizeof(evs[0]), out, sizeof(out));
+	assert_string_equal(out, want);
+}
+
+/* a latency ending at a reconstructed switch-in is counted as an upper bound */
+static void test_runqlat_reconstructed(void **state)
+{
+	struct ft_event evs[] = {
+		ev_wake(1000, 1, 0, 7),
+		ev_switch(21000, 1, 0, 7, 'R'),
+	};
+	char out[4096] = { 0 };
+
+	evs[1].sw.synth = true;
+	evs[1].sw.ts_lo = 1000;
+	run_runqlat(evs, 2, out, sizeof(out));
+	assert_non_null(strstr(out, "        16 -> 31         : 1 "));
+	assert_non_null(strstr(out, "1 latencies end at a switch-in the kernel did not record"));
+}
+
+/* ---- histogram and map ------------------------------------------------- */
+
+/* BCC's slots: 0 and 1 in the first row, then powers of two; percentiles within 6.25% */
+static void test_hist(void **state)
+{
+	struct ft_hist *h = calloc(1, sizeof(*h));
+	uint64_t v, p50, p99;
+
+	ft_hist_add(h, &ft_unit_us, 0);
+	ft_hist_add(h, &ft_unit_us, 1999);	/* 1 us */
+	ft_hist_add(h, &ft_unit_us, 2000);	/* 2 us */
+	assert_int_equal(h->log2[1], 2);
+	assert_int_equal(h->log2[2], 1);
+	ft_hist_reset(h);
+	for (v = 1; v <= 1000; v++)
+		ft_hist_add(h, &ft_unit_us, v * 1000);
+	p50 = ft_hist_percentile(h, 0.5);
+	p99 = ft_hist_percentile(h, 0.99);
+	assert_true(p50 >= 500000 * 0.9375 && p50 <= 500000 * 1.0625);
+	assert_true(p99 >= 990000 * 0.9375 && p99 <= 990000 * 1.0625);
+	assert_int_equal(ft_hist_percentile(h, 1.0), 1000000);
+	assert_int_equal(h->sum_ns, 500500000ULL);
+	free(h);
+}
+
+/* the int map against a plain array, through growth and deletions */
+static void test_imap(void **state)
+{
+	static uint64_t ref[5000];
+	struct ft_imap m;
+	int i, k;
+
+	assert_int_equal(ft_imap_init(&m, 4), 0);
+	srand(1);
+	for (i = 0; i < 200000; i++) {
+		k = rand() % 5000;
+		if (rand() % 3) {
+			ref[k] = i + 1;
+			assert_non_null(ft_imap_put(&m, k, i + 1));
+		} else {
+			assert_int_equal(ft_imap_del(&m, k), ref[k] != 0);
+			ref[k] = 0;
+		}
+	}
+	for (k = 0; k < 5000; k++) {
+		uint64_t *v = ft_imap_get(&m, k);
+
+		assert_int_equal(v ? *v : 0, ref[k]);
+	}
+	ft_imap_fini(&m);
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+/* parse - run the common parser over a command line for runqlat */
+static int parse(struct ft_opts *o, const char *line)
+{
+	extern const struct ft_analyzer ft_runqlat;
+	static char buf[512];
+	static char *argv[32];
+	static char priv[4096];
+	int argc = 0;
+	char *tok, *save = NULL;
+
+	memset(o, 0, sizeof(*o));
+	o->ncpus = 4;
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 31; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	return ft_opts_parse(o, &ft_runqlat, priv, argc, argv);
+}
+
+/* good and bad command lines */
+static void test_options(void **state)
+{
+	struct ft_opts o;
+
+	assert_int_equal(parse(&o, "runqlat -p 12,34 -C 0,2-3 -d 1.5 -T 2 5"), FT_PARSE_RUN);
+	assert_int_equal(o.npids, 2);
+	assert_int_equal(o.pids[1], 34);
+	assert_true(o.cpu_on[0] && !o.cpu_on[1] && o.cpu_on[2] && o.cpu_on[3]);
+	assert_true(o.duration == 1.5 && o.interval == 2 && o.count == 5 && o.timestamps);
+	ft_opts_free(&o);
+	assert_int_equal(parse(&o, "runqlat -m -- sleep 1"), FT_PARSE_RUN);
+	assert_string_equal(o.cmd[0], "sleep");
+	assert_string_equal(o.cmd[1], "1");
+	ft_opts_free(&o);
+	assert_int_equal(parse(&o, "runqlat --json -b 1024 --per-cpu"), FT_PARSE_RUN);
+	assert_true(o.json && o.buffer_kb == 1024);
+	ft_opts_free(&o);
+	ft_set_prog("test");
+	assert_int_equal(parse(&o, "runqlat --bogus"), FT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "runqlat -d abc"), FT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "runqlat -d"), FT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "runqlat -p 0"), FT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "runqlat -p x"), FT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "runqlat -C 9"), FT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "runqlat -C 3-1"), FT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "runqlat 1 2 3"), FT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "runqlat 0"), FT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "runqlat --"), FT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "runqlat -p 1 -- ls"), FT_EXIT_USAGE);
+	ft_opts_free(&o);
+}
+
+/* main - the core suite */
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_merge_order_watermark),
+		cmocka_unit_test(test_merge_losses_and_damage),
+		cmocka_unit_test(test_page_fmt),
+		cmocka_unit_test(test_chain_repair),
+		cmocka_unit_test(test_chain_filtered),
+		cmocka_unit_test(test_runqlat_pairs),
+		cmocka_unit_test(test_runqlat_reconstructed),
+		cmocka_unit_test(test_hist),
+		cmocka_unit_test(test_imap),
+		cmocka_unit_test(test_options),
+	};
+
+	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+}

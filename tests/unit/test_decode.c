@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decode tests that need no kernel: raw pages from ../shared/fixtures and from this
+ * project's own captures must decode to exactly what libtraceevent's tep_print_event
+ * prints for the same records, and prev_state letters must follow each kernel's
+ * own print fmt.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "events/decode.h"
+#include "events/merge.h"
+#include "events/tep.h"
+
+#define ALL_SCHED (FT_NEED(FT_EV_SWITCH) | FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | \
+		   FT_NEED(FT_EV_WAKEUP_NEW) | FT_NEED(FT_EV_FORK))
+
+struct collect {
+	struct tep_handle	*tep;
+	struct ft_decoder	dec;
+	int			n, mismatches;
+	uint64_t		last_ts;
+	bool			ordered;
+	char			text[128][256];	/* ours, first 128 records */
+	uint64_t		ts[128];
+};
+
+/* shared_dir - ../shared/fixtures/third_party (or $FTSCOPE_SHARED/...) */
+static const char *fixture(const char *rel)
+{
+	static char path[1024];
+	const char *base = getenv("FTSCOPE_SHARED") ? getenv("FTSCOPE_SHARED") : "../shared";
+
+	snprintf(path, sizeof(path), "%s/fixtures/third_party/%s", base, rel);
+	return path;
+}
+
+/* ours - format a decoded record the way the event's print fmt does */
+static void ours(const struct ft_event *ev, char *buf, size_t len)
+{
+	switch (ev->type) {
+	case FT_EV_SWITCH:
+		snprintf(buf, len, "prev_comm=%.16s prev_pid=%d prev_prio=%d prev_state=%c%s ==> "
+			 "next_comm=%.16s next_pid=%d next_prio=%d", ev->sw.prev_comm,
+			 ev->sw.prev_pid, ev->sw.prev_prio, ev->sw.state, ev->sw.preempt ? "+" : "",
+			 ev->sw.next_comm, ev->sw.next_pid, ev->sw.next_prio);
+		break;
+	case FT_EV_WAKING:
+	case FT_EV_WAKEUP:
+	case FT_EV_WAKEUP_NEW:
+		snprintf(buf, len, "comm=%.16s pid=%d prio=%d target_cpu=%03d", ev->wk.comm,
+			 ev->wk.pid, ev->wk.prio, ev->wk.target_cpu);
+		break;
+	default:
+		snprintf(buf, len, "?");
+	}
+}
+
+/* on_raw - compare our decode of each record with tep_print_event's */
+static void on_raw(void *ctx, const struct ft_raw *raw)
+{
+	struct collect *c = ctx;
+	struct tep_record rec = { 0 };
+	struct ft_event ev = { .ts = raw->ts, .cpu = raw->cpu };
+	struct trace_seq s;
+	char mine[256];
+
+	if (raw->lost)
+		return;
+	if (raw->ts < c->last_ts)
+		c->ordered = false;
+	c->last_ts = raw->ts;
+	ft_decode(&c->dec, raw->data, raw->size, &ev);
+	ours(&ev, mine, sizeof(mine));
+	rec.ts = raw->ts;
+	rec.data = (void *)raw->data;
+	rec.size = raw->size;
+	rec.cpu = raw->cpu;
+	trace_seq_init(&s);
+	tep_print_event(c->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	if (strcmp(mine, s.buffer)) {
+		print_message("record %d differs:\n  ours: %s\n  tep:  %s\n", c->n, mine, s.buffer);
+		c->mismatches++;
+	}
+	trace_seq_destroy(&s);
+	if (c->n < 128) {
+		snprintf(c->text[c->n], sizeof(c->text[0]), "%s", mine);
+		c->ts[c->n] = raw->ts;
+	}
+	c->n++;
+}
+
+/* decode_files - decode page files (one per CPU) with the formats in @fmtdir */
+static int decode_files(struct collect *c, const char *fmtdir, const char **pages, int ncpus)
+{
+	struct ft_page_fmt pf;
+	struct ft_merge m;
+	int cpu;
+
+	memset(c, 0, sizeof(*c));
+	c->ordered = true;
+	c->tep = ft_tep_load(ft_dir_format_read, (void *)fmtdir, ALL_SCHED, &pf);
+	if (!c->tep)
+		return -1;
+	assert_int_equal(ft_decoder_init(&c->dec, c->tep), 0);
+	assert_int_equal(ft_merge_init(&m, &pf, ncpus, on_raw, c), 0);
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		size_t len, off;
+		char *data = ft_read_file(pages[cpu], 64 << 20, &len);
+
+		assert_non_null(data);
+		for (off = 0; off < len; off += pf.subbuf_size) {
+			struct ft_pagebuf *pg = ft_merge_page_get(&m);
+			size_t n = len - off < (size_t)pf.subbuf_size ? len - off : (size_t)pf.subbuf_size;
+
+			memset(pg->data, 0, pf.subbuf_size);
+			memcpy(pg->data, data + off, n);
+			ft_merge_page_put(&m, cpu, pg, pf.subbuf_size);
+		}
+		free(data);
+	}
+	ft_merge_run(&m, UINT64_MAX);
+	ft_merge_fini(&m);
+	return 0;
+}
+
+/* finish - free what decode_files made */
+static void finish(struct collect *c)
+{
+	ft_decoder_fini(&c->dec);
+	tep_free(c->tep);
+}
+
+/* expected_lines - count the event lines of a kernel text dump, and check timestamps */
+static int expected_lines(const char *path, const struct collect *c)
+{
+	char *text = ft_read_file(path, 1 << 20, NULL), *line, *save = NULL;
+	int n = 0;
+
+	assert_non_null(text);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *colon, *p;
+		unsigned long long sec, usec;
+
+		if (line[0] == '#')
+			continue;
+		p = strstr(line, "] ");
+		assert_non_null(p);
+		p = strchr(p + 2, ' ');		/* skip the flags column */
+		assert_non_null(p);
+		assert_int_equal(sscanf(p, " %llu.%llu:", &sec, &usec), 2);
+		if (n < c->n) {
+			/* the kernel prints ns2usecs(): rounded to the nearest microsecond */
+			assert_int_equal((c->ts[n] + 500) / 1000, sec * 1000000 + usec);
+			colon = strstr(p, ": ");
+			colon = colon ? strstr(colon + 2, ": ") : NULL;
+			assert_non_null(colon);
+			assert_string_equal(c->text[n], colon + 2);
+		}
+		n++;
+	}
+	free(text);
+	return n;
+}
+
+/* skip_without_shared - the fixtures are third-party data kept beside the repo */
+static bool skip_without_shared(void)
+{
+	if (access(fixture("perfetto"), R_OK)) {
+		print_message("SKIP: ../shared/fixtures not present\n");
+		return true;
+	}
+	return false;
+}
+
+/* six sched_switch: kernel text and tep agree with ours, record for record */
+static void test_six_sched_switch(void **state)
+{
+	const char *pages[] = { NULL };
+	struct collect *c = calloc(1, sizeof(*c));
+	char fmt[1024];
+
+	if (skip_without_shared()) {
+		free(c);
+		skip();
+	}
+	snprintf(fmt, sizeof(fmt), "%s", fixture("perfetto/formats/synthetic"));
+	pages[0] = strdup(fixture("perfetto/g_six_sched_switch.bin"));
+	assert_int_equal(decode_files(c, fmt, pages, 1), 0);
+	assert_int_equal(c->n, 6);
+	assert_int_equal(c->mismatches, 0);
+	assert_true(c->ordered);
+	assert_int_equal(expected_lines(fixture("perfetto/g_six_sched_switch.expected.txt"), c), 6);
+	finish(c);
+	free((void *)pages[0]);
+	free(c);
+}
+
+/* a full page of 59 sched_switch, as perfetto asserts */
+static void test_full_page(void **state)
+{
+	const char *pages[] = { NULL };
+	struct collect *c = calloc(1, sizeof(*c));
+	char fmt[1024];
+
+	if (skip_without_shared()) {
+		free(c);
+		skip();
+	}
+	snprintf(fmt, sizeof(fmt), "%s", fixture("perfetto/formats/synthetic"));
+	pages[0] = strdup(fixture("perfetto/g_full_page_sched_switch.bin"));
+	assert_int_equal(decode_files(c, fmt, pages, 1), 0);
+	assert_int_equal(c->n, 59);
+	assert_int_equal(c->mismatches, 0);
+	assert_true(c->ordered);
+	finish(c);
+	free((void *)pages[0]);
+	free(c);
+}
+
+/* sched_switch + sched_waking with the newer state encoding (Z, I) */
+static void test_sched_page(void **state)
+{
+	const char *pages[] = { NULL };
+	struct collect *c = calloc(1, sizeof(*c));
+	char fmt[1024];
+	int n;
+
+	if (skip_without_shared()) {
+		free(c);
+		skip();
+	}
+	snprintf(fmt, sizeof(fmt), "%s", fixture("perfetto/formats/synthetic_alt"));
+	pages[0] = strdup(fixture("perfetto/g_sched_page.bin"));
+	assert_int_equal(decode_files(c, fmt, pages, 1), 0);
+	assert_int_equal(c->mismatches, 0);
+	n = expected_lines(fixture("perfetto/g_sched_page.expected.txt"), c);
+	assert_int_equal(c->n, n);
+	finish(c);
+	free((void *)pages[0]);
+	free(c);
+}
+
+/* pages recorded on this project's 6.18 VM: two CPUs merged in time order */
+static void test_own_capture(void **state)
+{
+	const char *pages[] = { "tests/data/cap-sleeper/cpu0.raw", "tests/data/cap-sleeper/cpu1.raw" };
+	struct collect *c = calloc(1, sizeof(*c));
+
+	assert_int_equal(decode_files(c, "tests/data/cap-sleeper", pages, 2), 0);
+	/* 43 sched_switch + 25 sched_waking + 23 sched_wakeup, counted when recorded */
+	assert_int_equal(c->n, 91);
+	assert_int_equal(c->mismatches, 0);
+	assert_true(c->ordered);
+	finish(c);
+	free(c);
+}
+
+/* states_of - state letters learned from one sched_switch format file */
+static void states_of(const char *dir, struct ft_states *st)
+{
+	struct ft_page_fmt pf;
+	struct tep_handle *tep = ft_tep_load(ft_dir_format_read, (void *)dir,
+					     FT_NEED(FT_EV_SWITCH), &pf);
+
+	assert_non_null(tep);
+	assert_int_equal(ft_states_from_print_fmt(st, tep), 0);
+	tep_free(tep);
+}
+
+/* check_letters - @letters names bits 0.. in order ('.' for none); @preempt_bit */
+static void check_letters(const struct ft_states *st, const char *letters, int preempt_bit)
+{
+	size_t i;
+
+	for (i = 0; i < strlen(letters); i++)
+		assert_int_equal(st->letter[i], letters[i] == '.' ? 0 : letters[i]);
+	assert_int_equal(st->preempt_mask, 1ULL << preempt_bit);
+	assert_int_equal(ft_state_letter(st, 0), 'R');
+	assert_int_equal(ft_state_letter(st, 1ULL << preempt_bit), 'R');
+	assert_int_equal(ft_state_letter(st, 1 | (1ULL << preempt_bit)), 'S');
+}
+
+/* prev_state letters follow each kernel's own print fmt: 3.4, 3.10, 4.4, 5.10, 6.18 */
+static void test_state_letters(void **state)
+{
+	static const struct { const char *dir, *letters; int preempt; } k[] = {
+		{ "android_hammerhead_MRA59G_3.4.0", "SDTtZXxW.", 9 },
+		{ "android_seed_N2F62_3.10.49", "SDTtZXxKWP.", 10 },
+		{ "android_walleye_OPM5.171019.017.A1_4.4.88", "SDTtZXxKWPN.", 11 },
+		{ "android_raven_AOSP.MASTER_5.10.43", "SDTtXZPI", 8 },
+	};
+	struct ft_states st;
+	char dir[2200];
+	size_t i;
+
+	states_of("tests/data/k6.18", &st);
+	check_letters(&st, "SDTtXZPI", 8);
+	assert_int_equal(ft_state_letter(&st, 0x80), 'I');	/* libtraceevent's plugin says W */
+	if (skip_without_shared())
+		skip();
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", fixture("perfetto/formats/device"), k[i].dir);
+		states_of(dir, &st);
+		check_letters(&st, k[i].letters, k[i].preempt);
+	}
+}
+
+/* main - the decode suite */
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_six_sched_switch),
+		cmocka_unit_test(test_full_page),
+		cmocka_unit_test(test_sched_page),
+		cmocka_unit_test(test_own_capture),
+		cmocka_unit_test(test_state_letters),
+	};
+
+	return cmocka_run_group_tests_name("decode", tests, NULL, NULL);
+}
