@@ -47,6 +47,7 @@ struct ft_analyzer {
 	unsigned int		need;		/* FT_NEED() of required events */
 	size_t			priv_size;
 	int	(*parse_opt)(void *priv, int opt, const char *arg);
+	/* returns 0, or -1 after printing one error line */
 	int	(*init)(void *priv, const struct ft_env *env);
 	void	(*event)(void *priv, const struct ft_event *ev);
 	void	(*report)(void *priv, struct ft_report *r);

@@ -25,6 +25,7 @@
 #include "events/pidset.h"
 #include "events/tasks.h"
 #include "tracer/options.h"
+#include "tracer/util.h"
 
 enum group_by { BY_NONE, BY_PID, BY_TID, BY_CPU };
 
@@ -87,8 +88,10 @@ static int runqlat_init(void *priv, const struct ft_env *env)
 	r->env = env;
 	if (!r->unit)
 		r->unit = &ft_unit_us;
-	if (ft_imap_init(&r->start, 1024) || ft_imap_init(&r->gindex, 64))
+	if (ft_imap_init(&r->start, 1024) || ft_imap_init(&r->gindex, 64)) {
+		ft_err("out of memory");
 		return -1;
+	}
 	return 0;
 }
 

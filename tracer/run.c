@@ -224,10 +224,8 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	p->env.traced = p->filtered ? env_traced : NULL;
 	p->env.traced_ctx = p;
 	p->env.live = live;
-	if (p->a->init(p->priv, &p->env)) {
-		ft_err("cannot start %s: %s", p->a->name, strerror(errno));
-		return -1;
-	}
+	if (p->a->init(p->priv, &p->env))
+		return -1;	/* init printed why */
 	return 0;
 }
 

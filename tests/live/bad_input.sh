@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: bad input gets one clear line on stderr, an exit status in 1..127,
+#              nothing on stdout, and tracefs as it was.
+# requires: root (for the tracing cases; the rest run anywhere)
+. tests/live/lib.sh
+
+true & dead=$!
+wait $dead
+echo 'echo hi' > $OUT/noexec
+chmod 644 $OUT/noexec
+
+# name | command line | a word the error line must contain
+cases=(
+	"unknown_command|nosuch|unknown command"
+	"unknown_option|runqlat --bogus|unknown option"
+	"bad_duration|runqlat -d abc|invalid value"
+	"missing_value|runqlat -d|needs a value"
+	"bad_cpu|runqlat -C 4096|invalid value"
+	"bad_interval|runqlat 0|invalid interval"
+	"extra_argument|runqlat 1 2 3|unexpected argument"
+	"dead_pid|runqlat -p $dead -d 1|no process"
+	"dead_tid|runqlat -t $dead -d 1|no thread"
+	"missing_command|runqlat -- /nonexistent/ftscope-cmd|cannot run"
+	"not_executable|runqlat -- $OUT/noexec|cannot run"
+	"bad_input_dir|runqlat -i /nonexistent|not an ftscope capture"
+	"damaged_capture|runqlat -i tests/data|not an ftscope capture"
+	"capture_needs_output|capture -d 0.1|needs -o"
+	"unwritable_output|runqlat -d 0.1 -o /proc/ftscope-cap|cannot write"
+	"reset_argument|reset now|unexpected argument"
+)
+
+if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/filesystems; then
+	[ -d $T/instances ] || mount -t tracefs nodev $T
+	before=$(snapshot)
+	root=1
+fi
+for c in "${cases[@]}"; do
+	IFS='|' read -r name args word <<< "$c"
+	name=bad_input_$name
+	if [ -z "$root" ] && [[ "$args" == runqlat* || "$args" == capture* ]]; then
+		skip $name "needs root"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	$FTSCOPE $args > $OUT/bad.out 2> $OUT/bad.err < /dev/null
+	rc=$?
+	lines=$(wc -l < $OUT/bad.err)
+	if [ $rc -lt 1 ] || [ $rc -gt 127 ]; then
+		fail $name "exit status $rc"
+	elif [ "$lines" -ne 1 ]; then
+		fail $name "$lines lines on stderr: $(tr '\n' '|' < $OUT/bad.err)"
+	elif ! grep -q "$word" $OUT/bad.err; then
+		fail $name "error line lacks '$word': $(cat $OUT/bad.err)"
+	elif [ -s $OUT/bad.out ]; then
+		fail $name "output on stdout: $(head -1 $OUT/bad.out)"
+	elif [ -n "$root" ] && [ "$before" != "$(snapshot)" ]; then
+		fail $name "tracefs state changed"
+	else
+		pass $name
+	fi
+done
+
+# Not root: one line, nothing touched.
+name=bad_input_not_root
+if command -v setpriv > /dev/null && [ -n "$root" ]; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups $FTSCOPE runqlat -d 1 > $OUT/bad.out 2> $OUT/bad.err
+	rc=$?
+	if [ $rc -ge 1 ] && [ $rc -le 127 ] && [ "$(wc -l < $OUT/bad.err)" -eq 1 ] &&
+	   grep -q root $OUT/bad.err && [ "$before" = "$(snapshot)" ]; then
+		pass $name
+	else
+		fail $name "exit $rc: $(tr '\n' '|' < $OUT/bad.err)"
+	fi
+else
+	skip $name "needs root and setpriv to drop to an unprivileged user"
+fi

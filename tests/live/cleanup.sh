@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: every way a run ends leaves tracefs as it was; concurrent runs and a
+#              foreign instance do not disturb each other; reset removes only ours.
+# requires: root, tracefs
+. tests/live/lib.sh
+need_root cleanup || exit 0
+
+# A foreign instance with an event enabled must survive everything below.
+foreign=foreign-ftscope-test
+mkdir -p $T/instances/$foreign
+echo 1 > $T/instances/$foreign/events/sched/sched_switch/enable
+before=$(snapshot)
+
+# A run ended by each signal: exit 0, a report, and nothing left.
+for sig in INT TERM HUP; do
+	name=signal_$sig
+	$FTSCOPE runqlat > $OUT/sig.txt 2>&1 &
+	pid=$!
+	if ! wait_for 10 our_instance $pid; then
+		fail $name "no instance appeared"
+		kill -KILL $pid 2>/dev/null
+		continue
+	fi
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	after=$(snapshot)
+	if [ $rc -ne 0 ]; then
+		fail $name "exit status $rc"
+	elif ! grep -q 'events processed' $OUT/sig.txt; then
+		fail $name "no report after SIG$sig"
+	elif [ "$before" != "$after" ]; then
+		fail $name "tracefs state changed: $(diff <(echo "$before") <(echo "$after") | head -3 | tr '\n' ' ')"
+	else
+		pass $name
+	fi
+done
+
+# SIGPIPE: the reader of the output goes away (ftscope runqlat 0.1 | head -1).
+name=signal_PIPE
+$FTSCOPE runqlat 0.1 2>/dev/null | head -1 > /dev/null
+rc=${PIPESTATUS[0]}
+after=$(snapshot)
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 141 ]; then
+	fail $name "exit status $rc"
+elif [ "$before" != "$after" ]; then
+	fail $name "tracefs state changed"
+else
+	pass $name
+fi
+
+# Two runs at once: both succeed, both report, nothing left.
+name=concurrent_runs
+$FTSCOPE runqlat -d 1 > $OUT/c1.txt 2>&1 &
+a=$!
+$FTSCOPE runqlat -d 1 --per-cpu > $OUT/c2.txt 2>&1 &
+b=$!
+wait $a; ra=$?
+wait $b; rb=$?
+after=$(snapshot)
+if [ $ra -eq 0 ] && [ $rb -eq 0 ] && grep -q 'events processed' $OUT/c1.txt &&
+   grep -q 'cpu = 0' $OUT/c2.txt && [ "$before" = "$after" ]; then
+	pass $name
+else
+	fail $name "exit $ra/$rb, or state changed"
+fi
+
+# SIGKILL leaves an instance behind; reset removes it and only it.
+name=reset_after_kill
+$FTSCOPE runqlat > /dev/null 2>&1 &
+pid=$!
+wait_for 10 our_instance $pid
+kill -KILL $pid
+wait $pid 2>/dev/null
+# a name that looks like ours but whose owner is alive and is an ftscope: kept
+$FTSCOPE runqlat > /dev/null 2>&1 &
+live=$!
+wait_for 10 our_instance $live
+leftover=$(ls $T/instances | grep "^ftscope-$pid-")
+$FTSCOPE reset > $OUT/reset.txt 2>&1
+rc=$?
+kill -INT $live
+wait $live
+after=$(snapshot)
+if [ -z "$leftover" ]; then
+	fail $name "SIGKILL left no instance to reset"
+elif [ $rc -ne 0 ] || ! grep -q "removed instance $leftover" $OUT/reset.txt; then
+	fail $name "reset did not remove $leftover: $(cat $OUT/reset.txt)"
+elif grep -q "ftscope-$live-" $OUT/reset.txt; then
+	fail $name "reset removed the instance of a running ftscope"
+elif [ "$before" != "$after" ]; then
+	fail $name "tracefs state changed"
+else
+	pass $name
+fi
+
+# A stale uprobe group of a dead ftscope goes; a foreign uprobe stays.
+name=reset_dynamic_events
+true & dead=$!
+wait $dead
+off=$(printf '0x%x' $(( $(stat -c %s /bin/true) / 2 & ~0xf )))
+if echo "p:ftscope_${dead}_deadbeef/probe /bin/true:$off" >> $T/uprobe_events 2>/dev/null &&
+   echo "p:foreign_ftscope_test/probe /bin/true:$off" >> $T/uprobe_events 2>/dev/null; then
+	$FTSCOPE reset > $OUT/reset2.txt 2>&1
+	if grep -q "ftscope_${dead}_deadbeef" $T/uprobe_events; then
+		fail $name "stale probe kept"
+	elif ! grep -q foreign_ftscope_test $T/uprobe_events; then
+		fail $name "foreign probe removed"
+	else
+		pass $name
+	fi
+	echo "-:foreign_ftscope_test/probe" >> $T/uprobe_events
+	echo "-:ftscope_${dead}_deadbeef/probe" >> $T/uprobe_events 2>/dev/null
+else
+	skip $name "cannot create uprobes here"
+fi
+
+rmdir $T/instances/$foreign
+
+# tracefs not mounted (this VM boots so): ftscope mounts it.
+name=mounts_tracefs
+if umount $T 2>/dev/null; then
+	$FTSCOPE runqlat -d 0.2 > $OUT/mount.txt 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && [ -d $T/instances ] && grep -q 'events processed' $OUT/mount.txt; then
+		pass $name
+	else
+		fail $name "exit $rc: $(head -1 $OUT/mount.txt)"
+	fi
+	[ -d $T/instances ] || mount -t tracefs nodev $T
+else
+	skip $name "tracefs is busy and cannot be unmounted for the test"
+fi

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for live tests: result lines, requirements, the tracefs state snapshot.
+# Each test prints lines "PASS name", "FAIL name: why" or "SKIP name: why".
+
+FTSCOPE=${FTSCOPE:-./ftscope}
+WL=tests/workloads
+T=/sys/kernel/tracing
+OUT=${OUT:-tests/out}
+mkdir -p "$OUT"
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+skip() { echo "SKIP $1: $2"; }
+
+# need_root NAME: print SKIP and return 1 unless we can trace
+need_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		skip "$1" "needs root"
+		return 1
+	fi
+	if ! grep -q tracefs /proc/filesystems; then
+		skip "$1" "kernel has no tracefs"
+		return 1
+	fi
+	[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
+	return 0
+}
+
+# snapshot: the global tracing state a run must leave as it found it
+snapshot() {
+	ls $T/instances
+	for f in tracing_on current_tracer trace_clock buffer_size_kb buffer_percent set_event \
+		 set_event_pid set_ftrace_pid tracing_cpumask dynamic_events uprobe_events \
+		 kprobe_events trace_options; do
+		[ -e $T/$f ] && { echo "== $f"; cat $T/$f 2>/dev/null; }
+	done
+	for i in $T/instances/*/; do
+		[ -d "$i" ] && { echo "== $i"; cat "$i/set_event" "$i/tracing_on" 2>/dev/null; }
+	done
+}
+
+# wait_for SECONDS CMD...: poll a condition (not a sleep to synchronise): 0 when it held
+wait_for() {
+	local limit=$(( $1 * 20 )) i=0
+	shift
+	while ! "$@"; do
+		i=$((i + 1))
+		[ $i -ge $limit ] && return 1
+		sleep 0.05
+	done
+	return 0
+}
+
+# our_instance PID: does ftscope PID have its instance yet?
+our_instance() {
+	ls $T/instances 2>/dev/null | grep -q "^ftscope-$1-"
+}
+
+# json EXPR FILE: evaluate a python expression over the JSON object j of FILE's last line
+json() {
+	python3 -c "import json,sys; j=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print($1)" "$2"
+}

@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: runqlat on workloads with known answers; live run equals the analysis
+#              of its own capture; interval output; per-process filter.
+# requires: root, tracefs, sched events
+. tests/live/lib.sh
+need_root runqlat || exit 0
+
+# Three CPU-bound threads on one CPU: each waits about two slices, >= 1 ms.
+name=runqlat_three_spinners_wait_ms
+if $FTSCOPE runqlat -m --json -- $WL/spin3 0 2 > $OUT/spin3.json 2> $OUT/spin3.err; then
+	n=$(json 'j["total"]["count"]' $OUT/spin3.json)
+	p90=$(json 'j["total"]["p90_ns"]' $OUT/spin3.json)
+	if [ "$n" -ge 20 ] && [ "$p90" -ge 1000000 ]; then
+		pass $name
+	else
+		fail $name "expected >= 20 waits with p90 >= 1 ms, got count=$n p90=${p90}ns"
+	fi
+else
+	fail $name "exit $? ($(head -1 $OUT/spin3.err))"
+fi
+
+# The same, as BCC's text layout in msecs with our summary line.
+name=runqlat_text_layout
+$FTSCOPE runqlat -m -- $WL/spin3 0 1 > $OUT/spin3.txt 2>/dev/null
+if grep -q '^     msecs               : count     distribution$' $OUT/spin3.txt &&
+   grep -Eq '^ +[0-9]+ -> [0-9]+ +: [0-9]+ +\|\**\ *\|$' $OUT/spin3.txt &&
+   grep -Eq '^count [0-9]+, avg .* ms, p50 .* ms, p90 .* ms, p99 .* ms, max .* ms$' $OUT/spin3.txt &&
+   grep -Eq '^[0-9]+ events processed, [0-9]+ lost' $OUT/spin3.txt; then
+	pass $name
+else
+	fail $name "unexpected layout: $(head -3 $OUT/spin3.txt | tr '\n' '|')"
+fi
+
+# Record and analyze at once; the capture analyzed later gives the same numbers.
+name=runqlat_live_equals_capture
+rm -rf $OUT/cap
+$FTSCOPE runqlat -L --json -o $OUT/cap -- $WL/sleeper 0 30 2 > $OUT/live.json 2>/dev/null &&
+$FTSCOPE runqlat -L --json -i $OUT/cap > $OUT/offline.json 2>/dev/null
+if python3 - $OUT/live.json $OUT/offline.json <<'PY'
+import json, sys
+a, b = (json.loads(open(f).read()) for f in sys.argv[1:3])
+keys = ("total", "groups", "events", "lost", "switch_ins_reconstructed")
+sys.exit(0 if all(a[k] == b[k] for k in keys) and a["total"]["count"] >= 30 else 1)
+PY
+then
+	pass $name
+else
+	fail $name "live and offline reports differ (see $OUT/live.json $OUT/offline.json)"
+fi
+
+# Interval output: count reports, each with a timestamp and a footer.
+name=runqlat_interval_count
+$FTSCOPE runqlat -T 0.3 3 > $OUT/interval.txt 2>/dev/null
+reports=$(grep -c 'events processed' $OUT/interval.txt)
+stamps=$(grep -Ec '^[0-9]{2}:[0-9]{2}:[0-9]{2}$' $OUT/interval.txt)
+if [ "$reports" -eq 3 ] && [ "$stamps" -eq 3 ]; then
+	pass $name
+else
+	fail $name "expected 3 timestamped reports, got $reports reports, $stamps timestamps"
+fi
+
+# -p PID -P: only that process's threads, grouped by process.
+name=runqlat_pid_filter
+$WL/spin3 1 3 &
+spin=$!
+wait_for 5 test -d /proc/$spin/task
+$FTSCOPE runqlat -P -p $spin -d 1 --json > $OUT/pid.json 2>/dev/null
+kill $spin 2>/dev/null
+wait $spin 2>/dev/null
+groups=$(json '" ".join(str(g["pid"]) for g in j["groups"])' $OUT/pid.json)
+if [ "$groups" = "$spin" ]; then
+	pass $name
+else
+	fail $name "expected one group for pid $spin, got '$groups'"
+fi
