@@ -181,13 +181,12 @@ void ft_decoder_fini(struct ft_decoder *d)
 char ft_state_letter(const struct ft_states *st, long long state)
 {
 	uint64_t v = (uint64_t)state & ~st->preempt_mask;
-	int b;
 
 	if (state < 0)
 		return '?';
-	for (b = 0; v && b < 64; b++, v >>= 1)
-		if ((v & 1) && st->letter[b])
-			return st->letter[b];
+	for (; v; v &= v - 1)
+		if (st->letter[__builtin_ctzll(v)])
+			return st->letter[__builtin_ctzll(v)];
 	return 'R';
 }
 

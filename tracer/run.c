@@ -253,39 +253,124 @@ static int capture_count(const char *dir)
 	}
 }
 
-/* load_capture - queue every page of a capture's cpuN.raw files */
-static int load_capture(const char *dir, struct ft_merge *m)
+/* Pages read from each CPU's file per step of a capture: bounds memory, not speed. */
+#define CAPTURE_BATCH	64
+
+/*
+ * stream_capture - feed a capture's cpuN.raw files through the merge in steps.
+ * A page's header holds the time of its first record, and every record of the pages
+ * before it is older; so after a step, everything up to the oldest "newest page
+ * start" of the CPUs still being read is complete and can be merged.
+ */
+static int stream_capture(const char *dir, struct ft_merge *m)
 {
 	char path[4096];
-	int cpu;
+	int cpu, *fd, open_fds = 0, ret = -1;
+	uint64_t *newest;
 
-	for (cpu = 0; cpu < m->ncpus; cpu++) {
-		struct ft_pagebuf *pg;
-		ssize_t r;
-		int fd;
-
-		snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, cpu);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			ft_err("cannot open %s: %s", path, strerror(errno));
-			return -1;
-		}
-		for (;;) {
-			pg = ft_merge_page_get(m);
-			if (!pg) {
-				close(fd);
-				ft_err("out of memory");
-				return -1;
-			}
-			r = read(fd, pg->data, m->pf.subbuf_size);
-			if (r <= 0) {
-				ft_merge_page_recycle(m, pg);
-				break;
-			}
-			ft_merge_page_put(m, cpu, pg, r);
-		}
-		close(fd);
+	fd = calloc(m->ncpus, sizeof(*fd));
+	newest = calloc(m->ncpus, sizeof(*newest));
+	if (!fd || !newest) {
+		ft_err("out of memory");
+		goto out;
 	}
+	for (cpu = 0; cpu < m->ncpus; cpu++) {
+		snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, cpu);
+		fd[cpu] = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd[cpu] < 0) {
+			ft_err("cannot open %s: %s", path, strerror(errno));
+			goto out;
+		}
+		open_fds++;
+	}
+	while (open_fds) {
+		uint64_t wm = UINT64_MAX;
+
+		for (cpu = 0; cpu < m->ncpus; cpu++) {
+			int i;
+
+			for (i = 0; fd[cpu] >= 0 && i < CAPTURE_BATCH; i++) {
+				struct ft_pagebuf *pg = ft_merge_page_get(m);
+				ssize_t r;
+
+				if (!pg) {
+					ft_err("out of memory");
+					goto out;
+				}
+				r = read(fd[cpu], pg->data, m->pf.subbuf_size);
+				if (r <= 0) {
+					ft_merge_page_recycle(m, pg);
+					close(fd[cpu]);
+					fd[cpu] = -1;
+					open_fds--;
+					break;
+				}
+				memcpy(&newest[cpu], pg->data, sizeof(newest[cpu]));
+				ft_merge_page_put(m, cpu, pg, r);
+			}
+			if (fd[cpu] >= 0 && newest[cpu] < wm)
+				wm = newest[cpu];
+		}
+		ft_merge_run(m, wm);
+	}
+	ft_merge_run(m, UINT64_MAX);
+	ret = 0;
+out:
+	for (cpu = 0; fd && cpu < m->ncpus; cpu++)
+		if (fd[cpu] > 0)
+			close(fd[cpu]);
+	free(fd);
+	free(newest);
+	return ret;
+}
+
+/*
+ * save_filter - a capture of a pid-filtered run keeps its filter (DIR/filter: "follow"
+ * or "exact", then the pids), so that offline analysis knows which tasks the kernel
+ * recorded, exactly as the live run did
+ */
+static int save_filter(const char *dir, const int *pids, int npids, bool follow)
+{
+	char path[4096];
+	FILE *f;
+	int i;
+
+	if (!npids)
+		return 0;
+	snprintf(path, sizeof(path), "%s/filter", dir);
+	f = fopen(path, "we");
+	if (!f) {
+		ft_err("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "%s", follow ? "follow" : "exact");
+	for (i = 0; i < npids; i++)
+		fprintf(f, " %d", pids[i]);
+	fputc('\n', f);
+	return fclose(f) ? -1 : 0;
+}
+
+/* load_filter - read DIR/filter back, when the capture has one */
+static int load_filter(struct pipeline *p)
+{
+	char path[4096], mode[16];
+	FILE *f;
+	int pid;
+
+	snprintf(path, sizeof(path), "%s/filter", p->o->input);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%15s", mode) != 1 || (strcmp(mode, "follow") && strcmp(mode, "exact"))) {
+		fclose(f);
+		ft_err("%s is damaged", path);
+		return -1;
+	}
+	p->filtered = true;
+	p->follow = !strcmp(mode, "follow");
+	while (fscanf(f, "%d", &pid) == 1)
+		ft_imap_put(&p->traced, pid, 1);
+	fclose(f);
 	return 0;
 }
 
@@ -308,11 +393,12 @@ static int run_offline(struct pipeline *p)
 		ft_err("out of memory");
 		goto out_tep;
 	}
+	if (ft_imap_init(&p->traced, 64) || load_filter(p))
+		goto out_pipe;
 	if (pipeline_init(p, tep, ncpus, false))
 		goto out_pipe;
-	if (load_capture(p->o->input, &m))
+	if (stream_capture(p->o->input, &m))
 		goto out_an;
-	ft_merge_run(&m, UINT64_MAX);
 	ft_merge_flush_losses(&m);
 	report(p, &m, true);
 	ret = FT_EXIT_OK;
@@ -321,6 +407,7 @@ out_an:
 out_pipe:
 	pipeline_fini(p);
 	ft_merge_fini(&m);
+	ft_imap_fini(&p->traced);
 out_tep:
 	if (tep)
 		tep_free(tep);
@@ -413,7 +500,8 @@ static int run_live(struct pipeline *p)
 	if (pipeline_init(p, tep, s.ncpus, true))
 		goto out_pipe;
 	if (o->output) {
-		if (ft_capture_open(&cap, o->output, &s))
+		if (ft_capture_open(&cap, o->output, &s) ||
+		    save_filter(o->output, pids, npids, p->follow))
 			goto out_an;
 		m.tap = ft_capture_tap;
 		m.tap_ctx = &cap;
