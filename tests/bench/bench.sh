@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh - ftscope against its peers, measured in the same run (not a test):
+#  1. offline: events/s of `ftscope runqlat -i` vs tracefs_iterate_raw_events on the
+#     same recorded pages;
+#  2. live: consumer CPU time per million events while `perf bench sched messaging`
+#     runs, ftscope runqlat vs perf sched record -a;
+#  3. what tracing costs the traced workload: `perf bench sched pipe` usec/op with
+#     nothing, ftscope runqlat, perf sched record -a, and a bpftrace runqlat.
+
+cd "$(dirname "$0")/../.." || exit 1
+[ "$(id -u)" -eq 0 ] || { echo "bench.sh: needs root" >&2; exit 1; }
+W=$(mktemp -d /tmp/ftscope-bench.XXXXXX)
+trap 'rm -rf $W' EXIT
+MSG="perf bench sched messaging -g 20 -l 2000"
+
+echo "== 1. offline decode, same pages"
+./ftscope capture -b 65536 -o $W/cap -- $MSG > $W/cap.log 2>&1
+tests/bench/decode_bench $W/cap
+
+echo
+echo "== 2. live consumer CPU per 1M events, while: $MSG"
+TIMEFORMAT='%U %S'
+# each tool runs 8 s around the same workload; time(1) gives its own CPU time
+{ time ./ftscope runqlat -d 8 > $W/ft.txt 2>/dev/null; } 2> $W/ft.time &
+tp=$!
+$MSG > /dev/null 2>&1
+wait $tp
+ft_cpu=$(awk '{print $1 + $2}' $W/ft.time)
+ft_ev=$(sed -n 's/^\([0-9]*\) events processed.*/\1/p' $W/ft.txt)
+ft_lost=$(sed -n 's/^[0-9]* events processed, \([0-9]*\) lost.*/\1/p' $W/ft.txt)
+{ time perf sched record -a -o $W/perf.data -- sleep 8 > /dev/null 2>&1; } 2> $W/perf.time &
+tp=$!
+$MSG > /dev/null 2>&1
+wait $tp
+perf_cpu=$(awk '{print $1 + $2}' $W/perf.time)
+perf_ev=$(perf report -i $W/perf.data --stats 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
+awk -v fc="$ft_cpu" -v fe="$ft_ev" -v fl="$ft_lost" -v pc="$perf_cpu" -v pe="$perf_ev" 'BEGIN {
+	f = fc / (fe / 1e6); p = pc / (pe / 1e6);
+	printf "  ftscope runqlat -a:   %9d events, %d lost, %.3f s CPU: %.3f s per 1M events\n", fe, fl, fc, f;
+	printf "  perf sched record -a: %9d events,         %.3f s CPU: %.3f s per 1M events\n", pe, pc, p;
+	printf "  ratio perf / ftscope CPU per event: %.1fx\n", p / f }'
+
+echo
+echo "== 3. cost to the traced workload: perf bench sched pipe -l 100000 (usec/op)"
+pipe_us() { perf bench sched pipe -l 100000 2>/dev/null | awk '/usecs\/op/ {print $1}'; }
+base=$(pipe_us)
+./ftscope runqlat > /dev/null 2>&1 & p=$!
+until ls /sys/kernel/tracing/instances | grep -q "^ftscope-$p-"; do sleep 0.05; done
+ft=$(pipe_us); kill -INT $p; wait $p
+perf sched record -a -o $W/perf2.data > /dev/null 2>&1 & p=$!
+sleep 1	# perf has no ready signal; give it time to set up its ring buffers
+pf=$(pipe_us); kill -INT $p; wait $p
+cat > $W/rq.bt <<'BT'
+tracepoint:sched:sched_wakeup, tracepoint:sched:sched_wakeup_new { @q[args->pid] = nsecs; }
+tracepoint:sched:sched_switch {
+	if ((args->prev_state & 0xff) == 0) { @q[args->prev_pid] = nsecs; }
+	$t = @q[args->next_pid];
+	if ($t) { @us = hist((nsecs - $t) / 1000); delete(@q[args->next_pid]); }
+}
+BT
+bpftrace $W/rq.bt > $W/bt.out 2>&1 & p=$!
+until grep -q Attaching $W/bt.out 2>/dev/null; do sleep 0.05; done
+bt=$(pipe_us); kill -INT $p; wait $p
+awk -v b="$base" -v f="$ft" -v p="$pf" -v t="$bt" 'BEGIN {
+	printf "  nothing:              %6.2f\n", b;
+	printf "  ftscope runqlat:      %6.2f  (+%.0f%%)\n", f, (f / b - 1) * 100;
+	printf "  perf sched record -a: %6.2f  (+%.0f%%)\n", p, (p / b - 1) * 100;
+	printf "  bpftrace runqlat:     %6.2f  (+%.0f%%)\n", t, (t / b - 1) * 100 }'
