@@ -260,7 +260,8 @@ static void runqlat_report(void *priv, struct ft_report *rep)
 	char title[64];
 	unsigned int i;
 
-	qsort(r->groups, r->ngroups, sizeof(*r->groups), cmp_group);
+	if (r->ngroups)
+		qsort(r->groups, r->ngroups, sizeof(*r->groups), cmp_group);
 	for (i = 0; i < r->ngroups; i++)
 		*ft_imap_get(&r->gindex, r->groups[i]->key) = i;
 	if (rep->json) {

@@ -27,9 +27,10 @@
  */
 int ft_tracefs_mount(void)
 {
-	const char *path = NULL;
+	/* finds tracefs, mounting it when needed (tracefs_tracing_dir_is_mounted leaks its path) */
+	const char *dir = tracefs_tracing_dir();
 
-	if (tracefs_tracing_dir_is_mounted(true, &path) < 0 || !tracefs_tracing_dir()) {
+	if (!dir || !tracefs_dir_exists(NULL, "instances")) {
 		ft_err("tracefs is not available: cannot mount it on /sys/kernel/tracing (%s)",
 		       strerror(errno ? errno : ENODEV));
 		return -1;
