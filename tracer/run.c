@@ -426,12 +426,13 @@ static int targets(struct pipeline *p, const struct ft_child *child, int **pids,
 			return -1;
 		}
 	for (i = 0; i < o->ntids; i++) {
-		int *arr = realloc(*pids, (*n + 1) * sizeof(**pids));
+		int *arr;
 
 		if (!ft_pid_alive(o->tids[i])) {
 			ft_err("no thread with tid %d", o->tids[i]);
 			return -1;
 		}
+		arr = realloc(*pids, (*n + 1) * sizeof(**pids));
 		if (!arr)
 			return -1;
 		*pids = arr;
