@@ -184,72 +184,68 @@ static bool skip_without_shared(void)
 	return false;
 }
 
+/* decode_fixture - decode one fixture page file; NULL when ../shared is absent */
+static struct collect *decode_fixture(const char *fmtrel, const char *binrel)
+{
+	struct collect *c;
+	const char *pages[1];
+	char fmt[1024], bin[1024];
+
+	if (skip_without_shared())
+		return NULL;
+	snprintf(fmt, sizeof(fmt), "%s", fixture(fmtrel));
+	snprintf(bin, sizeof(bin), "%s", fixture(binrel));
+	pages[0] = bin;
+	c = calloc(1, sizeof(*c));
+	assert_non_null(c);
+	assert_int_equal(decode_files(c, fmt, pages, 1), 0);
+	assert_int_equal(c->mismatches, 0);
+	assert_true(c->ordered);
+	return c;
+}
+
+/* release - free a decode_fixture result */
+static void release(struct collect *c)
+{
+	finish(c);
+	free(c);
+}
+
 /* six sched_switch: kernel text and tep agree with ours, record for record */
 static void test_six_sched_switch(void **state)
 {
-	const char *pages[] = { NULL };
-	struct collect *c = calloc(1, sizeof(*c));
-	char fmt[1024];
+	struct collect *c = decode_fixture("perfetto/formats/synthetic",
+					   "perfetto/g_six_sched_switch.bin");
 
-	if (skip_without_shared()) {
-		free(c);
+	if (!c)
 		skip();
-	}
-	snprintf(fmt, sizeof(fmt), "%s", fixture("perfetto/formats/synthetic"));
-	pages[0] = strdup(fixture("perfetto/g_six_sched_switch.bin"));
-	assert_int_equal(decode_files(c, fmt, pages, 1), 0);
 	assert_int_equal(c->n, 6);
-	assert_int_equal(c->mismatches, 0);
-	assert_true(c->ordered);
 	assert_int_equal(expected_lines(fixture("perfetto/g_six_sched_switch.expected.txt"), c), 6);
-	finish(c);
-	free((void *)pages[0]);
-	free(c);
+	release(c);
 }
 
 /* a full page of 59 sched_switch, as perfetto asserts */
 static void test_full_page(void **state)
 {
-	const char *pages[] = { NULL };
-	struct collect *c = calloc(1, sizeof(*c));
-	char fmt[1024];
+	struct collect *c = decode_fixture("perfetto/formats/synthetic",
+					   "perfetto/g_full_page_sched_switch.bin");
 
-	if (skip_without_shared()) {
-		free(c);
+	if (!c)
 		skip();
-	}
-	snprintf(fmt, sizeof(fmt), "%s", fixture("perfetto/formats/synthetic"));
-	pages[0] = strdup(fixture("perfetto/g_full_page_sched_switch.bin"));
-	assert_int_equal(decode_files(c, fmt, pages, 1), 0);
 	assert_int_equal(c->n, 59);
-	assert_int_equal(c->mismatches, 0);
-	assert_true(c->ordered);
-	finish(c);
-	free((void *)pages[0]);
-	free(c);
+	release(c);
 }
 
 /* sched_switch + sched_waking with the newer state encoding (Z, I) */
 static void test_sched_page(void **state)
 {
-	const char *pages[] = { NULL };
-	struct collect *c = calloc(1, sizeof(*c));
-	char fmt[1024];
-	int n;
+	struct collect *c = decode_fixture("perfetto/formats/synthetic_alt",
+					   "perfetto/g_sched_page.bin");
 
-	if (skip_without_shared()) {
-		free(c);
+	if (!c)
 		skip();
-	}
-	snprintf(fmt, sizeof(fmt), "%s", fixture("perfetto/formats/synthetic_alt"));
-	pages[0] = strdup(fixture("perfetto/g_sched_page.bin"));
-	assert_int_equal(decode_files(c, fmt, pages, 1), 0);
-	assert_int_equal(c->mismatches, 0);
-	n = expected_lines(fixture("perfetto/g_sched_page.expected.txt"), c);
-	assert_int_equal(c->n, n);
-	finish(c);
-	free((void *)pages[0]);
-	free(c);
+	assert_int_equal(c->n, expected_lines(fixture("perfetto/g_sched_page.expected.txt"), c));
+	release(c);
 }
 
 /* pages recorded on this project's 6.18 VM: two CPUs merged in time order */
@@ -263,8 +259,7 @@ static void test_own_capture(void **state)
 	assert_int_equal(c->n, 91);
 	assert_int_equal(c->mismatches, 0);
 	assert_true(c->ordered);
-	finish(c);
-	free(c);
+	release(c);
 }
 
 /* states_of - state letters learned from one sched_switch format file */
