@@ -15,7 +15,7 @@ count() {
 	local line
 	while IFS= read -r line; do
 		case "$line" in
-		"ok "*"# SKIP"*|"ok "*"# skip"*|SKIP\ *)
+		*"ok "*"# SKIP"*|*"ok "*"# skip"*|SKIP\ *)
 			skipped=$((skipped + 1)); echo "$line" ;;
 		"ok "*|PASS\ *)
 			passed=$((passed + 1)); echo "$line" ;;
