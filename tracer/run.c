@@ -106,6 +106,19 @@ static void on_raw(void *ctx, const struct ft_raw *raw)
 	deliver(p, &ev);
 }
 
+/* per_cpu - "cpu0 N, cpu1 M" for the CPUs with a non-zero count */
+static void per_cpu(FILE *f, const unsigned long long *n, int ncpus)
+{
+	const char *sep = "";
+	int cpu;
+
+	for (cpu = 0; cpu < ncpus; cpu++)
+		if (n[cpu]) {
+			fprintf(f, "%scpu%d %llu", sep, cpu, n[cpu]);
+			sep = ", ";
+		}
+}
+
 /* footer - "N events processed, M lost" (per CPU when any), repairs, damage */
 static void footer(struct pipeline *p, struct ft_merge *m, struct ft_report *r)
 {
@@ -133,20 +146,14 @@ static void footer(struct pipeline *p, struct ft_merge *m, struct ft_report *r)
 	fprintf(r->f, "\n%llu events processed, %llu lost", m->events - p->events_reported, lost);
 	if (lost) {
 		fputs(" (", r->f);
-		for (cpu = 0; cpu < p->ncpus; cpu++)
-			if (p->lost_cpu[cpu])
-				fprintf(r->f, "%scpu%d %llu", lost == p->lost_cpu[cpu] ? "" : " ",
-					cpu, p->lost_cpu[cpu]);
-		fputs(", results may be incomplete)", r->f);
+		per_cpu(r->f, p->lost_cpu, p->ncpus);
+		fputs("; results may be incomplete)", r->f);
 	}
 	if (p->lost_unknown)
 		fprintf(r->f, ", %llu losses of unknown size", p->lost_unknown);
 	if (p->chain.repaired) {
 		fprintf(r->f, "; %llu switch-ins reconstructed (", p->chain.repaired);
-		for (cpu = 0; cpu < p->ncpus; cpu++)
-			if (p->chain.repaired_cpu[cpu])
-				fprintf(r->f, "%scpu%d %llu", cpu && p->chain.repaired_cpu[cpu] !=
-					p->chain.repaired ? " " : "", cpu, p->chain.repaired_cpu[cpu]);
+		per_cpu(r->f, p->chain.repaired_cpu, p->ncpus);
 		fputc(')', r->f);
 	}
 	if (bad || p->dec.malformed)
