@@ -8,11 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <traceevent/kbuffer.h>
-
 #include "events/merge.h"
 
-/* Slack after a page: kbuffer may peek at a record header past a damaged commit. */
+/* Slack after a page buffer, for readers of the pages other than the cursor (tests). */
 #define PAGE_SLACK	64
 
 /**
@@ -22,24 +20,15 @@
 int ft_merge_init(struct ft_merge *m, const struct ft_page_fmt *pf, int ncpus,
 		  ft_raw_fn emit, void *ctx)
 {
-	int i;
-
 	memset(m, 0, sizeof(*m));
 	m->pf = *pf;
 	m->ncpus = ncpus;
 	m->emit = emit;
 	m->ctx = ctx;
 	m->cpu = calloc(ncpus, sizeof(*m->cpu));
-	if (!m->cpu)
+	if (!m->cpu) {
+		errno = ENOMEM;
 		return -1;
-	for (i = 0; i < ncpus; i++) {
-		m->cpu[i].kbuf = kbuffer_alloc(pf->commit_size == 8 ? KBUFFER_LSIZE_8 :
-					       KBUFFER_LSIZE_4, KBUFFER_ENDIAN_LITTLE);
-		if (!m->cpu[i].kbuf) {
-			ft_merge_fini(m);
-			errno = ENOMEM;
-			return -1;
-		}
 	}
 	return 0;
 }
@@ -55,16 +44,13 @@ static void free_pages(struct ft_pagebuf *pg)
 	}
 }
 
-/* ft_merge_fini - free the queues, pages and kbuffers */
+/* ft_merge_fini - free the queues and pages */
 void ft_merge_fini(struct ft_merge *m)
 {
 	int i;
 
-	for (i = 0; m->cpu && i < m->ncpus; i++) {
+	for (i = 0; m->cpu && i < m->ncpus; i++)
 		free_pages(m->cpu[i].head);
-		if (m->cpu[i].kbuf)
-			kbuffer_free(m->cpu[i].kbuf);
-	}
 	free_pages(m->free_list);
 	free(m->cpu);
 	memset(m, 0, sizeof(*m));
@@ -129,9 +115,6 @@ void ft_merge_page_put(struct ft_merge *m, int cpu, struct ft_pagebuf *pg, unsig
 		ft_merge_page_recycle(m, pg);
 		return;
 	}
-	/* zero what follows the commit so that kbuffer never reads stale bytes */
-	memset(pg->data + m->pf.data_offset + info.size, 0,
-	       m->pf.subbuf_size + PAGE_SLACK - m->pf.data_offset - info.size);
 	pg->len = len;
 	pg->loss = c->pending_loss;
 	c->pending_loss = 0;
@@ -151,66 +134,51 @@ void ft_merge_page_put(struct ft_merge *m, int cpu, struct ft_pagebuf *pg, unsig
 	c->tail = pg;
 }
 
-/* advance - make c->cur the next record of this CPU, loading pages as needed */
-static void advance(struct ft_merge *m, struct ft_cpu_stream *c, bool next)
+/* drop_head - the head page is done: emit the loss it still carries, recycle it */
+static void drop_head(struct ft_merge *m, struct ft_cpu_stream *c)
 {
-	unsigned long long ts;
-	void *data;
+	struct ft_pagebuf *pg = c->head;
 
-	for (;;) {
-		if (!c->head) {
-			c->has_cur = false;
-			return;
-		}
+	if (pg->loss) {
+		struct ft_raw r = { .ts = c->last_ts, .cpu = (int)(c - m->cpu), .lost = pg->loss };
+
+		pg->loss = 0;
+		m->emit(m->ctx, &r);
+	}
+	c->head = pg->next;
+	if (!c->head)
+		c->tail = NULL;
+	ft_merge_page_recycle(m, pg);
+	c->loaded = false;
+}
+
+/* advance - make c->cur the next record of this CPU, loading pages as needed */
+static void advance(struct ft_merge *m, struct ft_cpu_stream *c)
+{
+	struct ft_page_info info;
+
+	while (c->head) {
 		if (!c->loaded) {
-			if (kbuffer_load_subbuffer(c->kbuf, c->head->data) < 0) {
-				c->bad_pages++;
-				goto drop;
-			}
+			/* ft_merge_page_put checked the header */
+			ft_page_info(&m->pf, c->head->data, c->head->len, &info);
+			ft_page_cursor_init(&c->cur, &m->pf, c->head->data, info.size, info.timestamp);
 			c->loaded = true;
-			next = false;
 		}
-		data = next ? kbuffer_next_event(c->kbuf, &ts) : kbuffer_read_event(c->kbuf, &ts);
-		next = false;
-		if (data) {
-			int size = kbuffer_event_size(c->kbuf);
-			unsigned char *end = c->head->data + m->pf.data_offset +
-					     (m->pf.subbuf_size - m->pf.data_offset);
-
-			if (size < 0 || (unsigned char *)data + size > end) {
-				c->bad_pages++;
-				goto drop;
-			}
-			c->cur = data;
-			c->cur_ts = ts;
+		if (ft_page_next(&c->cur)) {
 			c->has_cur = true;
 			return;
 		}
-drop:
-		/* page exhausted (or damaged): a loss marker with no records still goes out */
-		if (c->head->loss) {
-			struct ft_raw r = { .ts = c->last_ts, .cpu = (int)(c - m->cpu),
-					    .lost = c->head->loss };
-
-			c->head->loss = 0;
-			m->emit(m->ctx, &r);
-		}
-		{
-			struct ft_pagebuf *pg = c->head;
-
-			c->head = pg->next;
-			if (!c->head)
-				c->tail = NULL;
-			ft_merge_page_recycle(m, pg);
-		}
-		c->loaded = false;
+		if (c->cur.damaged)
+			c->bad_pages++;
+		drop_head(m, c);
 	}
+	c->has_cur = false;
 }
 
-/* emit_cur - hand on c->cur (after the loss marker its page carries) */
+/* emit_cur - hand on the current record (after the loss marker its page carries) */
 static void emit_cur(struct ft_merge *m, struct ft_cpu_stream *c, int cpu)
 {
-	struct ft_raw r = { .ts = c->cur_ts, .cpu = cpu };
+	struct ft_raw r = { .ts = c->cur.ts, .cpu = cpu };
 
 	if (c->head->loss) {
 		r.lost = c->head->loss;
@@ -222,13 +190,13 @@ static void emit_cur(struct ft_merge *m, struct ft_cpu_stream *c, int cpu)
 		m->unordered++;
 	else
 		m->last_ts = r.ts;
-	r.data = c->cur;
-	r.size = kbuffer_event_size(c->kbuf);
+	r.data = c->cur.rec;
+	r.size = (int)c->cur.rec_size;
 	c->last_ts = r.ts;
 	c->events++;
 	m->events++;
 	m->emit(m->ctx, &r);
-	advance(m, c, true);
+	advance(m, c);
 }
 
 /**
@@ -242,7 +210,7 @@ unsigned long long ft_merge_run(struct ft_merge *m, uint64_t watermark)
 
 	for (i = 0; i < m->ncpus; i++)
 		if (!m->cpu[i].has_cur)
-			advance(m, &m->cpu[i], false);
+			advance(m, &m->cpu[i]);
 	for (;;) {
 		int best = -1;
 		uint64_t bts = 0, second = UINT64_MAX;
@@ -252,13 +220,13 @@ unsigned long long ft_merge_run(struct ft_merge *m, uint64_t watermark)
 
 			if (!c->has_cur)
 				continue;
-			if (best < 0 || c->cur_ts < bts) {
+			if (best < 0 || c->cur.ts < bts) {
 				if (best >= 0)
 					second = bts;
 				best = i;
-				bts = c->cur_ts;
-			} else if (c->cur_ts < second) {
-				second = c->cur_ts;
+				bts = c->cur.ts;
+			} else if (c->cur.ts < second) {
+				second = c->cur.ts;
 			}
 		}
 		if (best < 0 || bts > watermark)
@@ -268,7 +236,7 @@ unsigned long long ft_merge_run(struct ft_merge *m, uint64_t watermark)
 		/* run the earliest CPU until another one is due */
 		do {
 			emit_cur(m, &m->cpu[best], best);
-		} while (m->cpu[best].has_cur && m->cpu[best].cur_ts <= second);
+		} while (m->cpu[best].has_cur && m->cpu[best].cur.ts <= second);
 	}
 	return m->events - before;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Per-CPU queues of raw sub-buffers, walked with kbuffer and merged across CPUs
+ * Per-CPU queues of raw sub-buffers, walked with ft_page_cursor (checked record
+ * for record against libtraceevent's kbuffer in the tests) and merged across CPUs
  * by timestamp. The source (live reader or file) only queues pages.
  */
 #ifndef FTSCOPE_EVENTS_MERGE_H
@@ -10,8 +11,6 @@
 #include <stdint.h>
 
 #include "events/page.h"
-
-struct kbuffer;
 
 struct ft_pagebuf {
 	struct ft_pagebuf	*next;
@@ -35,11 +34,9 @@ typedef void (*ft_page_tap_fn)(void *ctx, int cpu, const void *page, unsigned in
 
 struct ft_cpu_stream {
 	struct ft_pagebuf	*head, *tail;
-	struct kbuffer		*kbuf;
-	bool			loaded;		/* kbuf holds head */
+	struct ft_page_cursor	cur;		/* over head, when loaded */
+	bool			loaded;
 	bool			has_cur;
-	uint64_t		cur_ts;
-	void			*cur;
 	long long		pending_loss;	/* for the next page queued */
 	uint64_t		last_ts;
 	unsigned long long	events, pages, bad_pages;

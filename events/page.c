@@ -102,3 +102,102 @@ int ft_page_info(const struct ft_page_fmt *pf, const void *page, size_t len,
 	}
 	return 0;
 }
+
+/* Record header types (the 5-bit type_len of struct ring_buffer_event). */
+enum {
+	RB_TYPE_DATA_MAX	= 28,	/* 1..28: payload of type_len * 4 bytes */
+	RB_TYPE_PADDING		= 29,
+	RB_TYPE_TIME_EXTEND	= 30,
+	RB_TYPE_TIME_STAMP	= 31,
+};
+
+#define RB_TS_SHIFT	27
+#define RB_TS_MSB_MASK	(~((1ULL << 59) - 1))	/* bits an absolute TIME_STAMP does not hold */
+
+/* ft_page_cursor_init - point @c before the first record of a sub-buffer */
+void ft_page_cursor_init(struct ft_page_cursor *c, const struct ft_page_fmt *pf,
+			 const void *page, unsigned int size, uint64_t ts)
+{
+	c->data = (const unsigned char *)page + pf->data_offset;
+	c->size = size;
+	c->off = 0;
+	c->ts = ts;
+	c->rec = NULL;
+	c->rec_size = 0;
+	c->damaged = false;
+}
+
+/* read4 - a 32-bit little-endian word of the page */
+static inline uint32_t read4(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/**
+ * ft_page_next - advance to the next data record, applying time extends, absolute
+ * time stamps and padding on the way (padding deltas count, as kbuffer counts them)
+ * Returns true with c->rec, c->rec_size and c->ts set; false at the end of the page,
+ * with c->damaged when a record reached past the committed data.
+ */
+bool ft_page_next(struct ft_page_cursor *c)
+{
+	while (c->off < c->size) {
+		const unsigned char *p = c->data + c->off;
+		uint32_t hdr, type, delta, len;
+
+		if (c->off + 4 > c->size)
+			goto damaged;
+		hdr = read4(p);
+		type = hdr & 31;
+		delta = hdr >> 5;
+		if (type >= 1 && type <= RB_TYPE_DATA_MAX) {
+			len = type * 4;
+			if (c->off + 4 + len > c->size)
+				goto damaged;
+			c->ts += delta;
+			c->rec = p + 4;
+			c->rec_size = len;
+			c->off += 4 + len;
+			return true;
+		}
+		if (type == RB_TYPE_PADDING && !delta)
+			break;		/* a null event: the rest of the page is empty */
+		if (c->off + 8 > c->size)
+			goto damaged;
+		len = read4(p + 4);
+		switch (type) {
+		case 0:			/* large record: length word, then the payload */
+			if (len < 4 || c->off + 4 + (uint64_t)len > c->size)
+				goto damaged;
+			c->ts += delta;
+			c->rec = p + 8;
+			c->rec_size = (len - 4 + 3) & ~3u;
+			c->off += 4 + ((len + 3) & ~3u);
+			return true;
+		case RB_TYPE_PADDING:	/* a discarded record */
+			c->ts += delta;
+			if (c->off + 4 + (uint64_t)len > c->size)
+				goto end;
+			c->off += 4 + len;
+			break;
+		case RB_TYPE_TIME_EXTEND:
+			c->ts += ((uint64_t)len << RB_TS_SHIFT) + delta;
+			c->off += 8;
+			break;
+		default:		/* RB_TYPE_TIME_STAMP: absolute, upper bits from before */
+			c->ts = (c->ts & RB_TS_MSB_MASK) | ((uint64_t)len << RB_TS_SHIFT) | delta;
+			c->off += 8;
+			break;
+		}
+	}
+end:
+	c->off = c->size;
+	c->rec = NULL;
+	return false;
+damaged:
+	c->damaged = true;
+	goto end;
+}

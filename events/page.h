@@ -28,7 +28,24 @@ struct ft_page_info {
 	long long	missed_count;	/* how many, when it stored the count; -1 if unknown */
 };
 
+/*
+ * A cursor over the records of one sub-buffer, read directly (the layout of
+ * kernel/trace/ring_buffer.c), equal to kbuffer's walk record for record.
+ */
+struct ft_page_cursor {
+	const unsigned char	*data;		/* first record */
+	unsigned int		size;		/* bytes of records (the commit size) */
+	unsigned int		off;		/* next record header */
+	uint64_t		ts;		/* time of the current record */
+	const void		*rec;		/* current record's payload, NULL at the end */
+	unsigned int		rec_size;	/* its payload size */
+	bool			damaged;	/* a record header pointed past the commit */
+};
+
 int ft_page_fmt_parse(struct ft_page_fmt *pf, const char *text, size_t len);
+void ft_page_cursor_init(struct ft_page_cursor *c, const struct ft_page_fmt *pf,
+			 const void *page, unsigned int size, uint64_t ts);
+bool ft_page_next(struct ft_page_cursor *c);
 int ft_page_info(const struct ft_page_fmt *pf, const void *page, size_t len,
 		 struct ft_page_info *info);
 

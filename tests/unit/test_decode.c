@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 #include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
 #include <traceevent/trace-seq.h>
 
 #include "events/decode.h"
@@ -262,6 +263,102 @@ static void test_own_capture(void **state)
 	release(c);
 }
 
+/* walk_both - walk one page with kbuffer and with ft_page_cursor: same records */
+static int walk_both(const struct ft_page_fmt *pf, unsigned char *page)
+{
+	struct kbuffer *kb = kbuffer_alloc(pf->commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+					   KBUFFER_ENDIAN_LITTLE);
+	struct ft_page_cursor cur;
+	struct ft_page_info info;
+	unsigned long long ts;
+	void *data;
+	int n = 0;
+
+	assert_int_equal(ft_page_info(pf, page, pf->subbuf_size, &info), 0);
+	assert_true(kbuffer_load_subbuffer(kb, page) >= 0);
+	ft_page_cursor_init(&cur, pf, page, info.size, info.timestamp);
+	for (data = kbuffer_read_event(kb, &ts); data; data = kbuffer_next_event(kb, &ts)) {
+		assert_true(ft_page_next(&cur));
+		assert_ptr_equal(cur.rec, data);
+		assert_int_equal(cur.ts, ts);
+		assert_int_equal(cur.rec_size, kbuffer_event_size(kb));
+		n++;
+	}
+	assert_false(ft_page_next(&cur));
+	assert_false(cur.damaged);
+	kbuffer_free(kb);
+	return n;
+}
+
+/* walk_file - walk_both over every page of a file; returns the records */
+static int walk_file(const struct ft_page_fmt *pf, const char *path)
+{
+	size_t len, off;
+	char *data = ft_read_file(path, 64 << 20, &len);
+	unsigned char *page = calloc(1, pf->subbuf_size + 64);
+	int n = 0;
+
+	assert_non_null(data);
+	for (off = 0; off + pf->subbuf_size <= len; off += pf->subbuf_size) {
+		memcpy(page, data + off, pf->subbuf_size);
+		n += walk_both(pf, page);
+	}
+	free(page);
+	free(data);
+	return n;
+}
+
+/* the inline page walker reads exactly the records kbuffer reads */
+static void test_walker_equals_kbuffer(void **state)
+{
+	static const char h64[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+		"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+	unsigned char page[4096 + 64] = { 0 };
+	struct ft_page_fmt pf;
+	uint32_t w[64];
+	uint64_t ts = 1000, commit;
+	int i = 0, n;
+
+	assert_int_equal(ft_page_fmt_parse(&pf, h64, strlen(h64)), 0);
+	/* bytes with known meaning: data, time extend, data, large, padding, stamp, data: 4 records */
+	w[i++] = (5 << 5) | 2;   w[i++] = 0x11111111; w[i++] = 0x22222222;
+	w[i++] = (7 << 5) | 30;  w[i++] = 3;				/* ts += 3 << 27 + 7 */
+	w[i++] = (1 << 5) | 1;   w[i++] = 0x33333333;
+	w[i++] = (2 << 5) | 0;   w[i++] = 4 + 120;			/* 120-byte payload */
+	memset(&w[i], 0x44, 120); i += 30;
+	w[i++] = (9 << 5) | 29;  w[i++] = 12; w[i++] = 0; w[i++] = 0;	/* discarded: 4 + 12 bytes */
+	w[i++] = (0x55 << 5) | 31; w[i++] = 2;				/* absolute: 2 << 27 | 0x55 */
+	w[i++] = (4 << 5) | 1;   w[i++] = 0x66666666;
+	memcpy(page, &ts, 8);
+	commit = i * 4;
+	memcpy(page + 8, &commit, 8);
+	memcpy(page + 16, w, i * 4);
+	assert_int_equal(walk_both(&pf, page), 4);
+
+	/* a length that points past the commit is damage, not a crash */
+	{
+		struct ft_page_cursor c;
+
+		w[8] = 4000;
+		memcpy(page + 16, w, i * 4);
+		ft_page_cursor_init(&c, &pf, page, i * 4, ts);
+		n = 0;
+		while (ft_page_next(&c))
+			n++;
+		assert_int_equal(n, 2);
+		assert_true(c.damaged);
+	}
+
+	assert_int_equal(ft_page_fmt_parse(&pf, h64, strlen(h64)), 0);
+	n = walk_file(&pf, "tests/data/cap-sleeper/cpu0.raw") +
+	    walk_file(&pf, "tests/data/cap-sleeper/cpu1.raw");
+	assert_int_equal(n, 91);
+	if (skip_without_shared())
+		skip();
+	assert_int_equal(walk_file(&pf, fixture("perfetto/g_full_page_sched_switch.bin")), 59);
+}
+
 /* states_of - state letters learned from one sched_switch format file */
 static void states_of(const char *dir, struct ft_states *st)
 {
@@ -321,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_sched_page),
 		cmocka_unit_test(test_own_capture),
 		cmocka_unit_test(test_state_letters),
+		cmocka_unit_test(test_walker_equals_kbuffer),
 	};
 
 	return cmocka_run_group_tests_name("decode", tests, NULL, NULL);
