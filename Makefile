@@ -28,7 +28,9 @@ $(eval $(call need_pkg,libelf,libelf-dev,0.170))
 endif
 
 PKGS	:= libtracefs libtraceevent libelf
-CFLAGS	?= -O2 -g
+CFLAGS	?= -O2 -g -flto=auto
+LDFLAGS	?= -flto=auto
+AR	:= gcc-ar
 CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -I. \
 	   $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LDLIBS	+= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
