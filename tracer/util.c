@@ -54,7 +54,11 @@ static void on_child(int sig)
 	ft_child_exited = 1;
 }
 
-/* ft_install_signals - flags only; no SA_RESTART so that a blocked poll returns */
+/*
+ * ft_install_signals - the handlers only set flags. SA_RESTART, so that a signal
+ * during set-up does not fail a tracefs write with EINTR; poll() is never restarted
+ * (signal(7)), so the main loop still wakes at once.
+ */
 void ft_install_signals(void)
 {
 	static const int stops[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
@@ -63,10 +67,11 @@ void ft_install_signals(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
 	sa.sa_handler = on_stop;
 	for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
 		sigaction(stops[i], &sa, NULL);
 	sa.sa_handler = on_child;
-	sa.sa_flags = SA_NOCLDSTOP;
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
 }

@@ -51,9 +51,15 @@ wait_for() {
 	return 0
 }
 
-# our_instance PID: does ftscope PID have its instance yet?
+# our_instance PID: is ftscope PID tracing yet (its instance made and switched on)?
 our_instance() {
-	ls $T/instances 2>/dev/null | grep -q "^ftscope-$1-"
+	local d
+	for d in $T/instances/ftscope-$1-*; do
+		# a new instance starts with tracing_on 1: events enabled means ftscope set it up
+		[ -n "$(cat "$d/set_event" 2>/dev/null)" ] &&
+			[ "$(cat "$d/tracing_on" 2>/dev/null)" = 1 ] && return 0
+	done
+	return 1
 }
 
 # json EXPR FILE: evaluate a python expression over the JSON object j of FILE's last line
