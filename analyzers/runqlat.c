@@ -168,19 +168,21 @@ static void switch_in(struct runqlat *r, const struct ft_event *ev)
 static void drop_cpu(struct runqlat *r, int cpu)
 {
 	struct ft_imap_slot *s;
-	bool again;
+	unsigned int n = 0, i;
+	int *keys = malloc(r->start.count * sizeof(*keys) + 1);
 
-	do {
-		again = false;
-		ft_imap_for_each(&r->start, s) {
-			if ((int)(s->val & 0xfff) - 1 == cpu) {
-				ft_imap_del(&r->start, s->key - 1);
-				r->dropped++;
-				again = true;	/* deletion shifts entries: rescan */
-				break;
-			}
-		}
-	} while (again);
+	if (!keys) {
+		ft_imap_clear(&r->start);	/* cannot be selective: forget them all */
+		return;
+	}
+	/* collect first: deleting shifts entries under the iterator */
+	ft_imap_for_each(&r->start, s)
+		if ((int)(s->val & 0xfff) - 1 == cpu)
+			keys[n++] = s->key - 1;
+	for (i = 0; i < n; i++)
+		ft_imap_del(&r->start, keys[i]);
+	r->dropped += n;
+	free(keys);
 }
 
 /* runqlat_event - one record, in time order */

@@ -118,10 +118,8 @@ void ft_merge_page_put(struct ft_merge *m, int cpu, struct ft_pagebuf *pg, unsig
 	pg->len = len;
 	pg->loss = c->pending_loss;
 	c->pending_loss = 0;
-	if (info.missed) {
-		c->flagged_lost += info.missed_count > 0 ? info.missed_count : 0;
+	if (info.missed)
 		pg->loss = info.missed_count > 0 && pg->loss >= 0 ? pg->loss + info.missed_count : -1;
-	}
 	if (!info.size && !pg->loss) {
 		ft_merge_page_recycle(m, pg);
 		return;

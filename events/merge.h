@@ -40,7 +40,6 @@ struct ft_cpu_stream {
 	long long		pending_loss;	/* for the next page queued */
 	uint64_t		last_ts;
 	unsigned long long	events, pages, bad_pages;
-	long long		flagged_lost;	/* losses the page headers reported */
 };
 
 struct ft_merge {

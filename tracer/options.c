@@ -201,14 +201,16 @@ static void opt_name(int opt, const struct option *lo, char *buf, size_t len)
 {
 	int i;
 
+	if (opt <= 0xff) {
+		snprintf(buf, len, "-%c", opt);
+		return;
+	}
 	for (i = 0; lo[i].name; i++)
-		if (lo[i].val == opt && (opt > 0xff || !lo[i].flag)) {
-			if (opt > 0xff) {
-				snprintf(buf, len, "--%s", lo[i].name);
-				return;
-			}
+		if (lo[i].val == opt) {
+			snprintf(buf, len, "--%s", lo[i].name);
+			return;
 		}
-	snprintf(buf, len, "-%c", opt);
+	snprintf(buf, len, "an option");
 }
 
 /**
@@ -250,13 +252,13 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
 			goto out;
 		}
 		if (opt == '?' || opt == ':') {
-			if (optopt > 0xff)
+			if (optopt)
 				opt_name(optopt, lo, name, sizeof(name));
-			else if (optopt)
-				snprintf(name, sizeof(name), "-%c", optopt);
 			else
 				snprintf(name, sizeof(name), "%s", argv[optind - 1]);
+			/* getopt gives a long option's own value when it was given "=value" */
 			ft_err(opt == ':' ? "option %s needs a value (see --help)" :
+			       optopt > 0xff ? "option %s takes no value (see --help)" :
 			       "unknown option %s (see --help)", name);
 			ret = FT_EXIT_USAGE;
 			goto out;
