@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "events/tasks.h"
+#include "events/tep.h"
 
 /* ft_tasks_init - an empty table; @use_proc: tgids may be read from /proc */
 int ft_tasks_init(struct ft_tasks *t, bool use_proc)
@@ -95,6 +96,22 @@ static int proc_tgid(int tid)
 	return tgid;
 }
 
+/* name_process - give process @tgid a comm: its own from /proc, else @fallback's */
+static void name_process(struct ft_tasks *t, int tgid, const char *fallback)
+{
+	struct ft_task *p = lookup(t, tgid);
+	char path[64], *comm;
+
+	if (!p || p->comm[0])
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", tgid);
+	comm = t->use_proc ? ft_read_file(path, 64, NULL) : NULL;
+	if (comm)
+		comm[strcspn(comm, "\n")] = 0;
+	ft_tasks_note(t, tgid, comm && comm[0] ? comm : fallback);
+	free(comm);
+}
+
 /**
  * ft_tasks_tgid - the process of thread @tid; read from /proc on first use when live,
  * the tid itself when it cannot be known
@@ -106,9 +123,17 @@ int ft_tasks_tgid(struct ft_tasks *t, int tid)
 	if (!e)
 		return tid;
 	if (e->tgid < 0) {
-		e->tgid = t->use_proc ? proc_tgid(tid) : -1;
-		if (e->tgid < 0)
-			e->tgid = tid;
+		char comm[sizeof(e->comm)];
+		int tgid = t->use_proc ? proc_tgid(tid) : -1;
+
+		e->tgid = tgid < 0 ? tid : tgid;
+		tgid = e->tgid;
+		if (tgid != tid) {
+			/* name_process may grow the table: e must not be used after it */
+			memcpy(comm, e->comm, sizeof(comm));
+			name_process(t, tgid, comm);
+		}
+		return tgid;
 	}
 	return e->tgid;
 }

@@ -72,6 +72,7 @@ void ft_reader_wait(struct ft_session *s, int timeout_ms)
 
 /**
  * ft_reader_round - move every available page of every CPU into the merge queues
+ * (up to ROUND_PAGES a CPU; s->complete_to says how far a capped CPU is complete)
  * Returns the pages read, or -1 on a read error (printed).
  */
 long ft_reader_round(struct ft_session *s, struct ft_merge *m)
@@ -79,7 +80,10 @@ long ft_reader_round(struct ft_session *s, struct ft_merge *m)
 	long total = 0;
 	int cpu, i, r;
 
+	s->complete_to = UINT64_MAX;
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
+		uint64_t ts = 0;
+
 		if (!s->tcpu[cpu])
 			continue;
 		for (i = 0; i < ROUND_PAGES; i++) {
@@ -98,9 +102,13 @@ long ft_reader_round(struct ft_session *s, struct ft_merge *m)
 				}
 				break;
 			}
+			memcpy(&ts, pg->data, sizeof(ts));
 			ft_merge_page_put(m, cpu, pg, r);
 			total++;
 		}
+		/* capped: this CPU's data is complete only up to its newest page's start */
+		if (i == ROUND_PAGES && ts < s->complete_to)
+			s->complete_to = ts;
 	}
 	s->pages += total;
 	return total;

@@ -456,6 +456,31 @@ static int targets(struct pipeline *p, const struct ft_child *child, int **pids,
 	return 0;
 }
 
+/*
+ * rescan_threads - threads of -p processes made between the first look at /proc and
+ * tracing on escaped both the kernel's filter and ours: add them (later ones are
+ * followed through event-fork and sched_process_fork)
+ */
+static int rescan_threads(struct pipeline *p, struct ft_session *s)
+{
+	int i, j, *tids = NULL, n = 0;
+
+	for (i = 0; i < p->o->npids; i++)
+		ft_pid_threads(p->o->pids[i], &tids, &n);
+	for (j = 0; j < n; j++) {
+		if (ft_imap_get(&p->traced, tids[j]))
+			continue;
+		if (ft_session_add_pid(s, tids[j])) {
+			ft_err("cannot add thread %d to the pid filter: %s", tids[j], strerror(errno));
+			free(tids);
+			return -1;
+		}
+		ft_imap_put(&p->traced, tids[j], 1);
+	}
+	free(tids);
+	return 0;
+}
+
 /* stop_reason - why the main loop should end now, or 0 to go on */
 static int stop_reason(struct pipeline *p, struct ft_child *child, uint64_t end, long reports)
 {
@@ -514,7 +539,7 @@ static int run_live(struct pipeline *p)
 		m.tap = ft_capture_tap;
 		m.tap_ctx = &cap;
 	}
-	if (ft_reader_open(&s) || ft_session_start(&s))
+	if (ft_reader_open(&s) || ft_session_start(&s) || rescan_threads(p, &s))
 		goto out_an;
 	if (o->cmd) {
 		e = ft_command_release(&child);
@@ -544,6 +569,8 @@ static int run_live(struct pipeline *p)
 			goto out_an;
 		ft_reader_losses(&s, &m);
 		/* every CPU has been read up to the start of this round: merge to there */
+		if (s.complete_to < now)
+			now = s.complete_to;
 		ft_merge_run(&m, next_report && now >= next_report ? next_report : now);
 		if (next_report && now >= next_report) {
 			report(p, &m, false);

@@ -217,6 +217,18 @@ int ft_session_start(struct ft_session *s)
 	return write_knob(s, "tracing_on", "1");
 }
 
+/**
+ * ft_session_add_pid - add a task to a running session's pid filter
+ * Returns 0 or -1 (errno set).
+ */
+int ft_session_add_pid(struct ft_session *s, int pid)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", pid);
+	return tracefs_instance_file_append(s->inst, "set_event_pid", buf) < 0 ? -1 : 0;
+}
+
 /* ft_session_stop - turn tracing off (idempotent) */
 void ft_session_stop(struct ft_session *s)
 {

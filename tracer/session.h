@@ -33,6 +33,7 @@ struct ft_session {
 	unsigned long long	*lost_seen;	/* losses already handed to the merge */
 	unsigned int		enabled;	/* FT_NEED() of the events enabled */
 	unsigned long long	pages;
+	uint64_t		complete_to;	/* after a round: all CPUs read up to here */
 };
 
 int ft_tracefs_mount(void);
@@ -40,6 +41,7 @@ int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int 
 		    unsigned int want, const int *pids, int npids, bool follow_fork);
 int ft_session_start(struct ft_session *s);
 void ft_session_stop(struct ft_session *s);
+int ft_session_add_pid(struct ft_session *s, int pid);
 void ft_session_close(struct ft_session *s);
 char *ft_session_format_read(void *ctx, const char *system, const char *event, size_t *len);
 

@@ -64,7 +64,8 @@ fi
 name=runqlat_pid_filter
 $WL/spin3 1 3 &
 spin=$!
-wait_for 5 test -d /proc/$spin/task
+# three spinners and the main thread
+wait_for 5 test "$(ls /proc/$spin/task 2>/dev/null | wc -l)" -ge 4
 $FTSCOPE runqlat -P -p $spin -d 1 --json > $OUT/pid.json 2>/dev/null
 kill $spin 2>/dev/null
 wait $spin 2>/dev/null
