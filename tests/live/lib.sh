@@ -51,6 +51,11 @@ wait_for() {
 	return 0
 }
 
+# has_threads PID N: does process PID have at least N threads?
+has_threads() {
+	[ "$(ls /proc/$1/task 2>/dev/null | wc -l)" -ge "$2" ]
+}
+
 # our_instance PID: is ftscope PID tracing yet (its instance made and switched on)?
 our_instance() {
 	local d

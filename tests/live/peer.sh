@@ -9,14 +9,16 @@ command -v bpftrace >/dev/null || { skip runqlat_matches_bpftrace "bpftrace not 
 # BCC runqlat semantics in bpftrace, for one command name. (prev_state & 0xff) == 0:
 # runnable, with or without the preempt bit.
 cat > $OUT/rq.bt <<'BT'
-tracepoint:sched:sched_wakeup, tracepoint:sched:sched_wakeup_new { @q[args->pid] = nsecs; }
+tracepoint:sched:sched_wakeup, tracepoint:sched:sched_wakeup_new { @q[args->pid] = nsecs; @w = 1; }
+interval:ms:20 { if (@w && @s) { printf("ready\n"); } }
 tracepoint:sched:sched_switch {
+	@s = 1;
 	if ((args->prev_state & 0xff) == 0 && args->prev_pid != 0) { @q[args->prev_pid] = nsecs; }
 	$t = @q[args->next_pid];
 	if ($t != 0 && args->next_comm == "sleeper") { @lat = lhist((nsecs - $t) / 1000, 0, 1000, 1); }
 	delete(@q[args->next_pid]);
 }
-END { clear(@q); print(@lat); clear(@lat); }
+END { clear(@q); clear(@w); clear(@s); print(@lat); clear(@lat); }
 BT
 # compare CPU EXACT: the sleeper pinned to CPU, ftscope and bpftrace watching the same
 # run; EXACT 1 when this kernel records every switch on that CPU
@@ -25,7 +27,8 @@ compare() {
 
 	bpftrace $OUT/rq.bt > $OUT/bt.out 2>&1 &
 	bt=$!
-	if ! wait_for 30 grep -q Attaching $OUT/bt.out; then
+	# "Attaching" comes before the probes are attached: wait until both have fired
+	if ! wait_for 30 grep -q '^ready' $OUT/bt.out; then
 		kill $bt 2>/dev/null
 		skip $name "bpftrace did not attach: $(grep ERROR $OUT/bt.out | tail -1)"
 		return

@@ -65,7 +65,7 @@ name=runqlat_pid_filter
 $WL/spin3 1 3 &
 spin=$!
 # three spinners and the main thread
-wait_for 5 test "$(ls /proc/$spin/task 2>/dev/null | wc -l)" -ge 4
+wait_for 5 has_threads $spin 4
 $FTSCOPE runqlat -P -p $spin -d 1 --json > $OUT/pid.json 2>/dev/null
 kill $spin 2>/dev/null
 wait $spin 2>/dev/null
