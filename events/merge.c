@@ -10,9 +10,6 @@
 
 #include "events/merge.h"
 
-/* Slack after a page buffer, for readers of the pages other than the cursor (tests). */
-#define PAGE_SLACK	64
-
 /**
  * ft_merge_init - set up @ncpus empty queues whose records go to @emit
  * Returns 0 or -1 with errno ENOMEM.
@@ -67,7 +64,7 @@ struct ft_pagebuf *ft_merge_page_get(struct ft_merge *m)
 	if (pg) {
 		m->free_list = pg->next;
 	} else {
-		pg = malloc(sizeof(*pg) + m->pf.subbuf_size + PAGE_SLACK);
+		pg = malloc(sizeof(*pg) + m->pf.subbuf_size);
 		if (!pg)
 			return NULL;
 	}
@@ -115,7 +112,10 @@ void ft_merge_page_put(struct ft_merge *m, int cpu, struct ft_pagebuf *pg, unsig
 		ft_merge_page_recycle(m, pg);
 		return;
 	}
+	c->newest = info.timestamp;
 	pg->len = len;
+	pg->size = info.size;
+	pg->ts = info.timestamp;
 	pg->loss = c->pending_loss;
 	c->pending_loss = 0;
 	if (info.missed)
@@ -153,13 +153,10 @@ static void drop_head(struct ft_merge *m, struct ft_cpu_stream *c)
 /* advance - make c->cur the next record of this CPU, loading pages as needed */
 static void advance(struct ft_merge *m, struct ft_cpu_stream *c)
 {
-	struct ft_page_info info;
-
 	while (c->head) {
 		if (!c->loaded) {
-			/* ft_merge_page_put checked the header */
-			ft_page_info(&m->pf, c->head->data, c->head->len, &info);
-			ft_page_cursor_init(&c->cur, &m->pf, c->head->data, info.size, info.timestamp);
+			ft_page_cursor_init(&c->cur, &m->pf, c->head->data, c->head->size,
+					    c->head->ts);
 			c->loaded = true;
 		}
 		if (ft_page_next(&c->cur)) {

@@ -16,6 +16,8 @@ struct ft_pagebuf {
 	struct ft_pagebuf	*next;
 	long long		loss;	/* events lost before this page: 0 none, -1 unknown count */
 	unsigned int		len;
+	unsigned int		size;	/* record bytes, from the header (ft_merge_page_put) */
+	uint64_t		ts;	/* time of the first record, from the header */
 	unsigned char		data[];
 };
 
@@ -38,6 +40,8 @@ struct ft_cpu_stream {
 	bool			loaded;
 	bool			has_cur;
 	long long		pending_loss;	/* for the next page queued */
+	uint64_t		newest;		/* first-record time of the last page queued: every
+						   record of this CPU before it is queued too */
 	uint64_t		last_ts;
 	unsigned long long	events, pages, bad_pages;
 };

@@ -82,8 +82,6 @@ long ft_reader_round(struct ft_session *s, struct ft_merge *m)
 
 	s->complete_to = UINT64_MAX;
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
-		uint64_t ts = 0;
-
 		if (!s->tcpu[cpu])
 			continue;
 		for (i = 0; i < ROUND_PAGES; i++) {
@@ -102,13 +100,12 @@ long ft_reader_round(struct ft_session *s, struct ft_merge *m)
 				}
 				break;
 			}
-			memcpy(&ts, pg->data, sizeof(ts));
 			ft_merge_page_put(m, cpu, pg, r);
 			total++;
 		}
 		/* capped: this CPU's data is complete only up to its newest page's start */
-		if (i == ROUND_PAGES && ts < s->complete_to)
-			s->complete_to = ts;
+		if (i == ROUND_PAGES && m->cpu[cpu].newest < s->complete_to)
+			s->complete_to = m->cpu[cpu].newest;
 	}
 	s->pages += total;
 	return total;

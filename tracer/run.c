@@ -273,11 +273,9 @@ static int stream_capture(const char *dir, struct ft_merge *m)
 {
 	char path[4096];
 	int cpu, *fd, open_fds = 0, ret = -1;
-	uint64_t *newest;
 
 	fd = calloc(m->ncpus, sizeof(*fd));
-	newest = calloc(m->ncpus, sizeof(*newest));
-	if (!fd || !newest) {
+	if (!fd) {
 		ft_err("out of memory");
 		goto out;
 	}
@@ -312,11 +310,10 @@ static int stream_capture(const char *dir, struct ft_merge *m)
 					open_fds--;
 					break;
 				}
-				memcpy(&newest[cpu], pg->data, sizeof(newest[cpu]));
 				ft_merge_page_put(m, cpu, pg, r);
 			}
-			if (fd[cpu] >= 0 && newest[cpu] < wm)
-				wm = newest[cpu];
+			if (fd[cpu] >= 0 && m->cpu[cpu].newest < wm)
+				wm = m->cpu[cpu].newest;
 		}
 		ft_merge_run(m, wm);
 	}
@@ -327,7 +324,6 @@ out:
 		if (fd[cpu] > 0)
 			close(fd[cpu]);
 	free(fd);
-	free(newest);
 	return ret;
 }
 

@@ -11,7 +11,6 @@
 #include "tracer/util.h"
 
 volatile sig_atomic_t ft_stop_signal;
-volatile sig_atomic_t ft_child_exited;
 static char prog[64] = "ftscope";
 
 /* ft_set_prog - the prefix of error lines, e.g. "ftscope runqlat" */
@@ -48,10 +47,9 @@ static void on_stop(int sig)
 	ft_stop_signal = sig;
 }
 
-/* on_child - the traced command ended */
+/* on_child - the traced command ended: the handler's only job is to end a blocked poll */
 static void on_child(int sig)
 {
-	ft_child_exited = 1;
 }
 
 /*
