@@ -41,7 +41,7 @@ LDFLAGS	+= -fsanitize=address,undefined
 endif
 
 EVENTS_SRC	:= events/page.c events/tep.c events/decode.c events/merge.c events/chain.c \
-		   events/pidset.c events/tasks.c
+		   events/pidset.c events/tasks.c events/tab.c
 ANALYZERS_SRC	:= analyzers/registry.c analyzers/runqlat.c analyzers/capture.c analyzers/output/hist.c \
 		   analyzers/output/json.c
 TRACER_SRC	:= tracer/options.c tracer/session.c tracer/reader.c tracer/features.c \

@@ -26,7 +26,15 @@ struct ft_env {
 	bool			(*traced)(const struct ft_env *env, int pid);
 	void			*traced_ctx;
 	bool			live;		/* false when reading a capture */
+	unsigned int		have;		/* FT_NEED() of the event types the trace has */
+	int			ncpus;		/* CPUs of the trace */
 };
+
+/* ft_env_waking - the trace has sched_waking: ignore sched_wakeup, which repeats it */
+static inline bool ft_env_waking(const struct ft_env *env)
+{
+	return env->have & FT_NEED(FT_EV_WAKING);
+}
 
 /* One report: the final one, or one per interval. */
 struct ft_report {
@@ -45,6 +53,7 @@ struct ft_analyzer {
 	const char		*shortopts;	/* analyzer's own, added to the common ones */
 	const struct option	*longopts;
 	unsigned int		need;		/* FT_NEED() of required events */
+	unsigned int		want;		/* FT_NEED() of events used when present */
 	size_t			priv_size;
 	int	(*parse_opt)(void *priv, int opt, const char *arg);
 	/* returns 0, or -1 after printing one error line */

@@ -62,6 +62,7 @@ const struct ft_analyzer ft_capture = {
 			  "  ftscope runqlat -i /tmp/cap               # analyze it later\n",
 	.need		= FT_NEED(FT_EV_SWITCH) | FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) |
 			  FT_NEED(FT_EV_WAKEUP_NEW) | FT_NEED(FT_EV_FORK),
+	.want		= FT_NEED(FT_EV_MIGRATE),
 	.priv_size	= sizeof(struct capture),
 	.init		= capture_init,
 	.event		= capture_event,

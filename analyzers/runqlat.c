@@ -23,6 +23,7 @@
 #include "analyzers/output/json.h"
 #include "events/chain.h"
 #include "events/pidset.h"
+#include "events/tab.h"
 #include "events/tasks.h"
 #include "tracer/options.h"
 #include "tracer/util.h"
@@ -40,9 +41,7 @@ struct runqlat {
 	enum group_by		by;
 	struct ft_imap		start;		/* tid -> (ts << 12) | (cpu + 1) */
 	struct ft_hist		total;
-	struct ft_imap		gindex;		/* group key -> index in groups */
-	struct group		**groups;
-	unsigned int		ngroups, cap;
+	struct ft_tab		groups;		/* key -> struct group */
 	unsigned long long	dropped;	/* pending wakeups dropped after a loss */
 	unsigned long long	unpaired;	/* switch-ins after lost events: not measured */
 	unsigned long long	bounded;	/* latencies ending at a reconstructed switch-in */
@@ -88,7 +87,7 @@ static int runqlat_init(void *priv, const struct ft_env *env)
 	r->env = env;
 	if (!r->unit)
 		r->unit = &ft_unit_us;
-	if (ft_imap_init(&r->start, 1024) || ft_imap_init(&r->gindex, 64)) {
+	if (ft_imap_init(&r->start, 1024) || ft_tab_init(&r->groups, sizeof(struct group))) {
 		ft_err("out of memory");
 		return -1;
 	}
@@ -98,28 +97,9 @@ static int runqlat_init(void *priv, const struct ft_env *env)
 /* group_hist - the histogram of a group key, created on first use */
 static struct ft_hist *group_hist(struct runqlat *r, int key)
 {
-	uint64_t *idx = ft_imap_get(&r->gindex, key);
-	struct group *g;
+	struct group *g = ft_tab_get(&r->groups, key);
 
-	if (idx)
-		return &r->groups[*idx]->hist;
-	if (r->ngroups == r->cap) {
-		unsigned int cap = r->cap ? r->cap * 2 : 64;
-		struct group **ng = realloc(r->groups, cap * sizeof(*ng));
-
-		if (!ng)
-			return NULL;
-		r->groups = ng;
-		r->cap = cap;
-	}
-	g = calloc(1, sizeof(*g));
-	if (!g || !ft_imap_put(&r->gindex, key, r->ngroups)) {
-		free(g);
-		return NULL;
-	}
-	g->key = key;
-	r->groups[r->ngroups++] = g;
-	return &g->hist;
+	return g ? &g->hist : NULL;
 }
 
 /* enqueue - task @pid became runnable at @ts, to run on @cpu */
@@ -213,7 +193,7 @@ static void runqlat_event(void *priv, const struct ft_event *ev)
 /* cmp_group - order groups by key */
 static int cmp_group(const void *a, const void *b)
 {
-	const struct group *ga = *(struct group *const *)a, *gb = *(struct group *const *)b;
+	const struct group *ga = a, *gb = b;
 
 	return (ga->key > gb->key) - (ga->key < gb->key);
 }
@@ -239,8 +219,8 @@ static void runqlat_json(struct runqlat *r, struct ft_json *j)
 	ft_json_str(j, "group_by", by[r->by]);
 	ft_hist_json(j, "total", &r->total, r->unit);
 	ft_json_arr_begin(j, "groups");
-	for (i = 0; i < r->ngroups && r->by != BY_NONE; i++) {
-		struct group *g = r->groups[i];
+	for (i = 0; i < r->groups.n && r->by != BY_NONE; i++) {
+		struct group *g = ft_tab_at(&r->groups, i);
 
 		ft_json_obj_begin(j, NULL);
 		ft_json_i64(j, by[r->by], g->key);
@@ -262,10 +242,7 @@ static void runqlat_report(void *priv, struct ft_report *rep)
 	char title[64];
 	unsigned int i;
 
-	if (r->ngroups)
-		qsort(r->groups, r->ngroups, sizeof(*r->groups), cmp_group);
-	for (i = 0; i < r->ngroups; i++)
-		*ft_imap_get(&r->gindex, r->groups[i]->key) = i;
+	ft_tab_sort(&r->groups, cmp_group);
 	if (rep->json) {
 		runqlat_json(r, rep->json);
 		goto done;
@@ -274,8 +251,8 @@ static void runqlat_report(void *priv, struct ft_report *rep)
 		ft_hist_print_log2(rep->f, &r->total, r->unit->label);
 		ft_hist_print_summary(rep->f, &r->total, r->unit);
 	}
-	for (i = 0; i < r->ngroups; i++) {
-		struct group *g = r->groups[i];
+	for (i = 0; i < r->groups.n; i++) {
+		struct group *g = ft_tab_at(&r->groups, i);
 
 		group_title(r, g, title, sizeof(title));
 		fprintf(rep->f, "\n%s\n", title);
@@ -292,8 +269,8 @@ done:
 	if (rep->interval) {
 		r->bounded = r->dropped = r->unpaired = 0;
 		ft_hist_reset(&r->total);
-		for (i = 0; i < r->ngroups; i++)
-			ft_hist_reset(&r->groups[i]->hist);
+		for (i = 0; i < r->groups.n; i++)
+			ft_hist_reset(&((struct group *)ft_tab_at(&r->groups, i))->hist);
 	}
 }
 
@@ -301,13 +278,9 @@ done:
 static void runqlat_fini(void *priv)
 {
 	struct runqlat *r = priv;
-	unsigned int i;
 
-	for (i = 0; i < r->ngroups; i++)
-		free(r->groups[i]);
-	free(r->groups);
 	ft_imap_fini(&r->start);
-	ft_imap_fini(&r->gindex);
+	ft_tab_fini(&r->groups);
 }
 
 const struct ft_analyzer ft_runqlat = {

@@ -18,6 +18,7 @@ const struct ft_event_def ft_event_defs[FT_EV_NTYPES] = {
 	[FT_EV_WAKEUP]		= { "sched", "sched_wakeup" },
 	[FT_EV_WAKEUP_NEW]	= { "sched", "sched_wakeup_new" },
 	[FT_EV_FORK]		= { "sched", "sched_process_fork" },
+	[FT_EV_MIGRATE]		= { "sched", "sched_migrate_task" },
 };
 
 /* field_of - cache a field's offset, size and sign; off -1 when absent */
@@ -153,6 +154,14 @@ int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep)
 			d->fork.child_pid = field_of(ev, "child_pid");
 			d->fork.child_comm = field_of(ev, "child_comm");
 			d->fork.min_size = max_end(&d->fork.parent_pid, 3);
+			break;
+		case FT_EV_MIGRATE:
+			d->mig.pid = field_of(ev, "pid");
+			d->mig.orig_cpu = field_of(ev, "orig_cpu");
+			d->mig.dest_cpu = field_of(ev, "dest_cpu");
+			d->mig.min_size = max_end(&d->mig.pid, 3);
+			if (d->mig.pid.off < 0 || d->mig.orig_cpu.off < 0 || d->mig.dest_cpu.off < 0)
+				d->have &= ~FT_NEED(i);
 			break;
 		}
 	}
@@ -301,6 +310,13 @@ enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 		ev->fork.child_pid = (int)ft_num(data, d->fork.child_pid);
 		ev->fork.child_comm = d->fork.child_comm.off < 0 ? "" :
 				      (const char *)data + d->fork.child_comm.off;
+		break;
+	case FT_EV_MIGRATE:
+		if (size < d->mig.min_size)
+			goto bad;
+		ev->mig.pid = (int)ft_num(data, d->mig.pid);
+		ev->mig.orig_cpu = (int)ft_num(data, d->mig.orig_cpu);
+		ev->mig.dest_cpu = (int)ft_num(data, d->mig.dest_cpu);
 		break;
 	default:
 		break;

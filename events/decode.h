@@ -18,6 +18,7 @@ enum ft_ev_type {
 	FT_EV_WAKEUP,		/* sched:sched_wakeup */
 	FT_EV_WAKEUP_NEW,	/* sched:sched_wakeup_new */
 	FT_EV_FORK,		/* sched:sched_process_fork */
+	FT_EV_MIGRATE,		/* sched:sched_migrate_task */
 	FT_EV_NTYPES,
 	FT_EV_LOST = FT_EV_NTYPES,	/* not a kernel event: events were lost on a CPU */
 };
@@ -60,6 +61,10 @@ struct ft_fork {
 	const char	*child_comm;
 };
 
+struct ft_migrate {
+	int		pid, orig_cpu, dest_cpu;
+};
+
 /* One decoded record. Pointers refer to the raw record, valid during the callback. */
 struct ft_event {
 	uint64_t	ts;
@@ -70,6 +75,7 @@ struct ft_event {
 		struct ft_switch	sw;
 		struct ft_wake		wk;
 		struct ft_fork		fork;
+		struct ft_migrate	mig;
 		long long		lost;	/* FT_EV_LOST: count, -1 when unknown */
 	};
 };
@@ -96,6 +102,11 @@ struct ft_fork_fmt {
 	int min_size;
 };
 
+struct ft_migrate_fmt {
+	struct ft_field pid, orig_cpu, dest_cpu;
+	int min_size;
+};
+
 struct ft_decoder {
 	struct tep_handle	*tep;
 	struct ft_field		common_type, common_pid;
@@ -104,6 +115,7 @@ struct ft_decoder {
 	struct ft_switch_fmt	sw;
 	struct ft_wake_fmt	wk[3];		/* waking, wakeup, wakeup_new */
 	struct ft_fork_fmt	fork;
+	struct ft_migrate_fmt	mig;
 	struct ft_states	states;
 	unsigned int		have;		/* FT_NEED() of each type the tep knows */
 	unsigned long long	malformed;	/* records too short for their format */

@@ -12,42 +12,14 @@
 /* ft_tasks_init - an empty table; @use_proc: tgids may be read from /proc */
 int ft_tasks_init(struct ft_tasks *t, bool use_proc)
 {
-	memset(t, 0, sizeof(*t));
 	t->use_proc = use_proc;
-	return ft_imap_init(&t->index, 256);
+	return ft_tab_init(&t->tab, sizeof(struct ft_task));
 }
 
 /* ft_tasks_fini - free the table */
 void ft_tasks_fini(struct ft_tasks *t)
 {
-	ft_imap_fini(&t->index);
-	free(t->task);
-	memset(t, 0, sizeof(*t));
-}
-
-/* lookup - the entry of @tid, created empty when missing */
-static struct ft_task *lookup(struct ft_tasks *t, int tid)
-{
-	uint64_t *slot = ft_imap_get(&t->index, tid);
-	struct ft_task *nt;
-
-	if (slot)
-		return &t->task[*slot];
-	if (t->n == t->cap) {
-		unsigned int cap = t->cap ? t->cap * 2 : 256;
-
-		nt = realloc(t->task, cap * sizeof(*nt));
-		if (!nt)
-			return NULL;
-		t->task = nt;
-		t->cap = cap;
-	}
-	if (!ft_imap_put(&t->index, tid, t->n))
-		return NULL;
-	nt = &t->task[t->n++];
-	nt->comm[0] = 0;
-	nt->tgid = -1;
-	return nt;
+	ft_tab_fini(&t->tab);
 }
 
 /**
@@ -56,7 +28,7 @@ static struct ft_task *lookup(struct ft_tasks *t, int tid)
  */
 struct ft_task *ft_tasks_note(struct ft_tasks *t, int tid, const char *comm)
 {
-	struct ft_task *e = lookup(t, tid);
+	struct ft_task *e = ft_tab_get(&t->tab, tid);
 
 	if (e && comm && comm[0]) {
 		memcpy(e->comm, comm, strnlen(comm, FT_TASK_COMM_LEN));
@@ -68,19 +40,20 @@ struct ft_task *ft_tasks_note(struct ft_tasks *t, int tid, const char *comm)
 /* ft_tasks_comm - the comm last seen for @tid, "<idle>" for 0, "?" when never seen */
 const char *ft_tasks_comm(struct ft_tasks *t, int tid)
 {
-	uint64_t *slot;
+	struct ft_task *e;
 
 	if (tid == 0)
 		return "<idle>";
-	slot = ft_imap_get(&t->index, tid);
-	return slot && t->task[*slot].comm[0] ? t->task[*slot].comm : "?";
+	e = ft_tab_find(&t->tab, tid);
+	return e && e->comm[0] ? e->comm : "?";
 }
 
-/* proc_tgid - Tgid from /proc/TID/status, -1 when the thread is gone */
-static int proc_tgid(int tid)
+/* proc_status - a number field ("Tgid:", "PPid:") of /proc/TID/status, -1 when gone */
+static int proc_status(int tid, const char *key)
 {
 	char path[64], line[256];
-	int tgid = -1;
+	size_t klen = strlen(key);
+	int v = -1;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
@@ -88,18 +61,18 @@ static int proc_tgid(int tid)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Tgid:", 5)) {
-			tgid = atoi(line + 5);
+		if (!strncmp(line, key, klen)) {
+			v = atoi(line + klen);
 			break;
 		}
 	fclose(f);
-	return tgid;
+	return v;
 }
 
 /* name_process - give process @tgid a comm: its own from /proc, else @fallback's */
 static void name_process(struct ft_tasks *t, int tgid, const char *fallback)
 {
-	struct ft_task *p = lookup(t, tgid);
+	struct ft_task *p = ft_tab_get(&t->tab, tgid);
 	char path[64], *comm;
 
 	if (!p || p->comm[0])
@@ -118,22 +91,42 @@ static void name_process(struct ft_tasks *t, int tgid, const char *fallback)
  */
 int ft_tasks_tgid(struct ft_tasks *t, int tid)
 {
-	struct ft_task *e = lookup(t, tid);
+	struct ft_task *e = ft_tab_get(&t->tab, tid);
+	char comm[FT_TASK_COMM_LEN + 1];
+	int tgid;
 
 	if (!e)
 		return tid;
-	if (e->tgid < 0) {
-		char comm[sizeof(e->comm)];
-		int tgid = t->use_proc ? proc_tgid(tid) : -1;
-
-		e->tgid = tgid < 0 ? tid : tgid;
-		tgid = e->tgid;
-		if (tgid != tid) {
-			/* name_process may grow the table: e must not be used after it */
-			memcpy(comm, e->comm, sizeof(comm));
-			name_process(t, tgid, comm);
-		}
-		return tgid;
+	if (e->tgid > 0 || tid == 0)
+		return e->tgid;
+	tgid = t->use_proc ? proc_status(tid, "Tgid:") : -1;
+	e->tgid = tgid <= 0 ? tid : tgid;
+	tgid = e->tgid;
+	if (tgid != tid) {
+		/* name_process may grow the table: e must not be used after it */
+		memcpy(comm, e->comm, sizeof(comm));
+		name_process(t, tgid, comm);
 	}
-	return e->tgid;
+	return tgid;
+}
+
+/* ft_tasks_ppid - the parent of @tid: from a fork event, else /proc when live; -1 unknown */
+int ft_tasks_ppid(struct ft_tasks *t, int tid)
+{
+	struct ft_task *e = ft_tab_get(&t->tab, tid);
+
+	if (!e)
+		return -1;
+	if (!e->ppid)
+		e->ppid = t->use_proc && tid ? proc_status(tid, "PPid:") : -1;
+	return e->ppid;
+}
+
+/* ft_tasks_fork - @parent made @child: remember the parent and the child's comm */
+void ft_tasks_fork(struct ft_tasks *t, int parent, int child, const char *comm)
+{
+	struct ft_task *e = ft_tasks_note(t, child, comm);
+
+	if (e && !e->ppid)
+		e->ppid = parent;
 }

@@ -9,17 +9,17 @@
 #include <stdbool.h>
 
 #include "events/decode.h"
-#include "events/pidset.h"
+#include "events/tab.h"
 
 struct ft_task {
+	int	tid;
+	int	tgid;		/* 0 until known */
+	int	ppid;		/* 0 until known, -1 when it cannot be */
 	char	comm[FT_TASK_COMM_LEN + 1];
-	int	tgid;		/* -1 until known */
 };
 
 struct ft_tasks {
-	struct ft_imap	index;	/* tid -> slot in task[] */
-	struct ft_task	*task;
-	unsigned int	n, cap;
+	struct ft_tab	tab;		/* tid -> struct ft_task */
 	bool		use_proc;	/* live: read /proc/TID/status for tgids */
 };
 
@@ -28,5 +28,7 @@ void ft_tasks_fini(struct ft_tasks *t);
 struct ft_task *ft_tasks_note(struct ft_tasks *t, int tid, const char *comm);
 const char *ft_tasks_comm(struct ft_tasks *t, int tid);
 int ft_tasks_tgid(struct ft_tasks *t, int tid);
+int ft_tasks_ppid(struct ft_tasks *t, int tid);
+void ft_tasks_fork(struct ft_tasks *t, int parent, int child, const char *comm);
 
 #endif

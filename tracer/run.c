@@ -98,9 +98,11 @@ static void on_raw(void *ctx, const struct ft_raw *raw)
 	}
 	if (ft_decode(&p->dec, raw->data, raw->size, &ev) == FT_EV_UNKNOWN)
 		return;
-	if (ev.type == FT_EV_FORK && p->filtered && p->follow &&
-	    ft_imap_get(&p->traced, ev.fork.parent_pid))
-		ft_imap_put(&p->traced, ev.fork.child_pid, 1);
+	if (ev.type == FT_EV_FORK) {
+		ft_tasks_fork(&p->tasks, ev.fork.parent_pid, ev.fork.child_pid, ev.fork.child_comm);
+		if (p->filtered && p->follow && ft_imap_get(&p->traced, ev.fork.parent_pid))
+			ft_imap_put(&p->traced, ev.fork.child_pid, 1);
+	}
 	if (ft_chain_feed(&p->chain, &ev, &synth))
 		deliver(p, &synth);
 	deliver(p, &ev);
@@ -231,6 +233,8 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	p->env.traced = p->filtered ? env_traced : NULL;
 	p->env.traced_ctx = p;
 	p->env.live = live;
+	p->env.have = p->dec.have;
+	p->env.ncpus = ncpus;
 	if (p->a->init(p->priv, &p->env))
 		return -1;	/* init printed why */
 	return 0;
@@ -385,7 +389,7 @@ static int run_offline(struct pipeline *p)
 	struct ft_merge m = { 0 };
 	int ret = FT_EXIT_ERR, ncpus = capture_count(p->o->input);
 
-	tep = ft_tep_load(ft_dir_format_read, (void *)p->o->input, p->a->need | FT_NEED(FT_EV_FORK),
+	tep = ft_tep_load(ft_dir_format_read, (void *)p->o->input, p->a->need | p->a->want | FT_NEED(FT_EV_FORK),
 			  &pf);
 	if (!tep || !ncpus) {
 		ft_err("%s is not an ftscope capture (header_page, formats, cpuN.raw): %s",
@@ -514,7 +518,8 @@ static int run_live(struct pipeline *p)
 		goto out_child;
 	p->filtered = npids > 0;
 	p->follow = o->npids || o->cmd;
-	if (ft_session_open(&s, o, p->a->need, p->filtered ? FT_NEED(FT_EV_FORK) : 0, pids, npids,
+	if (ft_session_open(&s, o, p->a->need,
+			    p->a->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids, npids,
 			    p->follow))
 		goto out_session;
 	tep = ft_tep_load(ft_session_format_read, &s, s.enabled, &s.pf);

@@ -84,11 +84,17 @@ static int set_pid_filter(struct ft_session *s, const int *pids, int npids, bool
 	return ret;
 }
 
-/* enable_events - enable what the analyzers need (required) and want (if present) */
+/*
+ * enable_events - enable what the analyzers need (required) and want (if present).
+ * sched_wakeup only wanted beside sched_waking is a fallback: skipped when waking exists.
+ */
 static int enable_events(struct ft_session *s, unsigned int need, unsigned int want)
 {
 	int i;
 
+	if ((want & FT_NEED(FT_EV_WAKING)) && !(need & FT_NEED(FT_EV_WAKEUP)) &&
+	    tracefs_event_file_exists(s->inst, "sched", "sched_waking", "enable"))
+		want &= ~FT_NEED(FT_EV_WAKEUP);
 	for (i = 1; i < FT_EV_NTYPES; i++) {
 		const struct ft_event_def *e = &ft_event_defs[i];
 
