@@ -37,7 +37,26 @@ struct ft_task *ft_tasks_note(struct ft_tasks *t, int tid, const char *comm)
 	return e;
 }
 
-/* ft_tasks_comm - the comm last seen for @tid, "<idle>" for 0, "?" when never seen */
+/* note_proc_comm - name @tid from /proc/TID/comm when live, else @fallback */
+static struct ft_task *note_proc_comm(struct ft_tasks *t, int tid, const char *fallback)
+{
+	char path[64], *comm = NULL;
+	struct ft_task *e;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
+	if (t->use_proc && tid > 0)
+		comm = ft_read_file(path, 64, NULL);
+	if (comm)
+		comm[strcspn(comm, "\n")] = 0;
+	e = ft_tasks_note(t, tid, comm && comm[0] ? comm : fallback);
+	free(comm);
+	return e;
+}
+
+/*
+ * ft_tasks_comm - the comm last seen for @tid, "<idle>" for 0; live, /proc's for a
+ * task no event named; "?" when it cannot be known
+ */
 const char *ft_tasks_comm(struct ft_tasks *t, int tid)
 {
 	struct ft_task *e;
@@ -45,6 +64,8 @@ const char *ft_tasks_comm(struct ft_tasks *t, int tid)
 	if (tid == 0)
 		return "<idle>";
 	e = ft_tab_find(&t->tab, tid);
+	if (!e || !e->comm[0])
+		e = note_proc_comm(t, tid, NULL);
 	return e && e->comm[0] ? e->comm : "?";
 }
 
@@ -73,16 +94,9 @@ static int proc_status(int tid, const char *key)
 static void name_process(struct ft_tasks *t, int tgid, const char *fallback)
 {
 	struct ft_task *p = ft_tab_get(&t->tab, tgid);
-	char path[64], *comm;
 
-	if (!p || p->comm[0])
-		return;
-	snprintf(path, sizeof(path), "/proc/%d/comm", tgid);
-	comm = t->use_proc ? ft_read_file(path, 64, NULL) : NULL;
-	if (comm)
-		comm[strcspn(comm, "\n")] = 0;
-	ft_tasks_note(t, tgid, comm && comm[0] ? comm : fallback);
-	free(comm);
+	if (p && !p->comm[0])
+		note_proc_comm(t, tgid, fallback);
 }
 
 /**

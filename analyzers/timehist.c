@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timehist: one row per context switch, perf sched timehist semantics.
+ *
+ * A row describes the task switched out at time t on a CPU:
+ *
+ *            t = time of this switch-out
+ *        tprev = time of the CPU's previous switch, which switched this task in
+ *    last_time = time the task was last switched out (anywhere)
+ *        ready = the first wakeup since last_time, or last_time itself when the
+ *                task was preempted (switched out runnable)
+ *
+ *   -----|------------|------------|------------|------
+ *      last         ready        tprev          t
+ *      time
+ *
+ *        |-------- wait -----------|
+ *                     |- sch delay |-- run time -|
+ *
+ *   run time  = t - tprev
+ *   wait time = tprev - last_time, filed as sleep, iowait (D) or preempt (R)
+ *   sch delay = tprev - ready
+ *
+ * perf 6.1 decodes prev_state with its own letter table, which on kernels >= 4.14
+ * takes a preempted task for 'W' and so loses its sch delay; ftscope takes the
+ * letters and the preempt bit from the event's own print fmt.
+ *
+ * The kernel does not always record a switch (a 6.18 VM never records CPU 1's
+ * switch out of idle). The switch chain (events/chain.c) rebuilds them, timed at
+ * the first record that proves them: a row ending at such a switch is marked '^'
+ * and its run time is an upper bound. Lost events are printed where they happen,
+ * and the CPU's previous switch is then unknown (no run time on its next row).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzers/output/json.h"
+#include "analyzers/timehist.h"
+#include "events/tasks.h"
+#include "tracer/options.h"
+#include "tracer/util.h"
+
+enum { OPT_STATE = 0x100, OPT_TIME };
+
+static const struct option timehist_longopts[] = {
+	{ "summary",		no_argument,       NULL, 's' },
+	{ "with-summary",	no_argument,       NULL, 'S' },
+	{ "wakeups",		no_argument,       NULL, 'w' },
+	{ "migrations",		no_argument,       NULL, 'M' },
+	{ "next",		no_argument,       NULL, 'n' },
+	{ "cpu-visual",		no_argument,       NULL, 'V' },
+	{ "idle-hist",		no_argument,       NULL, 'I' },
+	{ "state",		no_argument,       NULL, OPT_STATE },
+	{ "time",		required_argument, NULL, OPT_TIME },
+	{ 0 }
+};
+
+/* parse_time - "START,STOP" in seconds, either may be empty (perf --time) */
+static int parse_time(struct timehist *th, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	char buf[64];
+	double v;
+
+	if (!comma || comma - arg >= (long)sizeof(buf) || strlen(comma + 1) >= sizeof(buf))
+		return -1;
+	memcpy(buf, arg, comma - arg);
+	buf[comma - arg] = 0;
+	if (buf[0]) {
+		if (ft_parse_double(buf, 0, 1e10, &v))
+			return -1;
+		th->t_start = (uint64_t)(v * 1e9 + 0.5);
+	}
+	if (comma[1]) {
+		if (ft_parse_double(comma + 1, 0, 1e10, &v))
+			return -1;
+		th->t_stop = (uint64_t)(v * 1e9 + 0.5);
+	}
+	if (th->t_stop && th->t_start > th->t_stop)
+		return -1;
+	return 0;
+}
+
+/* timehist_parse_opt - perf sched timehist's own options */
+static int timehist_parse_opt(void *priv, int opt, const char *arg)
+{
+	struct timehist *th = priv;
+
+	switch (opt) {
+	case 's': th->summary_only = th->summary = true; return 0;
+	case 'S': th->summary = true; return 0;
+	case 'w': th->wakeups = true; return 0;
+	case 'M': th->migrations = true; return 0;
+	case 'n': th->next = true; return 0;
+	case 'V': th->visual = true; return 0;
+	case 'I': th->idle_hist = true; return 0;
+	case OPT_STATE: th->state = true; return 0;
+	case OPT_TIME:
+		if (parse_time(th, arg)) {
+			ft_err("bad --time '%s': want START,STOP in seconds (either may be empty)", arg);
+			return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/* dots - a run of @n dashes */
+static void dots(FILE *f, int n)
+{
+	while (n-- > 0)
+		fputc('-', f);
+}
+
+/* header - perf's three header lines: names, units, rule */
+static void header(struct timehist *th, FILE *f)
+{
+	int ncpus = th->env->ncpus, i;
+
+	fprintf(f, "%15s %6s ", "time", "cpu");
+	if (th->visual) {
+		fputc(' ', f);
+		for (i = 0; i < ncpus; i++)
+			fprintf(f, "%x", i & 15);
+		fputc(' ', f);
+	}
+	fprintf(f, " %-*s  %9s  %9s  %9s", TH_COMM_WIDTH, "task name", "wait time", "sch delay",
+		"run time");
+	if (th->state)
+		fprintf(f, "  %s", "state");
+	fprintf(f, "\n%15s %-6s ", "", "");
+	if (th->visual)
+		fprintf(f, " %*s ", ncpus, "");
+	fprintf(f, " %-*s  %9s  %9s  %9s", TH_COMM_WIDTH, "[tid/pid]", "(msec)", "(msec)", "(msec)");
+	if (th->state)
+		fprintf(f, "  %5s", "");
+	fputc('\n', f);
+	dots(f, 15);
+	fputc(' ', f);
+	dots(f, 6);
+	fputc(' ', f);
+	if (th->visual) {
+		fputc(' ', f);
+		dots(f, ncpus);
+		fputc(' ', f);
+	}
+	fputc(' ', f);
+	dots(f, TH_COMM_WIDTH);
+	for (i = 0; i < 3; i++) {
+		fputs("  ", f);
+		dots(f, 9);
+	}
+	if (th->state) {
+		fputs("  ", f);
+		dots(f, 5);
+	}
+	fputc('\n', f);
+}
+
+/* timehist_init - per-CPU state, and the header unless only a summary is wanted */
+static int timehist_init(void *priv, const struct ft_env *env)
+{
+	struct timehist *th = priv;
+
+	th->env = env;
+	th->idle = calloc(env->ncpus, sizeof(*th->idle));
+	th->tprev = calloc(env->ncpus, sizeof(*th->tprev));
+	if (!th->idle || !th->tprev || ft_tab_init(&th->tasks, sizeof(struct th_task))) {
+		ft_err("out of memory");
+		return -1;
+	}
+	if (!th->summary_only && !env->opts->json)
+		header(th, stdout);
+	return 0;
+}
+
+/* th_commstr - "comm[tid]" or "comm[tid/pid]", "<idle>" for the idle task */
+void th_commstr(struct timehist *th, int tid, char *buf, size_t len)
+{
+	int pid;
+
+	if (tid == 0) {
+		snprintf(buf, len, "<idle>");
+		return;
+	}
+	pid = ft_tasks_tgid(th->env->tasks, tid);
+	if (pid == tid)
+		snprintf(buf, len, "%s[%d]", ft_tasks_comm(th->env->tasks, tid), tid);
+	else
+		snprintf(buf, len, "%s[%d/%d]", ft_tasks_comm(th->env->tasks, tid), tid, pid);
+}
+
+/* print_time - "   sec.usec [cpu] " as perf prints the start of a row */
+static void print_time(FILE *f, uint64_t ts, int cpu)
+{
+	char t[32];
+
+	snprintf(t, sizeof(t), "%llu.%06llu", (unsigned long long)(ts / 1000000000ULL),
+		 (unsigned long long)(ts % 1000000000ULL / 1000));
+	fprintf(f, "%15s [%04d] ", t, cpu);
+}
+
+/* print_ms - a duration as perf's print_sched_time: msec.usec in @width, then a space */
+static void print_ms(FILE *f, uint64_t ns, int width)
+{
+	fprintf(f, "%*llu.%03llu ", width, (unsigned long long)(ns / 1000000),
+		(unsigned long long)(ns % 1000000 / 1000));
+}
+
+/* in_window - is @ts inside --time? */
+static bool in_window(const struct timehist *th, uint64_t ts)
+{
+	return ts >= th->t_start && (!th->t_stop || ts <= th->t_stop);
+}
+
+/* shown - are rows and totals of @tid wanted (idle and untraced tasks are not, under -p) */
+static bool shown(const struct timehist *th, int tid)
+{
+	if (!th->env->traced)
+		return true;
+	return tid && th->env->traced(th->env, tid);
+}
+
+/* task - the record of @tid (the CPU's own idle task for 0) */
+static struct th_task *task(struct timehist *th, int tid, int cpu)
+{
+	struct th_task *tr;
+
+	if (tid == 0)
+		return &th->idle[cpu];
+	tr = ft_tab_get(&th->tasks, tid);
+	if (!tr)
+		th->oom = true;
+	return tr;
+}
+
+/* update_runtime - the row's deltas for a task switched out at @t, in at @tprev */
+static void update_runtime(struct th_task *tr, uint64_t t, uint64_t tprev)
+{
+	uint64_t wait;
+
+	tr->dt_run = tr->dt_delay = tr->dt_sleep = tr->dt_iowait = tr->dt_preempt = 0;
+	if (!tprev)
+		return;
+	tr->dt_run = t - tprev;
+	if (tr->ready && tr->ready <= tprev)
+		tr->dt_delay = tprev - tr->ready;
+	if (tr->last_time && tr->last_time <= tprev) {
+		wait = tprev - tr->last_time;
+		if (tr->last_state == 'R')
+			tr->dt_preempt = wait;
+		else if (tr->last_state == 'D')
+			tr->dt_iowait = wait;
+		else
+			tr->dt_sleep = wait;
+	}
+}
+
+/* account - add the row's deltas to the task's totals */
+static void account(struct th_task *tr)
+{
+	ft_stats_add(&tr->run, tr->dt_run);
+	tr->sleep += tr->dt_sleep;
+	tr->iowait += tr->dt_iowait;
+	tr->preempt += tr->dt_preempt;
+	tr->delay += tr->dt_delay;
+}
+
+/* print_row - one switch row, perf's layout; '^' when the switch was rebuilt */
+static void print_row(struct timehist *th, const struct ft_event *ev, struct th_task *tr)
+{
+	FILE *f = stdout;
+	char name[64], next[64];
+	int i;
+
+	print_time(f, ev->ts, ev->cpu);
+	if (th->visual) {
+		fputc(' ', f);
+		for (i = 0; i < th->env->ncpus; i++)
+			fputc(i != ev->cpu ? ' ' : ev->sw.prev_pid ? 's' : 'i', f);
+		fputc(' ', f);
+	}
+	th_commstr(th, ev->sw.prev_pid, name, sizeof(name));
+	fprintf(f, " %-*s ", TH_COMM_WIDTH, name);
+	print_ms(f, tr->dt_sleep + tr->dt_iowait + tr->dt_preempt, 6);
+	print_ms(f, tr->dt_delay, 6);
+	print_ms(f, tr->dt_run, 6);
+	if (th->state)
+		fprintf(f, " %5c ", ev->sw.prev_pid ? ev->sw.state : 'I');
+	if (th->next) {
+		if (ev->sw.next_comm[0])
+			snprintf(next, sizeof(next), "next: %.*s[%d]", FT_TASK_COMM_LEN,
+				 ev->sw.next_comm, ev->sw.next_pid);
+		else
+			snprintf(next, sizeof(next), "next: %s[%d]",
+				 ft_tasks_comm(th->env->tasks, ev->sw.next_pid), ev->sw.next_pid);
+		fprintf(f, " %-*s", TH_COMM_WIDTH, next);
+	}
+	if (ev->sw.synth)
+		fputs(" ^", f);
+	fputc('\n', f);
+}
+
+/* on_switch - close the outgoing task's row */
+static void on_switch(struct timehist *th, const struct ft_event *ev)
+{
+	int prev = ev->sw.prev_pid, next = ev->sw.next_pid;
+	uint64_t t = ev->ts, tprev = th->tprev[ev->cpu];
+	bool in = in_window(th, t);
+	struct th_task *tr;
+
+	ft_tasks_note(th->env->tasks, prev, ev->sw.prev_comm);
+	ft_tasks_note(th->env->tasks, next, ev->sw.next_comm);
+	if (in && tprev && tprev < th->t_start)
+		tprev = th->t_start;
+	tr = task(th, prev, ev->cpu);
+	if (!tr)
+		return;
+	update_runtime(tr, t, tprev);
+	if (in && shown(th, prev) && (!th->env->opts->cpu_on || th->env->opts->cpu_on[ev->cpu])) {
+		account(tr);
+		if (th->summary && prev && !tr->ppid)
+			tr->ppid = ft_tasks_ppid(th->env->tasks, prev);
+		if (ev->sw.synth)
+			th->rows_rebuilt++;
+		if (!th->summary_only && !th->env->opts->json)
+			print_row(th, ev, tr);
+		if (!th->hist_start)
+			th->hist_start = t;
+		th->hist_end = t;
+	}
+	/* -I: an idle period is charged to the task that ends it */
+	if (in && th->idle_hist && prev == 0 && next && shown(th, next)) {
+		struct th_task *nt = task(th, next, ev->cpu);
+
+		if (nt)
+			ft_stats_add(&nt->idle, tr->dt_run);
+		tr = task(th, prev, ev->cpu);	/* the table may have moved */
+	}
+	tr->last_time = t;
+	tr->last_state = ev->sw.preempt ? 'R' : ev->sw.state;
+	tr->ready = tr->last_state == 'R' ? t : 0;
+	tr->dead = ev->sw.state == 'X' || ev->sw.state == 'Z';
+	th->tprev[ev->cpu] = t;
+}
+
+/* print_wakeup - a -w row: the waker, then "awakened: task" */
+static void print_wakeup(struct timehist *th, const struct ft_event *ev)
+{
+	char name[64];
+
+	print_time(stdout, ev->ts, ev->cpu);
+	if (th->visual)
+		printf(" %*s ", th->env->ncpus, "");
+	if (ev->common_pid)
+		th_commstr(th, ev->common_pid, name, sizeof(name));
+	else
+		snprintf(name, sizeof(name), "swapper");
+	printf(" %-*s ", TH_COMM_WIDTH, name);
+	printf("  %9s  %9s  %9s ", "", "", "");
+	th_commstr(th, ev->wk.pid, name, sizeof(name));
+	printf("awakened: %s\n", name);
+}
+
+/* on_wakeup - the first wakeup since a task's switch-out starts its sch delay */
+static void on_wakeup(struct timehist *th, const struct ft_event *ev)
+{
+	struct th_task *tr;
+
+	ft_tasks_note(th->env->tasks, ev->wk.pid, ev->wk.comm);
+	if (!ev->wk.pid)
+		return;
+	tr = task(th, ev->wk.pid, ev->cpu);
+	if (!tr)
+		return;
+	if (!tr->ready)
+		tr->ready = ev->ts;
+	if (th->wakeups && !th->summary_only && !th->env->opts->json && in_window(th, ev->ts) &&
+	    (shown(th, ev->wk.pid) || shown(th, ev->common_pid)))
+		print_wakeup(th, ev);
+}
+
+/* on_migrate - count the migration; a -M row */
+static void on_migrate(struct timehist *th, const struct ft_event *ev)
+{
+	struct th_task *tr = ev->mig.pid ? task(th, ev->mig.pid, ev->cpu) : NULL;
+	char name[64];
+	int i;
+
+	if (!tr || !in_window(th, ev->ts) || !shown(th, ev->mig.pid))
+		return;
+	tr->migrations++;
+	if (!th->migrations || th->summary_only || th->env->opts->json)
+		return;
+	print_time(stdout, ev->ts, ev->cpu);
+	if (th->visual) {
+		fputc(' ', stdout);
+		for (i = 0; i < th->env->ncpus; i++)
+			fputc(i == ev->cpu ? 'm' : ' ', stdout);
+		fputc(' ', stdout);
+	}
+	if (ev->common_pid)
+		th_commstr(th, ev->common_pid, name, sizeof(name));
+	else
+		snprintf(name, sizeof(name), "swapper");
+	printf(" %-*s ", TH_COMM_WIDTH, name);
+	printf("  %9s  %9s  %9s ", "", "", "");
+	th_commstr(th, ev->mig.pid, name, sizeof(name));
+	printf("migrated: %s cpu %d => %d\n", name, ev->mig.orig_cpu, ev->mig.dest_cpu);
+}
+
+/* timehist_event - one record, in time order */
+static void timehist_event(void *priv, const struct ft_event *ev)
+{
+	struct timehist *th = priv;
+
+	switch (ev->type) {
+	case FT_EV_SWITCH:
+		on_switch(th, ev);
+		break;
+	case FT_EV_WAKEUP:
+		if (ft_env_waking(th->env))
+			break;
+		/* fall through */
+	case FT_EV_WAKING:
+	case FT_EV_WAKEUP_NEW:
+		on_wakeup(th, ev);
+		break;
+	case FT_EV_MIGRATE:
+		on_migrate(th, ev);
+		break;
+	case FT_EV_LOST:
+		th->tprev[ev->cpu] = 0;
+		if (!th->summary_only && !th->env->opts->json) {
+			print_time(stdout, ev->ts, ev->cpu);
+			if (ev->lost > 0)
+				printf(" lost %lld events on cpu %d\n", ev->lost, ev->cpu);
+			else
+				printf(" lost events on cpu %d\n", ev->cpu);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* timehist_report - the summary (-s, -S, -I) at the end */
+static void timehist_report(void *priv, struct ft_report *r)
+{
+	struct timehist *th = priv;
+
+	if (!r->final)
+		return;
+	if (th->oom)
+		ft_err("out of memory: some tasks are missing from the results");
+	if (r->json) {
+		th_summary_json(th, r->json);
+		return;
+	}
+	if (th->summary || th->idle_hist)
+		th_summary(th, r->f);
+	if (th->rows_rebuilt)
+		fprintf(r->f, "\n^ %llu rows end at a switch the kernel did not record: timed at the "
+			"first record that proves it (run time an upper bound)\n", th->rows_rebuilt);
+}
+
+/* timehist_fini - free the tables */
+static void timehist_fini(void *priv)
+{
+	struct timehist *th = priv;
+
+	ft_tab_fini(&th->tasks);
+	free(th->idle);
+	free(th->tprev);
+}
+
+const struct ft_analyzer ft_timehist = {
+	.name		= "timehist",
+	.summary	= "one row per context switch: wait, sch delay, run time (perf sched timehist)",
+	.usage		= "  -s, --summary        only the summary (per task run-time statistics)\n"
+			  "  -S, --with-summary   rows, then the summary\n"
+			  "  -w, --wakeups        show wakeup rows\n"
+			  "  -M, --migrations     show migration rows\n"
+			  "  -n, --next           show the task switched in\n"
+			  "      --state          show the task state; with -s/-S a wait-time summary\n"
+			  "                       (sleep / iowait / preempt / delay)\n"
+			  "  -V, --cpu-visual     one column per CPU: s switch, i idle, m migration\n"
+			  "  -I, --idle-hist      idle-time summary: idle periods by the task ending them\n"
+			  "      --time START,STOP  only this window (trace seconds; either may be empty)\n",
+	.examples	= "  ftscope timehist -d 2                 # every switch for 2 seconds\n"
+			  "  ftscope timehist -S --state -- make    # a build, then its wait-time summary\n"
+			  "  ftscope timehist -w -n -p 1234         # pid 1234 with wakeups and next task\n"
+			  "  ftscope timehist -s -i /tmp/cap        # summary of a capture\n",
+	.shortopts	= "sSwMnVI",
+	.longopts	= timehist_longopts,
+	.need		= FT_NEED(FT_EV_SWITCH),
+	.want		= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW) |
+			  FT_NEED(FT_EV_MIGRATE) | FT_NEED(FT_EV_FORK),
+	.priv_size	= sizeof(struct timehist),
+	.parse_opt	= timehist_parse_opt,
+	.init		= timehist_init,
+	.event		= timehist_event,
+	.report		= timehist_report,
+	.fini		= timehist_fini,
+};

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * timehist: state shared by the event side (timehist.c) and the summaries
+ * (timehist_summary.c).
+ */
+#ifndef FTSCOPE_ANALYZERS_TIMEHIST_H
+#define FTSCOPE_ANALYZERS_TIMEHIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analyzers/analyzer.h"
+#include "analyzers/output/stats.h"
+#include "events/tab.h"
+
+/* perf's default width of the task name column */
+#define TH_COMM_WIDTH	30
+
+/* One task (or one CPU's idle task) as timehist follows it. */
+struct th_task {
+	int		tid;
+	char		last_state;	/* state letter at the last switch-out */
+	bool		dead;		/* last switched out as X or Z */
+	int		ppid;		/* 0 until looked up */
+	uint64_t	last_time;	/* last switch-out, 0 when never seen */
+	uint64_t	ready;		/* first wakeup since then, or the switch-out when preempted */
+	/* the row being printed */
+	uint64_t	dt_run, dt_delay, dt_sleep, dt_iowait, dt_preempt;
+	/* totals */
+	struct ft_stats	run;		/* n: sched-in count */
+	struct ft_stats	idle;		/* -I: idle periods this task ended */
+	uint64_t	sleep, iowait, preempt, delay;
+	uint64_t	migrations;
+};
+
+struct timehist {
+	const struct ft_env	*env;
+	bool			summary_only, summary, wakeups, migrations, next;
+	bool			state, visual, idle_hist;
+	uint64_t		t_start, t_stop;	/* --time window, 0: open */
+	struct ft_tab		tasks;			/* tid -> struct th_task */
+	struct th_task		*idle;			/* per CPU */
+	uint64_t		*tprev;			/* per CPU: last switch, 0 unknown */
+	uint64_t		hist_start, hist_end;
+	unsigned long long	rows_rebuilt;
+	bool			oom;
+};
+
+void th_commstr(struct timehist *th, int tid, char *buf, size_t len);
+void th_summary(struct timehist *th, FILE *f);
+void th_summary_json(struct timehist *th, struct ft_json *j);
+
+#endif
