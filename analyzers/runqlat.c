@@ -19,29 +19,18 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "analyzers/output/hist.h"
+#include "analyzers/output/hgroups.h"
 #include "analyzers/output/json.h"
 #include "events/chain.h"
 #include "events/pidset.h"
-#include "events/tab.h"
 #include "events/tasks.h"
 #include "tracer/options.h"
 #include "tracer/util.h"
 
-enum group_by { BY_NONE, BY_PID, BY_TID, BY_CPU };
-
-struct group {
-	int		key;
-	struct ft_hist	hist;
-};
-
 struct runqlat {
 	const struct ft_env	*env;
-	const struct ft_unit	*unit;
-	enum group_by		by;
+	struct ft_hgroups	h;		/* total and per group histograms */
 	struct ft_imap		start;		/* tid -> (ts << 12) | (cpu + 1) */
-	struct ft_hist		total;
-	struct ft_tab		groups;		/* key -> struct group */
 	unsigned long long	dropped;	/* pending wakeups dropped after a loss */
 	unsigned long long	unpaired;	/* switch-ins after lost events: not measured */
 	unsigned long long	bounded;	/* latencies ending at a reconstructed switch-in */
@@ -70,11 +59,11 @@ static int runqlat_parse_opt(void *priv, int opt, const char *arg)
 	struct runqlat *r = priv;
 
 	switch (opt) {
-	case 'm': r->unit = &ft_unit_ms; return 0;
-	case 'u': r->unit = &ft_unit_us; return 0;
-	case 'P': r->by = BY_PID; return 0;
-	case 'L': r->by = BY_TID; return 0;
-	case OPT_PER_CPU: r->by = BY_CPU; return 0;
+	case 'm': r->h.unit = &ft_unit_ms; return 0;
+	case 'u': r->h.unit = &ft_unit_us; return 0;
+	case 'P': r->h.by = FT_BY_PID; return 0;
+	case 'L': r->h.by = FT_BY_TID; return 0;
+	case OPT_PER_CPU: r->h.by = FT_BY_CPU; return 0;
 	}
 	return -1;
 }
@@ -85,21 +74,11 @@ static int runqlat_init(void *priv, const struct ft_env *env)
 	struct runqlat *r = priv;
 
 	r->env = env;
-	if (!r->unit)
-		r->unit = &ft_unit_us;
-	if (ft_imap_init(&r->start, 1024) || ft_tab_init(&r->groups, sizeof(struct group))) {
+	if (ft_imap_init(&r->start, 1024) || ft_hgroups_init(&r->h, env->tasks)) {
 		ft_err("out of memory");
 		return -1;
 	}
 	return 0;
-}
-
-/* group_hist - the histogram of a group key, created on first use */
-static struct ft_hist *group_hist(struct runqlat *r, int key)
-{
-	struct group *g = ft_tab_get(&r->groups, key);
-
-	return g ? &g->hist : NULL;
 }
 
 /* enqueue - task @pid became runnable at @ts, to run on @cpu */
@@ -113,9 +92,8 @@ static void enqueue(struct runqlat *r, int pid, uint64_t ts, int cpu)
 /* switch_in - task ev->sw.next_pid got the CPU: its latency ends here */
 static void switch_in(struct runqlat *r, const struct ft_event *ev)
 {
-	int pid = ev->sw.next_pid, key;
+	int pid = ev->sw.next_pid;
 	uint64_t *st = ft_imap_get(&r->start, pid), t_in, t0, ns;
-	struct ft_hist *h;
 
 	if (!st)
 		return;
@@ -130,18 +108,7 @@ static void switch_in(struct runqlat *r, const struct ft_event *ev)
 		r->bounded++;
 	t_in = ev->ts;
 	ns = t_in > t0 ? t_in - t0 : 0;
-	ft_hist_add(&r->total, r->unit, ns);
-	if (r->by == BY_NONE)
-		return;
-	if (r->by == BY_CPU) {
-		key = ev->cpu;
-	} else {
-		ft_tasks_note(r->env->tasks, pid, ev->sw.next_comm);
-		key = r->by == BY_PID ? ft_tasks_tgid(r->env->tasks, pid) : pid;
-	}
-	h = group_hist(r, key);
-	if (h)
-		ft_hist_add(h, r->unit, ns);
+	ft_hgroups_add(&r->h, pid, ev->cpu, ev->sw.next_comm, ns);
 }
 
 /* drop_cpu - forget pending starts bound for @cpu (events were lost there) */
@@ -190,46 +157,10 @@ static void runqlat_event(void *priv, const struct ft_event *ev)
 	}
 }
 
-/* cmp_group - order groups by key */
-static int cmp_group(const void *a, const void *b)
-{
-	const struct group *ga = a, *gb = b;
-
-	return (ga->key > gb->key) - (ga->key < gb->key);
-}
-
-/* group_title - "pid = 1234 comm", "tid = ...", "cpu = N" */
-static void group_title(struct runqlat *r, const struct group *g, char *buf, size_t len)
-{
-	static const char *const name[] = { "", "pid", "tid", "cpu" };
-
-	if (r->by == BY_CPU)
-		snprintf(buf, len, "cpu = %d", g->key);
-	else
-		snprintf(buf, len, "%s = %d %s", name[r->by], g->key,
-			 ft_tasks_comm(r->env->tasks, g->key));
-}
-
 /* runqlat_json - the same data as the text report */
 static void runqlat_json(struct runqlat *r, struct ft_json *j)
 {
-	static const char *const by[] = { "none", "pid", "tid", "cpu" };
-	unsigned int i;
-
-	ft_json_str(j, "group_by", by[r->by]);
-	ft_hist_json(j, "total", &r->total, r->unit);
-	ft_json_arr_begin(j, "groups");
-	for (i = 0; i < r->groups.n && r->by != BY_NONE; i++) {
-		struct group *g = ft_tab_at(&r->groups, i);
-
-		ft_json_obj_begin(j, NULL);
-		ft_json_i64(j, by[r->by], g->key);
-		if (r->by != BY_CPU)
-			ft_json_str(j, "comm", ft_tasks_comm(r->env->tasks, g->key));
-		ft_hist_json(j, "hist", &g->hist, r->unit);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
+	ft_hgroups_json(&r->h, j);
 	ft_json_u64(j, "dropped_after_loss", r->dropped);
 	ft_json_u64(j, "unmeasured_after_loss", r->unpaired);
 	ft_json_u64(j, "upper_bounds", r->bounded);
@@ -239,26 +170,12 @@ static void runqlat_json(struct runqlat *r, struct ft_json *j)
 static void runqlat_report(void *priv, struct ft_report *rep)
 {
 	struct runqlat *r = priv;
-	char title[64];
-	unsigned int i;
 
-	ft_tab_sort(&r->groups, cmp_group);
 	if (rep->json) {
 		runqlat_json(r, rep->json);
 		goto done;
 	}
-	if (r->by == BY_NONE) {
-		ft_hist_print_log2(rep->f, &r->total, r->unit->label);
-		ft_hist_print_summary(rep->f, &r->total, r->unit);
-	}
-	for (i = 0; i < r->groups.n; i++) {
-		struct group *g = ft_tab_at(&r->groups, i);
-
-		group_title(r, g, title, sizeof(title));
-		fprintf(rep->f, "\n%s\n", title);
-		ft_hist_print_log2(rep->f, &g->hist, r->unit->label);
-		ft_hist_print_summary(rep->f, &g->hist, r->unit);
-	}
+	ft_hgroups_print(&r->h, rep->f);
 	if (r->bounded)
 		fprintf(rep->f, "runqlat: %llu latencies end at a switch-in the kernel did not record; "
 			"they are upper bounds\n", r->bounded);
@@ -268,9 +185,7 @@ static void runqlat_report(void *priv, struct ft_report *rep)
 done:
 	if (rep->interval) {
 		r->bounded = r->dropped = r->unpaired = 0;
-		ft_hist_reset(&r->total);
-		for (i = 0; i < r->groups.n; i++)
-			ft_hist_reset(&((struct group *)ft_tab_at(&r->groups, i))->hist);
+		ft_hgroups_reset(&r->h);
 	}
 }
 
@@ -280,7 +195,7 @@ static void runqlat_fini(void *priv)
 	struct runqlat *r = priv;
 
 	ft_imap_fini(&r->start);
-	ft_tab_fini(&r->groups);
+	ft_hgroups_fini(&r->h);
 }
 
 const struct ft_analyzer ft_runqlat = {

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * latency: perf sched latency. Per task (merged by comm, or per pid with --pids or
+ * a -p/-t filter): run time, the number of scheduling delays measured, their
+ * average, maximum (with when it started and ended) and, beyond perf, the 99th
+ * percentile. A delay runs from a wakeup, or from a preemption, to the next
+ * switch-in (analyzers/waits.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzers/analyzer.h"
+#include "analyzers/output/hist.h"
+#include "analyzers/output/json.h"
+#include "analyzers/waits.h"
+#include "events/tasks.h"
+#include "tracer/options.h"
+#include "tracer/util.h"
+
+enum sort_key { SK_PID, SK_AVG, SK_MAX, SK_COUNT, SK_RUNTIME, SK_NKEYS };
+
+struct lat_group {
+	int		key;		/* tid, or a hash of the comm */
+	int		pid;		/* first tid of the group */
+	unsigned int	ntasks;
+	char		comm[FT_TASK_COMM_LEN + 1];
+	uint64_t	runtime, max, max_start, max_end;
+	struct ft_hist	hist;		/* delays: count, sum and p99 */
+};
+
+struct lat_task {
+	int		tid;
+	int		group;		/* key of its group, 0: not assigned yet */
+};
+
+struct latency {
+	const struct ft_env	*env;
+	bool			per_pid;
+	enum sort_key		sort[SK_NKEYS];
+	int			nsort;
+	struct ft_waits		waits;
+	struct ft_tab		groups;		/* key -> struct lat_group */
+	struct ft_tab		tasks;		/* tid -> struct lat_task */
+	uint64_t		*tprev;		/* per CPU: last switch, 0 unknown */
+	bool			oom;
+};
+
+enum { OPT_PIDS = 0x100 };
+
+static const struct option latency_longopts[] = {
+	{ "sort",	required_argument, NULL, 's' },
+	{ "pids",	no_argument,       NULL, OPT_PIDS },
+	{ 0 }
+};
+
+/* parse_sort - "key[,key...]" among pid, avg, max, switch/count, runtime */
+static int parse_sort(struct latency *l, const char *arg)
+{
+	static const char *const names[] = { "pid", "avg", "max", "switch", "runtime", "count" };
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int i, ret = 0;
+
+	l->nsort = 0;
+	for (tok = strtok_r(copy, ", ", &save); tok && !ret; tok = strtok_r(NULL, ", ", &save)) {
+		for (i = 0; i < 6 && strcmp(tok, names[i]); i++)
+			;
+		if (i == 6 || l->nsort == SK_NKEYS)
+			ret = -1;
+		else
+			l->sort[l->nsort++] = i == 5 ? SK_COUNT : i == 3 ? SK_COUNT : (enum sort_key)i;
+	}
+	free(copy);
+	if (!l->nsort)
+		ret = -1;
+	return ret;
+}
+
+/* latency_parse_opt - -s KEYS, --pids */
+static int latency_parse_opt(void *priv, int opt, const char *arg)
+{
+	struct latency *l = priv;
+
+	switch (opt) {
+	case 's':
+		if (parse_sort(l, arg)) {
+			ft_err("bad sort key list '%s': use pid, avg, max, count (or switch), runtime",
+			       arg);
+			return -1;
+		}
+		return 0;
+	case OPT_PIDS:
+		l->per_pid = true;
+		return 0;
+	}
+	return -1;
+}
+
+/* comm_key - a positive key for a comm string (FNV-1a) */
+static int comm_key(const char *comm)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *comm; comm++)
+		h = (h ^ (unsigned char)*comm) * 16777619u;
+	return (int)(h & 0x7fffffff) | 1;
+}
+
+/* group_of - the group a task's numbers go to, made on first use */
+static struct lat_group *group_of(struct latency *l, int tid)
+{
+	struct lat_task *t = ft_tab_get(&l->tasks, tid);
+	const char *comm = ft_tasks_comm(l->env->tasks, tid);
+	struct lat_group *g;
+	int key;
+
+	if (!t)
+		goto oom;
+	if (t->group)
+		return ft_tab_find(&l->groups, t->group);
+	key = l->per_pid ? tid : comm_key(comm);
+	/* another comm with the same hash: probe on */
+	while (!l->per_pid && (g = ft_tab_find(&l->groups, key)) && strcmp(g->comm, comm))
+		key = (key + 2) & 0x7fffffff;
+	g = ft_tab_get(&l->groups, key);
+	if (!g)
+		goto oom;
+	if (!g->ntasks++) {
+		g->pid = tid;
+		snprintf(g->comm, sizeof(g->comm), "%s", comm);
+	}
+	t = ft_tab_find(&l->tasks, tid);
+	t->group = key;
+	return g;
+oom:
+	l->oom = true;
+	return NULL;
+}
+
+/* on_wait - one measured delay */
+static void on_wait(void *ctx, const struct ft_wait *w)
+{
+	struct latency *l = ctx;
+	struct lat_group *g = group_of(l, w->tid);
+	uint64_t d = w->end - w->start;
+
+	if (!g)
+		return;
+	ft_hist_add(&g->hist, &ft_unit_us, d);
+	if (d > g->max || g->hist.count == 1) {
+		g->max = d;
+		g->max_start = w->start;
+		g->max_end = w->end;
+	}
+}
+
+/* latency_init - tables; per pid when the run is filtered to pids or tids */
+static int latency_init(void *priv, const struct ft_env *env)
+{
+	struct latency *l = priv;
+
+	l->env = env;
+	if (env->opts->npids || env->opts->ntids)
+		l->per_pid = true;
+	if (!l->nsort) {
+		l->sort[0] = SK_AVG;
+		l->sort[1] = SK_MAX;
+		l->sort[2] = SK_COUNT;
+		l->sort[3] = SK_RUNTIME;
+		l->nsort = 4;
+	}
+	l->tprev = calloc(env->ncpus, sizeof(*l->tprev));
+	if (!l->tprev || ft_tab_init(&l->groups, sizeof(struct lat_group)) ||
+	    ft_tab_init(&l->tasks, sizeof(struct lat_task)) ||
+	    ft_waits_init(&l->waits, env, on_wait, l)) {
+		ft_err("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* latency_event - run time at each switch-out; delays through the wait tracker */
+static void latency_event(void *priv, const struct ft_event *ev)
+{
+	struct latency *l = priv;
+	int prev;
+
+	if (ev->type == FT_EV_SWITCH) {
+		prev = ev->sw.prev_pid;
+		ft_tasks_note(l->env->tasks, prev, ev->sw.prev_comm);
+		ft_tasks_note(l->env->tasks, ev->sw.next_pid, ev->sw.next_comm);
+		if (prev && l->tprev[ev->cpu] &&
+		    (!l->env->traced || l->env->traced(l->env, prev))) {
+			struct lat_group *g = group_of(l, prev);
+
+			if (g)
+				g->runtime += ev->ts - l->tprev[ev->cpu];
+		}
+		l->tprev[ev->cpu] = ev->ts;
+	} else if (ev->type == FT_EV_LOST) {
+		l->tprev[ev->cpu] = 0;
+	}
+	ft_waits_event(&l->waits, ev);
+}
+
+static enum sort_key *sort_keys;
+static int sort_nkeys;
+
+/* cmp_key - compare two groups on one key: pid ascending, the rest descending */
+static int cmp_key(const struct lat_group *a, const struct lat_group *b, enum sort_key k)
+{
+	double x, y;
+
+	switch (k) {
+	case SK_PID:
+		return (a->pid > b->pid) - (a->pid < b->pid);
+	case SK_AVG:
+		x = a->hist.count ? (double)a->hist.sum_ns / a->hist.count : 0;
+		y = b->hist.count ? (double)b->hist.sum_ns / b->hist.count : 0;
+		break;
+	case SK_MAX:
+		x = a->max;
+		y = b->max;
+		break;
+	case SK_COUNT:
+		x = a->hist.count;
+		y = b->hist.count;
+		break;
+	default:
+		x = a->runtime;
+		y = b->runtime;
+		break;
+	}
+	return (x < y) - (x > y);
+}
+
+/* cmp_groups - the -s order, then pid */
+static int cmp_groups(const void *a, const void *b)
+{
+	int i, c;
+
+	for (i = 0; i < sort_nkeys; i++) {
+		c = cmp_key(a, b, sort_keys[i]);
+		if (c)
+			return c;
+	}
+	return cmp_key(a, b, SK_PID);
+}
+
+/* secs - a trace time as perf prints it: seconds with 6 decimals */
+static double secs(uint64_t ns)
+{
+	return ns / 1e9;
+}
+
+/* print_json - the same rows as JSON */
+static void print_json(struct latency *l, struct ft_json *j)
+{
+	unsigned int i;
+
+	ft_json_bool(j, "per_pid", l->per_pid);
+	ft_json_arr_begin(j, "tasks");
+	for (i = 0; i < l->groups.n; i++) {
+		struct lat_group *g = ft_tab_at(&l->groups, i);
+
+		ft_json_obj_begin(j, NULL);
+		ft_json_str(j, "comm", g->comm);
+		ft_json_i64(j, "pid", g->pid);
+		ft_json_u64(j, "tasks", g->ntasks);
+		ft_json_u64(j, "runtime_ns", g->runtime);
+		ft_json_u64(j, "count", g->hist.count);
+		ft_json_u64(j, "avg_ns", g->hist.count ? g->hist.sum_ns / g->hist.count : 0);
+		ft_json_u64(j, "max_ns", g->max);
+		ft_json_u64(j, "max_start_ns", g->max_start);
+		ft_json_u64(j, "max_end_ns", g->max_end);
+		ft_json_u64(j, "p99_ns", ft_hist_percentile(&g->hist, 99));
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_u64(j, "upper_bounds", l->waits.bounded);
+	ft_json_u64(j, "dropped_after_loss", l->waits.dropped);
+	ft_json_u64(j, "unmeasured_after_loss", l->waits.unpaired);
+}
+
+/* latency_report - perf sched latency's table, with a p99 column */
+static void latency_report(void *priv, struct ft_report *r)
+{
+	static const char rule[] = " ----------------------------------------------------------"
+		"--------------------------------------------------------------------------------"
+		"---------------------------\n";
+	struct latency *l = priv;
+	uint64_t run = 0, count = 0;
+	unsigned int i;
+	char name[48];
+	FILE *f = r->f;
+
+	if (l->oom)
+		ft_err("out of memory: some tasks are missing from the results");
+	sort_keys = l->sort;
+	sort_nkeys = l->nsort;
+	ft_tab_sort(&l->groups, cmp_groups);
+	if (r->json) {
+		print_json(l, r->json);
+		goto done;
+	}
+	fprintf(f, "\n%s", rule);
+	fprintf(f, "  Task                  |   Runtime ms  | Switches | Avg delay ms    | "
+		"Max delay ms    | Max delay start           | Max delay end          | P99 delay ms\n");
+	fputs(rule, f);
+	for (i = 0; i < l->groups.n; i++) {
+		struct lat_group *g = ft_tab_at(&l->groups, i);
+		int n;
+
+		if (!g->hist.count && !g->runtime)
+			continue;
+		if (g->ntasks > 1)
+			n = snprintf(name, sizeof(name), "  %s:(%u) ", g->comm, g->ntasks);
+		else
+			n = snprintf(name, sizeof(name), "  %s:%d ", g->comm, g->pid);
+		fprintf(f, "%s%*s|%11.3f ms |%9llu | avg:%8.3f ms | max:%8.3f ms | "
+			"max start: %12.6f s | max end: %12.6f s | p99:%8.3f ms\n", name,
+			n < 24 ? 24 - n : 0, "", g->runtime / 1e6, (unsigned long long)g->hist.count,
+			g->hist.count ? g->hist.sum_ns / 1e6 / g->hist.count : 0.0, g->max / 1e6,
+			secs(g->max_start), secs(g->max_end),
+			ft_hist_percentile(&g->hist, 99) / 1e6);
+		run += g->runtime;
+		count += g->hist.count;
+	}
+	fprintf(f, " -----------------------------------------------------------------"
+		"------------------------------------------------\n");
+	fprintf(f, "  TOTAL:                |%11.3f ms |%9llu |\n", run / 1e6,
+		(unsigned long long)count);
+	fprintf(f, " ---------------------------------------------------\n");
+	if (l->waits.bounded)
+		fprintf(f, "latency: %llu delays end at a switch-in the kernel did not record; they "
+			"are upper bounds\n", l->waits.bounded);
+	if (l->waits.dropped || l->waits.unpaired)
+		fprintf(f, "latency: %llu waits dropped and %llu switch-ins not measured after lost "
+			"events\n", l->waits.dropped, l->waits.unpaired);
+done:
+	if (r->interval) {
+		ft_tab_clear(&l->groups);
+		ft_tab_clear(&l->tasks);
+		l->waits.bounded = l->waits.dropped = l->waits.unpaired = 0;
+	}
+}
+
+/* latency_fini - free the tables */
+static void latency_fini(void *priv)
+{
+	struct latency *l = priv;
+
+	ft_waits_fini(&l->waits);
+	ft_tab_fini(&l->groups);
+	ft_tab_fini(&l->tasks);
+	free(l->tprev);
+}
+
+const struct ft_analyzer ft_latency = {
+	.name		= "latency",
+	.summary	= "scheduling delay per task: avg, max, p99 (perf sched latency)",
+	.usage		= "  -s, --sort KEYS      order by KEYS: pid, avg, max, count (or switch),\n"
+			  "                       runtime (default avg,max,count,runtime)\n"
+			  "      --pids           one row per thread, not per command name\n",
+	.examples	= "  ftscope latency -d 5                 # whole system, 5 seconds\n"
+			  "  ftscope latency -s max -- make -j2   # a build, worst delay first\n"
+			  "  ftscope latency -p 1234              # per thread of pid 1234\n",
+	.shortopts	= "s:",
+	.longopts	= latency_longopts,
+	.need		= FT_NEED(FT_EV_SWITCH),
+	.want		= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW),
+	.priv_size	= sizeof(struct latency),
+	.parse_opt	= latency_parse_opt,
+	.init		= latency_init,
+	.event		= latency_event,
+	.report		= latency_report,
+	.fini		= latency_fini,
+};

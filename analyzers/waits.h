@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Waits for a CPU, shared by the latency and wakeup analyzers: a task becomes ready
+ * at its first wakeup after a switch-out (sched_waking when the trace has it, else
+ * sched_wakeup; sched_wakeup_new for new tasks) or at a switch-out while runnable
+ * (preempted); the wait ends at its next switch-in.
+ */
+#ifndef FTSCOPE_ANALYZERS_WAITS_H
+#define FTSCOPE_ANALYZERS_WAITS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analyzers/analyzer.h"
+#include "events/tab.h"
+
+/* One finished wait, handed to the analyzer at the switch-in. */
+struct ft_wait {
+	int		tid;
+	uint64_t	start, end;	/* ready, switch-in (ns) */
+	bool		preempted;	/* ready since a switch-out while runnable */
+	bool		bounded;	/* the switch-in was rebuilt: end is an upper bound */
+	int		waker;		/* pid that woke it (-1 when preempted) */
+	int		waker_cpu;	/* CPU the wakeup ran on */
+	int		target_cpu;	/* CPU the wakeup chose (-1 unknown) */
+	int		cpu;		/* CPU it ran on */
+};
+
+typedef void (*ft_wait_fn)(void *ctx, const struct ft_wait *w);
+
+struct ft_waits {
+	const struct ft_env	*env;
+	struct ft_tab		tasks;		/* tid -> struct ft_wait being built */
+	ft_wait_fn		done;
+	void			*ctx;
+	unsigned long long	dropped;	/* ready tasks forgotten after lost events */
+	unsigned long long	unpaired;	/* switch-ins after lost events: not measured */
+	unsigned long long	bounded;	/* waits ending at a rebuilt switch-in */
+};
+
+int ft_waits_init(struct ft_waits *w, const struct ft_env *env, ft_wait_fn done, void *ctx);
+void ft_waits_fini(struct ft_waits *w);
+void ft_waits_event(struct ft_waits *w, const struct ft_event *ev);
+
+#endif
