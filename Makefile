@@ -43,7 +43,8 @@ endif
 EVENTS_SRC	:= events/page.c events/tep.c events/decode.c events/merge.c events/chain.c \
 		   events/pidset.c events/tasks.c events/tab.c
 ANALYZERS_SRC	:= analyzers/registry.c analyzers/runqlat.c analyzers/capture.c analyzers/timehist.c \
-		   analyzers/timehist_summary.c analyzers/latency.c analyzers/waits.c analyzers/output/hist.c analyzers/output/hgroups.c \
+		   analyzers/timehist_summary.c analyzers/latency.c analyzers/waits.c \
+		   analyzers/wakeup.c analyzers/output/hist.c analyzers/output/hgroups.c \
 		   analyzers/output/json.c
 TRACER_SRC	:= tracer/options.c tracer/session.c tracer/reader.c tracer/features.c \
 		   tracer/command.c tracer/run.c tracer/reset.c tracer/util.c

@@ -7,12 +7,14 @@
 #include "analyzers/analyzer.h"
 
 extern const struct ft_analyzer ft_runqlat, ft_timehist, ft_latency,
+				 ft_wakeup,
 				 ft_capture;
 
 const struct ft_analyzer *const ft_analyzers[] = {
 	&ft_runqlat,
 	&ft_timehist,
 	&ft_latency,
+	&ft_wakeup,
 	&ft_capture,
 	NULL,
 };
