@@ -45,6 +45,9 @@ struct ft_report {
 	uint64_t	ts;		/* trace time of the report (ns) */
 };
 
+/* parse_opt's return when it printed its own error line */
+#define FT_OPT_REPORTED	(-2)
+
 struct ft_analyzer {
 	const char		*name;
 	const char		*summary;	/* one line for `ftscope --help` */
@@ -55,6 +58,7 @@ struct ft_analyzer {
 	unsigned int		need;		/* FT_NEED() of required events */
 	unsigned int		want;		/* FT_NEED() of events used when present */
 	size_t			priv_size;
+	/* 0, -1 (the caller names the bad value) or FT_OPT_REPORTED (error printed) */
 	int	(*parse_opt)(void *priv, int opt, const char *arg);
 	/* returns 0, or -1 after printing one error line */
 	int	(*init)(void *priv, const struct ft_env *env);

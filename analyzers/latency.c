@@ -20,17 +20,12 @@
 enum sort_key { SK_PID, SK_AVG, SK_MAX, SK_COUNT, SK_RUNTIME, SK_NKEYS };
 
 struct lat_group {
-	int		key;		/* tid, or a hash of the comm */
+	int		key;		/* tid; in the merged table a hash of the comm */
 	int		pid;		/* first tid of the group */
 	unsigned int	ntasks;
 	char		comm[FT_TASK_COMM_LEN + 1];
 	uint64_t	runtime, max, max_start, max_end;
 	struct ft_hist	hist;		/* delays: count, sum and p99 */
-};
-
-struct lat_task {
-	int		tid;
-	int		group;		/* key of its group, 0: not assigned yet */
 };
 
 struct latency {
@@ -39,8 +34,8 @@ struct latency {
 	enum sort_key		sort[SK_NKEYS];
 	int			nsort;
 	struct ft_waits		waits;
-	struct ft_tab		groups;		/* key -> struct lat_group */
-	struct ft_tab		tasks;		/* tid -> struct lat_task */
+	struct ft_tab		groups;		/* tid -> struct lat_group */
+	struct ft_tab		merged;		/* comm key -> struct lat_group, at report */
 	uint64_t		*tprev;		/* per CPU: last switch, 0 unknown */
 	bool			oom;
 };
@@ -85,7 +80,7 @@ static int latency_parse_opt(void *priv, int opt, const char *arg)
 		if (parse_sort(l, arg)) {
 			ft_err("bad sort key list '%s': use pid, avg, max, count (or switch), runtime",
 			       arg);
-			return -1;
+			return FT_OPT_REPORTED;
 		}
 		return 0;
 	case OPT_PIDS:
@@ -105,35 +100,67 @@ static int comm_key(const char *comm)
 	return (int)(h & 0x7fffffff) | 1;
 }
 
-/* group_of - the group a task's numbers go to, made on first use */
+/* group_of - the record of thread @tid, made on first use */
 static struct lat_group *group_of(struct latency *l, int tid)
 {
-	struct lat_task *t = ft_tab_get(&l->tasks, tid);
-	const char *comm = ft_tasks_comm(l->env->tasks, tid);
-	struct lat_group *g;
-	int key;
+	struct lat_group *g = ft_tab_get(&l->groups, tid);
 
-	if (!t)
-		goto oom;
-	if (t->group)
-		return ft_tab_find(&l->groups, t->group);
-	key = l->per_pid ? tid : comm_key(comm);
-	/* another comm with the same hash: probe on */
-	while (!l->per_pid && (g = ft_tab_find(&l->groups, key)) && strcmp(g->comm, comm))
-		key = (key + 2) & 0x7fffffff;
-	g = ft_tab_get(&l->groups, key);
-	if (!g)
-		goto oom;
-	if (!g->ntasks++) {
-		g->pid = tid;
-		snprintf(g->comm, sizeof(g->comm), "%s", comm);
+	if (!g) {
+		l->oom = true;
+		return NULL;
 	}
-	t = ft_tab_find(&l->tasks, tid);
-	t->group = key;
+	if (!g->ntasks) {
+		g->ntasks = 1;
+		g->pid = tid;
+	}
 	return g;
-oom:
-	l->oom = true;
-	return NULL;
+}
+
+/* merge_add - fold thread record @g into @m */
+static void merge_add(struct lat_group *m, const struct lat_group *g)
+{
+	if (g->hist.count && (!m->hist.count || g->max > m->max)) {
+		m->max = g->max;
+		m->max_start = g->max_start;
+		m->max_end = g->max_end;
+	}
+	ft_hist_merge(&m->hist, &g->hist);
+	m->runtime += g->runtime;
+	if (!m->ntasks++ || g->pid < m->pid)
+		m->pid = g->pid;
+}
+
+/*
+ * rows - the table to print: threads named by their comm now (after any exec), or
+ * merged by that comm as perf does; NULL on ENOMEM
+ */
+static struct ft_tab *rows(struct latency *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->groups.n; i++) {
+		struct lat_group *g = ft_tab_at(&l->groups, i);
+
+		snprintf(g->comm, sizeof(g->comm), "%s", ft_tasks_comm(l->env->tasks, g->pid));
+	}
+	if (l->per_pid)
+		return &l->groups;
+	ft_tab_clear(&l->merged);
+	for (i = 0; i < l->groups.n; i++) {
+		struct lat_group *g = ft_tab_at(&l->groups, i), *m;
+		int key = comm_key(g->comm);
+
+		/* another comm with the same hash: probe on */
+		while ((m = ft_tab_find(&l->merged, key)) && strcmp(m->comm, g->comm))
+			key = (key + 2) & 0x7fffffff;
+		m = ft_tab_get(&l->merged, key);
+		if (!m)
+			return NULL;
+		if (!m->ntasks)
+			memcpy(m->comm, g->comm, sizeof(m->comm));
+		merge_add(m, g);
+	}
+	return &l->merged;
 }
 
 /* on_wait - one measured delay */
@@ -170,7 +197,7 @@ static int latency_init(void *priv, const struct ft_env *env)
 	}
 	l->tprev = calloc(env->ncpus, sizeof(*l->tprev));
 	if (!l->tprev || ft_tab_init(&l->groups, sizeof(struct lat_group)) ||
-	    ft_tab_init(&l->tasks, sizeof(struct lat_task)) ||
+	    ft_tab_init(&l->merged, sizeof(struct lat_group)) ||
 	    ft_waits_init(&l->waits, env, on_wait, l)) {
 		ft_err("out of memory");
 		return -1;
@@ -253,14 +280,14 @@ static double secs(uint64_t ns)
 }
 
 /* print_json - the same rows as JSON */
-static void print_json(struct latency *l, struct ft_json *j)
+static void print_json(struct latency *l, struct ft_tab *t, struct ft_json *j)
 {
 	unsigned int i;
 
 	ft_json_bool(j, "per_pid", l->per_pid);
 	ft_json_arr_begin(j, "tasks");
-	for (i = 0; i < l->groups.n; i++) {
-		struct lat_group *g = ft_tab_at(&l->groups, i);
+	for (i = 0; i < t->n; i++) {
+		struct lat_group *g = ft_tab_at(t, i);
 
 		ft_json_obj_begin(j, NULL);
 		ft_json_str(j, "comm", g->comm);
@@ -268,6 +295,7 @@ static void print_json(struct latency *l, struct ft_json *j)
 		ft_json_u64(j, "tasks", g->ntasks);
 		ft_json_u64(j, "runtime_ns", g->runtime);
 		ft_json_u64(j, "count", g->hist.count);
+		ft_json_u64(j, "total_ns", g->hist.sum_ns);
 		ft_json_u64(j, "avg_ns", g->hist.count ? g->hist.sum_ns / g->hist.count : 0);
 		ft_json_u64(j, "max_ns", g->max);
 		ft_json_u64(j, "max_start_ns", g->max_start);
@@ -289,25 +317,28 @@ static void latency_report(void *priv, struct ft_report *r)
 		"---------------------------\n";
 	struct latency *l = priv;
 	uint64_t run = 0, count = 0;
+	struct ft_tab *t = rows(l);
 	unsigned int i;
 	char name[48];
 	FILE *f = r->f;
 
-	if (l->oom)
+	if (l->oom || !t)
 		ft_err("out of memory: some tasks are missing from the results");
+	if (!t)
+		t = &l->groups;
 	sort_keys = l->sort;
 	sort_nkeys = l->nsort;
-	ft_tab_sort(&l->groups, cmp_groups);
+	ft_tab_sort(t, cmp_groups);
 	if (r->json) {
-		print_json(l, r->json);
+		print_json(l, t, r->json);
 		goto done;
 	}
 	fprintf(f, "\n%s", rule);
 	fprintf(f, "  Task                  |   Runtime ms  | Switches | Avg delay ms    | "
 		"Max delay ms    | Max delay start           | Max delay end          | P99 delay ms\n");
 	fputs(rule, f);
-	for (i = 0; i < l->groups.n; i++) {
-		struct lat_group *g = ft_tab_at(&l->groups, i);
+	for (i = 0; i < t->n; i++) {
+		struct lat_group *g = ft_tab_at(t, i);
 		int n;
 
 		if (!g->hist.count && !g->runtime)
@@ -339,7 +370,6 @@ static void latency_report(void *priv, struct ft_report *r)
 done:
 	if (r->interval) {
 		ft_tab_clear(&l->groups);
-		ft_tab_clear(&l->tasks);
 		l->waits.bounded = l->waits.dropped = l->waits.unpaired = 0;
 	}
 }
@@ -351,7 +381,7 @@ static void latency_fini(void *priv)
 
 	ft_waits_fini(&l->waits);
 	ft_tab_fini(&l->groups);
-	ft_tab_fini(&l->tasks);
+	ft_tab_fini(&l->merged);
 	free(l->tprev);
 }
 

@@ -99,7 +99,7 @@ static int timehist_parse_opt(void *priv, int opt, const char *arg)
 	case OPT_TIME:
 		if (parse_time(th, arg)) {
 			ft_err("bad --time '%s': want START,STOP in seconds (either may be empty)", arg);
-			return -1;
+			return FT_OPT_REPORTED;
 		}
 		return 0;
 	}
@@ -341,7 +341,7 @@ static void on_switch(struct timehist *th, const struct ft_event *ev)
 	tr->last_time = t;
 	tr->last_state = ev->sw.preempt ? 'R' : ev->sw.state;
 	tr->ready = tr->last_state == 'R' ? t : 0;
-	tr->dead = ev->sw.state == 'X' || ev->sw.state == 'Z';
+	tr->dead = ev->sw.state == 'X' || ev->sw.state == 'Z' || ev->sw.state == 'x';
 	th->tprev[ev->cpu] = t;
 }
 

@@ -73,13 +73,13 @@ static int wakeup_parse_opt(void *priv, int opt, const char *arg)
 	case OPT_TOP:
 		if (ft_parse_long(arg, 1, 100000, &w->top)) {
 			ft_err("bad --top '%s': want a count from 1 to 100000", arg);
-			return -1;
+			return FT_OPT_REPORTED;
 		}
 		return 0;
 	case OPT_MIN_US:
 		if (ft_parse_long(arg, 0, 3600L * 1000000, &v)) {
 			ft_err("bad --min-us '%s': want microseconds, 0 or more", arg);
-			return -1;
+			return FT_OPT_REPORTED;
 		}
 		w->min_us = v;
 		w->min_set = true;

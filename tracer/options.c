@@ -265,7 +265,11 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
 		}
 		r = parse_common(o, opt, optarg);
 		if (r < 0)
-			r = a->parse_opt && !a->parse_opt(priv, opt, optarg) ? 0 : 1;
+			r = a->parse_opt ? a->parse_opt(priv, opt, optarg) : -1;
+		if (r == FT_OPT_REPORTED) {
+			ret = FT_EXIT_USAGE;
+			goto out;
+		}
 		if (r) {
 			opt_name(opt, lo, name, sizeof(name));
 			ft_err("invalid value '%s' for %s", optarg ? optarg : "", name);

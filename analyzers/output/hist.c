@@ -61,6 +61,25 @@ void ft_hist_reset(struct ft_hist *h)
 	memset(h, 0, sizeof(*h));
 }
 
+/* ft_hist_merge - add every sample of @src to @dst */
+void ft_hist_merge(struct ft_hist *dst, const struct ft_hist *src)
+{
+	int i;
+
+	if (!src->count)
+		return;
+	for (i = 0; i < FT_LOG2_SLOTS; i++)
+		dst->log2[i] += src->log2[i];
+	for (i = 0; i < FT_LINLOG_SLOTS; i++)
+		dst->fine[i] += src->fine[i];
+	if (!dst->count || src->min_ns < dst->min_ns)
+		dst->min_ns = src->min_ns;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+	dst->count += src->count;
+	dst->sum_ns += src->sum_ns;
+}
+
 /**
  * ft_hist_percentile - the value (ns) below which a fraction @p of samples lie,
  * interpolated inside its log-linear slot and clamped to the observed min and max

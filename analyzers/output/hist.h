@@ -33,6 +33,7 @@ extern const struct ft_unit ft_unit_ns, ft_unit_us, ft_unit_ms;
 
 void ft_hist_add(struct ft_hist *h, const struct ft_unit *u, uint64_t ns);
 void ft_hist_reset(struct ft_hist *h);
+void ft_hist_merge(struct ft_hist *dst, const struct ft_hist *src);
 uint64_t ft_hist_percentile(const struct ft_hist *h, double p);
 void ft_hist_print_log2(FILE *f, const struct ft_hist *h, const char *label);
 void ft_hist_print_summary(FILE *f, const struct ft_hist *h, const struct ft_unit *u);

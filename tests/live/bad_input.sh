@@ -28,6 +28,10 @@ cases=(
 	"capture_needs_output|capture -d 0.1|needs -o"
 	"unwritable_output|runqlat -d 0.1 -o /proc/ftscope-cap|cannot write"
 	"reset_argument|reset now|unexpected argument"
+	"timehist_bad_time|timehist --time 5,1|bad --time"
+	"latency_bad_sort|latency -s bogus|bad sort key"
+	"wakeup_bad_top|wakeup --top 0|bad --top"
+	"wakeup_bad_min|wakeup --min-us -5|bad --min-us"
 )
 
 if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/filesystems; then

@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: timehist, latency and wakeup on workloads with known answers, and
+#              timehist against perf sched timehist recording the same run.
+# requires: root; perf for the comparisons (skipped without it)
+. tests/live/lib.sh
+need_root timehist_known_sleeps || exit 0
+PY=tests/live/sched_check.py
+
+have_perf=1
+perf sched record -o $OUT/perf-probe.data -- true >/dev/null 2>&1 || have_perf=0
+
+# rows of a run against perf's: CPU 0, where this VM records every switch
+if [ $have_perf = 1 ]; then
+	perf sched record -a -o $OUT/th0.data -- \
+		$FTSCOPE timehist -- taskset -c 0 $WL/waits 0 20 50 200 > $OUT/th0.txt 2>$OUT/th0.err
+	perf sched timehist -i $OUT/th0.data > $OUT/th0-perf.txt 2>/dev/null
+	for n in napper ping pong; do
+		if r=$(python3 $PY peer $OUT/th0.txt $OUT/th0-perf.txt $n); then
+			pass "timehist_matches_perf_$n"
+		else
+			fail "timehist_matches_perf_$n" "$r"
+		fi
+		echo "# $n: $r"
+	done
+else
+	skip timehist_matches_perf "perf sched record does not work here"
+fi
+
+# known sleeps: 20 x 50 ms must come out as 20 waits of ~50 ms on either CPU
+for cpu in 0 1; do
+	name=timehist_known_sleeps_cpu$cpu
+	if [ $cpu -ge "$(nproc)" ]; then
+		skip $name "no CPU $cpu"
+		continue
+	fi
+	$FTSCOPE timehist --state -- taskset -c $cpu $WL/waits $cpu 20 50 20 > $OUT/ths$cpu.txt 2>&1
+	if r=$(python3 $PY sleeps $OUT/ths$cpu.txt napper 20 50); then
+		pass $name
+	else
+		fail $name "$r"
+	fi
+	echo "# cpu $cpu: $r; $(grep -o '[0-9]* switch-ins reconstructed.*' $OUT/ths$cpu.txt)"
+done
+
+# preempted threads: sch delay is the whole wait; perf 6.1 reads R+ as W and says 0
+if [ $have_perf = 1 ]; then
+	perf sched record -a -o $OUT/thp.data -- \
+		$FTSCOPE timehist --state -- taskset -c 0 $WL/spin3 0 1 > $OUT/thp.txt 2>$OUT/thp.err
+	perf sched timehist --state -i $OUT/thp.data > $OUT/thp-perf.txt 2>/dev/null
+	if r=$(python3 $PY preempt $OUT/thp.txt $OUT/thp-perf.txt spin3); then
+		pass timehist_preempt_delay_where_perf_is_wrong
+	else
+		fail timehist_preempt_delay_where_perf_is_wrong "$r"
+	fi
+	echo "# $r"
+else
+	$FTSCOPE timehist --state -- taskset -c 0 $WL/spin3 0 1 > $OUT/thp.txt 2>&1
+	if r=$(python3 $PY preempt $OUT/thp.txt - spin3); then
+		pass timehist_preempt_delay
+	else
+		fail timehist_preempt_delay "$r"
+	fi
+fi
+
+# one capture, two analyzers written apart: latency's delays = timehist's delay totals
+$FTSCOPE capture -o $OUT/cap-spin -- taskset -c 0 $WL/spin3 0 1 > /dev/null 2>&1
+$FTSCOPE timehist -s --json -i $OUT/cap-spin > $OUT/cap-th.json 2>&1
+$FTSCOPE latency --pids --json -i $OUT/cap-spin > $OUT/cap-lat.json 2>&1
+if r=$(python3 $PY agree $OUT/cap-th.json $OUT/cap-lat.json spin3); then
+	pass latency_agrees_with_timehist
+else
+	fail latency_agrees_with_timehist "$r"
+fi
+echo "# $r"
+$FTSCOPE latency -i $OUT/cap-spin > $OUT/cap-lat.txt 2>&1
+if r=$(python3 $PY slice $OUT/cap-lat.txt spin3); then
+	pass latency_busy_cpu_slice_scale
+else
+	fail latency_busy_cpu_slice_scale "$r"
+fi
+echo "# $r"
+
+# ping-pong: every wakeup of ping comes from pong and back (the first from main)
+$FTSCOPE wakeup --wakers --top 5 --json -- taskset -c 0 $WL/waits 0 1 1 300 > $OUT/wk.json 2>&1
+if r=$(python3 $PY pairs $OUT/wk.json 300); then
+	pass wakeup_pingpong_pairs
+else
+	fail wakeup_pingpong_pairs "$r"
+fi
+echo "# $r"
+
+# --min-us 0 streams every wakeup the histogram counts; --top's first is the max
+$FTSCOPE wakeup --min-us 0 --top 3 -- taskset -c 0 $WL/waits 0 5 10 50 > $OUT/wk.txt 2>&1
+if r=$(python3 $PY stream $OUT/wk.txt); then
+	pass wakeup_min_us_and_top
+else
+	fail wakeup_min_us_and_top "$r"
+fi

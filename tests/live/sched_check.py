@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Checks for tests/live/sched.sh: parse timehist rows (ours and perf's), latency
+tables and wakeup JSON, and compare them with known answers or with each other.
+Each check prints one line of what it measured; exit status 1 when it fails."""
+import json
+import re
+import statistics
+import sys
+
+ROW = re.compile(r'^\s*(\d+\.\d+) \[(\d+)\]\s+(?:[ sim]+\s+)?(.*?)\s+(\d+\.\d{3})\s+'
+                 r'(\d+\.\d{3})\s+(\d+\.\d{3})\s*(.*)$')
+NAME = re.compile(r'^(.*)\[(-?\d+)(?:/(-?\d+))?\]$')
+
+
+def rows(path):
+    """timehist rows: dicts with time, cpu, comm, tid, wait, delay, run, rest."""
+    out = []
+    for line in open(path, errors='replace'):
+        m = ROW.match(line)
+        if not m:
+            continue
+        n = NAME.match(m.group(3))
+        comm, tid = (n.group(1), int(n.group(2))) if n else (m.group(3), 0)
+        out.append(dict(time=float(m.group(1)), cpu=int(m.group(2)), comm=comm, tid=tid,
+                        wait=float(m.group(4)), delay=float(m.group(5)),
+                        run=float(m.group(6)), rest=m.group(7).split()))
+    return out
+
+
+def tid_of(rs, comm):
+    for r in rs:
+        if r['comm'] == comm:
+            return r['tid']
+    sys.exit(f'no rows of {comm}')
+
+
+def done(ok, msg):
+    print(msg)
+    sys.exit(0 if ok else 1)
+
+
+def peer(ours_path, perf_path, comm):
+    """Same thread, same run: rows within 3% (or 20 us) each and in total."""
+    ours, perf = rows(ours_path), rows(perf_path)
+    tid = tid_of(ours, comm)
+    o = [r for r in ours if r['tid'] == tid]
+    p = [r for r in perf if r['tid'] == tid]
+    # perf forgets a thread at its exit record: the rows after it (the last one or
+    # two) go to ":-1[-1/pid]"; ours keep them
+    if len(p) < 5 or not -1 <= len(o) - len(p) <= 2:
+        done(False, f'{comm}: ours {len(o)} rows, perf {len(p)}')
+    n = min(len(o), len(p))
+    bad = [i for i in range(n)
+           if abs(o[i]['wait'] - p[i]['wait']) > max(0.03 * p[i]['wait'], 0.020) or
+           abs(o[i]['run'] - p[i]['run']) > max(0.03 * p[i]['run'], 0.020)]
+    wo, wp = sum(r['wait'] for r in o[:n]), sum(r['wait'] for r in p[:n])
+    ok = not bad and abs(wo - wp) <= 0.03 * max(wp, 1)
+    done(ok, f'{comm}: ours {len(o)} rows, perf {len(p)}; wait {wo:.3f} vs {wp:.3f} ms; '
+         f'{len(bad)} rows differ' + (f' (first at row {bad[0]})' if bad else ''))
+
+
+def sleeps(path, comm, count, ms):
+    """COUNT sleeps of MS: that many waits of at least MS, summing within 3%."""
+    rs = rows(path)
+    tid = tid_of(rs, comm)
+    waits = [r['wait'] for r in rs if r['tid'] == tid and r['wait'] >= 0.8 * ms]
+    total = sum(waits)
+    want = count * ms
+    ok = len(waits) == count and want * 0.995 <= total <= want * 1.03
+    done(ok, f'{len(waits)} waits of ~{ms} ms, {total:.1f} ms in all (want {want})')
+
+
+def preempt(ours_path, perf_path, comm):
+    """Preempted rows: sch delay equals the wait; perf's for the same rows, if given."""
+    # a thread's first row has no wait (its earlier switch-out is unseen): skip it
+    ours = [r for r in rows(ours_path) if r['comm'] == comm and r['rest'][:1] == ['R'] and
+            r['wait'] > 0]
+    if len(ours) < 10:
+        done(False, f'only {len(ours)} preempted rows of {comm}')
+    bad = [r for r in ours if abs(r['delay'] - r['wait']) > 0.002]
+    med = statistics.median(r['delay'] for r in ours)
+    ok = not bad and 0.3 <= med <= 100
+    msg = f'{len(ours)} preempted rows, median sch delay {med:.3f} ms, {len(bad)} with delay != wait'
+    if perf_path != '-':
+        tids = {r['tid'] for r in ours}
+        perf = [r for r in rows(perf_path) if r['tid'] in tids and r['wait'] > 0 and
+                r['rest'][:1] != ['S']]
+        letters = statistics.mode(r['rest'][0] for r in perf if r['rest']) if perf else '?'
+        pd = sum(r['delay'] for r in perf)
+        od = sum(r['delay'] for r in ours)
+        # informative: perf 6.1 starts sch delay only at a wakeup, so it reports none
+        # for preempted threads (whatever letter it prints)
+        msg += (f'; perf prints {len(perf)} such rows as {letters} with {pd:.3f} ms of sch '
+                f'delay in all, ours {od:.3f} ms')
+    done(ok, msg)
+
+
+def last_json(path):
+    return json.loads(open(path).read().strip().splitlines()[-1])
+
+
+def agree(th_path, lat_path, comm):
+    """latency (waits.c) and timehist (its own bookkeeping) on one capture."""
+    th, lat = last_json(th_path), last_json(lat_path)
+    t = {x['tid']: x for x in th['tasks'] if x['comm'] == comm and x['delay_ns']}
+    lt = {x['pid']: x for x in lat['tasks'] if x['comm'] == comm}
+    if len(t) < 3 or set(t) != set(lt):
+        done(False, f'threads differ: timehist {sorted(t)}, latency {sorted(lt)}')
+    msgs, ok = [], True
+    for tid in sorted(t):
+        a, b = t[tid]['delay_ns'], lt[tid]['total_ns']
+        ok = ok and abs(a - b) <= 0.03 * max(a, b) and \
+            abs(t[tid]['sched_in'] - lt[tid]['count']) <= 1
+        msgs.append(f'{tid}: {a / 1e6:.2f} vs {b / 1e6:.2f} ms')
+    done(ok, 'delays timehist vs latency ' + ', '.join(msgs))
+
+
+def slice_scale(path, comm):
+    """Threads sharing one busy CPU wait for each other's slices."""
+    for line in open(path):
+        m = re.match(r'\s+' + re.escape(comm) + r':\S+\s+\|\s*([\d.]+) ms \|\s*(\d+) \| avg:\s*'
+                     r'([\d.]+) ms \| max:\s*([\d.]+) ms.*p99:\s*([\d.]+) ms', line)
+        if m:
+            avg, n, p99 = float(m.group(3)), int(m.group(2)), float(m.group(5))
+            done(n >= 30 and 0.5 <= avg <= 50 and avg <= p99,
+                 f'{n} delays, avg {avg} ms, p99 {p99} ms')
+    done(False, f'no latency row for {comm}')
+
+
+def pairs(path, rounds):
+    """Each of ping and pong is woken by the other (and at most once by main)."""
+    j = last_json(path)
+    by = {}
+    for p in j['wakers']:
+        by.setdefault(p['wakee_comm'], {})[p['waker_comm']] = p['count']
+    ok, msgs = True, []
+    for me, other in (('ping', 'pong'), ('pong', 'ping')):
+        w = by.get(me, {})
+        strangers = {k: v for k, v in w.items() if k not in (other, 'waits')}
+        ok = ok and not strangers and w.get('waits', 0) <= 1 and \
+            w.get(other, 0) >= rounds // 2
+        msgs.append(f'{me} woken by {w}')
+    done(ok, '; '.join(msgs))
+
+
+def stream(path):
+    """--min-us 0 prints each wakeup the histogram counts; --top's first is the max."""
+    text = open(path).read()
+    head, _, tail = text.partition('slowest wakeups:')
+    line = re.compile(r'^\s*\d+\.\d{6} \S+\s+\d+\s+(\d+)\s', re.M)
+    streamed = len(line.findall(head))
+    m = re.search(r'count (\d+),.* max ([\d.]+) (\w+)', head)
+    top = line.findall(tail)
+    if not m or not top:
+        done(False, 'no summary or no --top rows')
+    count, mx = int(m.group(1)), float(m.group(2))
+    ok = streamed == count and abs(int(top[0]) - mx) <= 1
+    done(ok, f'{streamed} streamed, histogram count {count}; top {top[0]} us, max {mx} us')
+
+
+if __name__ == '__main__':
+    cmd, args = sys.argv[1], sys.argv[2:]
+    {'peer': lambda: peer(*args),
+     'sleeps': lambda: sleeps(args[0], args[1], int(args[2]), float(args[3])),
+     'preempt': lambda: preempt(*args),
+     'agree': lambda: agree(*args),
+     'slice': lambda: slice_scale(*args),
+     'pairs': lambda: pairs(args[0], int(args[1])),
+     'stream': lambda: stream(*args)}[cmd]()
