@@ -304,9 +304,7 @@ static void print_json(struct latency *l, struct ft_tab *t, struct ft_json *j)
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
-	ft_json_u64(j, "upper_bounds", l->waits.bounded);
-	ft_json_u64(j, "dropped_after_loss", l->waits.dropped);
-	ft_json_u64(j, "unmeasured_after_loss", l->waits.unpaired);
+	ft_wait_notes_json(j, &l->waits.notes);
 }
 
 /* latency_report - perf sched latency's table, with a p99 column */
@@ -361,16 +359,11 @@ static void latency_report(void *priv, struct ft_report *r)
 	fprintf(f, "  TOTAL:                |%11.3f ms |%9llu |\n", run / 1e6,
 		(unsigned long long)count);
 	fprintf(f, " ---------------------------------------------------\n");
-	if (l->waits.bounded)
-		fprintf(f, "latency: %llu delays end at a switch-in the kernel did not record; they "
-			"are upper bounds\n", l->waits.bounded);
-	if (l->waits.dropped || l->waits.unpaired)
-		fprintf(f, "latency: %llu waits dropped and %llu switch-ins not measured after lost "
-			"events\n", l->waits.dropped, l->waits.unpaired);
+	ft_wait_notes_print(f, "latency", &l->waits.notes);
 done:
 	if (r->interval) {
 		ft_tab_clear(&l->groups);
-		l->waits.bounded = l->waits.dropped = l->waits.unpaired = 0;
+		memset(&l->waits.notes, 0, sizeof(l->waits.notes));
 	}
 }
 

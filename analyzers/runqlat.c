@@ -21,6 +21,7 @@
 #include "analyzers/analyzer.h"
 #include "analyzers/output/hgroups.h"
 #include "analyzers/output/json.h"
+#include "analyzers/waits.h"
 #include "events/chain.h"
 #include "events/pidset.h"
 #include "events/tasks.h"
@@ -31,9 +32,7 @@ struct runqlat {
 	const struct ft_env	*env;
 	struct ft_hgroups	h;		/* total and per group histograms */
 	struct ft_imap		start;		/* tid -> (ts << 12) | (cpu + 1) */
-	unsigned long long	dropped;	/* pending wakeups dropped after a loss */
-	unsigned long long	unpaired;	/* switch-ins after lost events: not measured */
-	unsigned long long	bounded;	/* latencies ending at a reconstructed switch-in */
+	struct ft_wait_notes	notes;		/* upper bounds, losses */
 };
 
 enum { OPT_PER_CPU = 0x100 };
@@ -100,12 +99,12 @@ static void switch_in(struct runqlat *r, const struct ft_event *ev)
 	t0 = *st >> 12;
 	ft_imap_del(&r->start, pid);
 	if (ev->sw.synth && ev->sw.after_loss) {
-		r->unpaired++;
+		r->notes.unpaired++;
 		return;
 	}
 	/* a reconstructed switch-in is timed at the first record that proves it: an upper bound */
 	if (ev->sw.synth)
-		r->bounded++;
+		r->notes.bounded++;
 	t_in = ev->ts;
 	ns = t_in > t0 ? t_in - t0 : 0;
 	ft_hgroups_add(&r->h, pid, ev->cpu, ev->sw.next_comm, ns);
@@ -128,7 +127,7 @@ static void drop_cpu(struct runqlat *r, int cpu)
 			keys[n++] = s->key - 1;
 	for (i = 0; i < n; i++)
 		ft_imap_del(&r->start, keys[i]);
-	r->dropped += n;
+	r->notes.dropped += n;
 	free(keys);
 }
 
@@ -161,9 +160,7 @@ static void runqlat_event(void *priv, const struct ft_event *ev)
 static void runqlat_json(struct runqlat *r, struct ft_json *j)
 {
 	ft_hgroups_json(&r->h, j);
-	ft_json_u64(j, "dropped_after_loss", r->dropped);
-	ft_json_u64(j, "unmeasured_after_loss", r->unpaired);
-	ft_json_u64(j, "upper_bounds", r->bounded);
+	ft_wait_notes_json(j, &r->notes);
 }
 
 /* runqlat_report - histograms in BCC's layout, each followed by its summary line */
@@ -176,15 +173,10 @@ static void runqlat_report(void *priv, struct ft_report *rep)
 		goto done;
 	}
 	ft_hgroups_print(&r->h, rep->f);
-	if (r->bounded)
-		fprintf(rep->f, "runqlat: %llu latencies end at a switch-in the kernel did not record; "
-			"they are upper bounds\n", r->bounded);
-	if (r->dropped || r->unpaired)
-		fprintf(rep->f, "runqlat: %llu pending wakeups dropped and %llu switch-ins not measured "
-			"after lost events\n", r->dropped, r->unpaired);
+	ft_wait_notes_print(rep->f, "runqlat", &r->notes);
 done:
 	if (rep->interval) {
-		r->bounded = r->dropped = r->unpaired = 0;
+		memset(&r->notes, 0, sizeof(r->notes));
 		ft_hgroups_reset(&r->h);
 	}
 }

@@ -345,20 +345,36 @@ static void on_switch(struct timehist *th, const struct ft_event *ev)
 	th->tprev[ev->cpu] = t;
 }
 
-/* print_wakeup - a -w row: the waker, then "awakened: task" */
-static void print_wakeup(struct timehist *th, const struct ft_event *ev)
+/*
+ * print_event_prefix - the start of a -w or -M row: time, CPU, the CPU column with
+ * @mark (-V), the task the event ran in, and blanks under the three times
+ */
+static void print_event_prefix(struct timehist *th, const struct ft_event *ev, char mark)
 {
 	char name[64];
+	int i;
 
 	print_time(stdout, ev->ts, ev->cpu);
-	if (th->visual)
-		printf(" %*s ", th->env->ncpus, "");
+	if (th->visual) {
+		fputc(' ', stdout);
+		for (i = 0; i < th->env->ncpus; i++)
+			fputc(i == ev->cpu ? mark : ' ', stdout);
+		fputc(' ', stdout);
+	}
 	if (ev->common_pid)
 		th_commstr(th, ev->common_pid, name, sizeof(name));
 	else
 		snprintf(name, sizeof(name), "swapper");
 	printf(" %-*s ", TH_COMM_WIDTH, name);
 	printf("  %9s  %9s  %9s ", "", "", "");
+}
+
+/* print_wakeup - a -w row: the waker, then "awakened: task" */
+static void print_wakeup(struct timehist *th, const struct ft_event *ev)
+{
+	char name[64];
+
+	print_event_prefix(th, ev, ' ');
 	th_commstr(th, ev->wk.pid, name, sizeof(name));
 	printf("awakened: %s\n", name);
 }
@@ -386,26 +402,13 @@ static void on_migrate(struct timehist *th, const struct ft_event *ev)
 {
 	struct th_task *tr = ev->mig.pid ? task(th, ev->mig.pid, ev->cpu) : NULL;
 	char name[64];
-	int i;
 
 	if (!tr || !in_window(th, ev->ts) || !shown(th, ev->mig.pid))
 		return;
 	tr->migrations++;
 	if (!th->migrations || th->summary_only || th->env->opts->json)
 		return;
-	print_time(stdout, ev->ts, ev->cpu);
-	if (th->visual) {
-		fputc(' ', stdout);
-		for (i = 0; i < th->env->ncpus; i++)
-			fputc(i == ev->cpu ? 'm' : ' ', stdout);
-		fputc(' ', stdout);
-	}
-	if (ev->common_pid)
-		th_commstr(th, ev->common_pid, name, sizeof(name));
-	else
-		snprintf(name, sizeof(name), "swapper");
-	printf(" %-*s ", TH_COMM_WIDTH, name);
-	printf("  %9s  %9s  %9s ", "", "", "");
+	print_event_prefix(th, ev, 'm');
 	th_commstr(th, ev->mig.pid, name, sizeof(name));
 	printf("migrated: %s cpu %d => %d\n", name, ev->mig.orig_cpu, ev->mig.dest_cpu);
 }

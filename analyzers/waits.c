@@ -15,6 +15,7 @@
  */
 #include <string.h>
 
+#include "analyzers/output/json.h"
 #include "analyzers/waits.h"
 
 /* Per-task state: the wait being built, in the ft_wait itself (start 0: not ready). */
@@ -84,12 +85,12 @@ static void on_switch(struct ft_waits *w, const struct ft_event *ev)
 	if (!t->w.start)
 		return;
 	if (ev->sw.synth && ev->sw.after_loss) {
-		w->unpaired++;
+		w->notes.unpaired++;
 	} else {
 		t->w.end = ev->ts > t->w.start ? ev->ts : t->w.start;
 		t->w.cpu = ev->cpu;
 		t->w.bounded = ev->sw.synth;
-		w->bounded += ev->sw.synth;
+		w->notes.bounded += ev->sw.synth;
 		w->done(w->ctx, &t->w);
 	}
 	t->w.start = 0;
@@ -106,7 +107,7 @@ static void drop_cpu(struct ft_waits *w, int cpu)
 
 		if (t->w.start && to == cpu) {
 			t->w.start = 0;
-			w->dropped++;
+			w->notes.dropped++;
 		}
 	}
 }
@@ -132,4 +133,23 @@ void ft_waits_event(struct ft_waits *w, const struct ft_event *ev)
 	default:
 		break;
 	}
+}
+
+/* ft_wait_notes_print - the lines under a report: upper bounds, losses */
+void ft_wait_notes_print(FILE *f, const char *who, const struct ft_wait_notes *n)
+{
+	if (n->bounded)
+		fprintf(f, "%s: %llu latencies end at a switch-in the kernel did not record; "
+			"they are upper bounds\n", who, n->bounded);
+	if (n->dropped || n->unpaired)
+		fprintf(f, "%s: %llu pending wakeups dropped and %llu switch-ins not measured "
+			"after lost events\n", who, n->dropped, n->unpaired);
+}
+
+/* ft_wait_notes_json - the same as JSON fields */
+void ft_wait_notes_json(struct ft_json *j, const struct ft_wait_notes *n)
+{
+	ft_json_u64(j, "upper_bounds", n->bounded);
+	ft_json_u64(j, "dropped_after_loss", n->dropped);
+	ft_json_u64(j, "unmeasured_after_loss", n->unpaired);
 }

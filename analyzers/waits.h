@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "analyzers/analyzer.h"
 #include "events/tab.h"
@@ -28,18 +29,25 @@ struct ft_wait {
 
 typedef void (*ft_wait_fn)(void *ctx, const struct ft_wait *w);
 
+/* What could not be measured exactly, reported under every latency analyzer. */
+struct ft_wait_notes {
+	unsigned long long	bounded;	/* waits ending at a rebuilt switch-in */
+	unsigned long long	dropped;	/* ready tasks forgotten after lost events */
+	unsigned long long	unpaired;	/* switch-ins after lost events: not measured */
+};
+
 struct ft_waits {
 	const struct ft_env	*env;
 	struct ft_tab		tasks;		/* tid -> struct ft_wait being built */
 	ft_wait_fn		done;
 	void			*ctx;
-	unsigned long long	dropped;	/* ready tasks forgotten after lost events */
-	unsigned long long	unpaired;	/* switch-ins after lost events: not measured */
-	unsigned long long	bounded;	/* waits ending at a rebuilt switch-in */
+	struct ft_wait_notes	notes;
 };
 
 int ft_waits_init(struct ft_waits *w, const struct ft_env *env, ft_wait_fn done, void *ctx);
 void ft_waits_fini(struct ft_waits *w);
 void ft_waits_event(struct ft_waits *w, const struct ft_event *ev);
+void ft_wait_notes_print(FILE *f, const char *who, const struct ft_wait_notes *n);
+void ft_wait_notes_json(struct ft_json *j, const struct ft_wait_notes *n);
 
 #endif

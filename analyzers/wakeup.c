@@ -292,9 +292,7 @@ static void report_json(struct wakeup *w, struct ft_json *j)
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
-	ft_json_u64(j, "upper_bounds", w->waits.bounded);
-	ft_json_u64(j, "dropped_after_loss", w->waits.dropped);
-	ft_json_u64(j, "unmeasured_after_loss", w->waits.unpaired);
+	ft_wait_notes_json(j, &w->waits.notes);
 }
 
 /* wakeup_report - histogram(s), then the slowest and the pairs when asked */
@@ -321,18 +319,13 @@ static void wakeup_report(void *priv, struct ft_report *r)
 	}
 	if (w->wakers)
 		print_pairs(w, r->f);
-	if (w->waits.bounded)
-		fprintf(r->f, "wakeup: %llu latencies end at a switch-in the kernel did not record; "
-			"they are upper bounds (^)\n", w->waits.bounded);
-	if (w->waits.dropped || w->waits.unpaired)
-		fprintf(r->f, "wakeup: %llu wakeups dropped and %llu switch-ins not measured after "
-			"lost events\n", w->waits.dropped, w->waits.unpaired);
+	ft_wait_notes_print(r->f, "wakeup", &w->waits.notes);
 done:
 	if (r->interval) {
 		ft_hgroups_reset(&w->h);
 		ft_tab_clear(&w->pairs);
 		w->nslow = 0;
-		w->waits.bounded = w->waits.dropped = w->waits.unpaired = 0;
+		memset(&w->waits.notes, 0, sizeof(w->waits.notes));
 	}
 }
 
