@@ -55,7 +55,9 @@ def peer(ours_path, perf_path, comm):
            if abs(o[i]['wait'] - p[i]['wait']) > max(0.03 * p[i]['wait'], 0.020) or
            abs(o[i]['run'] - p[i]['run']) > max(0.03 * p[i]['run'], 0.020)]
     wo, wp = sum(r['wait'] for r in o[:n]), sum(r['wait'] for r in p[:n])
-    ok = not bad and abs(wo - wp) <= 0.03 * max(wp, 1)
+    # perf and ftrace read different clocks at different points of the same tracepoint:
+    # an interrupt between the two can move one row by tens of us, rarely
+    ok = len(bad) <= max(1, n // 100) and abs(wo - wp) <= 0.03 * max(wp, 1)
     done(ok, f'{comm}: ours {len(o)} rows, perf {len(p)}; wait {wo:.3f} vs {wp:.3f} ms; '
          f'{len(bad)} rows differ' +
          (f' (first: row {bad[0]} ours {o[bad[0]]} perf {p[bad[0]]})' if bad else ''))
