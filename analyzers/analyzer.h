@@ -30,10 +30,22 @@ struct ft_env {
 	int			ncpus;		/* CPUs of the trace */
 };
 
-/* ft_env_waking - the trace has sched_waking: ignore sched_wakeup, which repeats it */
-static inline bool ft_env_waking(const struct ft_env *env)
+/*
+ * ft_env_wakeup - is @ev the wakeup record that counts? sched_waking and
+ * sched_wakeup_new always; sched_wakeup only when the trace has no sched_waking
+ * (otherwise it repeats the waking of the same wakeup)
+ */
+static inline bool ft_env_wakeup(const struct ft_env *env, const struct ft_event *ev)
 {
-	return env->have & FT_NEED(FT_EV_WAKING);
+	switch (ev->type) {
+	case FT_EV_WAKING:
+	case FT_EV_WAKEUP_NEW:
+		return true;
+	case FT_EV_WAKEUP:
+		return !(env->have & FT_NEED(FT_EV_WAKING));
+	default:
+		return false;
+	}
 }
 
 /* One report: the final one, or one per interval. */

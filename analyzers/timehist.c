@@ -320,8 +320,9 @@ static void on_switch(struct timehist *th, const struct ft_event *ev)
 	update_runtime(tr, t, tprev);
 	if (in && shown(th, prev) && (!th->env->opts->cpu_on || th->env->opts->cpu_on[ev->cpu])) {
 		account(tr);
-		if (th->summary && prev && !tr->ppid)
-			tr->ppid = ft_tasks_ppid(th->env->tasks, prev);
+		/* the parent is read from /proc while the task lives (cached in the task table) */
+		if ((th->summary || th->idle_hist) && prev)
+			ft_tasks_ppid(th->env->tasks, prev);
 		if (ev->sw.synth)
 			th->rows_rebuilt++;
 		if (!th->summary_only && !th->env->opts->json)
@@ -334,9 +335,11 @@ static void on_switch(struct timehist *th, const struct ft_event *ev)
 	if (in && th->idle_hist && prev == 0 && next && shown(th, next)) {
 		struct th_task *nt = task(th, next, ev->cpu);
 
+		/* tr is this CPU's idle record, outside the table: still valid */
 		if (nt)
 			ft_stats_add(&nt->idle, tr->dt_run);
-		tr = task(th, prev, ev->cpu);	/* the table may have moved */
+		if (th->summary || th->idle_hist)
+			ft_tasks_ppid(th->env->tasks, next);
 	}
 	tr->last_time = t;
 	tr->last_state = ev->sw.preempt ? 'R' : ev->sw.state;
@@ -422,13 +425,11 @@ static void timehist_event(void *priv, const struct ft_event *ev)
 	case FT_EV_SWITCH:
 		on_switch(th, ev);
 		break;
-	case FT_EV_WAKEUP:
-		if (ft_env_waking(th->env))
-			break;
-		/* fall through */
 	case FT_EV_WAKING:
+	case FT_EV_WAKEUP:
 	case FT_EV_WAKEUP_NEW:
-		on_wakeup(th, ev);
+		if (ft_env_wakeup(th->env, ev))
+			on_wakeup(th, ev);
 		break;
 	case FT_EV_MIGRATE:
 		on_migrate(th, ev);

@@ -22,7 +22,6 @@ struct th_task {
 	int		tid;
 	char		last_state;	/* state letter at the last switch-out */
 	bool		dead;		/* last switched out as X or Z */
-	int		ppid;		/* 0 until looked up */
 	uint64_t	last_time;	/* last switch-out, 0 when never seen */
 	uint64_t	ready;		/* first wakeup since then, or the switch-out when preempted */
 	/* the row being printed */

@@ -39,7 +39,8 @@ static void print_task(struct timehist *th, FILE *f, const struct th_task *tr)
 	char name[64];
 
 	th_commstr(th, tr->tid, name, sizeof(name));
-	fprintf(f, "%*s   %5d  %9llu ", TH_COMM_WIDTH, name, tr->ppid,
+	fprintf(f, "%*s   %5d  %9llu ", TH_COMM_WIDTH, name,
+		ft_tasks_ppid(th->env->tasks, tr->tid),
 		(unsigned long long)s->n);
 	ms(f, s->sum, 8);
 	if (th->state && !th->idle_hist) {

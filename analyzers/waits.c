@@ -116,13 +116,11 @@ static void drop_cpu(struct ft_waits *w, int cpu)
 void ft_waits_event(struct ft_waits *w, const struct ft_event *ev)
 {
 	switch (ev->type) {
-	case FT_EV_WAKEUP:
-		if (ft_env_waking(w->env))
-			break;
-		/* fall through */
 	case FT_EV_WAKING:
+	case FT_EV_WAKEUP:
 	case FT_EV_WAKEUP_NEW:
-		on_wakeup(w, ev);
+		if (ft_env_wakeup(w->env, ev))
+			on_wakeup(w, ev);
 		break;
 	case FT_EV_SWITCH:
 		on_switch(w, ev);
