@@ -57,7 +57,9 @@ def peer(ours_path, perf_path, comm):
     wo, wp = sum(r['wait'] for r in o[:n]), sum(r['wait'] for r in p[:n])
     # perf and ftrace read different clocks at different points of the same tracepoint:
     # an interrupt between the two can move one row by tens of us, rarely
-    ok = len(bad) <= max(1, n // 100) and abs(wo - wp) <= 0.03 * max(wp, 1)
+    # the sum: 3%, but at least 1 us per row: threads whose waits are a few us each
+    # (ping-pong: 200 waits, under 1 ms in all) differ by 0.1-0.2 us a row in clock reads
+    ok = len(bad) <= max(1, n // 100) and abs(wo - wp) <= max(0.03 * wp, 0.001 * n)
     done(ok, f'{comm}: ours {len(o)} rows, perf {len(p)}; wait {wo:.3f} vs {wp:.3f} ms; '
          f'{len(bad)} rows differ' +
          (f' (first: row {bad[0]} ours {o[bad[0]]} perf {p[bad[0]]})' if bad else ''))
