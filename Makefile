@@ -41,13 +41,15 @@ LDFLAGS	+= -fsanitize=address,undefined
 endif
 
 EVENTS_SRC	:= events/page.c events/tep.c events/decode.c events/merge.c events/chain.c \
-		   events/pidset.c events/tasks.c events/tab.c
+		   events/pidset.c events/tasks.c events/tab.c events/intern.c events/ksyms.c \
+		   events/usyms.c
 ANALYZERS_SRC	:= analyzers/registry.c analyzers/runqlat.c analyzers/capture.c analyzers/timehist.c \
 		   analyzers/timehist_summary.c analyzers/latency.c analyzers/waits.c \
 		   analyzers/wakeup.c analyzers/output/hist.c analyzers/output/hgroups.c \
-		   analyzers/output/json.c
+		   analyzers/output/json.c analyzers/offcpu.c analyzers/offcpu_report.c \
+		   analyzers/output/flame.c
 TRACER_SRC	:= tracer/options.c tracer/session.c tracer/reader.c tracer/features.c \
-		   tracer/command.c tracer/run.c tracer/reset.c tracer/util.c
+		   tracer/command.c tracer/run.c tracer/reset.c tracer/util.c tracer/flamegraph.c
 LIB_SRC		:= $(EVENTS_SRC) $(ANALYZERS_SRC) $(TRACER_SRC)
 LIB_OBJ		:= $(LIB_SRC:.c=.o)
 

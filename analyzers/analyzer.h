@@ -51,6 +51,7 @@ static inline bool ft_env_wakeup(const struct ft_env *env, const struct ft_event
 /* One report: the final one, or one per interval. */
 struct ft_report {
 	FILE		*f;
+	FILE		*footer;	/* set by the analyzer: where the footer goes (NULL: f) */
 	struct ft_json	*json;		/* non-NULL with --json: write into the open object */
 	bool		final;
 	bool		interval;
@@ -70,8 +71,11 @@ struct ft_analyzer {
 	unsigned int		need;		/* FT_NEED() of required events */
 	unsigned int		want;		/* FT_NEED() of events used when present */
 	size_t			priv_size;
+	unsigned int		max_wait_ms;	/* live: read at least this often (0: 1 s) */
 	/* 0, -1 (the caller names the bad value) or FT_OPT_REPORTED (error printed) */
 	int	(*parse_opt)(void *priv, int opt, const char *arg);
+	/* optional: the events the parsed options need, on top of need and want */
+	void	(*events)(void *priv, unsigned int *need, unsigned int *want);
 	/* returns 0, or -1 after printing one error line */
 	int	(*init)(void *priv, const struct ft_env *env);
 	void	(*event)(void *priv, const struct ft_event *ev);

@@ -7,7 +7,7 @@
 #include "analyzers/analyzer.h"
 
 extern const struct ft_analyzer ft_runqlat, ft_timehist, ft_latency,
-				 ft_wakeup,
+				 ft_wakeup, ft_offcpu,
 				 ft_capture;
 
 const struct ft_analyzer *const ft_analyzers[] = {
@@ -15,6 +15,7 @@ const struct ft_analyzer *const ft_analyzers[] = {
 	&ft_timehist,
 	&ft_latency,
 	&ft_wakeup,
+	&ft_offcpu,
 	&ft_capture,
 	NULL,
 };

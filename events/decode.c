@@ -19,6 +19,8 @@ const struct ft_event_def ft_event_defs[FT_EV_NTYPES] = {
 	[FT_EV_WAKEUP_NEW]	= { "sched", "sched_wakeup_new" },
 	[FT_EV_FORK]		= { "sched", "sched_process_fork" },
 	[FT_EV_MIGRATE]		= { "sched", "sched_migrate_task" },
+	[FT_EV_KSTACK]		= { "ftrace", "kernel_stack" },
+	[FT_EV_USTACK]		= { "ftrace", "user_stack" },
 };
 
 /* field_of - cache a field's offset, size and sign; off -1 when absent */
@@ -101,6 +103,46 @@ static void wake_fmt(struct ft_wake_fmt *w, struct tep_event *ev)
 	w->min_size = max_end(&w->comm, 4);
 }
 
+/* stack_fmt - resolve kernel_stack / user_stack: optional size or tgid, the caller array */
+static bool stack_fmt(struct ft_stack_fmt *k, struct tep_event *ev)
+{
+	struct tep_format_field *f = tep_find_any_field(ev, "caller");
+
+	k->size = field_of(ev, "size");
+	k->tgid = field_of(ev, "tgid");
+	k->caller = field_of(ev, "caller");
+	k->word = f && f->elementsize ? f->elementsize : 8;
+	return k->caller.off >= 0 && (k->word == 4 || k->word == 8);
+}
+
+/*
+ * decode_stack - the addresses of a stack record, up to the first 0 or all-ones entry.
+ * kernel_stack records hold `size` entries, whatever the format's array length says.
+ */
+static void decode_stack(const struct ft_stack_fmt *k, const void *data, int size,
+			 struct ft_stack *s)
+{
+	int max = (size - k->caller.off) / k->word, n = max, i;
+	uint64_t end = k->word == 4 ? 0xffffffffULL : UINT64_MAX;
+
+	if (k->size.off >= 0 && size >= field_end(k->size)) {
+		long long want = ft_num(data, k->size);
+
+		if (want >= 0 && want < max)
+			n = (int)want;
+	}
+	s->word = k->word;
+	s->tgid = k->tgid.off >= 0 && size >= field_end(k->tgid) ? (int)ft_num(data, k->tgid) : 0;
+	s->ip = (const unsigned char *)data + k->caller.off;
+	for (i = 0; i < n; i++) {
+		uint64_t v = ft_stack_ip(s, i);
+
+		if (!v || v == end)
+			break;
+	}
+	s->n = i;
+}
+
 /**
  * ft_decoder_init - resolve every field the typed records need from @tep
  * Events the tep lacks are simply not decoded. Returns 0 or -1 (ENOMEM, EINVAL).
@@ -161,6 +203,11 @@ int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep)
 			d->mig.dest_cpu = field_of(ev, "dest_cpu");
 			d->mig.min_size = max_end(&d->mig.pid, 3);
 			if (d->mig.pid.off < 0 || d->mig.orig_cpu.off < 0 || d->mig.dest_cpu.off < 0)
+				d->have &= ~FT_NEED(i);
+			break;
+		case FT_EV_KSTACK:
+		case FT_EV_USTACK:
+			if (!stack_fmt(&d->stk[i - FT_EV_KSTACK], ev))
 				d->have &= ~FT_NEED(i);
 			break;
 		}
@@ -317,6 +364,12 @@ enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 		ev->mig.pid = (int)ft_num(data, d->mig.pid);
 		ev->mig.orig_cpu = (int)ft_num(data, d->mig.orig_cpu);
 		ev->mig.dest_cpu = (int)ft_num(data, d->mig.dest_cpu);
+		break;
+	case FT_EV_KSTACK:
+	case FT_EV_USTACK:
+		if (!(d->have & FT_NEED(ev->type)) || size < d->stk[ev->type - FT_EV_KSTACK].caller.off)
+			goto bad;
+		decode_stack(&d->stk[ev->type - FT_EV_KSTACK], data, size, &ev->stack);
 		break;
 	default:
 		break;

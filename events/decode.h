@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 struct tep_handle;
 
@@ -19,6 +20,8 @@ enum ft_ev_type {
 	FT_EV_WAKEUP_NEW,	/* sched:sched_wakeup_new */
 	FT_EV_FORK,		/* sched:sched_process_fork */
 	FT_EV_MIGRATE,		/* sched:sched_migrate_task */
+	FT_EV_KSTACK,		/* ftrace:kernel_stack, after an event (options/stacktrace) */
+	FT_EV_USTACK,		/* ftrace:user_stack, after an event (options/userstacktrace) */
 	FT_EV_NTYPES,
 	FT_EV_LOST = FT_EV_NTYPES,	/* not a kernel event: events were lost on a CPU */
 };
@@ -65,6 +68,31 @@ struct ft_migrate {
 	int		pid, orig_cpu, dest_cpu;
 };
 
+/*
+ * A stack that follows the event it belongs to on the same CPU: return addresses,
+ * innermost first, ending at the first 0 or all-ones entry.
+ */
+struct ft_stack {
+	int			n;		/* entries */
+	int			word;		/* bytes per entry: 8, or 4 for 32-bit kernels */
+	int			tgid;		/* user_stack: the process, 0 when unknown */
+	const unsigned char	*ip;		/* n entries of @word bytes, unaligned */
+};
+
+/* ft_stack_ip - the @i-th address of a decoded stack */
+static inline uint64_t ft_stack_ip(const struct ft_stack *s, int i)
+{
+	uint64_t v = 0;
+	uint32_t w;
+
+	if (s->word == 4) {
+		memcpy(&w, s->ip + 4 * i, 4);
+		return w;
+	}
+	memcpy(&v, s->ip + 8 * i, 8);
+	return v;
+}
+
 /* One decoded record. Pointers refer to the raw record, valid during the callback. */
 struct ft_event {
 	uint64_t	ts;
@@ -76,6 +104,7 @@ struct ft_event {
 		struct ft_wake		wk;
 		struct ft_fork		fork;
 		struct ft_migrate	mig;
+		struct ft_stack		stack;
 		long long		lost;	/* FT_EV_LOST: count, -1 when unknown */
 	};
 };
@@ -107,6 +136,11 @@ struct ft_migrate_fmt {
 	int min_size;
 };
 
+struct ft_stack_fmt {
+	struct ft_field size, tgid, caller;
+	int word;
+};
+
 struct ft_decoder {
 	struct tep_handle	*tep;
 	struct ft_field		common_type, common_pid;
@@ -116,6 +150,7 @@ struct ft_decoder {
 	struct ft_wake_fmt	wk[3];		/* waking, wakeup, wakeup_new */
 	struct ft_fork_fmt	fork;
 	struct ft_migrate_fmt	mig;
+	struct ft_stack_fmt	stk[2];		/* kernel_stack, user_stack */
 	struct ft_states	states;
 	unsigned int		have;		/* FT_NEED() of each type the tep knows */
 	unsigned long long	malformed;	/* records too short for their format */

@@ -18,6 +18,7 @@ static const struct {
 } builtins[] = {
 	{ "list",  ft_cmd_list,  "commands, and the tracing features this kernel offers" },
 	{ "reset", ft_cmd_reset, "remove instances and probes left by killed ftscope runs" },
+	{ "flamegraph", ft_cmd_flamegraph, "folded stacks to an interactive SVG flame graph" },
 };
 
 /* usage - `ftscope --help` */
@@ -36,6 +37,7 @@ static void usage(FILE *f)
 	      "EXAMPLES:\n"
 	      "  ftscope runqlat -d 5            # run-queue latency histogram, whole system, 5 s\n"
 	      "  ftscope runqlat -P -- make -j2  # per-process histograms of a build\n"
+	      "  ftscope offcpu --svg off.svg -d 5  # off-CPU flame graph, whole system\n"
 	      "  ftscope list                    # what this kernel supports\n", f);
 }
 

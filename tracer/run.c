@@ -44,6 +44,7 @@ struct pipeline {
 	struct ft_chain		chain;
 	struct ft_tasks		tasks;
 	struct ft_imap		traced;		/* in-kernel pid filter, mirrored */
+	unsigned int		need, want;	/* events, after the analyzer's options */
 	bool			filtered, follow;
 	struct ft_env		env;
 	int			ncpus;
@@ -103,6 +104,11 @@ static void on_raw(void *ctx, const struct ft_raw *raw)
 		if (p->filtered && p->follow && ft_imap_get(&p->traced, ev.fork.parent_pid))
 			ft_imap_put(&p->traced, ev.fork.child_pid, 1);
 	}
+	/* a stack belongs to the record before it, made by the task that switched out */
+	if (ev.type == FT_EV_KSTACK || ev.type == FT_EV_USTACK) {
+		deliver(p, &ev);
+		return;
+	}
 	if (ft_chain_feed(&p->chain, &ev, &synth))
 		deliver(p, &synth);
 	deliver(p, &ev);
@@ -125,6 +131,7 @@ static void per_cpu(FILE *f, const unsigned long long *n, int ncpus)
 static void footer(struct pipeline *p, struct ft_merge *m, struct ft_report *r)
 {
 	unsigned long long lost = 0, bad = 0;
+	FILE *f = r->footer ? r->footer : r->f;
 	int cpu;
 
 	for (cpu = 0; cpu < p->ncpus; cpu++) {
@@ -145,23 +152,23 @@ static void footer(struct pipeline *p, struct ft_merge *m, struct ft_report *r)
 		ft_json_u64(r->json, "unordered_records", m->unordered);
 		return;
 	}
-	fprintf(r->f, "\n%llu events processed, %llu lost", m->events - p->events_reported, lost);
+	fprintf(f, "\n%llu events processed, %llu lost", m->events - p->events_reported, lost);
 	if (lost) {
-		fputs(" (", r->f);
-		per_cpu(r->f, p->lost_cpu, p->ncpus);
-		fputs("; results may be incomplete)", r->f);
+		fputs(" (", f);
+		per_cpu(f, p->lost_cpu, p->ncpus);
+		fputs("; results may be incomplete)", f);
 	}
 	if (p->lost_unknown)
-		fprintf(r->f, ", %llu losses of unknown size", p->lost_unknown);
+		fprintf(f, ", %llu losses of unknown size", p->lost_unknown);
 	if (p->chain.repaired) {
-		fprintf(r->f, "; %llu switch-ins reconstructed (", p->chain.repaired);
-		per_cpu(r->f, p->chain.repaired_cpu, p->ncpus);
-		fputc(')', r->f);
+		fprintf(f, "; %llu switch-ins reconstructed (", p->chain.repaired);
+		per_cpu(f, p->chain.repaired_cpu, p->ncpus);
+		fputc(')', f);
 	}
 	if (bad || p->dec.malformed)
-		fprintf(r->f, "; %llu damaged pages, %llu malformed records skipped", bad,
+		fprintf(f, "; %llu damaged pages, %llu malformed records skipped", bad,
 			p->dec.malformed);
-	fputc('\n', r->f);
+	fputc('\n', f);
 }
 
 /* report - one report of the analyzer, with its footer; JSON as one object per line */
@@ -214,11 +221,11 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 		ft_err("the trace has no usable scheduler event formats");
 		return -1;
 	}
-	if ((p->dec.have & p->a->need) != p->a->need) {
+	if ((p->dec.have & p->need) != p->need) {
 		int i;
 
 		for (i = 1; i < FT_EV_NTYPES; i++)
-			if ((p->a->need & FT_NEED(i)) && !(p->dec.have & FT_NEED(i)))
+			if ((p->need & FT_NEED(i)) && !(p->dec.have & FT_NEED(i)))
 				ft_err("%s needs %s:%s, which the %s lacks", p->a->name,
 				       ft_event_defs[i].system, ft_event_defs[i].name,
 				       live ? "kernel" : "capture");
@@ -389,8 +396,8 @@ static int run_offline(struct pipeline *p)
 	struct ft_merge m = { 0 };
 	int ret = FT_EXIT_ERR, ncpus = capture_count(p->o->input);
 
-	tep = ft_tep_load(ft_dir_format_read, (void *)p->o->input, p->a->need | p->a->want | FT_NEED(FT_EV_FORK),
-			  &pf);
+	tep = ft_tep_load(ft_dir_format_read, (void *)p->o->input,
+			  p->need | p->want | FT_NEED(FT_EV_FORK), &pf);
 	if (!tep || !ncpus) {
 		ft_err("%s is not an ftscope capture (header_page, formats, cpuN.raw): %s",
 		       p->o->input, strerror(errno ? errno : ENOENT));
@@ -507,6 +514,7 @@ static int run_live(struct pipeline *p)
 	uint64_t start, end = 0, next_report = 0;
 	int ret = FT_EXIT_ERR, *pids = NULL, npids = 0, e;
 	long reports = 0;
+	unsigned int max_wait = p->a->max_wait_ms ? p->a->max_wait_ms : MAX_WAIT_MS;
 
 	if (geteuid() != 0) {
 		ft_err("tracing needs root (tracefs and its instances belong to root)");
@@ -518,8 +526,8 @@ static int run_live(struct pipeline *p)
 		goto out_child;
 	p->filtered = npids > 0;
 	p->follow = o->npids || o->cmd;
-	if (ft_session_open(&s, o, p->a->need,
-			    p->a->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids, npids,
+	if (ft_session_open(&s, o, p->need,
+			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids, npids,
 			    p->follow))
 		goto out_session;
 	tep = ft_tep_load(ft_session_format_read, &s, s.enabled, &s.pf);
@@ -557,7 +565,7 @@ static int run_live(struct pipeline *p)
 	if (o->interval)
 		next_report = start + (uint64_t)(o->interval * 1e9);
 	while (!stop_reason(p, o->cmd ? &child : NULL, end, reports)) {
-		uint64_t now = ft_now_ns(), wake = now + MAX_WAIT_MS * 1000000ULL;
+		uint64_t now = ft_now_ns(), wake = now + max_wait * 1000000ULL;
 
 		if (end && end < wake)
 			wake = end;
@@ -633,6 +641,10 @@ int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
 		return FT_EXIT_ERR;
 	}
 	ret = ft_opts_parse(&o, a, p.priv, argc, argv);
+	p.need = a->need;
+	p.want = a->want;
+	if (ret == FT_PARSE_RUN && a->events)
+		a->events(p.priv, &p.need, &p.want);
 	if (ret == FT_PARSE_RUN) {
 		ft_install_signals();
 		ret = o.input ? run_offline(&p) : run_live(&p);

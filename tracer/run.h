@@ -11,6 +11,7 @@ int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv);
 int ft_cmd_capture(int argc, char **argv);
 int ft_cmd_list(int argc, char **argv);
 int ft_cmd_reset(int argc, char **argv);
+int ft_cmd_flamegraph(int argc, char **argv);
 int ft_possible_cpus(void);
 
 #endif

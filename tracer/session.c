@@ -85,6 +85,27 @@ static int set_pid_filter(struct ft_session *s, const int *pids, int npids, bool
 }
 
 /*
+ * enable_stacks - stacks come from the instance's stacktrace / userstacktrace option:
+ * every event of this instance is followed by the stack of the task that made it
+ */
+static int enable_stacks(struct ft_session *s, int type, bool required)
+{
+	const char *opt = type == FT_EV_KSTACK ? "options/stacktrace" : "options/userstacktrace";
+
+	if (!tracefs_file_exists(s->inst, opt)) {
+		if (!required)
+			return 0;
+		ft_err("this kernel has no %s", opt);
+		errno = ENOENT;
+		return -1;
+	}
+	if (write_knob(s, opt, "1"))
+		return -1;
+	s->enabled |= FT_NEED(type);
+	return 0;
+}
+
+/*
  * enable_events - enable what the analyzers need (required) and want (if present).
  * sched_wakeup only wanted beside sched_waking is a fallback: skipped when waking exists.
  */
@@ -100,6 +121,11 @@ static int enable_events(struct ft_session *s, unsigned int need, unsigned int w
 
 		if (!((need | want) & FT_NEED(i)))
 			continue;
+		if (i == FT_EV_KSTACK || i == FT_EV_USTACK) {
+			if (enable_stacks(s, i, need & FT_NEED(i)))
+				return -1;
+			continue;
+		}
 		if (!tracefs_event_file_exists(s->inst, e->system, e->name, "enable")) {
 			if (!(need & FT_NEED(i)))
 				continue;

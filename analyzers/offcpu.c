@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * offcpu: where threads block, BCC offcputime semantics, from ftrace alone.
+ *
+ *   switch-out(T, S|D...)  + kernel_stack + user_stack    ...    switch-in(T)
+ *        |----------------------- off-CPU time of T ------------------|
+ *
+ * The stacks are those of the instance's stacktrace and userstacktrace options:
+ * the kernel records them right after the sched_switch, on the same CPU, in the
+ * context of the task switching out. A switch-in the kernel did not record (idle
+ * on some CPUs) is rebuilt by the switch chain at the task's first record, so the
+ * period is an upper bound there, and counted as one. With --wakers, the
+ * sched_waking that ends a period is followed by the waker's stacks.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzers/offcpu.h"
+#include "events/tasks.h"
+#include "tracer/options.h"
+#include "tracer/util.h"
+
+/* One thread: blocked since start, with the stacks it blocked on. */
+struct offcpu_task {
+	int		tid;
+	int		tgid;
+	uint64_t	start;		/* 0: not blocked in a counted state */
+	uint32_t	kst, ust;	/* id + 1, 0 none */
+	int		waker, wtgid;	/* -1 none */
+	uint32_t	wkst, wust;
+};
+
+enum {
+	OPT_DELIMITED = 0x100, OPT_STATE, OPT_SVG, OPT_WAKERS,
+};
+
+static const struct option offcpu_longopts[] = {
+	{ "folded",		no_argument,		NULL, 'f' },
+	{ "user-threads-only",	no_argument,		NULL, 'u' },
+	{ "kernel-threads-only", no_argument,		NULL, 'k' },
+	{ "user-stacks-only",	no_argument,		NULL, 'U' },
+	{ "kernel-stacks-only",	no_argument,		NULL, 'K' },
+	{ "min-block-time",	required_argument,	NULL, 'm' },
+	{ "max-block-time",	required_argument,	NULL, 'M' },
+	{ "delimited",		no_argument,		NULL, OPT_DELIMITED },
+	{ "state",		required_argument,	NULL, OPT_STATE },
+	{ "svg",		required_argument,	NULL, OPT_SVG },
+	{ "wakers",		no_argument,		NULL, OPT_WAKERS },
+	{ 0 }
+};
+
+/* parse_states - "SD", "R", "all": the switch-out states that start a period */
+static int parse_states(struct offcpu *o, const char *arg)
+{
+	const char *p;
+
+	memset(o->state_on, 0, sizeof(o->state_on));
+	o->states_set = true;
+	if (!strcmp(arg, "all")) {
+		memset(o->state_on, 1, sizeof(o->state_on));
+		return 0;
+	}
+	for (p = arg; *p; p++) {
+		if (*p == ',' || *p == '|')
+			continue;
+		if (!strchr("RSDTtXZPIWKN", *p))
+			return -1;
+		o->state_on[(unsigned char)*p] = true;
+	}
+	return p == arg ? -1 : 0;
+}
+
+/* offcpu_parse_opt - the options only offcpu has */
+static int offcpu_parse_opt(void *priv, int opt, const char *arg)
+{
+	struct offcpu *o = priv;
+	long v;
+
+	switch (opt) {
+	case 'f': o->folded = true; return 0;
+	case 'u': o->user_threads = true; return 0;
+	case 'k': o->kernel_threads = true; return 0;
+	case 'U': o->ustack_only = true; return 0;
+	case 'K': o->kstack_only = true; return 0;
+	case OPT_DELIMITED: o->delimited = true; return 0;
+	case OPT_WAKERS: o->wakers = true; return 0;
+	case OPT_SVG: o->svg_path = arg; return 0;
+	case OPT_STATE: return parse_states(o, arg);
+	case 'm':
+	case 'M':
+		if (ft_parse_long(arg, 0, 1000L * 1000 * 1000 * 3600, &v))
+			return -1;
+		*(opt == 'm' ? &o->min_ns : &o->max_ns) = (uint64_t)v * 1000;
+		o->min_set |= opt == 'm';
+		return 0;
+	}
+	return -1;
+}
+
+/* offcpu_events - the stacks the options ask for, and wakings for --wakers */
+static void offcpu_events(void *priv, unsigned int *need, unsigned int *want)
+{
+	struct offcpu *o = priv;
+
+	if (!o->ustack_only)
+		*need |= FT_NEED(FT_EV_KSTACK);
+	if (!o->kstack_only)
+		*need |= FT_NEED(FT_EV_USTACK);
+	if (o->wakers)
+		*want |= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP);
+}
+
+/* offcpu_init - check the options against each other, open the SVG file, empty tables */
+static int offcpu_init(void *priv, const struct ft_env *env)
+{
+	struct offcpu *o = priv;
+	int i;
+
+	o->env = env;
+	if (!o->states_set) {
+		/* every sleeping state, not preemption */
+		memset(o->state_on, 1, sizeof(o->state_on));
+		o->state_on['R'] = false;
+	}
+	if (o->user_threads && o->kernel_threads) {
+		ft_err("-u and -k exclude each other");
+		return -1;
+	}
+	if (o->ustack_only && o->kstack_only) {
+		ft_err("-U and -K exclude each other");
+		return -1;
+	}
+	if (o->max_ns && o->max_ns < o->min_ns) {
+		ft_err("--max-block-time is below --min-block-time");
+		return -1;
+	}
+	if (!o->min_set)
+		o->min_ns = 1000;	/* BCC's default: periods under 1 us are noise */
+	if (o->svg_path) {
+		o->svg = fopen(o->svg_path, "we");
+		if (!o->svg) {
+			ft_err("cannot write %s: %s", o->svg_path, strerror(errno));
+			return -1;
+		}
+	}
+	o->pend = malloc(env->ncpus * sizeof(*o->pend));
+	o->pend_waker = calloc(env->ncpus, sizeof(*o->pend_waker));
+	if (!o->pend || !o->pend_waker || ft_tab_init(&o->tasks, sizeof(struct offcpu_task)) ||
+	    ft_intern_init(&o->kst) || ft_intern_init(&o->ust) || ft_intern_init(&o->keys) ||
+	    ft_usyms_init(&o->usyms, env->live)) {
+		ft_err("out of memory");
+		return -1;
+	}
+	for (i = 0; i < env->ncpus; i++)
+		o->pend[i] = -1;
+	return 0;
+}
+
+/* is_kthread - a kernel thread: kthreadd or one of its children */
+static bool is_kthread(struct offcpu *o, int tid)
+{
+	return tid == 2 || ft_tasks_ppid(o->env->tasks, tid) == 2;
+}
+
+/* counted - does a switch-out of @tid in this state start a period? */
+static bool counted(struct offcpu *o, const struct ft_event *ev)
+{
+	int tid = ev->sw.prev_pid;
+	char st = ev->sw.preempt ? 'R' : ev->sw.state;
+
+	if (!tid || ev->sw.synth || (o->env->traced && !o->env->traced(o->env, tid)))
+		return false;
+	if (!o->state_on[(unsigned char)st])
+		return false;
+	if (o->user_threads || o->kernel_threads)
+		return is_kthread(o, tid) == o->kernel_threads;
+	return true;
+}
+
+/* add - one finished period of @t: total per (thread, stacks, waker) */
+static void add(struct offcpu *o, struct offcpu_task *t, uint64_t ns)
+{
+	uint64_t key[K_LEN] = { 0 };
+	long id;
+
+	if (ns < o->min_ns || (o->max_ns && ns > o->max_ns))
+		return;
+	key[K_TID] = t->tid;
+	key[K_TGID] = t->tgid;
+	key[K_KST] = t->kst;
+	key[K_UST] = t->ust;
+	if (o->wakers && t->waker >= 0) {
+		key[K_WTID] = t->waker + 1;
+		key[K_WTGID] = t->wtgid;
+		key[K_WKST] = t->wkst;
+		key[K_WUST] = t->wust;
+	}
+	id = ft_intern_put(&o->keys, key, o->wakers ? K_LEN : K_WTID);
+	if (id < 0)
+		return;
+	if ((uint32_t)id >= o->vcap) {
+		uint32_t cap = o->vcap ? o->vcap * 2 : 1024;
+		uint64_t *tot = realloc(o->total_ns, cap * sizeof(*tot)), *cnt;
+
+		if (!tot)
+			return;
+		o->total_ns = tot;
+		cnt = realloc(o->count, cap * sizeof(*cnt));
+		if (!cnt)
+			return;
+		o->count = cnt;
+		memset(o->total_ns + o->vcap, 0, (cap - o->vcap) * sizeof(*tot));
+		memset(o->count + o->vcap, 0, (cap - o->vcap) * sizeof(*cnt));
+		o->vcap = cap;
+	}
+	o->total_ns[id] += ns;
+	o->count[id]++;
+	o->sn.periods++;
+	o->sn.no_kstack += !t->kst && !o->ustack_only;
+	o->sn.no_ustack += !t->ust && !o->kstack_only && t->tgid;
+	o->sn.waker_no_kstack += o->wakers && t->waker >= 0 && !t->wkst && !o->ustack_only;
+}
+
+/* on_switch - a period ends at the switch-in, another starts at the switch-out */
+static void on_switch(struct offcpu *o, const struct ft_event *ev)
+{
+	struct offcpu_task *t;
+
+	if (ev->sw.next_pid && (t = ft_tab_find(&o->tasks, ev->sw.next_pid)) && t->start) {
+		if (ev->sw.synth && ev->sw.after_loss) {
+			o->notes.unpaired++;
+		} else {
+			o->notes.bounded += ev->sw.synth;
+			add(o, t, ev->ts > t->start ? ev->ts - t->start : 0);
+		}
+		t->start = 0;
+	}
+	if (ev->sw.synth)
+		return;
+	o->pend[ev->cpu] = -1;
+	if (!counted(o, ev)) {
+		t = ft_tab_find(&o->tasks, ev->sw.prev_pid);
+		if (t)
+			t->start = 0;
+		return;
+	}
+	ft_tasks_note(o->env->tasks, ev->sw.prev_pid, ev->sw.prev_comm);
+	t = ft_tab_get(&o->tasks, ev->sw.prev_pid);
+	if (!t)
+		return;
+	t->start = ev->ts;
+	t->kst = t->ust = t->wkst = t->wust = 0;
+	t->waker = -1;
+	t->wtgid = 0;
+	if (!t->tgid)
+		t->tgid = ft_tasks_tgid(o->env->tasks, t->tid);
+	o->pend[ev->cpu] = t->tid;
+	o->pend_waker[ev->cpu] = false;
+}
+
+/* on_wake - the first wakeup of a blocked task: its waker's stacks come next */
+static void on_wake(struct offcpu *o, const struct ft_event *ev)
+{
+	struct offcpu_task *t = ft_tab_find(&o->tasks, ev->wk.pid);
+
+	if (!t || !t->start || t->waker >= 0)
+		return;
+	t->waker = ev->common_pid;
+	t->wtgid = ev->common_pid ? ft_tasks_tgid(o->env->tasks, ev->common_pid) : 0;
+	o->pend[ev->cpu] = t->tid;
+	o->pend_waker[ev->cpu] = true;
+}
+
+/* on_stack - a kernel or user stack for the task pending on this CPU */
+static void on_stack(struct offcpu *o, const struct ft_event *ev)
+{
+	uint64_t ip[256], fr[256];
+	struct offcpu_task *t;
+	bool waker = o->pend_waker[ev->cpu];
+	int i, n = ev->stack.n < 256 ? ev->stack.n : 256, tgid;
+	long id;
+
+	if (o->pend[ev->cpu] < 0 || !(t = ft_tab_find(&o->tasks, o->pend[ev->cpu])))
+		return;
+	for (i = 0; i < n; i++)
+		ip[i] = ft_stack_ip(&ev->stack, i);
+	if (ev->type == FT_EV_KSTACK) {
+		id = n ? ft_intern_put(&o->kst, ip, n) : -1;
+		*(waker ? &t->wkst : &t->kst) = (uint32_t)(id + 1);
+		return;
+	}
+	o->pend[ev->cpu] = -1;	/* the user stack comes last */
+	tgid = ev->stack.tgid ? ev->stack.tgid : (waker ? t->wtgid : t->tgid);
+	if (!n)
+		return;
+	i = ft_usyms_frames(&o->usyms, tgid, ip, n, fr);
+	if (!waker) {
+		t->tgid = tgid;
+		o->sn.ustack_early += i < n;
+		o->sn.ustack_full += n == 8;
+	} else {
+		t->wtgid = tgid;
+	}
+	id = ft_intern_put(&o->ust, fr, i);
+	*(waker ? &t->wust : &t->ust) = (uint32_t)(id + 1);
+}
+
+/* on_lost - after lost events no pending period can be trusted: forget them */
+static void on_lost(struct offcpu *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->tasks.n; i++) {
+		struct offcpu_task *t = ft_tab_at(&o->tasks, i);
+
+		o->notes.dropped += !!t->start;
+		t->start = 0;
+	}
+	for (i = 0; i < (unsigned int)o->env->ncpus; i++)
+		o->pend[i] = -1;
+}
+
+/* offcpu_event - one record, in time order */
+static void offcpu_event(void *priv, const struct ft_event *ev)
+{
+	struct offcpu *o = priv;
+
+	switch (ev->type) {
+	case FT_EV_SWITCH:
+		on_switch(o, ev);
+		return;
+	case FT_EV_KSTACK:
+	case FT_EV_USTACK:
+		on_stack(o, ev);
+		return;
+	case FT_EV_LOST:
+		on_lost(o);
+		return;
+	default:
+		o->pend[ev->cpu] = -1;
+		if (o->wakers && ft_env_wakeup(o->env, ev))
+			on_wake(o, ev);
+		return;
+	}
+}
+
+/* offcpu_report - the stacks, then reset them for the next interval */
+static void offcpu_report(void *priv, struct ft_report *r)
+{
+	struct offcpu *o = priv;
+
+	offcpu_print(o, r);
+	if (r->interval) {
+		memset(o->total_ns, 0, o->vcap * sizeof(*o->total_ns));
+		memset(o->count, 0, o->vcap * sizeof(*o->count));
+		memset(&o->notes, 0, sizeof(o->notes));
+		memset(&o->sn, 0, sizeof(o->sn));
+	}
+}
+
+/* offcpu_fini - free everything; an unfinished SVG file is removed */
+static void offcpu_fini(void *priv)
+{
+	struct offcpu *o = priv;
+
+	if (o->svg) {
+		fclose(o->svg);
+		o->svg = NULL;
+		unlink(o->svg_path);
+	}
+	free(o->pend);
+	free(o->pend_waker);
+	free(o->total_ns);
+	free(o->count);
+	ft_tab_fini(&o->tasks);
+	ft_intern_fini(&o->kst);
+	ft_intern_fini(&o->ust);
+	ft_intern_fini(&o->keys);
+	ft_usyms_fini(&o->usyms);
+	ft_ksyms_fini(&o->ksyms);
+}
+
+const struct ft_analyzer ft_offcpu = {
+	.name		= "offcpu",
+	.summary	= "off-CPU time by kernel and user stack, as BCC's offcputime",
+	.usage		= "  -f, --folded         folded stacks (comm;user;kernel us) for flame graphs\n"
+			  "      --svg FILE       write an interactive flame graph to FILE\n"
+			  "  -u, --user-threads-only    user threads only\n"
+			  "  -k, --kernel-threads-only  kernel threads only\n"
+			  "  -U, --user-stacks-only     user stacks only\n"
+			  "  -K, --kernel-stacks-only   kernel stacks only\n"
+			  "  -m, --min-block-time US    count periods of at least US (default 1)\n"
+			  "  -M, --max-block-time US    count periods of at most US\n"
+			  "      --state LETTERS  switch-out states counted: S, D, R (preempted)...\n"
+			  "                       or all (default: every state but R)\n"
+			  "      --delimited      a '-' frame between kernel and user stacks\n"
+			  "      --wakers         add the waker's stacks and comm (BCC offwaketime)\n",
+	.examples	= "  ftscope offcpu -d 5                   # whole system for 5 seconds\n"
+			  "  ftscope offcpu -p 1234 -f > out.folded # folded, for flamegraph.pl\n"
+			  "  ftscope offcpu --svg off.svg -- ./app # flame graph of a command\n"
+			  "  ftscope offcpu --state D -d 10        # uninterruptible (I/O) sleep only\n"
+			  "  ftscope offcpu --wakers -f -p 1234    # who woke the blocked threads\n",
+	.shortopts	= "fukUKm:M:",
+	.longopts	= offcpu_longopts,
+	.need		= FT_NEED(FT_EV_SWITCH),
+	.priv_size	= sizeof(struct offcpu),
+	.max_wait_ms	= 100,
+	.parse_opt	= offcpu_parse_opt,
+	.events		= offcpu_events,
+	.init		= offcpu_init,
+	.event		= offcpu_event,
+	.report		= offcpu_report,
+	.fini		= offcpu_fini,
+};

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * offcpu: blocked time per (thread, kernel stack, user stack), with the waker's
+ * stacks under --wakers. Tracking in offcpu.c, the reports in offcpu_report.c.
+ */
+#ifndef FTSCOPE_ANALYZERS_OFFCPU_H
+#define FTSCOPE_ANALYZERS_OFFCPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analyzers/analyzer.h"
+#include "analyzers/waits.h"
+#include "events/intern.h"
+#include "events/syms.h"
+#include "events/tab.h"
+
+/* The parts of an aggregation key (an interned array); stack ids are id + 1, 0 none. */
+enum { K_TID, K_TGID, K_KST, K_UST, K_WTID, K_WTGID, K_WKST, K_WUST, K_LEN };
+
+/* Stack quality, counted over the blocked periods' own stacks. */
+struct offcpu_stack_notes {
+	unsigned long long	periods, no_kstack, no_ustack;
+	unsigned long long	ustack_early;	/* frame-pointer walk left executable memory */
+	unsigned long long	ustack_full;	/* all 8 entries used: deeper frames cut */
+	unsigned long long	waker_no_kstack;	/* --wakers: the kernel gave no waker stack */
+};
+
+struct offcpu {
+	const struct ft_env	*env;
+	/* options */
+	bool			folded, delimited, wakers;
+	bool			user_threads, kernel_threads;	/* -u, -k */
+	bool			ustack_only, kstack_only;	/* -U, -K */
+	bool			state_on[128];			/* switch-out states counted */
+	bool			states_set, min_set;
+	uint64_t		min_ns, max_ns;
+	const char		*svg_path;
+	FILE			*svg;
+	/* tracking */
+	struct ft_tab		tasks;		/* tid -> struct offcpu_task */
+	int			*pend;		/* per CPU: task whose stacks come next, -1 */
+	bool			*pend_waker;	/* ... as its waker's stacks */
+	struct ft_intern	kst, ust, keys;
+	uint64_t		*total_ns, *count;	/* per key id */
+	uint32_t		vcap;
+	struct ft_wait_notes	notes;
+	struct offcpu_stack_notes sn;
+	/* report */
+	struct ft_ksyms		ksyms;
+	struct ft_usyms		usyms;
+};
+
+void offcpu_print(struct offcpu *o, struct ft_report *r);
+
+#endif

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * offcpu reports: BCC offcputime's multi-line layout, folded stacks, JSON, and the
+ * flame graph. Stacks are symbolised here, once per report; every layout is made
+ * from the same frame lists.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzers/offcpu.h"
+#include "analyzers/output/flame.h"
+#include "analyzers/output/json.h"
+#include "events/tasks.h"
+#include "tracer/util.h"
+
+#define MAX_FRAMES	300
+
+/* One side of a row: a thread and its frames, innermost first. */
+struct side {
+	int		tid, tgid;
+	const char	*comm;
+	const char	*k[MAX_FRAMES], *u[MAX_FRAMES];
+	int		nk, nu;
+};
+
+/* Frames of the tracing machinery on top of every kernel stack: not the task's. */
+static const char *const trace_prefix[] = {
+	"trace_event_raw_event_", "__traceiter_", "perf_trace_", "__bpf_trace_", "ftrace_",
+	"__ftrace_", "trace_", NULL,
+};
+
+/* is_trace_frame - a frame of the code that recorded the stack */
+static bool is_trace_frame(const char *name)
+{
+	int i;
+
+	for (i = 0; trace_prefix[i]; i++)
+		if (!strncmp(name, trace_prefix[i], strlen(trace_prefix[i])))
+			return true;
+	return false;
+}
+
+/* kernel_syms - load kallsyms once; say so, once, when its addresses are hidden */
+static void kernel_syms(struct offcpu *o)
+{
+	char buf[16] = "?";
+	FILE *f;
+
+	if (o->ksyms.loaded || !o->kst.n)
+		return;
+	if (ft_ksyms_load(&o->ksyms, "/proc/kallsyms") || o->ksyms.hidden) {
+		f = fopen("/proc/sys/kernel/kptr_restrict", "re");
+		if (f) {
+			if (!fgets(buf, sizeof(buf), f))
+				strcpy(buf, "?");
+			fclose(f);
+		}
+		buf[strcspn(buf, "\n")] = 0;
+		ft_err("kernel symbols are hidden (kernel.kptr_restrict = %s): kernel frames show as "
+		       "[unknown]; run as root with kptr_restrict 0 or 1", buf);
+		o->ksyms.loaded = true;
+	}
+}
+
+/* kframes - names of kernel stack @id + 1, innermost first, tracing frames dropped */
+static int kframes(struct offcpu *o, uint32_t id, const char **out)
+{
+	const uint64_t *ip;
+	uint32_t n, i;
+	int k = 0;
+	bool top = true;
+
+	if (!id)
+		return 0;
+	ip = ft_intern_get(&o->kst, id - 1, &n);
+	for (i = 0; i < n && k < MAX_FRAMES; i++) {
+		const char *name = ft_ksyms_name(&o->ksyms, i ? ip[i] - 1 : ip[i]);
+
+		if (top && name && is_trace_frame(name))
+			continue;
+		top = false;
+		out[k++] = name ? name : "[unknown]";
+	}
+	return k;
+}
+
+/* uframes - names of user stack @id + 1 of process @tgid, innermost first */
+static int uframes(struct offcpu *o, int tgid, uint32_t id, const char **out)
+{
+	const uint64_t *fr;
+	uint32_t n, i;
+
+	if (!id)
+		return 0;
+	fr = ft_intern_get(&o->ust, id - 1, &n);
+	for (i = 0; i < n && i < MAX_FRAMES; i++)
+		out[i] = ft_usyms_name(&o->usyms, tgid, fr[i]);
+	return (int)i;
+}
+
+/* side_of - one side of key @key: the blocked thread (0) or its waker (K_WTID) */
+static void side_of(struct offcpu *o, const uint64_t *key, int base, struct side *s)
+{
+	s->tid = (int)key[base + K_TID] - (base ? 1 : 0);
+	s->tgid = (int)key[base + K_TGID];
+	s->comm = ft_tasks_comm(o->env->tasks, s->tid);
+	s->nk = kframes(o, (uint32_t)key[base + K_KST], s->k);
+	s->nu = uframes(o, s->tgid, (uint32_t)key[base + K_UST], s->u);
+}
+
+/* folded_frames - root first: comm, user, kernel; then --, the waker inverted, its comm */
+static int folded_frames(struct offcpu *o, const struct side *t, const struct side *w,
+			 const char **f, unsigned char *kind)
+{
+	int n = 0, i;
+
+	kind[n] = FT_FRAME_META;
+	f[n++] = t->comm;
+	for (i = t->nu - 1; i >= 0; i--, n++) {
+		kind[n] = FT_FRAME_USER;
+		f[n] = t->u[i];
+	}
+	if (o->delimited && t->nu && t->nk) {
+		kind[n] = FT_FRAME_META;
+		f[n++] = "-";
+	}
+	for (i = t->nk - 1; i >= 0; i--, n++) {
+		kind[n] = FT_FRAME_KERNEL;
+		f[n] = t->k[i];
+	}
+	if (!w)
+		return n;
+	kind[n] = FT_FRAME_META;
+	f[n++] = "--";
+	for (i = 0; i < w->nk; i++, n++) {
+		kind[n] = FT_FRAME_WAKER;
+		f[n] = w->k[i];
+	}
+	if (o->delimited && w->nu && w->nk) {
+		kind[n] = FT_FRAME_META;
+		f[n++] = "-";
+	}
+	for (i = 0; i < w->nu; i++, n++) {
+		kind[n] = FT_FRAME_WAKER;
+		f[n] = w->u[i];
+	}
+	kind[n] = FT_FRAME_META;
+	f[n++] = w->comm;
+	return n;
+}
+
+/* print_side - BCC's multi-line layout: kernel frames, --, user frames, comm (tid) */
+static void print_side(FILE *f, const struct side *s)
+{
+	int i;
+
+	for (i = 0; i < s->nk; i++)
+		fprintf(f, "    %s\n", s->k[i]);
+	if (s->nk && s->nu)
+		fputs("    --\n", f);
+	for (i = 0; i < s->nu; i++)
+		fprintf(f, "    %s\n", s->u[i]);
+	fprintf(f, "    %-16s %s (%d)\n", "-", s->comm, s->tid);
+}
+
+/* json_frames - one array of frame names */
+static void json_frames(struct ft_json *j, const char *key, const char *const *f, int n)
+{
+	int i;
+
+	ft_json_arr_begin(j, key);
+	for (i = 0; i < n; i++)
+		ft_json_str(j, NULL, f[i]);
+	ft_json_arr_end(j);
+}
+
+/* json_side - a thread and its stacks */
+static void json_side(struct ft_json *j, const struct side *s)
+{
+	ft_json_i64(j, "tid", s->tid);
+	ft_json_i64(j, "pid", s->tgid);
+	ft_json_str(j, "comm", s->comm);
+	json_frames(j, "kernel", s->k, s->nk);
+	json_frames(j, "user", s->u, s->nu);
+}
+
+/* Sort order of the rows: BCC prints the largest total last. */
+static const uint64_t *sort_total;
+
+/* cmp_total - ascending total, then id */
+static int cmp_total(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (sort_total[x] != sort_total[y])
+		return sort_total[x] < sort_total[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* print_notes - what the totals cannot show: bounds, losses, stack quality */
+static void print_notes(struct offcpu *o, FILE *f)
+{
+	const struct offcpu_stack_notes *sn = &o->sn;
+
+	fprintf(f, "offcpu: %llu blocked periods", sn->periods);
+	if (o->notes.bounded)
+		fprintf(f, "; %llu end at a switch-in the kernel did not record (upper bounds)",
+			o->notes.bounded);
+	if (o->notes.dropped || o->notes.unpaired)
+		fprintf(f, "; %llu dropped after lost events", o->notes.dropped + o->notes.unpaired);
+	fputc('\n', f);
+	if (sn->ustack_early || sn->ustack_full)
+		fprintf(f, "offcpu: user stacks (frame-pointer walk): %llu end early at code built "
+			"without frame pointers, %llu fill all 8 entries (deeper frames cut)\n",
+			sn->ustack_early, sn->ustack_full);
+	if (sn->no_kstack || sn->no_ustack)
+		fprintf(f, "offcpu: %llu periods without a kernel stack, %llu without a user stack\n",
+			sn->no_kstack, sn->no_ustack);
+	if (sn->waker_no_kstack)
+		fprintf(f, "offcpu: %llu wakeups came without the waker's kernel stack (the kernel "
+			"recorded none, e.g. from idle on some CPUs)\n", sn->waker_no_kstack);
+}
+
+/* json_notes - the same as JSON fields */
+static void json_notes(struct offcpu *o, struct ft_json *j)
+{
+	ft_json_u64(j, "periods", o->sn.periods);
+	ft_wait_notes_json(j, &o->notes);
+	ft_json_u64(j, "user_stacks_ended_early", o->sn.ustack_early);
+	ft_json_u64(j, "user_stacks_full", o->sn.ustack_full);
+	ft_json_u64(j, "periods_without_kernel_stack", o->sn.no_kstack);
+	ft_json_u64(j, "periods_without_user_stack", o->sn.no_ustack);
+	ft_json_u64(j, "wakers_without_kernel_stack", o->sn.waker_no_kstack);
+}
+
+/* write_svg - the flame graph of this report into the --svg file */
+static void write_svg(struct offcpu *o, struct ft_flame *fg)
+{
+	struct ft_flame_opts fo = {
+		.title = o->wakers ? "Off-Wake Time Flame Graph" : "Off-CPU Time Flame Graph",
+		.countname = "us",
+		.palette = FT_PALETTE_IO,
+	};
+	char sub[128];
+
+	snprintf(sub, sizeof(sub), "%llu blocked periods; user stacks by frame-pointer walk",
+		 o->sn.periods);
+	fo.subtitle = sub;
+	if (ft_flame_write(fg, o->svg, &fo) || fclose(o->svg)) {
+		ft_err("cannot write %s: %s", o->svg_path, strerror(errno));
+		o->svg = NULL;
+		unlink(o->svg_path);
+		return;
+	}
+	o->svg = NULL;
+}
+
+/* row - one key: printed, folded, as JSON, and into the flame graph */
+static void row(struct offcpu *o, struct ft_report *r, uint32_t id, struct ft_flame *fg)
+{
+	static struct side t, w;
+	const char *f[2 * MAX_FRAMES + 8];
+	unsigned char kind[2 * MAX_FRAMES + 8];
+	uint64_t us = o->total_ns[id] / 1000;
+	const uint64_t *key;
+	bool waker;
+	uint32_t n;
+	int nf;
+
+	key = ft_intern_get(&o->keys, id, &n);
+	waker = n == K_LEN && key[K_WTID];
+	side_of(o, key, 0, &t);
+	if (waker)
+		side_of(o, key, K_WTID, &w);
+	if (r->json) {
+		ft_json_obj_begin(r->json, NULL);
+		json_side(r->json, &t);
+		ft_json_u64(r->json, "us", us);
+		ft_json_u64(r->json, "count", o->count[id]);
+		if (waker) {
+			ft_json_obj_begin(r->json, "waker");
+			json_side(r->json, &w);
+			ft_json_obj_end(r->json);
+		}
+		ft_json_obj_end(r->json);
+	}
+	nf = folded_frames(o, &t, waker ? &w : NULL, f, kind);
+	if (fg)
+		ft_flame_add(fg, f, kind, nf, 0, (double)us);
+	if (r->json)
+		return;
+	if (o->folded) {
+		int i;
+
+		for (i = 0; i < nf; i++)
+			fprintf(r->f, "%s%s", i ? ";" : "", f[i]);
+		fprintf(r->f, " %llu\n", (unsigned long long)us);
+		return;
+	}
+	print_side(r->f, &t);
+	if (waker) {
+		fputs("    --- woken by ---\n", r->f);
+		print_side(r->f, &w);
+	}
+	fprintf(r->f, "        %llu\n\n", (unsigned long long)us);
+}
+
+/* offcpu_print - every key with time, smallest first */
+void offcpu_print(struct offcpu *o, struct ft_report *r)
+{
+	struct ft_flame *fg = NULL;
+	uint32_t *ids, i, n = 0;
+
+	kernel_syms(o);
+	ids = malloc((o->keys.n + 1) * sizeof(*ids));
+	if (!ids) {
+		ft_err("out of memory");
+		return;
+	}
+	for (i = 0; i < o->keys.n; i++)
+		if (o->total_ns[i] >= 1000)
+			ids[n++] = i;
+	sort_total = o->total_ns;
+	qsort(ids, n, sizeof(*ids), cmp_total);
+	if (o->svg && r->final)
+		fg = ft_flame_new(false);
+	if (o->folded)
+		r->footer = stderr;	/* stdout stays pure folded stacks */
+	if (r->json)
+		ft_json_arr_begin(r->json, "stacks");
+	for (i = 0; i < n; i++)
+		row(o, r, ids[i], fg);
+	if (r->json) {
+		ft_json_arr_end(r->json);
+		json_notes(o, r->json);
+	} else {
+		print_notes(o, o->folded ? stderr : r->f);
+	}
+	if (fg) {
+		write_svg(o, fg);
+		ft_flame_free(fg);
+	}
+	free(ids);
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Symbols for stack addresses.
+ *
+ * Kernel: /proc/kallsyms, sorted once. User: a process's executable mappings are
+ * read from /proc/PID/maps when the process is first seen (it may exit before the
+ * report), and each address is turned at once into (file, file offset); names come
+ * later from the file's ELF symbols (.symtab, else .dynsym), one cache per file.
+ * Addresses in anonymous memory resolve through /tmp/perf-PID.map when a JIT
+ * wrote one. What cannot be resolved is "[unknown]".
+ */
+#ifndef FTSCOPE_EVENTS_SYMS_H
+#define FTSCOPE_EVENTS_SYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "events/intern.h"
+#include "events/tab.h"
+
+struct ft_ksym {
+	uint64_t	addr;
+	uint32_t	name;		/* offset in names */
+};
+
+struct ft_ksyms {
+	struct ft_ksym	*sym;
+	size_t		n;
+	struct ft_names	names;
+	bool		loaded;
+	bool		hidden;		/* kallsyms shows zeros (kptr_restrict) */
+};
+
+int ft_ksyms_load(struct ft_ksyms *k, const char *path);
+void ft_ksyms_fini(struct ft_ksyms *k);
+const char *ft_ksyms_name(const struct ft_ksyms *k, uint64_t addr);
+
+/* A user frame: the file (index + 1) and the offset in it, or 0 and the raw address. */
+#define FT_UFRAME(file, off)	(((uint64_t)(file) << 48) | ((off) & ((1ULL << 48) - 1)))
+#define FT_UFRAME_FILE(f)	((unsigned int)((f) >> 48))
+#define FT_UFRAME_OFF(f)	((f) & ((1ULL << 48) - 1))
+
+struct ft_umap {
+	uint64_t	start, end, pgoff;
+	unsigned int	file;		/* index + 1 in ft_usyms.files */
+};
+
+struct ft_ufile;
+
+struct ft_usyms {
+	struct ft_tab	procs;		/* tgid -> maps */
+	struct ft_intern paths;		/* file path -> index in files */
+	struct ft_ufile	**files;
+	unsigned int	nfiles;
+	bool		live;		/* may read /proc */
+	unsigned long long stale;	/* maps re-read because an address was not mapped */
+};
+
+int ft_usyms_init(struct ft_usyms *u, bool live);
+void ft_usyms_fini(struct ft_usyms *u);
+int ft_usyms_note(struct ft_usyms *u, int tgid);
+int ft_usyms_frames(struct ft_usyms *u, int tgid, const uint64_t *ip, int n, uint64_t *out);
+const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame);
+
+#endif

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-space symbols. A process's executable mappings are read once, when it is
+ * first seen; each stack address becomes (file, offset) right away, so that the
+ * process may exit, exec or unmap before the report. Names come from the file's
+ * ELF symbols through its PT_LOAD segments (which handles PIE and shared-library
+ * bias), .symtab first, then a build-id debug file, then .dynsym. Anonymous
+ * executable memory resolves through /tmp/perf-PID.map (JITs write it).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "events/syms.h"
+
+/* Re-reads of one process's maps when its IP is not mapped (exec, dlopen). */
+#define MAX_REREADS	8
+
+struct usym {
+	uint64_t	addr, size;
+	uint32_t	name;
+};
+
+struct useg {
+	uint64_t	off, vaddr, filesz;
+};
+
+/* Symbols of one ELF file, or of one process's perf map. */
+struct symtab {
+	struct usym	*sym;
+	size_t		n, cap;
+	struct ft_names	names;
+};
+
+struct ft_ufile {
+	char		*path;
+	bool		loaded;
+	struct symtab	st;
+	struct useg	seg[16];
+	int		nseg;
+};
+
+struct uproc {
+	int		tgid;
+	bool		read, jit_read;
+	int		rereads;
+	struct ft_umap	*maps;
+	unsigned int	n;
+	struct symtab	*jit;		/* /tmp/perf-TGID.map */
+};
+
+/* symtab_add - one symbol, its name cut at @len (symbol versions); 0 or -1 when out of memory */
+static int symtab_add(struct symtab *st, uint64_t addr, uint64_t size, const char *name,
+		      size_t len)
+{
+	long off;
+
+	if (st->n == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 256;
+		struct usym *s = realloc(st->sym, cap * sizeof(*s));
+
+		if (!s)
+			return -1;
+		st->sym = s;
+		st->cap = cap;
+	}
+	off = ft_names_add(&st->names, name, len);
+	if (off < 0)
+		return -1;
+	st->sym[st->n].addr = addr;
+	st->sym[st->n].size = size;
+	st->sym[st->n++].name = (uint32_t)off;
+	return 0;
+}
+
+/* cmp_usym - order by address */
+static int cmp_usym(const void *a, const void *b)
+{
+	const struct usym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* symtab_find - the symbol covering @addr (size 0: only its own address), or NULL */
+static const char *symtab_find(const struct symtab *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->n;
+	const struct usym *s;
+
+	if (!st->n || addr < st->sym[0].addr)
+		return NULL;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (st->sym[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* aliases share an address: any covering one will do */
+	for (s = &st->sym[lo]; s >= st->sym && s->addr == st->sym[lo].addr; s--)
+		if (addr < s->addr + s->size || addr == s->addr)
+			return st->names.buf + s->name;
+	return NULL;
+}
+
+/* symtab_free - free a table's memory */
+static void symtab_free(struct symtab *st)
+{
+	free(st->sym);
+	free(st->names.buf);
+	memset(st, 0, sizeof(*st));
+}
+
+/* read_syms - the function symbols of one section type (SHT_SYMTAB or SHT_DYNSYM) */
+static void read_syms(struct symtab *st, Elf *elf, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; data && i < n; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(data, (int)i, &sym) || !sym.st_value ||
+			    sym.st_shndx == SHN_UNDEF ||
+			    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+			     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (name && *name && symtab_add(st, sym.st_value, sym.st_size, name,
+							strcspn(name, "@")))
+				return;
+		}
+	}
+}
+
+/* debug_path - /usr/lib/debug/.build-id/xx/rest.debug for the file's build id */
+static bool debug_path(Elf *elf, char *path, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		while (data && (off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
+			const unsigned char *id = (const unsigned char *)data->d_buf + doff;
+			size_t i, o;
+
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_descsz < 2 || nh.n_descsz > 64)
+				continue;
+			o = snprintf(path, len, "/usr/lib/debug/.build-id/%02x/", id[0]);
+			for (i = 1; i < nh.n_descsz && o + 3 < len; i++)
+				o += snprintf(path + o, len - o, "%02x", id[i]);
+			snprintf(path + o, len - o, ".debug");
+			return true;
+		}
+	}
+	return false;
+}
+
+/* symbols_of - .symtab of @path (or of its debug file when @debug), else .dynsym */
+static void symbols_of(struct ft_ufile *f)
+{
+	char dbg[128];
+	size_t i, phnum;
+	Elf *elf, *delf;
+	int fd, dfd;
+
+	elf_version(EV_CURRENT);
+	fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &phnum))
+		goto out;
+	for (i = 0; i < phnum && f->nseg < (int)(sizeof(f->seg) / sizeof(f->seg[0])); i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
+			f->seg[f->nseg].off = ph.p_offset;
+			f->seg[f->nseg].vaddr = ph.p_vaddr;
+			f->seg[f->nseg++].filesz = ph.p_filesz;
+		}
+	}
+	read_syms(&f->st, elf, SHT_SYMTAB);
+	if (!f->st.n && debug_path(elf, dbg, sizeof(dbg))) {
+		dfd = open(dbg, O_RDONLY | O_CLOEXEC);
+		delf = dfd >= 0 ? elf_begin(dfd, ELF_C_READ_MMAP, NULL) : NULL;
+		if (delf)
+			read_syms(&f->st, delf, SHT_SYMTAB);
+		if (delf)
+			elf_end(delf);
+		if (dfd >= 0)
+			close(dfd);
+	}
+	if (!f->st.n)
+		read_syms(&f->st, elf, SHT_DYNSYM);
+	qsort(f->st.sym, f->st.n, sizeof(*f->st.sym), cmp_usym);
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
+/* ft_usyms_init - no processes, no files yet; @live: /proc may be read */
+int ft_usyms_init(struct ft_usyms *u, bool live)
+{
+	memset(u, 0, sizeof(*u));
+	u->live = live;
+	if (ft_tab_init(&u->procs, sizeof(struct uproc)) || ft_intern_init(&u->paths))
+		return -1;
+	return 0;
+}
+
+/* ft_usyms_fini - free every process and file */
+void ft_usyms_fini(struct ft_usyms *u)
+{
+	unsigned int i;
+
+	for (i = 0; i < u->procs.n; i++) {
+		struct uproc *p = ft_tab_at(&u->procs, i);
+
+		free(p->maps);
+		if (p->jit)
+			symtab_free(p->jit);
+		free(p->jit);
+	}
+	for (i = 0; i < u->nfiles; i++) {
+		symtab_free(&u->files[i]->st);
+		free(u->files[i]->path);
+		free(u->files[i]);
+	}
+	free(u->files);
+	ft_tab_fini(&u->procs);
+	ft_intern_fini(&u->paths);
+	memset(u, 0, sizeof(*u));
+}
+
+/* file_index - the index + 1 of @path among the files, adding it; 0 when out of memory */
+static unsigned int file_index(struct ft_usyms *u, const char *path)
+{
+	uint64_t key[64] = { 0 };
+	size_t len = strlen(path);
+	struct ft_ufile *f, **files;
+	long id;
+
+	if (len >= sizeof(key))
+		return 0;
+	memcpy(key, path, len);
+	id = ft_intern_put(&u->paths, key, (uint32_t)(len / 8 + 1));
+	if (id < 0 || id > (long)u->nfiles)
+		return 0;
+	if (id < (long)u->nfiles)
+		return (unsigned int)id + 1;
+	files = realloc(u->files, (u->nfiles + 1) * sizeof(*files));
+	f = calloc(1, sizeof(*f));
+	if (files)
+		u->files = files;
+	if (!files || !f || !(f->path = strdup(path))) {
+		free(f);
+		return 0;
+	}
+	u->files[u->nfiles++] = f;
+	return u->nfiles;
+}
+
+/* read_maps - the executable mappings of @p from /proc/TGID/maps */
+static int read_maps(struct ft_usyms *u, int tgid)
+{
+	char path[64], line[4352], perms[8], file[4096];
+	unsigned long long start, end, pgoff;
+	struct ft_umap *maps = NULL, *m;
+	unsigned int n = 0, cap = 0;
+	struct uproc *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", tgid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		file[0] = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]", &start, &end, perms,
+			   &pgoff, file) < 4 || !strchr(perms, 'x'))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			m = realloc(maps, cap * sizeof(*m));
+			if (!m)
+				break;
+			maps = m;
+		}
+		maps[n].start = start;
+		maps[n].end = end;
+		maps[n].pgoff = pgoff;
+		maps[n++].file = file[0] == '/' ? file_index(u, file) : 0;
+	}
+	fclose(f);
+	p = ft_tab_get(&u->procs, tgid);
+	if (!p) {
+		free(maps);
+		return -1;
+	}
+	free(p->maps);
+	p->maps = maps;
+	p->n = n;
+	p->read = true;
+	return 0;
+}
+
+/**
+ * ft_usyms_note - read a process's mappings when it is first seen
+ * Returns 0, or -1 when it is gone (its stacks will show [unknown]).
+ */
+int ft_usyms_note(struct ft_usyms *u, int tgid)
+{
+	struct uproc *p = ft_tab_find(&u->procs, tgid);
+
+	if (p && p->read)
+		return 0;
+	if (!u->live || tgid <= 0)
+		return -1;
+	return read_maps(u, tgid);
+}
+
+/* find_map - the executable mapping holding @ip, or NULL */
+static const struct ft_umap *find_map(const struct uproc *p, uint64_t ip)
+{
+	unsigned int lo = 0, hi = p ? p->n : 0;
+
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (ip < p->maps[mid].start)
+			hi = mid;
+		else if (ip >= p->maps[mid].end)
+			lo = mid + 1;
+		else
+			return &p->maps[mid];
+	}
+	return NULL;
+}
+
+/**
+ * ft_usyms_frames - turn a user stack into frames that outlive the process
+ * @ip: addresses, innermost first; @out: room for @n frames. A return address is
+ * stored minus one, so that it names the function of the call. The walk ends at
+ * the first return address outside executable memory: a frame-pointer walk went
+ * astray there (code built without frame pointers).
+ * Returns the number of frames.
+ */
+int ft_usyms_frames(struct ft_usyms *u, int tgid, const uint64_t *ip, int n, uint64_t *out)
+{
+	struct uproc *p;
+	const struct ft_umap *m;
+	int i;
+
+	ft_usyms_note(u, tgid);
+	p = ft_tab_find(&u->procs, tgid);
+	for (i = 0; i < n; i++) {
+		uint64_t a = i ? ip[i] - 1 : ip[i];
+
+		m = find_map(p, a);
+		if (!m && !i && u->live && p && p->rereads < MAX_REREADS) {
+			/* the IP is always mapped: the process exec'd or mapped code since */
+			p->rereads++;
+			u->stale++;
+			read_maps(u, tgid);
+			p = ft_tab_find(&u->procs, tgid);
+			m = find_map(p, a);
+		}
+		if (!m && i)
+			break;
+		out[i] = m && m->file ? FT_UFRAME(m->file, a - m->start + m->pgoff) : FT_UFRAME(0, a);
+	}
+	return i;
+}
+
+/* load_jit - /tmp/perf-TGID.map: "START SIZE name" lines, hex */
+static struct symtab *load_jit(int tgid)
+{
+	char path[64], line[1024], name[1024];
+	unsigned long long start, size;
+	struct symtab *st;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", tgid);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	st = calloc(1, sizeof(*st));
+	while (st && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %llx %1023[^\n]", &start, &size, name) == 3)
+			symtab_add(st, start, size, name, strlen(name));
+	fclose(f);
+	if (st)
+		qsort(st->sym, st->n, sizeof(*st->sym), cmp_usym);
+	return st;
+}
+
+/**
+ * ft_usyms_name - the function of a frame made by ft_usyms_frames
+ * Returns the name, or "[unknown]" (never NULL).
+ */
+const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame)
+{
+	unsigned int file = FT_UFRAME_FILE(frame);
+	uint64_t off = FT_UFRAME_OFF(frame);
+	const char *name = NULL;
+	struct ft_ufile *f;
+	struct uproc *p;
+	int i;
+
+	if (!file) {
+		p = ft_tab_get(&u->procs, tgid);
+		if (p && !p->jit_read) {
+			p->jit_read = true;
+			p->jit = load_jit(tgid);
+		}
+		name = p && p->jit ? symtab_find(p->jit, off) : NULL;
+		return name ? name : "[unknown]";
+	}
+	f = u->files[file - 1];
+	if (!f->loaded) {
+		f->loaded = true;
+		symbols_of(f);
+	}
+	for (i = 0; i < f->nseg; i++)
+		if (off >= f->seg[i].off && off < f->seg[i].off + f->seg[i].filesz) {
+			name = symtab_find(&f->st, off - f->seg[i].off + f->seg[i].vaddr);
+			break;
+		}
+	return name ? name : "[unknown]";
+}

@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: offcpu on a workload with known blocked time in named functions,
+#              against a bpftrace off-CPU map of the same run; SVG, wakers, JIT
+#              perf maps, stripped binaries, a process that exits mid-run.
+# requires: root; bpftrace for the comparison (skipped without it)
+. tests/live/lib.sh
+need_root offcpu_known_blocks || exit 0
+PY=tests/live/offcpu_check.py
+
+# check NAME CHECK ARGS...: one result line from offcpu_check.py
+check() {
+	local name=$1 r
+	shift
+	if r=$(python3 $PY "$@"); then
+		pass $name
+	else
+		fail $name "$(echo "$r" | tail -1)"
+	fi
+	echo "# $name: $(echo "$r" | head -1)"
+}
+
+# Off-CPU time of the blocked threads in bpftrace, by comm, user and kernel stack.
+cat > $OUT/off.bt <<'BT'
+interval:ms:20 { if (@s) { printf("ready\n"); } }
+tracepoint:sched:sched_switch
+{
+	@s = 1;
+	if (strncmp(comm, "bk-", 3) == 0 && (args->prev_state & 0xff) != 0) {
+		@start[tid] = nsecs; @k[tid] = kstack; @u[tid] = ustack; @c[tid] = comm;
+	}
+	$t = @start[args->next_pid];
+	if ($t) {
+		@off[@c[args->next_pid], @u[args->next_pid], @k[args->next_pid]] =
+			sum((nsecs - $t) / 1000);
+		delete(@start[args->next_pid]);
+	}
+}
+END { clear(@start); clear(@k); clear(@u); clear(@c); clear(@s); }
+BT
+
+bt=
+if command -v bpftrace >/dev/null; then
+	bpftrace $OUT/off.bt > $OUT/off-bt.out 2>&1 &
+	bt=$!
+	if ! wait_for 30 grep -q '^ready' $OUT/off-bt.out; then
+		kill $bt 2>/dev/null
+		bt=
+	fi
+fi
+# one run: 20 x 50 ms asleep in sleep_here, 10 x 100 ms reading a pipe in read_here
+$FTSCOPE offcpu -f --delimited --svg $OUT/off.svg -- $WL/blocker > $OUT/off.folded 2>$OUT/off.err
+rc=$?
+[ -n "$bt" ] && { kill -INT $bt; wait $bt; }
+if [ $rc != 0 ]; then
+	fail offcpu_known_blocks "exit $rc: $(tail -1 $OUT/off.err)"
+else
+	check offcpu_known_sleep known $OUT/off.folded bk-sleeper sleep_here do_nanosleep 1000000
+	check offcpu_known_pipe_read known $OUT/off.folded bk-reader read_here pipe_read 1000000
+	check offcpu_svg svg $OUT/off.svg sleep_here read_here do_nanosleep bk-sleeper
+	if [ -n "$bt" ]; then
+		check offcpu_matches_bpftrace_sleeper peer $OUT/off.folded $OUT/off-bt.out bk-sleeper
+		check offcpu_matches_bpftrace_reader peer $OUT/off.folded $OUT/off-bt.out bk-reader
+	else
+		skip offcpu_matches_bpftrace "bpftrace missing or not attaching"
+	fi
+fi
+
+# who woke them: the writer through pipe_write, the sleeper a timer interrupt. On
+# CPU 0: this VM records no stack for events of idle on CPU 1 (counted in a note).
+$FTSCOPE offcpu -f --wakers -- taskset -c 0 $WL/blocker 4 50 4 100 > $OUT/offw.folded 2>$OUT/offw.err
+check offcpu_wakers_pipe waker $OUT/offw.folded bk-reader bk-writer pipe_write 400000
+# (the timer interrupt's "waker" is whichever task it interrupted, as in BCC)
+check offcpu_wakers_timer waker $OUT/offw.folded bk-sleeper '*' hrtimer_wakeup 200000
+
+# JIT code named through /tmp/perf-PID.map
+if [ "$(uname -m)" = x86_64 ]; then
+	$FTSCOPE offcpu -f -- $WL/jitnap 10 50 > $OUT/offj.folded 2>$OUT/offj.err
+	rm -f /tmp/perf-*.map
+	check offcpu_jit_perf_map known $OUT/offj.folded jitnap jit_nap do_nanosleep 500000
+else
+	skip offcpu_jit_perf_map "the JIT stub is x86-64 code"
+fi
+
+# a stripped binary: [unknown] frames, not a failure; libc still resolves
+cp $WL/blocker $OUT/blocker-stripped && strip $OUT/blocker-stripped
+$FTSCOPE offcpu -f -- $OUT/blocker-stripped 4 50 2 100 > $OUT/offs.folded 2>$OUT/offs.err
+check offcpu_stripped_binary stripped $OUT/offs.folded bk-sleeper sleep_here
+
+# whole system, a process that exits mid-run: its maps were read when first seen
+$FTSCOPE offcpu -f -d 3 > $OUT/offa.folded 2>$OUT/offa.err &
+ft=$!
+if wait_for 30 our_instance $ft; then
+	$WL/blocker 10 50 1 10
+	wait $ft
+	check offcpu_exited_process_symbols known $OUT/offa.folded bk-sleeper sleep_here do_nanosleep 500000
+else
+	kill -INT $ft
+	wait $ft
+	fail offcpu_exited_process_symbols "ftscope did not start tracing"
+fi

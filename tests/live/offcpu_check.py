@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Checks of offcpu output. Each check prints one line of numbers and exits 0 when
+it holds, 1 with the reason otherwise.
+
+  known FOLDED COMM FUNC KFRAME US         blocked time of COMM on stacks holding
+                                           FUNC and KFRAME: within 5% of US
+  peer FOLDED BT COMM                      totals and kernel stacks of COMM agree
+                                           with a bpftrace off-CPU map (FOLDED
+                                           written with --delimited)
+  svg SVG FRAME...                         the SVG parses as XML and holds the frames
+  waker FOLDED COMM WAKER WFRAME US        COMM's time woken by WAKER (* any) through
+                                           WFRAME in the waker's stack
+  stripped FOLDED COMM FUNC                COMM's stacks show [unknown], never FUNC
+  diff SVG GREW SHRANK                     a differential graph: GREW red, SHRANK blue
+"""
+import re
+import sys
+import xml.dom.minidom
+
+
+def folded(path):
+    """(frames, us) per line of a folded file"""
+    rows = []
+    for line in open(path):
+        m = re.match(r'^(.*) (\d+)$', line.rstrip('\n'))
+        if m:
+            rows.append((m.group(1).split(';'), int(m.group(2))))
+    return rows
+
+
+def target(frames):
+    """the blocked thread's part of a --wakers stack"""
+    return frames[:frames.index('--')] if '--' in frames else frames
+
+
+def known(path, comm, func, kframe, us):
+    rows = [(f, n) for f, n in folded(path) if f[0] == comm]
+    hit = sum(n for f, n in rows if func in target(f) and any(re.search(kframe, x) for x in target(f)))
+    total = sum(n for _, n in rows)
+    print(f'{comm}: {hit} us on stacks with {func} and {kframe}, {total} us in all, expected {us}')
+    if abs(hit - us) > us * 0.05:
+        return f'{comm}: {hit} us, not within 5% of {us}'
+    return None
+
+
+def bpftrace_map(path, comm):
+    """{kernel stack tuple: us} of COMM from '@off[comm, ustack, kstack]: N' entries"""
+    text = open(path).read()
+    out = {}
+    for m in re.finditer(r'@off\[([^,\n]+), \n(.*?)\]: (\d+)', text, re.S):
+        if m.group(1) != comm:
+            continue
+        parts = m.group(2).split(', \n')
+        kern = [re.sub(r'\+\d+$', '', x.strip()) for x in parts[-1].splitlines() if x.strip()]
+        kern = tuple(x for x in kern if not x.startswith('__traceiter_'))
+        out[kern] = out.get(kern, 0) + int(m.group(3))
+    return out
+
+
+def peer(path, bt, comm):
+    """ftscope's folded stacks were written with --delimited: kernel frames follow '-'"""
+    ours = {}
+    for f, n in folded(path):
+        if f[0] == comm:
+            f = target(f)
+            kern = tuple(reversed(f[f.index('-') + 1:])) if '-' in f else ()
+            ours[kern] = ours.get(kern, 0) + n
+    theirs = bpftrace_map(bt, comm)
+    t_ours, t_bt = sum(ours.values()), sum(theirs.values())
+    print(f'{comm}: ftscope {t_ours} us on {len(ours)} kernel stacks, '
+          f'bpftrace {t_bt} us on {len(theirs)}')
+    if not t_bt:
+        return f'bpftrace saw nothing of {comm}'
+    if abs(t_ours - t_bt) > max(t_bt * 0.02, 2000):
+        return f'{comm}: totals differ by more than 2%: {t_ours} vs {t_bt} us'
+    top_ours = max(ours, key=ours.get)
+    top_bt = max(theirs, key=theirs.get)
+    if top_ours != top_bt:
+        return f'{comm}: main kernel stacks differ: {top_ours} vs {top_bt}'
+    return None
+
+
+def svg(path, *frames):
+    doc = xml.dom.minidom.parse(path)
+    names = {g.getAttribute('data-n') for g in doc.getElementsByTagName('g')}
+    scripts = len(doc.getElementsByTagName('script'))
+    print(f'{path}: {len(names)} distinct frames, {scripts} script')
+    missing = [f for f in frames if f not in names]
+    if missing:
+        return f'frames missing from the SVG: {missing}'
+    if not scripts:
+        return 'no script: not interactive'
+    return None
+
+
+def waker(path, comm, wcomm, wframe, us):
+    rows = [(f, n) for f, n in folded(path) if f[0] == comm and '--' in f]
+    hit = sum(n for f, n in rows if wcomm in ('*', f[-1]) and
+              any(re.search(wframe, x) for x in f[f.index('--'):]))
+    print(f'{comm}: {hit} us woken by {wcomm} through {wframe}, expected {us}')
+    if abs(hit - us) > us * 0.05:
+        return f'{comm}: {hit} us woken by {wcomm}, not within 5% of {us}'
+    return None
+
+
+def stripped(path, comm, func):
+    rows = [(f, n) for f, n in folded(path) if f[0] == comm]
+    unknown = sum(n for f, n in rows if '[unknown]' in f)
+    named = sum(n for f, n in rows if func in f)
+    print(f'{comm}: {unknown} us on stacks with [unknown], {named} us naming {func}')
+    if named or not unknown:
+        return f'{comm}: stripped binary resolved as {func} or gave no [unknown] frames'
+    return None
+
+
+def diff(path, grew, shrank):
+    doc = xml.dom.minidom.parse(path)
+    fill = {}
+    for g in doc.getElementsByTagName('g'):
+        r = g.getElementsByTagName('rect')
+        if r:
+            fill[g.getAttribute('data-n')] = tuple(
+                int(x) for x in re.findall(r'\d+', r[0].getAttribute('fill')))
+    print(f'{grew}: {fill.get(grew)}, {shrank}: {fill.get(shrank)}')
+    g, s = fill.get(grew), fill.get(shrank)
+    if not g or not s:
+        return 'frames missing'
+    if not (g[0] == 255 and g[2] < 200):
+        return f'{grew} grew but is not red: {g}'
+    if not (s[2] == 255 and s[0] < 200):
+        return f'{shrank} shrank but is not blue: {s}'
+    return None
+
+
+CHECKS = {'known': (known, 5), 'peer': (peer, 3), 'svg': (svg, None),
+          'waker': (waker, 5), 'stripped': (stripped, 3), 'diff': (diff, 3)}
+
+if __name__ == '__main__':
+    fn, nargs = CHECKS[sys.argv[1]]
+    args = sys.argv[2:]
+    if nargs and len(args) != nargs:
+        sys.exit(__doc__)
+    args = [int(a) if a.isdigit() else a for a in args]
+    err = fn(*args)
+    if err:
+        print(err)
+        sys.exit(1)
