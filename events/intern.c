@@ -107,7 +107,7 @@ long ft_intern_put(struct ft_intern *t, const uint64_t *v, uint32_t n)
 		if (!id)
 			break;
 		id--;
-		if (t->len[id] == n && !memcmp(t->pool + t->off[id], v, n * sizeof(*v)))
+		if (t->len[id] == n && (!n || !memcmp(t->pool + t->off[id], v, n * sizeof(*v))))
 			return id;
 	}
 	if (grow(t, n))

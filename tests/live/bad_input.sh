@@ -32,7 +32,17 @@ cases=(
 	"latency_bad_sort|latency -s bogus|bad sort key"
 	"wakeup_bad_top|wakeup --top 0|bad --top"
 	"wakeup_bad_min|wakeup --min-us -5|bad --min-us"
+	"offcpu_unwritable_svg|offcpu -d 0.1 --svg /nonexistent/dir/off.svg|cannot write"
+	"offcpu_user_and_kernel|offcpu -u -k -d 0.1|exclude each other"
+	"offcpu_bad_state|offcpu --state Q|invalid value"
+	"offcpu_bad_min|offcpu -m abc|invalid value"
+	"flamegraph_missing_file|flamegraph /nonexistent/x.folded|cannot read"
+	"flamegraph_not_folded|flamegraph $OUT/noexec|no folded stacks"
+	"flamegraph_diff_one_file|flamegraph --diff $OUT/noexec|two files"
+	"flamegraph_bad_palette|flamegraph --colors pink|unknown palette"
+	"flamegraph_unwritable|flamegraph -o /nonexistent/dir/x.svg $OUT/fg-ok.folded|cannot write"
 )
+echo 'main;a 1' > $OUT/fg-ok.folded
 
 if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/filesystems; then
 	[ -d $T/instances ] || mount -t tracefs nodev $T
@@ -42,7 +52,7 @@ fi
 for c in "${cases[@]}"; do
 	IFS='|' read -r name args word <<< "$c"
 	name=bad_input_$name
-	if [ -z "$root" ] && [[ "$args" == runqlat* || "$args" == capture* ]]; then
+	if [ -z "$root" ] && [[ "$args" == runqlat* || "$args" == capture* || "$args" == offcpu* ]]; then
 		skip $name "needs root"
 		continue
 	fi
