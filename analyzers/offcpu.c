@@ -298,7 +298,8 @@ static void on_stack(struct offcpu *o, const struct ft_event *ev)
 	i = ft_usyms_frames(&o->usyms, tgid, ip, n, fr);
 	if (!waker) {
 		t->tgid = tgid;
-		o->sn.ustack_early += i < n;
+		o->sn.ustack_early += i < n && ft_usyms_known(&o->usyms, tgid);
+		o->sn.ustack_unmapped += !ft_usyms_known(&o->usyms, tgid);
 		o->sn.ustack_full += n == 8;
 	} else {
 		t->wtgid = tgid;

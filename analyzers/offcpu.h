@@ -24,6 +24,7 @@ struct offcpu_stack_notes {
 	unsigned long long	periods, no_kstack, no_ustack;
 	unsigned long long	ustack_early;	/* frame-pointer walk left executable memory */
 	unsigned long long	ustack_full;	/* all 8 entries used: deeper frames cut */
+	unsigned long long	ustack_unmapped;	/* the process's maps were never read */
 	unsigned long long	waker_no_kstack;	/* --wakers: the kernel gave no waker stack */
 };
 

@@ -214,6 +214,9 @@ static void print_notes(struct offcpu *o, FILE *f)
 		fprintf(f, "offcpu: user stacks (frame-pointer walk): %llu end early at code built "
 			"without frame pointers, %llu fill all 8 entries (deeper frames cut)\n",
 			sn->ustack_early, sn->ustack_full);
+	if (sn->ustack_unmapped)
+		fprintf(f, "offcpu: %llu user stacks of processes whose mappings were never read "
+			"(gone before they were seen, or a capture): [unknown]\n", sn->ustack_unmapped);
 	if (sn->no_kstack || sn->no_ustack)
 		fprintf(f, "offcpu: %llu periods without a kernel stack, %llu without a user stack\n",
 			sn->no_kstack, sn->no_ustack);
@@ -229,6 +232,7 @@ static void json_notes(struct offcpu *o, struct ft_json *j)
 	ft_wait_notes_json(j, &o->notes);
 	ft_json_u64(j, "user_stacks_ended_early", o->sn.ustack_early);
 	ft_json_u64(j, "user_stacks_full", o->sn.ustack_full);
+	ft_json_u64(j, "user_stacks_unmapped", o->sn.ustack_unmapped);
 	ft_json_u64(j, "periods_without_kernel_stack", o->sn.no_kstack);
 	ft_json_u64(j, "periods_without_user_stack", o->sn.no_ustack);
 	ft_json_u64(j, "wakers_without_kernel_stack", o->sn.waker_no_kstack);

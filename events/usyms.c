@@ -342,6 +342,14 @@ int ft_usyms_note(struct ft_usyms *u, int tgid)
 	return read_maps(u, tgid);
 }
 
+/* ft_usyms_known - have @tgid's mappings been read (else its frames stay [unknown])? */
+bool ft_usyms_known(const struct ft_usyms *u, int tgid)
+{
+	const struct uproc *p = ft_tab_find(&u->procs, tgid);
+
+	return p && p->read;
+}
+
 /* find_map - the executable mapping holding @ip, or NULL */
 static const struct ft_umap *find_map(const struct uproc *p, uint64_t ip)
 {

@@ -33,6 +33,7 @@ tracepoint:sched:sched_switch
 	if ($t) {
 		@off[@c[args->next_pid], @u[args->next_pid], @k[args->next_pid]] =
 			sum((nsecs - $t) / 1000);
+		@n[@c[args->next_pid]] = count();
 		delete(@start[args->next_pid]);
 	}
 }
@@ -59,8 +60,8 @@ else
 	check offcpu_known_pipe_read known $OUT/off.folded bk-reader read_here pipe_read 1000000
 	check offcpu_svg svg $OUT/off.svg sleep_here read_here do_nanosleep bk-sleeper
 	if [ -n "$bt" ]; then
-		check offcpu_matches_bpftrace_sleeper peer $OUT/off.folded $OUT/off-bt.out bk-sleeper
-		check offcpu_matches_bpftrace_reader peer $OUT/off.folded $OUT/off-bt.out bk-reader
+		check offcpu_matches_bpftrace_sleeper peer $OUT/off.folded $OUT/off-bt.out bk-sleeper 20
+		check offcpu_matches_bpftrace_reader peer $OUT/off.folded $OUT/off-bt.out bk-reader 10
 	else
 		skip offcpu_matches_bpftrace "bpftrace missing or not attaching"
 	fi
