@@ -202,21 +202,16 @@ static void add(struct offcpu *o, struct offcpu_task *t, uint64_t ns)
 		return;
 	if ((uint32_t)id >= o->vcap) {
 		uint32_t cap = o->vcap ? o->vcap * 2 : 1024;
-		uint64_t *tot = realloc(o->total_ns, cap * sizeof(*tot)), *cnt;
+		struct offcpu_sum *sum = realloc(o->sum, cap * sizeof(*sum));
 
-		if (!tot)
+		if (!sum)
 			return;
-		o->total_ns = tot;
-		cnt = realloc(o->count, cap * sizeof(*cnt));
-		if (!cnt)
-			return;
-		o->count = cnt;
-		memset(o->total_ns + o->vcap, 0, (cap - o->vcap) * sizeof(*tot));
-		memset(o->count + o->vcap, 0, (cap - o->vcap) * sizeof(*cnt));
+		memset(sum + o->vcap, 0, (cap - o->vcap) * sizeof(*sum));
+		o->sum = sum;
 		o->vcap = cap;
 	}
-	o->total_ns[id] += ns;
-	o->count[id]++;
+	o->sum[id].ns += ns;
+	o->sum[id].n++;
 	o->sn.periods++;
 	o->sn.no_kstack += !t->kst && !o->ustack_only;
 	o->sn.no_ustack += !t->ust && !o->kstack_only && t->tgid;
@@ -354,8 +349,7 @@ static void offcpu_report(void *priv, struct ft_report *r)
 
 	offcpu_print(o, r);
 	if (r->interval) {
-		memset(o->total_ns, 0, o->vcap * sizeof(*o->total_ns));
-		memset(o->count, 0, o->vcap * sizeof(*o->count));
+		memset(o->sum, 0, o->vcap * sizeof(*o->sum));
 		memset(&o->notes, 0, sizeof(o->notes));
 		memset(&o->sn, 0, sizeof(o->sn));
 	}
@@ -373,8 +367,7 @@ static void offcpu_fini(void *priv)
 	}
 	free(o->pend);
 	free(o->pend_waker);
-	free(o->total_ns);
-	free(o->count);
+	free(o->sum);
 	ft_tab_fini(&o->tasks);
 	ft_intern_fini(&o->kst);
 	ft_intern_fini(&o->ust);

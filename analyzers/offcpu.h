@@ -28,6 +28,11 @@ struct offcpu_stack_notes {
 	unsigned long long	waker_no_kstack;	/* --wakers: the kernel gave no waker stack */
 };
 
+/* Blocked time and periods of one key. */
+struct offcpu_sum {
+	uint64_t	ns, n;
+};
+
 struct offcpu {
 	const struct ft_env	*env;
 	/* options */
@@ -44,7 +49,7 @@ struct offcpu {
 	int			*pend;		/* per CPU: task whose stacks come next, -1 */
 	bool			*pend_waker;	/* ... as its waker's stacks */
 	struct ft_intern	kst, ust, keys;
-	uint64_t		*total_ns, *count;	/* per key id */
+	struct offcpu_sum	*sum;		/* per key id */
 	uint32_t		vcap;
 	struct ft_wait_notes	notes;
 	struct offcpu_stack_notes sn;

@@ -26,8 +26,7 @@ struct side {
 
 /* Frames of the tracing machinery on top of every kernel stack: not the task's. */
 static const char *const trace_prefix[] = {
-	"trace_event_raw_event_", "__traceiter_", "perf_trace_", "__bpf_trace_", "ftrace_",
-	"__ftrace_", "trace_", NULL,
+	"trace_", "__traceiter_", "perf_trace_", "__bpf_trace_", "ftrace_", "__ftrace_", NULL,
 };
 
 /* is_trace_frame - a frame of the code that recorded the stack */
@@ -186,15 +185,15 @@ static void json_side(struct ft_json *j, const struct side *s)
 }
 
 /* Sort order of the rows: BCC prints the largest total last. */
-static const uint64_t *sort_total;
+static const struct offcpu_sum *sort_sum;
 
 /* cmp_total - ascending total, then id */
 static int cmp_total(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
-	if (sort_total[x] != sort_total[y])
-		return sort_total[x] < sort_total[y] ? -1 : 1;
+	if (sort_sum[x].ns != sort_sum[y].ns)
+		return sort_sum[x].ns < sort_sum[y].ns ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
@@ -266,7 +265,7 @@ static void row(struct offcpu *o, struct ft_report *r, uint32_t id, struct ft_fl
 	static struct side t, w;
 	const char *f[2 * MAX_FRAMES + 8];
 	unsigned char kind[2 * MAX_FRAMES + 8];
-	uint64_t us = o->total_ns[id] / 1000;
+	uint64_t us = o->sum[id].ns / 1000;
 	const uint64_t *key;
 	bool waker;
 	uint32_t n;
@@ -281,7 +280,7 @@ static void row(struct offcpu *o, struct ft_report *r, uint32_t id, struct ft_fl
 		ft_json_obj_begin(r->json, NULL);
 		json_side(r->json, &t);
 		ft_json_u64(r->json, "us", us);
-		ft_json_u64(r->json, "count", o->count[id]);
+		ft_json_u64(r->json, "count", o->sum[id].n);
 		if (waker) {
 			ft_json_obj_begin(r->json, "waker");
 			json_side(r->json, &w);
@@ -323,9 +322,9 @@ void offcpu_print(struct offcpu *o, struct ft_report *r)
 		return;
 	}
 	for (i = 0; i < o->keys.n; i++)
-		if (o->total_ns[i] >= 1000)
+		if (o->sum[i].ns >= 1000)
 			ids[n++] = i;
-	sort_total = o->total_ns;
+	sort_sum = o->sum;
 	qsort(ids, n, sizeof(*ids), cmp_total);
 	if (o->svg && r->final)
 		fg = ft_flame_new(false);

@@ -19,15 +19,26 @@
 #include "events/intern.h"
 #include "events/tab.h"
 
-struct ft_ksym {
-	uint64_t	addr;
+struct ft_sym {
+	uint64_t	addr, size;
 	uint32_t	name;		/* offset in names */
 };
 
-struct ft_ksyms {
-	struct ft_ksym	*sym;
-	size_t		n;
+/* Symbols sorted by address, for kallsyms, ELF files and perf maps alike. */
+struct ft_symtab {
+	struct ft_sym	*sym;
+	size_t		n, cap;
 	struct ft_names	names;
+};
+
+int ft_symtab_add(struct ft_symtab *st, uint64_t addr, uint64_t size, const char *name,
+		  size_t len);
+void ft_symtab_sort(struct ft_symtab *st);
+const char *ft_symtab_find(const struct ft_symtab *st, uint64_t addr);
+void ft_symtab_free(struct ft_symtab *st);
+
+struct ft_ksyms {
+	struct ft_symtab st;		/* each symbol reaches to the next */
 	bool		loaded;
 	bool		hidden;		/* kallsyms shows zeros (kptr_restrict) */
 };

@@ -20,26 +20,14 @@
 /* Re-reads of one process's maps when its IP is not mapped (exec, dlopen). */
 #define MAX_REREADS	8
 
-struct usym {
-	uint64_t	addr, size;
-	uint32_t	name;
-};
-
 struct useg {
 	uint64_t	off, vaddr, filesz;
-};
-
-/* Symbols of one ELF file, or of one process's perf map. */
-struct symtab {
-	struct usym	*sym;
-	size_t		n, cap;
-	struct ft_names	names;
 };
 
 struct ft_ufile {
 	char		*path;
 	bool		loaded;
-	struct symtab	st;
+	struct ft_symtab	st;
 	struct useg	seg[16];
 	int		nseg;
 };
@@ -50,74 +38,11 @@ struct uproc {
 	int		rereads;
 	struct ft_umap	*maps;
 	unsigned int	n;
-	struct symtab	*jit;		/* /tmp/perf-TGID.map */
+	struct ft_symtab	*jit;		/* /tmp/perf-TGID.map */
 };
 
-/* symtab_add - one symbol, its name cut at @len (symbol versions); 0 or -1 when out of memory */
-static int symtab_add(struct symtab *st, uint64_t addr, uint64_t size, const char *name,
-		      size_t len)
-{
-	long off;
-
-	if (st->n == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 256;
-		struct usym *s = realloc(st->sym, cap * sizeof(*s));
-
-		if (!s)
-			return -1;
-		st->sym = s;
-		st->cap = cap;
-	}
-	off = ft_names_add(&st->names, name, len);
-	if (off < 0)
-		return -1;
-	st->sym[st->n].addr = addr;
-	st->sym[st->n].size = size;
-	st->sym[st->n++].name = (uint32_t)off;
-	return 0;
-}
-
-/* cmp_usym - order by address */
-static int cmp_usym(const void *a, const void *b)
-{
-	const struct usym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* symtab_find - the symbol covering @addr (size 0: only its own address), or NULL */
-static const char *symtab_find(const struct symtab *st, uint64_t addr)
-{
-	size_t lo = 0, hi = st->n;
-	const struct usym *s;
-
-	if (!st->n || addr < st->sym[0].addr)
-		return NULL;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (st->sym[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	/* aliases share an address: any covering one will do */
-	for (s = &st->sym[lo]; s >= st->sym && s->addr == st->sym[lo].addr; s--)
-		if (addr < s->addr + s->size || addr == s->addr)
-			return st->names.buf + s->name;
-	return NULL;
-}
-
-/* symtab_free - free a table's memory */
-static void symtab_free(struct symtab *st)
-{
-	free(st->sym);
-	free(st->names.buf);
-	memset(st, 0, sizeof(*st));
-}
-
 /* read_syms - the function symbols of one section type (SHT_SYMTAB or SHT_DYNSYM) */
-static void read_syms(struct symtab *st, Elf *elf, Elf64_Word type)
+static void read_syms(struct ft_symtab *st, Elf *elf, Elf64_Word type)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -140,7 +65,7 @@ static void read_syms(struct symtab *st, Elf *elf, Elf64_Word type)
 			     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (name && *name && symtab_add(st, sym.st_value, sym.st_size, name,
+			if (name && *name && ft_symtab_add(st, sym.st_value, sym.st_size, name,
 							strcspn(name, "@")))
 				return;
 		}
@@ -177,7 +102,7 @@ static bool debug_path(Elf *elf, char *path, size_t len)
 	return false;
 }
 
-/* symbols_of - .symtab of @path (or of its debug file when @debug), else .dynsym */
+/* symbols_of - PT_LOAD segments, and function symbols from .symtab, the debug file or .dynsym */
 static void symbols_of(struct ft_ufile *f)
 {
 	char dbg[128];
@@ -214,7 +139,7 @@ static void symbols_of(struct ft_ufile *f)
 	}
 	if (!f->st.n)
 		read_syms(&f->st, elf, SHT_DYNSYM);
-	qsort(f->st.sym, f->st.n, sizeof(*f->st.sym), cmp_usym);
+	ft_symtab_sort(&f->st);
 out:
 	if (elf)
 		elf_end(elf);
@@ -241,11 +166,11 @@ void ft_usyms_fini(struct ft_usyms *u)
 
 		free(p->maps);
 		if (p->jit)
-			symtab_free(p->jit);
+			ft_symtab_free(p->jit);
 		free(p->jit);
 	}
 	for (i = 0; i < u->nfiles; i++) {
-		symtab_free(&u->files[i]->st);
+		ft_symtab_free(&u->files[i]->st);
 		free(u->files[i]->path);
 		free(u->files[i]);
 	}
@@ -382,8 +307,9 @@ int ft_usyms_frames(struct ft_usyms *u, int tgid, const uint64_t *ip, int n, uin
 	const struct ft_umap *m;
 	int i;
 
-	ft_usyms_note(u, tgid);
 	p = ft_tab_find(&u->procs, tgid);
+	if ((!p || !p->read) && !ft_usyms_note(u, tgid))
+		p = ft_tab_find(&u->procs, tgid);
 	for (i = 0; i < n; i++) {
 		uint64_t a = i ? ip[i] - 1 : ip[i];
 
@@ -404,11 +330,11 @@ int ft_usyms_frames(struct ft_usyms *u, int tgid, const uint64_t *ip, int n, uin
 }
 
 /* load_jit - /tmp/perf-TGID.map: "START SIZE name" lines, hex */
-static struct symtab *load_jit(int tgid)
+static struct ft_symtab *load_jit(int tgid)
 {
 	char path[64], line[1024], name[1024];
 	unsigned long long start, size;
-	struct symtab *st;
+	struct ft_symtab *st;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", tgid);
@@ -418,10 +344,10 @@ static struct symtab *load_jit(int tgid)
 	st = calloc(1, sizeof(*st));
 	while (st && fgets(line, sizeof(line), f))
 		if (sscanf(line, "%llx %llx %1023[^\n]", &start, &size, name) == 3)
-			symtab_add(st, start, size, name, strlen(name));
+			ft_symtab_add(st, start, size, name, strlen(name));
 	fclose(f);
 	if (st)
-		qsort(st->sym, st->n, sizeof(*st->sym), cmp_usym);
+		ft_symtab_sort(st);
 	return st;
 }
 
@@ -444,7 +370,7 @@ const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame)
 			p->jit_read = true;
 			p->jit = load_jit(tgid);
 		}
-		name = p && p->jit ? symtab_find(p->jit, off) : NULL;
+		name = p && p->jit ? ft_symtab_find(p->jit, off) : NULL;
 		return name ? name : "[unknown]";
 	}
 	f = u->files[file - 1];
@@ -454,7 +380,7 @@ const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame)
 	}
 	for (i = 0; i < f->nseg; i++)
 		if (off >= f->seg[i].off && off < f->seg[i].off + f->seg[i].filesz) {
-			name = symtab_find(&f->st, off - f->seg[i].off + f->seg[i].vaddr);
+			name = ft_symtab_find(&f->st, off - f->seg[i].off + f->seg[i].vaddr);
 			break;
 		}
 	return name ? name : "[unknown]";
