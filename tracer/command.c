@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -118,7 +119,7 @@ int ft_command_release(struct ft_child *c)
 /* ft_command_reap - true once the command has exited (status kept) */
 bool ft_command_reap(struct ft_child *c)
 {
-	if (c->pid > 0 && !c->exited && waitpid(c->pid, &c->status, WNOHANG) == c->pid)
+	if (c->pid > 0 && !c->exited && wait4(c->pid, &c->status, WNOHANG, &c->ru) == c->pid)
 		c->exited = true;
 	return c->exited;
 }

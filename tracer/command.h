@@ -6,6 +6,7 @@
 #define FTSCOPE_TRACER_COMMAND_H
 
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 struct ft_child {
@@ -14,6 +15,7 @@ struct ft_child {
 	int	err_fd;		/* the child's exec errno, or EOF when exec worked */
 	bool	exited;
 	int	status;
+	struct rusage ru;	/* its (and its waited-for children's) CPU time */
 };
 
 int ft_command_check(char *const *cmd);

@@ -16,6 +16,7 @@ static const struct {
 	int		(*fn)(int argc, char **argv);
 	const char	*summary;
 } builtins[] = {
+	{ "stat",  ft_cmd_stat,  "count hardware, software and tracepoint events, as perf stat" },
 	{ "list",  ft_cmd_list,  "commands, and the tracing features this kernel offers" },
 	{ "reset", ft_cmd_reset, "remove instances and probes left by killed ftscope runs" },
 	{ "flamegraph", ft_cmd_flamegraph, "folded stacks to an interactive SVG flame graph" },

@@ -15,7 +15,7 @@
 #include "tracer/options.h"
 #include "tracer/util.h"
 
-enum { OPT_JSON = 0x1000, OPT_HELP };
+enum { OPT_JSON = 0x1000, OPT_HELP, OPT_PMU };
 
 static const char common_short[] = "p:t:C:ad:Tb:i:o:h";
 static const struct option common_long[] = {
@@ -29,6 +29,7 @@ static const struct option common_long[] = {
 	{ "input",	required_argument, NULL, 'i' },
 	{ "output",	required_argument, NULL, 'o' },
 	{ "json",	no_argument,       NULL, OPT_JSON },
+	{ "pmu",	required_argument, NULL, OPT_PMU },
 	{ "help",	no_argument,       NULL, 'h' },
 };
 
@@ -43,6 +44,7 @@ static const char common_usage[] =
 	"  -b, --buffer KB       ring-buffer size per CPU, in KB\n"
 	"  -i, --input DIR       analyze a capture made by `ftscope capture` instead of tracing\n"
 	"      --json            print the report as JSON\n"
+	"      --pmu LIST        count these events (see ftscope stat --help) over the trace\n"
 	"  -h, --help            this help\n"
 	"  interval [count]      report every interval seconds, count times (as BCC tools)\n"
 	"  -- command [args]     run command, trace it and its children until it exits\n";
@@ -192,6 +194,7 @@ static int parse_common(struct ft_opts *o, int opt, const char *arg)
 	case 'i': o->input = arg; return 0;
 	case 'o': o->output = arg; return 0;
 	case OPT_JSON: o->json = true; return 0;
+	case OPT_PMU: o->pmu = arg; return 0;
 	}
 	return -1;
 }
@@ -300,8 +303,9 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
 	if ((o->npids || o->ntids) && o->cmd) {
 		ft_err("-p/-t and '-- command' cannot be combined");
 		ret = FT_EXIT_USAGE;
-	} else if (o->input && (o->cmd || o->npids || o->ntids || o->cpu_on || o->buffer_kb)) {
-		ft_err("-i reads a capture: it cannot be combined with -p, -t, -C, -b or a command");
+	} else if (o->input && (o->cmd || o->npids || o->ntids || o->cpu_on || o->buffer_kb ||
+				o->pmu)) {
+		ft_err("-i reads a capture: it cannot be combined with -p, -t, -C, -b, --pmu or a command");
 		ret = FT_EXIT_USAGE;
 	}
 out:

@@ -27,6 +27,7 @@ struct ft_opts {
 	char		**cmd;		/* -- command [args] */
 	const char	*input;		/* -i DIR: a raw capture made by `ftscope capture` */
 	const char	*output;	/* -o DIR (capture) */
+	const char	*pmu;		/* --pmu LIST: counters over the trace window */
 };
 
 /* Result of parsing: run, or exit with this status (help printed, bad option). */

@@ -29,6 +29,7 @@
 #include "events/tep.h"
 #include "tracer/command.h"
 #include "tracer/options.h"
+#include "tracer/pmu.h"
 #include "tracer/run.h"
 #include "tracer/session.h"
 #include "tracer/util.h"
@@ -52,6 +53,7 @@ struct pipeline {
 	unsigned long long	lost_unknown;	/* loss markers without a count */
 	unsigned long long	events_reported;
 	uint64_t		first_ts, last_ts;
+	struct ft_pmu		*pmu;		/* --pmu counters, NULL without */
 };
 
 /* pipe_traced - is @pid one of the tasks the kernel records (filtered streams)? */
@@ -197,6 +199,8 @@ static void report(struct pipeline *p, struct ft_merge *m, bool final)
 		}
 	}
 	p->a->report(p->priv, &r);
+	if (p->pmu)
+		ft_pmu_report(p->pmu, r.footer ? r.footer : r.f, r.json, r.interval);
 	footer(p, m, &r);
 	if (r.json)
 		ft_json_obj_end(&j);
@@ -548,8 +552,12 @@ static int run_live(struct pipeline *p)
 		m.tap = ft_capture_tap;
 		m.tap_ctx = &cap;
 	}
+	if (p->pmu && ft_pmu_open_opts(p->pmu, o, child.pid))
+		goto out_an;
 	if (ft_reader_open(&s) || ft_session_start(&s) || rescan_threads(p, &s))
 		goto out_an;
+	if (p->pmu)
+		ft_pmu_enable(p->pmu);
 	if (o->cmd) {
 		e = ft_command_release(&child);
 		if (e) {
@@ -588,6 +596,8 @@ static int run_live(struct pipeline *p)
 		}
 	}
 	ft_session_stop(&s);
+	if (p->pmu)
+		ft_pmu_disable(p->pmu);
 	while (ft_reader_round(&s, &m) > 0)
 		;
 	ft_reader_losses(&s, &m);
@@ -627,6 +637,7 @@ int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
 {
 	struct ft_opts o = { 0 };
 	struct pipeline p = { 0 };
+	struct ft_pmu pmu = { 0 };
 	char prog[64];
 	int ret;
 
@@ -645,10 +656,16 @@ int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
 	p.want = a->want;
 	if (ret == FT_PARSE_RUN && a->events)
 		a->events(p.priv, &p.need, &p.want);
+	if (ret == FT_PARSE_RUN && o.pmu) {
+		if (ft_pmu_parse(&pmu, o.pmu))
+			ret = FT_EXIT_USAGE;
+		p.pmu = &pmu;
+	}
 	if (ret == FT_PARSE_RUN) {
 		ft_install_signals();
 		ret = o.input ? run_offline(&p) : run_live(&p);
 	}
+	ft_pmu_close(&pmu);
 	ft_opts_free(&o);
 	free(p.priv);
 	return ret;

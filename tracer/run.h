@@ -12,6 +12,7 @@ int ft_cmd_capture(int argc, char **argv);
 int ft_cmd_list(int argc, char **argv);
 int ft_cmd_reset(int argc, char **argv);
 int ft_cmd_flamegraph(int argc, char **argv);
+int ft_cmd_stat(int argc, char **argv);
 int ft_possible_cpus(void);
 
 #endif

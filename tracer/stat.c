@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `ftscope stat`: counters on their own, in perf stat's layouts (text, -x CSV,
+ * --json, -I interval lines), for a command, processes, threads or CPUs.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analyzers/analyzer.h"
+#include "analyzers/output/json.h"
+#include "tracer/command.h"
+#include "tracer/options.h"
+#include "tracer/pmu.h"
+#include "tracer/run.h"
+#include "tracer/util.h"
+
+/* perf stat's default events, per task and system wide */
+#define DEFAULT_TASK	"task-clock,context-switches,cpu-migrations,page-faults," \
+			"cycles,instructions,branches,branch-misses"
+#define DEFAULT_CPU	"cpu-clock,context-switches,cpu-migrations,page-faults," \
+			"cycles,instructions,branches,branch-misses"
+
+struct stat_opts {
+	char		*events;	/* -e, comma-joined when given several times */
+	long		interval_ms;	/* -I */
+	const char	*sep;		/* -x */
+};
+
+static const struct option stat_long[] = {
+	{ "event",		required_argument, NULL, 'e' },
+	{ "interval-print",	required_argument, NULL, 'I' },
+	{ "field-separator",	required_argument, NULL, 'x' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char stat_help[] =
+	"Usage: ftscope stat [-e LIST] [-a | -C CPUS | -p PID | -t TID] [-I MS] [-x SEP] [--json]\n"
+	"                    [-d SECS] [-o FILE] [[--] command [args]]\n\n"
+	"Count events with perf_event_open, as perf stat does, and print them in its layout\n"
+	"on stderr (or -o FILE). Without a command, -p or -t: the whole system, per CPU.\n\n"
+	"Options:\n"
+	"  -e, --event LIST      events, comma separated; {a,b} counts a and b as one group\n"
+	"  -a, --all-cpus        count on every CPU (with a command: while it runs)\n"
+	"  -C, --cpu CPUS        count on these CPUs only (e.g. 0,2-3)\n"
+	"  -p, --pid PID[,PID]   count these processes (all their threads)\n"
+	"  -t, --tid TID[,TID]   count these threads\n"
+	"  -I, --interval-print MS  print the counts of each MS milliseconds (>= 10)\n"
+	"  -x, --field-separator SEP  CSV: value,unit,event,running ns,%% running,metric,unit\n"
+	"      --json            one JSON object per window\n"
+	"  -d, --duration SECS   stop after SECS seconds\n"
+	"  -o, --output FILE     write the report to FILE instead of stderr\n"
+	"  -h, --help            this help\n\n"
+	"Events (perf's names; append :u or :k for user or kernel only):\n"
+	"  hardware  cycles instructions branches branch-misses cache-references cache-misses\n"
+	"            bus-cycles ref-cycles stalled-cycles-frontend stalled-cycles-backend\n"
+	"  cache     {L1-dcache,L1-icache,LLC,dTLB,iTLB,branch,node}-{loads,load-misses,stores,\n"
+	"            store-misses,prefetches,prefetch-misses}\n"
+	"  software  task-clock cpu-clock context-switches (cs) cpu-migrations page-faults\n"
+	"            minor-faults major-faults alignment-faults emulation-faults\n"
+	"  tracepoint SYSTEM:EVENT (e.g. sched:sched_switch)   raw  rHEX\n"
+	"Counters the machine lacks print <not supported>; the others still count.\n\n"
+	"EXAMPLES:\n"
+	"  ftscope stat -- make -j2                  # perf stat's default events\n"
+	"  ftscope stat -e task-clock,page-faults -x, -- ./app\n"
+	"  ftscope stat -a -I 1000 -e cs,sched:sched_switch -d 5\n"
+	"  ftscope stat -e '{cycles,instructions}' -p 1234 -d 10\n";
+
+/* stat_opt - the options of stat on top of the common ones */
+static int stat_opt(void *priv, int opt, const char *arg)
+{
+	struct stat_opts *so = priv;
+	char *ev;
+
+	switch (opt) {
+	case 'e':
+		if (asprintf(&ev, "%s%s%s", so->events ? so->events : "", so->events ? "," : "",
+			     arg) < 0)
+			return -1;
+		free(so->events);
+		so->events = ev;
+		return 0;
+	case 'I':
+		return ft_parse_long(arg, 10, 3600000, &so->interval_ms) ? -1 : 0;
+	case 'x':
+		if (!*arg)
+			return -1;
+		so->sep = arg;
+		return 0;
+	}
+	return -1;
+}
+
+static const struct ft_analyzer stat_def = {
+	.name = "stat",
+	.summary = "count hardware, software and tracepoint events, as perf stat",
+	.shortopts = "e:I:x:",
+	.longopts = stat_long,
+	.parse_opt = stat_opt,
+};
+
+/* takes_value - does option word @s consume the next word as its value? */
+static bool takes_value(const char *s)
+{
+	static const char *const lng[] = { "--pid", "--tid", "--cpu", "--duration", "--buffer",
+		"--input", "--output", "--event", "--interval-print", "--field-separator" };
+	unsigned int i;
+
+	if (s[0] == '-' && s[1] && s[1] != '-')
+		return !s[2] && strchr("ptCdbioeIx", s[1]);
+	for (i = 0; i < sizeof(lng) / sizeof(lng[0]); i++)
+		if (!strcmp(s, lng[i]))
+			return true;
+	return false;
+}
+
+/*
+ * with_dashdash - perf stat takes the command without "--" (`stat sleep 1`): a copy
+ * of argv with "--" before the first word that is neither an option nor its value
+ */
+static char **with_dashdash(int argc, char **argv, int *nargc)
+{
+	char **v = calloc(argc + 2, sizeof(*v));
+	int i, j = 0;
+	bool done = false;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < argc; i++) {
+		if (!done && i > 0) {
+			if (!strcmp(argv[i], "--"))
+				done = true;
+			else if (argv[i][0] != '-') {
+				v[j++] = "--";
+				done = true;
+			} else if (takes_value(argv[i]) && i + 1 < argc) {
+				v[j++] = argv[i++];
+			}
+		}
+		v[j++] = argv[i];
+	}
+	*nargc = j;
+	return v;
+}
+
+/* pidfd - a file descriptor that polls readable when @pid exits, or -1 */
+static int pidfd(pid_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+/* wait_until - sleep until @deadline (ns, 0: none), the command's exit or a signal */
+static void wait_until(int pfd, uint64_t deadline)
+{
+	struct pollfd pf = { .fd = pfd, .events = POLLIN };
+	uint64_t now = ft_now_ns();
+	int ms = -1;
+
+	if (deadline)
+		ms = deadline > now ? (int)((deadline - now + 999999) / 1000000) : 0;
+	poll(&pf, pfd >= 0 ? 1 : 0, ms);
+}
+
+/* window - print one window: text block, CSV lines or a JSON object */
+static void window(FILE *f, struct ft_pmu *p, const struct stat_opts *so, bool json,
+		   double time_s, const struct ft_child *child)
+{
+	struct ft_pmu_fmt fmt = { .csv_sep = so->sep, .interval = so->interval_ms > 0,
+				  .time_s = time_s };
+	uint64_t elapsed = ft_pmu_read(p, fmt.interval);
+	struct ft_json j;
+
+	if (json) {
+		ft_json_init(&j, f);
+		ft_json_obj_begin(&j, NULL);
+		ft_json_str(&j, "stat", p->target);
+		if (fmt.interval)
+			ft_json_double(&j, "time_s", time_s);
+		ft_pmu_json(&j, p->count, p->nev, elapsed);
+		if (child && child->exited) {
+			ft_json_u64(&j, "user_ns", child->ru.ru_utime.tv_sec * 1000000000ULL +
+				    child->ru.ru_utime.tv_usec * 1000ULL);
+			ft_json_u64(&j, "sys_ns", child->ru.ru_stime.tv_sec * 1000000000ULL +
+				    child->ru.ru_stime.tv_usec * 1000ULL);
+		}
+		ft_json_obj_end(&j);
+		fputc('\n', f);
+		return;
+	}
+	if (fmt.interval || so->sep) {
+		ft_pmu_print(f, p->count, p->nev, elapsed, &fmt);
+		return;
+	}
+	fprintf(f, "\n Performance counter stats for %s:\n\n", p->target);
+	ft_pmu_print(f, p->count, p->nev, elapsed, &fmt);
+	fprintf(f, "\n%18.9f seconds time elapsed\n", elapsed / 1e9);
+	if (child && child->exited)
+		fprintf(f, "\n%18.9f seconds user\n%18.9f seconds sys\n",
+			child->ru.ru_utime.tv_sec + child->ru.ru_utime.tv_usec / 1e6,
+			child->ru.ru_stime.tv_sec + child->ru.ru_stime.tv_usec / 1e6);
+	fputc('\n', f);
+}
+
+/* count - open, run the window(s), print; returns the exit status */
+static int count(struct ft_opts *o, struct stat_opts *so, FILE *f)
+{
+	struct ft_child child = { .pid = -1, .go_fd = -1, .err_fd = -1 };
+	struct ft_pmu p = { 0 };
+	uint64_t end = 0, next = 0;
+	int ret = FT_EXIT_ERR, pfd = -1, e;
+
+	if (ft_pmu_parse(&p, so->events ? so->events :
+			 o->cmd && !o->all && !o->cpu_on ? DEFAULT_TASK :
+			 o->npids || o->ntids ? DEFAULT_TASK : DEFAULT_CPU))
+		goto out;
+	if (o->cmd && (ft_command_check(o->cmd) || ft_command_spawn(&child, o->cmd)))
+		goto out;
+	if (ft_pmu_open_opts(&p, o, child.pid))
+		goto out;
+	ft_install_signals();
+	ft_pmu_enable(&p);
+	if (o->cmd) {
+		e = ft_command_release(&child);
+		if (e) {
+			ft_err("cannot run '%s': %s", o->cmd[0], strerror(e));
+			goto out;
+		}
+		pfd = pidfd(child.pid);
+		p.t_start = p.t_last = ft_now_ns();
+	}
+	if (o->duration)
+		end = p.t_start + (uint64_t)(o->duration * 1e9);
+	if (so->interval_ms) {
+		next = p.t_start + so->interval_ms * 1000000ULL;
+		if (!o->json && !so->sep)
+			fprintf(f, "#           time             counts unit events\n");
+	}
+	while (!ft_stop_signal && !(o->cmd && ft_command_reap(&child))) {
+		uint64_t now = ft_now_ns(), wake = end;
+
+		if (end && now >= end)
+			break;
+		if (next && (!wake || next < wake))
+			wake = next;
+		if (next && now >= next) {
+			window(f, &p, so, o->json, (now - p.t_start) / 1e9, NULL);
+			fflush(f);
+			next += so->interval_ms * 1000000ULL;
+			continue;
+		}
+		wait_until(pfd, wake);
+	}
+	ft_pmu_disable(&p);
+	window(f, &p, so, o->json, (ft_now_ns() - p.t_start) / 1e9, o->cmd ? &child : NULL);
+	ret = FT_EXIT_OK;
+	/* as perf stat: the command's own exit status */
+	if (o->cmd && child.exited && WIFEXITED(child.status))
+		ret = WEXITSTATUS(child.status);
+out:
+	if (o->cmd && child.pid > 0 && child.go_fd >= 0)
+		ft_command_kill(&child);
+	if (pfd >= 0)
+		close(pfd);
+	ft_pmu_close(&p);
+	return ret;
+}
+
+/**
+ * ft_cmd_stat - `ftscope stat [options] [--] [command [args]]`
+ * Returns the command's exit status, or an ftscope status.
+ */
+int ft_cmd_stat(int argc, char **argv)
+{
+	struct stat_opts so = { 0 };
+	struct ft_opts o = { 0 };
+	char **v;
+	FILE *f = stderr;
+	int i, n, ret;
+
+	ft_set_prog("ftscope stat");
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(stat_help, stdout);
+			return FT_EXIT_OK;
+		}
+	v = with_dashdash(argc, argv, &n);
+	if (!v) {
+		ft_err("out of memory");
+		return FT_EXIT_ERR;
+	}
+	o.ncpus = ft_possible_cpus();
+	ret = ft_opts_parse(&o, &stat_def, &so, n, v);
+	if (ret == FT_PARSE_RUN && (o.input || o.buffer_kb || o.timestamps || o.pmu)) {
+		ft_err("-i, -b, -T and --pmu do not apply to stat (see --help)");
+		ret = FT_EXIT_USAGE;
+	}
+	if (ret == FT_PARSE_RUN && o.output) {
+		f = fopen(o.output, "we");
+		if (!f) {
+			ft_err("cannot write %s: %s", o.output, strerror(errno));
+			ret = FT_EXIT_ERR;
+		}
+	}
+	if (ret == FT_PARSE_RUN) {
+		ret = count(&o, &so, f);
+		if (f != stderr && fclose(f) && ret == FT_EXIT_OK) {
+			ft_err("cannot write %s: %s", o.output, strerror(errno));
+			ret = FT_EXIT_ERR;
+		}
+	}
+	ft_opts_free(&o);
+	free(so.events);
+	free(v);
+	return ret;
+}
