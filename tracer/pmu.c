@@ -211,7 +211,7 @@ int ft_pmu_parse(struct ft_pmu *p, const char *list)
 
 	while (*s) {
 		if (*s == '{') {
-			if (leader >= 0) {
+			if (leader >= 0 || s[1] == '{') {
 				ft_err("bad event list '%s': groups cannot nest", list);
 				return -1;
 			}
@@ -358,6 +358,15 @@ int ft_pmu_open(struct ft_pmu *p, const struct ft_pmu_target *t)
 			if (p->ev[e].err)
 				continue;
 			fd = open_one(p, e, t, i, cpus ? cpus[i] : -1);
+			if (fd < 0 && (errno == EACCES || errno == EPERM) && t->npids &&
+			    !p->ev[e].exclude_kernel && !p->ev[e].exclude_user) {
+				/* as perf: an unprivileged user may still count user space */
+				p->ev[e].exclude_kernel = true;
+				if (!strchr(p->ev[e].name, ':'))
+					strncat(p->ev[e].name, ":u", sizeof(p->ev[e].name) -
+						strlen(p->ev[e].name) - 1);
+				fd = open_one(p, e, t, i, -1);
+			}
 			if (fd >= 0) {
 				p->fd[e * p->ntgt + i] = fd;
 				continue;

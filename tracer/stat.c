@@ -217,8 +217,10 @@ static int count(struct ft_opts *o, struct stat_opts *so, FILE *f)
 
 	if (ft_pmu_parse(&p, so->events ? so->events :
 			 o->cmd && !o->all && !o->cpu_on ? DEFAULT_TASK :
-			 o->npids || o->ntids ? DEFAULT_TASK : DEFAULT_CPU))
+			 o->npids || o->ntids ? DEFAULT_TASK : DEFAULT_CPU)) {
+		ret = FT_EXIT_USAGE;
 		goto out;
+	}
 	if (o->cmd && (ft_command_check(o->cmd) || ft_command_spawn(&child, o->cmd)))
 		goto out;
 	if (ft_pmu_open_opts(&p, o, child.pid))
@@ -232,7 +234,6 @@ static int count(struct ft_opts *o, struct stat_opts *so, FILE *f)
 			goto out;
 		}
 		pfd = pidfd(child.pid);
-		p.t_start = p.t_last = ft_now_ns();
 	}
 	if (o->duration)
 		end = p.t_start + (uint64_t)(o->duration * 1e9);

@@ -41,6 +41,17 @@ cases=(
 	"flamegraph_diff_one_file|flamegraph --diff $OUT/noexec|two files"
 	"flamegraph_bad_palette|flamegraph --colors pink|unknown palette"
 	"flamegraph_unwritable|flamegraph -o /nonexistent/dir/x.svg $OUT/fg-ok.folded|cannot write"
+	"stat_bad_event|stat -e cyclez -- true|unknown event"
+	"stat_bad_tracepoint|stat -e sched:nosuch -- true|no tracepoint"
+	"stat_open_group|stat -e {cycles,cs -- true|without"
+	"stat_bad_interval|stat -I 5 -- true|invalid value"
+	"stat_dead_pid|stat -p $dead -d 0.1|no process"
+	"stat_missing_command|stat -- /nonexistent/ftscope-cmd|cannot run"
+	"stat_missing_command_perf_style|stat /nonexistent/ftscope-cmd|cannot run"
+	"stat_unwritable|stat -o /nonexistent/dir/x -- true|cannot write"
+	"stat_no_capture|stat -i $OUT -d 0.1|do not apply"
+	"pmu_bad_event|runqlat --pmu cyclez -d 0.1|unknown event"
+	"pmu_offline|runqlat -i tests/data --pmu cs|cannot be combined"
 )
 echo 'main;a 1' > $OUT/fg-ok.folded
 
@@ -52,7 +63,8 @@ fi
 for c in "${cases[@]}"; do
 	IFS='|' read -r name args word <<< "$c"
 	name=bad_input_$name
-	if [ -z "$root" ] && [[ "$args" == runqlat* || "$args" == capture* || "$args" == offcpu* ]]; then
+	if [ -z "$root" ] && [[ "$args" == runqlat* || "$args" == capture* || "$args" == offcpu* ||
+				"$args" == stat* ]]; then
 		skip $name "needs root"
 		continue
 	fi
@@ -88,4 +100,20 @@ if command -v setpriv > /dev/null && [ -n "$root" ]; then
 	fi
 else
 	skip $name "needs root and setpriv to drop to an unprivileged user"
+fi
+
+# Not root, counting the whole system: one line that says what to change.
+name=bad_input_stat_not_root
+if command -v setpriv > /dev/null && [ -n "$root" ] &&
+   [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ]; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups $FTSCOPE stat -a -d 0.1 > $OUT/bad.out 2> $OUT/bad.err
+	rc=$?
+	if [ $rc -ge 1 ] && [ $rc -le 127 ] && [ "$(wc -l < $OUT/bad.err)" -eq 1 ] &&
+	   grep -q perf_event_paranoid $OUT/bad.err; then
+		pass $name
+	else
+		fail $name "exit $rc: $(tr '\n' '|' < $OUT/bad.err)"
+	fi
+else
+	skip $name "needs root, setpriv and perf_event_paranoid >= 1"
 fi
