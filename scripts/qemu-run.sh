@@ -6,7 +6,8 @@
 #   scripts/qemu-run.sh COMMAND [ARGS...]
 #
 # The guest is a busybox initramfs holding ./ftscope (also on PATH as ftscope), its
-# shared libraries, bash and the test workloads, in /ftscope laid out as this tree.
+# shared libraries, bash, the test workloads and the test scripts (tests/live,
+# tests/qemu), in /ftscope laid out as this tree.
 # tracefs is mounted at /sys/kernel/tracing. COMMAND's stdout and stderr come back
 # on stdout and stderr, and its exit status is this script's. Exit 125 when the guest
 # could not be prepared or did not report a status.
@@ -127,6 +128,9 @@ for w in "$ROOT"/tests/workloads/*; do
 	mv "$G/$w" "$G/ftscope/tests/workloads/"
 done
 mv "$G/$ROOT/ftscope" "$G/ftscope/ftscope"
+for d in tests/live tests/qemu; do
+	[ -d "$ROOT/$d" ] && mkdir -p "$G/ftscope/$d" && cp "$ROOT/$d"/* "$G/ftscope/$d/"
+done
 rm -rf "${G:?}/${ROOT#/}"
 ln -s /ftscope/ftscope "$G/usr/bin/ftscope"
 for f in $FTSCOPE_QEMU_FILES; do

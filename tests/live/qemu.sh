@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: the second kernel. Boots Debian's 6.1 kernel under QEMU (TCG) with
+#              scripts/qemu-run.sh, runs tests/qemu/guest.sh there (the analyzers on
+#              known workloads, stat, --pmu), and checks what came back with the same
+#              known answers as the tests on this kernel.
+# requires: root (apt-get for qemu and the kernel package), network on first use
+. tests/live/lib.sh
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip qemu "needs root to install qemu and fetch the kernel package"
+	exit 0
+fi
+if [ -n "$FTSCOPE_SKIP_QEMU" ]; then
+	skip qemu "FTSCOPE_SKIP_QEMU is set"
+	exit 0
+fi
+Q=$OUT/qemu
+rm -rf $Q
+mkdir -p $Q
+scripts/qemu-run.sh bash tests/qemu/guest.sh > $Q/guest.b64 2> $Q/qemu.err
+rc=$?
+if [ $rc -eq 125 ] && grep -Eq 'cannot download|missing packages|could not install|does not know' $Q/qemu.err; then
+	skip qemu "cannot prepare the guest: $(head -1 $Q/qemu.err)"
+	exit 0
+fi
+if [ $rc -ne 0 ] || ! base64 -d $Q/guest.b64 2> /dev/null | tar xz -C $Q 2> /dev/null; then
+	fail qemu_boot "exit $rc: $(head -2 $Q/qemu.err | tr '\n' '|')"
+	exit 0
+fi
+pass "qemu_boot (kernel $(cat $Q/uname.out))"
+
+# ok CASE: the case exited 0
+ok() {
+	[ "$(cat $Q/$1.rc 2> /dev/null)" = 0 ]
+}
+
+name=qemu_list_full_kernel
+if ok list && grep -Eq '^  function_graph tracer +yes' $Q/list.out &&
+   grep -Eq '^  kprobe events +yes' $Q/list.out && grep -Eq '^  hist triggers +yes' $Q/list.out; then
+	pass $name
+else
+	fail $name "$(grep -E 'function_graph|kprobe|hist' $Q/list.out | tr '\n' '|')"
+fi
+
+name=qemu_stat
+tc=$(awk -F, '$3 == "task-clock" { print $1 }' $Q/stat.err)
+pf=$(awk -F, '$3 == "page-faults" { print $1 }' $Q/stat.err)
+if ok stat && awk -v t="$tc" -v f="$pf" 'BEGIN { exit !(t >= 100 && f >= 4096) }' &&
+   grep -Eq '^<not supported>,,cycles,' $Q/stat.err; then
+	pass "$name (task-clock $tc ms >= 100, page-faults $pf >= 4096, cycles not supported under TCG)"
+else
+	fail $name "exit $(cat $Q/stat.rc): $(tr '\n' '|' < $Q/stat.err)"
+fi
+
+name=qemu_runqlat_three_spinners
+n=$(json 'j["total"]["count"]' $Q/runqlat.out 2> /dev/null)
+p90=$(json 'j["total"]["p90_ns"]' $Q/runqlat.out 2> /dev/null)
+if ok runqlat && [ "${n:-0}" -ge 20 ] && [ "${p90:-0}" -ge 1000000 ]; then
+	pass "$name ($n waits, p90 $((p90 / 1000)) us)"
+else
+	fail $name "count=$n p90=$p90: $(head -2 $Q/runqlat.err)"
+fi
+
+# 20 naps of 10 ms: 20 rows with about 10 ms of wait, and the exit row
+name=qemu_timehist_sleeper
+rows=$(awk '$3 ~ /^sleeper\[/ && $4 >= 9.5 && $4 < 40 { n++ } END { print n + 0 }' $Q/timehist.out)
+if ok timehist && [ "$rows" -ge 19 ]; then
+	pass "$name ($rows rows with a 10 ms wait)"
+else
+	fail $name "$rows rows with a 10 ms wait: $(head -2 $Q/timehist.err)"
+fi
+
+name=qemu_pmu_beside_timehist
+rows=$(grep -c ' sleeper\[' $Q/pmu.out)
+sw=$(awk '$2 == "sched:sched_switch" { print $1 }' $Q/pmu.out)
+cs=$(awk '$2 == "context-switches" { print $1 }' $Q/pmu.out)
+if ok pmu && [ -n "$sw" ] && [ "$sw" -ge 20 ] && [ "$sw" = "$cs" ] && [ $((sw + 1)) -eq "$rows" ]; then
+	pass "$name ($sw switches counted, $rows rows traced)"
+else
+	fail $name "sched_switch $sw, context-switches $cs, rows $rows"
+fi
+
+# bk-sleeper sleeps 10 x 50 ms in sleep_here
+name=qemu_offcpu_sleeper
+us=$(awk '/^bk-sleeper;.*sleep_here/ { s += $NF } END { print s + 0 }' $Q/offcpu.out)
+if ok offcpu && [ "$us" -ge 495000 ] && [ "$us" -le 600000 ]; then
+	pass "$name ($us us in sleep_here)"
+else
+	fail $name "$us us in sleep_here (expected ~500000): $(head -2 $Q/offcpu.err)"
+fi
+
+name=qemu_wakeup_sleeper
+n=$(json 'j["total"]["count"]' $Q/wakeup.out 2> /dev/null)
+if ok wakeup && [ "${n:-0}" -ge 20 ]; then
+	pass "$name ($n wakeups)"
+else
+	fail $name "count=$n: $(head -2 $Q/wakeup.err)"
+fi
+
+name=qemu_latency_spinners
+if ok latency && grep -Eq '^  spin3:\(4\) +\| +[0-9.]+ ms \| +[0-9]+ \| avg: +[0-9.]+ ms' $Q/latency.out; then
+	pass $name
+else
+	fail $name "$(grep spin3 $Q/latency.out | head -1)"
+fi
+
+# The first event enabled anywhere expands the top-level buffer from its boot size
+# (kernel behaviour: tracing_update_buffers); everything else must be as found.
+name=qemu_state_restored
+if diff <(sed '/^== buffer_size_kb/,+1d' $Q/before.state) \
+	<(sed '/^== buffer_size_kb/,+1d' $Q/after.state) > $Q/state.diff; then
+	pass $name
+else
+	fail $name "$(head -5 $Q/state.diff | tr '\n' '|')"
+fi

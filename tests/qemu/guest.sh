@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside Debian's 6.1 kernel under QEMU (scripts/qemu-run.sh), from tests/live/qemu.sh:
+# each case's stdout, stderr and exit status go to /tmp/out/CASE.{out,err,rc}, with the
+# tracefs state before and after; the lot comes back on stdout as a base64 tar.gz, and
+# the host checks it.
+. tests/live/lib.sh
+out=/tmp/out
+mkdir -p $out
+
+# run CASE CMD...: run one case, keeping what it printed and its status
+run() {
+	local name=$1
+
+	shift
+	"$@" > $out/$name.out 2> $out/$name.err
+	echo $? > $out/$name.rc
+}
+
+snapshot > $out/before.state
+run uname uname -r
+run list ftscope list
+run stat ftscope stat -x, -e task-clock,page-faults,cycles -- $WL/faulter 16 100
+run runqlat ftscope runqlat -m --json -- $WL/spin3 0 1
+run timehist ftscope timehist -- $WL/sleeper 0 20 10
+run pmu ftscope timehist --pmu sched:sched_switch,context-switches -- $WL/sleeper 0 20 10
+run offcpu ftscope offcpu -f -- $WL/blocker 10 50 0 0
+run wakeup ftscope wakeup --json -- $WL/sleeper 0 20 10
+run latency ftscope latency -- $WL/spin3 0 1
+[ -n "$GUEST_EXTRA" ] && . "$GUEST_EXTRA"
+snapshot > $out/after.state
+tar c -C $out . | gzip | base64
