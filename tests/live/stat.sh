@@ -165,3 +165,14 @@ if [ "$(json "j['analyzer'] == 'runqlat' and
 else
 	fail $name "$(tail -c 300 $OUT/pmu.json)"
 fi
+
+# --- a group of software events opens and counts as one
+name=stat_group
+$FTSCOPE stat -x, -e '{task-clock,page-faults}' -- $FA 4 20 2> $OUT/stat.g
+pf=$(field $OUT/stat.g page-faults)
+tc=$(field $OUT/stat.g task-clock)
+if [ -n "$pf" ] && [ "$pf" -ge 1024 ] && awk -v t="$tc" 'BEGIN { exit !(t >= 20) }'; then
+	pass "$name ($pf page faults, $tc ms)"
+else
+	fail $name "$(tr '\n' '|' < $OUT/stat.g)"
+fi
