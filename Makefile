@@ -47,10 +47,10 @@ ANALYZERS_SRC	:= analyzers/registry.c analyzers/runqlat.c analyzers/capture.c an
 		   analyzers/timehist_summary.c analyzers/latency.c analyzers/waits.c \
 		   analyzers/wakeup.c analyzers/output/hist.c analyzers/output/hgroups.c \
 		   analyzers/output/json.c analyzers/offcpu.c analyzers/offcpu_report.c \
-		   analyzers/output/flame.c analyzers/output/pmu_print.c
+		   analyzers/output/flame.c analyzers/output/pmu_print.c analyzers/funclat.c
 TRACER_SRC	:= tracer/options.c tracer/session.c tracer/reader.c tracer/features.c \
 		   tracer/command.c tracer/run.c tracer/reset.c tracer/util.c tracer/flamegraph.c \
-		   tracer/pmu.c tracer/stat.c
+		   tracer/pmu.c tracer/stat.c tracer/probes.c
 LIB_SRC		:= $(EVENTS_SRC) $(ANALYZERS_SRC) $(TRACER_SRC)
 LIB_OBJ		:= $(LIB_SRC:.c=.o)
 

@@ -18,6 +18,7 @@
 struct ft_opts;
 struct ft_json;
 struct ft_tasks;
+struct ft_probes;
 
 /* What the pipeline offers an analyzer. */
 struct ft_env {
@@ -64,6 +65,7 @@ struct ft_report {
 struct ft_analyzer {
 	const char		*name;
 	const char		*summary;	/* one line for `ftscope --help` */
+	const char		*synopsis;	/* positional arguments it takes, e.g. "PATTERN..." */
 	const char		*usage;		/* the analyzer's own options */
 	const char		*examples;
 	const char		*shortopts;	/* analyzer's own, added to the common ones */
@@ -74,6 +76,10 @@ struct ft_analyzer {
 	unsigned int		max_wait_ms;	/* live: read at least this often (0: 1 s) */
 	/* 0, -1 (the caller names the bad value) or FT_OPT_REPORTED (error printed) */
 	int	(*parse_opt)(void *priv, int opt, const char *arg);
+	/* optional: a positional argument that is not a number (interval, count) */
+	int	(*arg)(void *priv, const char *arg);
+	/* optional: functions to probe, set up by the tracer (tracer/probes.c) */
+	struct ft_probes *(*probes)(void *priv);
 	/* optional: the events the parsed options need, on top of need and want */
 	void	(*events)(void *priv, unsigned int *need, unsigned int *want);
 	/* returns 0, or -1 after printing one error line */
@@ -81,6 +87,8 @@ struct ft_analyzer {
 	void	(*event)(void *priv, const struct ft_event *ev);
 	void	(*report)(void *priv, struct ft_report *r);
 	void	(*fini)(void *priv);
+	/* optional: free what parse_opt and arg allocated (after fini, or without init) */
+	void	(*free)(void *priv);
 };
 
 const struct ft_analyzer *ft_analyzer_find(const char *name);

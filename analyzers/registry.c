@@ -7,7 +7,7 @@
 #include "analyzers/analyzer.h"
 
 extern const struct ft_analyzer ft_runqlat, ft_timehist, ft_latency,
-				 ft_wakeup, ft_offcpu,
+				 ft_wakeup, ft_offcpu, ft_funclat,
 				 ft_capture;
 
 const struct ft_analyzer *const ft_analyzers[] = {
@@ -16,6 +16,7 @@ const struct ft_analyzer *const ft_analyzers[] = {
 	&ft_latency,
 	&ft_wakeup,
 	&ft_offcpu,
+	&ft_funclat,
 	&ft_capture,
 	NULL,
 };

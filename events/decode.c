@@ -212,6 +212,12 @@ int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep)
 			break;
 		}
 	}
+	/* a trace of probes alone: the common fields of any event will do */
+	for (i = 0; i < n && (d->common_type.off < 0 || !d->common_type.size); i++) {
+		ev = tep_get_event(tep, i);
+		d->common_type = field_of(ev, "common_type");
+		d->common_pid = field_of(ev, "common_pid");
+	}
 	if (d->common_type.off < 0 || !d->common_type.size) {
 		ft_decoder_fini(d);
 		errno = EINVAL;
@@ -222,12 +228,91 @@ int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep)
 	return 0;
 }
 
+/**
+ * ft_decoder_add_func - decode event @system:@name of the tep as FT_EV_FUNC records
+ * of function @func (-1: by the record's ip) and @kind. Fields resolved once: the
+ * return value (ret, or retval), ip (func, ip, __probe_func), parent_ip, depth,
+ * calltime and rettime, whichever the format has.
+ * Returns 0, or -1 with errno ENOENT when the tep lacks the event (ENOMEM).
+ */
+int ft_decoder_add_func(struct ft_decoder *d, const char *system, const char *name, int func,
+			enum ft_fcall_kind kind)
+{
+	struct tep_event *ev = tep_find_event_by_name(d->tep, system, name);
+	struct ft_func_fmt *fn, *f;
+	int i;
+
+	if (!ev || ev->id < 0 || ev->id >= d->nids) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (!d->fn_of) {
+		d->fn_of = malloc(d->nids * sizeof(*d->fn_of));
+		if (!d->fn_of)
+			return -1;
+		for (i = 0; i < d->nids; i++)
+			d->fn_of[i] = -1;
+	}
+	fn = realloc(d->fn, (d->nfn + 1) * sizeof(*fn));
+	if (!fn)
+		return -1;
+	d->fn = fn;
+	f = &fn[d->nfn];
+	f->func = func;
+	f->kind = kind;
+	f->ret = field_of(ev, "ret");
+	if (f->ret.off < 0)
+		f->ret = field_of(ev, "retval");
+	f->ip = field_of(ev, kind == FT_FC_GRAPH_ENTRY || kind == FT_FC_GRAPH_EXIT ? "func" : "ip");
+	if (f->ip.off < 0)
+		f->ip = field_of(ev, "__probe_func");
+	if (f->ip.off < 0)
+		f->ip = field_of(ev, "__probe_ip");
+	f->parent_ip = field_of(ev, "parent_ip");
+	f->depth = field_of(ev, "depth");
+	f->calltime = field_of(ev, "calltime");
+	f->rettime = field_of(ev, "rettime");
+	d->fn_of[ev->id] = d->nfn++;
+	d->type_of[ev->id] = FT_EV_FUNC;
+	return 0;
+}
+
+/* opt_num - a field's value when the record holds it, else @def */
+static long long opt_num(const void *data, int size, struct ft_field f, long long def)
+{
+	return f.off >= 0 && size >= field_end(f) ? ft_num(data, f) : def;
+}
+
+/* ft_decode_func - the FT_EV_FUNC record of event @id */
+void ft_decode_func(const struct ft_decoder *d, unsigned int id, const void *data, int size,
+		    struct ft_event *ev)
+{
+	const struct ft_func_fmt *f = &d->fn[d->fn_of[id]];
+	struct ft_fcall *fc = &ev->fc;
+
+	fc->func = f->func;
+	fc->kind = f->kind;
+	fc->has_ret = f->ret.off >= 0 && size >= field_end(f->ret);
+	fc->ret = fc->has_ret ? ft_num(data, f->ret) : 0;
+	fc->ip = (uint64_t)opt_num(data, size, f->ip, 0);
+	fc->parent_ip = (uint64_t)opt_num(data, size, f->parent_ip, 0);
+	fc->depth = (int)opt_num(data, size, f->depth, 0);
+	fc->has_times = f->calltime.off >= 0 && f->rettime.off >= 0 &&
+			size >= field_end(f->calltime) && size >= field_end(f->rettime);
+	fc->calltime = fc->has_times ? (uint64_t)ft_num(data, f->calltime) : 0;
+	fc->rettime = fc->has_times ? (uint64_t)ft_num(data, f->rettime) : 0;
+}
+
 /* ft_decoder_fini - free what ft_decoder_init allocated */
 void ft_decoder_fini(struct ft_decoder *d)
 {
 	free(d->type_of);
+	free(d->fn_of);
+	free(d->fn);
 	d->type_of = NULL;
-	d->nids = 0;
+	d->fn_of = NULL;
+	d->fn = NULL;
+	d->nids = d->nfn = 0;
 }
 
 /**
@@ -364,6 +449,9 @@ enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 		ev->mig.pid = (int)ft_num(data, d->mig.pid);
 		ev->mig.orig_cpu = (int)ft_num(data, d->mig.orig_cpu);
 		ev->mig.dest_cpu = (int)ft_num(data, d->mig.dest_cpu);
+		break;
+	case FT_EV_FUNC:
+		ft_decode_func(d, id, data, size, ev);
 		break;
 	case FT_EV_KSTACK:
 	case FT_EV_USTACK:

@@ -24,6 +24,7 @@ enum ft_ev_type {
 	FT_EV_USTACK,		/* ftrace:user_stack, after an event (options/userstacktrace) */
 	FT_EV_NTYPES,
 	FT_EV_LOST = FT_EV_NTYPES,	/* not a kernel event: events were lost on a CPU */
+	FT_EV_FUNC,		/* a traced function's entry or return (ft_decoder_add_func) */
 };
 
 #define FT_NEED(t)	(1u << (t))
@@ -93,6 +94,25 @@ static inline uint64_t ft_stack_ip(const struct ft_stack *s, int i)
 	return v;
 }
 
+/* What a function record is. */
+enum ft_fcall_kind {
+	FT_FC_ENTRY,		/* kprobe, uprobe, syscalls:sys_enter_* */
+	FT_FC_EXIT,		/* kretprobe, uretprobe, syscalls:sys_exit_* */
+	FT_FC_GRAPH_ENTRY,	/* ftrace:funcgraph_entry (function by ip) */
+	FT_FC_GRAPH_EXIT,	/* ftrace:funcgraph_exit: calltime and rettime when present */
+	FT_FC_FUNCTION,		/* ftrace:function (function tracer: ip, parent_ip) */
+};
+
+struct ft_fcall {
+	int		func;		/* the run's function index; -1: look it up by ip */
+	unsigned char	kind;		/* enum ft_fcall_kind */
+	bool		has_ret, has_times;
+	int		depth;		/* function_graph depth, 0 otherwise */
+	uint64_t	ip, parent_ip;
+	uint64_t	calltime, rettime;	/* graph exit, when has_times */
+	long long	ret;		/* return value, when has_ret */
+};
+
 /* One decoded record. Pointers refer to the raw record, valid during the callback. */
 struct ft_event {
 	uint64_t	ts;
@@ -105,6 +125,7 @@ struct ft_event {
 		struct ft_fork		fork;
 		struct ft_migrate	mig;
 		struct ft_stack		stack;
+		struct ft_fcall		fc;
 		long long		lost;	/* FT_EV_LOST: count, -1 when unknown */
 	};
 };
@@ -141,6 +162,12 @@ struct ft_stack_fmt {
 	int word;
 };
 
+struct ft_func_fmt {
+	int		func;
+	unsigned char	kind;
+	struct ft_field	ret, ip, parent_ip, depth, calltime, rettime;
+};
+
 struct ft_decoder {
 	struct tep_handle	*tep;
 	struct ft_field		common_type, common_pid;
@@ -154,10 +181,17 @@ struct ft_decoder {
 	struct ft_states	states;
 	unsigned int		have;		/* FT_NEED() of each type the tep knows */
 	unsigned long long	malformed;	/* records too short for their format */
+	int			*fn_of;		/* event id -> index in fn, for FT_EV_FUNC */
+	struct ft_func_fmt	*fn;
+	int			nfn;
 };
 
 int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep);
 void ft_decoder_fini(struct ft_decoder *d);
+int ft_decoder_add_func(struct ft_decoder *d, const char *system, const char *name, int func,
+			enum ft_fcall_kind kind);
+void ft_decode_func(const struct ft_decoder *d, unsigned int id, const void *data, int size,
+		    struct ft_event *ev);
 enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 			  struct ft_event *ev);
 char ft_state_letter(const struct ft_states *st, long long state);

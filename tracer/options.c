@@ -149,8 +149,8 @@ bad:
 /* ft_usage - the help of one analyzer: synopsis, its options, common options, examples */
 void ft_usage(const struct ft_analyzer *a, FILE *f)
 {
-	fprintf(f, "Usage: ftscope %s [options] [interval [count]] [-- command [args]]\n\n%s.\n\n",
-		a->name, a->summary);
+	fprintf(f, "Usage: ftscope %s [options]%s%s [interval [count]] [-- command [args]]\n\n%s.\n\n",
+		a->name, a->synopsis ? " " : "", a->synopsis ? a->synopsis : "", a->summary);
 	if (a->usage && a->usage[0])
 		fprintf(f, "Options:\n%s\n", a->usage);
 	fprintf(f, "%s\nEXAMPLES:\n%s", common_usage, a->examples ? a->examples : "");
@@ -281,6 +281,16 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
 		}
 	}
 	for (i = optind; i < nargs; i++, npos++) {
+		double num;
+
+		if (a->arg && ft_parse_double(argv[i], 0.001, 1e7, &num)) {
+			if (a->arg(priv, argv[i])) {
+				ret = FT_EXIT_USAGE;
+				goto out;
+			}
+			npos--;
+			continue;
+		}
 		if (npos == 0 && ft_parse_double(argv[i], 0.001, 1e7, &o->interval)) {
 			ft_err("invalid interval '%s' (seconds)", argv[i]);
 			ret = FT_EXIT_USAGE;

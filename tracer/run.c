@@ -30,6 +30,7 @@
 #include "tracer/command.h"
 #include "tracer/options.h"
 #include "tracer/pmu.h"
+#include "tracer/probes.h"
 #include "tracer/run.h"
 #include "tracer/session.h"
 #include "tracer/util.h"
@@ -54,6 +55,7 @@ struct pipeline {
 	unsigned long long	events_reported;
 	uint64_t		first_ts, last_ts;
 	struct ft_pmu		*pmu;		/* --pmu counters, NULL without */
+	struct ft_probes	*probes;	/* the analyzer's function probes, or NULL */
 };
 
 /* pipe_traced - is @pid one of the tasks the kernel records (filtered streams)? */
@@ -235,6 +237,8 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 				       live ? "kernel" : "capture");
 		return -1;
 	}
+	if (p->probes && ft_probes_decoder(p->probes, &p->dec))
+		return -1;
 	if (ft_chain_init(&p->chain, ncpus, p->filtered ? pipe_traced : NULL, p)) {
 		ft_err("out of memory");
 		return -1;
@@ -534,11 +538,20 @@ static int run_live(struct pipeline *p)
 			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids, npids,
 			    p->follow))
 		goto out_session;
+	if (p->probes) {
+		e = ft_probes_setup(p->probes, &s, pids, npids, p->follow);
+		if (e) {
+			ret = e > 0 ? e : FT_EXIT_ERR;
+			goto out_session;
+		}
+	}
 	tep = ft_tep_load(ft_session_format_read, &s, s.enabled, &s.pf);
 	if (!tep) {
 		ft_err("cannot parse the event formats of instance %s: %s", s.name, strerror(errno));
 		goto out_session;
 	}
+	if (p->probes && ft_probes_formats(p->probes, &s, tep))
+		goto out_session;
 	if (ft_merge_init(&m, &s.pf, s.ncpus, on_raw, p)) {
 		ft_err("out of memory");
 		goto out_session;
@@ -620,6 +633,8 @@ out_session:
 	if (tep)
 		tep_free(tep);
 	ft_session_close(&s);
+	if (p->probes)
+		ft_probes_close(p->probes);	/* probes go once no instance uses them */
 out_child:
 	/* a command we never released must not run untraced */
 	if (o->cmd && child.pid > 0 && child.go_fd >= 0)
@@ -656,6 +671,13 @@ int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
 	p.want = a->want;
 	if (ret == FT_PARSE_RUN && a->events)
 		a->events(p.priv, &p.need, &p.want);
+	if (ret == FT_PARSE_RUN && a->probes) {
+		p.probes = a->probes(p.priv);
+		if (!p.probes->nspecs) {
+			ft_err("%s needs at least one PATTERN (see --help)", a->name);
+			ret = FT_EXIT_USAGE;
+		}
+	}
 	if (ret == FT_PARSE_RUN && o.pmu) {
 		if (ft_pmu_parse(&pmu, o.pmu))
 			ret = FT_EXIT_USAGE;
@@ -666,6 +688,8 @@ int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
 		ret = o.input ? run_offline(&p) : run_live(&p);
 	}
 	ft_pmu_close(&pmu);
+	if (a->free)
+		a->free(p.priv);
 	ft_opts_free(&o);
 	free(p.priv);
 	return ret;

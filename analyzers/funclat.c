@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * funclat: function latency, BCC funclatency semantics, plus funcslower's list.
+ *
+ * Entries and returns come from kprobe/kretprobe, uprobe/uretprobe, syscalls
+ * sys_enter_/sys_exit_ events or the function_graph tracer (tracer/probes.c). Each
+ * thread keeps a stack of open calls, so nested and recursive calls pair with their
+ * own returns (BCC's -l); function_graph returns carry calltime and rettime and need
+ * no pairing. After lost events every open call is dropped, not mismeasured.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzers/analyzer.h"
+#include "analyzers/output/hist.h"
+#include "analyzers/output/json.h"
+#include "events/tab.h"
+#include "events/tasks.h"
+#include "tracer/options.h"
+#include "tracer/probes.h"
+#include "tracer/util.h"
+
+#define FSTACK_DEPTH	32
+
+struct fstack {
+	int		key;		/* tid */
+	int		depth;
+	struct {
+		int		func;
+		uint64_t	ts;
+	} call[FSTACK_DEPTH];
+};
+
+struct funclat {
+	const struct ft_env	*env;
+	struct ft_probes	pr;
+	const struct ft_unit	*unit;
+	bool			per_func;	/* -F */
+	double			min_us;		/* --min-us: list slower calls */
+	bool			listed;		/* the list's header was printed */
+	struct ft_hist		total;
+	struct ft_hist		*hist;		/* per function */
+	struct ft_tab		threads;	/* tid -> struct fstack */
+	uint64_t		t0;
+	unsigned long long	unpaired, dropped, too_deep;
+};
+
+enum { OPT_MIN_US = 0x100, OPT_METHOD, OPT_MAX_FUNCS };
+
+static const struct option funclat_longopts[] = {
+	{ "microseconds",	no_argument,	   NULL, 'u' },
+	{ "milliseconds",	no_argument,	   NULL, 'm' },
+	{ "function",		no_argument,	   NULL, 'F' },
+	{ "nested",		no_argument,	   NULL, 'l' },
+	{ "min-us",		required_argument, NULL, OPT_MIN_US },
+	{ "method",		required_argument, NULL, OPT_METHOD },
+	{ "max-funcs",		required_argument, NULL, OPT_MAX_FUNCS },
+	{ 0 }
+};
+
+/* funclat_parse_opt - the options only funclat has */
+static int funclat_parse_opt(void *priv, int opt, const char *arg)
+{
+	struct funclat *f = priv;
+	long v;
+
+	switch (opt) {
+	case 'u': f->unit = &ft_unit_us; return 0;
+	case 'm': f->unit = &ft_unit_ms; return 0;
+	case 'F': f->per_func = true; return 0;
+	case 'l': return 0;	/* calls always pair through a per-thread stack */
+	case OPT_MIN_US: return ft_parse_double(arg, 0, 1e12, &f->min_us) ? -1 : 0;
+	case OPT_MAX_FUNCS:
+		if (ft_parse_long(arg, 1, 100000, &v))
+			return -1;
+		f->pr.limit = (unsigned int)v;
+		return 0;
+	case OPT_METHOD:
+		if (!strcmp(arg, "auto"))
+			f->pr.method = FT_FM_AUTO;
+		else if (!strcmp(arg, "graph") || !strcmp(arg, "function_graph"))
+			f->pr.method = FT_FM_GRAPH;
+		else if (!strcmp(arg, "kprobe"))
+			f->pr.method = FT_FM_KPROBE;
+		else
+			return -1;
+		return 0;
+	}
+	return -1;
+}
+
+/* funclat_arg - a pattern */
+static int funclat_arg(void *priv, const char *arg)
+{
+	struct funclat *f = priv;
+
+	if (ft_probes_add_spec(&f->pr, arg)) {
+		ft_err("out of memory");
+		return FT_OPT_REPORTED;
+	}
+	return 0;
+}
+
+/* funclat_probes - what the tracer must set up */
+static struct ft_probes *funclat_probes(void *priv)
+{
+	struct funclat *f = priv;
+
+	return &f->pr;
+}
+
+/* funclat_init - one histogram per function, no open calls */
+static int funclat_init(void *priv, const struct ft_env *env)
+{
+	struct funclat *f = priv;
+
+	f->env = env;
+	if (!f->unit)
+		f->unit = &ft_unit_ns;
+	if (!env->live) {
+		ft_err("funclat traces live; reading captures comes with trace.dat recording");
+		return -1;
+	}
+	f->hist = calloc(f->pr.n ? f->pr.n : 1, sizeof(*f->hist));
+	if (!f->hist || ft_tab_init(&f->threads, sizeof(struct fstack))) {
+		ft_err("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* slow_call - funcslower's line for a call of at least --min-us */
+static void slow_call(struct funclat *f, const struct ft_event *ev, int func, uint64_t ns)
+{
+	if (!f->listed) {
+		printf("%-10s %-16s %-7s %12s %18s %s\n", "TIME(s)", "COMM", "PID", "LAT(us)",
+		       "RVAL", "FUNC");
+		f->listed = true;
+	}
+	printf("%-10.6f %-16.16s %-7d %12.2f ", (ev->ts - f->t0) / 1e9,
+	       ft_tasks_comm(f->env->tasks, ev->common_pid), ev->common_pid, ns / 1e3);
+	if (ev->fc.has_ret)
+		printf("%18lld ", ev->fc.ret);
+	else
+		printf("%18s ", "-");
+	printf("%s\n", f->pr.fn[func].name);
+}
+
+/* done - one call of @func took @ns */
+static void done(struct funclat *f, const struct ft_event *ev, int func, uint64_t ns)
+{
+	ft_hist_add(&f->total, f->unit, ns);
+	ft_hist_add(&f->hist[func], f->unit, ns);
+	if (f->min_us > 0 && ns >= f->min_us * 1e3)
+		slow_call(f, ev, func, ns);
+}
+
+/* call_exit - a return: pop the thread's stack down to the matching entry */
+static void call_exit(struct funclat *f, const struct ft_event *ev, int func)
+{
+	struct fstack *st = ft_tab_find(&f->threads, ev->common_pid);
+	int i;
+
+	if (!st)
+		goto unpaired;
+	for (i = st->depth - 1; i >= 0; i--)
+		if (st->call[i].func == func)
+			break;
+	if (i < 0)
+		goto unpaired;
+	/* calls above it never returned in the trace (longjmp, lost return probe) */
+	f->unpaired += st->depth - 1 - i;
+	st->depth = i;
+	done(f, ev, func, ev->ts > st->call[i].ts ? ev->ts - st->call[i].ts : 0);
+	return;
+unpaired:
+	f->unpaired++;
+}
+
+/* call_entry - an entry: push it on the thread's stack */
+static void call_entry(struct funclat *f, const struct ft_event *ev, int func)
+{
+	struct fstack *st = ft_tab_get(&f->threads, ev->common_pid);
+
+	if (!st)
+		return;
+	if (st->depth >= FSTACK_DEPTH) {
+		f->too_deep++;
+		return;
+	}
+	st->call[st->depth].func = func;
+	st->call[st->depth++].ts = ev->ts;
+}
+
+/* funclat_event - pair entries and returns */
+static void funclat_event(void *priv, const struct ft_event *ev)
+{
+	struct funclat *f = priv;
+	int func;
+
+	if (!f->t0)
+		f->t0 = ev->ts;
+	if (ev->type == FT_EV_LOST) {
+		unsigned int i;
+
+		for (i = 0; i < f->threads.n; i++)
+			f->dropped += ((struct fstack *)ft_tab_at(&f->threads, i))->depth;
+		ft_tab_clear(&f->threads);
+		return;
+	}
+	if (ev->type != FT_EV_FUNC)
+		return;
+	func = ev->fc.func >= 0 ? ev->fc.func : ft_probes_find(&f->pr, ev->fc.ip);
+	if (func < 0 || func >= f->pr.n)
+		return;
+	switch (ev->fc.kind) {
+	case FT_FC_ENTRY:
+	case FT_FC_GRAPH_ENTRY:
+		if (ev->fc.kind == FT_FC_GRAPH_ENTRY && ev->fc.has_times)
+			break;
+		call_entry(f, ev, func);
+		break;
+	case FT_FC_GRAPH_EXIT:
+		if (ev->fc.has_times) {
+			done(f, ev, func, ev->fc.rettime > ev->fc.calltime ?
+			     ev->fc.rettime - ev->fc.calltime : 0);
+			break;
+		}
+		call_exit(f, ev, func);
+		break;
+	case FT_FC_EXIT:
+		call_exit(f, ev, func);
+		break;
+	}
+}
+
+/* print_hist - BCC funclatency's histogram and its "avg = " line, then ours */
+static void print_hist(struct funclat *f, FILE *out, const struct ft_hist *h)
+{
+	ft_hist_print_log2(out, h, f->unit->label);
+	if (h->count)
+		fprintf(out, "\navg = %llu %s, total: %llu %s, count: %llu\n",
+			(unsigned long long)(h->sum_ns / h->count / f->unit->div), f->unit->label,
+			(unsigned long long)(h->sum_ns / f->unit->div), f->unit->label,
+			(unsigned long long)h->count);
+	ft_hist_print_summary(out, h, f->unit);
+}
+
+/* report_json - the same data as JSON */
+static void report_json(struct funclat *f, struct ft_json *j)
+{
+	int i;
+
+	ft_json_str(j, "method", ft_fmethod_name(f->pr.used));
+	ft_hist_json(j, "total", &f->total, f->unit);
+	ft_json_arr_begin(j, "functions");
+	for (i = 0; i < f->pr.n; i++) {
+		ft_json_obj_begin(j, NULL);
+		ft_json_str(j, "name", f->pr.fn[i].name);
+		ft_hist_json(j, "hist", &f->hist[i], f->unit);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_u64(j, "unpaired", f->unpaired);
+	ft_json_u64(j, "dropped_after_loss", f->dropped);
+	ft_json_u64(j, "too_deep", f->too_deep);
+}
+
+/* funclat_report - one histogram (or one per function with -F) */
+static void funclat_report(void *priv, struct ft_report *r)
+{
+	struct funclat *f = priv;
+	bool kernel = false;
+	int i;
+
+	if (r->json) {
+		report_json(f, r->json);
+		goto done;
+	}
+	if (f->min_us > 0 && f->listed)
+		fputc('\n', r->f);
+	if (f->per_func) {
+		for (i = 0; i < f->pr.n; i++)
+			if (f->hist[i].count) {
+				fprintf(r->f, "\nFunction = %s\n", f->pr.fn[i].name);
+				print_hist(f, r->f, &f->hist[i]);
+			}
+	} else {
+		print_hist(f, r->f, &f->total);
+	}
+	for (i = 0; i < f->pr.n; i++)
+		kernel |= f->pr.fn[i].kind == FT_FK_KERNEL;
+	fprintf(r->f, "funclat: %d function%s", f->pr.n, f->pr.n == 1 ? "" : "s");
+	if (kernel)
+		fprintf(r->f, ", kernel ones through %s", ft_fmethod_name(f->pr.used));
+	if (f->unpaired || f->dropped || f->too_deep)
+		fprintf(r->f, "; %llu returns without their entry, %llu open calls dropped after lost "
+			"events, %llu calls nested deeper than %d", f->unpaired, f->dropped,
+			f->too_deep, FSTACK_DEPTH);
+	fputc('\n', r->f);
+done:
+	if (r->interval) {
+		ft_hist_reset(&f->total);
+		for (i = 0; i < f->pr.n; i++)
+			ft_hist_reset(&f->hist[i]);
+		f->unpaired = f->dropped = f->too_deep = 0;
+	}
+}
+
+/* funclat_fini - free everything */
+static void funclat_fini(void *priv)
+{
+	struct funclat *f = priv;
+
+	ft_tab_fini(&f->threads);
+	free(f->hist);
+	f->hist = NULL;
+}
+
+/* funclat_free - the patterns and functions, after the run */
+static void funclat_free(void *priv)
+{
+	struct funclat *f = priv;
+
+	ft_probes_free(&f->pr);
+}
+
+const struct ft_analyzer ft_funclat = {
+	.name		= "funclat",
+	.summary	= "function latency histograms: kernel, user and system calls (BCC funclatency)",
+	.synopsis	= "PATTERN...",
+	.usage		= "  PATTERN              vfs_read, vfs_* (kernel); /path/bin:func, lib:func, c:malloc\n"
+			  "                       (user, globs allowed); syscall:NAME (system calls)\n"
+			  "  -u, --microseconds   histogram in microseconds (default: nanoseconds)\n"
+			  "  -m, --milliseconds   histogram in milliseconds\n"
+			  "  -F, --function       one histogram per function\n"
+			  "  -l, --nested         nested and recursive calls (always on: per-thread stack)\n"
+			  "      --min-us N       list each call slower than N us (funcslower)\n"
+			  "      --method M       kernel functions: graph, kprobe or auto (default)\n"
+			  "      --max-funcs N    refuse patterns matching more than N functions (256)\n",
+	.examples	= "  ftscope funclat vfs_read -d 5            # kernel function, whole system\n"
+			  "  ftscope funclat -u c:malloc -p 1234      # libc malloc of one process\n"
+			  "  ftscope funclat -F './app:handle_*' -- ./app   # each matching function\n"
+			  "  ftscope funclat syscall:nanosleep -- sleep 1\n"
+			  "  ftscope funclat --min-us 1000 vfs_fsync  # list calls slower than 1 ms\n",
+	.shortopts	= "umFl",
+	.longopts	= funclat_longopts,
+	.need		= 0,
+	.priv_size	= sizeof(struct funclat),
+	.parse_opt	= funclat_parse_opt,
+	.arg		= funclat_arg,
+	.probes		= funclat_probes,
+	.init		= funclat_init,
+	.event		= funclat_event,
+	.report		= funclat_report,
+	.fini		= funclat_fini,
+	.free		= funclat_free,
+};

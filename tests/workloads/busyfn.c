@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * busyfn N1 US1 N2 US2 [R DEPTH]: call busy_wait(US1) N1 times, then busy_wait(US2)
+ * N2 times; each call spins on the monotonic clock for that many microseconds and
+ * returns it. Then R times recurse(DEPTH): DEPTH nested calls of itself, the
+ * innermost spinning 100 us. Known answers for function latency: exact counts, and
+ * latencies of at least the requested time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* now_us - monotonic microseconds */
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* busy_wait - spin for @us microseconds; returns @us */
+__attribute__((noinline)) long busy_wait(long us)
+{
+	double end = now_us() + us;
+
+	while (now_us() < end)
+		;
+	return us;
+}
+
+/* recurse - @depth nested calls, the innermost one spinning 100 us */
+__attribute__((noinline)) long recurse(int depth)
+{
+	long r = depth > 1 ? recurse(depth - 1) : busy_wait(100);
+
+	__asm__ volatile("" ::: "memory");	/* no tail call: each level returns */
+	return r + 1;
+}
+
+int main(int argc, char **argv)
+{
+	long n1, us1, n2, us2, r = 0, depth = 0, i, sum = 0;
+
+	if (argc != 5 && argc != 7) {
+		fprintf(stderr, "usage: busyfn N1 US1 N2 US2 [R DEPTH]\n");
+		return 2;
+	}
+	n1 = atol(argv[1]);
+	us1 = atol(argv[2]);
+	n2 = atol(argv[3]);
+	us2 = atol(argv[4]);
+	if (argc == 7) {
+		r = atol(argv[5]);
+		depth = atol(argv[6]);
+	}
+	for (i = 0; i < n1; i++)
+		sum += busy_wait(us1);
+	for (i = 0; i < n2; i++)
+		sum += busy_wait(us2);
+	for (i = 0; i < r; i++)
+		sum += recurse((int)depth);
+	return sum < 0;
+}

@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Function probes. A pattern names kernel functions (vfs_read, vfs_*), user
+ * functions in an ELF file (/path/bin:func, lib:func, c:malloc, BCC's syntax), or
+ * system calls (syscall:read). Kernel functions go through function_graph when the
+ * run's instance offers it (kernels >= 6.7; ftscope never uses the top-level
+ * buffer), else kprobe + kretprobe; user functions through uprobe + uretprobe at the
+ * symbol's file offset; system calls through syscalls:sys_enter_/sys_exit_ events.
+ * Dynamic events live in the group ftscope_PID_RANDOM, which `ftscope reset`
+ * recognises, and are destroyed after the instance is gone.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "events/decode.h"
+#include "events/tep.h"
+#include "tracer/probes.h"
+#include "tracer/session.h"
+#include "tracer/util.h"
+
+/* Default ceiling on functions per run: each one costs two probes. */
+#define FT_PROBES_LIMIT	256
+
+/* add_fn - append one resolved function; NULL when out of memory */
+static struct ft_fn *add_fn(struct ft_probes *pr, enum ft_fkind kind, const char *name,
+			    uint64_t addr, const char *path)
+{
+	struct ft_fn *fn = realloc(pr->fn, (pr->n + 1) * sizeof(*fn)), *f;
+	int i;
+
+	if (!fn)
+		return NULL;
+	pr->fn = fn;
+	for (i = 0; i < pr->n; i++)	/* aliases and repeated patterns: once */
+		if (fn[i].kind == kind && !strcmp(fn[i].name, name))
+			return &fn[i];
+	f = &fn[pr->n++];
+	memset(f, 0, sizeof(*f));
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->kind = kind;
+	f->addr = addr;
+	f->path = path ? strdup(path) : NULL;
+	return f;
+}
+
+/* ft_probes_add_spec - keep one pattern as the user gave it; -1 when out of memory */
+int ft_probes_add_spec(struct ft_probes *pr, const char *spec)
+{
+	char **s = realloc(pr->specs, (pr->nspecs + 1) * sizeof(*s));
+
+	if (!s)
+		return -1;
+	pr->specs = s;
+	s[pr->nspecs] = strdup(spec);
+	return s[pr->nspecs] ? pr->nspecs++, 0 : -1;
+}
+
+/* kernel_fns - kernel text symbols of /proc/kallsyms matching @pat; returns how many */
+static int kernel_fns(struct ft_probes *pr, const char *pat)
+{
+	char line[512], name[256], type;
+	unsigned long long addr;
+	FILE *f = fopen("/proc/kallsyms", "re");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 ||
+		    (type != 't' && type != 'T') || strchr(line, '[') || fnmatch(pat, name, 0))
+			continue;
+		if (!add_fn(pr, FT_FK_KERNEL, name, addr, NULL)) {
+			n = -1;
+			break;
+		}
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* syscall_fns - system calls with sys_enter_/sys_exit_ events matching @pat */
+static int syscall_fns(struct ft_probes *pr, const char *pat)
+{
+	char dir[512], name[256];
+	struct dirent *de;
+	struct ft_fn *fn;
+	DIR *d;
+	int n = 0;
+
+	snprintf(dir, sizeof(dir), "%s/events/syscalls", tracefs_tracing_dir());
+	d = opendir(dir);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "sys_enter_", 10) || fnmatch(pat, de->d_name + 10, 0))
+			continue;
+		snprintf(name, sizeof(name), "syscall:%s", de->d_name + 10);
+		fn = add_fn(pr, FT_FK_SYSCALL, name, 0, NULL);
+		if (!fn) {
+			n = -1;
+			break;
+		}
+		snprintf(fn->sys, sizeof(fn->sys), "syscalls");
+		snprintf(fn->entry, sizeof(fn->entry), "sys_enter_%s", de->d_name + 10);
+		snprintf(fn->exit, sizeof(fn->exit), "sys_exit_%s", de->d_name + 10);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* find_library - "c" or "libc" or "libc.so.6" in the usual library directories */
+static bool find_library(const char *lib, char *path, size_t len)
+{
+	static const char *const dirs[] = { "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+					    "/lib64", "/usr/lib64", "/lib", "/usr/lib",
+					    "/usr/local/lib" };
+	char want[128];
+	unsigned int i;
+	struct dirent *de;
+
+	snprintf(want, sizeof(want), "%s%s", strncmp(lib, "lib", 3) ? "lib" : "", lib);
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		DIR *d = opendir(dirs[i]);
+		size_t wl = strlen(want);
+
+		while (d && (de = readdir(d))) {
+			/* libc -> libc.so.6, libc.so; never libcap.so */
+			if (strncmp(de->d_name, want, wl) ||
+			    (de->d_name[wl] && strncmp(de->d_name + wl, ".so", 3)))
+				continue;
+			snprintf(path, len, "%s/%s", dirs[i], de->d_name);
+			closedir(d);
+			return true;
+		}
+		if (d)
+			closedir(d);
+	}
+	return false;
+}
+
+/* file_offset - the file offset of virtual address @va through the PT_LOAD segments */
+static bool file_offset(Elf *elf, uint64_t va, uint64_t *off)
+{
+	size_t i, phnum;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &phnum))
+		return false;
+	for (i = 0; i < phnum; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    va >= ph.p_vaddr && va < ph.p_vaddr + ph.p_filesz) {
+			*off = va - ph.p_vaddr + ph.p_offset;
+			return true;
+		}
+	return false;
+}
+
+/* elf_fns - function symbols of @path matching @pat (.symtab and .dynsym), as offsets */
+static int elf_fns(struct ft_probes *pr, const char *path, const char *pat)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	Elf_Scn *scn = NULL;
+	char name[192];
+	GElf_Shdr sh;
+	int fd, n = 0;
+	Elf *elf;
+
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -2;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		n = -3;
+		goto out;
+	}
+	while (n >= 0 && (scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+		size_t i, cnt;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		cnt = sh.sh_size / sh.sh_entsize;
+		for (i = 0; data && i < cnt; i++) {
+			GElf_Sym sym;
+			const char *s;
+			uint64_t off;
+
+			if (!gelf_getsym(data, (int)i, &sym) || !sym.st_value ||
+			    sym.st_shndx == SHN_UNDEF || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+				continue;
+			s = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!s || !*s || fnmatch(pat, s, 0) || !file_offset(elf, sym.st_value, &off))
+				continue;
+			snprintf(name, sizeof(name), "%s:%.*s", base, (int)strcspn(s, "@"), s);
+			if (!add_fn(pr, FT_FK_USER, name, off, path)) {
+				n = -1;
+				break;
+			}
+			n++;
+		}
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return n;
+}
+
+/* resolve - one pattern to functions; prints the error */
+static int resolve(struct ft_probes *pr, const char *spec)
+{
+	const char *colon, *pat = spec;
+	char bin[512], path[512];
+	int n;
+
+	if (!strncmp(spec, "p:", 2))	/* BCC's explicit probe prefix */
+		pat = spec = spec + 2;
+	colon = strrchr(spec, ':');
+	if (!strncmp(spec, "syscall:", 8)) {
+		n = syscall_fns(pr, spec + 8);
+		if (n < 0) {
+			ft_err("this kernel has no syscalls events (events/syscalls)");
+			return -1;
+		}
+	} else if (colon) {
+		snprintf(bin, sizeof(bin), "%.*s", (int)(colon - spec), spec);
+		pat = colon + 1;
+		if (strchr(bin, '/'))
+			snprintf(path, sizeof(path), "%s", bin);
+		else if (!find_library(bin, path, sizeof(path))) {
+			ft_err("cannot find library '%s' for '%s'", bin, spec);
+			return -1;
+		}
+		n = elf_fns(pr, path, pat);
+		if (n == -2) {
+			ft_err("cannot open '%s': %s", path, strerror(errno));
+			return -1;
+		}
+		if (n == -3) {
+			ft_err("'%s' is not an ELF file", path);
+			return -1;
+		}
+	} else {
+		n = kernel_fns(pr, spec);
+		if (n < 0) {
+			ft_err("cannot read /proc/kallsyms: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (n == 0) {
+		ft_err("'%s' matches no %s function", spec, !strncmp(spec, "syscall:", 8) ?
+		       "system call" : colon ? "symbol of that file:" : "kernel");
+		return -1;
+	}
+	return n < 0 ? -1 : 0;
+}
+
+/* instance_has_tracer - does the run's instance offer tracer @name? */
+static bool instance_has_tracer(struct ft_session *s, const char *name)
+{
+	char *t = tracefs_instance_file_read(s->inst, "available_tracers", NULL), *w, *save;
+	bool found = false;
+
+	for (w = t ? strtok_r(t, " \n", &save) : NULL; w && !found; w = strtok_r(NULL, " \n", &save))
+		found = !strcmp(w, name);
+	free(t);
+	return found;
+}
+
+/* write_inst - write an instance file; prints the error */
+static int write_inst(struct ft_session *s, const char *file, const char *val)
+{
+	if (tracefs_instance_file_write(s->inst, file, val) < 0) {
+		ft_err("cannot write %s of instance %s: %s", file, s->name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* use_tracer - function_graph or function in the instance, filtered to our functions */
+static int use_tracer(struct ft_probes *pr, struct ft_session *s, const char *tracer,
+		      const int *pids, int npids, bool follow)
+{
+	size_t len = 1, off = 0;
+	char *filter, buf[16];
+	int i;
+
+	for (i = 0; i < pr->n; i++)
+		len += strlen(pr->fn[i].name) + 1;
+	filter = malloc(len);
+	if (!filter) {
+		ft_err("out of memory");
+		return -1;
+	}
+	filter[0] = 0;
+	for (i = 0; i < pr->n; i++)
+		if (pr->fn[i].kind == FT_FK_KERNEL)
+			off += snprintf(filter + off, len - off, "%s\n", pr->fn[i].name);
+	if (tracefs_instance_file_write(s->inst, "set_ftrace_filter", filter) < 0) {
+		ft_err("cannot set the function filter (set_ftrace_filter: %s)%s", strerror(errno),
+		       errno == EPERM ? ": this kernel refuses function filters" : "");
+		free(filter);
+		return -1;
+	}
+	free(filter);
+	for (i = 0; i < npids; i++) {
+		snprintf(buf, sizeof(buf), "%d", pids[i]);
+		if (tracefs_instance_file_append(s->inst, "set_ftrace_pid", buf) < 0) {
+			ft_err("cannot write set_ftrace_pid: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (npids && follow && tracefs_file_exists(s->inst, "options/function-fork") &&
+	    write_inst(s, "options/function-fork", "1"))
+		return -1;
+	return write_inst(s, "current_tracer", tracer);
+}
+
+/* make_probe - create one dynamic event and enable it in the instance */
+static int make_probe(struct ft_probes *pr, struct ft_session *s, struct ft_fn *f, bool ret)
+{
+	struct tracefs_dynevent *d, **dyn;
+	const char *ev = ret ? f->exit : f->entry;
+
+	if (f->kind == FT_FK_USER)
+		d = ret ? tracefs_uretprobe_alloc(pr->group, ev, f->path, f->addr, "ret=$retval")
+			: tracefs_uprobe_alloc(pr->group, ev, f->path, f->addr, NULL);
+	else
+		d = ret ? tracefs_kretprobe_alloc(pr->group, ev, f->name, "ret=$retval", 0)
+			: tracefs_kprobe_alloc(pr->group, ev, f->name, NULL);
+	dyn = realloc(pr->dyn, (pr->ndyn + 1) * sizeof(*dyn));
+	if (!d || !dyn) {
+		tracefs_dynevent_free(d);
+		ft_err("out of memory");
+		return -1;
+	}
+	pr->dyn = dyn;
+	if (tracefs_dynevent_create(d)) {
+		ft_err("cannot create the %s%s for %s: %s", f->kind == FT_FK_USER ? "uprobe" : "kprobe",
+		       ret ? " return probe" : "", f->name, strerror(errno));
+		tracefs_dynevent_free(d);
+		return -1;
+	}
+	pr->dyn[pr->ndyn++] = d;
+	if (tracefs_event_enable(s->inst, pr->group, ev) < 0) {
+		ft_err("cannot enable %s/%s: %s", pr->group, ev, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* choose_method - the method for kernel functions; prints why when there is none */
+static int choose_method(struct ft_probes *pr, struct ft_session *s)
+{
+	bool graph = instance_has_tracer(s, "function_graph");
+	bool kprobe = tracefs_file_exists(NULL, "kprobe_events");
+
+	pr->used = pr->method;
+	if (pr->method == FT_FM_FUNCTION) {
+		if (instance_has_tracer(s, "function"))
+			return 0;
+		ft_err("this kernel offers no function tracer in tracefs instances");
+		return -1;
+	}
+	if (pr->method == FT_FM_AUTO)
+		pr->used = graph ? FT_FM_GRAPH : FT_FM_KPROBE;
+	if (pr->used == FT_FM_GRAPH && !graph) {
+		ft_err("function_graph is not available in tracefs instances on this kernel "
+		       "(instances offer it from 6.7; ftscope never uses the top-level buffer): "
+		       "use --method kprobe");
+		return -1;
+	}
+	if (pr->used == FT_FM_KPROBE && !kprobe) {
+		ft_err("cannot trace kernel functions: this kernel offers neither function_graph "
+		       "in instances nor kprobe events");
+		return -1;
+	}
+	return 0;
+}
+
+/**
+ * ft_probes_setup - resolve the patterns, choose the method, create the probes
+ * and enable everything in the session's instance (tracing still off)
+ * Returns 0, -1 after printing one line, or FT_EXIT_NOFEAT when the kernel lacks
+ * every method for kernel functions.
+ */
+int ft_probes_setup(struct ft_probes *pr, struct ft_session *s, const int *pids, int npids,
+		    bool follow)
+{
+	unsigned int rnd = 0, limit = pr->limit ? pr->limit : FT_PROBES_LIMIT;
+	bool kernel = false;
+	int i;
+
+	for (i = 0; i < pr->nspecs; i++)
+		if (resolve(pr, pr->specs[i]))
+			return -1;
+	if ((unsigned int)pr->n > limit) {
+		ft_err("the patterns match %d functions, more than the limit of %u: narrow them, or "
+		       "raise the limit with --max-funcs", pr->n, limit);
+		return -1;
+	}
+	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+		rnd = (unsigned int)ft_now_ns();
+	snprintf(pr->group, sizeof(pr->group), "ftscope_%d_%08x", getpid(), rnd);
+	for (i = 0; i < pr->n; i++)
+		kernel |= pr->fn[i].kind == FT_FK_KERNEL;
+	if (kernel && choose_method(pr, s))
+		return FT_EXIT_NOFEAT;
+	for (i = 0; i < pr->n; i++) {
+		struct ft_fn *f = &pr->fn[i];
+
+		if (f->kind == FT_FK_SYSCALL) {
+			if (tracefs_event_enable(s->inst, f->sys, f->entry) < 0 ||
+			    (!pr->entry_only && tracefs_event_enable(s->inst, f->sys, f->exit) < 0)) {
+				ft_err("cannot enable the events of %s: %s", f->name, strerror(errno));
+				return -1;
+			}
+			continue;
+		}
+		if (f->kind == FT_FK_KERNEL && pr->used != FT_FM_KPROBE)
+			continue;
+		snprintf(f->sys, sizeof(f->sys), "%s", pr->group);
+		snprintf(f->entry, sizeof(f->entry), "f%d", i);
+		snprintf(f->exit, sizeof(f->exit), "r%d", i);
+		if (make_probe(pr, s, f, false) || (!pr->entry_only && make_probe(pr, s, f, true)))
+			return -1;
+	}
+	if (kernel && (pr->used == FT_FM_GRAPH || pr->used == FT_FM_FUNCTION))
+		return use_tracer(pr, s, pr->used == FT_FM_GRAPH ? "function_graph" : "function",
+				  pids, npids, follow);
+	return 0;
+}
+
+/* add_format - parse the format of @sys/@ev into @tep; prints the error */
+static int add_format(struct ft_session *s, struct tep_handle *tep, const char *sys,
+		      const char *ev)
+{
+	size_t len = 0;
+	char *text = ft_session_format_read(s, sys, ev, &len);
+	int ret = text ? ft_tep_add_format(tep, sys, text, len) : -1;
+
+	free(text);
+	if (ret)
+		ft_err("cannot parse the format of %s:%s", sys, ev);
+	return ret;
+}
+
+/* ft_probes_formats - the formats of every probe and tracer event into @tep */
+int ft_probes_formats(struct ft_probes *pr, struct ft_session *s, struct tep_handle *tep)
+{
+	int i;
+
+	for (i = 0; i < pr->n; i++) {
+		if (!pr->fn[i].entry[0])
+			continue;
+		if (add_format(s, tep, pr->fn[i].sys, pr->fn[i].entry) ||
+		    (!pr->entry_only && add_format(s, tep, pr->fn[i].sys, pr->fn[i].exit)))
+			return -1;
+	}
+	if (pr->used == FT_FM_GRAPH)
+		return add_format(s, tep, "ftrace", "funcgraph_entry") ||
+		       add_format(s, tep, "ftrace", "funcgraph_exit") ? -1 : 0;
+	if (pr->used == FT_FM_FUNCTION)
+		return add_format(s, tep, "ftrace", "function");
+	return 0;
+}
+
+/* ft_probes_decoder - teach the decoder which events are which function's */
+int ft_probes_decoder(struct ft_probes *pr, struct ft_decoder *d)
+{
+	int i, err = 0;
+
+	for (i = 0; i < pr->n; i++) {
+		if (!pr->fn[i].entry[0])
+			continue;
+		err |= ft_decoder_add_func(d, pr->fn[i].sys, pr->fn[i].entry, i, FT_FC_ENTRY);
+		if (!pr->entry_only)
+			err |= ft_decoder_add_func(d, pr->fn[i].sys, pr->fn[i].exit, i, FT_FC_EXIT);
+	}
+	if (pr->used == FT_FM_GRAPH) {
+		err |= ft_decoder_add_func(d, "ftrace", "funcgraph_entry", -1, FT_FC_GRAPH_ENTRY);
+		err |= ft_decoder_add_func(d, "ftrace", "funcgraph_exit", -1, FT_FC_GRAPH_EXIT);
+	} else if (pr->used == FT_FM_FUNCTION) {
+		err |= ft_decoder_add_func(d, "ftrace", "function", -1, FT_FC_FUNCTION);
+	}
+	if (err)
+		ft_err("the trace lacks the probe events");
+	return err ? -1 : 0;
+}
+
+/*
+ * ft_probes_find - the kernel function an ip of the function or function_graph
+ * tracer belongs to (the ip may sit a few bytes into it, after endbr64), or -1
+ */
+int ft_probes_find(const struct ft_probes *pr, uint64_t ip)
+{
+	int i, best = -1;
+
+	for (i = 0; i < pr->n; i++)
+		if (pr->fn[i].kind == FT_FK_KERNEL && pr->fn[i].addr <= ip && ip - pr->fn[i].addr < 32 &&
+		    (best < 0 || pr->fn[i].addr > pr->fn[best].addr))
+			best = i;
+	return best;
+}
+
+/* ft_fmethod_name - how a method is called in messages and JSON */
+const char *ft_fmethod_name(enum ft_fmethod m)
+{
+	switch (m) {
+	case FT_FM_GRAPH:	return "function_graph";
+	case FT_FM_KPROBE:	return "kprobe";
+	case FT_FM_FUNCTION:	return "function";
+	default:		return "auto";
+	}
+}
+
+/* ft_probes_close - destroy the run's dynamic events (after its instance is gone) */
+void ft_probes_close(struct ft_probes *pr)
+{
+	int i;
+
+	for (i = pr->ndyn - 1; i >= 0; i--) {
+		tracefs_dynevent_destroy(pr->dyn[i], true);
+		tracefs_dynevent_free(pr->dyn[i]);
+	}
+	free(pr->dyn);
+	pr->dyn = NULL;
+	pr->ndyn = 0;
+}
+
+/* ft_probes_free - free patterns and functions */
+void ft_probes_free(struct ft_probes *pr)
+{
+	int i;
+
+	ft_probes_close(pr);
+	for (i = 0; i < pr->nspecs; i++)
+		free(pr->specs[i]);
+	for (i = 0; i < pr->n; i++)
+		free(pr->fn[i].path);
+	free(pr->specs);
+	free(pr->fn);
+	pr->specs = NULL;
+	pr->fn = NULL;
+	pr->n = pr->nspecs = 0;
+}
