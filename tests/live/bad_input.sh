@@ -52,6 +52,16 @@ cases=(
 	"stat_no_capture|stat -i $OUT -d 0.1|do not apply"
 	"pmu_bad_event|runqlat --pmu cyclez -d 0.1|unknown event"
 	"pmu_offline|runqlat -i tests/data --pmu cs|cannot be combined"
+	"funclat_no_pattern|funclat -d 0.1|at least one PATTERN"
+	"funclat_unknown_kernel_function|funclat no_such_kernel_fn_xyz -d 0.1|matches no kernel"
+	"funclat_missing_binary|funclat /nonexistent/bin:main -d 0.1|cannot open"
+	"funclat_missing_symbol|funclat $WL/busyfn:no_such_symbol -d 0.1|matches no symbol"
+	"funclat_not_elf|funclat $OUT/noexec:main -d 0.1|not an ELF"
+	"funclat_unknown_library|funclat nosuchlibxyz:malloc -d 0.1|cannot find library"
+	"funclat_too_many|funclat --max-funcs 5 c:* -d 0.1|more than the limit"
+	"funclat_bad_method|funclat --method foo vfs_read|invalid value"
+	"funclat_unknown_syscall|funclat syscall:nosuchcall -d 0.1|matches no system call"
+	"funclat_capture|funclat -i tests/data x|not an ftscope capture"
 )
 echo 'main;a 1' > $OUT/fg-ok.folded
 
@@ -64,7 +74,7 @@ for c in "${cases[@]}"; do
 	IFS='|' read -r name args word <<< "$c"
 	name=bad_input_$name
 	if [ -z "$root" ] && [[ "$args" == runqlat* || "$args" == capture* || "$args" == offcpu* ||
-				"$args" == stat* ]]; then
+				"$args" == stat* || "$args" == funclat* ]]; then
 		skip $name "needs root"
 		continue
 	fi

@@ -105,6 +105,41 @@ else
 	fail $name "$(grep spin3 $Q/latency.out | head -1)"
 fi
 
+# kprobe on vfs_read and the syscalls:read events of the same dd: one vfs_read per read()
+name=qemu_funclat_kprobe_vs_syscall
+counts=$(json "[f['hist']['count'] for f in j['functions']]" $Q/funclat_kprobe.out 2> /dev/null)
+if ok funclat_kprobe && [ "$(json "j['method']" $Q/funclat_kprobe.out)" = kprobe ] &&
+   [ "$(json "j['functions'][0]['hist']['count'] == j['functions'][1]['hist']['count'] >= 100" \
+	$Q/funclat_kprobe.out)" = True ]; then
+	pass "$name (vfs_read, read(): $counts)"
+else
+	fail $name "counts $counts: $(head -2 $Q/funclat_kprobe.err)"
+fi
+
+name=qemu_funclat_auto_says_method
+if ok funclat_auto && grep -q 'kernel ones through kprobe' $Q/funclat_auto.out &&
+   grep -q '^     usecs *: count *distribution$' $Q/funclat_auto.out; then
+	pass $name
+else
+	fail $name "$(tail -3 $Q/funclat_auto.out | tr '\n' '|') $(head -1 $Q/funclat_auto.err)"
+fi
+
+# 6.1's instances offer no function_graph and ftscope never uses the top-level buffer
+name=qemu_funclat_graph_refused
+if [ "$(cat $Q/funclat_graph.rc)" = 3 ] && [ "$(wc -l < $Q/funclat_graph.err)" -eq 1 ] &&
+   grep -q 'function_graph is not available in tracefs instances' $Q/funclat_graph.err; then
+	pass "$name (exit 3, one line)"
+else
+	fail $name "exit $(cat $Q/funclat_graph.rc): $(tr '\n' '|' < $Q/funclat_graph.err)"
+fi
+
+name=qemu_funclat_uprobe
+if ok funclat_uprobe && [ "$(json "j['total']['count']" $Q/funclat_uprobe.out)" = 40 ]; then
+	pass "$name (40 calls)"
+else
+	fail $name "$(head -c 200 $Q/funclat_uprobe.out) $(head -1 $Q/funclat_uprobe.err)"
+fi
+
 # The first event enabled anywhere expands the top-level buffer from its boot size
 # (kernel behaviour: tracing_update_buffers); everything else must be as found.
 name=qemu_state_restored

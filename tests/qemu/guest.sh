@@ -27,6 +27,11 @@ run pmu ftscope timehist --pmu sched:sched_switch,context-switches -- $WL/sleepe
 run offcpu ftscope offcpu -f -- $WL/blocker 10 50 0 0
 run wakeup ftscope wakeup --json -- $WL/sleeper 0 20 10
 run latency ftscope latency -- $WL/spin3 0 1
+run funclat_kprobe ftscope funclat -F --json --method kprobe vfs_read syscall:read -- \
+	dd if=/ftscope/ftscope of=/dev/null bs=4096 count=100
+run funclat_auto ftscope funclat -u vfs_read -- dd if=/ftscope/ftscope of=/dev/null bs=4096 count=10
+run funclat_graph ftscope funclat --method graph vfs_read -d 0.1
+run funclat_uprobe ftscope funclat -u --json $WL/busyfn:busy_wait -- $WL/busyfn 20 200 20 2000
 [ -n "$GUEST_EXTRA" ] && . "$GUEST_EXTRA"
 snapshot > $out/after.state
 tar c -C $out . | gzip | base64

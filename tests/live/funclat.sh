@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: funclat on functions with known latencies: a uprobe on busy_wait()
+#              (100 x 200 us, 100 x 2000 us), recursion three deep, system calls of a
+#              known nanosleep pattern, funcslower's list, probes removed afterwards,
+#              and the one-line answer when the kernel offers no method.
+# requires: root, tracefs, uprobe events
+. tests/live/lib.sh
+need_root funclat || exit 0
+BF=$WL/busyfn
+
+if [ ! -e $T/uprobe_events ]; then
+	skip funclat "this kernel has no uprobe events"
+	exit 0
+fi
+before=$(snapshot)
+
+# bucket JSON LOW: the count of the bucket starting at LOW in the total histogram
+bucket() {
+	json "sum(b['count'] for b in j['total']['buckets'] if b['low'] == $2)" "$1"
+}
+
+name=funclat_uprobe_known_latencies
+$FTSCOPE funclat -u --json $BF:busy_wait -- $BF 100 200 100 2000 > $OUT/fl.json 2> $OUT/fl.err
+rc=$?
+n=$(json "j['total']['count']" $OUT/fl.json 2> /dev/null)
+b200=$(bucket $OUT/fl.json 128 2> /dev/null)
+b2000=$(bucket $OUT/fl.json 1024 2> /dev/null)
+avg=$(json "j['total']['avg_ns'] / 1000" $OUT/fl.json 2> /dev/null)
+if [ $rc -ne 0 ] || [ "$n" != 200 ]; then
+	fail $name "exit $rc, count $n (expected 200): $(head -2 $OUT/fl.err)"
+elif [ "$b200" != 100 ] || [ "$b2000" != 100 ]; then
+	fail $name "128-255 us: $b200, 1024-2047 us: $b2000 (expected 100 each)"
+elif ! awk -v a="$avg" 'BEGIN { exit !(a >= 1100 && a <= 1155) }'; then
+	fail $name "average $avg us, expected 1100 us within 5%"
+else
+	pass "$name (200 calls, 100 + 100 in the right buckets, avg $avg us)"
+fi
+
+name=funclat_nested_recursion
+$FTSCOPE funclat -F --json $BF:recurse $BF:busy_wait -- $BF 0 0 0 0 10 3 > $OUT/fl-rec.json 2> /dev/null
+if [ "$(json "[f['hist']['count'] for f in j['functions']] == [30, 10] and j['unpaired'] == 0 and
+	     all(f['hist']['min_ns'] >= 100000 for f in j['functions'])" $OUT/fl-rec.json 2>&1)" = True ]; then
+	pass "$name (30 nested calls of recurse, 10 of busy_wait, each >= 100 us)"
+else
+	fail $name "$(head -c 300 $OUT/fl-rec.json)"
+fi
+
+name=funclat_syscall_nanosleep
+$FTSCOPE funclat -m --json syscall:clock_nanosleep -- $WL/sleeper 0 20 10 > $OUT/fl-sys.json 2> /dev/null
+n=$(json "j['total']['count']" $OUT/fl-sys.json 2> /dev/null)
+avg=$(json "j['total']['avg_ns'] / 1e6" $OUT/fl-sys.json 2> /dev/null)
+if [ "$n" = 20 ] && awk -v a="$avg" 'BEGIN { exit !(a >= 10 && a < 15) }'; then
+	pass "$name (20 calls, avg $avg ms)"
+else
+	fail $name "count $n avg $avg ms (expected 20 calls of ~10 ms)"
+fi
+
+name=funclat_min_us_list
+$FTSCOPE funclat --min-us 1500 $BF:busy_wait -- $BF 3 200 2 2000 > $OUT/fl-slow.txt 2> /dev/null
+rows=$(awk '$NF == "busyfn:busy_wait" && $3 > 0 && $4 >= 2000 && $5 == 2000' $OUT/fl-slow.txt | wc -l)
+if grep -q '^TIME(s) *COMM *PID *LAT(us) *RVAL FUNC$' $OUT/fl-slow.txt && [ "$rows" -eq 2 ]; then
+	pass "$name (2 slow calls listed, with their return value)"
+else
+	fail $name "$rows rows: $(head -3 $OUT/fl-slow.txt | tr '\n' '|')"
+fi
+
+name=funclat_kernel_method
+if $FTSCOPE list | grep -Eq 'kprobe events +yes'; then
+	skip $name "this kernel has kprobe events (tested in the QEMU tier for kernels without)"
+else
+	$FTSCOPE funclat vfs_read -d 0.1 > $OUT/fl-k.out 2> $OUT/fl-k.err
+	rc=$?
+	if [ $rc -eq 3 ] && [ "$(wc -l < $OUT/fl-k.err)" -eq 1 ] && grep -q 'neither function_graph' $OUT/fl-k.err; then
+		pass "$name (exit 3: $(cat $OUT/fl-k.err))"
+	else
+		fail $name "exit $rc: $(tr '\n' '|' < $OUT/fl-k.err)"
+	fi
+fi
+
+name=funclat_probes_removed
+if [ "$before" = "$(snapshot)" ] && [ -z "$(grep ftscope_ $T/dynamic_events 2>/dev/null)" ]; then
+	pass $name
+else
+	fail $name "tracefs state changed: $(grep ftscope_ $T/dynamic_events | head -2)"
+fi
