@@ -8,12 +8,13 @@
 out=/tmp/out
 mkdir -p $out
 
-# run CASE CMD...: run one case, keeping what it printed and its status
+# run CASE CMD...: run one case, keeping what it printed and its status; a case that
+# hangs is stopped with SIGTERM after 60 s (status 143), so the others still report
 run() {
 	local name=$1
 
 	shift
-	"$@" > $out/$name.out 2> $out/$name.err
+	timeout 60 "$@" > $out/$name.out 2> $out/$name.err
 	echo $? > $out/$name.rc
 }
 
