@@ -75,4 +75,8 @@ bool ft_usyms_known(const struct ft_usyms *u, int tgid);
 int ft_usyms_frames(struct ft_usyms *u, int tgid, const uint64_t *ip, int n, uint64_t *out);
 const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame);
 
+typedef struct Elf Elf;
+typedef int (*ft_elf_func_cb)(void *ctx, const char *name, uint64_t value, uint64_t size);
+void ft_elf_funcs(Elf *elf, unsigned int type, ft_elf_func_cb cb, void *ctx);
+
 #endif

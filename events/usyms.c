@@ -41,8 +41,11 @@ struct uproc {
 	struct ft_symtab	*jit;		/* /tmp/perf-TGID.map */
 };
 
-/* read_syms - the function symbols of one section type (SHT_SYMTAB or SHT_DYNSYM) */
-static void read_syms(struct ft_symtab *st, Elf *elf, Elf64_Word type)
+/**
+ * ft_elf_funcs - call @cb for every defined function symbol of @elf's sections of
+ * @type (SHT_SYMTAB or SHT_DYNSYM; 0: both); @cb returns non-zero to stop
+ */
+void ft_elf_funcs(Elf *elf, unsigned int type, ft_elf_func_cb cb, void *ctx)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -51,7 +54,8 @@ static void read_syms(struct ft_symtab *st, Elf *elf, Elf64_Word type)
 		Elf_Data *data;
 		size_t i, n;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
+		if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize ||
+		    (type ? sh.sh_type != type : sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
 			continue;
 		data = elf_getdata(scn, NULL);
 		n = sh.sh_size / sh.sh_entsize;
@@ -65,11 +69,22 @@ static void read_syms(struct ft_symtab *st, Elf *elf, Elf64_Word type)
 			     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (name && *name && ft_symtab_add(st, sym.st_value, sym.st_size, name,
-							strcspn(name, "@")))
+			if (name && *name && cb(ctx, name, sym.st_value, sym.st_size))
 				return;
 		}
 	}
+}
+
+/* add_sym - ft_elf_funcs callback filling a symbol table (names without @VERSION) */
+static int add_sym(void *ctx, const char *name, uint64_t value, uint64_t size)
+{
+	return ft_symtab_add(ctx, value, size, name, strcspn(name, "@"));
+}
+
+/* read_syms - the function symbols of one section type (SHT_SYMTAB or SHT_DYNSYM) */
+static void read_syms(struct ft_symtab *st, Elf *elf, Elf64_Word type)
+{
+	ft_elf_funcs(elf, type, add_sym, st);
 }
 
 /* debug_path - /usr/lib/debug/.build-id/xx/rest.debug for the file's build id */

@@ -23,6 +23,7 @@
 #include <tracefs.h>
 
 #include "events/decode.h"
+#include "events/syms.h"
 #include "events/tep.h"
 #include "tracer/probes.h"
 #include "tracer/session.h"
@@ -167,58 +168,51 @@ static bool file_offset(Elf *elf, uint64_t va, uint64_t *off)
 	return false;
 }
 
+struct elf_match {
+	struct ft_probes	*pr;
+	Elf			*elf;
+	const char		*path, *base, *pat;
+	int			n;
+};
+
+/* match_sym - ft_elf_funcs callback: a symbol matching the pattern becomes a function */
+static int match_sym(void *ctx, const char *s, uint64_t value, uint64_t size)
+{
+	struct elf_match *m = ctx;
+	char name[192];
+	uint64_t off;
+
+	if (fnmatch(m->pat, s, 0) || !file_offset(m->elf, value, &off))
+		return 0;
+	snprintf(name, sizeof(name), "%s:%.*s", m->base, (int)strcspn(s, "@"), s);
+	if (!add_fn(m->pr, FT_FK_USER, name, off, m->path)) {
+		m->n = -1;
+		return 1;
+	}
+	m->n++;
+	return 0;
+}
+
 /* elf_fns - function symbols of @path matching @pat (.symtab and .dynsym), as offsets */
 static int elf_fns(struct ft_probes *pr, const char *path, const char *pat)
 {
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	Elf_Scn *scn = NULL;
-	char name[192];
-	GElf_Shdr sh;
-	int fd, n = 0;
-	Elf *elf;
+	struct elf_match m = { .pr = pr, .path = path, .pat = pat,
+			       .base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path };
+	int fd;
 
 	elf_version(EV_CURRENT);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -2;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		n = -3;
-		goto out;
-	}
-	while (n >= 0 && (scn = elf_nextscn(elf, scn))) {
-		Elf_Data *data;
-		size_t i, cnt;
-
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
-		    !sh.sh_entsize)
-			continue;
-		data = elf_getdata(scn, NULL);
-		cnt = sh.sh_size / sh.sh_entsize;
-		for (i = 0; data && i < cnt; i++) {
-			GElf_Sym sym;
-			const char *s;
-			uint64_t off;
-
-			if (!gelf_getsym(data, (int)i, &sym) || !sym.st_value ||
-			    sym.st_shndx == SHN_UNDEF || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
-				continue;
-			s = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!s || !*s || fnmatch(pat, s, 0) || !file_offset(elf, sym.st_value, &off))
-				continue;
-			snprintf(name, sizeof(name), "%s:%.*s", base, (int)strcspn(s, "@"), s);
-			if (!add_fn(pr, FT_FK_USER, name, off, path)) {
-				n = -1;
-				break;
-			}
-			n++;
-		}
-	}
-out:
-	if (elf)
-		elf_end(elf);
+	m.elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!m.elf || elf_kind(m.elf) != ELF_K_ELF)
+		m.n = -3;
+	else
+		ft_elf_funcs(m.elf, 0, match_sym, &m);
+	if (m.elf)
+		elf_end(m.elf);
 	close(fd);
-	return n;
+	return m.n;
 }
 
 /* resolve - one pattern to functions; prints the error */
