@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "tracer/command.h"
+#include "tracer/options.h"
 #include "tracer/util.h"
 
 /* executable - a regular file we may execute */
@@ -173,5 +174,37 @@ int ft_pid_threads(int pid, int **tids, int *n)
 		(*tids)[(*n)++] = tid;
 	}
 	closedir(d);
+	return 0;
+}
+
+/**
+ * ft_targets - the tasks the options name, appended to *@pids: every thread of the
+ * -p processes, the -t threads, and the command @child_pid (-1: none)
+ * Returns 0, or -1 after printing one line.
+ */
+int ft_targets(const struct ft_opts *o, int child_pid, int **pids, int *n)
+{
+	int i, *arr;
+
+	for (i = 0; i < o->npids; i++)
+		if (ft_pid_threads(o->pids[i], pids, n)) {
+			ft_err("no process with pid %d", o->pids[i]);
+			return -1;
+		}
+	for (i = 0; i < o->ntids + (child_pid > 0); i++) {
+		int tid = i < o->ntids ? o->tids[i] : child_pid;
+
+		if (i < o->ntids && !ft_pid_alive(tid)) {
+			ft_err("no thread with tid %d", tid);
+			return -1;
+		}
+		arr = realloc(*pids, (*n + 1) * sizeof(**pids));
+		if (!arr) {
+			ft_err("out of memory");
+			return -1;
+		}
+		*pids = arr;
+		(*pids)[(*n)++] = tid;
+	}
 	return 0;
 }

@@ -9,6 +9,8 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+struct ft_opts;
+
 struct ft_child {
 	pid_t	pid;
 	int	go_fd;		/* write a byte: the child may exec */
@@ -25,5 +27,6 @@ bool ft_command_reap(struct ft_child *c);
 void ft_command_kill(struct ft_child *c);
 int ft_pid_alive(int pid);
 int ft_pid_threads(int pid, int **tids, int *n);
+int ft_targets(const struct ft_opts *o, int child_pid, int **pids, int *n);
 
 #endif

@@ -18,7 +18,6 @@
 #include <tracefs.h>
 
 #include "analyzers/output/json.h"
-#include "tracer/command.h"
 #include "tracer/options.h"
 #include "tracer/pmu.h"
 #include "tracer/session.h"
@@ -443,46 +442,22 @@ static void describe(struct ft_pmu *p, const struct ft_opts *o)
 }
 
 /**
- * ft_pmu_open_opts - open the counters on what the options name: the command
- * @child_pid (counting from its exec, children inherit), the threads of -p, the
- * -t threads, or per CPU (-a, -C, or nothing else given)
+ * ft_pmu_open_opts - open the counters on what the options name: per task on
+ * @pids (ft_targets: the -p/-t threads, or the command, counted from its exec;
+ * children inherit), or per CPU (-a or -C with a command, or no task given)
  * Returns 0, or -1 after printing one line.
  */
-int ft_pmu_open_opts(struct ft_pmu *p, const struct ft_opts *o, int child_pid)
+int ft_pmu_open_opts(struct ft_pmu *p, const struct ft_opts *o, const int *pids, int npids)
 {
 	struct ft_pmu_target t = { .ncpus = o->ncpus, .cpu_on = o->cpu_on };
-	int *pids = NULL, n = 0, i, ret;
 
 	describe(p, o);
-	if (o->cmd && !o->all && !o->cpu_on) {
-		t.pids = &child_pid;
-		t.npids = 1;
-		t.enable_on_exec = true;
-		p->on_exec = true;
-		return ft_pmu_open(p, &t);
+	if (npids && !(o->cmd && (o->all || o->cpu_on))) {
+		t.pids = pids;
+		t.npids = npids;
+		t.enable_on_exec = p->on_exec = o->cmd != NULL;
 	}
-	for (i = 0; i < o->npids; i++)
-		if (ft_pid_threads(o->pids[i], &pids, &n)) {
-			ft_err("no process with pid %d", o->pids[i]);
-			free(pids);
-			return -1;
-		}
-	for (i = 0; i < o->ntids; i++) {
-		int *arr = realloc(pids, (n + 1) * sizeof(*pids));
-
-		if (!arr) {
-			free(pids);
-			ft_err("out of memory");
-			return -1;
-		}
-		pids = arr;
-		pids[n++] = o->tids[i];
-	}
-	t.pids = pids;
-	t.npids = n;
-	ret = ft_pmu_open(p, &t);
-	free(pids);
-	return ret;
+	return ft_pmu_open(p, &t);
 }
 
 /* ft_pmu_enable - start counting now (the window starts; a command's at its exec) */

@@ -48,7 +48,7 @@ struct ft_pmu {
 
 int ft_pmu_parse(struct ft_pmu *p, const char *list);
 int ft_pmu_open(struct ft_pmu *p, const struct ft_pmu_target *t);
-int ft_pmu_open_opts(struct ft_pmu *p, const struct ft_opts *o, int child_pid);
+int ft_pmu_open_opts(struct ft_pmu *p, const struct ft_opts *o, const int *pids, int npids);
 void ft_pmu_enable(struct ft_pmu *p);
 void ft_pmu_disable(struct ft_pmu *p);
 uint64_t ft_pmu_read(struct ft_pmu *p, bool since_last);

@@ -439,33 +439,10 @@ out_tep:
 /* targets - the pids for the in-kernel filter: threads of -p, -t, or the command */
 static int targets(struct pipeline *p, const struct ft_child *child, int **pids, int *n)
 {
-	struct ft_opts *o = p->o;
 	int i;
 
-	for (i = 0; i < o->npids; i++)
-		if (ft_pid_threads(o->pids[i], pids, n)) {
-			ft_err("no process with pid %d", o->pids[i]);
-			return -1;
-		}
-	for (i = 0; i < o->ntids; i++) {
-		int *arr;
-
-		if (!ft_pid_alive(o->tids[i])) {
-			ft_err("no thread with tid %d", o->tids[i]);
-			return -1;
-		}
-		arr = realloc(*pids, (*n + 1) * sizeof(**pids));
-		if (!arr)
-			return -1;
-		*pids = arr;
-		(*pids)[(*n)++] = o->tids[i];
-	}
-	if (child) {
-		*pids = malloc(sizeof(**pids));
-		if (!*pids)
-			return -1;
-		(*pids)[(*n)++] = child->pid;
-	}
+	if (ft_targets(p->o, child ? child->pid : -1, pids, n))
+		return -1;
 	for (i = 0; i < *n; i++)
 		ft_imap_put(&p->traced, (*pids)[i], 1);
 	return 0;
@@ -565,7 +542,7 @@ static int run_live(struct pipeline *p)
 		m.tap = ft_capture_tap;
 		m.tap_ctx = &cap;
 	}
-	if (p->pmu && ft_pmu_open_opts(p->pmu, o, child.pid))
+	if (p->pmu && ft_pmu_open_opts(p->pmu, o, pids, npids))
 		goto out_an;
 	if (ft_reader_open(&s) || ft_session_start(&s) || rescan_threads(p, &s))
 		goto out_an;

@@ -213,7 +213,7 @@ static int count(struct ft_opts *o, struct stat_opts *so, FILE *f)
 	struct ft_child child = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	struct ft_pmu p = { 0 };
 	uint64_t end = 0, next = 0;
-	int ret = FT_EXIT_ERR, pfd = -1, e;
+	int ret = FT_EXIT_ERR, pfd = -1, e, *pids = NULL, npids = 0;
 
 	if (ft_pmu_parse(&p, so->events ? so->events :
 			 o->cmd && !o->all && !o->cpu_on ? DEFAULT_TASK :
@@ -223,7 +223,7 @@ static int count(struct ft_opts *o, struct stat_opts *so, FILE *f)
 	}
 	if (o->cmd && (ft_command_check(o->cmd) || ft_command_spawn(&child, o->cmd)))
 		goto out;
-	if (ft_pmu_open_opts(&p, o, child.pid))
+	if (ft_targets(o, child.pid, &pids, &npids) || ft_pmu_open_opts(&p, o, pids, npids))
 		goto out;
 	ft_install_signals();
 	ft_pmu_enable(&p);
@@ -268,6 +268,7 @@ out:
 		ft_command_kill(&child);
 	if (pfd >= 0)
 		close(pfd);
+	free(pids);
 	ft_pmu_close(&p);
 	return ret;
 }
