@@ -18,6 +18,7 @@
 #include <tracefs.h>
 
 #include "analyzers/output/json.h"
+#include "events/tep.h"
 #include "tracer/options.h"
 #include "tracer/pmu.h"
 #include "tracer/session.h"
@@ -90,22 +91,17 @@ static bool cache_event(const char *s, uint64_t *config)
 /* tracepoint_id - the id of tracepoint SYS:NAME from tracefs, or -1 */
 static long tracepoint_id(const char *sys, const char *name)
 {
-	char path[512], buf[32];
-	ssize_t n;
-	int fd;
+	char path[512], *text;
+	long id = -1;
 
 	if (strchr(sys, '/') || strchr(name, '/') || !*sys || !*name || ft_tracefs_mount())
 		return -1;
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs_tracing_dir(), sys, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return strtol(buf, NULL, 10);
+	text = ft_read_file(path, 64, NULL);
+	if (text && *text)
+		id = strtol(text, NULL, 10);
+	free(text);
+	return id;
 }
 
 /* modifiers - ":u", ":k", ":uk" after an event name; false for anything else */
@@ -256,18 +252,10 @@ static bool unsupported(int e)
 /* paranoid - the perf_event_paranoid level, or -9 when unreadable */
 static int paranoid(void)
 {
-	int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC), v = -9;
-	char buf[16];
-	ssize_t n;
+	char *text = ft_read_file("/proc/sys/kernel/perf_event_paranoid", 64, NULL);
+	int v = text && *text ? atoi(text) : -9;
 
-	if (fd < 0)
-		return v;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n > 0) {
-		buf[n] = '\0';
-		v = atoi(buf);
-	}
+	free(text);
 	return v;
 }
 
@@ -304,28 +292,25 @@ static int open_one(struct ft_pmu *p, int e, const struct ft_pmu_target *t, int 
 /* online_cpus - the CPUs to count on per CPU: @want, or every online one */
 static int online_cpus(const struct ft_pmu_target *t, int **cpus)
 {
+	char *text = ft_read_file("/sys/devices/system/cpu/online", 4096, NULL);
 	bool *on = NULL;
-	char buf[256];
-	int fd, c, n = 0;
-	ssize_t len;
+	int c, n = 0;
 
 	*cpus = calloc(t->ncpus, sizeof(**cpus));
-	if (!*cpus)
+	if (!*cpus) {
+		free(text);
 		return -1;
-	fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
-	len = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (len > 0) {
-		buf[len] = '\0';
-		buf[strcspn(buf, "\n")] = '\0';
-		if (ft_parse_cpus(buf, t->ncpus, &on))
+	}
+	if (text) {
+		text[strcspn(text, "\n")] = '\0';
+		if (ft_parse_cpus(text, t->ncpus, &on))
 			on = NULL;
 	}
 	for (c = 0; c < t->ncpus; c++)
 		if ((!on || on[c]) && (!t->cpu_on || t->cpu_on[c]))
 			(*cpus)[n++] = c;
 	free(on);
+	free(text);
 	return n;
 }
 
