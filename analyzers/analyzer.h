@@ -66,6 +66,9 @@ struct ft_analyzer {
 	const char		*name;
 	const char		*summary;	/* one line for `ftscope --help` */
 	const char		*synopsis;	/* positional arguments it takes, e.g. "PATTERN..." */
+	const char		*help;		/* the whole --help text, when the default does not fit */
+	bool			command_words;	/* the first word that is no option starts the
+						   command, "--" or not (perf stat) */
 	const char		*usage;		/* the analyzer's own options */
 	const char		*examples;
 	const char		*shortopts;	/* analyzer's own, added to the common ones */

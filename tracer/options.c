@@ -149,6 +149,10 @@ bad:
 /* ft_usage - the help of one analyzer: synopsis, its options, common options, examples */
 void ft_usage(const struct ft_analyzer *a, FILE *f)
 {
+	if (a->help) {
+		fputs(a->help, f);
+		return;
+	}
 	fprintf(f, "Usage: ftscope %s [options]%s%s [interval [count]] [-- command [args]]\n\n%s.\n\n",
 		a->name, a->synopsis ? " " : "", a->synopsis ? a->synopsis : "", a->summary);
 	if (a->usage && a->usage[0])
@@ -170,7 +174,9 @@ static struct option *build_tables(const struct ft_analyzer *a, char *shortopts,
 	memcpy(lo, common_long, sizeof(common_long));
 	if (na)
 		memcpy(lo + nc, a->longopts, na * sizeof(*lo));
-	snprintf(shortopts, len, ":%s%s", common_short, a->shortopts ? a->shortopts : "");
+	/* '+': stop at the first word that is no option (glibc skips it before ':') */
+	snprintf(shortopts, len, "%s:%s%s", a->command_words ? "+" : "", common_short,
+		 a->shortopts ? a->shortopts : "");
 	return lo;
 }
 
@@ -229,7 +235,7 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
 	struct option *lo;
 	long cnt;
 
-	for (i = 1; i < argc; i++)
+	for (i = 1; i < argc && !a->command_words; i++)
 		if (!strcmp(argv[i], "--")) {
 			nargs = i;
 			if (i + 1 >= argc) {
@@ -279,6 +285,14 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
 			ret = FT_EXIT_USAGE;
 			goto out;
 		}
+	}
+	if (a->command_words && optind < argc) {
+		o->cmd = argv + optind;
+		nargs = optind;
+	} else if (a->command_words && optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		ft_err("'--' must be followed by a command");
+		ret = FT_EXIT_USAGE;
+		goto out;
 	}
 	for (i = optind; i < nargs; i++, npos++) {
 		double num;

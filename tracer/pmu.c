@@ -7,7 +7,6 @@
  * time_enabled/time_running so multiplexed counters can be scaled.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>

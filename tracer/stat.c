@@ -52,7 +52,7 @@ static const char stat_help[] =
 	"  -p, --pid PID[,PID]   count these processes (all their threads)\n"
 	"  -t, --tid TID[,TID]   count these threads\n"
 	"  -I, --interval-print MS  print the counts of each MS milliseconds (>= 10)\n"
-	"  -x, --field-separator SEP  CSV: value,unit,event,running ns,%% running,metric,unit\n"
+	"  -x, --field-separator SEP  CSV: value,unit,event,running ns,% running,metric,unit\n"
 	"      --json            one JSON object per window\n"
 	"  -d, --duration SECS   stop after SECS seconds\n"
 	"  -o, --output FILE     write the report to FILE instead of stderr\n"
@@ -103,51 +103,9 @@ static const struct ft_analyzer stat_def = {
 	.shortopts = "e:I:x:",
 	.longopts = stat_long,
 	.parse_opt = stat_opt,
+	.help = stat_help,
+	.command_words = true,
 };
-
-/* takes_value - does option word @s consume the next word as its value? */
-static bool takes_value(const char *s)
-{
-	static const char *const lng[] = { "--pid", "--tid", "--cpu", "--duration", "--buffer",
-		"--input", "--output", "--event", "--interval-print", "--field-separator" };
-	unsigned int i;
-
-	if (s[0] == '-' && s[1] && s[1] != '-')
-		return !s[2] && strchr("ptCdbioeIx", s[1]);
-	for (i = 0; i < sizeof(lng) / sizeof(lng[0]); i++)
-		if (!strcmp(s, lng[i]))
-			return true;
-	return false;
-}
-
-/*
- * with_dashdash - perf stat takes the command without "--" (`stat sleep 1`): a copy
- * of argv with "--" before the first word that is neither an option nor its value
- */
-static char **with_dashdash(int argc, char **argv, int *nargc)
-{
-	char **v = calloc(argc + 2, sizeof(*v));
-	int i, j = 0;
-	bool done = false;
-
-	if (!v)
-		return NULL;
-	for (i = 0; i < argc; i++) {
-		if (!done && i > 0) {
-			if (!strcmp(argv[i], "--"))
-				done = true;
-			else if (argv[i][0] != '-') {
-				v[j++] = "--";
-				done = true;
-			} else if (takes_value(argv[i]) && i + 1 < argc) {
-				v[j++] = argv[i++];
-			}
-		}
-		v[j++] = argv[i];
-	}
-	*nargc = j;
-	return v;
-}
 
 /* pidfd - a file descriptor that polls readable when @pid exits, or -1 */
 static int pidfd(pid_t pid)
@@ -281,23 +239,12 @@ int ft_cmd_stat(int argc, char **argv)
 {
 	struct stat_opts so = { 0 };
 	struct ft_opts o = { 0 };
-	char **v;
 	FILE *f = stderr;
-	int i, n, ret;
+	int ret;
 
 	ft_set_prog("ftscope stat");
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(stat_help, stdout);
-			return FT_EXIT_OK;
-		}
-	v = with_dashdash(argc, argv, &n);
-	if (!v) {
-		ft_err("out of memory");
-		return FT_EXIT_ERR;
-	}
 	o.ncpus = ft_possible_cpus();
-	ret = ft_opts_parse(&o, &stat_def, &so, n, v);
+	ret = ft_opts_parse(&o, &stat_def, &so, argc, argv);
 	if (ret == FT_PARSE_RUN && (o.input || o.buffer_kb || o.timestamps || o.pmu)) {
 		ft_err("-i, -b, -T and --pmu do not apply to stat (see --help)");
 		ret = FT_EXIT_USAGE;
@@ -318,6 +265,5 @@ int ft_cmd_stat(int argc, char **argv)
 	}
 	ft_opts_free(&o);
 	free(so.events);
-	free(v);
 	return ret;
 }
