@@ -12,33 +12,64 @@
 #include "events/syms.h"
 
 /**
+ * ft_kallsyms_each - call @cb for every "address type name [module]" line of @path;
+ * @cb returns an errno value to stop
+ * Returns 0, the callback's errno value, or -1 with errno when @path cannot be read.
+ */
+int ft_kallsyms_each(const char *path, ft_kallsyms_cb cb, void *ctx)
+{
+	char line[512], name[256], type;
+	unsigned long long addr;
+	FILE *f = fopen(path, "re");
+	int ret = 0;
+
+	if (!f)
+		return -1;
+	while (!ret && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3)
+			ret = cb(ctx, addr, type, name, strchr(line, '[') != NULL);
+	fclose(f);
+	return ret;
+}
+
+struct ksyms_load {
+	struct ft_ksyms	*k;
+	size_t		zeros;
+};
+
+/* add_text - ft_kallsyms_each callback keeping text symbols with an address */
+static int add_text(void *ctx, uint64_t addr, char type, const char *name, bool module)
+{
+	struct ksyms_load *l = ctx;
+
+	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		return 0;
+	if (!addr) {
+		l->zeros++;
+		return 0;
+	}
+	return ft_symtab_add(&l->k->st, addr, 0, name, strlen(name)) ? ENOMEM : 0;
+}
+
+/**
  * ft_ksyms_load - read the text symbols of @path (/proc/kallsyms)
  * Returns 0 (k->hidden set when every address reads as zero), or -1 with errno.
  */
 int ft_ksyms_load(struct ft_ksyms *k, const char *path)
 {
-	size_t zeros = 0, i;
-	char line[512], name[256], type;
-	unsigned long long addr;
-	FILE *f = fopen(path, "re");
+	struct ksyms_load l = { .k = k };
+	size_t i;
+	int ret;
 
 	memset(k, 0, sizeof(*k));
-	if (!f)
+	ret = ft_kallsyms_each(path, add_text, &l);
+	if (ret) {
+		ft_ksyms_fini(k);
+		if (ret > 0)
+			errno = ret;
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
-		if (!addr) {
-			zeros++;
-			continue;
-		}
-		if (ft_symtab_add(&k->st, addr, 0, name, strlen(name)))
-			goto nomem;
 	}
-	fclose(f);
-	k->hidden = !k->st.n && zeros;
+	k->hidden = !k->st.n && l.zeros;
 	ft_symtab_sort(&k->st);
 	/* kallsyms has no sizes: a symbol reaches to the next one, the last one to the end */
 	for (i = 0; i < k->st.n; i++)
@@ -46,11 +77,6 @@ int ft_ksyms_load(struct ft_ksyms *k, const char *path)
 				    k->st.sym[i].addr;
 	k->loaded = true;
 	return 0;
-nomem:
-	fclose(f);
-	ft_ksyms_fini(k);
-	errno = ENOMEM;
-	return -1;
 }
 
 /* ft_ksyms_fini - free the table */

@@ -43,6 +43,8 @@ struct ft_ksyms {
 	bool		hidden;		/* kallsyms shows zeros (kptr_restrict) */
 };
 
+typedef int (*ft_kallsyms_cb)(void *ctx, uint64_t addr, char type, const char *name, bool module);
+int ft_kallsyms_each(const char *path, ft_kallsyms_cb cb, void *ctx);
 int ft_ksyms_load(struct ft_ksyms *k, const char *path);
 void ft_ksyms_fini(struct ft_ksyms *k);
 const char *ft_ksyms_name(const struct ft_ksyms *k, uint64_t addr);

@@ -66,28 +66,34 @@ int ft_probes_add_spec(struct ft_probes *pr, const char *spec)
 	return s[pr->nspecs] ? pr->nspecs++, 0 : -1;
 }
 
+struct kernel_match {
+	struct ft_probes	*pr;
+	const char		*pat;
+	int			n;
+};
+
+/* match_kernel - ft_kallsyms_each callback: a built-in text symbol matching the pattern */
+static int match_kernel(void *ctx, uint64_t addr, char type, const char *name, bool module)
+{
+	struct kernel_match *m = ctx;
+
+	if ((type != 't' && type != 'T') || module || fnmatch(m->pat, name, 0))
+		return 0;
+	if (!add_fn(m->pr, FT_FK_KERNEL, name, addr, NULL))
+		return ENOMEM;
+	m->n++;
+	return 0;
+}
+
 /* kernel_fns - kernel text symbols of /proc/kallsyms matching @pat; returns how many */
 static int kernel_fns(struct ft_probes *pr, const char *pat)
 {
-	char line[512], name[256], type;
-	unsigned long long addr;
-	FILE *f = fopen("/proc/kallsyms", "re");
-	int n = 0;
+	struct kernel_match m = { .pr = pr, .pat = pat };
+	int ret = ft_kallsyms_each("/proc/kallsyms", match_kernel, &m);
 
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 ||
-		    (type != 't' && type != 'T') || strchr(line, '[') || fnmatch(pat, name, 0))
-			continue;
-		if (!add_fn(pr, FT_FK_KERNEL, name, addr, NULL)) {
-			n = -1;
-			break;
-		}
-		n++;
-	}
-	fclose(f);
-	return n;
+	if (ret > 0)
+		errno = ret;
+	return ret ? -1 : m.n;
 }
 
 /* syscall_fns - system calls with sys_enter_/sys_exit_ events matching @pat */
