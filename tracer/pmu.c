@@ -506,12 +506,21 @@ void ft_pmu_report(struct ft_pmu *p, FILE *f, struct ft_json *j, bool since_last
 	struct ft_pmu_fmt fmt = { 0 };
 	uint64_t elapsed = ft_pmu_read(p, since_last);
 
-	if (j) {
+	if (j)
 		ft_pmu_json(j, p->count, p->nev, elapsed);
-		return;
-	}
-	fprintf(f, "\n Performance counter stats for %s over the trace:\n\n", p->target);
-	ft_pmu_print(f, p->count, p->nev, elapsed, &fmt);
+	else
+		ft_pmu_block(p, f, elapsed, &fmt, " over the trace");
+}
+
+/**
+ * ft_pmu_block - perf stat's text block for the window just read: heading naming
+ * the target (then @what), the counters, the elapsed time
+ */
+void ft_pmu_block(struct ft_pmu *p, FILE *f, uint64_t elapsed, const struct ft_pmu_fmt *fmt,
+		  const char *what)
+{
+	fprintf(f, "\n Performance counter stats for %s%s:\n\n", p->target, what);
+	ft_pmu_print(f, p->count, p->nev, elapsed, fmt);
 	fprintf(f, "\n%18.9f seconds time elapsed\n", elapsed / 1e9);
 }
 

@@ -52,6 +52,8 @@ int ft_pmu_open_opts(struct ft_pmu *p, const struct ft_opts *o, const int *pids,
 void ft_pmu_enable(struct ft_pmu *p);
 void ft_pmu_disable(struct ft_pmu *p);
 uint64_t ft_pmu_read(struct ft_pmu *p, bool since_last);
+void ft_pmu_block(struct ft_pmu *p, FILE *f, uint64_t elapsed, const struct ft_pmu_fmt *fmt,
+		  const char *what);
 void ft_pmu_report(struct ft_pmu *p, FILE *f, struct ft_json *j, bool since_last);
 void ft_pmu_close(struct ft_pmu *p);
 

@@ -155,9 +155,7 @@ static void window(FILE *f, struct ft_pmu *p, const struct stat_opts *so, bool j
 		ft_pmu_print(f, p->count, p->nev, elapsed, &fmt);
 		return;
 	}
-	fprintf(f, "\n Performance counter stats for %s:\n\n", p->target);
-	ft_pmu_print(f, p->count, p->nev, elapsed, &fmt);
-	fprintf(f, "\n%18.9f seconds time elapsed\n", elapsed / 1e9);
+	ft_pmu_block(p, f, elapsed, &fmt, "");
 	if (child && child->exited)
 		fprintf(f, "\n%18.9f seconds user\n%18.9f seconds sys\n",
 			child->ru.ru_utime.tv_sec + child->ru.ru_utime.tv_usec / 1e6,
