@@ -155,26 +155,24 @@ static void done(struct funclat *f, const struct ft_event *ev, int func, uint64_
 		slow_call(f, ev, func, ns);
 }
 
-/* call_exit - a return: pop the thread's stack down to the matching entry */
-static void call_exit(struct funclat *f, const struct ft_event *ev, int func)
+/*
+ * pop - a return of @func: pop the thread's stack down to its entry and return the
+ * entry's time, or 0 when the entry is not there
+ */
+static uint64_t pop(struct funclat *f, const struct ft_event *ev, int func)
 {
 	struct fstack *st = ft_tab_find(&f->threads, ev->common_pid);
 	int i;
 
-	if (!st)
-		goto unpaired;
-	for (i = st->depth - 1; i >= 0; i--)
+	for (i = st ? st->depth - 1 : -1; i >= 0; i--)
 		if (st->call[i].func == func)
 			break;
 	if (i < 0)
-		goto unpaired;
+		return 0;
 	/* calls above it never returned in the trace (longjmp, lost return probe) */
 	f->unpaired += st->depth - 1 - i;
 	st->depth = i;
-	done(f, ev, func, ev->ts > st->call[i].ts ? ev->ts - st->call[i].ts : 0);
-	return;
-unpaired:
-	f->unpaired++;
+	return st->call[i].ts;
 }
 
 /* call_entry - an entry: push it on the thread's stack */
@@ -196,6 +194,7 @@ static void call_entry(struct funclat *f, const struct ft_event *ev, int func)
 static void funclat_event(void *priv, const struct ft_event *ev)
 {
 	struct funclat *f = priv;
+	uint64_t t0;
 	int func;
 
 	if (!f->t0)
@@ -216,20 +215,19 @@ static void funclat_event(void *priv, const struct ft_event *ev)
 	switch (ev->fc.kind) {
 	case FT_FC_ENTRY:
 	case FT_FC_GRAPH_ENTRY:
-		if (ev->fc.kind == FT_FC_GRAPH_ENTRY && ev->fc.has_times)
-			break;
 		call_entry(f, ev, func);
 		break;
+	case FT_FC_EXIT:
 	case FT_FC_GRAPH_EXIT:
-		if (ev->fc.has_times) {
+		t0 = pop(f, ev, func);
+		/* function_graph's return carries its own call time: no entry needed */
+		if (ev->fc.has_times)
 			done(f, ev, func, ev->fc.rettime > ev->fc.calltime ?
 			     ev->fc.rettime - ev->fc.calltime : 0);
-			break;
-		}
-		call_exit(f, ev, func);
-		break;
-	case FT_FC_EXIT:
-		call_exit(f, ev, func);
+		else if (t0)
+			done(f, ev, func, ev->ts > t0 ? ev->ts - t0 : 0);
+		else
+			f->unpaired++;
 		break;
 	}
 }
