@@ -16,23 +16,50 @@ fi
 before=$(snapshot)
 
 name=funclat_uprobe_known_latencies
-# SCHED_FIFO: a spin preempted by a guest task would land in the wrong bucket (host steal remains)
-$FTSCOPE funclat -u --json $BF:busy_wait -- chrt -f 10 $BF 100 200 100 2000 > $OUT/fl.json 2> $OUT/fl.err
-rc=$?
-n=$(json "j['total']['count']" $OUT/fl.json 2> /dev/null)
-# a spinning call can be preempted: long ones may pass 2047 us, but never fall below their time
-b200=$(json "sum(b['count'] for b in j['total']['buckets'] if 128 <= b['low'] < 1024)" $OUT/fl.json 2> /dev/null)
-b2000=$(json "sum(b['count'] for b in j['total']['buckets'] if b['low'] >= 1024)" $OUT/fl.json 2> /dev/null)
-min=$(json "j['total']['min_ns'] >= 200000" $OUT/fl.json 2> /dev/null)
-avg=$(json "j['total']['avg_ns'] / 1000" $OUT/fl.json 2> /dev/null)
-if [ $rc -ne 0 ] || [ "$n" != 200 ]; then
-	fail $name "exit $rc, count $n (expected 200): $(head -2 $OUT/fl.err)"
-elif [ "$b200" != 100 ] || [ "$b2000" != 100 ] || [ "$min" != True ]; then
-	fail $name "128-1023 us: $b200, >= 1024 us: $b2000 (expected 100 each), min >= 200 us: $min"
-elif ! awk -v a="$avg" 'BEGIN { exit !(a >= 1100 && a <= 1155) }'; then
-	fail $name "average $avg us, expected 1100 us within 5%"
+# steal - the host's steal time so far (USER_HZ ticks), from /proc/stat
+steal() {
+	awk '$1 == "cpu" { print $9 }' /proc/stat
+}
+
+# check_latencies: one run; sets why when it misses an answer
+check_latencies() {
+	local rc n b200 b2000 min avg
+
+	why=
+	# SCHED_FIFO: no guest task preempts the spins
+	$FTSCOPE funclat -u --json $BF:busy_wait -- chrt -f 10 $BF 100 200 100 2000 > $OUT/fl.json 2> $OUT/fl.err
+	rc=$?
+	n=$(json "j['total']['count']" $OUT/fl.json 2> /dev/null)
+	# long calls may pass 2047 us when delayed, but no call ends before its time
+	b200=$(json "sum(b['count'] for b in j['total']['buckets'] if 128 <= b['low'] < 1024)" $OUT/fl.json 2> /dev/null)
+	b2000=$(json "sum(b['count'] for b in j['total']['buckets'] if b['low'] >= 1024)" $OUT/fl.json 2> /dev/null)
+	min=$(json "j['total']['min_ns'] >= 200000" $OUT/fl.json 2> /dev/null)
+	avg=$(json "j['total']['avg_ns'] / 1000" $OUT/fl.json 2> /dev/null)
+	if [ $rc -ne 0 ] || [ "$n" != 200 ]; then
+		why="exit $rc, count $n (expected 200): $(head -2 $OUT/fl.err)"
+	elif [ "$b200" != 100 ] || [ "$b2000" != 100 ] || [ "$min" != True ]; then
+		why="128-1023 us: $b200, >= 1024 us: $b2000 (expected 100 each), min >= 200 us: $min"
+	elif ! awk -v a="$avg" 'BEGIN { exit !(a >= 1100 && a <= 1155) }'; then
+		why="average $avg us, expected 1100 us within 5%"
+	fi
+	result="avg $avg us"
+}
+
+# The calls are timed on the wall clock, and when the host takes the vCPU away (steal
+# time) a 200 us spin can last over 1 ms. A run whose answers are off while the host
+# stole time is run again, up to three runs; every answer must hold in one run.
+for attempt in 1 2 3; do
+	s0=$(steal)
+	check_latencies
+	stolen=$(( $(steal) - s0 ))
+	[ -z "$why" ] && break
+	notes="$notes run $attempt: $why (host steal $stolen ticks);"
+	[ "$stolen" -eq 0 ] && break
+done
+if [ -z "$why" ]; then
+	pass "$name (200 calls, 100 + 100 in the right buckets, $result; run $attempt)"
 else
-	pass "$name (200 calls, 100 + 100 in the right buckets, avg $avg us)"
+	fail $name "$notes"
 fi
 
 name=funclat_nested_recursion
