@@ -231,7 +231,7 @@ int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep)
 /**
  * ft_decoder_add_func - decode event @system:@name of the tep as FT_EV_FUNC records
  * of function @func (-1: by the record's ip) and @kind. Fields resolved once: the
- * return value (ret, or retval), ip (func, ip, __probe_func), parent_ip, depth,
+ * return value (ret, or retval), ip (func, ip, __probe_func), depth,
  * calltime and rettime, whichever the format has.
  * Returns 0, or -1 with errno ENOENT when the tep lacks the event (ENOMEM).
  */
@@ -268,7 +268,6 @@ int ft_decoder_add_func(struct ft_decoder *d, const char *system, const char *na
 		f->ip = field_of(ev, "__probe_func");
 	if (f->ip.off < 0)
 		f->ip = field_of(ev, "__probe_ip");
-	f->parent_ip = field_of(ev, "parent_ip");
 	f->depth = field_of(ev, "depth");
 	f->calltime = field_of(ev, "calltime");
 	f->rettime = field_of(ev, "rettime");
@@ -295,7 +294,6 @@ void ft_decode_func(const struct ft_decoder *d, unsigned int id, const void *dat
 	fc->has_ret = f->ret.off >= 0 && size >= field_end(f->ret);
 	fc->ret = fc->has_ret ? ft_num(data, f->ret) : 0;
 	fc->ip = (uint64_t)opt_num(data, size, f->ip, 0);
-	fc->parent_ip = (uint64_t)opt_num(data, size, f->parent_ip, 0);
 	fc->depth = (int)opt_num(data, size, f->depth, 0);
 	fc->has_times = f->calltime.off >= 0 && f->rettime.off >= 0 &&
 			size >= field_end(f->calltime) && size >= field_end(f->rettime);

@@ -100,7 +100,6 @@ enum ft_fcall_kind {
 	FT_FC_EXIT,		/* kretprobe, uretprobe, syscalls:sys_exit_* */
 	FT_FC_GRAPH_ENTRY,	/* ftrace:funcgraph_entry (function by ip) */
 	FT_FC_GRAPH_EXIT,	/* ftrace:funcgraph_exit: calltime and rettime when present */
-	FT_FC_FUNCTION,		/* ftrace:function (function tracer: ip, parent_ip) */
 };
 
 struct ft_fcall {
@@ -108,7 +107,7 @@ struct ft_fcall {
 	unsigned char	kind;		/* enum ft_fcall_kind */
 	bool		has_ret, has_times;
 	int		depth;		/* function_graph depth, 0 otherwise */
-	uint64_t	ip, parent_ip;
+	uint64_t	ip;		/* function_graph: the function */
 	uint64_t	calltime, rettime;	/* graph exit, when has_times */
 	long long	ret;		/* return value, when has_ret */
 };
@@ -165,7 +164,7 @@ struct ft_stack_fmt {
 struct ft_func_fmt {
 	int		func;
 	unsigned char	kind;
-	struct ft_field	ret, ip, parent_ip, depth, calltime, rettime;
+	struct ft_field	ret, ip, depth, calltime, rettime;
 };
 
 struct ft_decoder {

@@ -101,7 +101,6 @@ static int syscall_fns(struct ft_probes *pr, const char *pat)
 {
 	char dir[512], name[256];
 	struct dirent *de;
-	struct ft_fn *fn;
 	DIR *d;
 	int n = 0;
 
@@ -113,14 +112,10 @@ static int syscall_fns(struct ft_probes *pr, const char *pat)
 		if (strncmp(de->d_name, "sys_enter_", 10) || fnmatch(pat, de->d_name + 10, 0))
 			continue;
 		snprintf(name, sizeof(name), "syscall:%s", de->d_name + 10);
-		fn = add_fn(pr, FT_FK_SYSCALL, name, 0, NULL);
-		if (!fn) {
+		if (!add_fn(pr, FT_FK_SYSCALL, name, 0, NULL)) {
 			n = -1;
 			break;
 		}
-		snprintf(fn->sys, sizeof(fn->sys), "syscalls");
-		snprintf(fn->entry, sizeof(fn->entry), "sys_enter_%s", de->d_name + 10);
-		snprintf(fn->exit, sizeof(fn->exit), "sys_exit_%s", de->d_name + 10);
 		n++;
 	}
 	closedir(d);
@@ -292,9 +287,9 @@ static int write_inst(struct ft_session *s, const char *file, const char *val)
 	return 0;
 }
 
-/* use_tracer - function_graph or function in the instance, filtered to our functions */
-static int use_tracer(struct ft_probes *pr, struct ft_session *s, const char *tracer,
-		      const int *pids, int npids, bool follow)
+/* use_graph - function_graph in the instance, filtered to our kernel functions */
+static int use_graph(struct ft_probes *pr, struct ft_session *s, const int *pids, int npids,
+		     bool follow)
 {
 	size_t len = 1, off = 0;
 	char *filter, buf[16];
@@ -328,15 +323,43 @@ static int use_tracer(struct ft_probes *pr, struct ft_session *s, const char *tr
 	if (npids && follow && tracefs_file_exists(s->inst, "options/function-fork") &&
 	    write_inst(s, "options/function-fork", "1"))
 		return -1;
-	return write_inst(s, "current_tracer", tracer);
+	return write_inst(s, "current_tracer", "function_graph");
 }
 
-/* make_probe - create one dynamic event and enable it in the instance */
-static int make_probe(struct ft_probes *pr, struct ft_session *s, struct ft_fn *f, bool ret)
+/* use_event - note what the records of @sys:@name are, and enable it in the instance */
+static int use_event(struct ft_probes *pr, struct ft_session *s, const char *sys,
+		     const char *name, int func, enum ft_fcall_kind kind)
+{
+	struct ft_pev *ev = realloc(pr->ev, (pr->nev + 1) * sizeof(*ev));
+
+	if (!ev) {
+		ft_err("out of memory");
+		return -1;
+	}
+	pr->ev = ev;
+	ev += pr->nev++;
+	snprintf(ev->sys, sizeof(ev->sys), "%s", sys);
+	snprintf(ev->name, sizeof(ev->name), "%s", name);
+	ev->func = func;
+	ev->kind = kind;
+	/* function_graph's records come from the tracer, not from an enabled event */
+	if (kind != FT_FC_GRAPH_ENTRY && kind != FT_FC_GRAPH_EXIT &&
+	    tracefs_event_enable(s->inst, sys, name) < 0) {
+		ft_err("cannot enable %s:%s for %s: %s", sys, name,
+		       func >= 0 ? pr->fn[func].name : "function_graph", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* make_probe - create the entry (or return) probe of function @i and enable it */
+static int make_probe(struct ft_probes *pr, struct ft_session *s, int i, bool ret)
 {
 	struct tracefs_dynevent *d, **dyn;
-	const char *ev = ret ? f->exit : f->entry;
+	struct ft_fn *f = &pr->fn[i];
+	char ev[16];
 
+	snprintf(ev, sizeof(ev), "%c%d", ret ? 'r' : 'f', i);
 	if (f->kind == FT_FK_USER)
 		d = ret ? tracefs_uretprobe_alloc(pr->group, ev, f->path, f->addr, "ret=$retval")
 			: tracefs_uprobe_alloc(pr->group, ev, f->path, f->addr, NULL);
@@ -357,11 +380,7 @@ static int make_probe(struct ft_probes *pr, struct ft_session *s, struct ft_fn *
 		return -1;
 	}
 	pr->dyn[pr->ndyn++] = d;
-	if (tracefs_event_enable(s->inst, pr->group, ev) < 0) {
-		ft_err("cannot enable %s/%s: %s", pr->group, ev, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return use_event(pr, s, pr->group, ev, i, ret ? FT_FC_EXIT : FT_FC_ENTRY);
 }
 
 /* choose_method - the method for kernel functions; prints why when there is none */
@@ -371,12 +390,6 @@ static int choose_method(struct ft_probes *pr, struct ft_session *s)
 	bool kprobe = tracefs_file_exists(NULL, "kprobe_events");
 
 	pr->used = pr->method;
-	if (pr->method == FT_FM_FUNCTION) {
-		if (instance_has_tracer(s, "function"))
-			return 0;
-		ft_err("this kernel offers no function tracer in tracefs instances");
-		return -1;
-	}
 	if (pr->method == FT_FM_AUTO)
 		pr->used = graph ? FT_FM_GRAPH : FT_FM_KPROBE;
 	if (pr->used == FT_FM_GRAPH && !graph) {
@@ -423,27 +436,25 @@ int ft_probes_setup(struct ft_probes *pr, struct ft_session *s, const int *pids,
 		return FT_EXIT_NOFEAT;
 	for (i = 0; i < pr->n; i++) {
 		struct ft_fn *f = &pr->fn[i];
+		char enter[64], exit[64];
 
 		if (f->kind == FT_FK_SYSCALL) {
-			if (tracefs_event_enable(s->inst, f->sys, f->entry) < 0 ||
-			    (!pr->entry_only && tracefs_event_enable(s->inst, f->sys, f->exit) < 0)) {
-				ft_err("cannot enable the events of %s: %s", f->name, strerror(errno));
+			snprintf(enter, sizeof(enter), "sys_enter_%s", f->name + 8);
+			snprintf(exit, sizeof(exit), "sys_exit_%s", f->name + 8);
+			if (use_event(pr, s, "syscalls", enter, i, FT_FC_ENTRY) ||
+			    use_event(pr, s, "syscalls", exit, i, FT_FC_EXIT))
 				return -1;
-			}
-			continue;
+		} else if (f->kind == FT_FK_USER || pr->used == FT_FM_KPROBE) {
+			if (make_probe(pr, s, i, false) || make_probe(pr, s, i, true))
+				return -1;
 		}
-		if (f->kind == FT_FK_KERNEL && pr->used != FT_FM_KPROBE)
-			continue;
-		snprintf(f->sys, sizeof(f->sys), "%s", pr->group);
-		snprintf(f->entry, sizeof(f->entry), "f%d", i);
-		snprintf(f->exit, sizeof(f->exit), "r%d", i);
-		if (make_probe(pr, s, f, false) || (!pr->entry_only && make_probe(pr, s, f, true)))
-			return -1;
 	}
-	if (kernel && (pr->used == FT_FM_GRAPH || pr->used == FT_FM_FUNCTION))
-		return use_tracer(pr, s, pr->used == FT_FM_GRAPH ? "function_graph" : "function",
-				  pids, npids, follow);
-	return 0;
+	if (!kernel || pr->used != FT_FM_GRAPH)
+		return 0;
+	if (use_event(pr, s, "ftrace", "funcgraph_entry", -1, FT_FC_GRAPH_ENTRY) ||
+	    use_event(pr, s, "ftrace", "funcgraph_exit", -1, FT_FC_GRAPH_EXIT))
+		return -1;
+	return use_graph(pr, s, pids, npids, follow);
 }
 
 /* add_format - parse the format of @sys/@ev into @tep; prints the error */
@@ -465,42 +476,25 @@ int ft_probes_formats(struct ft_probes *pr, struct ft_session *s, struct tep_han
 {
 	int i;
 
-	for (i = 0; i < pr->n; i++) {
-		if (!pr->fn[i].entry[0])
-			continue;
-		if (add_format(s, tep, pr->fn[i].sys, pr->fn[i].entry) ||
-		    (!pr->entry_only && add_format(s, tep, pr->fn[i].sys, pr->fn[i].exit)))
+	for (i = 0; i < pr->nev; i++)
+		if (add_format(s, tep, pr->ev[i].sys, pr->ev[i].name))
 			return -1;
-	}
-	if (pr->used == FT_FM_GRAPH)
-		return add_format(s, tep, "ftrace", "funcgraph_entry") ||
-		       add_format(s, tep, "ftrace", "funcgraph_exit") ? -1 : 0;
-	if (pr->used == FT_FM_FUNCTION)
-		return add_format(s, tep, "ftrace", "function");
 	return 0;
 }
 
 /* ft_probes_decoder - teach the decoder which events are which function's */
 int ft_probes_decoder(struct ft_probes *pr, struct ft_decoder *d)
 {
-	int i, err = 0;
+	int i;
 
-	for (i = 0; i < pr->n; i++) {
-		if (!pr->fn[i].entry[0])
-			continue;
-		err |= ft_decoder_add_func(d, pr->fn[i].sys, pr->fn[i].entry, i, FT_FC_ENTRY);
-		if (!pr->entry_only)
-			err |= ft_decoder_add_func(d, pr->fn[i].sys, pr->fn[i].exit, i, FT_FC_EXIT);
-	}
-	if (pr->used == FT_FM_GRAPH) {
-		err |= ft_decoder_add_func(d, "ftrace", "funcgraph_entry", -1, FT_FC_GRAPH_ENTRY);
-		err |= ft_decoder_add_func(d, "ftrace", "funcgraph_exit", -1, FT_FC_GRAPH_EXIT);
-	} else if (pr->used == FT_FM_FUNCTION) {
-		err |= ft_decoder_add_func(d, "ftrace", "function", -1, FT_FC_FUNCTION);
-	}
-	if (err)
-		ft_err("the trace lacks the probe events");
-	return err ? -1 : 0;
+	for (i = 0; i < pr->nev; i++)
+		if (ft_decoder_add_func(d, pr->ev[i].sys, pr->ev[i].name, pr->ev[i].func,
+					pr->ev[i].kind)) {
+			ft_err("the trace lacks the probe event %s:%s", pr->ev[i].sys,
+			       pr->ev[i].name);
+			return -1;
+		}
+	return 0;
 }
 
 /*
@@ -524,7 +518,6 @@ const char *ft_fmethod_name(enum ft_fmethod m)
 	switch (m) {
 	case FT_FM_GRAPH:	return "function_graph";
 	case FT_FM_KPROBE:	return "kprobe";
-	case FT_FM_FUNCTION:	return "function";
 	default:		return "auto";
 	}
 }
@@ -555,7 +548,9 @@ void ft_probes_free(struct ft_probes *pr)
 		free(pr->fn[i].path);
 	free(pr->specs);
 	free(pr->fn);
+	free(pr->ev);
 	pr->specs = NULL;
 	pr->fn = NULL;
-	pr->n = pr->nspecs = 0;
+	pr->ev = NULL;
+	pr->n = pr->nspecs = pr->nev = 0;
 }

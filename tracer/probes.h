@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Function probes for funclat and funccount: patterns resolved to functions
+ * Function probes for funclat: patterns resolved to functions
  * (kernel, user ELF symbols, system calls), the best method this kernel offers,
  * dynamic events named after the run (removed on every exit path), and the events
  * the decoder turns into FT_EV_FUNC records.
@@ -20,7 +20,6 @@ enum ft_fmethod {
 	FT_FM_AUTO,
 	FT_FM_GRAPH,		/* function_graph tracer in the instance */
 	FT_FM_KPROBE,		/* kprobe + kretprobe */
-	FT_FM_FUNCTION,		/* function tracer (funccount) */
 };
 
 enum ft_fkind { FT_FK_KERNEL, FT_FK_USER, FT_FK_SYSCALL };
@@ -31,8 +30,13 @@ struct ft_fn {
 	enum ft_fkind	kind;
 	uint64_t	addr;		/* kernel address (graph, function), ELF file offset (user) */
 	char		*path;		/* user: the ELF file */
-	char		sys[64];	/* events of the entry and the return */
-	char		entry[64], exit[64];
+};
+
+/* An event the run reads, and what its records are. */
+struct ft_pev {
+	char		sys[64], name[64];
+	int		func;		/* index in fn; -1: by the record's ip */
+	int		kind;		/* enum ft_fcall_kind */
 };
 
 struct ft_probes {
@@ -40,12 +44,13 @@ struct ft_probes {
 	char			**specs;	/* as given: vfs_read, c:malloc, /bin/x:f*, syscall:read */
 	int			nspecs;
 	enum ft_fmethod		method;
-	bool			entry_only;	/* funccount: no return probes */
 	unsigned int		limit;		/* refuse more functions than this */
 	/* filled by ft_probes_setup */
 	struct ft_fn		*fn;
 	int			n;
 	enum ft_fmethod		used;		/* for kernel functions */
+	struct ft_pev		*ev;		/* what the decoder must know */
+	int			nev;
 	char			group[64];	/* dynamic event system: ftscope_PID_RANDOM */
 	struct tracefs_dynevent	**dyn;
 	int			ndyn;
