@@ -17,6 +17,7 @@
 #   FTSCOPE_QEMU_TIMEOUT seconds before the guest is killed (300)
 #   FTSCOPE_QEMU_SMP     guest CPUs (2)
 #   FTSCOPE_QEMU_FILES   more files or directories to copy into /ftscope (space separated)
+#   FTSCOPE_QEMU_LOGLEVEL kernel console loglevel (1: only emergencies)
 
 set -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -144,9 +145,9 @@ echo >> "$G/cmd"
 (cd "$G" && find . | cpio -o -H newc 2>/dev/null | gzip -1 > "$W/initrd.gz") ||
 	die "cannot build the initramfs"
 
-timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -m 1024 -smp "$SMP" \
+timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg,thread=single -cpu max -m 1024 -smp "$SMP" \
 	-kernel "$VMLINUZ" -initrd "$W/initrd.gz" \
-	-append "console=ttyS0 quiet loglevel=1 panic=-1" \
+	-append "console=ttyS0 quiet loglevel=${FTSCOPE_QEMU_LOGLEVEL:-1} panic=-1" \
 	-display none -monitor none -no-reboot \
 	-serial file:"$W/console" -serial file:"$W/stdout" -serial file:"$W/stderr" \
 	</dev/null >/dev/null 2>"$W/qemu.err"
@@ -156,7 +157,8 @@ cat "$W/stdout" 2>/dev/null
 cat "$W/stderr" >&2 2>/dev/null
 rc=$(tr -d '\r' < "$W/console" 2>/dev/null | sed -n 's/^FTSCOPE_QEMU_RC=\([0-9]*\)$/\1/p' | tail -1)
 if [ -z "$rc" ]; then
-	[ $qrc -eq 124 ] && die "the guest did not finish in ${TIMEOUT}s"
+	[ $qrc -eq 124 ] && die "the guest did not finish in ${TIMEOUT}s; its console ends:" \
+		"$(tr -d '\r' < "$W/console" | grep -v '^ *$' | tail -3 | tr '\n' '|')"
 	die "the guest reported no exit status (qemu status $qrc: $(head -c 300 "$W/qemu.err"))"
 fi
 exit "$rc"

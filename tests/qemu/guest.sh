@@ -14,6 +14,7 @@ run() {
 	local name=$1
 
 	shift
+	echo "guest case: $name" > /dev/ttyS0	# progress on the console, for a hang
 	timeout 60 "$@" > $out/$name.out 2> $out/$name.err
 	echo $? > $out/$name.rc
 }
