@@ -25,9 +25,11 @@ ifeq ($(filter clean,$(MAKECMDGOALS)),)
 $(eval $(call need_pkg,libtracefs,libtracefs-dev,1.6))
 $(eval $(call need_pkg,libtraceevent,libtraceevent-dev,1.7))
 $(eval $(call need_pkg,libelf,libelf-dev,0.170))
+$(eval $(call need_pkg,libzstd,libzstd-dev,1.4))
+$(eval $(call need_pkg,zlib,zlib1g-dev,1.2))
 endif
 
-PKGS	:= libtracefs libtraceevent libelf
+PKGS	:= libtracefs libtraceevent libelf libzstd zlib
 CFLAGS	?= -O2 -g -flto=auto
 LDFLAGS	?= -flto=auto
 AR	:= gcc-ar
@@ -42,15 +44,15 @@ endif
 
 EVENTS_SRC	:= events/page.c events/tep.c events/decode.c events/merge.c events/chain.c \
 		   events/pidset.c events/tasks.c events/tab.c events/intern.c events/symtab.c \
-		   events/ksyms.c events/usyms.c
-ANALYZERS_SRC	:= analyzers/registry.c analyzers/runqlat.c analyzers/capture.c analyzers/timehist.c \
+		   events/ksyms.c events/usyms.c events/tdat.c events/tdat_write.c
+ANALYZERS_SRC	:= analyzers/registry.c analyzers/runqlat.c analyzers/record.c analyzers/timehist.c \
 		   analyzers/timehist_summary.c analyzers/latency.c analyzers/waits.c \
 		   analyzers/wakeup.c analyzers/output/hist.c analyzers/output/hgroups.c \
 		   analyzers/output/json.c analyzers/offcpu.c analyzers/offcpu_report.c \
 		   analyzers/output/flame.c analyzers/output/pmu_print.c analyzers/funclat.c
 TRACER_SRC	:= tracer/options.c tracer/session.c tracer/reader.c tracer/features.c \
 		   tracer/command.c tracer/run.c tracer/reset.c tracer/util.c tracer/flamegraph.c \
-		   tracer/pmu.c tracer/stat.c tracer/probes.c
+		   tracer/pmu.c tracer/stat.c tracer/probes.c tracer/capture.c
 LIB_SRC		:= $(EVENTS_SRC) $(ANALYZERS_SRC) $(TRACER_SRC)
 LIB_OBJ		:= $(LIB_SRC:.c=.o)
 

@@ -77,6 +77,8 @@ struct ft_analyzer {
 	unsigned int		want;		/* FT_NEED() of events used when present */
 	size_t			priv_size;
 	unsigned int		max_wait_ms;	/* live: read at least this often (0: 1 s) */
+	bool			splice;		/* a recorder: pages go from the kernel to -o FILE
+						   with splice; nothing is decoded */
 	/* 0, -1 (the caller names the bad value) or FT_OPT_REPORTED (error printed) */
 	int	(*parse_opt)(void *priv, int opt, const char *arg);
 	/* optional: a positional argument that is not a number (interval, count) */
@@ -85,6 +87,8 @@ struct ft_analyzer {
 	struct ft_probes *(*probes)(void *priv);
 	/* optional: the events the parsed options need, on top of need and want */
 	void	(*events)(void *priv, unsigned int *need, unsigned int *want);
+	/* optional: more events to enable, "SYSTEM:EVENT", NULL-terminated */
+	char	**(*extra_events)(void *priv);
 	/* returns 0, or -1 after printing one error line */
 	int	(*init)(void *priv, const struct ft_env *env);
 	void	(*event)(void *priv, const struct ft_event *ev);

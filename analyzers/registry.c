@@ -8,7 +8,7 @@
 
 extern const struct ft_analyzer ft_runqlat, ft_timehist, ft_latency,
 				 ft_wakeup, ft_offcpu, ft_funclat,
-				 ft_capture;
+				 ft_record;
 
 const struct ft_analyzer *const ft_analyzers[] = {
 	&ft_runqlat,
@@ -17,7 +17,7 @@ const struct ft_analyzer *const ft_analyzers[] = {
 	&ft_wakeup,
 	&ft_offcpu,
 	&ft_funclat,
-	&ft_capture,
+	&ft_record,
 	NULL,
 };
 

@@ -60,6 +60,30 @@ fail:
 }
 
 /**
+ * ft_write_all - write the whole buffer through short writes and EINTR
+ * Returns 0, or -1 with errno set.
+ */
+int ft_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!w)
+				errno = EIO;
+			return -1;
+		}
+		p += w;
+		len -= w;
+	}
+	return 0;
+}
+
+/**
  * ft_dir_format_read - format reader over a directory: DIR/header_page, and
  * DIR/events/SYSTEM/EVENT/format or DIR/EVENT.format (the fixtures' layout)
  */

@@ -6,7 +6,7 @@
 
 set -e
 
-PKGS="build-essential pkg-config libtracefs-dev libtraceevent-dev libelf-dev libcmocka-dev \
+PKGS="build-essential pkg-config libtracefs-dev libtraceevent-dev libelf-dev libzstd-dev zlib1g-dev libcmocka-dev \
 trace-cmd linux-perf bpftrace"
 
 missing=""

@@ -9,7 +9,6 @@
 #include "tracer/run.h"
 #include "tracer/util.h"
 
-#define FTSCOPE_VERSION	"0.1"
 
 static const struct {
 	const char	*name;

@@ -127,23 +127,37 @@ static unsigned long long stat_value(const char *text, const char *name)
 	return 0;
 }
 
+/* cpu_stat - the sum of the NULL-terminated @names in per_cpu/cpuN/stats of @cpu */
+static unsigned long long cpu_stat(const struct ft_session *s, int cpu, const char *const *names)
+{
+	char path[64], *text;
+	unsigned long long n = 0;
+
+	snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
+	text = tracefs_instance_file_read(s->inst, path, NULL);
+	while (text && *names)
+		n += stat_value(text, *names++);
+	free(text);
+	return n;
+}
+
 /**
  * ft_session_lost - events the ring buffer of @cpu has lost since the instance was
  * made: overruns and commit overruns (overwrite mode) and dropped events (no-overwrite)
  */
 unsigned long long ft_session_lost(const struct ft_session *s, int cpu)
 {
-	char path[64], *text;
-	unsigned long long n;
+	static const char *const lost[] = { "overrun", "commit overrun", "dropped events", NULL };
 
-	snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
-	text = tracefs_instance_file_read(s->inst, path, NULL);
-	if (!text)
-		return 0;
-	n = stat_value(text, "overrun") + stat_value(text, "commit overrun") +
-	    stat_value(text, "dropped events");
-	free(text);
-	return n;
+	return cpu_stat(s, cpu, lost);
+}
+
+/* ft_session_read_events - events the reader has consumed from @cpu's buffer */
+unsigned long long ft_session_read_events(const struct ft_session *s, int cpu)
+{
+	static const char *const read[] = { "read events", NULL };
+
+	return cpu_stat(s, cpu, read);
 }
 
 /**
@@ -169,121 +183,4 @@ int ft_reader_losses(struct ft_session *s, struct ft_merge *m)
 		}
 	}
 	return n;
-}
-
-/* write_all - write a whole buffer, or fail */
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= w;
-	}
-	return 0;
-}
-
-/* save_text - DIR/REL with the given text, creating DIR/events/SYS/EVENT as needed */
-static int save_text(const char *dir, const char *rel, const char *text, size_t len)
-{
-	char path[8192], *slash;
-	int fd, ret;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, rel) >= sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	for (slash = path + strlen(dir) + 1; (slash = strchr(slash, '/')); slash++) {
-		*slash = 0;
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	ret = write_all(fd, text, len);
-	return close(fd) || ret ? -1 : 0;
-}
-
-/**
- * ft_capture_open - start a capture in @dir: header_page, the formats of the
- * enabled events, and one cpuN.raw per CPU that the tap fills with raw pages
- * Returns 0 or -1 after printing the error.
- */
-int ft_capture_open(struct ft_capture *c, const char *dir, struct ft_session *s)
-{
-	char path[8192];
-	size_t len;
-	char *text;
-	int i;
-
-	memset(c, 0, sizeof(*c));
-	c->ncpus = s->ncpus;
-	c->fd = malloc(s->ncpus * sizeof(*c->fd));
-	if (!c->fd)
-		return -1;
-	for (i = 0; i < s->ncpus; i++)
-		c->fd[i] = -1;
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		goto fail;
-	for (i = 0; i < FT_EV_NTYPES; i++) {
-		const char *sys = i ? ft_event_defs[i].system : NULL;
-		const char *ev = i ? ft_event_defs[i].name : "header_page";
-
-		if (i && !(s->enabled & FT_NEED(i)))
-			continue;
-		text = ft_session_format_read(s, sys, ev, &len);
-		if (!text)
-			goto fail;
-		if (sys)
-			snprintf(path, sizeof(path), "events/%s/%s/format", sys, ev);
-		else
-			snprintf(path, sizeof(path), "header_page");
-		if (save_text(dir, path, text, len)) {
-			free(text);
-			goto fail;
-		}
-		free(text);
-	}
-	for (i = 0; i < s->ncpus; i++) {
-		snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, i);
-		c->fd[i] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (c->fd[i] < 0)
-			goto fail;
-	}
-	return 0;
-fail:
-	ft_err("cannot write the capture to %s: %s", dir, strerror(errno));
-	ft_capture_close(c);
-	return -1;
-}
-
-/* ft_capture_tap - ft_page_tap_fn: append a raw page to its CPU's file */
-void ft_capture_tap(void *ctx, int cpu, const void *page, unsigned int len)
-{
-	struct ft_capture *c = ctx;
-
-	if (cpu < 0 || cpu >= c->ncpus || c->fd[cpu] < 0)
-		return;
-	if (write_all(c->fd[cpu], page, len))
-		c->errors++;
-	c->pages++;
-}
-
-/* ft_capture_close - close the page files */
-void ft_capture_close(struct ft_capture *c)
-{
-	int i;
-
-	for (i = 0; c->fd && i < c->ncpus; i++)
-		if (c->fd[i] >= 0)
-			close(c->fd[i]);
-	free(c->fd);
-	c->fd = NULL;
 }

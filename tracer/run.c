@@ -26,6 +26,7 @@
 #include "events/merge.h"
 #include "events/pidset.h"
 #include "events/tasks.h"
+#include "events/tdat.h"
 #include "events/tep.h"
 #include "tracer/command.h"
 #include "tracer/options.h"
@@ -56,6 +57,8 @@ struct pipeline {
 	uint64_t		first_ts, last_ts;
 	struct ft_pmu		*pmu;		/* --pmu counters, NULL without */
 	struct ft_probes	*probes;	/* the analyzer's function probes, or NULL */
+	struct ft_capture	*cap;		/* -o FILE, or NULL */
+	bool			progress;	/* a progress line is on the terminal */
 };
 
 /* pipe_traced - is @pid one of the tasks the kernel records (filtered streams)? */
@@ -131,6 +134,44 @@ static void per_cpu(FILE *f, const unsigned long long *n, int ncpus)
 		}
 }
 
+/* record_footer - what a recording wrote: events and bytes per CPU, and what was lost */
+static void record_footer(struct pipeline *p, struct ft_report *r, unsigned long long lost)
+{
+	const struct ft_capture *c = p->cap;
+	unsigned long long ev = 0, bytes = 0;
+	FILE *f = r->footer ? r->footer : r->f;
+	int cpu;
+
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		ev += c->events[cpu];
+		bytes += c->bytes[cpu];
+	}
+	if (r->json) {
+		ft_json_str(r->json, "output", c->path);
+		ft_json_u64(r->json, "events", ev);
+		ft_json_u64(r->json, "bytes", bytes);
+		ft_json_arr_begin(r->json, "events_per_cpu");
+		for (cpu = 0; cpu < c->ncpus; cpu++)
+			ft_json_u64(r->json, NULL, c->events[cpu]);
+		ft_json_arr_end(r->json);
+		ft_json_u64(r->json, "lost", lost);
+		ft_json_arr_begin(r->json, "lost_per_cpu");
+		for (cpu = 0; cpu < p->ncpus; cpu++)
+			ft_json_u64(r->json, NULL, p->lost_cpu[cpu]);
+		ft_json_arr_end(r->json);
+		return;
+	}
+	fprintf(f, "%llu events (%llu KiB of pages) written to %s: ", ev, bytes / 1024, c->path);
+	per_cpu(f, c->events, c->ncpus);
+	fprintf(f, "\n%llu events lost", lost);
+	if (lost) {
+		fputs(" (", f);
+		per_cpu(f, p->lost_cpu, p->ncpus);
+		fputs("; the recording is incomplete)", f);
+	}
+	fputc('\n', f);
+}
+
 /* footer - "N events processed, M lost" (per CPU when any), repairs, damage */
 static void footer(struct pipeline *p, struct ft_merge *m, struct ft_report *r)
 {
@@ -141,6 +182,10 @@ static void footer(struct pipeline *p, struct ft_merge *m, struct ft_report *r)
 	for (cpu = 0; cpu < p->ncpus; cpu++) {
 		lost += p->lost_cpu[cpu];
 		bad += m->cpu[cpu].bad_pages;
+	}
+	if (p->a->splice && p->cap) {
+		record_footer(p, r, lost);
+		return;
 	}
 	if (r->json) {
 		ft_json_u64(r->json, "events", m->events - p->events_reported);
@@ -265,8 +310,17 @@ static void pipeline_fini(struct pipeline *p)
 	p->lost_cpu = NULL;
 }
 
-/* capture_count - the number of cpuN.raw files of a capture directory */
-static int capture_count(const char *dir)
+/* A source of raw pages for offline analysis: a trace.dat, or a capture directory. */
+struct pagesrc {
+	struct ft_tdat	tdat;
+	bool		is_tdat;
+	const char	*dir;
+	int		*fd;		/* directory: cpuN.raw, -1 once at its end */
+	int		ncpus;
+};
+
+/* dir_cpus - the number of cpuN.raw files of a capture directory */
+static int dir_cpus(const char *dir)
 {
 	char path[4096];
 	int n = 0;
@@ -279,59 +333,128 @@ static int capture_count(const char *dir)
 	}
 }
 
-/* Pages read from each CPU's file per step of a capture: bounds memory, not speed. */
-#define CAPTURE_BATCH	64
+/* src_open - open @path as a trace.dat or a capture directory; prints the error */
+static int src_open(struct pagesrc *src, const char *path)
+{
+	char file[4096];
+	int cpu;
+
+	memset(src, 0, sizeof(*src));
+	if (ft_tdat_is(path)) {
+		src->is_tdat = true;
+		if (ft_tdat_open(&src->tdat, path)) {
+			ft_err("%s: %s", path, src->tdat.err);
+			return -1;
+		}
+		src->ncpus = src->tdat.ncpus;
+		return 0;
+	}
+	src->dir = path;
+	src->ncpus = dir_cpus(path);
+	src->fd = malloc((src->ncpus ? src->ncpus : 1) * sizeof(*src->fd));
+	if (!src->ncpus || !src->fd) {
+		ft_err("%s is not a trace.dat file or an ftscope capture directory", path);
+		return -1;
+	}
+	for (cpu = 0; cpu < src->ncpus; cpu++) {
+		snprintf(file, sizeof(file), "%s/cpu%d.raw", path, cpu);
+		src->fd[cpu] = open(file, O_RDONLY | O_CLOEXEC);
+		if (src->fd[cpu] < 0) {
+			ft_err("cannot open %s: %s", file, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* src_close - close what src_open opened */
+static void src_close(struct pagesrc *src)
+{
+	int cpu;
+
+	if (src->is_tdat)
+		ft_tdat_close(&src->tdat);
+	for (cpu = 0; src->fd && cpu < src->ncpus; cpu++)
+		if (src->fd[cpu] >= 0)
+			close(src->fd[cpu]);
+	free(src->fd);
+	src->fd = NULL;
+}
+
+/* src_page - the next page of @cpu into @buf: bytes, 0 at the end, -1 when damaged */
+static long src_page(struct pagesrc *src, int cpu, void *buf, size_t size)
+{
+	ssize_t r;
+
+	if (src->is_tdat)
+		return ft_tdat_next_page(&src->tdat, cpu, buf, size);
+	if (src->fd[cpu] < 0)
+		return 0;
+	r = read(src->fd[cpu], buf, size);
+	if (r <= 0) {
+		close(src->fd[cpu]);
+		src->fd[cpu] = -1;
+	}
+	return r;
+}
+
+/* src_format_read - ft_format_read_fn over the source */
+static char *src_format_read(void *ctx, const char *system, const char *event, size_t *len)
+{
+	struct pagesrc *src = ctx;
+
+	if (src->is_tdat)
+		return ft_tdat_format_read(&src->tdat, system, event, len);
+	return ft_dir_format_read((void *)src->dir, system, event, len);
+}
+
+/* Pages read from each CPU per step of offline analysis: bounds memory, not speed. */
+#define OFFLINE_BATCH	64
 
 /*
- * stream_capture - feed a capture's cpuN.raw files through the merge in steps.
+ * stream_pages - feed the source's per-CPU pages through the merge in steps.
  * A page's header holds the time of its first record, and every record of the pages
  * before it is older; so after a step, everything up to the oldest "newest page
  * start" of the CPUs still being read is complete and can be merged.
  */
-static int stream_capture(const char *dir, struct ft_merge *m)
+static int stream_pages(struct pagesrc *src, struct ft_merge *m)
 {
-	char path[4096];
-	int cpu, *fd, open_fds = 0, ret = -1;
+	bool *done = calloc(m->ncpus, sizeof(*done));
+	int cpu, left = m->ncpus, ret = -1;
 
-	fd = calloc(m->ncpus, sizeof(*fd));
-	if (!fd) {
+	if (!done) {
 		ft_err("out of memory");
-		goto out;
+		return -1;
 	}
-	for (cpu = 0; cpu < m->ncpus; cpu++) {
-		snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, cpu);
-		fd[cpu] = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd[cpu] < 0) {
-			ft_err("cannot open %s: %s", path, strerror(errno));
-			goto out;
-		}
-		open_fds++;
-	}
-	while (open_fds) {
+	while (left) {
 		uint64_t wm = UINT64_MAX;
 
 		for (cpu = 0; cpu < m->ncpus; cpu++) {
 			int i;
 
-			for (i = 0; fd[cpu] >= 0 && i < CAPTURE_BATCH; i++) {
+			for (i = 0; !done[cpu] && i < OFFLINE_BATCH; i++) {
 				struct ft_pagebuf *pg = ft_merge_page_get(m);
-				ssize_t r;
+				long r;
 
 				if (!pg) {
 					ft_err("out of memory");
 					goto out;
 				}
-				r = read(fd[cpu], pg->data, m->pf.subbuf_size);
+				r = src_page(src, cpu, pg->data, m->pf.subbuf_size);
 				if (r <= 0) {
 					ft_merge_page_recycle(m, pg);
-					close(fd[cpu]);
-					fd[cpu] = -1;
-					open_fds--;
+					if (r < 0) {
+						ft_err("%s: CPU %d's data is damaged", src->is_tdat ? src->tdat.path : src->dir,
+						       cpu);
+						goto out;
+					}
+					done[cpu] = true;
+					left--;
 					break;
 				}
 				ft_merge_page_put(m, cpu, pg, r);
 			}
-			if (fd[cpu] >= 0 && m->cpu[cpu].newest < wm)
+			if (!done[cpu] && m->cpu[cpu].newest < wm)
 				wm = m->cpu[cpu].newest;
 		}
 		ft_merge_run(m, wm);
@@ -339,87 +462,99 @@ static int stream_capture(const char *dir, struct ft_merge *m)
 	ft_merge_run(m, UINT64_MAX);
 	ret = 0;
 out:
-	for (cpu = 0; fd && cpu < m->ncpus; cpu++)
-		if (fd[cpu] > 0)
-			close(fd[cpu]);
-	free(fd);
+	free(done);
 	return ret;
 }
 
 /*
- * save_filter - a capture of a pid-filtered run keeps its filter (DIR/filter: "follow"
- * or "exact", then the pids), so that offline analysis knows which tasks the kernel
- * recorded, exactly as the live run did
+ * filter_text - the VERSION text of a capture: ftscope's version, then for a
+ * pid-filtered run "filter follow|exact PID...", so that offline analysis knows which
+ * tasks the kernel recorded, exactly as the live run did
  */
-static int save_filter(const char *dir, const int *pids, int npids, bool follow)
+static char *filter_text(const int *pids, int npids, bool follow)
 {
-	char path[4096];
-	FILE *f;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 	int i;
 
-	if (!npids)
-		return 0;
-	snprintf(path, sizeof(path), "%s/filter", dir);
-	f = fopen(path, "we");
-	if (!f) {
-		ft_err("cannot write %s: %s", path, strerror(errno));
-		return -1;
+	if (!f)
+		return NULL;
+	fprintf(f, "ftscope " FTSCOPE_VERSION);
+	if (npids) {
+		fprintf(f, "\nfilter %s", follow ? "follow" : "exact");
+		for (i = 0; i < npids; i++)
+			fprintf(f, " %d", pids[i]);
 	}
-	fprintf(f, "%s", follow ? "follow" : "exact");
-	for (i = 0; i < npids; i++)
-		fprintf(f, " %d", pids[i]);
-	fputc('\n', f);
-	return fclose(f) ? -1 : 0;
+	fclose(f);
+	return text;
 }
 
-/* load_filter - read DIR/filter back, when the capture has one */
-static int load_filter(struct pipeline *p)
+/* load_filter - the pid filter from a capture's VERSION text, or DIR/filter */
+static int load_filter(struct pipeline *p, struct pagesrc *src)
 {
-	char path[4096], mode[16];
-	FILE *f;
-	int pid;
+	char path[4096], mode[16], *text = NULL, *line;
+	size_t len;
+	int pid, n;
 
-	snprintf(path, sizeof(path), "%s/filter", p->o->input);
-	f = fopen(path, "re");
-	if (!f)
+	if (src->is_tdat) {
+		const struct ft_blob *b = &src->tdat.tool;
+
+		if (b->len < 8 || memcmp(b->data, "ftscope ", 8))
+			return 0;
+		text = strndup(b->data, b->len);
+		line = text ? strstr(text, "\nfilter ") : NULL;
+		if (line)
+			memmove(text, line + 8, strlen(line + 8) + 1);
+		else if (text)
+			text[0] = 0;
+	} else {
+		snprintf(path, sizeof(path), "%s/filter", src->dir);
+		text = ft_read_file(path, 1 << 20, &len);
+	}
+	if (!text || !text[0]) {
+		free(text);
 		return 0;
-	if (fscanf(f, "%15s", mode) != 1 || (strcmp(mode, "follow") && strcmp(mode, "exact"))) {
-		fclose(f);
-		ft_err("%s is damaged", path);
+	}
+	if (sscanf(text, "%15s%n", mode, &n) != 1 || (strcmp(mode, "follow") && strcmp(mode, "exact"))) {
+		free(text);
+		ft_err("%s: its pid filter is damaged", p->o->input);
 		return -1;
 	}
 	p->filtered = true;
 	p->follow = !strcmp(mode, "follow");
-	while (fscanf(f, "%d", &pid) == 1)
+	for (line = text + n; sscanf(line, "%d%n", &pid, &n) == 1; line += n)
 		ft_imap_put(&p->traced, pid, 1);
-	fclose(f);
+	free(text);
 	return 0;
 }
 
-/* run_offline - analyze a capture directory in one pass */
+/* run_offline - analyze a trace.dat or a capture directory in one pass */
 static int run_offline(struct pipeline *p)
 {
-	struct tep_handle *tep;
+	struct tep_handle *tep = NULL;
 	struct ft_page_fmt pf;
 	struct ft_merge m = { 0 };
-	int ret = FT_EXIT_ERR, ncpus = capture_count(p->o->input);
+	struct pagesrc src;
+	int ret = FT_EXIT_ERR;
 
-	tep = ft_tep_load(ft_dir_format_read, (void *)p->o->input,
-			  p->need | p->want | FT_NEED(FT_EV_FORK), &pf);
-	if (!tep || !ncpus) {
-		ft_err("%s is not an ftscope capture (header_page, formats, cpuN.raw): %s",
-		       p->o->input, strerror(errno ? errno : ENOENT));
-		goto out_tep;
+	if (src_open(&src, p->o->input))
+		goto out_src;
+	tep = ft_tep_load(src_format_read, &src, p->need | p->want | FT_NEED(FT_EV_FORK), &pf);
+	if (!tep) {
+		ft_err("%s: cannot parse its event formats: %s", p->o->input,
+		       strerror(errno ? errno : EINVAL));
+		goto out_src;
 	}
-	if (ft_merge_init(&m, &pf, ncpus, on_raw, p)) {
+	if (ft_merge_init(&m, &pf, src.ncpus, on_raw, p)) {
 		ft_err("out of memory");
-		goto out_tep;
+		goto out_src;
 	}
-	if (ft_imap_init(&p->traced, 64) || load_filter(p))
+	if (ft_imap_init(&p->traced, 64) || load_filter(p, &src))
 		goto out_pipe;
-	if (pipeline_init(p, tep, ncpus, false))
+	if (pipeline_init(p, tep, src.ncpus, false))
 		goto out_pipe;
-	if (stream_capture(p->o->input, &m))
+	if (stream_pages(&src, &m))
 		goto out_an;
 	ft_merge_flush_losses(&m);
 	report(p, &m, true);
@@ -430,9 +565,10 @@ out_pipe:
 	pipeline_fini(p);
 	ft_merge_fini(&m);
 	ft_imap_fini(&p->traced);
-out_tep:
+out_src:
 	if (tep)
 		tep_free(tep);
+	src_close(&src);
 	return ret;
 }
 
@@ -487,6 +623,46 @@ static int stop_reason(struct pipeline *p, struct ft_child *child, uint64_t end,
 	return 0;
 }
 
+/* capture_round - sample the traced processes' maps; the progress line of a recording */
+static void capture_round(struct pipeline *p, struct ft_session *s, const struct ft_child *child)
+{
+	unsigned long long ev = 0, lost = 0;
+	int cpu;
+
+	ft_capture_maps(p->cap, p->o->pids, p->o->npids);
+	if (child->pid > 0)
+		ft_capture_maps(p->cap, &child->pid, 1);
+	if (!p->a->splice || !isatty(STDERR_FILENO))
+		return;
+	for (cpu = 0; cpu < s->ncpus; cpu++) {
+		if (!s->tcpu[cpu])
+			continue;
+		ev += ft_session_read_events(s, cpu);
+		lost += s->lost_seen[cpu];
+	}
+	fprintf(stderr, "\r%llu events, %llu KiB written to %s, %llu lost ", ev,
+		(unsigned long long)(p->cap->pages * s->pf.subbuf_size / 1024), p->o->output, lost);
+	p->progress = true;
+}
+
+/* capture_end - write the trace.dat, with the pid filter in its VERSION text */
+static int capture_end(struct pipeline *p, struct ft_capture *cap, const int *pids, int npids)
+{
+	char *tool = filter_text(pids, npids, p->follow);
+	int ret;
+
+	if (p->progress)
+		fputc('\n', stderr);
+	if (cap->errors) {
+		ft_err("%llu pages could not be written to %s", cap->errors, cap->path);
+		free(tool);
+		return -1;
+	}
+	ret = tool ? ft_capture_finish(cap, tool) : -1;
+	free(tool);
+	return ret;
+}
+
 /* run_live - trace: the whole lifecycle with unwinding on every path */
 static int run_live(struct pipeline *p)
 {
@@ -515,6 +691,13 @@ static int run_live(struct pipeline *p)
 			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids, npids,
 			    p->follow))
 		goto out_session;
+	if (p->a->extra_events) {
+		char **ev = p->a->extra_events(p->priv);
+
+		for (; ev && *ev; ev++)
+			if (ft_session_enable(&s, *ev))
+				goto out_session;
+	}
 	if (p->probes) {
 		e = ft_probes_setup(p->probes, &s, pids, npids, p->follow);
 		if (e) {
@@ -536,11 +719,13 @@ static int run_live(struct pipeline *p)
 	if (pipeline_init(p, tep, s.ncpus, true))
 		goto out_pipe;
 	if (o->output) {
-		if (ft_capture_open(&cap, o->output, &s) ||
-		    save_filter(o->output, pids, npids, p->follow))
+		if (ft_capture_open(&cap, o->output, &s))
 			goto out_an;
-		m.tap = ft_capture_tap;
-		m.tap_ctx = &cap;
+		p->cap = &cap;
+		if (!p->a->splice) {
+			m.tap = ft_capture_tap;
+			m.tap_ctx = &cap;
+		}
 	}
 	if (p->pmu && ft_pmu_open_opts(p->pmu, o, pids, npids))
 		goto out_an;
@@ -572,9 +757,11 @@ static int run_live(struct pipeline *p)
 		if (wake > now)
 			ft_reader_wait(&s, (int)((wake - now + 999999) / 1000000));
 		now = ft_now_ns();
-		if (ft_reader_round(&s, &m) < 0)
+		if (p->a->splice ? ft_capture_splice(&cap, false) < 0 : ft_reader_round(&s, &m) < 0)
 			goto out_an;
 		ft_reader_losses(&s, &m);
+		if (p->cap)
+			capture_round(p, &s, &child);
 		/* every CPU has been read up to the start of this round: merge to there */
 		if (s.complete_to < now)
 			now = s.complete_to;
@@ -588,18 +775,21 @@ static int run_live(struct pipeline *p)
 	ft_session_stop(&s);
 	if (p->pmu)
 		ft_pmu_disable(p->pmu);
-	while (ft_reader_round(&s, &m) > 0)
-		;
+	if (p->a->splice) {
+		if (ft_capture_splice(&cap, true) < 0)
+			goto out_an;
+	} else {
+		while (ft_reader_round(&s, &m) > 0)
+			;
+	}
 	ft_reader_losses(&s, &m);
 	ft_merge_run(&m, UINT64_MAX);
 	ft_merge_flush_losses(&m);
+	if (p->cap && capture_end(p, &cap, pids, npids))
+		goto out_an;
 	if (!(o->count && reports >= o->count))
 		report(p, &m, true);
 	ret = FT_EXIT_OK;
-	if (cap.errors) {
-		ft_err("%llu pages could not be written to %s", cap.errors, o->output);
-		ret = FT_EXIT_ERR;
-	}
 out_an:
 	ft_capture_close(&cap);
 	p->a->fini(p->priv);

@@ -215,6 +215,31 @@ int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int 
 }
 
 /**
+ * ft_session_enable - enable one more event, "SYSTEM:EVENT", in the instance
+ * Returns 0 or -1 after printing the error.
+ */
+int ft_session_enable(struct ft_session *s, const char *spec)
+{
+	char sys[256];
+	const char *colon = strchr(spec, ':');
+
+	if (!colon || colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof(sys)) {
+		ft_err("bad event '%s': expected SYSTEM:EVENT", spec);
+		return -1;
+	}
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec), spec);
+	if (!tracefs_event_file_exists(s->inst, sys, colon + 1, "enable")) {
+		ft_err("this kernel has no %s event", spec);
+		return -1;
+	}
+	if (tracefs_event_enable(s->inst, sys, colon + 1) < 0) {
+		ft_err("cannot enable %s: %s", spec, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/**
  * ft_session_format_read - ft_format_read_fn over the instance: its own header_page
  * (the sub-buffer size may differ from the top level) and event formats
  */

@@ -50,16 +50,32 @@ void ft_reader_wait(struct ft_session *s, int timeout_ms);
 long ft_reader_round(struct ft_session *s, struct ft_merge *m);
 int ft_reader_losses(struct ft_session *s, struct ft_merge *m);
 unsigned long long ft_session_lost(const struct ft_session *s, int cpu);
+unsigned long long ft_session_read_events(const struct ft_session *s, int cpu);
+int ft_session_enable(struct ft_session *s, const char *spec);
 
-/* A capture: raw pages and formats saved as they are read (`-o DIR`). */
+/* A capture: the run's raw pages, saved as a trace.dat (`-o FILE`, `ftscope record`). */
 struct ft_capture {
-	int			*fd;
+	const char		*path;
+	int			out;		/* the trace.dat */
 	int			ncpus;
+	int			*fd;		/* per-CPU page files, unlinked */
+	uint64_t		*bytes;		/* in each */
+	unsigned long long	*events;	/* records in each, after ft_capture_finish */
 	unsigned long long	pages, errors;
+	struct ft_session	*s;
+	struct {
+		int	pid;
+		char	*text;
+	}			*maps;		/* last maps seen of each traced process */
+	int			nmaps;
+	bool			finished;
 };
 
-int ft_capture_open(struct ft_capture *c, const char *dir, struct ft_session *s);
+int ft_capture_open(struct ft_capture *c, const char *path, struct ft_session *s);
 void ft_capture_tap(void *ctx, int cpu, const void *page, unsigned int len);
+long ft_capture_splice(struct ft_capture *c, bool flush);
+void ft_capture_maps(struct ft_capture *c, const int *pids, int n);
+int ft_capture_finish(struct ft_capture *c, const char *tool);
 void ft_capture_close(struct ft_capture *c);
 
 #endif

@@ -8,6 +8,8 @@
 #include <signal.h>
 #include <stdint.h>
 
+#define FTSCOPE_VERSION	"0.1"
+
 /* Exit statuses. */
 enum {
 	FT_EXIT_OK	= 0,

@@ -23,9 +23,9 @@ cases=(
 	"dead_tid|runqlat -t $dead -d 1|no thread"
 	"missing_command|runqlat -- /nonexistent/ftscope-cmd|cannot run"
 	"not_executable|runqlat -- $OUT/noexec|cannot run"
-	"bad_input_dir|runqlat -i /nonexistent|not an ftscope capture"
-	"damaged_capture|runqlat -i tests/data|not an ftscope capture"
-	"capture_needs_output|capture -d 0.1|needs -o"
+	"bad_input_dir|runqlat -i /nonexistent|not a trace.dat file"
+	"damaged_capture|runqlat -i tests/data|not a trace.dat file"
+	"record_needs_output|record -d 0.1|needs -o"
 	"unwritable_output|runqlat -d 0.1 -o /proc/ftscope-cap|cannot write"
 	"reset_argument|reset now|unexpected argument"
 	"timehist_bad_time|timehist --time 5,1|bad --time"
@@ -61,7 +61,7 @@ cases=(
 	"funclat_too_many|funclat --max-funcs 5 c:* -d 0.1|more than the limit"
 	"funclat_bad_method|funclat --method foo vfs_read|invalid value"
 	"funclat_unknown_syscall|funclat syscall:nosuchcall -d 0.1|matches no system call"
-	"funclat_capture|funclat -i tests/data x|not an ftscope capture"
+	"funclat_capture|funclat -i tests/data x|not a trace.dat file"
 )
 echo 'main;a 1' > $OUT/fg-ok.folded
 
@@ -73,7 +73,7 @@ fi
 for c in "${cases[@]}"; do
 	IFS='|' read -r name args word <<< "$c"
 	name=bad_input_$name
-	if [ -z "$root" ] && [[ "$args" == runqlat* || "$args" == capture* || "$args" == offcpu* ||
+	if [ -z "$root" ] && [[ "$args" == runqlat* || "$args" == record* || "$args" == offcpu* ||
 				"$args" == stat* || "$args" == funclat* ]]; then
 		skip $name "needs root"
 		continue

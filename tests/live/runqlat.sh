@@ -35,8 +35,8 @@ fi
 # Record and analyze at once; the capture analyzed later gives the same numbers.
 name=runqlat_live_equals_capture
 rm -rf $OUT/cap
-$FTSCOPE runqlat -L --json -o $OUT/cap -- $WL/sleeper 0 30 2 > $OUT/live.json 2>/dev/null &&
-$FTSCOPE runqlat -L --json -i $OUT/cap > $OUT/offline.json 2>/dev/null
+$FTSCOPE runqlat -L --json -o $OUT/cap.dat -- $WL/sleeper 0 30 2 > $OUT/live.json 2>/dev/null &&
+$FTSCOPE runqlat -L --json -i $OUT/cap.dat > $OUT/offline.json 2>/dev/null
 if python3 - $OUT/live.json $OUT/offline.json <<'PY'
 import json, sys
 a, b = (json.loads(open(f).read()) for f in sys.argv[1:3])

@@ -64,16 +64,16 @@ else
 fi
 
 # one capture, two analyzers written apart: latency's delays = timehist's delay totals
-$FTSCOPE capture -o $OUT/cap-spin -- taskset -c 0 $WL/spin3 0 1 > /dev/null 2>&1
-$FTSCOPE timehist -s --json -i $OUT/cap-spin > $OUT/cap-th.json 2>&1
-$FTSCOPE latency --pids --json -i $OUT/cap-spin > $OUT/cap-lat.json 2>&1
+$FTSCOPE record -o $OUT/cap-spin.dat -- taskset -c 0 $WL/spin3 0 1 > /dev/null 2>&1
+$FTSCOPE timehist -s --json -i $OUT/cap-spin.dat > $OUT/cap-th.json 2>&1
+$FTSCOPE latency --pids --json -i $OUT/cap-spin.dat > $OUT/cap-lat.json 2>&1
 if r=$(python3 $PY agree $OUT/cap-th.json $OUT/cap-lat.json spin3); then
 	pass latency_agrees_with_timehist
 else
 	fail latency_agrees_with_timehist "$r"
 fi
 echo "# $r"
-$FTSCOPE latency -i $OUT/cap-spin > $OUT/cap-lat.txt 2>&1
+$FTSCOPE latency -i $OUT/cap-spin.dat > $OUT/cap-lat.txt 2>&1
 if r=$(python3 $PY slice $OUT/cap-lat.txt spin3); then
 	pass latency_busy_cpu_slice_scale
 else

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace.dat files as trace-cmd writes and reads them: versions 6 and 7 (sections,
+ * zstd or zlib compression), read in place from a mapping; and a version 6 writer
+ * whose per-CPU data is copied in the kernel from files filled with splice.
+ */
+#ifndef FTSCOPE_EVENTS_TDAT_H
+#define FTSCOPE_EVENTS_TDAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Option ids (trace-cmd.dat(5)). */
+enum {
+	FT_TDAT_OPT_DONE	= 0,
+	FT_TDAT_OPT_CPUSTAT	= 2,
+	FT_TDAT_OPT_BUFFER	= 3,
+	FT_TDAT_OPT_TRACECLOCK	= 4,
+	FT_TDAT_OPT_UNAME	= 5,
+	FT_TDAT_OPT_CPUCOUNT	= 8,
+	FT_TDAT_OPT_VERSION	= 9,
+	FT_TDAT_OPT_PROCMAPS	= 10,
+	FT_TDAT_OPT_HEADER_INFO	= 16,
+	FT_TDAT_OPT_FTRACE_EVENTS = 17,
+	FT_TDAT_OPT_EVENT_FORMATS = 18,
+	FT_TDAT_OPT_KALLSYMS	= 19,
+	FT_TDAT_OPT_PRINTK	= 20,
+	FT_TDAT_OPT_CMDLINES	= 21,
+};
+
+/* A piece of the file: in the mapping, or decompressed into memory. */
+struct ft_blob {
+	const char	*data;
+	size_t		len;
+};
+
+struct ft_tdat_fmt {
+	const char	*system;	/* "ftrace" for the ftrace formats */
+	char		name[64];
+	struct ft_blob	text;
+};
+
+/* One CPU's data, and where a reader is in it. */
+struct ft_tdat_cpu {
+	uint64_t	off, size;	/* in the file (compressed size when compressed) */
+	uint64_t	pos;		/* uncompressed: bytes handed out */
+	unsigned int	chunks;		/* compressed: chunks not yet read */
+	uint64_t	next_chunk;	/* file offset of the next chunk header */
+	unsigned char	*chunk;		/* the current chunk, decompressed */
+	size_t		chunk_len, chunk_pos;
+};
+
+enum { FT_COMP_NONE, FT_COMP_ZLIB, FT_COMP_ZSTD };
+
+struct ft_tdat {
+	const char		*path;
+	const unsigned char	*map;
+	size_t			len;
+	int			version;
+	int			long_size;
+	int			comp;
+	unsigned int		page_size;
+	struct ft_blob		header_page, header_event, kallsyms, printk, cmdlines;
+	struct ft_tdat_fmt	*fmt;
+	int			nfmt;
+	int			ncpus;
+	struct ft_tdat_cpu	*cpu;
+	struct ft_blob		cpustat[64];	/* CPUSTAT options, in file order */
+	int			ncpustat;
+	struct ft_blob		clock, uname;
+	struct ft_blob		*procmaps;	/* PROCMAPS options: one per process */
+	int			nprocmaps;
+	struct ft_blob		tool;		/* VERSION: who wrote it (ftscope adds its filter) */
+	void			**owned;	/* decompressed sections */
+	int			nowned;
+	char			err[160];	/* what is wrong, after a failed open */
+};
+
+bool ft_tdat_is(const char *path);
+int ft_tdat_open(struct ft_tdat *t, const char *path);
+void ft_tdat_close(struct ft_tdat *t);
+char *ft_tdat_format_read(void *t, const char *system, const char *event, size_t *len);
+long ft_tdat_next_page(struct ft_tdat *t, int cpu, void *buf, size_t size);
+
+/* What a version 6 file holds besides the per-CPU data. */
+struct ft_tdat_meta {
+	unsigned int		page_size;
+	int			long_size;
+	struct ft_blob		header_page, header_event, kallsyms, printk, cmdlines;
+	const struct ft_tdat_fmt *fmt;		/* sorted by system */
+	int			nfmt;
+	int			ncpus;
+	const struct ft_blob	*cpustat;	/* ncpus of them, or NULL */
+	struct ft_blob		clock, uname, tool;
+	const struct ft_blob	*procmaps;
+	int			nprocmaps;
+};
+
+int ft_tdat_write(int out, const struct ft_tdat_meta *meta, const int *cpu_fd,
+		  const uint64_t *cpu_size);
+
+#endif
