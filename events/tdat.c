@@ -186,9 +186,12 @@ static int section(struct ft_tdat *t, uint64_t off, int id, struct cur *body)
 static int add_fmt(struct ft_tdat *t, const char *system, struct ft_blob text)
 {
 	struct ft_tdat_fmt *f, *n;
-	const char *name = memmem(text.data, text.len, "name: ", 6);
+	const char *name;
 	size_t i;
 
+	if (!text.data)
+		return 0;	/* truncated: the caller sees the bad cursor */
+	name = memmem(text.data, text.len, "name: ", 6);
 	n = realloc(t->fmt, (t->nfmt + 1) * sizeof(*n));
 	if (!n)
 		return fail(t, "out of memory");

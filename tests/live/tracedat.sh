@@ -1,0 +1,201 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: trace.dat files. Recordings trace-cmd reads (its event count equals what
+#              ftscope says it wrote); offline timehist equals the live run over the same
+#              events; LISA's trace.dat (v6) and trace-cmd's v7 and zstd v7 conversions of it
+#              give trace-cmd's sched_switch count and times; damaged files give one error.
+# requires: trace-cmd (report, convert); root for the recordings; ../shared for LISA
+. tests/live/lib.sh
+SHARED=${FTSCOPE_SHARED:-../shared}
+LISA=$SHARED/fixtures/third_party/lisa/sched_load.trace.dat
+
+# tc_events FILE: the events trace-cmd report prints (its "cpus=N" line is not one)
+tc_events() {
+	trace-cmd report -i "$1" 2>/dev/null | grep -vc '^cpus='
+}
+
+# json_field FILE KEY: a top-level number of ftscope's --json output
+json_field() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
+}
+
+# switch_times: "TIME" of each sched_switch, from trace-cmd report (stdin), sorted
+tc_switch_times() {
+	awk '/ sched_switch: / { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+		print substr($i, 1, length($i) - 1); break } }' | sort
+}
+
+# ft_switch_times: the time column of ftscope timehist rows (stdin), sorted
+ft_switch_times() {
+	awk '$1 ~ /^[0-9]+\.[0-9]+$/ { print $1 }' | sort
+}
+
+# same_times A B: same count, each time within 1 us (trace-cmd rounds, timehist truncates)
+same_times() {
+	python3 - "$1" "$2" <<'EOF'
+import sys
+a = [float(x) for x in open(sys.argv[1])]
+b = [float(x) for x in open(sys.argv[2])]
+if len(a) != len(b):
+    sys.exit("%d switches vs %d" % (len(a), len(b)))
+bad = [(x, y) for x, y in zip(a, b) if abs(x - y) > 1.5e-6]
+if bad:
+    sys.exit("%d times differ, first %s vs %s" % (len(bad), bad[0][0], bad[0][1]))
+print("%d switches, times within 1 us" % len(a))
+EOF
+}
+
+have_tc=1
+command -v trace-cmd > /dev/null || have_tc=0
+
+# --- LISA's trace.dat, and trace-cmd's own v7 conversions of it ---
+if [ ! -f "$LISA" ]; then
+	skip tracedat_lisa_switches "no $LISA (../shared fixtures)"
+	skip tracedat_v7_and_zstd_equal_v6 "no $LISA (../shared fixtures)"
+elif [ $have_tc = 0 ]; then
+	skip tracedat_lisa_switches "no trace-cmd"
+	skip tracedat_v7_and_zstd_equal_v6 "no trace-cmd"
+else
+	trace-cmd report -i "$LISA" 2>/dev/null | tc_switch_times > $OUT/lisa-tc.ts
+	$FTSCOPE timehist -i "$LISA" > $OUT/lisa-th.txt 2>&1
+	ft_switch_times < $OUT/lisa-th.txt > $OUT/lisa-ft.ts
+	if r=$(same_times $OUT/lisa-tc.ts $OUT/lisa-ft.ts) && [ -s $OUT/lisa-tc.ts ]; then
+		pass tracedat_lisa_switches
+	else
+		fail tracedat_lisa_switches "$r"
+	fi
+	echo "# LISA sched_load.trace.dat (v6, 6 CPUs): $r"
+	rm -f $OUT/lisa7.dat $OUT/lisa7z.dat
+	trace-cmd convert --file-version 7 --compression none -i "$LISA" -o $OUT/lisa7.dat \
+		> /dev/null 2>&1
+	trace-cmd convert --file-version 7 --compression zstd -i "$LISA" -o $OUT/lisa7z.dat \
+		> /dev/null 2>&1
+	r=""
+	for f in lisa7 lisa7z; do
+		if [ ! -s $OUT/$f.dat ]; then
+			r="$r trace-cmd convert made no $f.dat;"
+			continue
+		fi
+		$FTSCOPE timehist -i $OUT/$f.dat > $OUT/$f-th.txt 2>&1
+		cmp -s $OUT/lisa-th.txt $OUT/$f-th.txt || r="$r $f differs from v6;"
+	done
+	if [ -z "$r" ]; then
+		pass tracedat_v7_and_zstd_equal_v6
+	else
+		fail tracedat_v7_and_zstd_equal_v6 "$r"
+	fi
+fi
+
+# --- damaged files: one error line, no crash; built from LISA's file or our own ---
+src=$LISA
+[ -f "$src" ] || src=""
+if [ -z "$src" ]; then
+	skip tracedat_damaged "no trace.dat to damage (../shared fixtures)"
+else
+	size=$(stat -c %s "$src")
+	printf 'not a trace' > $OUT/bad-magic.dat
+	head -c 100 "$src" > $OUT/bad-trunc-header.dat
+	head -c $((size - 20000)) "$src" > $OUT/bad-trunc-data.dat
+	# flipped bytes in the metadata (sizes, formats) and in the pages (headers, records):
+	# 0x316000 is where LISA's CPU data starts (trace-cmd report --stat)
+	python3 - "$src" $OUT/bad-flip <<'EOF'
+import random, sys
+d0 = open(sys.argv[1], 'rb').read()
+for seed in range(1, 6):
+    r = random.Random(seed)
+    for name, lo, hi in (('meta', 0, 0x2000), ('data', 0x316000, len(d0))):
+        d = bytearray(d0)
+        for _ in range(40):
+            d[r.randrange(lo, hi)] ^= 1 << r.randrange(8)
+        open('%s-%s%d.dat' % (sys.argv[2], name, seed), 'wb').write(d)
+EOF
+	# every page's commit word (8 bytes after the timestamp) claims more than a page
+	python3 - "$src" $OUT/bad-commit.dat <<'EOF'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+off = 0x316000                      # CPU 0's data in LISA's file (trace-cmd report --stat)
+struct.pack_into('<Q', d, off + 8, 0xfffff)
+open(sys.argv[2], 'wb').write(d)
+EOF
+	r=""
+	for f in bad-magic bad-trunc-header bad-trunc-data bad-commit \
+		 bad-flip-meta{1..5} bad-flip-data{1..5}; do
+		$FTSCOPE timehist -i $OUT/$f.dat > $OUT/$f.out 2> $OUT/$f.err
+		rc=$?
+		lines=$(wc -l < $OUT/$f.err)
+		if [ $rc -ge 128 ]; then
+			r="$r $f: crashed ($rc);"
+		elif [ $rc -ne 0 ] && [ "$lines" -ne 1 ]; then
+			r="$r $f: $lines error lines;"
+		elif [ $rc -eq 0 ] && [[ $f != bad-flip-* ]] &&
+		     ! grep -q 'damaged pages\|malformed' $OUT/$f.out; then
+			r="$r $f: accepted without a word;"
+		fi
+		echo "# $f: exit $rc: $(head -1 $OUT/$f.err)$(grep -o '[0-9]* damaged pages' $OUT/$f.out)"
+	done
+	if [ -z "$r" ]; then
+		pass tracedat_damaged
+	else
+		fail tracedat_damaged "$r"
+	fi
+fi
+
+# --- recordings (root) ---
+if ! need_root tracedat_record_trace_cmd_count; then
+	skip tracedat_timehist_file_equals_live "needs root"
+	skip tracedat_record_extra_event "needs root"
+	skip tracedat_record_offcpu_stacks "needs root"
+	exit 0
+fi
+if [ $have_tc = 0 ]; then
+	skip tracedat_record_trace_cmd_count "no trace-cmd"
+else
+	rm -f $OUT/rec.dat
+	$FTSCOPE record --json -o $OUT/rec.dat -- taskset -c 0 $WL/sleeper 0 20 5 \
+		> $OUT/rec.json 2> $OUT/rec.err
+	ours=$(json_field $OUT/rec.json events 2>/dev/null)
+	theirs=$(tc_events $OUT/rec.dat)
+	sw=$(trace-cmd report -i $OUT/rec.dat 2>/dev/null | grep -c 'sleeper.*sched_switch:.*==>')
+	if [ -n "$ours" ] && [ "$ours" = "$theirs" ] && [ "$sw" -ge 20 ]; then
+		pass tracedat_record_trace_cmd_count
+	else
+		fail tracedat_record_trace_cmd_count "ftscope wrote '$ours', trace-cmd reads $theirs, sleeper switches $sw: $(head -1 $OUT/rec.err)"
+	fi
+	echo "# record: $ours events written, trace-cmd report: $theirs; sleeper switch-outs $sw"
+fi
+
+# the live report and the report of the file it wrote: the same rows
+$FTSCOPE timehist -o $OUT/th-live.dat -- taskset -c 0 $WL/sleeper 0 20 5 > $OUT/th-live.txt 2>&1
+$FTSCOPE timehist -i $OUT/th-live.dat > $OUT/th-file.txt 2>&1
+rows=$(ft_switch_times < $OUT/th-live.txt | wc -l)
+if [ "$rows" -ge 20 ] && cmp -s $OUT/th-live.txt $OUT/th-file.txt; then
+	pass tracedat_timehist_file_equals_live
+else
+	fail tracedat_timehist_file_equals_live "$rows rows; $(diff $OUT/th-live.txt $OUT/th-file.txt | head -3 | tr '\n' ' ')"
+fi
+echo "# timehist live and from its trace.dat: $rows rows, identical"
+
+# -e: an event no analyzer needs is in the file, as trace-cmd shows it
+rm -f $OUT/rec-e.dat
+$FTSCOPE record -o $OUT/rec-e.dat -e syscalls:sys_enter_getppid -- \
+	sh -c 'for i in 1 2 3 4 5 6 7; do cat /proc/self/stat > /dev/null; done; ps -o ppid= -p $$ > /dev/null' \
+	> $OUT/rec-e.txt 2>&1
+n=$(trace-cmd report -i $OUT/rec-e.dat 2>/dev/null | grep -c 'sys_enter_getppid:')
+m=$(trace-cmd report -i $OUT/rec-e.dat 2>/dev/null | grep -c 'sched_switch:')
+if [ $have_tc = 1 ] && [ "$n" -ge 1 ] && [ "$m" -ge 1 ]; then
+	pass tracedat_record_extra_event
+elif [ $have_tc = 0 ]; then
+	skip tracedat_record_extra_event "no trace-cmd"
+else
+	fail tracedat_record_extra_event "getppid entries $n, switches $m: $(tail -1 $OUT/rec-e.txt)"
+fi
+
+# offcpu's events and stack options recorded, then analyzed from the file
+rm -f $OUT/rec-off.dat
+$FTSCOPE record -o $OUT/rec-off.dat offcpu -- taskset -c 0 $WL/sleeper 0 10 5 > /dev/null 2>&1
+$FTSCOPE offcpu -i $OUT/rec-off.dat > $OUT/rec-off.txt 2>&1
+if grep -q 'sleeper' $OUT/rec-off.txt && grep -qE 'nanosleep|schedule' $OUT/rec-off.txt; then
+	pass tracedat_record_offcpu_stacks
+else
+	fail tracedat_record_offcpu_stacks "$(tail -2 $OUT/rec-off.txt | tr '\n' ' ')"
+fi
