@@ -29,6 +29,8 @@ struct ft_env {
 	bool			live;		/* false when reading a capture */
 	unsigned int		have;		/* FT_NEED() of the event types the trace has */
 	int			ncpus;		/* CPUs of the trace */
+	const char		*kallsyms;	/* the traced kernel's symbols: /proc/kallsyms live,
+						   a copy of a trace.dat's own offline */
 };
 
 /*

@@ -48,7 +48,7 @@ static void kernel_syms(struct offcpu *o)
 
 	if (o->ksyms.loaded || !o->kst.n)
 		return;
-	if (ft_ksyms_load(&o->ksyms, "/proc/kallsyms") || o->ksyms.hidden) {
+	if (ft_ksyms_load(&o->ksyms, o->env->kallsyms) || o->ksyms.hidden) {
 		f = fopen("/proc/sys/kernel/kptr_restrict", "re");
 		if (f) {
 			if (!fgets(buf, sizeof(buf), f))

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "analyzers/output/json.h"
+#include "analyzers/output/line.h"
 #include "analyzers/timehist.h"
 #include "events/tasks.h"
 #include "tracer/options.h"
@@ -175,37 +176,65 @@ static int timehist_init(void *priv, const struct ft_env *env)
 	return 0;
 }
 
-/* th_commstr - "comm[tid]" or "comm[tid/pid]", "<idle>" for the idle task */
-void th_commstr(struct timehist *th, int tid, char *buf, size_t len)
+/* commstr - "comm[tid]" or "comm[tid/pid]", "<idle>" for the idle task, into @l */
+static void commstr(struct timehist *th, int tid, struct ft_line *l)
 {
 	int pid;
 
 	if (tid == 0) {
-		snprintf(buf, len, "<idle>");
+		ft_line_str(l, "<idle>", 0);
 		return;
 	}
 	pid = ft_tasks_tgid(th->env->tasks, tid);
-	if (pid == tid)
-		snprintf(buf, len, "%s[%d]", ft_tasks_comm(th->env->tasks, tid), tid);
-	else
-		snprintf(buf, len, "%s[%d/%d]", ft_tasks_comm(th->env->tasks, tid), tid, pid);
+	ft_line_str(l, ft_tasks_comm(th->env->tasks, tid), 0);
+	ft_line_c(l, '[');
+	ft_line_u(l, tid, 0, 0);
+	if (pid != tid) {
+		ft_line_c(l, '/');
+		ft_line_u(l, pid, 0, 0);
+	}
+	ft_line_c(l, ']');
+}
+
+/* th_commstr - the same as a string */
+void th_commstr(struct timehist *th, int tid, char *buf, size_t len)
+{
+	struct ft_line l = { .len = 0 };
+
+	commstr(th, tid, &l);
+	snprintf(buf, len, "%.*s", (int)l.len, l.buf);
 }
 
 /* print_time - "   sec.usec [cpu] " as perf prints the start of a row */
-static void print_time(FILE *f, uint64_t ts, int cpu)
+static void print_time(struct ft_line *l, uint64_t ts, int cpu)
 {
-	char t[32];
+	struct ft_line t = { .len = 0 };
 
-	snprintf(t, sizeof(t), "%llu.%06llu", (unsigned long long)(ts / 1000000000ULL),
-		 (unsigned long long)(ts % 1000000000ULL / 1000));
-	fprintf(f, "%15s [%04d] ", t, cpu);
+	ft_line_u(&t, ts / 1000000000ULL, 0, 0);
+	ft_line_c(&t, '.');
+	ft_line_u(&t, ts % 1000000000ULL / 1000, 6, 0);
+	ft_line_strn(l, t.buf, t.len, 15);
+	ft_line_str(l, " [", 0);
+	ft_line_u(l, cpu, 4, 0);
+	ft_line_str(l, "] ", 0);
+}
+
+/* print_time_now - the same, written at once (rows still built with stdio) */
+static void print_time_now(uint64_t ts, int cpu)
+{
+	struct ft_line l = { .len = 0 };
+
+	print_time(&l, ts, cpu);
+	ft_line_flush(&l, stdout);
 }
 
 /* print_ms - a duration as perf's print_sched_time: msec.usec in @width, then a space */
-static void print_ms(FILE *f, uint64_t ns, int width)
+static void print_ms(struct ft_line *l, uint64_t ns, int width)
 {
-	fprintf(f, "%*llu.%03llu ", width, (unsigned long long)(ns / 1000000),
-		(unsigned long long)(ns % 1000000 / 1000));
+	ft_line_u(l, ns / 1000000, 0, width);
+	ft_line_c(l, '.');
+	ft_line_u(l, ns % 1000000 / 1000, 3, 0);
+	ft_line_c(l, ' ');
 }
 
 /* in_window - is @ts inside --time? */
@@ -270,36 +299,46 @@ static void account(struct th_task *tr)
 /* print_row - one switch row, perf's layout; '^' when the switch was rebuilt */
 static void print_row(struct timehist *th, const struct ft_event *ev, struct th_task *tr)
 {
-	FILE *f = stdout;
-	char name[64], next[64];
+	struct ft_line l = { .len = 0 }, name = { .len = 0 };
 	int i;
 
-	print_time(f, ev->ts, ev->cpu);
+	print_time(&l, ev->ts, ev->cpu);
 	if (th->visual) {
-		fputc(' ', f);
+		ft_line_c(&l, ' ');
 		for (i = 0; i < th->env->ncpus; i++)
-			fputc(i != ev->cpu ? ' ' : ev->sw.prev_pid ? 's' : 'i', f);
-		fputc(' ', f);
+			ft_line_c(&l, i != ev->cpu ? ' ' : ev->sw.prev_pid ? 's' : 'i');
+		ft_line_c(&l, ' ');
 	}
-	th_commstr(th, ev->sw.prev_pid, name, sizeof(name));
-	fprintf(f, " %-*s ", TH_COMM_WIDTH, name);
-	print_ms(f, tr->dt_sleep + tr->dt_iowait + tr->dt_preempt, 6);
-	print_ms(f, tr->dt_delay, 6);
-	print_ms(f, tr->dt_run, 6);
-	if (th->state)
-		fprintf(f, " %5c ", ev->sw.prev_pid ? ev->sw.state : 'I');
+	ft_line_c(&l, ' ');
+	commstr(th, ev->sw.prev_pid, &name);
+	ft_line_strn(&l, name.buf, name.len, -TH_COMM_WIDTH);
+	ft_line_c(&l, ' ');
+	print_ms(&l, tr->dt_sleep + tr->dt_iowait + tr->dt_preempt, 6);
+	print_ms(&l, tr->dt_delay, 6);
+	print_ms(&l, tr->dt_run, 6);
+	if (th->state) {
+		ft_line_str(&l, "     ", 0);
+		ft_line_c(&l, ev->sw.prev_pid ? ev->sw.state : 'I');
+		ft_line_c(&l, ' ');
+	}
 	if (th->next) {
+		name.len = 0;
+		ft_line_str(&name, "next: ", 0);
 		if (ev->sw.next_comm[0])
-			snprintf(next, sizeof(next), "next: %.*s[%d]", FT_TASK_COMM_LEN,
-				 ev->sw.next_comm, ev->sw.next_pid);
+			ft_line_strn(&name, ev->sw.next_comm,
+				     strnlen(ev->sw.next_comm, FT_TASK_COMM_LEN), 0);
 		else
-			snprintf(next, sizeof(next), "next: %s[%d]",
-				 ft_tasks_comm(th->env->tasks, ev->sw.next_pid), ev->sw.next_pid);
-		fprintf(f, " %-*s", TH_COMM_WIDTH, next);
+			ft_line_str(&name, ft_tasks_comm(th->env->tasks, ev->sw.next_pid), 0);
+		ft_line_c(&name, '[');
+		ft_line_u(&name, ev->sw.next_pid, 0, 0);
+		ft_line_c(&name, ']');
+		ft_line_c(&l, ' ');
+		ft_line_strn(&l, name.buf, name.len, -TH_COMM_WIDTH);
 	}
 	if (ev->sw.synth)
-		fputs(" ^", f);
-	fputc('\n', f);
+		ft_line_str(&l, " ^", 0);
+	ft_line_c(&l, '\n');
+	ft_line_flush(&l, stdout);
 }
 
 /* on_switch - close the outgoing task's row */
@@ -357,7 +396,7 @@ static void print_event_prefix(struct timehist *th, const struct ft_event *ev, c
 	char name[64];
 	int i;
 
-	print_time(stdout, ev->ts, ev->cpu);
+	print_time_now(ev->ts, ev->cpu);
 	if (th->visual) {
 		fputc(' ', stdout);
 		for (i = 0; i < th->env->ncpus; i++)
@@ -437,7 +476,7 @@ static void timehist_event(void *priv, const struct ft_event *ev)
 	case FT_EV_LOST:
 		th->tprev[ev->cpu] = 0;
 		if (!th->summary_only && !th->env->opts->json) {
-			print_time(stdout, ev->ts, ev->cpu);
+			print_time_now(ev->ts, ev->cpu);
 			if (ev->lost > 0)
 				printf(" lost %lld events on cpu %d\n", ev->lost, ev->cpu);
 			else

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,6 +60,7 @@ struct pipeline {
 	struct ft_probes	*probes;	/* the analyzer's function probes, or NULL */
 	struct ft_capture	*cap;		/* -o FILE, or NULL */
 	bool			progress;	/* a progress line is on the terminal */
+	char			kallsyms[64];	/* offline: the trace.dat's kallsyms (a memfd) */
 };
 
 /* pipe_traced - is @pid one of the tasks the kernel records (filtered streams)? */
@@ -295,6 +297,7 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	p->env.live = live;
 	p->env.have = p->dec.have;
 	p->env.ncpus = ncpus;
+	p->env.kallsyms = p->kallsyms[0] ? p->kallsyms : "/proc/kallsyms";
 	if (p->a->init(p->priv, &p->env))
 		return -1;	/* init printed why */
 	return 0;
@@ -529,6 +532,29 @@ static int load_filter(struct pipeline *p, struct pagesrc *src)
 	return 0;
 }
 
+/*
+ * src_kallsyms - a trace.dat's kallsyms, for symbolising its kernel stacks: they
+ * belong to the traced kernel, not this one. Copied into a memfd that the symbol
+ * loader reads by path. Returns the fd (kept open until the end), or -1 without.
+ */
+static int src_kallsyms(struct pipeline *p, struct pagesrc *src)
+{
+	const struct ft_blob *k = &src->tdat.kallsyms;
+	int fd;
+
+	if (!src->is_tdat || !k->len)
+		return -1;
+	fd = memfd_create("ftscope-kallsyms", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (ft_write_all(fd, k->data, k->len)) {
+		close(fd);
+		return -1;
+	}
+	snprintf(p->kallsyms, sizeof(p->kallsyms), "/proc/self/fd/%d", fd);
+	return fd;
+}
+
 /* run_offline - analyze a trace.dat or a capture directory in one pass */
 static int run_offline(struct pipeline *p)
 {
@@ -536,7 +562,7 @@ static int run_offline(struct pipeline *p)
 	struct ft_page_fmt pf;
 	struct ft_merge m = { 0 };
 	struct pagesrc src;
-	int ret = FT_EXIT_ERR;
+	int ret = FT_EXIT_ERR, ksyms_fd = -1;
 
 	if (src_open(&src, p->o->input))
 		goto out_src;
@@ -552,6 +578,7 @@ static int run_offline(struct pipeline *p)
 	}
 	if (ft_imap_init(&p->traced, 64) || load_filter(p, &src))
 		goto out_pipe;
+	ksyms_fd = src_kallsyms(p, &src);
 	if (pipeline_init(p, tep, src.ncpus, false))
 		goto out_pipe;
 	if (stream_pages(&src, &m))
@@ -568,6 +595,8 @@ out_pipe:
 out_src:
 	if (tep)
 		tep_free(tep);
+	if (ksyms_fd >= 0)
+		close(ksyms_fd);
 	src_close(&src);
 	return ret;
 }

@@ -3,7 +3,8 @@
 #
 # bench.sh - ftscope against its peers, measured in the same run (not a test):
 #  1. offline: events/s of `ftscope runqlat -i` vs tracefs_iterate_raw_events on the
-#     same recorded pages;
+#     same recorded pages; events/s of `ftscope timehist -i` vs `perf sched timehist -i`
+#     (recordings of the same workload window) and vs `trace-cmd report` (same file);
 #  2. live: consumer CPU time per million events while `perf bench sched messaging`
 #     runs, ftscope runqlat vs perf sched record -a;
 #  3. what tracing costs the traced workload: `perf bench sched pipe` usec/op with
@@ -16,8 +17,31 @@ trap 'rm -rf $W' EXIT
 MSG="perf bench sched messaging -g 20 -l 2000"
 
 echo "== 1. offline decode, same pages"
-./ftscope capture -b 65536 -o $W/cap -- $MSG > $W/cap.log 2>&1
-tests/bench/decode_bench $W/cap
+./ftscope record -b 65536 -o $W/cap.dat -- $MSG > $W/cap.log 2>&1
+tests/bench/decode_bench $W/cap.dat
+
+echo
+echo "== 1b. offline timehist, one workload window recorded by both: $MSG"
+TIMEFORMAT='%U %S'
+perf sched record -a -o $W/win.perf > /dev/null 2>&1 & pp=$!
+./ftscope record -b 65536 -o $W/win.dat > $W/win.log 2>&1 & fp=$!
+until ls /sys/kernel/tracing/instances | grep -q "^ftscope-$fp-"; do sleep 0.05; done
+sleep 1	# perf has no ready signal; give it time to set up its ring buffers
+$MSG > /dev/null 2>&1
+kill -INT $fp $pp; wait $fp $pp
+# cpu_of CMD...: user+sys seconds of one run, output discarded
+cpu_of() { { time "$@" > /dev/null 2>&1; } 2>&1 | awk '{print $1 + $2}'; }
+ft_ev=$(sed -n 's/^\([0-9]*\) events (.*written.*/\1/p' $W/win.log)
+perf_ev=$(perf report -i $W/win.perf --stats 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
+ft_s=$(cpu_of ./ftscope timehist -i $W/win.dat)
+perf_s=$(cpu_of perf sched timehist -i $W/win.perf)
+tc_s=$(cpu_of trace-cmd report -i $W/win.dat)
+awk -v fe="$ft_ev" -v pe="$perf_ev" -v fs="$ft_s" -v ps="$perf_s" -v ts="$tc_s" 'BEGIN {
+	f = fe / fs; p = pe / ps; t = fe / ts;
+	printf "  ftscope timehist -i:      %9d events, %6.2f s CPU: %8.2f M events/s\n", fe, fs, f / 1e6;
+	printf "  perf sched timehist -i:   %9d events, %6.2f s CPU: %8.2f M events/s\n", pe, ps, p / 1e6;
+	printf "  trace-cmd report (same file): %5s        %6.2f s CPU: %8.2f M events/s\n", "", ts, t / 1e6;
+	printf "  per event: ftscope is %.1fx perf sched timehist, %.1fx trace-cmd report\n", f / p, f / t }'
 
 echo
 echo "== 2. live consumer CPU per 1M events, while: $MSG"

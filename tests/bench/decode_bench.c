@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * decode_bench CAPTURE_DIR: offline throughput on the same recorded pages of
- *  - ftscope: `ftscope runqlat -i DIR` end to end (read, decode, merge, chain, runqlat)
+ * decode_bench TRACE.DAT: offline throughput on the same recorded pages of
+ *  - ftscope: `ftscope runqlat -i FILE` end to end (read, decode, merge, chain, runqlat)
  *  - libtracefs: tracefs_iterate_raw_events() over the same pages, with a callback
  *    that reads next_pid through a field resolved once (the iterator's own cost)
  * Prints events/s (CPU time) of each and their ratio.
@@ -20,6 +20,7 @@
 
 #include "analyzers/analyzer.h"
 #include "events/decode.h"
+#include "events/tdat.h"
 #include "events/tep.h"
 #include "tracer/run.h"
 
@@ -50,26 +51,46 @@ static int iter_cb(struct tep_event *ev, struct tep_record *rec, int cpu, void *
 	return 0;
 }
 
-/* link_tree - a fake tracing dir whose instance's trace_pipe_raw files are the capture */
-static int link_tree(const char *cap, const char *root, int ncpus)
+/* put_file - @len bytes of @data as the file @path */
+static int put_file(const char *path, const void *data, size_t len)
 {
-	char src[8192], dst[8192];
-	int cpu;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), ret;
 
-	snprintf(dst, sizeof(dst), "mkdir -p %s/events %s/instances/bench", root, root);
-	if (system(dst))
+	if (fd < 0)
 		return -1;
-	snprintf(src, sizeof(src), "%s/header_page", cap);
-	snprintf(dst, sizeof(dst), "%s/events/header_page", root);
-	if (symlink(src, dst) && errno != EEXIST)
+	ret = ft_write_all(fd, data, len);
+	return close(fd) || ret ? -1 : 0;
+}
+
+/*
+ * fake_tree - a tracing dir whose instance's trace_pipe_raw files hold the
+ * trace.dat's pages, for libtracefs's iterator
+ */
+static int fake_tree(struct ft_tdat *t, const char *root)
+{
+	char path[8192], page[1 << 16];
+	int cpu, fd;
+	long n;
+
+	snprintf(path, sizeof(path), "mkdir -p %s/events %s/instances/bench", root, root);
+	if (system(path))
 		return -1;
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		snprintf(dst, sizeof(dst), "mkdir -p %s/instances/bench/per_cpu/cpu%d", root, cpu);
-		if (system(dst))
+	snprintf(path, sizeof(path), "%s/events/header_page", root);
+	if (put_file(path, t->header_page.data, t->header_page.len))
+		return -1;
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		snprintf(path, sizeof(path), "mkdir -p %s/instances/bench/per_cpu/cpu%d", root, cpu);
+		if (system(path))
 			return -1;
-		snprintf(src, sizeof(src), "%s/cpu%d.raw", cap, cpu);
-		snprintf(dst, sizeof(dst), "%s/instances/bench/per_cpu/cpu%d/trace_pipe_raw", root, cpu);
-		if (symlink(src, dst) && errno != EEXIST)
+		snprintf(path, sizeof(path), "%s/instances/bench/per_cpu/cpu%d/trace_pipe_raw", root, cpu);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return -1;
+		while ((n = ft_tdat_next_page(t, cpu, page, t->page_size)) > 0)
+			if (ft_write_all(fd, page, t->page_size))
+				break;
+		close(fd);
+		if (n)
 			return -1;
 	}
 	return 0;
@@ -83,24 +104,22 @@ int main(int argc, char **argv)
 	struct iter_ctx ic = { 0 };
 	struct ft_page_fmt pf;
 	struct tep_handle *tep;
+	struct ft_tdat t;
 	double t0, ours_s, base_s;
 	unsigned long long events = 0;
 	int ncpus = 0, rounds, i, devnull, saved;
 
 	if (argc != 2 || !realpath(argv[1], abs)) {
-		fprintf(stderr, "usage: decode_bench CAPTURE_DIR\n");
+		fprintf(stderr, "usage: decode_bench TRACE.DAT\n");
 		return 2;
 	}
-	for (;;) {
-		char p[4200];
-
-		snprintf(p, sizeof(p), "%s/cpu%d.raw", abs, ncpus);
-		if (access(p, R_OK))
-			break;
-		ncpus++;
+	if (ft_tdat_open(&t, abs)) {
+		fprintf(stderr, "decode_bench: %s: %s\n", abs, t.err);
+		return 1;
 	}
-	tep = ft_tep_load(ft_dir_format_read, abs, ~0u, &pf);
-	if (!tep || !ncpus || !mkdtemp(root) || link_tree(abs, root, ncpus)) {
+	ncpus = t.ncpus;
+	tep = ft_tep_load(ft_tdat_format_read, &t, ~0u, &pf);
+	if (!tep || !ncpus || !mkdtemp(root) || fake_tree(&t, root)) {
 		fprintf(stderr, "decode_bench: cannot use %s\n", abs);
 		return 1;
 	}
@@ -142,5 +161,6 @@ int main(int argc, char **argv)
 		return 1;
 	tracefs_instance_free(inst);
 	tep_free(tep);
+	ft_tdat_close(&t);
 	return 0;
 }
