@@ -34,6 +34,7 @@
 #include "tracer/pmu.h"
 #include "tracer/probes.h"
 #include "tracer/run.h"
+#include "tracer/source.h"
 #include "tracer/session.h"
 #include "tracer/util.h"
 
@@ -313,188 +314,8 @@ static void pipeline_fini(struct pipeline *p)
 	p->lost_cpu = NULL;
 }
 
-/* A source of raw pages for offline analysis: a trace.dat, or a capture directory. */
-struct pagesrc {
-	struct ft_tdat	tdat;
-	bool		is_tdat;
-	const char	*dir;
-	int		*fd;		/* directory: cpuN.raw, -1 once at its end */
-	int		ncpus;
-};
-
-/* dir_cpus - the number of cpuN.raw files of a capture directory */
-static int dir_cpus(const char *dir)
-{
-	char path[4096];
-	int n = 0;
-
-	for (;;) {
-		snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, n);
-		if (access(path, R_OK))
-			return n;
-		n++;
-	}
-}
-
-/* src_open - open @path as a trace.dat or a capture directory; prints the error */
-static int src_open(struct pagesrc *src, const char *path)
-{
-	char file[4096];
-	int cpu;
-
-	memset(src, 0, sizeof(*src));
-	if (ft_tdat_is(path)) {
-		src->is_tdat = true;
-		if (ft_tdat_open(&src->tdat, path)) {
-			ft_err("%s: %s", path, src->tdat.err);
-			return -1;
-		}
-		src->ncpus = src->tdat.ncpus;
-		return 0;
-	}
-	src->dir = path;
-	src->ncpus = dir_cpus(path);
-	src->fd = malloc((src->ncpus ? src->ncpus : 1) * sizeof(*src->fd));
-	if (!src->ncpus || !src->fd) {
-		ft_err("%s is not a trace.dat file or an ftscope capture directory", path);
-		return -1;
-	}
-	for (cpu = 0; cpu < src->ncpus; cpu++) {
-		snprintf(file, sizeof(file), "%s/cpu%d.raw", path, cpu);
-		src->fd[cpu] = open(file, O_RDONLY | O_CLOEXEC);
-		if (src->fd[cpu] < 0) {
-			ft_err("cannot open %s: %s", file, strerror(errno));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* src_close - close what src_open opened */
-static void src_close(struct pagesrc *src)
-{
-	int cpu;
-
-	if (src->is_tdat)
-		ft_tdat_close(&src->tdat);
-	for (cpu = 0; src->fd && cpu < src->ncpus; cpu++)
-		if (src->fd[cpu] >= 0)
-			close(src->fd[cpu]);
-	free(src->fd);
-	src->fd = NULL;
-}
-
-/* src_page - the next page of @cpu into @buf: bytes, 0 at the end, -1 when damaged */
-static long src_page(struct pagesrc *src, int cpu, void *buf, size_t size)
-{
-	ssize_t r;
-
-	if (src->is_tdat)
-		return ft_tdat_next_page(&src->tdat, cpu, buf, size);
-	if (src->fd[cpu] < 0)
-		return 0;
-	r = read(src->fd[cpu], buf, size);
-	if (r <= 0) {
-		close(src->fd[cpu]);
-		src->fd[cpu] = -1;
-	}
-	return r;
-}
-
-/* src_format_read - ft_format_read_fn over the source */
-static char *src_format_read(void *ctx, const char *system, const char *event, size_t *len)
-{
-	struct pagesrc *src = ctx;
-
-	if (src->is_tdat)
-		return ft_tdat_format_read(&src->tdat, system, event, len);
-	return ft_dir_format_read((void *)src->dir, system, event, len);
-}
-
-/* Pages read from each CPU per step of offline analysis: bounds memory, not speed. */
-#define OFFLINE_BATCH	64
-
-/*
- * stream_pages - feed the source's per-CPU pages through the merge in steps.
- * A page's header holds the time of its first record, and every record of the pages
- * before it is older; so after a step, everything up to the oldest "newest page
- * start" of the CPUs still being read is complete and can be merged.
- */
-static int stream_pages(struct pagesrc *src, struct ft_merge *m)
-{
-	bool *done = calloc(m->ncpus, sizeof(*done));
-	int cpu, left = m->ncpus, ret = -1;
-
-	if (!done) {
-		ft_err("out of memory");
-		return -1;
-	}
-	while (left) {
-		uint64_t wm = UINT64_MAX;
-
-		for (cpu = 0; cpu < m->ncpus; cpu++) {
-			int i;
-
-			for (i = 0; !done[cpu] && i < OFFLINE_BATCH; i++) {
-				struct ft_pagebuf *pg = ft_merge_page_get(m);
-				long r;
-
-				if (!pg) {
-					ft_err("out of memory");
-					goto out;
-				}
-				r = src_page(src, cpu, pg->data, m->pf.subbuf_size);
-				if (r <= 0) {
-					ft_merge_page_recycle(m, pg);
-					if (r < 0) {
-						ft_err("%s: CPU %d's data is damaged", src->is_tdat ? src->tdat.path : src->dir,
-						       cpu);
-						goto out;
-					}
-					done[cpu] = true;
-					left--;
-					break;
-				}
-				ft_merge_page_put(m, cpu, pg, r);
-			}
-			if (!done[cpu] && m->cpu[cpu].newest < wm)
-				wm = m->cpu[cpu].newest;
-		}
-		ft_merge_run(m, wm);
-	}
-	ft_merge_run(m, UINT64_MAX);
-	ret = 0;
-out:
-	free(done);
-	return ret;
-}
-
-/*
- * filter_text - the VERSION text of a capture: ftscope's version, then for a
- * pid-filtered run "filter follow|exact PID...", so that offline analysis knows which
- * tasks the kernel recorded, exactly as the live run did
- */
-static char *filter_text(const int *pids, int npids, bool follow)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int i;
-
-	if (!f)
-		return NULL;
-	fprintf(f, "ftscope " FTSCOPE_VERSION);
-	if (npids) {
-		fprintf(f, "\nfilter %s", follow ? "follow" : "exact");
-		for (i = 0; i < npids; i++)
-			fprintf(f, " %d", pids[i]);
-	}
-	fclose(f);
-	return text;
-}
-
 /* load_filter - the pid filter from a capture's VERSION text, or DIR/filter */
-static int load_filter(struct pipeline *p, struct pagesrc *src)
+static int load_filter(struct pipeline *p, struct ft_source *src)
 {
 	char path[4096], mode[16], *text = NULL, *line;
 	size_t len;
@@ -537,7 +358,7 @@ static int load_filter(struct pipeline *p, struct pagesrc *src)
  * belong to the traced kernel, not this one. Copied into a memfd that the symbol
  * loader reads by path. Returns the fd (kept open until the end), or -1 without.
  */
-static int src_kallsyms(struct pipeline *p, struct pagesrc *src)
+static int src_kallsyms(struct pipeline *p, struct ft_source *src)
 {
 	const struct ft_blob *k = &src->tdat.kallsyms;
 	int fd;
@@ -561,12 +382,12 @@ static int run_offline(struct pipeline *p)
 	struct tep_handle *tep = NULL;
 	struct ft_page_fmt pf;
 	struct ft_merge m = { 0 };
-	struct pagesrc src;
+	struct ft_source src;
 	int ret = FT_EXIT_ERR, ksyms_fd = -1;
 
-	if (src_open(&src, p->o->input))
+	if (ft_source_open(&src, p->o->input))
 		goto out_src;
-	tep = ft_tep_load(src_format_read, &src, p->need | p->want | FT_NEED(FT_EV_FORK), &pf);
+	tep = ft_tep_load(ft_source_format_read, &src, p->need | p->want | FT_NEED(FT_EV_FORK), &pf);
 	if (!tep) {
 		ft_err("%s: cannot parse its event formats: %s", p->o->input,
 		       strerror(errno ? errno : EINVAL));
@@ -581,7 +402,7 @@ static int run_offline(struct pipeline *p)
 	ksyms_fd = src_kallsyms(p, &src);
 	if (pipeline_init(p, tep, src.ncpus, false))
 		goto out_pipe;
-	if (stream_pages(&src, &m))
+	if (ft_source_stream(&src, &m))
 		goto out_an;
 	ft_merge_flush_losses(&m);
 	report(p, &m, true);
@@ -597,7 +418,7 @@ out_src:
 		tep_free(tep);
 	if (ksyms_fd >= 0)
 		close(ksyms_fd);
-	src_close(&src);
+	ft_source_close(&src);
 	return ret;
 }
 
@@ -677,7 +498,7 @@ static void capture_round(struct pipeline *p, struct ft_session *s, const struct
 /* capture_end - write the trace.dat, with the pid filter in its VERSION text */
 static int capture_end(struct pipeline *p, struct ft_capture *cap, const int *pids, int npids)
 {
-	char *tool = filter_text(pids, npids, p->follow);
+	char *tool = ft_capture_tool(pids, npids, p->follow);
 	int ret;
 
 	if (p->progress)

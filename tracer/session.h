@@ -75,6 +75,7 @@ int ft_capture_open(struct ft_capture *c, const char *path, struct ft_session *s
 void ft_capture_tap(void *ctx, int cpu, const void *page, unsigned int len);
 long ft_capture_splice(struct ft_capture *c, bool flush);
 void ft_capture_maps(struct ft_capture *c, const int *pids, int n);
+char *ft_capture_tool(const int *pids, int npids, bool follow);
 int ft_capture_finish(struct ft_capture *c, const char *tool);
 void ft_capture_close(struct ft_capture *c);
 
