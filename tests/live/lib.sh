@@ -39,6 +39,11 @@ snapshot() {
 	done
 }
 
+# steal: the host's steal time so far (USER_HZ ticks), from /proc/stat
+steal() {
+	awk '$1 == "cpu" { print $9 }' /proc/stat
+}
+
 # wait_for SECONDS CMD...: poll a condition (not a sleep to synchronise): 0 when it held
 wait_for() {
 	local limit=$(( $1 * 20 )) i=0
