@@ -19,7 +19,7 @@
 
 #include "events/tdat.h"
 
-static const unsigned char tdat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+const unsigned char ft_tdat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
 /* Largest section or chunk ftscope decompresses: a damaged size must not exhaust memory. */
 #define TDAT_MAX_INFLATE	(1UL << 30)
@@ -469,13 +469,13 @@ static int check_cpus(struct ft_tdat *t)
 /* ft_tdat_is - does @path start with the trace.dat magic? */
 bool ft_tdat_is(const char *path)
 {
-	unsigned char m[sizeof(tdat_magic)];
+	unsigned char m[sizeof(ft_tdat_magic)];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	bool ok;
 
 	if (fd < 0)
 		return false;
-	ok = read(fd, m, sizeof(m)) == sizeof(m) && !memcmp(m, tdat_magic, sizeof(m));
+	ok = read(fd, m, sizeof(m)) == sizeof(m) && !memcmp(m, ft_tdat_magic, sizeof(m));
 	close(fd);
 	return ok;
 }
@@ -498,7 +498,7 @@ int ft_tdat_open(struct ft_tdat *t, const char *path)
 		fail(t, "%s", strerror(errno));
 		goto out_fd;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(tdat_magic)) {
+	if (!S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(ft_tdat_magic)) {
 		fail(t, "not a trace.dat file");
 		goto out_fd;
 	}
@@ -511,7 +511,7 @@ int ft_tdat_open(struct ft_tdat *t, const char *path)
 	}
 	close(fd);
 	c = at(t, 0);
-	if (memcmp(take(&c, sizeof(tdat_magic)), tdat_magic, sizeof(tdat_magic)))
+	if (memcmp(take(&c, sizeof(ft_tdat_magic)), ft_tdat_magic, sizeof(ft_tdat_magic)))
 		return fail(t, "not a trace.dat file (bad magic)");
 	ver = get_str(&c);
 	t->version = ver ? atoi(ver) : 0;

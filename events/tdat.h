@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The first bytes of every trace.dat. */
+extern const unsigned char ft_tdat_magic[10];
+
 /* Option ids (trace-cmd.dat(5)). */
 enum {
 	FT_TDAT_OPT_DONE	= 0,

@@ -146,12 +146,11 @@ static int copy_in_kernel(int in, int out, uint64_t size)
 int ft_tdat_write(int out, const struct ft_tdat_meta *m, const int *cpu_fd,
 		  const uint64_t *cpu_size)
 {
-	static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	struct obuf b = { 0 };
 	uint64_t off;
 	int i, ret = -1;
 
-	put(&b, magic, sizeof(magic));
+	put(&b, ft_tdat_magic, sizeof(ft_tdat_magic));
 	put_str(&b, "6");
 	put_u(&b, 0, 1);			/* little endian */
 	put_u(&b, m->long_size, 1);
