@@ -68,32 +68,33 @@ static int put_file(const char *path, const void *data, size_t len)
  */
 static int fake_tree(struct ft_tdat *t, const char *root)
 {
-	char path[8192], page[1 << 16];
-	int cpu, fd;
-	long n;
+	char path[8192], *page = malloc(t->page_size);
+	int cpu, fd, ret = -1;
+	long n = 0;
 
 	snprintf(path, sizeof(path), "mkdir -p %s/events %s/instances/bench", root, root);
-	if (system(path))
-		return -1;
+	if (!page || system(path))
+		goto out;
 	snprintf(path, sizeof(path), "%s/events/header_page", root);
 	if (put_file(path, t->header_page.data, t->header_page.len))
-		return -1;
-	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		goto out;
+	for (cpu = 0; cpu < t->ncpus && !n; cpu++) {
 		snprintf(path, sizeof(path), "mkdir -p %s/instances/bench/per_cpu/cpu%d", root, cpu);
 		if (system(path))
-			return -1;
+			goto out;
 		snprintf(path, sizeof(path), "%s/instances/bench/per_cpu/cpu%d/trace_pipe_raw", root, cpu);
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd < 0)
-			return -1;
+			goto out;
 		while ((n = ft_tdat_next_page(t, cpu, page, t->page_size)) > 0)
 			if (ft_write_all(fd, page, t->page_size))
 				break;
 		close(fd);
-		if (n)
-			return -1;
 	}
-	return 0;
+	ret = n ? -1 : 0;
+out:
+	free(page);
+	return ret;
 }
 
 /* main - time both, several rounds each, and print the figures */
