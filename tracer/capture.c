@@ -92,7 +92,6 @@ void ft_capture_tap(void *ctx, int cpu, const void *page, unsigned int len)
 		c->errors++;
 	else
 		c->bytes[cpu] += len;
-	c->pages++;
 }
 
 /**
@@ -122,9 +121,6 @@ long ft_capture_splice(struct ft_capture *c, bool flush)
 		if (r < 0 && errno != EAGAIN && errno != EINTR)
 			goto fail;
 	}
-	c->pages = 0;
-	for (cpu = 0; cpu < s->ncpus; cpu++)
-		c->pages += c->bytes[cpu] / s->pf.subbuf_size;
 	return total;
 fail:
 	ft_err("recording CPU %d to %s: %s", cpu, c->path, strerror(errno));

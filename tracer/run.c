@@ -476,7 +476,7 @@ static int stop_reason(struct pipeline *p, struct ft_child *child, uint64_t end,
 /* capture_round - sample the traced processes' maps; the progress line of a recording */
 static void capture_round(struct pipeline *p, struct ft_session *s, const struct ft_child *child)
 {
-	unsigned long long ev = 0, lost = 0;
+	unsigned long long ev = 0, lost = 0, bytes = 0;
 	int cpu;
 
 	ft_capture_maps(p->cap, p->o->pids, p->o->npids);
@@ -489,9 +489,10 @@ static void capture_round(struct pipeline *p, struct ft_session *s, const struct
 			continue;
 		ev += ft_session_read_events(s, cpu);
 		lost += s->lost_seen[cpu];
+		bytes += p->cap->bytes[cpu];
 	}
 	fprintf(stderr, "\r%llu events, %llu KiB written to %s, %llu lost ", ev,
-		(unsigned long long)(p->cap->pages * s->pf.subbuf_size / 1024), p->o->output, lost);
+		bytes / 1024, p->o->output, lost);
 	p->progress = true;
 }
 

@@ -61,7 +61,7 @@ struct ft_capture {
 	int			*fd;		/* per-CPU page files, unlinked */
 	uint64_t		*bytes;		/* in each */
 	unsigned long long	*events;	/* records in each, after ft_capture_finish */
-	unsigned long long	pages, errors;
+	unsigned long long	errors;		/* pages the tap could not write */
 	struct ft_session	*s;
 	struct {
 		int	pid;
