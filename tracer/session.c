@@ -105,6 +105,21 @@ static int enable_stacks(struct ft_session *s, int type, bool required)
 	return 0;
 }
 
+/* enable_one - enable SYSTEM:EVENT in the instance; 0, or -1 after printing why not */
+static int enable_one(struct ft_session *s, const char *system, const char *event)
+{
+	if (!tracefs_event_file_exists(s->inst, system, event, "enable")) {
+		ft_err("this kernel has no %s:%s event", system, event);
+		errno = ENOENT;
+		return -1;
+	}
+	if (tracefs_event_enable(s->inst, system, event) < 0) {
+		ft_err("cannot enable %s:%s: %s", system, event, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * enable_events - enable what the analyzers need (required) and want (if present).
  * sched_wakeup only wanted beside sched_waking is a fallback: skipped when waking exists.
@@ -126,17 +141,12 @@ static int enable_events(struct ft_session *s, unsigned int need, unsigned int w
 				return -1;
 			continue;
 		}
-		if (!tracefs_event_file_exists(s->inst, e->system, e->name, "enable")) {
-			if (!(need & FT_NEED(i)))
-				continue;
-			ft_err("this kernel has no %s:%s event", e->system, e->name);
-			errno = ENOENT;
+		/* a wanted event the kernel lacks is skipped */
+		if (!(need & FT_NEED(i)) &&
+		    !tracefs_event_file_exists(s->inst, e->system, e->name, "enable"))
+			continue;
+		if (enable_one(s, e->system, e->name))
 			return -1;
-		}
-		if (tracefs_event_enable(s->inst, e->system, e->name) < 0) {
-			ft_err("cannot enable %s:%s: %s", e->system, e->name, strerror(errno));
-			return -1;
-		}
 		s->enabled |= FT_NEED(i);
 	}
 	return 0;
@@ -228,15 +238,7 @@ int ft_session_enable(struct ft_session *s, const char *spec)
 		return -1;
 	}
 	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec), spec);
-	if (!tracefs_event_file_exists(s->inst, sys, colon + 1, "enable")) {
-		ft_err("this kernel has no %s event", spec);
-		return -1;
-	}
-	if (tracefs_event_enable(s->inst, sys, colon + 1) < 0) {
-		ft_err("cannot enable %s: %s", spec, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return enable_one(s, sys, colon + 1);
 }
 
 /**

@@ -26,6 +26,7 @@ cases=(
 	"bad_input_dir|runqlat -i /nonexistent|not a trace.dat file"
 	"damaged_capture|runqlat -i tests/data|not a trace.dat file"
 	"record_needs_output|record -d 0.1|needs -o"
+	"record_unknown_event|record -o $OUT/bad-e.dat -e bogus:nothing -d 0.1|no bogus:nothing event"
 	"unwritable_output|runqlat -d 0.1 -o /proc/ftscope-cap|cannot write"
 	"reset_argument|reset now|unexpected argument"
 	"timehist_bad_time|timehist --time 5,1|bad --time"
