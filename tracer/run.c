@@ -317,8 +317,7 @@ static void pipeline_fini(struct pipeline *p)
 /* load_filter - the pid filter from a capture's VERSION text, or DIR/filter */
 static int load_filter(struct pipeline *p, struct ft_source *src)
 {
-	char path[4096], mode[16], *text = NULL, *line;
-	size_t len;
+	char path[4096], mode[16], *text = NULL, *filter, *line;
 	int pid, n;
 
 	if (src->is_tdat) {
@@ -327,27 +326,25 @@ static int load_filter(struct pipeline *p, struct ft_source *src)
 		if (b->len < 8 || memcmp(b->data, "ftscope ", 8))
 			return 0;
 		text = strndup(b->data, b->len);
-		line = text ? strstr(text, "\nfilter ") : NULL;
-		if (line)
-			memmove(text, line + 8, strlen(line + 8) + 1);
-		else if (text)
-			text[0] = 0;
+		filter = text ? strstr(text, "\nfilter ") : NULL;
+		if (filter)
+			filter += 8;
 	} else {
 		snprintf(path, sizeof(path), "%s/filter", src->dir);
-		text = ft_read_file(path, 1 << 20, &len);
+		filter = text = ft_read_file(path, 1 << 20, NULL);
 	}
-	if (!text || !text[0]) {
+	if (!filter || !filter[0]) {
 		free(text);
 		return 0;
 	}
-	if (sscanf(text, "%15s%n", mode, &n) != 1 || (strcmp(mode, "follow") && strcmp(mode, "exact"))) {
+	if (sscanf(filter, "%15s%n", mode, &n) != 1 || (strcmp(mode, "follow") && strcmp(mode, "exact"))) {
 		free(text);
 		ft_err("%s: its pid filter is damaged", p->o->input);
 		return -1;
 	}
 	p->filtered = true;
 	p->follow = !strcmp(mode, "follow");
-	for (line = text + n; sscanf(line, "%d%n", &pid, &n) == 1; line += n)
+	for (line = filter + n; sscanf(line, "%d%n", &pid, &n) == 1; line += n)
 		ft_imap_put(&p->traced, pid, 1);
 	free(text);
 	return 0;
