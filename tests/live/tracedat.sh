@@ -14,11 +14,6 @@ tc_events() {
 	trace-cmd report -i "$1" 2>/dev/null | grep -vc '^cpus='
 }
 
-# json_field FILE KEY: a top-level number of ftscope's --json output
-json_field() {
-	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
-}
-
 # switch_times: "TIME" of each sched_switch, from trace-cmd report (stdin), sorted
 tc_switch_times() {
 	awk '/ sched_switch: / { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
@@ -153,7 +148,7 @@ else
 	rm -f $OUT/rec.dat
 	$FTSCOPE record --json -o $OUT/rec.dat -- taskset -c 0 $WL/sleeper 0 20 5 \
 		> $OUT/rec.json 2> $OUT/rec.err
-	ours=$(json_field $OUT/rec.json events 2>/dev/null)
+	ours=$(json "j['events']" $OUT/rec.json 2>/dev/null)
 	theirs=$(tc_events $OUT/rec.dat)
 	sw=$(trace-cmd report -i $OUT/rec.dat 2>/dev/null | grep -c 'sleeper.*sched_switch:.*==>')
 	if [ -n "$ours" ] && [ "$ours" = "$theirs" ] && [ "$sw" -ge 20 ]; then
