@@ -387,7 +387,10 @@ int ft_capture_finish(struct ft_capture *c, const char *tool)
 		uname_text = NULL;
 	m.page_size = s->pf.subbuf_size;
 	m.long_size = sizeof(long);
-	m.header_page = instance_blob(s->inst, "events/header_page");
+	/* the page layout the session parsed (the instance's own, or the top level's) */
+	m.header_page.data = ft_session_format_read(s, NULL, "header_page", &m.header_page.len);
+	if (!m.header_page.data)
+		m.header_page.len = 0;
 	m.header_event = instance_blob(s->inst, "events/header_event");
 	m.kallsyms = text_blob("/proc/kallsyms");
 	m.printk = instance_blob(NULL, "printk_formats");
