@@ -3,7 +3,10 @@
 # ftscope: a kernel latency tracer built on ftrace.
 #
 #   make            build ./ftscope
-#   make check      unit, decode and live tests (live ones need root)
+#   make check      unit, decode and live tests (live ones need root), a short fuzz
+#                   run and a representative suite under ASan + UBSan
+#   make check SANITIZE=1   the whole suite with ftscope built with ASan + UBSan
+#   make fuzz       each libFuzzer harness for FUZZ_TIME seconds (default 60)
 #   make bench      benchmarks against the peer tools, measured in the same run
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make clean
@@ -37,9 +40,12 @@ CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -
 	   $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LDLIBS	+= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
 
+# O: where objects and binaries go. Sanitizer builds live apart from the normal one.
 ifeq ($(SANITIZE),1)
-CFLAGS	+= -fsanitize=address,undefined -fno-omit-frame-pointer
-LDFLAGS	+= -fsanitize=address,undefined
+O	?= build/asan/
+CFLAGS	:= -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	   -fno-omit-frame-pointer $(filter-out -O2 -g -flto=auto,$(CFLAGS))
+LDFLAGS	:= -fsanitize=address,undefined $(filter-out -flto=auto,$(LDFLAGS))
 endif
 
 EVENTS_SRC	:= events/page.c events/tep.c events/decode.c events/merge.c events/chain.c \
@@ -54,25 +60,52 @@ TRACER_SRC	:= tracer/options.c tracer/session.c tracer/reader.c tracer/features.
 		   tracer/command.c tracer/run.c tracer/reset.c tracer/util.c tracer/flamegraph.c \
 		   tracer/pmu.c tracer/stat.c tracer/probes.c tracer/capture.c tracer/source.c
 LIB_SRC		:= $(EVENTS_SRC) $(ANALYZERS_SRC) $(TRACER_SRC)
-LIB_OBJ		:= $(LIB_SRC:.c=.o)
+LIB_OBJ		:= $(addprefix $(O),$(LIB_SRC:.c=.o))
+HEADERS		:= $(wildcard */*.h */*/*.h)
 
-UNIT_TESTS	:= $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
+UNIT_TESTS	:= $(addprefix $(O),$(patsubst %.c,%,$(wildcard tests/unit/test_*.c)))
 WORKLOADS	:= $(patsubst %.c,%,$(wildcard tests/workloads/*.c))
 BENCH		:= tests/bench/decode_bench
 
-all: ftscope
+# libFuzzer harnesses: clang, with the library built again for coverage.
+FUZZ_CC		?= clang
+FUZZ_O		:= build/fuzz/
+FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS	:= -O1 -g -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -I. \
+		   -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+		   $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+FUZZERS		:= $(addprefix $(FUZZ_O),$(notdir $(patsubst %.c,%,$(wildcard tests/fuzz/fuzz_*.c))))
+FUZZ_TIME	?= 60
 
-ftscope: tracer/main.o libftscope.a
+all: $(O)ftscope
+
+$(O)ftscope: $(O)tracer/main.o $(O)libftscope.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-libftscope.a: $(LIB_OBJ)
+$(O)libftscope.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-%.o: %.c $(wildcard */*.h */*/*.h)
+$(O)%.o: %.c $(HEADERS)
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-tests/unit/test_%: tests/unit/test_%.c libftscope.a
+$(O)tests/unit/test_%: tests/unit/test_%.c $(O)libftscope.a
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+$(FUZZ_O)%.o: %.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_O)libftscope.a: $(addprefix $(FUZZ_O),$(LIB_SRC:.c=.o))
+	$(AR) rcs $@ $^
+
+$(FUZZ_O)fuzz_%: $(FUZZ_O)tests/fuzz/fuzz_%.o $(FUZZ_O)libftscope.a
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+$(FUZZ_O)mkseed: tests/fuzz/mkseed.c libftscope.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Workloads keep frame pointers so that later stack tests can walk them.
 tests/workloads/%: tests/workloads/%.c
@@ -83,8 +116,21 @@ $(BENCH): tests/bench/decode_bench.c libftscope.a
 
 tests: $(UNIT_TESTS) $(WORKLOADS)
 
-check: ftscope tests
+fuzzers: $(FUZZERS) $(FUZZ_O)mkseed
+
+# The test command: the normal build, plus the fuzzers and an ASan build for short runs.
+ifeq ($(SANITIZE),1)
+check: $(O)ftscope tests
+	FTSCOPE=$(O)ftscope UNIT=$(O)tests/unit tests/run-all.sh
+else
+check: ftscope tests fuzzers
+	$(MAKE) --no-print-directory SANITIZE=1 build/asan/ftscope \
+		$(addprefix build/asan/,$(patsubst %.c,%,$(wildcard tests/unit/test_*.c)))
 	tests/run-all.sh
+endif
+
+fuzz: ftscope fuzzers
+	FUZZ_TIME=$(FUZZ_TIME) tests/fuzz/run.sh
 
 bench: ftscope $(BENCH) $(WORKLOADS)
 	tests/bench/bench.sh
@@ -95,6 +141,6 @@ install: ftscope
 
 clean:
 	rm -f ftscope libftscope.a tracer/main.o $(LIB_OBJ) $(UNIT_TESTS) $(WORKLOADS) $(BENCH)
-	rm -rf tests/out
+	rm -rf tests/out build
 
-.PHONY: all check bench install clean tests
+.PHONY: all check bench install clean tests fuzz fuzzers

@@ -8,7 +8,10 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
@@ -105,15 +108,68 @@ char *ft_dir_format_read(void *dir, const char *system, const char *event, size_
 }
 
 /**
+ * ft_format_check - does @text look like a kernel's format file? Only tabs, newlines
+ * and printable ASCII; "format:" and "print fmt:" present; in the print fmt, string
+ * literals closed and brackets balanced. libtraceevent 1.7.1's parser is not
+ * hardened against anything else (fuzzing it crashed on a stray byte in the print fmt).
+ * Returns 0, or -1 with errno EINVAL.
+ */
+int ft_format_check(const char *text, size_t len)
+{
+	const char *pf, *end = text + len;
+	char stack[64];
+	int depth = 0;
+	size_t i;
+
+	if (len > FT_FORMAT_MAX || !memmem(text, len, "format:", 7))
+		goto bad;
+	for (i = 0; i < len; i++)
+		if ((text[i] < 0x20 && text[i] != '\t' && text[i] != '\n') || text[i] > 0x7e)
+			goto bad;
+	pf = memmem(text, len, "print fmt:", 10);
+	if (!pf)
+		goto bad;
+	for (pf += 10; pf < end; pf++) {
+		switch (*pf) {
+		case '"':
+		case '\'':
+			for (i = 1; pf + i < end && pf[i] != *pf; i++)
+				if (pf[i] == '\\')
+					i++;
+			if (pf + i >= end)
+				goto bad;
+			pf += i;
+			break;
+		case '(':
+		case '[':
+		case '{':
+			if (depth == (int)sizeof(stack))
+				goto bad;
+			stack[depth++] = *pf == '(' ? ')' : *pf == '[' ? ']' : '}';
+			break;
+		case ')':
+		case ']':
+		case '}':
+			if (!depth || stack[--depth] != *pf)
+				goto bad;
+			break;
+		}
+	}
+	if (!depth)
+		return 0;
+bad:
+	errno = EINVAL;
+	return -1;
+}
+
+/**
  * ft_tep_add_format - parse one event format into @tep
- * Returns 0, or -1 with errno EINVAL when libtraceevent rejects it.
+ * Returns 0, or -1 with errno EINVAL when it is malformed or libtraceevent rejects it.
  */
 int ft_tep_add_format(struct tep_handle *tep, const char *system, const char *text, size_t len)
 {
-	if (len > FT_FORMAT_MAX || !memmem(text, len, "format:", 7)) {
-		errno = EINVAL;
+	if (ft_format_check(text, len))
 		return -1;
-	}
 	if (tep_parse_event(tep, text, len, system)) {
 		errno = EINVAL;
 		return -1;
@@ -121,19 +177,94 @@ int ft_tep_add_format(struct tep_handle *tep, const char *system, const char *te
 	return 0;
 }
 
+/* texts_hash - FNV-1a over the header_page and the formats ft_tep_load would parse */
+static uint64_t texts_hash(ft_format_read_fn rd, void *ctx, unsigned int need)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t len, j;
+	char *text;
+	int i;
+
+	for (i = 0; i < FT_EV_NTYPES; i++) {
+		if (i && !(need & FT_NEED(i)))
+			continue;
+		text = i ? rd(ctx, ft_event_defs[i].system, ft_event_defs[i].name, &len) :
+			   rd(ctx, NULL, "header_page", &len);
+		for (j = 0; text && j < len; j++)
+			h = (h ^ (unsigned char)text[j]) * 0x100000001b3ull;
+		h = (h ^ (text ? 1 : 2)) * 0x100000001b3ull;
+		free(text);
+	}
+	return h;
+}
+
+/*
+ * parses_in_child - do the formats of a file parse without crashing libtraceevent?
+ * The same tep construction, and the print-fmt evaluation the decoder does, in a
+ * child with no output and a time limit; true when it exited cleanly. Texts that
+ * passed are remembered, so reading the same formats again forks no child.
+ */
+static bool parses_in_child(ft_format_read_fn rd, void *ctx, unsigned int need)
+{
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	static uint64_t good[16];
+	static unsigned int ngood;
+	uint64_t h = texts_hash(rd, ctx, need);
+	struct ft_page_fmt pf;
+	struct tep_handle *tep;
+	struct ft_states st;
+	int status, fd;
+	size_t i;
+	pid_t pid;
+
+	for (i = 0; i < ngood && i < 16; i++)
+		if (good[i] == h)
+			return true;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return true;	/* no child to spare: parse in place, as before */
+	if (!pid) {
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, 2);
+		for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+			signal(fatal[i], SIG_DFL);
+		alarm(10);
+		tep = ft_tep_load(rd, ctx, need, &pf, 0);
+		if (tep)
+			ft_states_from_print_fmt(&st, tep);
+		_exit(tep ? 0 : 1);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	if (!WIFEXITED(status))
+		return false;
+	/* a clean refusal (exit 1) is reported by the parse in place */
+	if (!WEXITSTATUS(status))
+		good[ngood++ % 16] = h;
+	return true;
+}
+
 /**
  * ft_tep_load - a tep holding the header page and the formats of the types in @need
  * (FT_NEED bits). A missing format is not an error: the decoder skips that type.
+ * With FT_TEP_UNTRUSTED (formats from a file), they are parsed in a child first.
  * Fills @pf with the sub-buffer layout. Returns the tep or NULL with errno set.
  */
 struct tep_handle *ft_tep_load(ft_format_read_fn rd, void *ctx, unsigned int need,
-			       struct ft_page_fmt *pf)
+			       struct ft_page_fmt *pf, unsigned int flags)
 {
 	struct tep_handle *tep;
 	size_t len;
 	char *text;
 	int i, err = 0;
 
+	if ((flags & FT_TEP_UNTRUSTED) && !parses_in_child(rd, ctx, need)) {
+		errno = EINVAL;
+		return NULL;
+	}
 	text = rd(ctx, NULL, "header_page", &len);
 	if (!text)
 		return NULL;

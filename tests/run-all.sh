@@ -1,9 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-all.sh - run every test: cmocka unit suites (TAP), then the live suites.
+# run-all.sh - run every test: cmocka unit suites (TAP), then the live suites, then
+# (when built: make check builds them) a short run of every fuzzer and a representative
+# part of the suite again with ftscope built with ASan + UBSan (LeakSanitizer on).
 # Prints each result and ends with one line "N passed, N failed, N skipped".
 # Exit status 1 when anything failed.
+#
+#   FTSCOPE=path UNIT=dir   the binary and unit-test directory to test (make check SANITIZE=1)
+#   FUZZ_TIME=seconds       per fuzzer here (default 15; make fuzz runs them longer)
 
 cd "$(dirname "$0")/.." || exit 1
 export OUT=tests/out
@@ -27,17 +32,45 @@ count() {
 	done
 }
 
-for t in tests/unit/test_*; do
-	[ -x "$t" ] || continue
-	echo "## $t"
-	count < <(CMOCKA_MESSAGE_OUTPUT=tap "$t" 2>&1)
-done
+# units DIR [PREFIX]: the cmocka suites built in DIR
+units() {
+	local t
+	for t in "$1"/test_*; do
+		[ -x "$t" ] || continue
+		echo "## $t"
+		count < <(CMOCKA_MESSAGE_OUTPUT=tap "$t" 2>&1 | sed "s/^\(\(not \)\?ok [0-9]* - \)/\1$2/")
+	done
+}
 
-for t in tests/live/*.sh; do
-	[ "$t" = tests/live/lib.sh ] && continue
-	echo "## $t"
-	count < <(bash "$t" 2>&1)
-done
+# lives PREFIX SCRIPT...: live suites, result names prefixed
+lives() {
+	local t prefix=$1
+	shift
+	for t in "$@"; do
+		[ "$t" = tests/live/lib.sh ] && continue
+		echo "## $t"
+		count < <(bash "$t" 2>&1 | sed -E "s/^(PASS|FAIL|SKIP) /\1 $prefix/")
+	done
+}
+
+units "${UNIT:-tests/unit}"
+lives "" tests/live/*.sh
+
+if [ -z "$FTSCOPE" ] && [ -x build/fuzz/mkseed ]; then
+	echo "## tests/fuzz/run.sh"
+	count < <(FUZZ_TIME=${FUZZ_TIME:-15} bash tests/fuzz/run.sh 2>&1)
+fi
+
+# The sanitizer build over what parses input and cleans up (the whole suite: make
+# check SANITIZE=1). Any ASan, UBSan or leak report fails the run it happened in.
+if [ -z "$FTSCOPE" ] && [ -x build/asan/ftscope ]; then
+	export FTSCOPE=build/asan/ftscope
+	export ASAN_OPTIONS=detect_leaks=1:exitcode=99
+	export UBSAN_OPTIONS=halt_on_error=1:exitcode=99:print_stacktrace=1
+	units build/asan/tests/unit "asan: "
+	lives "asan:" tests/live/bad_input.sh tests/live/tracedat.sh tests/live/leaks.sh
+	unset FTSCOPE
+fi
 
 # What a run must never leave behind.
 if [ -d /sys/kernel/tracing/instances ]; then

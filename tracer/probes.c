@@ -132,7 +132,10 @@ static bool find_library(const char *lib, char *path, size_t len)
 	unsigned int i;
 	struct dirent *de;
 
-	snprintf(want, sizeof(want), "%s%s", strncmp(lib, "lib", 3) ? "lib" : "", lib);
+	/* a name cut to fit could match another library */
+	if ((size_t)snprintf(want, sizeof(want), "%s%s", strncmp(lib, "lib", 3) ? "lib" : "",
+			     lib) >= sizeof(want))
+		return false;
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		DIR *d = opendir(dirs[i]);
 		size_t wl = strlen(want);

@@ -384,7 +384,8 @@ static int run_offline(struct pipeline *p)
 
 	if (ft_source_open(&src, p->o->input))
 		goto out_src;
-	tep = ft_tep_load(ft_source_format_read, &src, p->need | p->want | FT_NEED(FT_EV_FORK), &pf);
+	tep = ft_tep_load(ft_source_format_read, &src, p->need | p->want | FT_NEED(FT_EV_FORK), &pf,
+			  FT_TEP_UNTRUSTED);
 	if (!tep) {
 		ft_err("%s: cannot parse its event formats: %s", p->o->input,
 		       strerror(errno ? errno : EINVAL));
@@ -553,7 +554,7 @@ static int run_live(struct pipeline *p)
 			goto out_session;
 		}
 	}
-	tep = ft_tep_load(ft_session_format_read, &s, s.enabled, &s.pf);
+	tep = ft_tep_load(ft_session_format_read, &s, s.enabled, &s.pf, 0);
 	if (!tep) {
 		ft_err("cannot parse the event formats of instance %s: %s", s.name, strerror(errno));
 		goto out_session;

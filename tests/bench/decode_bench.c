@@ -119,7 +119,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ncpus = t.ncpus;
-	tep = ft_tep_load(ft_tdat_format_read, &t, ~0u, &pf);
+	tep = ft_tep_load(ft_tdat_format_read, &t, ~0u, &pf, FT_TEP_UNTRUSTED);
 	if (!tep || !ncpus || !mkdtemp(root) || fake_tree(&t, root)) {
 		fprintf(stderr, "decode_bench: cannot use %s\n", abs);
 		return 1;

@@ -70,7 +70,7 @@ struct fixture {
 static void load_618(struct fixture *f)
 {
 	f->tep = ft_tep_load(ft_dir_format_read, (void *)K618, FT_NEED(FT_EV_SWITCH) |
-			     FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKING), &f->pf);
+			     FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKING), &f->pf, 0);
 	assert_non_null(f->tep);
 	assert_int_equal(ft_decoder_init(&f->dec, f->tep), 0);
 }

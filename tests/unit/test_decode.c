@@ -111,7 +111,7 @@ static int decode_files(struct collect *c, const char *fmtdir, const char **page
 
 	memset(c, 0, sizeof(*c));
 	c->ordered = true;
-	c->tep = ft_tep_load(ft_dir_format_read, (void *)fmtdir, ALL_SCHED, &pf);
+	c->tep = ft_tep_load(ft_dir_format_read, (void *)fmtdir, ALL_SCHED, &pf, 0);
 	if (!c->tep)
 		return -1;
 	assert_int_equal(ft_decoder_init(&c->dec, c->tep), 0);
@@ -364,7 +364,7 @@ static void states_of(const char *dir, struct ft_states *st)
 {
 	struct ft_page_fmt pf;
 	struct tep_handle *tep = ft_tep_load(ft_dir_format_read, (void *)dir,
-					     FT_NEED(FT_EV_SWITCH), &pf);
+					     FT_NEED(FT_EV_SWITCH), &pf, 0);
 
 	assert_non_null(tep);
 	assert_int_equal(ft_states_from_print_fmt(st, tep), 0);
@@ -409,6 +409,40 @@ static void test_state_letters(void **state)
 	}
 }
 
+/* the guard in front of libtraceevent: kernel formats pass, the damage fuzzing found does not */
+static void test_format_guard(void **state)
+{
+	static const char *const events[] = { "sched_switch", "sched_waking", "sched_wakeup",
+					      "sched_wakeup_new", "sched_process_fork" };
+	char path[256], *text, *p, c;
+	size_t len, i;
+
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		snprintf(path, sizeof(path), "tests/data/k6.18/events/sched/%s/format", events[i]);
+		text = ft_read_file(path, FT_FORMAT_MAX, &len);
+		assert_non_null(text);
+		assert_int_equal(ft_format_check(text, len), 0);
+		free(text);
+	}
+	text = ft_read_file("tests/data/k6.18/events/sched/sched_switch/format", FT_FORMAT_MAX, &len);
+	assert_non_null(text);
+	p = strstr(text, "REC->prev_state");
+	assert_non_null(p);
+	p[6] = (char)0xed;		/* the byte fuzz_tdat's first crash had there */
+	assert_int_equal(ft_format_check(text, len), -1);
+	p[6] = 'p';
+	assert_int_equal(ft_format_check(text, len), 0);
+	c = p[-1];
+	p[-1] = '[';			/* an unbalanced bracket */
+	assert_int_equal(ft_format_check(text, len), -1);
+	p[-1] = c;
+	assert_int_equal(ft_format_check(text, len), 0);
+	p = strrchr(text, '"');		/* an unterminated string */
+	*p = ' ';
+	assert_int_equal(ft_format_check(text, len), -1);
+	free(text);
+}
+
 /* main - the decode suite */
 int main(void)
 {
@@ -418,6 +452,7 @@ int main(void)
 		cmocka_unit_test(test_sched_page),
 		cmocka_unit_test(test_own_capture),
 		cmocka_unit_test(test_state_letters),
+		cmocka_unit_test(test_format_guard),
 		cmocka_unit_test(test_walker_equals_kbuffer),
 	};
 

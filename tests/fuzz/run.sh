@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: every libFuzzer harness (build/fuzz/fuzz_*), under ASan and UBSan:
+#              first the saved regression inputs of tests/fuzz/regress/NAME/ (each crash
+#              ever found), then FUZZ_TIME seconds of fuzzing from seed corpora built
+#              here from this repository's data, ../shared's fixtures (read in place)
+#              and, with trace-cmd, its v7 and zstd conversions of our own trace.dat.
+#              A crash leaves its input in tests/out/fuzz/NAME/ and fails the case.
+# requires: clang's libFuzzer (make fuzzers); ../shared is optional
+. tests/live/lib.sh
+FUZZ_TIME=${FUZZ_TIME:-60}
+SHARED=${FTSCOPE_SHARED:-../shared}
+FX=$SHARED/fixtures/third_party
+B=build/fuzz
+W=$OUT/fuzz
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp
+
+# seeds NAME: fill $W/NAME-seed with the seed corpus of one harness
+seeds() {
+	local d=$W/$1-seed f e
+	rm -rf "$d" && mkdir -p "$d"
+	case $1 in
+	page)
+		cp tests/data/cap-sleeper/cpu*.raw "$d"/
+		# byte 0 picks the kernel, byte 1 two CPUs: both pages of our capture
+		{ printf '\0\1'; cat tests/data/cap-sleeper/cpu0.raw tests/data/cap-sleeper/cpu1.raw; } \
+			> "$d/two-cpus"
+		;;
+	tdat)
+		$B/mkseed tests/data/cap-sleeper "$d/v6.dat" || return 1
+		if command -v trace-cmd > /dev/null; then
+			trace-cmd convert -i "$d/v6.dat" -o "$d/v7.dat" --file-version 7 \
+				--compression none > /dev/null 2>&1
+			trace-cmd convert -i "$d/v6.dat" -o "$d/v7z.dat" --file-version 7 \
+				--compression zstd > /dev/null 2>&1
+		fi
+		;;
+	format)
+		for e in sched/sched_switch sched/sched_waking sched/sched_wakeup \
+			 sched/sched_wakeup_new sched/sched_process_fork sched/sched_migrate_task \
+			 ftrace/kernel_stack ftrace/user_stack; do
+			f=tests/data/k6.18/events/$e/format
+			[ -f $f ] && cat $f
+			printf '\0'
+		done > "$d/k6.18"
+		for f in "$FX"/perfetto/formats/*/*.format "$FX"/perfetto/formats/device/*/*.format; do
+			[ -f "$f" ] && { printf '\0'; cat "$f"; } > "$d/$(basename "$(dirname "$f")")-$(basename "$f")"
+		done
+		;;
+	options)
+		# byte 0 picks the analyzer (registry order), then NUL-separated words
+		printf '\0-p\0001,2\0-C\0000-1\0-d\0000.5\0--json\0001\0003' > "$d/runqlat"
+		printf '\1-s\0-w\0--time\0001,5\0-i\0x.dat' > "$d/timehist"
+		printf '\3--top\0005\0--min-us\00010\0--\0sleep\0001' > "$d/wakeup"
+		printf '\4-u\0--state\0D\0-m\0001000\0-f\0--svg\0o.svg' > "$d/offcpu"
+		printf '\5-u\0-F\0--min-us\0005\0libc:malloc\0syscall:read\0--method\0graph' > "$d/funclat"
+		printf '\6-o\0t.dat\0runqlat\0-e\0sched:sched_switch' > "$d/record"
+		;;
+	esac
+	return 0
+}
+
+mkdir -p $W
+for bin in $B/fuzz_*; do
+	[ -x "$bin" ] || continue
+	name=${bin##*/fuzz_}
+	# the saved crashes: each must now run clean
+	reg=tests/fuzz/regress/$name
+	if [ -d $reg ] && [ -n "$(ls $reg)" ]; then
+		if $bin $reg/* > $W/$name-regress.log 2>&1; then
+			pass fuzz_${name}_regressions
+		else
+			fail fuzz_${name}_regressions "$(grep -m1 -E 'ERROR|runtime error' $W/$name-regress.log)"
+		fi
+	fi
+	if ! seeds $name; then
+		fail fuzz_$name "no seed corpus"
+		continue
+	fi
+	rm -rf $W/$name $W/$name-corpus-new && mkdir -p $W/$name $W/$name-corpus-new
+	extra=()
+	[ $name = page ] && [ -d "$FX/perfetto" ] && extra=("$FX/perfetto")
+	$bin -max_total_time=$FUZZ_TIME -timeout=20 -rss_limit_mb=2048 -close_fd_mask=3 \
+		-artifact_prefix=$W/$name/ $W/$name-corpus-new "$W/$name-seed" "${extra[@]}" \
+		> $W/$name.log 2>&1 < /dev/null
+	rc=$?
+	runs=$(grep -o 'Done [0-9]* runs' $W/$name.log | awk '{ print $2 }')
+	art=$(ls $W/$name/ 2>/dev/null | head -1)
+	if [ $rc -eq 0 ] && [ -z "$art" ]; then
+		pass "fuzz_$name ($runs inputs in ${FUZZ_TIME}s, no crash)"
+	else
+		fail fuzz_$name "exit $rc, input $W/$name/$art: $(grep -m1 -E 'ERROR|runtime error' $W/$name.log)"
+	fi
+	rm -rf $W/$name-corpus-new
+done

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: live runs of every command with ftscope built with ASan + UBSan and
+#              LeakSanitizer on: each ends with status 0, its normal report, and no
+#              sanitizer report (use-after-free, overflow, undefined behaviour, leak).
+# requires: root, tracefs, FTSCOPE pointing at the ASan build (run-all.sh does so)
+. tests/live/lib.sh
+need_root leaks || exit 0
+if ! nm "$FTSCOPE" 2>/dev/null | grep -q __asan_init; then
+	skip leaks "$FTSCOPE is not an ASan build (make check runs this with build/asan/ftscope)"
+	exit 0
+fi
+export LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp
+
+# name | command line | a word its output must contain
+cases=(
+	"runqlat|runqlat -- $WL/sleeper 0 20 5|events processed"
+	"runqlat_interval|runqlat -T 0.2 2|events processed"
+	"timehist|timehist -s -- $WL/sleeper 0 20 5|events processed"
+	"wakeup|wakeup -- $WL/sleeper 0 20 5|events processed"
+	"latency|latency -- $WL/sleeper 0 20 5|events processed"
+	"offcpu_stacks|offcpu -f -- $WL/blocker 4 20 1 10|nap_or_block"
+	"funclat_uprobe|funclat $WL/busyfn:busy_wait -- $WL/busyfn 10 100 10 300|count"
+	"record_then_read|record -o $OUT/leaks.dat -- $WL/sleeper 0 20 5|written"
+	"read_file|timehist -i $OUT/leaks.dat|events processed"
+	"stat|stat -e cs,task-clock -- $WL/sleeper 0 20 5|task-clock"
+	"list|list|sched_switch"
+)
+for c in "${cases[@]}"; do
+	IFS='|' read -r name args word <<< "$c"
+	name=leaks_$name
+	# shellcheck disable=SC2086
+	$FTSCOPE $args > $OUT/leaks.out 2> $OUT/leaks.err < /dev/null
+	rc=$?
+	san=$(grep -m1 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' $OUT/leaks.err)
+	if [ -n "$san" ]; then
+		fail $name "$san"
+	elif [ $rc -ne 0 ]; then
+		fail $name "exit status $rc: $(head -1 $OUT/leaks.err)"
+	elif [ "$word" = nap_or_block ]; then
+		grep -q 'nap_here\|block_here\|blocker' $OUT/leaks.out && pass $name ||
+			fail $name "no blocker stack in the folded output"
+	elif ! grep -q "$word" $OUT/leaks.out $OUT/leaks.err; then
+		fail $name "no '$word' in its output"
+	else
+		pass $name
+	fi
+done
