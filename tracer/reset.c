@@ -76,18 +76,46 @@ static int reset_instances(void)
 	return n;
 }
 
-/* reset_dynevents - destroy leftover kprobe/uprobe events; returns how many, or -1 */
+/* seen - was "system/event" met before in @names (then true), else remember it */
+static bool seen(char ***names, int *n, const char *system, const char *event)
+{
+	char *name, **nn;
+	int i;
+
+	if (asprintf(&name, "%s/%s", system, event) < 0)
+		return false;
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*names)[i], name)) {
+			free(name);
+			return true;
+		}
+	nn = realloc(*names, (*n + 1) * sizeof(*nn));
+	if (!nn) {
+		free(name);
+		return false;
+	}
+	nn[(*n)++] = name;
+	*names = nn;
+	return false;
+}
+
+/*
+ * reset_dynevents - destroy leftover kprobe/uprobe events; returns how many, or -1.
+ * libtracefs lists a probe once from dynamic_events and again from uprobe_events
+ * (or kprobe_events): each is removed once.
+ */
 static int reset_dynevents(void)
 {
 	struct tracefs_dynevent **all = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_ALL, NULL);
-	int i, n = 0, pid;
+	char **names = NULL;
+	int i, n = 0, nnames = 0, pid;
 
 	for (i = 0; all && all[i]; i++) {
 		char *system = NULL, *event = NULL;
 
 		tracefs_dynevent_info(all[i], &system, &event, NULL, NULL, NULL);
 		pid = system ? owner_pid(system, '_') : -1;
-		if (pid > 0 && !owner_alive(pid)) {
+		if (pid > 0 && !owner_alive(pid) && !seen(&names, &nnames, system, event ? event : "")) {
 			if (tracefs_dynevent_destroy(all[i], true)) {
 				ft_err("cannot remove event %s/%s: %s", system, event, strerror(errno));
 				n = -1;
@@ -100,6 +128,9 @@ static int reset_dynevents(void)
 		free(system);
 		free(event);
 	}
+	for (i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
 	tracefs_dynevent_list_free(all);
 	return n;
 }

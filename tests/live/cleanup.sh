@@ -103,7 +103,10 @@ off=$(printf '0x%x' $(( $(stat -c %s /bin/true) / 2 & ~0xf )))
 if echo "p:ftscope_${dead}_deadbeef/probe /bin/true:$off" >> $T/uprobe_events 2>/dev/null &&
    echo "p:foreign_ftscope_test/probe /bin/true:$off" >> $T/uprobe_events 2>/dev/null; then
 	$FTSCOPE reset > $OUT/reset2.txt 2>&1
-	if grep -q "ftscope_${dead}_deadbeef" $T/uprobe_events; then
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail $name "reset exit $rc: $(grep -m1 cannot $OUT/reset2.txt)"
+	elif grep -q "ftscope_${dead}_deadbeef" $T/uprobe_events; then
 		fail $name "stale probe kept"
 	elif ! grep -q foreign_ftscope_test $T/uprobe_events; then
 		fail $name "foreign probe removed"

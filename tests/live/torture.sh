@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: interruption torture. 50 runs of random analyzers (runqlat, timehist,
+#              offcpu, wakeup, funclat with a uprobe) stopped at a random moment by
+#              SIGINT, SIGTERM, SIGHUP or SIGPIPE (the reader of their output goes away
+#              after a random number of bytes): after each, the global tracefs state,
+#              options, events, dynamic events and instance list are what they were.
+#              Then SIGKILL in the middle of a probed run, and `ftscope reset`: the
+#              same state again, with someone else's instance and uprobe untouched.
+# requires: root, tracefs, uprobe_events. TORTURE_SEED=N replays a sequence.
+. tests/live/lib.sh
+need_root torture || exit 0
+seed=${TORTURE_SEED:-$$}
+RANDOM=$seed
+runs=${TORTURE_RUNS:-50}
+
+# Someone else's instance and uprobe: they must outlive everything below.
+foreign=foreign-torture
+mkdir -p $T/instances/$foreign
+echo 1 > $T/instances/$foreign/events/sched/sched_waking/enable
+off=$(printf '0x%x' $(( $(stat -c %s /bin/true) / 2 & ~0xf )))
+have_uprobe=0
+echo "p:foreign_torture/probe /bin/true:$off" >> $T/uprobe_events 2>/dev/null && have_uprobe=1
+before=$(snapshot)
+
+analyzers=("runqlat" "timehist" "offcpu" "wakeup" "funclat $WL/busyfn:busy_wait")
+signals=(INT TERM HUP PIPE)
+bad=0 first=
+for i in $(seq $runs); do
+	an=${analyzers[RANDOM % ${#analyzers[@]}]}
+	sig=${signals[RANDOM % ${#signals[@]}]}
+	if [ $sig = PIPE ]; then
+		# the moment: after a random number of output bytes (interval output every 50 ms)
+		n=$((RANDOM % 400 + 1))
+		what="$an | head -c $n"
+		# shellcheck disable=SC2086
+		$FTSCOPE $an 0.05 2> $OUT/torture.err | head -c $n > /dev/null
+		rc=${PIPESTATUS[0]}
+		ok="0 141"
+	else
+		# the moment: a random time from 0 to 600 ms after the start, often mid-setup
+		ms=$((RANDOM % 600))
+		what="$an, SIG$sig after $ms ms"
+		# shellcheck disable=SC2086
+		$FTSCOPE $an > /dev/null 2> $OUT/torture.err &
+		pid=$!
+		sleep "$(printf '0.%03d' $ms)"
+		kill -$sig $pid
+		wait $pid
+		rc=$?
+		# 0 with a report, or killed by the signal itself before the handlers were set
+		ok="0 $((128 + $(kill -l $sig)))"
+	fi
+	after=$(snapshot)
+	if [[ " $ok " != *" $rc "* ]]; then
+		bad=$((bad + 1))
+		[ -z "$first" ] && first="run $i ($what): exit $rc: $(head -1 $OUT/torture.err)"
+	elif [ "$before" != "$after" ]; then
+		bad=$((bad + 1))
+		[ -z "$first" ] && first="run $i ($what) changed tracefs: $(diff <(echo "$before") \
+			<(echo "$after") | grep '^[<>]' | head -2 | tr '\n' ' ')"
+		$FTSCOPE reset > /dev/null 2>&1
+	fi
+done
+if [ $bad -eq 0 ]; then
+	pass "torture_signals ($runs runs, seed $seed)"
+else
+	fail torture_signals "$bad of $runs runs (seed $seed); first: $first"
+fi
+
+# SIGKILL while a uprobe is registered: the instance and probe stay; reset takes them.
+name=torture_sigkill_reset
+$FTSCOPE funclat $WL/busyfn:busy_wait > /dev/null 2>&1 &
+pid=$!
+if ! wait_for 10 our_instance $pid; then
+	fail $name "the run never started tracing"
+	kill -KILL $pid 2>/dev/null
+else
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	left=$(snapshot)
+	$FTSCOPE reset > $OUT/torture-reset.txt 2>&1
+	rc=$?
+	after=$(snapshot)
+	if [ "$left" = "$before" ]; then
+		fail $name "SIGKILL left nothing behind to reset"
+	elif ! grep -q "ftscope_$pid" <<< "$left"; then
+		fail $name "no uprobe of the killed run was registered"
+	elif [ $rc -ne 0 ]; then
+		fail $name "reset exit $rc: $(head -1 $OUT/torture-reset.txt)"
+	elif [ "$before" != "$after" ]; then
+		fail $name "state after reset differs: $(diff <(echo "$before") <(echo "$after") |
+			grep '^[<>]' | head -2 | tr '\n' ' ')"
+	elif [ ! -d $T/instances/$foreign ] ||
+	     { [ $have_uprobe = 1 ] && ! grep -q foreign_torture $T/uprobe_events; }; then
+		fail $name "reset removed someone else's instance or uprobe"
+	else
+		pass $name
+	fi
+fi
+
+[ $have_uprobe = 1 ] && echo "-:foreign_torture/probe" >> $T/uprobe_events
+rmdir $T/instances/$foreign
