@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: four ftscope runs at once, each with known answers: two funclat runs
+#              whose uprobes sit on the same function (each counts only its own
+#              command's calls), runqlat and timehist over sleepers with a known number
+#              of wakeups. All succeed, all answers hold, and nothing is left behind.
+# requires: root, tracefs, uprobe_events
+. tests/live/lib.sh
+need_root parallel || exit 0
+BF=$WL/busyfn
+before=$(snapshot)
+
+# busyfn N1 US1 N2 US2: N1 + N2 calls of busy_wait
+$FTSCOPE funclat --json $BF:busy_wait -- $BF 50 100 0 0 > $OUT/par-a.json 2> $OUT/par-a.err & a=$!
+$FTSCOPE funclat --json $BF:busy_wait -- $BF 30 100 10 300 > $OUT/par-b.json 2> $OUT/par-b.err & b=$!
+# sleeper CPU N MS: N naps of MS ms, each one wakeup and one switch-out asleep;
+# SCHED_FIFO, so that the busy runs beside them never preempt them (a requeue counts)
+$FTSCOPE runqlat -L --json -- taskset -c 0 chrt -f 10 $WL/sleeper 0 40 5 > $OUT/par-c.json 2> $OUT/par-c.err & c=$!
+$FTSCOPE timehist -- taskset -c 1 chrt -f 10 $WL/sleeper 1 30 5 > $OUT/par-d.txt 2> $OUT/par-d.err & d=$!
+wait $a; ra=$?
+wait $b; rb=$?
+wait $c; rc=$?
+wait $d; rd=$?
+
+na=$(json "j['total']['count']" $OUT/par-a.json 2> /dev/null)
+nb=$(json "j['total']['count']" $OUT/par-b.json 2> /dev/null)
+nc=$(json '[g["hist"]["count"] for g in j["groups"] if g["comm"] == "sleeper"][0]' \
+	$OUT/par-c.json 2> /dev/null)
+# timehist: rows of the sleeper switched out asleep (state S in perf's sense: not R)
+nd=$(awk '$3 ~ /^sleeper\[/ { n++ } END { print n + 0 }' $OUT/par-d.txt)
+after=$(snapshot)
+
+if [ $ra$rb$rc$rd != 0000 ]; then
+	fail parallel_runs "exit statuses $ra $rb $rc $rd: $(head -qn1 $OUT/par-?.err | tr '\n' ' ')"
+elif [ "$na" != 50 ] || [ "$nb" != 40 ]; then
+	fail parallel_runs "funclat on the same function counted $na and $nb calls (expected 50, 40)"
+elif [ -z "$nc" ] || [ "$nc" -lt 40 ] || [ "$nc" -gt 44 ]; then
+	# 40 naps; up to 4 more from the start, while taskset and chrt (the same thread,
+	# before exec) are still SCHED_OTHER beside the busy runs and get preempted
+	fail parallel_runs "runqlat saw $nc wakeups of the sleeper's 40"
+elif [ "$nd" -lt 30 ] || [ "$nd" -gt 32 ]; then
+	fail parallel_runs "timehist has $nd sleeper rows for its 30 naps"
+elif [ "$before" != "$after" ]; then
+	fail parallel_runs "tracefs state changed: $(diff <(echo "$before") <(echo "$after") |
+		grep '^[<>]' | head -2 | tr '\n' ' ')"
+else
+	pass parallel_runs
+fi
