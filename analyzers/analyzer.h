@@ -83,6 +83,9 @@ struct ft_analyzer {
 						   with splice; nothing is decoded */
 	/* 0, -1 (the caller names the bad value) or FT_OPT_REPORTED (error printed) */
 	int	(*parse_opt)(void *priv, int opt, const char *arg);
+	/* optional: the parsed options against each other, before anything is set up
+	   (so a usage error comes first, root or not); 0, or -1 after one error line */
+	int	(*check)(void *priv, const struct ft_opts *o);
 	/* optional: a positional argument that is not a number (interval, count) */
 	int	(*arg)(void *priv, const char *arg);
 	/* optional: functions to probe, set up by the tracer (tracer/probes.c) */

@@ -112,18 +112,11 @@ static void offcpu_events(void *priv, unsigned int *need, unsigned int *want)
 		*want |= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP);
 }
 
-/* offcpu_init - check the options against each other, open the SVG file, empty tables */
-static int offcpu_init(void *priv, const struct ft_env *env)
+/* offcpu_check - the options against each other */
+static int offcpu_check(void *priv, const struct ft_opts *opts)
 {
 	struct offcpu *o = priv;
-	int i;
 
-	o->env = env;
-	if (!o->states_set) {
-		/* every sleeping state, not preemption */
-		memset(o->state_on, 1, sizeof(o->state_on));
-		o->state_on['R'] = false;
-	}
 	if (o->user_threads && o->kernel_threads) {
 		ft_err("-u and -k exclude each other");
 		return -1;
@@ -135,6 +128,21 @@ static int offcpu_init(void *priv, const struct ft_env *env)
 	if (o->max_ns && o->max_ns < o->min_ns) {
 		ft_err("--max-block-time is below --min-block-time");
 		return -1;
+	}
+	return 0;
+}
+
+/* offcpu_init - defaults the options left open, the SVG file, empty tables */
+static int offcpu_init(void *priv, const struct ft_env *env)
+{
+	struct offcpu *o = priv;
+	int i;
+
+	o->env = env;
+	if (!o->states_set) {
+		/* every sleeping state, not preemption */
+		memset(o->state_on, 1, sizeof(o->state_on));
+		o->state_on['R'] = false;
 	}
 	if (!o->min_set)
 		o->min_ns = 1000;	/* BCC's default: periods under 1 us are noise */
@@ -403,6 +411,7 @@ const struct ft_analyzer ft_offcpu = {
 	.max_wait_ms	= 100,
 	.parse_opt	= offcpu_parse_opt,
 	.events		= offcpu_events,
+	.check		= offcpu_check,
 	.init		= offcpu_init,
 	.event		= offcpu_event,
 	.report		= offcpu_report,

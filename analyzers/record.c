@@ -94,19 +94,23 @@ static char **record_extra(void *priv)
 	return ((struct record *)priv)->events;
 }
 
-/* record_init - a recording needs somewhere to go, and there is nothing to read back */
+/* record_check - a recording needs somewhere to go, and there is nothing to read back */
+static int record_check(void *priv, const struct ft_opts *o)
+{
+	if (o->input) {
+		ft_err("record writes a trace: it does not read one (-i)");
+		return -1;
+	}
+	if (!o->output) {
+		ft_err("record needs -o FILE");
+		return -1;
+	}
+	return 0;
+}
+
+/* record_init - nothing to set up: the pages go to the file undecoded */
 static int record_init(void *priv, const struct ft_env *env)
 {
-	if (!env->live) {
-		ft_err("record writes a trace: it does not read one (-i)");
-		errno = EINVAL;
-		return -1;
-	}
-	if (!env->opts->output) {
-		ft_err("record needs -o FILE");
-		errno = EINVAL;
-		return -1;
-	}
 	return 0;
 }
 
@@ -162,6 +166,7 @@ const struct ft_analyzer ft_record = {
 	.arg		= record_arg,
 	.events		= record_events,
 	.extra_events	= record_extra,
+	.check		= record_check,
 	.init		= record_init,
 	.event		= record_event,
 	.report		= record_report,

@@ -100,6 +100,12 @@ int ft_cmd_list(int argc, char **argv)
 	int i;
 
 	ft_set_prog("ftscope list");
+	i = ft_no_args(argc, argv, "Usage: ftscope list\n\nThe commands, and which tracing "
+		       "features this kernel offers: events,\nfunction and function_graph "
+		       "tracers, kprobe and uprobe events, stack options,\nPMU counters "
+		       "(as root).\n\nEXAMPLES:\n  ftscope list\n");
+	if (i >= 0)
+		return i;
 	puts("Commands:");
 	for (i = 0; ft_analyzers[i]; i++)
 		printf("  %-12s %s\n", ft_analyzers[i]->name, ft_analyzers[i]->summary);

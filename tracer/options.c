@@ -333,6 +333,8 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
 				o->pmu)) {
 		ft_err("-i reads a capture: it cannot be combined with -p, -t, -C, -b, --pmu or a command");
 		ret = FT_EXIT_USAGE;
+	} else if (a->check && a->check(priv, o)) {
+		ret = FT_EXIT_USAGE;
 	}
 out:
 	free(lo);

@@ -144,16 +144,12 @@ int ft_cmd_reset(int argc, char **argv)
 	int a, b;
 
 	ft_set_prog("ftscope reset");
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			puts("Usage: ftscope reset\n\nRemove tracefs instances and dynamic events left by "
-			     "ftscope runs that were killed\n(their owner pid is gone). Instances and "
-			     "probes of anyone else are never touched.\n\nEXAMPLES:\n  ftscope reset");
-			return FT_EXIT_OK;
-		}
-		ft_err("unexpected argument '%s' (see --help)", argv[1]);
-		return FT_EXIT_USAGE;
-	}
+	a = ft_no_args(argc, argv, "Usage: ftscope reset\n\nRemove tracefs instances and dynamic "
+		       "events left by ftscope runs that were killed\n(their owner pid is gone). "
+		       "Instances and probes of anyone else are never touched.\n\nEXAMPLES:\n"
+		       "  ftscope reset\n");
+	if (a >= 0)
+		return a;
 	if (geteuid() != 0) {
 		ft_err("needs root (tracefs and its instances belong to root)");
 		return FT_EXIT_ERR;

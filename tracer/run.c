@@ -540,6 +540,9 @@ static int run_live(struct pipeline *p)
 			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids, npids,
 			    p->follow))
 		goto out_session;
+	/* the output file first: an unwritable path fails before any report is begun */
+	if (o->output && ft_capture_open(&cap, o->output, &s))
+		goto out_session;
 	if (p->a->extra_events) {
 		char **ev = p->a->extra_events(p->priv);
 
@@ -568,8 +571,6 @@ static int run_live(struct pipeline *p)
 	if (pipeline_init(p, tep, s.ncpus, true))
 		goto out_pipe;
 	if (o->output) {
-		if (ft_capture_open(&cap, o->output, &s))
-			goto out_an;
 		p->cap = &cap;
 		if (!p->a->splice) {
 			m.tap = ft_capture_tap;
@@ -646,6 +647,7 @@ out_pipe:
 	pipeline_fini(p);
 	ft_merge_fini(&m);
 out_session:
+	ft_capture_close(&cap);		/* again after out_an: it is idempotent */
 	if (tep)
 		tep_free(tep);
 	ft_session_close(&s);

@@ -73,3 +73,19 @@ void ft_install_signals(void)
 	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
 }
+
+/**
+ * ft_no_args - for a command that takes no arguments: -h/--help prints @help, any
+ * other argument is one error line. Returns -1 to go on, or the exit status.
+ */
+int ft_no_args(int argc, char **argv, const char *help)
+{
+	if (argc < 2)
+		return -1;
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(help, stdout);
+		return FT_EXIT_OK;
+	}
+	ft_err("unexpected argument '%s' (see --help)", argv[1]);
+	return FT_EXIT_USAGE;
+}

@@ -22,6 +22,7 @@ extern volatile sig_atomic_t ft_stop_signal;	/* the signal that asked us to stop
 
 void ft_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ft_set_prog(const char *name);
+int ft_no_args(int argc, char **argv, const char *help);
 uint64_t ft_now_ns(void);
 void ft_install_signals(void);
 

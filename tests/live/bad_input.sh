@@ -64,6 +64,34 @@ cases=(
 	"funclat_unknown_syscall|funclat syscall:nosuchcall -d 0.1|matches no system call"
 	"funclat_capture|funclat -i tests/data x|not a trace.dat file"
 )
+# Every tracing command: the same mistakes with the common options, one line each.
+for cmd in runqlat timehist latency wakeup offcpu "funclat syscall:read" "record -o $OUT/bad-rec.dat"; do
+	n=${cmd%% *}
+	notrace="not a trace.dat file"
+	[ $n = record ] && notrace="does not read one"
+	cases+=(
+		"${n}_unknown_option|$cmd --bogus|unknown option"
+		"${n}_bad_number|$cmd -d abc|invalid value"
+		"${n}_bad_buffer|$cmd -b 99999999999|invalid value"
+		"${n}_bad_cpus|$cmd -C 0-9999|invalid value"
+		"${n}_dead_pid|$cmd -p $dead -d 1|no process"
+		"${n}_not_a_trace_file|$cmd -i $OUT/noexec|$notrace"
+		"${n}_unwritable_output|$cmd -d 0.1 -o /nonexistent/dir/x.dat|cannot write"
+		"${n}_output_is_a_directory|$cmd -d 0.1 -o $OUT|cannot write"
+	)
+done
+cases+=(
+	"stat_unknown_option|stat --bogus -- true|unknown option"
+	"stat_bad_number|stat -d abc|invalid value"
+	"stat_bad_cpus|stat -C 0-9999 -- true|invalid value"
+	"flamegraph_unknown_option|flamegraph --bogus x|unknown option"
+	"flamegraph_bad_number|flamegraph --width abc $OUT/fg-ok.folded|invalid value"
+	"list_unknown_option|list --bogus|unexpected argument"
+	"list_argument|list extra|unexpected argument"
+	"reset_unknown_option|reset --bogus|unexpected argument"
+)
+# errors found while parsing: the same as root or not
+parse_errors='unknown|invalid|unexpected|needs a value|needs -o|bad |exclude|without|two files|palette|at least one|does not read'
 echo 'main;a 1' > $OUT/fg-ok.folded
 
 if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/filesystems; then
@@ -74,8 +102,7 @@ fi
 for c in "${cases[@]}"; do
 	IFS='|' read -r name args word <<< "$c"
 	name=bad_input_$name
-	if [ -z "$root" ] && [[ "$args" == runqlat* || "$args" == record* || "$args" == offcpu* ||
-				"$args" == stat* || "$args" == funclat* ]]; then
+	if [ -z "$root" ] && [[ "$args" != flamegraph* ]] && ! grep -qE "$parse_errors" <<< "$word"; then
 		skip $name "needs root"
 		continue
 	fi
@@ -98,10 +125,16 @@ for c in "${cases[@]}"; do
 	fi
 done
 
-# Not root: one line, nothing touched.
-name=bad_input_not_root
-if command -v setpriv > /dev/null && [ -n "$root" ]; then
-	setpriv --reuid=65534 --regid=65534 --clear-groups $FTSCOPE runqlat -d 1 > $OUT/bad.out 2> $OUT/bad.err
+# Not root: one line that says so, nothing touched, for each command that traces.
+for args in "runqlat -d 1" "timehist -d 1" "latency -d 1" "wakeup -d 1" "offcpu -d 1" \
+	    "funclat syscall:read -d 1" "record -o $OUT/nr.dat -d 1" "reset"; do
+	name=bad_input_not_root_${args%% *}
+	if ! command -v setpriv > /dev/null || [ -z "$root" ]; then
+		skip $name "needs root and setpriv to drop to an unprivileged user"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	setpriv --reuid=65534 --regid=65534 --clear-groups $FTSCOPE $args > $OUT/bad.out 2> $OUT/bad.err
 	rc=$?
 	if [ $rc -ge 1 ] && [ $rc -le 127 ] && [ "$(wc -l < $OUT/bad.err)" -eq 1 ] &&
 	   grep -q root $OUT/bad.err && [ "$before" = "$(snapshot)" ]; then
@@ -109,9 +142,7 @@ if command -v setpriv > /dev/null && [ -n "$root" ]; then
 	else
 		fail $name "exit $rc: $(tr '\n' '|' < $OUT/bad.err)"
 	fi
-else
-	skip $name "needs root and setpriv to drop to an unprivileged user"
-fi
+done
 
 # Not root, counting the whole system: one line that says what to change.
 name=bad_input_stat_not_root
