@@ -7,7 +7,7 @@
 set -e
 
 PKGS="build-essential pkg-config libtracefs-dev libtraceevent-dev libelf-dev libzstd-dev zlib1g-dev libcmocka-dev \
-trace-cmd linux-perf bpftrace"
+trace-cmd linux-perf bpftrace clang libclang-rt-14-dev"
 
 missing=""
 for p in $PKGS; do
