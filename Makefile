@@ -144,3 +144,5 @@ clean:
 	rm -rf tests/out build
 
 .PHONY: all check bench install clean tests fuzz fuzzers
+# keep the fuzzers' objects: they are not rebuilt each time
+.SECONDARY:
