@@ -31,7 +31,7 @@ for sig in INT TERM HUP; do
 	elif ! grep -q 'events processed' $OUT/sig.txt; then
 		fail $name "no report after SIG$sig"
 	elif [ "$before" != "$after" ]; then
-		fail $name "tracefs state changed: $(diff <(echo "$before") <(echo "$after") | head -3 | tr '\n' ' ')"
+		fail $name "tracefs state changed: $(state_diff "$before" "$after")"
 	else
 		pass $name
 	fi

@@ -39,6 +39,11 @@ snapshot() {
 	done
 }
 
+# state_diff BEFORE AFTER: the first lines where two snapshots differ, on one line
+state_diff() {
+	diff <(echo "$1") <(echo "$2") | grep '^[<>]' | head -3 | tr '\n' ' '
+}
+
 # steal: the host's steal time so far (USER_HZ ticks), from /proc/stat
 steal() {
 	awk '$1 == "cpu" { print $9 }' /proc/stat

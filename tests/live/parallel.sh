@@ -41,8 +41,7 @@ elif [ -z "$nc" ] || [ "$nc" -lt 40 ] || [ "$nc" -gt 44 ]; then
 elif [ "$nd" -lt 30 ] || [ "$nd" -gt 32 ]; then
 	fail parallel_runs "timehist has $nd sleeper rows for its 30 naps"
 elif [ "$before" != "$after" ]; then
-	fail parallel_runs "tracefs state changed: $(diff <(echo "$before") <(echo "$after") |
-		grep '^[<>]' | head -2 | tr '\n' ' ')"
+	fail parallel_runs "tracefs state changed: $(state_diff "$before" "$after")"
 else
 	pass parallel_runs
 fi

@@ -57,8 +57,7 @@ for i in $(seq $runs); do
 		[ -z "$first" ] && first="run $i ($what): exit $rc: $(head -1 $OUT/torture.err)"
 	elif [ "$before" != "$after" ]; then
 		bad=$((bad + 1))
-		[ -z "$first" ] && first="run $i ($what) changed tracefs: $(diff <(echo "$before") \
-			<(echo "$after") | grep '^[<>]' | head -2 | tr '\n' ' ')"
+		[ -z "$first" ] && first="run $i ($what) changed tracefs: $(state_diff "$before" "$after")"
 		$FTSCOPE reset > /dev/null 2>&1
 	fi
 done
@@ -89,8 +88,7 @@ else
 	elif [ $rc -ne 0 ]; then
 		fail $name "reset exit $rc: $(head -1 $OUT/torture-reset.txt)"
 	elif [ "$before" != "$after" ]; then
-		fail $name "state after reset differs: $(diff <(echo "$before") <(echo "$after") |
-			grep '^[<>]' | head -2 | tr '\n' ' ')"
+		fail $name "state after reset differs: $(state_diff "$before" "$after")"
 	elif [ ! -d $T/instances/$foreign ] ||
 	     { [ $have_uprobe = 1 ] && ! grep -q foreign_torture $T/uprobe_events; }; then
 		fail $name "reset removed someone else's instance or uprobe"
