@@ -11,6 +11,10 @@ if [ "$(id -u)" -ne 0 ]; then
 	skip qemu "needs root to install qemu and fetch the kernel package"
 	exit 0
 fi
+if [ "$FTSCOPE" != ./ftscope ]; then
+	skip qemu "the guest runs the plain build (./ftscope), not $FTSCOPE"
+	exit 0
+fi
 if [ -n "$FTSCOPE_SKIP_QEMU" ]; then
 	skip qemu "FTSCOPE_SKIP_QEMU is set"
 	exit 0
