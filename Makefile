@@ -55,7 +55,8 @@ ANALYZERS_SRC	:= analyzers/registry.c analyzers/runqlat.c analyzers/record.c ana
 		   analyzers/timehist_summary.c analyzers/latency.c analyzers/waits.c \
 		   analyzers/wakeup.c analyzers/output/hist.c analyzers/output/hgroups.c \
 		   analyzers/output/json.c analyzers/offcpu.c analyzers/offcpu_report.c \
-		   analyzers/output/flame.c analyzers/output/pmu_print.c analyzers/funclat.c
+		   analyzers/output/flame.c analyzers/output/pmu_print.c analyzers/funclat.c \
+		   analyzers/report.c
 TRACER_SRC	:= tracer/options.c tracer/session.c tracer/reader.c tracer/features.c \
 		   tracer/command.c tracer/run.c tracer/reset.c tracer/util.c tracer/flamegraph.c \
 		   tracer/pmu.c tracer/stat.c tracer/probes.c tracer/capture.c tracer/source.c

@@ -89,9 +89,13 @@ cases+=(
 	"list_unknown_option|list --bogus|unexpected argument"
 	"list_argument|list extra|unexpected argument"
 	"reset_unknown_option|reset --bogus|unexpected argument"
+	"report_needs_input|report timehist|needs -i FILE"
+	"report_no_analyzer|report -i tests/data/cap-sleeper|at least one ANALYZER"
+	"report_not_an_analyzer|report -i tests/data/cap-sleeper record|not an analyzer"
+	"report_not_a_trace_file|report -i $OUT/noexec timehist|not a trace.dat file"
 )
 # errors found while parsing: the same as root or not
-parse_errors='unknown|invalid|unexpected|needs a value|needs -o|bad |exclude|without|two files|palette|at least one|does not read'
+parse_errors='unknown|invalid|unexpected|needs a value|needs -o|needs -i|bad |exclude|without|two files|palette|at least one|does not read|not an analyzer|not a trace'
 echo 'main;a 1' > $OUT/fg-ok.folded
 
 if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/filesystems; then

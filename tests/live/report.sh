@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: `ftscope report -i FILE ANALYZER...`: several analyzers in one pass over
+#              one trace.dat, each section equal to the analyzer run alone on the file
+#              (its rows, histograms, summaries), and one footer equal to theirs. On
+#              LISA's trace.dat and on a recording made here with stacks; --json gives
+#              one object with a report per analyzer.
+# requires: ../shared for LISA; root for the recording
+. tests/live/lib.sh
+SHARED=${FTSCOPE_SHARED:-../shared}
+LISA=$SHARED/fixtures/third_party/lisa/sched_load.trace.dat
+PY=tests/live/report_check.py
+
+if [ -f "$LISA" ]; then
+	$FTSCOPE report -i "$LISA" 'timehist -s' timehist 'runqlat -P' 'latency -s max' \
+		'wakeup --min-us 0' > $OUT/rep-lisa.txt 2> $OUT/rep-lisa.err
+	if [ $? -ne 0 ]; then
+		fail report_lisa_equals_runs_alone "exit status: $(head -1 $OUT/rep-lisa.err)"
+	elif r=$(python3 $PY $FTSCOPE "$LISA" $OUT/rep-lisa.txt); then
+		pass report_lisa_equals_runs_alone
+	else
+		fail report_lisa_equals_runs_alone "$r"
+	fi
+	echo "# $r"
+else
+	skip report_lisa_equals_runs_alone "no $LISA (../shared fixtures)"
+fi
+
+need_root report_recording || exit 0
+r=
+rm -f $OUT/rep.dat
+$FTSCOPE record -o $OUT/rep.dat timehist runqlat offcpu wakeup latency -- taskset -c 0 $WL/blocker 4 20 1 10 \
+	> /dev/null 2>&1
+$FTSCOPE report -i $OUT/rep.dat timehist runqlat offcpu 'wakeup --wakers' latency \
+	> $OUT/rep-own.txt 2> $OUT/rep-own.err
+rc=$?
+if [ $rc -ne 0 ]; then
+	fail report_recording_equals_runs_alone "exit $rc: $(head -1 $OUT/rep-own.err)"
+elif ! grep -q 'block_here\|blocker' $OUT/rep-own.txt; then
+	fail report_recording_equals_runs_alone "no blocker stacks in offcpu's section"
+elif r=$(python3 $PY $FTSCOPE $OUT/rep.dat $OUT/rep-own.txt); then
+	pass report_recording_equals_runs_alone
+else
+	fail report_recording_equals_runs_alone "$r"
+fi
+echo "# $r"
+
+# --json: one object, "reports" in the order given, events as each run alone counts
+$FTSCOPE report --json -i $OUT/rep.dat runqlat wakeup > $OUT/rep.json 2>/dev/null
+$FTSCOPE runqlat --json -i $OUT/rep.dat > $OUT/rep-rq.json 2>/dev/null
+names=$(json "','.join(r['analyzer'] for r in j['reports'])" $OUT/rep.json 2>/dev/null)
+ev=$(json "j['events']" $OUT/rep.json 2>/dev/null)
+ev1=$(json "j['events']" $OUT/rep-rq.json 2>/dev/null)
+h=$(json "j['reports'][0]['total']" $OUT/rep.json 2>/dev/null)
+h1=$(json "j['total']" $OUT/rep-rq.json 2>/dev/null)
+if [ "$names" = runqlat,wakeup ] && [ -n "$ev" ] && [ "$ev" = "$ev1" ] && [ "$h" = "$h1" ]; then
+	pass report_json
+else
+	fail report_json "reports '$names', events $ev vs $ev1 alone, histogram equal: $([ "$h" = "$h1" ] && echo yes || echo no)"
+fi
