@@ -19,6 +19,7 @@ struct ft_opts;
 struct ft_json;
 struct ft_tasks;
 struct ft_probes;
+struct ft_blob;
 
 /* What the pipeline offers an analyzer. */
 struct ft_env {
@@ -31,6 +32,8 @@ struct ft_env {
 	int			ncpus;		/* CPUs of the trace */
 	const char		*kallsyms;	/* the traced kernel's symbols: /proc/kallsyms live,
 						   a copy of a trace.dat's own offline */
+	const struct ft_blob	*procmaps;	/* offline: the file's maps of the traced */
+	int			nprocmaps;	/* processes (PROCMAPS), for user stacks */
 };
 
 /*

@@ -19,6 +19,7 @@
 
 #include "analyzers/offcpu.h"
 #include "events/tasks.h"
+#include "events/tdat.h"
 #include "tracer/options.h"
 #include "tracer/util.h"
 
@@ -163,6 +164,9 @@ static int offcpu_init(void *priv, const struct ft_env *env)
 	}
 	for (i = 0; i < env->ncpus; i++)
 		o->pend[i] = -1;
+	/* a file's own maps: its processes are long gone (damaged ones stay [unknown]) */
+	for (i = 0; i < env->nprocmaps; i++)
+		ft_usyms_add_maps(&o->usyms, env->procmaps[i].data, env->procmaps[i].len);
 	return 0;
 }
 

@@ -73,6 +73,7 @@ struct ft_usyms {
 int ft_usyms_init(struct ft_usyms *u, bool live);
 void ft_usyms_fini(struct ft_usyms *u);
 int ft_usyms_note(struct ft_usyms *u, int tgid);
+int ft_usyms_add_maps(struct ft_usyms *u, const char *text, size_t len);
 bool ft_usyms_known(const struct ft_usyms *u, int tgid);
 int ft_usyms_frames(struct ft_usyms *u, int tgid, const uint64_t *ip, int n, uint64_t *out);
 const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame);

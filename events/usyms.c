@@ -267,6 +267,57 @@ static int read_maps(struct ft_usyms *u, int tgid)
 	return 0;
 }
 
+/* cmp_map - order mappings by start address, as find_map searches them */
+static int cmp_map(const void *a, const void *b)
+{
+	const struct ft_umap *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/**
+ * ft_usyms_add_maps - a process's file mappings as a trace.dat keeps them (PROCMAPS:
+ * "PID COUNT COMM" in hex, then "START END PATH" per file, each file's mappings
+ * merged from its first one, at file offset 0). Returns 0, or -1 when damaged.
+ */
+int ft_usyms_add_maps(struct ft_usyms *u, const char *text, size_t len)
+{
+	char *copy = strndup(text, len), *line, *save = NULL, file[4096];
+	unsigned long long start, end;
+	unsigned int pid, count, n = 0;
+	struct ft_umap *maps;
+	struct uproc *p;
+
+	if (!copy)
+		return -1;
+	line = strtok_r(copy, "\n", &save);
+	if (!line || sscanf(line, "%x %x", &pid, &count) != 2 || !pid || pid > (1u << 22) ||
+	    count > 65536) {
+		free(copy);
+		return -1;
+	}
+	maps = calloc(count ? count : 1, sizeof(*maps));
+	while (maps && n < count && (line = strtok_r(NULL, "\n", &save)))
+		if (sscanf(line, "%llx %llx %4095s", &start, &end, file) == 3 && start < end &&
+		    file[0] == '/') {
+			maps[n].start = start;
+			maps[n].end = end;
+			maps[n++].file = file_index(u, file);
+		}
+	free(copy);
+	p = maps ? ft_tab_get(&u->procs, (int)pid) : NULL;
+	if (!p) {
+		free(maps);
+		return -1;
+	}
+	free(p->maps);
+	p->maps = maps;
+	p->n = n;
+	p->read = true;
+	qsort(p->maps, p->n, sizeof(*p->maps), cmp_map);
+	return 0;
+}
+
 /**
  * ft_usyms_note - read a process's mappings when it is first seen
  * Returns 0, or -1 when it is gone (its stacks will show [unknown]).

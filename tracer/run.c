@@ -40,6 +40,8 @@
 
 /* Longest sleep between rounds: bounds the delay of Ctrl-C-free reports and memory. */
 #define MAX_WAIT_MS	1000
+/* Longest sleep while a capture samples the traced processes' maps. */
+#define CAPTURE_MAPS_MS	100
 
 struct pipeline {
 	const struct ft_analyzer *a;
@@ -398,6 +400,10 @@ static int run_offline(struct pipeline *p)
 	if (ft_imap_init(&p->traced, 64) || load_filter(p, &src))
 		goto out_pipe;
 	ksyms_fd = src_kallsyms(p, &src);
+	if (src.is_tdat) {
+		p->env.procmaps = src.tdat.procmaps;
+		p->env.nprocmaps = src.tdat.nprocmaps;
+	}
 	if (pipeline_init(p, tep, src.ncpus, false))
 		goto out_pipe;
 	if (ft_source_stream(&src, &m))
@@ -530,6 +536,10 @@ static int run_live(struct pipeline *p)
 		ft_err("tracing needs root (tracefs and its instances belong to root)");
 		return FT_EXIT_ERR;
 	}
+	/* a capture samples the traced processes' maps each round: short-lived ones
+	   need rounds often enough to be seen alive */
+	if (o->output && (o->cmd || o->npids) && max_wait > CAPTURE_MAPS_MS)
+		max_wait = CAPTURE_MAPS_MS;
 	if (o->cmd && (ft_command_check(o->cmd) || ft_command_spawn(&child, o->cmd)))
 		goto out_child;
 	if (ft_imap_init(&p->traced, 64) || targets(p, o->cmd ? &child : NULL, &pids, &npids))
