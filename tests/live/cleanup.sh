@@ -45,7 +45,7 @@ after=$(snapshot)
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 141 ]; then
 	fail $name "exit status $rc"
 elif [ "$before" != "$after" ]; then
-	fail $name "tracefs state changed"
+	fail $name "tracefs state changed: $(state_diff "$before" "$after")"
 else
 	pass $name
 fi
@@ -90,7 +90,7 @@ elif [ $rc -ne 0 ] || ! grep -q "removed instance $leftover" $OUT/reset.txt; the
 elif grep -q "ftscope-$live-" $OUT/reset.txt; then
 	fail $name "reset removed the instance of a running ftscope"
 elif [ "$before" != "$after" ]; then
-	fail $name "tracefs state changed"
+	fail $name "tracefs state changed: $(state_diff "$before" "$after")"
 else
 	pass $name
 fi

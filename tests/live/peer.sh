@@ -54,8 +54,11 @@ compare() {
 	# two switch-ins before exec (its first, and the one after the start gate opens), when
 	# its comm is still "ftscope" and bpftrace's comm filter leaves them out.
 	d=$((p50 > btp50 ? p50 - btp50 : btp50 - p50))
-	if [ "$ours" -lt 100 ] || [ "$ours" -gt 102 ]; then
-		# the sleeper makes 100 wakeups: a known answer, whatever the peer says
+	if [ "$ours" -lt 100 ] || [ "$ours" -gt 103 ]; then
+		# the sleeper makes 100 wakeups: a known answer, whatever the peer says; plus
+		# the two switch-ins before exec, and one requeue when something preempts it
+		# (both tools count that, as BCC's runqlat; seen with the ASan build sharing
+		# the CPU)
 		fail $name "ftscope saw $ours wakeups of the sleeper's 100"
 	elif [ "$n" -lt 100 ]; then
 		# the peer missed some of the 100 (seen under host steal): nothing to compare
