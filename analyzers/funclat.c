@@ -117,10 +117,6 @@ static int funclat_init(void *priv, const struct ft_env *env)
 	f->env = env;
 	if (!f->unit)
 		f->unit = &ft_unit_ns;
-	if (!env->live) {
-		ft_err("funclat traces live; reading captures comes with trace.dat recording");
-		return -1;
-	}
 	f->hist = calloc(f->pr.n ? f->pr.n : 1, sizeof(*f->hist));
 	if (!f->hist || ft_tab_init(&f->threads, sizeof(struct fstack))) {
 		ft_err("out of memory");

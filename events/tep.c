@@ -199,31 +199,22 @@ static uint64_t texts_hash(ft_format_read_fn rd, void *ctx, unsigned int need)
 }
 
 /*
- * parses_in_child - do the formats of a file parse without crashing libtraceevent?
- * The same tep construction, and the print-fmt evaluation the decoder does, in a
- * child with no output and a time limit; true when it exited cleanly. Texts that
- * passed are remembered, so reading the same formats again forks no child.
+ * in_child - run @fn(@arg) in a child with no output and a time limit: false when it
+ * crashed or hung (libtraceevent 1.7.1 does, on some malformed formats), true when it
+ * exited, with *@ok set when it exited 0. A failed fork says true: parse in place.
  */
-static bool parses_in_child(ft_format_read_fn rd, void *ctx, unsigned int need)
+static bool in_child(int (*fn)(void *arg), void *arg, bool *ok)
 {
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
-	static uint64_t good[16];
-	static unsigned int ngood;
-	uint64_t h = texts_hash(rd, ctx, need);
-	struct ft_page_fmt pf;
-	struct tep_handle *tep;
-	struct ft_states st;
 	int status, fd;
 	size_t i;
 	pid_t pid;
 
-	for (i = 0; i < ngood && i < 16; i++)
-		if (good[i] == h)
-			return true;
+	*ok = false;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
-		return true;	/* no child to spare: parse in place, as before */
+		return true;
 	if (!pid) {
 		fd = open("/dev/null", O_WRONLY);
 		if (fd >= 0)
@@ -231,20 +222,91 @@ static bool parses_in_child(ft_format_read_fn rd, void *ctx, unsigned int need)
 		for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
 			signal(fatal[i], SIG_DFL);
 		alarm(10);
-		tep = ft_tep_load(rd, ctx, need, &pf, 0);
-		if (tep)
-			ft_states_from_print_fmt(&st, tep);
-		_exit(tep ? 0 : 1);
+		_exit(fn(arg) ? 1 : 0);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return false;
 	if (!WIFEXITED(status))
 		return false;
+	*ok = !WEXITSTATUS(status);
+	return true;
+}
+
+struct load_args {
+	ft_format_read_fn	rd;
+	void			*ctx;
+	unsigned int		need;
+};
+
+/* try_load - in the child: the tep construction and the print-fmt evaluation */
+static int try_load(void *arg)
+{
+	struct load_args *a = arg;
+	struct ft_page_fmt pf;
+	struct ft_states st;
+	struct tep_handle *tep = ft_tep_load(a->rd, a->ctx, a->need, &pf, 0);
+
+	if (!tep)
+		return -1;
+	ft_states_from_print_fmt(&st, tep);
+	return 0;
+}
+
+/*
+ * parses_in_child - do the formats of a file parse without crashing libtraceevent?
+ * The same tep construction as in place, in a child (in_child). Texts that passed
+ * are remembered, so reading the same formats again forks no child.
+ */
+static bool parses_in_child(ft_format_read_fn rd, void *ctx, unsigned int need)
+{
+	static uint64_t good[16];
+	static unsigned int ngood;
+	struct load_args a = { rd, ctx, need };
+	uint64_t h = texts_hash(rd, ctx, need);
+	unsigned int i;
+	bool ok;
+
+	for (i = 0; i < ngood && i < 16; i++)
+		if (good[i] == h)
+			return true;
+	if (!in_child(try_load, &a, &ok))
+		return false;
 	/* a clean refusal (exit 1) is reported by the parse in place */
-	if (!WEXITSTATUS(status))
+	if (ok)
 		good[ngood++ % 16] = h;
 	return true;
+}
+
+struct one_args {
+	const char	*system, *text;
+	size_t		len;
+};
+
+/* try_one - in the child: one format into a tep of its own */
+static int try_one(void *arg)
+{
+	struct one_args *a = arg;
+	struct tep_handle *tep = tep_alloc();
+
+	return tep ? ft_tep_add_format(tep, a->system, a->text, a->len) : -1;
+}
+
+/**
+ * ft_tep_add_untrusted - ft_tep_add_format for a format from a file: parsed in a
+ * child first (in_child). Returns 0, or -1 with errno EINVAL.
+ */
+int ft_tep_add_untrusted(struct tep_handle *tep, const char *system, const char *text,
+			 size_t len)
+{
+	struct one_args a = { system, text, len };
+	bool ok;
+
+	if (ft_format_check(text, len) || !in_child(try_one, &a, &ok)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return ft_tep_add_format(tep, system, text, len);
 }
 
 /**

@@ -29,6 +29,8 @@ struct tep_handle *ft_tep_load(ft_format_read_fn rd, void *ctx, unsigned int nee
 int ft_format_check(const char *text, size_t len);
 int ft_tep_add_format(struct tep_handle *tep, const char *system, const char *text,
 		      size_t len);
+int ft_tep_add_untrusted(struct tep_handle *tep, const char *system, const char *text,
+			 size_t len);
 char *ft_dir_format_read(void *dir, const char *system, const char *event, size_t *len);
 char *ft_read_file(const char *path, size_t max, size_t *len);
 int ft_write_all(int fd, const void *buf, size_t len);

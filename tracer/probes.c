@@ -461,26 +461,33 @@ int ft_probes_setup(struct ft_probes *pr, struct ft_session *s, const int *pids,
 }
 
 /* add_format - parse the format of @sys/@ev into @tep; prints the error */
-static int add_format(struct ft_session *s, struct tep_handle *tep, const char *sys,
-		      const char *ev)
+static int add_format(ft_format_read_fn rd, void *ctx, struct tep_handle *tep, const char *sys,
+		      const char *ev, bool untrusted)
 {
 	size_t len = 0;
-	char *text = ft_session_format_read(s, sys, ev, &len);
-	int ret = text ? ft_tep_add_format(tep, sys, text, len) : -1;
+	char *text = rd(ctx, sys, ev, &len);
+	int ret = -1;
 
+	if (text)
+		ret = untrusted ? ft_tep_add_untrusted(tep, sys, text, len) :
+				  ft_tep_add_format(tep, sys, text, len);
 	free(text);
 	if (ret)
 		ft_err("cannot parse the format of %s:%s", sys, ev);
 	return ret;
 }
 
-/* ft_probes_formats - the formats of every probe and tracer event into @tep */
-int ft_probes_formats(struct ft_probes *pr, struct ft_session *s, struct tep_handle *tep)
+/*
+ * ft_probes_formats - the formats of every probe and tracer event into @tep, read
+ * with @rd (the session's, or a file's: @untrusted, parsed in a child first)
+ */
+int ft_probes_formats(struct ft_probes *pr, ft_format_read_fn rd, void *ctx,
+		      struct tep_handle *tep, bool untrusted)
 {
 	int i;
 
 	for (i = 0; i < pr->nev; i++)
-		if (add_format(s, tep, pr->ev[i].sys, pr->ev[i].name))
+		if (add_format(rd, ctx, tep, pr->ev[i].sys, pr->ev[i].name, untrusted))
 			return -1;
 	return 0;
 }

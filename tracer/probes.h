@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "events/tep.h"
+
 struct ft_session;
 struct ft_decoder;
 struct tep_handle;
@@ -59,7 +61,10 @@ struct ft_probes {
 int ft_probes_add_spec(struct ft_probes *pr, const char *spec);
 int ft_probes_setup(struct ft_probes *pr, struct ft_session *s, const int *pids, int npids,
 		    bool follow);
-int ft_probes_formats(struct ft_probes *pr, struct ft_session *s, struct tep_handle *tep);
+int ft_probes_formats(struct ft_probes *pr, ft_format_read_fn rd, void *ctx,
+		      struct tep_handle *tep, bool untrusted);
+char *ft_probes_describe(const struct ft_probes *pr);
+int ft_probes_load(struct ft_probes *pr, const char *text, const char *path);
 int ft_probes_decoder(struct ft_probes *pr, struct ft_decoder *d);
 int ft_probes_find(const struct ft_probes *pr, uint64_t ip);
 const char *ft_fmethod_name(enum ft_fmethod m);

@@ -375,6 +375,18 @@ static int src_kallsyms(struct pipeline *p, struct ft_source *src)
 	return fd;
 }
 
+/* probes_of_file - funclat -i: the probes the file recorded, and their formats */
+static int probes_of_file(struct pipeline *p, struct ft_source *src, struct tep_handle *tep)
+{
+	char *text = src->is_tdat ? strndup(src->tdat.tool.data, src->tdat.tool.len) : NULL;
+	int ret = ft_probes_load(p->probes, text, p->o->input);
+
+	free(text);
+	if (!ret)
+		ret = ft_probes_formats(p->probes, ft_source_format_read, src, tep, true);
+	return ret;
+}
+
 /* run_offline - analyze a trace.dat or a capture directory in one pass */
 static int run_offline(struct pipeline *p)
 {
@@ -393,6 +405,8 @@ static int run_offline(struct pipeline *p)
 		       strerror(errno ? errno : EINVAL));
 		goto out_src;
 	}
+	if (p->probes && probes_of_file(p, &src, tep))
+		goto out_src;
 	if (ft_merge_init(&m, &pf, src.ncpus, on_raw, p)) {
 		ft_err("out of memory");
 		goto out_src;
@@ -503,9 +517,18 @@ static void capture_round(struct pipeline *p, struct ft_session *s, const struct
 /* capture_end - write the trace.dat, with the pid filter in its VERSION text */
 static int capture_end(struct pipeline *p, struct ft_capture *cap, const int *pids, int npids)
 {
-	char *tool = ft_capture_tool(pids, npids, p->follow);
+	char *tool = ft_capture_tool(pids, npids, p->follow), *probes, *both;
 	int ret;
 
+	/* funclat: which function each probe event is, for funclat -i */
+	if (tool && p->probes) {
+		probes = ft_probes_describe(p->probes);
+		if (!probes || asprintf(&both, "%s\n%s", tool, probes) < 0)
+			both = NULL;
+		free(probes);
+		free(tool);
+		tool = both;
+	}
 	if (p->progress)
 		fputc('\n', stderr);
 	if (cap->errors) {
@@ -572,7 +595,7 @@ static int run_live(struct pipeline *p)
 		ft_err("cannot parse the event formats of instance %s: %s", s.name, strerror(errno));
 		goto out_session;
 	}
-	if (p->probes && ft_probes_formats(p->probes, &s, tep))
+	if (p->probes && ft_probes_formats(p->probes, ft_session_format_read, &s, tep, false))
 		goto out_session;
 	if (ft_merge_init(&m, &s.pf, s.ncpus, on_raw, p)) {
 		ft_err("out of memory");

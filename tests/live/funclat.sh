@@ -68,6 +68,36 @@ else
 	fail $name "$(head -c 300 $OUT/fl-rec.json)"
 fi
 
+# Recorded with -o, read back with -i: the same report, and a pattern picks a subset.
+name=funclat_file_equals_live
+rm -f $OUT/fl-rec.dat
+$FTSCOPE funclat -F $BF:recurse $BF:busy_wait -o $OUT/fl-rec.dat -- $BF 0 0 0 0 10 3 \
+	> $OUT/fl-rec-live.txt 2>&1
+$FTSCOPE funclat -F -i $OUT/fl-rec.dat $BF:recurse $BF:busy_wait > $OUT/fl-rec-file.txt 2>&1
+$FTSCOPE funclat --json -i $OUT/fl-rec.dat 'busyfn:busy*' > $OUT/fl-rec-one.json 2>&1
+one=$(json "(j['total']['count'], len(j['functions']) if 'functions' in j else 1)" $OUT/fl-rec-one.json 2>&1)
+if ! cmp -s $OUT/fl-rec-live.txt $OUT/fl-rec-file.txt; then
+	fail $name "the report from the file differs: $(diff $OUT/fl-rec-live.txt $OUT/fl-rec-file.txt |
+		grep '^[<>]' | head -2 | tr '\n' ' ')"
+elif ! grep -q 'count 30' $OUT/fl-rec-file.txt; then
+	fail $name "no 'count 30' (recurse) in: $(grep count $OUT/fl-rec-file.txt | head -2 | tr '\n' ' ')"
+elif [ "$one" != "(10, 1)" ]; then
+	fail $name "busyfn:busy* from the file: (count, functions) $one, expected (10, 1)"
+else
+	pass "$name (uprobes: identical report; a pattern selects busy_wait's 10 calls)"
+fi
+
+name=funclat_syscall_file_equals_live
+rm -f $OUT/fl-sys.dat
+$FTSCOPE funclat -F syscall:clock_nanosleep syscall:read -o $OUT/fl-sys.dat -- $WL/sleeper 0 20 5 \
+	> $OUT/fl-sys-live.txt 2>&1
+$FTSCOPE funclat -F -i $OUT/fl-sys.dat syscall:clock_nanosleep syscall:read > $OUT/fl-sys-file.txt 2>&1
+if cmp -s $OUT/fl-sys-live.txt $OUT/fl-sys-file.txt && grep -q 'count 20' $OUT/fl-sys-file.txt; then
+	pass $name
+else
+	fail $name "$(diff $OUT/fl-sys-live.txt $OUT/fl-sys-file.txt | grep '^[<>]' | head -2 | tr '\n' ' ')"
+fi
+
 name=funclat_syscall_nanosleep
 $FTSCOPE funclat -m --json syscall:clock_nanosleep -- $WL/sleeper 0 20 10 > $OUT/fl-sys.json 2> /dev/null
 n=$(json "j['total']['count']" $OUT/fl-sys.json 2> /dev/null)

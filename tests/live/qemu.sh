@@ -120,6 +120,18 @@ else
 	fail $name "counts $counts: $(head -2 $Q/funclat_kprobe.err)"
 fi
 
+# kprobe events recorded with -o and read back with -i: the same histogram
+name=qemu_funclat_kprobe_file_equals_live
+same=$(python3 -c "import json, sys
+a, b = (json.loads(open(f).read().strip().splitlines()[-1]) for f in sys.argv[1:])
+print(a['functions'] == b['functions'] and a['functions'][0]['hist']['count'] >= 50)" \
+	$Q/funclat_kprobe_rec.out $Q/funclat_kprobe_file.out 2>&1)
+if ok funclat_kprobe_rec && ok funclat_kprobe_file && [ "$same" = True ]; then
+	pass $name
+else
+	fail $name "$same $(head -1 $Q/funclat_kprobe_rec.err) $(head -1 $Q/funclat_kprobe_file.err)"
+fi
+
 name=qemu_funclat_auto_says_method
 if ok funclat_auto && grep -q 'kernel ones through kprobe' $Q/funclat_auto.out &&
    grep -q '^     usecs *: count *distribution$' $Q/funclat_auto.out; then

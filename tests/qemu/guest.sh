@@ -34,6 +34,10 @@ run funclat_kprobe ftscope funclat -F --json --method kprobe vfs_read syscall:re
 run funclat_auto ftscope funclat -u vfs_read -- dd if=/ftscope/ftscope of=/dev/null bs=4096 count=10
 run funclat_graph ftscope funclat --method graph vfs_read -d 0.1
 run funclat_uprobe ftscope funclat -u --json $WL/busyfn:busy_wait -- $WL/busyfn 20 200 20 2000
+# kprobes recorded to a trace.dat, then read back (the file stays in the guest)
+run funclat_kprobe_rec ftscope funclat -F --json --method kprobe vfs_read -o /tmp/fk.dat -- \
+	dd if=/ftscope/ftscope of=/dev/null bs=4096 count=50
+run funclat_kprobe_file ftscope funclat -F --json -i /tmp/fk.dat vfs_read
 [ -n "$GUEST_EXTRA" ] && . "$GUEST_EXTRA"
 snapshot > $out/after.state
 tar c -C $out . | gzip | base64

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probes in a trace.dat: a recording of funclat keeps, in its VERSION text, which
+ * function each probe event belongs to, so that `funclat -i FILE PATTERN...` reads
+ * the records as the live run did. The lines:
+ *
+ *   probes METHOD		enum ft_fmethod used for kernel functions
+ *   fn KIND ADDR NAME		k(ernel), u(ser) or s(yscall); ADDR hex; NAME as reported
+ *   ev FUNC KIND SYS NAME	the event SYS:NAME: function index (-1: by ip), fcall kind
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/decode.h"
+#include "tracer/probes.h"
+#include "tracer/util.h"
+
+static const char kind_letter[] = { [FT_FK_KERNEL] = 'k', [FT_FK_USER] = 'u',
+				    [FT_FK_SYSCALL] = 's' };
+
+/**
+ * ft_probes_describe - the probe lines of a capture's VERSION text
+ * Returns a malloc'ed text, or NULL when out of memory.
+ */
+char *ft_probes_describe(const struct ft_probes *pr)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int i;
+
+	if (!f)
+		return NULL;
+	fprintf(f, "probes %d\n", (int)pr->used);
+	for (i = 0; i < pr->n; i++)
+		fprintf(f, "fn %c %llx %s\n", kind_letter[pr->fn[i].kind],
+			(unsigned long long)pr->fn[i].addr, pr->fn[i].name);
+	for (i = 0; i < pr->nev; i++)
+		fprintf(f, "ev %d %d %s %s\n", pr->ev[i].func, pr->ev[i].kind, pr->ev[i].sys,
+			pr->ev[i].name);
+	if (fclose(f))
+		return NULL;
+	return text;
+}
+
+/* wanted - does function @name match one of the patterns given offline? */
+static bool wanted(const struct ft_probes *pr, const char *name)
+{
+	const char *colon = strrchr(name, ':');
+	int i;
+
+	for (i = 0; i < pr->nspecs; i++) {
+		const char *spec = pr->specs[i], *sc = strrchr(spec, ':');
+
+		if (!fnmatch(spec, name, 0))
+			return true;
+		/* /path/bin:func and bin:func name the same function as recorded */
+		if (sc && colon && !fnmatch(sc + 1, colon + 1, 0) &&
+		    strncmp(spec, "syscall:", 8) && strncmp(name, "syscall:", 8))
+			return true;
+	}
+	return false;
+}
+
+/* parse_fn - one "fn" line into @pr (kept when a pattern wants it); @map: old -> new */
+static int parse_fn(struct ft_probes *pr, const char *line, int **map, int *nmap)
+{
+	char kind, name[192];
+	unsigned long long addr;
+	int *m = realloc(*map, (*nmap + 1) * sizeof(*m));
+	struct ft_fn *fn;
+
+	if (!m)
+		return -1;
+	*map = m;
+	if (sscanf(line, "fn %c %llx %191s", &kind, &addr, name) != 3 ||
+	    !strchr("kus", kind))
+		return -1;
+	m[(*nmap)++] = -1;
+	if (!wanted(pr, name))
+		return 0;
+	fn = realloc(pr->fn, (pr->n + 1) * sizeof(*fn));
+	if (!fn)
+		return -1;
+	pr->fn = fn;
+	memset(&fn[pr->n], 0, sizeof(*fn));
+	snprintf(fn[pr->n].name, sizeof(fn[pr->n].name), "%s", name);
+	fn[pr->n].kind = kind == 'k' ? FT_FK_KERNEL : kind == 'u' ? FT_FK_USER : FT_FK_SYSCALL;
+	fn[pr->n].addr = addr;
+	m[*nmap - 1] = pr->n++;
+	return 0;
+}
+
+/* parse_ev - one "ev" line: kept when its function is, or when it is found by ip */
+static int parse_ev(struct ft_probes *pr, const char *line, const int *map, int nmap)
+{
+	struct ft_pev e = { 0 }, *ev;
+
+	if (sscanf(line, "ev %d %d %63s %63s", &e.func, &e.kind, e.sys, e.name) != 4 ||
+	    e.func < -1 || e.func >= nmap || e.kind < FT_FC_ENTRY || e.kind > FT_FC_GRAPH_EXIT)
+		return -1;
+	if (e.func >= 0 && map[e.func] < 0)
+		return 0;
+	if (e.func >= 0)
+		e.func = map[e.func];
+	ev = realloc(pr->ev, (pr->nev + 1) * sizeof(*ev));
+	if (!ev)
+		return -1;
+	pr->ev = ev;
+	ev[pr->nev++] = e;
+	return 0;
+}
+
+/**
+ * ft_probes_load - the probes a capture recorded (@text: its VERSION text), keeping
+ * the functions the patterns name. Returns 0, or -1 after printing the error.
+ */
+int ft_probes_load(struct ft_probes *pr, const char *text, const char *path)
+{
+	const char *p = text ? strstr(text, "\nprobes ") : NULL;
+	char *copy, *line, *save = NULL;
+	int *map = NULL, nmap = 0, ret = 0;
+
+	if (!p) {
+		ft_err("%s holds no function probes (record them with ftscope funclat PATTERN... "
+		       "-o FILE)", path);
+		return -1;
+	}
+	copy = strdup(p + 1);
+	if (!copy) {
+		ft_err("out of memory");
+		return -1;
+	}
+	if (sscanf(copy, "probes %d", &nmap) != 1 || nmap < FT_FM_AUTO || nmap > FT_FM_KPROBE)
+		ret = -1;
+	pr->used = (enum ft_fmethod)nmap;
+	nmap = 0;
+	for (line = strtok_r(copy, "\n", &save); line && !ret; line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, "fn ", 3))
+			ret = parse_fn(pr, line, &map, &nmap);
+		else if (!strncmp(line, "ev ", 3))
+			ret = parse_ev(pr, line, map, nmap);
+	free(copy);
+	free(map);
+	if (ret)
+		ft_err("%s: its probe list is damaged", path);
+	else if (!pr->n)
+		ft_err("no pattern matches a function recorded in %s", path);
+	return ret || !pr->n ? -1 : 0;
+}
