@@ -28,6 +28,7 @@ enum ft_ev_type {
 };
 
 #define FT_NEED(t)	(1u << (t))
+#define FT_ALL_TYPES	((1u << FT_EV_NTYPES) - 2)	/* every kernel event type */
 #define FT_TASK_COMM_LEN 16
 
 /* The tracepoint behind each type: system and name. */

@@ -398,8 +398,12 @@ static int run_offline(struct pipeline *p)
 
 	if (ft_source_open(&src, p->o->input))
 		goto out_src;
-	tep = ft_tep_load(ft_source_format_read, &src, p->need | p->want | FT_NEED(FT_EV_FORK), &pf,
-			  FT_TEP_UNTRUSTED);
+	/*
+	 * Every event type the file holds, not only the analyzer's: the switch-chain
+	 * repair then sees the same records whichever analyzers read the file (alone or
+	 * several in a report), and the file's own events are no dearer to walk.
+	 */
+	tep = ft_tep_load(ft_source_format_read, &src, FT_ALL_TYPES, &pf, FT_TEP_UNTRUSTED);
 	if (!tep) {
 		ft_err("%s: cannot parse its event formats: %s", p->o->input,
 		       strerror(errno ? errno : EINVAL));

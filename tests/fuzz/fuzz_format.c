@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		t.len[i] = (nul ? nul : end) - p;
 		p += t.len[i] + 1;
 	}
-	tep = ft_tep_load(read_text, &t, (1u << FT_EV_NTYPES) - 2, &pf, FT_TEP_UNTRUSTED);
+	tep = ft_tep_load(read_text, &t, FT_ALL_TYPES, &pf, FT_TEP_UNTRUSTED);
 	if (!tep)
 		return 0;
 	if (!ft_decoder_init(&dec, tep)) {

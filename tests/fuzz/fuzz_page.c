@@ -54,7 +54,7 @@ static void add_set(const char *dir)
 
 	if (nsets >= MAX_SETS || access(dir, R_OK))
 		return;
-	s->tep = ft_tep_load(ft_dir_format_read, (void *)dir, (1u << FT_EV_NTYPES) - 2, &s->pf, 0);
+	s->tep = ft_tep_load(ft_dir_format_read, (void *)dir, FT_ALL_TYPES, &s->pf, 0);
 	if (!s->tep)
 		return;
 	if (ft_decoder_init(&s->dec, s->tep)) {

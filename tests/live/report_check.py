@@ -10,6 +10,12 @@ import subprocess
 import sys
 
 
+def die(msg):
+    """the reason on stdout (the test shows it), exit 1"""
+    print(msg)
+    sys.exit(1)
+
+
 def split_footer(text):
     """(body, footer): the footer starts at the last blank line."""
     i = text.rstrip('\n').rfind('\n\n')
@@ -25,11 +31,11 @@ def main():
             cur = line[4:-5]
             sections[cur] = []
         elif cur is None:
-            sys.exit('output before the first "==> NAME <==" line: %r' % line)
+            die('output before the first "==> NAME <==" line: %r' % line)
         else:
             sections[cur].append(line)
     if not sections:
-        sys.exit('no sections')
+        die('no sections')
     names = list(sections)
     for n, spec in enumerate(names):
         text = ''.join(sections[spec])
@@ -39,10 +45,10 @@ def main():
                                capture_output=True, text=True).stdout
         abody, afoot = split_footer(alone)
         if abody != text:
-            sys.exit('%s: the section differs from the run alone (%d vs %d lines)'
+            die('%s: the section differs from the run alone (%d vs %d lines)'
                      % (spec, text.count('\n'), abody.count('\n')))
         if afoot != footer:
-            sys.exit('%s: footer %r, alone %r' % (spec, footer.strip(), afoot.strip()))
+            die('%s: footer %r, alone %r' % (spec, footer.strip(), afoot.strip()))
     print('%d sections equal to the runs alone, one footer: %s' % (len(names), footer.strip()))
 
 
