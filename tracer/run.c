@@ -518,7 +518,7 @@ static void capture_round(struct pipeline *p, struct ft_session *s, const struct
 	p->progress = true;
 }
 
-/* capture_end - write the trace.dat, with the pid filter in its VERSION text */
+/* capture_end - write the trace.dat; its VERSION text has the pid filter and funclat's probes */
 static int capture_end(struct pipeline *p, struct ft_capture *cap, const int *pids, int npids)
 {
 	char *tool = ft_capture_tool(pids, npids, p->follow), *probes, *both;
