@@ -34,6 +34,7 @@ struct ft_env {
 						   a copy of a trace.dat's own offline */
 	const struct ft_blob	*procmaps;	/* offline: the file's maps of the traced */
 	int			nprocmaps;	/* processes (PROCMAPS), for user stacks */
+	const struct ft_blob	*cmdlines;	/* offline: the file's saved_cmdlines, or NULL */
 };
 
 /*

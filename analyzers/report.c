@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report: several analyzers over one trace.dat in one pass. Each word names an
- * analyzer with its own options ('timehist -s'); they share the reading, decoding
- * and switch-chain repair, and each prints what `ftscope NAME -i FILE` prints,
- * under a "==> NAME <==" line, before one footer for all.
+ * report: several analyzers in one pass, live or over one trace.dat. Each word names
+ * an analyzer with its own options ('timehist -s'); they share the session (the union
+ * of their events), the reading, decoding and switch-chain repair, and each prints
+ * what `ftscope NAME` would over the same events, under a "==> NAME <==" line, before
+ * one footer for all.
  *
  * Analyzers that print while events flow (timehist rows, wakeup --min-us) print to
  * stdout: while one of them runs, stdout is its own temporary file (glibc's stdout
@@ -17,6 +18,7 @@
 #include "analyzers/analyzer.h"
 #include "analyzers/output/json.h"
 #include "events/tasks.h"
+#include "events/tdat.h"
 #include "tracer/options.h"
 #include "tracer/util.h"
 
@@ -107,16 +109,12 @@ static int parse_stage(struct stage *s, const char *spec, const struct ft_opts *
 	return 0;
 }
 
-/* report_check - a file to read, at least one analyzer, each word parsed */
+/* report_check - at least one analyzer, each word parsed */
 static int report_check(void *priv, const struct ft_opts *o)
 {
 	struct report *r = priv;
 	int i;
 
-	if (!o->input) {
-		ft_err("report reads a trace.dat: it needs -i FILE");
-		return -1;
-	}
 	if (!r->n) {
 		ft_err("report needs at least one ANALYZER (see --help)");
 		return -1;
@@ -156,7 +154,9 @@ static int report_init(void *priv, const struct ft_env *env)
 		s->env = *env;
 		s->env.opts = &s->o;
 		s->env.tasks = &s->tasks;
-		s->has_tasks = !ft_tasks_init(&s->tasks, env->live);
+		s->has_tasks = !ft_tasks_init(&s->tasks, env->live) &&
+			       (!env->cmdlines || !ft_tasks_saved(&s->tasks, env->cmdlines->data,
+								  env->cmdlines->len));
 		s->out = tmpfile();
 		if (!s->has_tasks || !s->out) {
 			ft_err("cannot set up %s: %m", s->a->name);
@@ -274,20 +274,27 @@ const struct ft_analyzer ft_report = {
 	.name		= "report",
 	.summary	= "several analyzers over one trace.dat, in one pass",
 	.synopsis	= "-i FILE ANALYZER...",
-	.help		= "Usage: ftscope report -i FILE [--json] ANALYZER...\n\n"
-			  "Several analyzers over one trace.dat (or capture directory), in one pass.\n"
-			  "Each prints, under a line \"==> ANALYZER <==\", what `ftscope ANALYZER -i FILE`\n"
-			  "prints; one footer (events, losses, repairs) follows for all.\n\n"
+	.help		= "Usage: ftscope report [options] ANALYZER... [-- command [args]]\n\n"
+			  "Several analyzers in one pass: live (one instance with the events of all)\n"
+			  "or over one trace.dat (-i FILE). Each prints, under a line\n"
+			  "\"==> ANALYZER <==\", what it prints alone over the same events; one footer\n"
+			  "(events, losses, repairs) follows for all.\n\n"
 			  "Options:\n"
-			  "  -i, --input FILE     the trace.dat to read (required)\n"
-			  "  --json               one object, with a \"reports\" array: one per analyzer\n"
 			  "  ANALYZER...          timehist, runqlat, latency, wakeup, offcpu; quote one\n"
-			  "                       with its own options: 'timehist -s' 'runqlat -P'\n\n"
+			  "                       with its own options: 'timehist -s' 'runqlat -P'\n"
+			  "  -i, --input FILE     read a trace.dat instead of tracing\n"
+			  "  -o, --output FILE    also write the events to a trace.dat\n"
+			  "  --json               one object, with a \"reports\" array: one per analyzer\n"
+			  "  -p PID, -t TID, -C CPUS, -a, -d SECONDS, -b KB: as for every analyzer\n"
+			  "                       (ftscope runqlat --help), given to report itself\n\n"
 			  "EXAMPLES:\n"
+			  "  ftscope report 'timehist -s' runqlat wakeup -- make -j2\n"
+			  "  ftscope report runqlat 'latency -s max' -d 5\n"
 			  "  ftscope record -o s.dat -- make -j2\n"
 			  "  ftscope report -i s.dat timehist runqlat wakeup\n"
 			  "  ftscope report -i s.dat 'timehist -s' 'runqlat -P' 'latency -s max'\n",
 	.priv_size	= sizeof(struct report),
+	.max_wait_ms	= 100,		/* offcpu's, the shortest of the analyzers' */
 	.arg		= report_arg,
 	.check		= report_check,
 	.events		= report_events,

@@ -13,6 +13,7 @@
 int ft_tasks_init(struct ft_tasks *t, bool use_proc)
 {
 	t->use_proc = use_proc;
+	t->has_saved = false;
 	return ft_tab_init(&t->tab, sizeof(struct ft_task));
 }
 
@@ -20,6 +21,33 @@ int ft_tasks_init(struct ft_tasks *t, bool use_proc)
 void ft_tasks_fini(struct ft_tasks *t)
 {
 	ft_tab_fini(&t->tab);
+	if (t->has_saved)
+		ft_tab_fini(&t->saved);
+	t->has_saved = false;
+}
+
+/**
+ * ft_tasks_saved - a file's saved_cmdlines ("PID COMM" lines): the names of tasks no
+ * event names, as /proc gives them live. Returns 0, or -1 when out of memory.
+ */
+int ft_tasks_saved(struct ft_tasks *t, const char *text, size_t len)
+{
+	char *copy, *line, *save = NULL, comm[FT_TASK_COMM_LEN + 1];
+	struct ft_task *e;
+	int tid;
+
+	if (!t->has_saved && ft_tab_init(&t->saved, sizeof(struct ft_task)))
+		return -1;
+	t->has_saved = true;
+	copy = strndup(text, len);
+	if (!copy)
+		return -1;
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%d %16[^\n]", &tid, comm) == 2 && tid > 0 &&
+		    (e = ft_tab_get(&t->saved, tid)))
+			snprintf(e->comm, sizeof(e->comm), "%s", comm);
+	free(copy);
+	return 0;
 }
 
 /**
@@ -37,7 +65,10 @@ struct ft_task *ft_tasks_note(struct ft_tasks *t, int tid, const char *comm)
 	return e;
 }
 
-/* note_proc_comm - name @tid from /proc/TID/comm when live, else @fallback */
+/*
+ * note_proc_comm - name @tid from /proc/TID/comm when live, else @fallback, else
+ * from a file's saved_cmdlines
+ */
 static struct ft_task *note_proc_comm(struct ft_tasks *t, int tid, const char *fallback)
 {
 	char path[64], *comm = NULL;
@@ -48,6 +79,11 @@ static struct ft_task *note_proc_comm(struct ft_tasks *t, int tid, const char *f
 		comm = ft_read_file(path, 64, NULL);
 	if (comm)
 		comm[strcspn(comm, "\n")] = 0;
+	if (!comm && !fallback && t->has_saved) {
+		struct ft_task *s = ft_tab_find(&t->saved, tid);
+
+		fallback = s ? s->comm : NULL;
+	}
 	e = ft_tasks_note(t, tid, comm && comm[0] ? comm : fallback);
 	free(comm);
 	return e;

@@ -7,6 +7,7 @@
 #define FTSCOPE_EVENTS_TASKS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "events/decode.h"
 #include "events/tab.h"
@@ -21,6 +22,9 @@ struct ft_task {
 struct ft_tasks {
 	struct ft_tab	tab;		/* tid -> struct ft_task */
 	bool		use_proc;	/* live: read /proc/TID/status for tgids */
+	struct ft_tab	saved;		/* offline: a file's saved_cmdlines, where live reads
+					   /proc for a task no event named */
+	bool		has_saved;
 };
 
 int ft_tasks_init(struct ft_tasks *t, bool use_proc);
@@ -30,5 +34,6 @@ const char *ft_tasks_comm(struct ft_tasks *t, int tid);
 int ft_tasks_tgid(struct ft_tasks *t, int tid);
 int ft_tasks_ppid(struct ft_tasks *t, int tid);
 void ft_tasks_fork(struct ft_tasks *t, int parent, int child, const char *comm);
+int ft_tasks_saved(struct ft_tasks *t, const char *text, size_t len);
 
 #endif

@@ -269,7 +269,9 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 {
 	p->ncpus = ncpus;
 	p->lost_cpu = calloc(ncpus, sizeof(*p->lost_cpu));
-	if (!p->lost_cpu || ft_tasks_init(&p->tasks, live)) {
+	if (!p->lost_cpu || ft_tasks_init(&p->tasks, live) ||
+	    (p->env.cmdlines && ft_tasks_saved(&p->tasks, p->env.cmdlines->data,
+					       p->env.cmdlines->len))) {
 		ft_err("out of memory");
 		return -1;
 	}
@@ -421,6 +423,7 @@ static int run_offline(struct pipeline *p)
 	if (src.is_tdat) {
 		p->env.procmaps = src.tdat.procmaps;
 		p->env.nprocmaps = src.tdat.nprocmaps;
+		p->env.cmdlines = &src.tdat.cmdlines;
 	}
 	if (pipeline_init(p, tep, src.ncpus, false))
 		goto out_pipe;

@@ -89,7 +89,7 @@ cases+=(
 	"list_unknown_option|list --bogus|unexpected argument"
 	"list_argument|list extra|unexpected argument"
 	"reset_unknown_option|reset --bogus|unexpected argument"
-	"report_needs_input|report timehist|needs -i FILE"
+	"report_unknown_option|report --bogus timehist|unknown option"
 	"report_no_analyzer|report -i tests/data/cap-sleeper|at least one ANALYZER"
 	"report_not_an_analyzer|report -i tests/data/cap-sleeper record|not an analyzer"
 	"report_not_a_trace_file|report -i $OUT/noexec timehist|not a trace.dat file"

@@ -23,14 +23,19 @@ cases=(
 	"funclat_uprobe|funclat $WL/busyfn:busy_wait -- $WL/busyfn 10 100 10 300|count"
 	"record_then_read|record -o $OUT/leaks.dat -- $WL/sleeper 0 20 5|written"
 	"read_file|timehist -i $OUT/leaks.dat|events processed"
+	"report_live|report 'timehist -s' runqlat offcpu -- $WL/sleeper 0 20 5|==> runqlat"
+	"report_file|report -i $OUT/leaks.dat timehist runqlat wakeup latency|==> latency"
+	"funclat_record|funclat $WL/busyfn:busy_wait -o $OUT/leaks-fl.dat -- $WL/busyfn 5 100 0 0|count"
+	"funclat_read_file|funclat -i $OUT/leaks-fl.dat busyfn:busy_wait|count"
+	"offcpu_read_file|offcpu -f -i $OUT/leaks.dat|events processed"
 	"stat|stat -e cs,task-clock -- $WL/sleeper 0 20 5|task-clock"
 	"list|list|sched_switch"
 )
 for c in "${cases[@]}"; do
 	IFS='|' read -r name args word <<< "$c"
 	name=leaks_$name
-	# shellcheck disable=SC2086
-	$FTSCOPE $args > $OUT/leaks.out 2> $OUT/leaks.err < /dev/null
+	# eval: report's analyzer words are quoted with their options
+	eval "$FTSCOPE $args" > $OUT/leaks.out 2> $OUT/leaks.err < /dev/null
 	rc=$?
 	san=$(grep -m1 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' $OUT/leaks.err)
 	if [ -n "$san" ]; then

@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# description: `ftscope report -i FILE ANALYZER...`: several analyzers in one pass over
+# description: `ftscope report [-i FILE] ANALYZER...`: several analyzers in one pass over
 #              one trace.dat, each section equal to the analyzer run alone on the file
 #              (its rows, histograms, summaries), and one footer equal to theirs. On
 #              LISA's trace.dat and on a recording made here with stacks; --json gives
-#              one object with a report per analyzer.
+#              one object with a report per analyzer. Live: the report of a run equals
+#              the report of the file that run wrote, and has the known answers.
 # requires: ../shared for LISA; root for the recording
 . tests/live/lib.sh
 SHARED=${FTSCOPE_SHARED:-../shared}
@@ -57,4 +58,27 @@ if [ "$names" = runqlat,wakeup ] && [ -n "$ev" ] && [ "$ev" = "$ev1" ] && [ "$h"
 	pass report_json
 else
 	fail report_json "reports '$names', events $ev vs $ev1 alone, histogram equal: $([ "$h" = "$h1" ] && echo yes || echo no)"
+fi
+
+# live, writing a file: the live report equals the report of its file, with known answers
+rm -f $OUT/rep-live.dat
+$FTSCOPE report timehist 'runqlat -L' 'wakeup --top 3' -o $OUT/rep-live.dat -- \
+	taskset -c 0 $WL/sleeper 0 20 5 > $OUT/rep-live.txt 2> $OUT/rep-live.err
+rc=$?
+$FTSCOPE report -i $OUT/rep-live.dat timehist 'runqlat -L' 'wakeup --top 3' \
+	> $OUT/rep-live-file.txt 2>&1
+# runqlat -L: the sleeper's 20 naps, each one wakeup (and its start)
+n=$(awk '/^==> runqlat -L <==/ { f = 1 } /^==> wakeup/ { f = 0 }
+	f && /^tid = .* sleeper$/ { s = 1 } f && s && /^count / { print $2 + 0; exit }' $OUT/rep-live.txt)
+if [ $rc -ne 0 ]; then
+	fail report_live "exit $rc: $(head -1 $OUT/rep-live.err)"
+elif [ "$(grep -c '^==> ' $OUT/rep-live.txt)" -ne 3 ]; then
+	fail report_live "not three sections: $(grep '^==> ' $OUT/rep-live.txt | tr '\n' ' ')"
+elif [ -z "$n" ] || [ "$n" -lt 20 ] || [ "$n" -gt 22 ]; then
+	fail report_live "runqlat's section counts $n wakeups of the sleeper's 20"
+elif ! cmp -s $OUT/rep-live.txt $OUT/rep-live-file.txt; then
+	fail report_live "the file's report differs: $(diff $OUT/rep-live.txt $OUT/rep-live-file.txt |
+		grep '^[<>]' | head -2 | tr '\n' ' ')"
+else
+	pass "report_live (3 sections, $n sleeper wakeups, equal to the report of its file)"
 fi
