@@ -57,6 +57,7 @@ seeds() {
 		printf '\4-u\0--state\0D\0-m\0001000\0-f\0--svg\0o.svg' > "$d/offcpu"
 		printf '\5-u\0-F\0--min-us\0005\0libc:malloc\0syscall:read\0--method\0graph' > "$d/funclat"
 		printf '\6-o\0t.dat\0runqlat\0-e\0sched:sched_switch' > "$d/record"
+		printf '\7timehist -s\0runqlat -P\0-i\0x.dat\0wakeup --top 3' > "$d/report"
 		;;
 	esac
 	return 0
