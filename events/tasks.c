@@ -14,6 +14,7 @@ int ft_tasks_init(struct ft_tasks *t, bool use_proc)
 {
 	t->use_proc = use_proc;
 	t->has_saved = false;
+	t->saved_text = NULL;
 	return ft_tab_init(&t->tab, sizeof(struct ft_task));
 }
 
@@ -26,28 +27,39 @@ void ft_tasks_fini(struct ft_tasks *t)
 	t->has_saved = false;
 }
 
-/**
+/*
  * ft_tasks_saved - a file's saved_cmdlines ("PID COMM" lines): the names of tasks no
- * event names, as /proc gives them live. Returns 0, or -1 when out of memory.
+ * event names, as /proc gives them live. @text must live as long as @t; it is parsed
+ * the first time a task needs it. Returns 0.
  */
 int ft_tasks_saved(struct ft_tasks *t, const char *text, size_t len)
 {
+	t->saved_text = text;
+	t->saved_len = len;
+	return 0;
+}
+
+/* saved_comm - @tid's name in the file's saved_cmdlines, or NULL */
+static const char *saved_comm(struct ft_tasks *t, int tid)
+{
 	char *copy, *line, *save = NULL, comm[FT_TASK_COMM_LEN + 1];
 	struct ft_task *e;
-	int tid;
+	int id;
 
-	if (!t->has_saved && ft_tab_init(&t->saved, sizeof(struct ft_task)))
-		return -1;
-	t->has_saved = true;
-	copy = strndup(text, len);
-	if (!copy)
-		return -1;
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "%d %16[^\n]", &tid, comm) == 2 && tid > 0 &&
-		    (e = ft_tab_get(&t->saved, tid)))
-			snprintf(e->comm, sizeof(e->comm), "%s", comm);
-	free(copy);
-	return 0;
+	if (!t->has_saved && t->saved_text) {
+		if (ft_tab_init(&t->saved, sizeof(struct ft_task)))
+			return NULL;
+		t->has_saved = true;
+		copy = strndup(t->saved_text, t->saved_len);
+		for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
+		     line = strtok_r(NULL, "\n", &save))
+			if (sscanf(line, "%d %16[^\n]", &id, comm) == 2 && id > 0 &&
+			    (e = ft_tab_get(&t->saved, id)))
+				snprintf(e->comm, sizeof(e->comm), "%s", comm);
+		free(copy);
+	}
+	e = t->has_saved ? ft_tab_find(&t->saved, tid) : NULL;
+	return e ? e->comm : NULL;
 }
 
 /**
@@ -79,11 +91,8 @@ static struct ft_task *note_proc_comm(struct ft_tasks *t, int tid, const char *f
 		comm = ft_read_file(path, 64, NULL);
 	if (comm)
 		comm[strcspn(comm, "\n")] = 0;
-	if (!comm && !fallback && t->has_saved) {
-		struct ft_task *s = ft_tab_find(&t->saved, tid);
-
-		fallback = s ? s->comm : NULL;
-	}
+	if (!comm && !fallback)
+		fallback = saved_comm(t, tid);
 	e = ft_tasks_note(t, tid, comm && comm[0] ? comm : fallback);
 	free(comm);
 	return e;

@@ -23,7 +23,10 @@ struct ft_tasks {
 	struct ft_tab	tab;		/* tid -> struct ft_task */
 	bool		use_proc;	/* live: read /proc/TID/status for tgids */
 	struct ft_tab	saved;		/* offline: a file's saved_cmdlines, where live reads
-					   /proc for a task no event named */
+					   /proc for a task no event named (parsed when first
+					   needed) */
+	const char	*saved_text;	/* the text, until then */
+	size_t		saved_len;
 	bool		has_saved;
 };
 

@@ -419,7 +419,9 @@ static int run_offline(struct pipeline *p)
 	}
 	if (ft_imap_init(&p->traced, 64) || load_filter(p, &src))
 		goto out_pipe;
-	ksyms_fd = src_kallsyms(p, &src);
+	/* only analyzers with kernel stacks name kernel addresses */
+	if ((p->need | p->want) & FT_NEED(FT_EV_KSTACK))
+		ksyms_fd = src_kallsyms(p, &src);
 	if (src.is_tdat) {
 		p->env.procmaps = src.tdat.procmaps;
 		p->env.nprocmaps = src.tdat.nprocmaps;
