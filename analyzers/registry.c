@@ -7,7 +7,7 @@
 #include "analyzers/analyzer.h"
 
 extern const struct ft_analyzer ft_runqlat, ft_timehist, ft_latency,
-				 ft_wakeup, ft_offcpu, ft_funclat,
+				 ft_wakeup, ft_offcpu, ft_funclat, ft_funccount,
 				 ft_record, ft_report;
 
 const struct ft_analyzer *const ft_analyzers[] = {
@@ -17,6 +17,7 @@ const struct ft_analyzer *const ft_analyzers[] = {
 	&ft_wakeup,
 	&ft_offcpu,
 	&ft_funclat,
+	&ft_funccount,
 	&ft_record,
 	&ft_report,
 	NULL,

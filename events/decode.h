@@ -101,6 +101,7 @@ enum ft_fcall_kind {
 	FT_FC_EXIT,		/* kretprobe, uretprobe, syscalls:sys_exit_* */
 	FT_FC_GRAPH_ENTRY,	/* ftrace:funcgraph_entry (function by ip) */
 	FT_FC_GRAPH_EXIT,	/* ftrace:funcgraph_exit: calltime and rettime when present */
+	FT_FC_FUNCTION,		/* ftrace:function: the function tracer's entry, by ip */
 };
 
 struct ft_fcall {

@@ -290,9 +290,32 @@ static int write_inst(struct ft_session *s, const char *file, const char *val)
 	return 0;
 }
 
-/* use_graph - function_graph in the instance, filtered to our kernel functions */
-static int use_graph(struct ft_probes *pr, struct ft_session *s, const int *pids, int npids,
-		     bool follow)
+/*
+ * write_filter - the instance's set_ftrace_filter: the kernel takes one name per
+ * write() and returns how much it consumed, so the rest is written again until all
+ * is in (libtracefs's file write stops after the first: only one function was set)
+ */
+static int write_filter(struct ft_session *s, const char *filter)
+{
+	char *path = tracefs_instance_get_file(s->inst, "set_ftrace_filter");
+	int fd = path ? open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) : -1, ret, err;
+
+	tracefs_put_tracing_file(path);
+	if (fd < 0)
+		return -1;
+	ret = ft_write_all(fd, filter, strlen(filter));
+	err = errno;
+	close(fd);
+	errno = err;
+	return ret;
+}
+
+/*
+ * use_tracer - @tracer (function_graph, function) in the instance, filtered to our
+ * kernel functions and, with @pids, to those tasks
+ */
+static int use_tracer(struct ft_probes *pr, struct ft_session *s, const int *pids, int npids,
+		      bool follow, const char *tracer)
 {
 	size_t len = 1, off = 0;
 	char *filter, buf[16];
@@ -309,7 +332,7 @@ static int use_graph(struct ft_probes *pr, struct ft_session *s, const int *pids
 	for (i = 0; i < pr->n; i++)
 		if (pr->fn[i].kind == FT_FK_KERNEL)
 			off += snprintf(filter + off, len - off, "%s\n", pr->fn[i].name);
-	if (tracefs_instance_file_write(s->inst, "set_ftrace_filter", filter) < 0) {
+	if (write_filter(s, filter)) {
 		ft_err("cannot set the function filter (set_ftrace_filter: %s)%s", strerror(errno),
 		       errno == EPERM ? ": this kernel refuses function filters" : "");
 		free(filter);
@@ -326,7 +349,7 @@ static int use_graph(struct ft_probes *pr, struct ft_session *s, const int *pids
 	if (npids && follow && tracefs_file_exists(s->inst, "options/function-fork") &&
 	    write_inst(s, "options/function-fork", "1"))
 		return -1;
-	return write_inst(s, "current_tracer", "function_graph");
+	return write_inst(s, "current_tracer", tracer);
 }
 
 /* use_event - note what the records of @sys:@name are, and enable it in the instance */
@@ -345,8 +368,8 @@ static int use_event(struct ft_probes *pr, struct ft_session *s, const char *sys
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
 	ev->func = func;
 	ev->kind = kind;
-	/* function_graph's records come from the tracer, not from an enabled event */
-	if (kind != FT_FC_GRAPH_ENTRY && kind != FT_FC_GRAPH_EXIT &&
+	/* the tracers' records come from the tracer, not from an enabled event */
+	if (kind != FT_FC_GRAPH_ENTRY && kind != FT_FC_GRAPH_EXIT && kind != FT_FC_FUNCTION &&
 	    tracefs_event_enable(s->inst, sys, name) < 0) {
 		ft_err("cannot enable %s:%s for %s: %s", sys, name,
 		       func >= 0 ? pr->fn[func].name : "function_graph", strerror(errno));
@@ -393,6 +416,10 @@ static int choose_method(struct ft_probes *pr, struct ft_session *s)
 	bool kprobe = tracefs_file_exists(NULL, "kprobe_events");
 
 	pr->used = pr->method;
+	if (pr->used == FT_FM_FUNCTION && !instance_has_tracer(s, "function")) {
+		ft_err("the function tracer is not available in tracefs instances on this kernel");
+		return -1;
+	}
 	if (pr->method == FT_FM_AUTO)
 		pr->used = graph ? FT_FM_GRAPH : FT_FM_KPROBE;
 	if (pr->used == FT_FM_GRAPH && !graph) {
@@ -433,10 +460,18 @@ int ft_probes_setup(struct ft_probes *pr, struct ft_session *s, const int *pids,
 	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
 		rnd = (unsigned int)ft_now_ns();
 	snprintf(pr->group, sizeof(pr->group), "ftscope_%d_%08x", getpid(), rnd);
-	for (i = 0; i < pr->n; i++)
+	for (i = 0; i < pr->n; i++) {
 		kernel |= pr->fn[i].kind == FT_FK_KERNEL;
+		if (pr->method == FT_FM_FUNCTION && pr->fn[i].kind != FT_FK_KERNEL) {
+			ft_err("%s: the function tracer counts kernel functions only", pr->fn[i].name);
+			return -1;
+		}
+	}
 	if (kernel && choose_method(pr, s))
 		return FT_EXIT_NOFEAT;
+	if (pr->used == FT_FM_FUNCTION)
+		return use_event(pr, s, "ftrace", "function", -1, FT_FC_FUNCTION) ? -1 :
+		       use_tracer(pr, s, pids, npids, follow, "function");
 	for (i = 0; i < pr->n; i++) {
 		struct ft_fn *f = &pr->fn[i];
 		char enter[64], exit[64];
@@ -457,7 +492,7 @@ int ft_probes_setup(struct ft_probes *pr, struct ft_session *s, const int *pids,
 	if (use_event(pr, s, "ftrace", "funcgraph_entry", -1, FT_FC_GRAPH_ENTRY) ||
 	    use_event(pr, s, "ftrace", "funcgraph_exit", -1, FT_FC_GRAPH_EXIT))
 		return -1;
-	return use_graph(pr, s, pids, npids, follow);
+	return use_tracer(pr, s, pids, npids, follow, "function_graph");
 }
 
 /* add_format - parse the format of @sys/@ev into @tep; prints the error */
@@ -528,6 +563,7 @@ const char *ft_fmethod_name(enum ft_fmethod m)
 	switch (m) {
 	case FT_FM_GRAPH:	return "function_graph";
 	case FT_FM_KPROBE:	return "kprobe";
+	case FT_FM_FUNCTION:	return "function";
 	default:		return "auto";
 	}
 }

@@ -22,6 +22,7 @@ enum ft_fmethod {
 	FT_FM_AUTO,
 	FT_FM_GRAPH,		/* function_graph tracer in the instance */
 	FT_FM_KPROBE,		/* kprobe + kretprobe */
+	FT_FM_FUNCTION,		/* the function tracer in the instance: entries only (funccount) */
 };
 
 enum ft_fkind { FT_FK_KERNEL, FT_FK_USER, FT_FK_SYSCALL };

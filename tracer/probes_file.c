@@ -99,7 +99,7 @@ static int parse_ev(struct ft_probes *pr, const char *line, const int *map, int 
 	struct ft_pev e = { 0 }, *ev;
 
 	if (sscanf(line, "ev %d %d %63s %63s", &e.func, &e.kind, e.sys, e.name) != 4 ||
-	    e.func < -1 || e.func >= nmap || e.kind < FT_FC_ENTRY || e.kind > FT_FC_GRAPH_EXIT)
+	    e.func < -1 || e.func >= nmap || e.kind < FT_FC_ENTRY || e.kind > FT_FC_FUNCTION)
 		return -1;
 	if (e.func >= 0 && map[e.func] < 0)
 		return 0;
@@ -133,7 +133,7 @@ int ft_probes_load(struct ft_probes *pr, const char *text, const char *path)
 		ft_err("out of memory");
 		return -1;
 	}
-	if (sscanf(copy, "probes %d", &nmap) != 1 || nmap < FT_FM_AUTO || nmap > FT_FM_KPROBE)
+	if (sscanf(copy, "probes %d", &nmap) != 1 || nmap < FT_FM_AUTO || nmap > FT_FM_FUNCTION)
 		ret = -1;
 	pr->used = (enum ft_fmethod)nmap;
 	nmap = 0;

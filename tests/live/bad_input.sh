@@ -63,9 +63,14 @@ cases=(
 	"funclat_bad_method|funclat --method foo vfs_read|invalid value"
 	"funclat_unknown_syscall|funclat syscall:nosuchcall -d 0.1|matches no system call"
 	"funclat_capture|funclat -i tests/data x|not a trace.dat file"
+	"funccount_no_pattern|funccount -d 0.1|at least one PATTERN"
+	"funccount_user_function|funccount c:malloc -d 0.1|kernel functions only"
+	"funccount_unknown_function|funccount no_such_kernel_fn_xyz -d 0.1|matches no kernel"
+	"funccount_bad_top|funccount --top 0 vfs_read|invalid value"
 )
 # Every tracing command: the same mistakes with the common options, one line each.
-for cmd in runqlat timehist latency wakeup offcpu "funclat syscall:read" "record -o $OUT/bad-rec.dat"; do
+for cmd in runqlat timehist latency wakeup offcpu "funclat syscall:read" "funccount vfs_read" \
+	   "record -o $OUT/bad-rec.dat"; do
 	n=${cmd%% *}
 	notrace="not a trace.dat file"
 	[ $n = record ] && notrace="does not read one"
@@ -131,7 +136,7 @@ done
 
 # Not root: one line that says so, nothing touched, for each command that traces.
 for args in "runqlat -d 1" "timehist -d 1" "latency -d 1" "wakeup -d 1" "offcpu -d 1" \
-	    "funclat syscall:read -d 1" "record -o $OUT/nr.dat -d 1" "reset"; do
+	    "funclat syscall:read -d 1" "funccount vfs_read -d 1" "record -o $OUT/nr.dat -d 1" "reset"; do
 	name=bad_input_not_root_${args%% *}
 	if ! command -v setpriv > /dev/null || [ -z "$root" ]; then
 		skip $name "needs root and setpriv to drop to an unprivileged user"

@@ -136,3 +136,24 @@ if [ "$before" = "$(snapshot)" ] && [ -z "$(grep ftscope_ $T/dynamic_events 2>/d
 else
 	fail $name "tracefs state changed: $(grep ftscope_ $T/dynamic_events | head -2)"
 fi
+
+# funccount where the kernel refuses function filters (this VM: EPERM): one line, and
+# the instance, its tracer and filter gone. Kernels that accept them: the QEMU tier.
+name=funccount_filter_refused
+mkdir -p $T/instances/filter-probe-test
+refused=0
+echo vfs_read > $T/instances/filter-probe-test/set_ftrace_filter 2>/dev/null || refused=1
+rmdir $T/instances/filter-probe-test
+if [ $refused = 0 ]; then
+	skip $name "this kernel accepts function filters (funccount is tested in the QEMU tier)"
+else
+	before=$(snapshot)
+	$FTSCOPE funccount vfs_read -d 0.1 > $OUT/fc.out 2> $OUT/fc.err
+	rc=$?
+	if [ $rc -ge 1 ] && [ $rc -le 127 ] && [ "$(wc -l < $OUT/fc.err)" = 1 ] &&
+	   grep -q 'refuses function filters' $OUT/fc.err && [ "$before" = "$(snapshot)" ]; then
+		pass $name
+	else
+		fail $name "exit $rc: $(tr '\n' '|' < $OUT/fc.err)"
+	fi
+fi

@@ -132,6 +132,17 @@ else
 	fail $name "$same $(head -1 $Q/funclat_kprobe_rec.err) $(head -1 $Q/funclat_kprobe_file.err)"
 fi
 
+# funccount (function tracer, set_ftrace_filter in the instance) counts the same dd's
+# vfs_read calls as the kprobe did: one per read(), the same binary and libraries
+name=qemu_funccount_equals_kprobe_count
+fc=$(json "[f['count'] for f in j['functions'] if f['name'] == 'vfs_read']" $Q/funccount.out 2>&1)
+kp=$(json "[j['functions'][0]['hist']['count']]" $Q/funclat_kprobe.out 2>&1)
+if ok funccount && [ "$fc" = "$kp" ] && [ "$(json "len(j['functions'])" $Q/funccount.out)" -ge 1 ]; then
+	pass "$name (vfs_read: $fc)"
+else
+	fail $name "funccount $fc, kprobe $kp: $(head -1 $Q/funccount.err)"
+fi
+
 name=qemu_funclat_auto_says_method
 if ok funclat_auto && grep -q 'kernel ones through kprobe' $Q/funclat_auto.out &&
    grep -q '^     usecs *: count *distribution$' $Q/funclat_auto.out; then

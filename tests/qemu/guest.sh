@@ -34,6 +34,8 @@ run funclat_kprobe ftscope funclat -F --json --method kprobe vfs_read syscall:re
 run funclat_auto ftscope funclat -u vfs_read -- dd if=/ftscope/ftscope of=/dev/null bs=4096 count=10
 run funclat_graph ftscope funclat --method graph vfs_read -d 0.1
 run funclat_uprobe ftscope funclat -u --json $WL/busyfn:busy_wait -- $WL/busyfn 20 200 20 2000
+# the function tracer's counts of the same dd's vfs_read calls, and a glob
+run funccount ftscope funccount --json 'vfs_rea*' -- dd if=/ftscope/ftscope of=/dev/null bs=4096 count=100
 # kprobes recorded to a trace.dat, then read back (the file stays in the guest)
 run funclat_kprobe_rec ftscope funclat -F --json --method kprobe vfs_read -o /tmp/fk.dat -- \
 	dd if=/ftscope/ftscope of=/dev/null bs=4096 count=50
