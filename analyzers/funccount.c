@@ -141,7 +141,7 @@ static void funccount_report(void *priv, struct ft_report *r)
 		for (i = from; i < n; i++)
 			fprintf(r->f, "%-36s %8llu\n", f->pr.fn[order[i]].name, f->count[order[i]]);
 		if (r->final)
-			fprintf(r->f, "funccount: %d functions traced, %d called%s\n", f->pr.n, n,
+			fprintf(r->f, "funccount: %d functions matched, %d called%s\n", f->pr.n, n,
 				f->unknown ? "; some records named no traced function" : "");
 	}
 	free(order);

@@ -18,6 +18,9 @@
 #   FTSCOPE_QEMU_SMP     guest CPUs (2)
 #   FTSCOPE_QEMU_FILES   more files or directories to copy into /ftscope (space separated)
 #   FTSCOPE_QEMU_LOGLEVEL kernel console loglevel (1: only emergencies)
+#   FTSCOPE_QEMU_SUITE   Debian suite of the kernel: the system's (default), or
+#                        bookworm-backports (6.12: function_graph in instances), fetched
+#                        with a private apt state, the system's apt sources untouched
 
 set -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,18 +54,45 @@ need_tools() {
 		die "could not install$missing"
 }
 
+# apt_suite ARGS...: apt-get/apt-cache on FTSCOPE_QEMU_SUITE's package list alone (a
+# private state under the cache); plain apt on the system's sources without a suite
+APT_OPTS=()
+apt_suite() {
+	local tool=$1
+
+	shift
+	"$tool" "${APT_OPTS[@]}" "$@"
+}
+
+# use_suite: point APT_OPTS at FTSCOPE_QEMU_SUITE, updating its private list
+use_suite() {
+	local st=$CACHE/apt-$FTSCOPE_QEMU_SUITE
+
+	[ -n "$FTSCOPE_QEMU_SUITE" ] || return 0
+	mkdir -p "$st/lists/partial" "$st/cache/archives/partial" || die "cannot create $st"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+	     "http://deb.debian.org/debian $FTSCOPE_QEMU_SUITE main" > "$st/sources.list"
+	APT_OPTS=(-o Dir::Etc::sourcelist="$st/sources.list" -o Dir::Etc::sourceparts=/nonexistent
+		  -o Dir::State::lists="$st/lists" -o Dir::Cache="$st/cache"
+		  -o Debug::NoLocking=1)
+	# the list once a day is enough: a kernel package stays for weeks
+	[ -n "$(find "$st/lists" -name '*Packages*' -mtime -1 2>/dev/null)" ] ||
+		apt_suite apt-get -qq update >/dev/null 2>&1 ||
+		die "cannot download the package list of $FTSCOPE_QEMU_SUITE"
+}
+
 # fetch_kernel: print the path of the cached vmlinuz of Debian's current kernel package
 fetch_kernel() {
 	local pkg dir vmlinuz
 
-	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
+	pkg=$(apt_suite apt-cache depends linux-image-amd64 2>/dev/null |
 	      awk '/Depends: linux-image-/ { print $2; exit }')
 	[ -n "$pkg" ] || die "apt-cache does not know linux-image-amd64 (run apt-get update)"
 	dir=$CACHE/$pkg
 	vmlinuz=$(ls "$dir"/boot/vmlinuz-* 2>/dev/null | head -1)
 	if [ -z "$vmlinuz" ]; then
 		mkdir -p "$dir" || die "cannot create $dir"
-		(cd "$dir" && apt-get download -q "$pkg" >/dev/null 2>&1) ||
+		(cd "$dir" && apt_suite apt-get download -q "$pkg" >/dev/null 2>&1) ||
 			die "cannot download $pkg"
 		dpkg-deb --fsys-tarfile "$dir"/"$pkg"_*.deb | tar -x -C "$dir" ./boot ||
 			die "cannot unpack $pkg"
@@ -111,6 +141,7 @@ EOF
 }
 
 need_tools
+use_suite
 VMLINUZ=$(fetch_kernel) || exit 125
 [ -x "$ROOT/ftscope" ] || die "build ftscope first (make)"
 

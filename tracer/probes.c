@@ -291,23 +291,35 @@ static int write_inst(struct ft_session *s, const char *file, const char *val)
 }
 
 /*
- * write_filter - the instance's set_ftrace_filter: the kernel takes one name per
- * write() and returns how much it consumed, so the rest is written again until all
- * is in (libtracefs's file write stops after the first: only one function was set)
+ * write_filter - our kernel functions into the instance's set_ftrace_filter, one
+ * write() per name: the kernel takes one name per write (libtracefs's one-shot file
+ * write set only the first name of a glob), and refuses with EINVAL a name it cannot
+ * trace (notrace, init code), which is left out and counted. Returns the number of
+ * names set, or -1 with errno set (EPERM: this kernel refuses function filters).
  */
-static int write_filter(struct ft_session *s, const char *filter)
+static int write_filter(struct ft_probes *pr, struct ft_session *s, int *refused)
 {
-	char *path = tracefs_instance_get_file(s->inst, "set_ftrace_filter");
-	int fd = path ? open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) : -1, ret, err;
+	char *path = tracefs_instance_get_file(s->inst, "set_ftrace_filter"), line[200];
+	int fd = path ? open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) : -1, i, n = 0, err = 0;
 
 	tracefs_put_tracing_file(path);
+	*refused = 0;
 	if (fd < 0)
 		return -1;
-	ret = ft_write_all(fd, filter, strlen(filter));
-	err = errno;
+	for (i = 0; i < pr->n && !err; i++) {
+		if (pr->fn[i].kind != FT_FK_KERNEL)
+			continue;
+		snprintf(line, sizeof(line), "%s\n", pr->fn[i].name);
+		if (!ft_write_all(fd, line, strlen(line)))
+			n++;
+		else if (errno == EINVAL)
+			(*refused)++;
+		else
+			err = errno;
+	}
 	close(fd);
 	errno = err;
-	return ret;
+	return err ? -1 : n;
 }
 
 /*
@@ -317,28 +329,23 @@ static int write_filter(struct ft_session *s, const char *filter)
 static int use_tracer(struct ft_probes *pr, struct ft_session *s, const int *pids, int npids,
 		      bool follow, const char *tracer)
 {
-	size_t len = 1, off = 0;
-	char *filter, buf[16];
-	int i;
+	int i, n, refused;
+	char buf[16];
 
-	for (i = 0; i < pr->n; i++)
-		len += strlen(pr->fn[i].name) + 1;
-	filter = malloc(len);
-	if (!filter) {
-		ft_err("out of memory");
-		return -1;
-	}
-	filter[0] = 0;
-	for (i = 0; i < pr->n; i++)
-		if (pr->fn[i].kind == FT_FK_KERNEL)
-			off += snprintf(filter + off, len - off, "%s\n", pr->fn[i].name);
-	if (write_filter(s, filter)) {
+	n = write_filter(pr, s, &refused);
+	if (n < 0) {
 		ft_err("cannot set the function filter (set_ftrace_filter: %s)%s", strerror(errno),
 		       errno == EPERM ? ": this kernel refuses function filters" : "");
-		free(filter);
 		return -1;
 	}
-	free(filter);
+	if (!n) {
+		ft_err("none of the %d functions can be traced by the %s tracer (not in "
+		       "available_filter_functions)", refused, tracer);
+		return -1;
+	}
+	if (refused)	/* a note, not an error: the run goes on */
+		ft_err("%d of %d functions cannot be traced (not in available_filter_functions): "
+		       "left out", refused, n + refused);
 	for (i = 0; i < npids; i++) {
 		snprintf(buf, sizeof(buf), "%d", pids[i]);
 		if (tracefs_instance_file_append(s->inst, "set_ftrace_pid", buf) < 0) {

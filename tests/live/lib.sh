@@ -44,6 +44,13 @@ state_diff() {
 	diff <(echo "$1") <(echo "$2") | grep '^[<>]' | head -3 | tr '\n' ' '
 }
 
+# same_state BEFORE AFTER: two snapshot files equal, but for the top-level buffer size:
+# the first event enabled anywhere expands it from its boot size (the kernel's
+# tracing_update_buffers), which no run can undo. The difference goes to stdout.
+same_state() {
+	diff <(sed '/^== buffer_size_kb/,+1d' "$1") <(sed '/^== buffer_size_kb/,+1d' "$2")
+}
+
 # steal: the host's steal time so far (USER_HZ ticks), from /proc/stat
 steal() {
 	awk '$1 == "cpu" { print $9 }' /proc/stat

@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: function_graph live. Boots Debian's backports kernel (6.12, whose tracefs
+#              instances offer function_graph) under QEMU and runs tests/qemu/guest_graph.sh:
+#              funclat --method graph and --method kprobe on the same 100 reads count the
+#              same calls of ksys_read and of vfs_read nested in it (one each, the inner
+#              calls' time inside the outer's); the graph recording read back with -i
+#              equals the live run; funccount's function tracer counts the same; tracefs
+#              is left as found.
+# requires: root, network on first use (the backports kernel package, cached)
+. tests/live/lib.sh
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip qemu_graph "needs root to install qemu and fetch the kernel package"
+	exit 0
+fi
+if [ -n "$FTSCOPE_SKIP_QEMU" ] || [ "$FTSCOPE" != ./ftscope ]; then
+	skip qemu_graph "FTSCOPE_SKIP_QEMU is set, or the suite runs another binary than ./ftscope"
+	exit 0
+fi
+Q=$OUT/qemu_graph
+rm -rf $Q
+mkdir -p $Q
+FTSCOPE_QEMU_SUITE=bookworm-backports scripts/qemu-run.sh bash tests/qemu/guest_graph.sh \
+	> $Q/guest.b64 2> $Q/qemu.err
+rc=$?
+if [ $rc -eq 125 ] && grep -Eq 'cannot download|missing packages|could not install|does not know' $Q/qemu.err; then
+	skip qemu_graph "cannot prepare the guest: $(head -1 $Q/qemu.err)"
+	exit 0
+fi
+if [ $rc -ne 0 ] || ! base64 -d $Q/guest.b64 2> /dev/null | tar xz -C $Q 2> /dev/null; then
+	fail qemu_graph_boot "exit $rc: $(head -2 $Q/qemu.err | tr '\n' '|')"
+	exit 0
+fi
+pass "qemu_graph_boot (kernel $(cat $Q/uname.out))"
+
+# ok CASE: the case exited 0
+ok() {
+	[ "$(cat $Q/$1.rc 2> /dev/null)" = 0 ]
+}
+
+# counts CASE: "[ksys_read, vfs_read]" call counts of a funclat case
+counts() {
+	json "[f['hist']['count'] for f in j['functions']]" $Q/$1.out 2>&1
+}
+
+name=qemu_graph_equals_kprobe
+g=$(counts graph)
+k=$(counts kprobe)
+m=$(json "j['method']" $Q/graph.out 2>&1)
+if ok graph && ok kprobe && [ "$m" = function_graph ] && [ "$g" = "$k" ] &&
+   [ "$(json "j['functions'][0]['hist']['count'] >= 100" $Q/graph.out)" = True ]; then
+	pass "$name (function_graph $g, kprobe $k)"
+else
+	fail $name "method $m, graph $g, kprobe $k: $(head -1 $Q/graph.err) $(head -1 $Q/kprobe.err)"
+fi
+
+# nesting: one vfs_read inside each ksys_read, the inner calls' time within the outer's
+name=qemu_graph_nested
+r=$(json "(j['functions'][0]['hist']['count'] == j['functions'][1]['hist']['count'],
+	j['functions'][1]['hist']['sum_ns'] < j['functions'][0]['hist']['sum_ns'],
+	j['unpaired'])" $Q/graph.out 2>&1)
+if ok graph && [ "$r" = "(True, True, 0)" ]; then
+	pass $name
+else
+	fail $name "(equal counts, inner time < outer time, unpaired) = $r"
+fi
+
+name=qemu_graph_file_equals_live
+same=$(python3 -c "import json, sys
+a, b = (json.loads(open(f).read().strip().splitlines()[-1]) for f in sys.argv[1:])
+print(a['functions'] == b['functions'] and a['functions'][0]['hist']['count'] >= 100)" \
+	$Q/graph_rec.out $Q/graph_file.out 2>&1)
+if ok graph_rec && ok graph_file && [ "$same" = True ]; then
+	pass $name
+else
+	fail $name "$same $(head -1 $Q/graph_rec.err) $(head -1 $Q/graph_file.err)"
+fi
+
+name=qemu_graph_funccount
+fc=$(json "sorted((f['name'], f['count']) for f in j['functions'])" $Q/funccount.out 2>&1)
+want=$(json "sorted((f['name'], f['hist']['count']) for f in j['functions'])" $Q/graph.out 2>&1)
+if ok funccount && [ "$fc" = "$want" ]; then
+	pass "$name ($fc)"
+else
+	fail $name "funccount $fc, function_graph $want: $(head -1 $Q/funccount.err)"
+fi
+
+name=qemu_graph_state_restored
+if [ -s $Q/before.state ] && same_state $Q/before.state $Q/after.state > $Q/state.diff; then
+	pass $name
+else
+	fail $name "$(grep '^[<>]' $Q/state.diff | head -3 | tr '\n' ' ')"
+fi

@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside Debian's backports kernel (6.12: function_graph in instances) under QEMU,
+# from tests/live/qemu_graph.sh: the function_graph method live, against kprobes and the
+# function tracer on the same reads. Output as tests/qemu/guest.sh.
+. tests/live/lib.sh
+out=/tmp/out
+mkdir -p $out
+DD="dd if=/ftscope/ftscope of=/dev/null bs=4096 count=100"
+
+# run CASE CMD...: one case, its output and status kept (60 s at most)
+run() {
+	local name=$1
+
+	shift
+	echo "guest case: $name" > /dev/ttyS0
+	timeout 60 "$@" > $out/$name.out 2> $out/$name.err
+	echo $? > $out/$name.rc
+}
+
+snapshot > $out/before.state
+run uname uname -r
+# vfs_read runs inside every ksys_read (the read system call): nested calls, one each
+run graph ftscope funclat -F --json --method graph ksys_read vfs_read -- $DD
+run kprobe ftscope funclat -F --json --method kprobe ksys_read vfs_read -- $DD
+run graph_rec ftscope funclat -F --json --method graph ksys_read vfs_read -o /tmp/g.dat -- $DD
+run graph_file ftscope funclat -F --json -i /tmp/g.dat ksys_read vfs_read
+run funccount ftscope funccount --json ksys_read vfs_read -- $DD
+snapshot > $out/after.state
+tar c -C $out . | gzip | base64
