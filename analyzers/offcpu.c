@@ -361,7 +361,8 @@ static void offcpu_report(void *priv, struct ft_report *r)
 
 	offcpu_print(o, r);
 	if (r->interval) {
-		memset(o->sum, 0, o->vcap * sizeof(*o->sum));
+		if (o->sum)	/* none yet: an interval with no stack (UBSan: memset(NULL)) */
+			memset(o->sum, 0, o->vcap * sizeof(*o->sum));
 		memset(&o->notes, 0, sizeof(o->notes));
 		memset(&o->sn, 0, sizeof(o->sn));
 	}

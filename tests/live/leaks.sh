@@ -16,6 +16,7 @@ export LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp
 cases=(
 	"runqlat|runqlat -- $WL/sleeper 0 20 5|events processed"
 	"runqlat_interval|runqlat -T 0.2 2|events processed"
+	"offcpu_interval|offcpu -p 1 0.05 2|events processed"
 	"timehist|timehist -s -- $WL/sleeper 0 20 5|events processed"
 	"wakeup|wakeup -- $WL/sleeper 0 20 5|events processed"
 	"latency|latency -- $WL/sleeper 0 20 5|events processed"
