@@ -34,16 +34,12 @@ static const struct option funccount_longopts[] = {
 static int funccount_parse_opt(void *priv, int opt, const char *arg)
 {
 	struct funccount *f = priv;
-	long v;
 
 	switch (opt) {
 	case OPT_TOP:
 		return ft_parse_long(arg, 1, 1000000, &f->top) ? -1 : 0;
 	case OPT_MAX_FUNCS:
-		if (ft_parse_long(arg, 1, 100000, &v))
-			return -1;
-		f->pr.limit = (unsigned int)v;
-		return 0;
+		return ft_probes_max(&f->pr, arg);
 	}
 	return -1;
 }
@@ -51,13 +47,7 @@ static int funccount_parse_opt(void *priv, int opt, const char *arg)
 /* funccount_arg - a pattern */
 static int funccount_arg(void *priv, const char *arg)
 {
-	struct funccount *f = priv;
-
-	if (ft_probes_add_spec(&f->pr, arg)) {
-		ft_err("out of memory");
-		return FT_OPT_REPORTED;
-	}
-	return 0;
+	return ft_probes_arg(&((struct funccount *)priv)->pr, arg);
 }
 
 /* funccount_probes - the function tracer, filtered to the patterns */

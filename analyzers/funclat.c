@@ -62,7 +62,6 @@ static const struct option funclat_longopts[] = {
 static int funclat_parse_opt(void *priv, int opt, const char *arg)
 {
 	struct funclat *f = priv;
-	long v;
 
 	switch (opt) {
 	case 'u': f->unit = &ft_unit_us; return 0;
@@ -71,10 +70,7 @@ static int funclat_parse_opt(void *priv, int opt, const char *arg)
 	case 'l': return 0;	/* calls always pair through a per-thread stack */
 	case OPT_MIN_US: return ft_parse_double(arg, 0, 1e12, &f->min_us) ? -1 : 0;
 	case OPT_MAX_FUNCS:
-		if (ft_parse_long(arg, 1, 100000, &v))
-			return -1;
-		f->pr.limit = (unsigned int)v;
-		return 0;
+		return ft_probes_max(&f->pr, arg);
 	case OPT_METHOD:
 		if (!strcmp(arg, "auto"))
 			f->pr.method = FT_FM_AUTO;
@@ -92,13 +88,7 @@ static int funclat_parse_opt(void *priv, int opt, const char *arg)
 /* funclat_arg - a pattern */
 static int funclat_arg(void *priv, const char *arg)
 {
-	struct funclat *f = priv;
-
-	if (ft_probes_add_spec(&f->pr, arg)) {
-		ft_err("out of memory");
-		return FT_OPT_REPORTED;
-	}
-	return 0;
+	return ft_probes_arg(&((struct funclat *)priv)->pr, arg);
 }
 
 /* funclat_probes - what the tracer must set up */

@@ -223,6 +223,22 @@ static unsigned int file_index(struct ft_usyms *u, const char *path)
 	return u->nfiles;
 }
 
+/* set_maps - @tgid's mappings are now @maps (sorted, @n of them); -1 when out of memory */
+static int set_maps(struct ft_usyms *u, int tgid, struct ft_umap *maps, unsigned int n)
+{
+	struct uproc *p = ft_tab_get(&u->procs, tgid);
+
+	if (!p) {
+		free(maps);
+		return -1;
+	}
+	free(p->maps);
+	p->maps = maps;
+	p->n = n;
+	p->read = true;
+	return 0;
+}
+
 /* read_maps - the executable mappings of @p from /proc/TGID/maps */
 static int read_maps(struct ft_usyms *u, int tgid)
 {
@@ -230,7 +246,6 @@ static int read_maps(struct ft_usyms *u, int tgid)
 	unsigned long long start, end, pgoff;
 	struct ft_umap *maps = NULL, *m;
 	unsigned int n = 0, cap = 0;
-	struct uproc *p;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", tgid);
@@ -255,16 +270,7 @@ static int read_maps(struct ft_usyms *u, int tgid)
 		maps[n++].file = file[0] == '/' ? file_index(u, file) : 0;
 	}
 	fclose(f);
-	p = ft_tab_get(&u->procs, tgid);
-	if (!p) {
-		free(maps);
-		return -1;
-	}
-	free(p->maps);
-	p->maps = maps;
-	p->n = n;
-	p->read = true;
-	return 0;
+	return set_maps(u, tgid, maps, n);
 }
 
 /* cmp_map - order mappings by start address, as find_map searches them */
@@ -286,7 +292,6 @@ int ft_usyms_add_maps(struct ft_usyms *u, const char *text, size_t len)
 	unsigned long long start, end;
 	unsigned int pid, count, n = 0;
 	struct ft_umap *maps;
-	struct uproc *p;
 
 	if (!copy)
 		return -1;
@@ -305,17 +310,10 @@ int ft_usyms_add_maps(struct ft_usyms *u, const char *text, size_t len)
 			maps[n++].file = file_index(u, file);
 		}
 	free(copy);
-	p = maps ? ft_tab_get(&u->procs, (int)pid) : NULL;
-	if (!p) {
-		free(maps);
+	if (!maps)
 		return -1;
-	}
-	free(p->maps);
-	p->maps = maps;
-	p->n = n;
-	p->read = true;
-	qsort(p->maps, p->n, sizeof(*p->maps), cmp_map);
-	return 0;
+	qsort(maps, n, sizeof(*maps), cmp_map);
+	return set_maps(u, (int)pid, maps, n);
 }
 
 /**

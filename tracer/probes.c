@@ -22,9 +22,11 @@
 
 #include <tracefs.h>
 
+#include "analyzers/analyzer.h"
 #include "events/decode.h"
 #include "events/syms.h"
 #include "events/tep.h"
+#include "tracer/options.h"
 #include "tracer/probes.h"
 #include "tracer/session.h"
 #include "tracer/util.h"
@@ -64,6 +66,30 @@ int ft_probes_add_spec(struct ft_probes *pr, const char *spec)
 	pr->specs = s;
 	s[pr->nspecs] = strdup(spec);
 	return s[pr->nspecs] ? pr->nspecs++, 0 : -1;
+}
+
+/**
+ * ft_probes_arg - an analyzer's positional PATTERN: kept as given
+ * Returns 0, or FT_OPT_REPORTED after printing the error.
+ */
+int ft_probes_arg(struct ft_probes *pr, const char *arg)
+{
+	if (ft_probes_add_spec(pr, arg)) {
+		ft_err("out of memory");
+		return FT_OPT_REPORTED;
+	}
+	return 0;
+}
+
+/* ft_probes_max - --max-funcs N: refuse patterns matching more; 0 or -1 (bad value) */
+int ft_probes_max(struct ft_probes *pr, const char *arg)
+{
+	long v;
+
+	if (ft_parse_long(arg, 1, 100000, &v))
+		return -1;
+	pr->limit = (unsigned int)v;
+	return 0;
 }
 
 struct kernel_match {

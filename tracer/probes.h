@@ -60,6 +60,8 @@ struct ft_probes {
 };
 
 int ft_probes_add_spec(struct ft_probes *pr, const char *spec);
+int ft_probes_arg(struct ft_probes *pr, const char *arg);
+int ft_probes_max(struct ft_probes *pr, const char *arg);
 int ft_probes_setup(struct ft_probes *pr, struct ft_session *s, const int *pids, int npids,
 		    bool follow);
 int ft_probes_formats(struct ft_probes *pr, ft_format_read_fn rd, void *ctx,

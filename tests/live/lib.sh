@@ -88,3 +88,41 @@ our_instance() {
 json() {
 	python3 -c "import json,sys; j=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print($1)" "$2"
 }
+
+# guest NAME SCRIPT [VAR=VALUE...]: run tests/qemu/SCRIPT in a full kernel under QEMU
+# (scripts/qemu-run.sh, with the environment given) and unpack what it sent back into
+# Q=$OUT/NAME. Prints SKIP (no root, another binary, FTSCOPE_SKIP_QEMU, the guest
+# cannot be prepared) or FAIL NAME_boot and returns 1; else PASS NAME_boot, returns 0.
+guest() {
+	local name=$1 script=$2 rc
+
+	shift 2
+	Q=$OUT/$name
+	if [ "$(id -u)" -ne 0 ]; then
+		skip $name "needs root to install qemu and fetch the kernel package"
+		return 1
+	fi
+	if [ "$FTSCOPE" != ./ftscope ] || [ -n "$FTSCOPE_SKIP_QEMU" ]; then
+		skip $name "FTSCOPE_SKIP_QEMU is set, or the suite runs another binary than ./ftscope"
+		return 1
+	fi
+	rm -rf $Q
+	mkdir -p $Q
+	env "$@" scripts/qemu-run.sh bash tests/qemu/$script > $Q/guest.b64 2> $Q/qemu.err
+	rc=$?
+	if [ $rc -eq 125 ] &&
+	   grep -Eq 'cannot download|missing packages|could not install|does not know' $Q/qemu.err; then
+		skip $name "cannot prepare the guest: $(head -1 $Q/qemu.err)"
+		return 1
+	fi
+	if [ $rc -ne 0 ] || ! base64 -d $Q/guest.b64 2> /dev/null | tar xz -C $Q 2> /dev/null; then
+		fail ${name}_boot "exit $rc: $(head -2 $Q/qemu.err | tr '\n' '|')"
+		return 1
+	fi
+	pass "${name}_boot (kernel $(cat $Q/uname.out))"
+}
+
+# ok CASE: the guest's case exited 0
+ok() {
+	[ "$(cat $Q/$1.rc 2> /dev/null)" = 0 ]
+}

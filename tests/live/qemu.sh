@@ -7,37 +7,7 @@
 # requires: root (apt-get for qemu and the kernel package), network on first use
 . tests/live/lib.sh
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip qemu "needs root to install qemu and fetch the kernel package"
-	exit 0
-fi
-if [ "$FTSCOPE" != ./ftscope ]; then
-	skip qemu "the guest runs the plain build (./ftscope), not $FTSCOPE"
-	exit 0
-fi
-if [ -n "$FTSCOPE_SKIP_QEMU" ]; then
-	skip qemu "FTSCOPE_SKIP_QEMU is set"
-	exit 0
-fi
-Q=$OUT/qemu
-rm -rf $Q
-mkdir -p $Q
-scripts/qemu-run.sh bash tests/qemu/guest.sh > $Q/guest.b64 2> $Q/qemu.err
-rc=$?
-if [ $rc -eq 125 ] && grep -Eq 'cannot download|missing packages|could not install|does not know' $Q/qemu.err; then
-	skip qemu "cannot prepare the guest: $(head -1 $Q/qemu.err)"
-	exit 0
-fi
-if [ $rc -ne 0 ] || ! base64 -d $Q/guest.b64 2> /dev/null | tar xz -C $Q 2> /dev/null; then
-	fail qemu_boot "exit $rc: $(head -2 $Q/qemu.err | tr '\n' '|')"
-	exit 0
-fi
-pass "qemu_boot (kernel $(cat $Q/uname.out))"
-
-# ok CASE: the case exited 0
-ok() {
-	[ "$(cat $Q/$1.rc 2> /dev/null)" = 0 ]
-}
+guest qemu guest.sh || exit 0
 
 name=qemu_list_full_kernel
 if ok list && grep -Eq '^  function_graph tracer +yes' $Q/list.out &&

@@ -10,34 +10,7 @@
 # requires: root, network on first use (the backports kernel package, cached)
 . tests/live/lib.sh
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip qemu_graph "needs root to install qemu and fetch the kernel package"
-	exit 0
-fi
-if [ -n "$FTSCOPE_SKIP_QEMU" ] || [ "$FTSCOPE" != ./ftscope ]; then
-	skip qemu_graph "FTSCOPE_SKIP_QEMU is set, or the suite runs another binary than ./ftscope"
-	exit 0
-fi
-Q=$OUT/qemu_graph
-rm -rf $Q
-mkdir -p $Q
-FTSCOPE_QEMU_SUITE=bookworm-backports scripts/qemu-run.sh bash tests/qemu/guest_graph.sh \
-	> $Q/guest.b64 2> $Q/qemu.err
-rc=$?
-if [ $rc -eq 125 ] && grep -Eq 'cannot download|missing packages|could not install|does not know' $Q/qemu.err; then
-	skip qemu_graph "cannot prepare the guest: $(head -1 $Q/qemu.err)"
-	exit 0
-fi
-if [ $rc -ne 0 ] || ! base64 -d $Q/guest.b64 2> /dev/null | tar xz -C $Q 2> /dev/null; then
-	fail qemu_graph_boot "exit $rc: $(head -2 $Q/qemu.err | tr '\n' '|')"
-	exit 0
-fi
-pass "qemu_graph_boot (kernel $(cat $Q/uname.out))"
-
-# ok CASE: the case exited 0
-ok() {
-	[ "$(cat $Q/$1.rc 2> /dev/null)" = 0 ]
-}
+guest qemu_graph guest_graph.sh FTSCOPE_QEMU_SUITE=bookworm-backports || exit 0
 
 # counts CASE: "[ksys_read, vfs_read]" call counts of a funclat case
 counts() {
