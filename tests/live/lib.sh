@@ -126,3 +126,20 @@ guest() {
 ok() {
 	[ "$(cat $Q/$1.rc 2> /dev/null)" = 0 ]
 }
+
+# file_equals_live NAME LIVE FILE MIN: the guest's funclat case FILE (read back with -i)
+# has the same functions and histograms as LIVE (the run that wrote it), LIVE's first
+# function with at least MIN calls; PASS or FAIL NAME
+file_equals_live() {
+	local same
+
+	same=$(python3 -c "import json, sys
+a, b = (json.loads(open(f).read().strip().splitlines()[-1]) for f in sys.argv[1:3])
+print(a['functions'] == b['functions'] and a['functions'][0]['hist']['count'] >= int(sys.argv[3]))" \
+		$Q/$2.out $Q/$3.out $4 2>&1)
+	if ok $2 && ok $3 && [ "$same" = True ]; then
+		pass $1
+	else
+		fail $1 "$same $(head -1 $Q/$2.err) $(head -1 $Q/$3.err)"
+	fi
+}

@@ -91,16 +91,7 @@ else
 fi
 
 # kprobe events recorded with -o and read back with -i: the same histogram
-name=qemu_funclat_kprobe_file_equals_live
-same=$(python3 -c "import json, sys
-a, b = (json.loads(open(f).read().strip().splitlines()[-1]) for f in sys.argv[1:])
-print(a['functions'] == b['functions'] and a['functions'][0]['hist']['count'] >= 50)" \
-	$Q/funclat_kprobe_rec.out $Q/funclat_kprobe_file.out 2>&1)
-if ok funclat_kprobe_rec && ok funclat_kprobe_file && [ "$same" = True ]; then
-	pass $name
-else
-	fail $name "$same $(head -1 $Q/funclat_kprobe_rec.err) $(head -1 $Q/funclat_kprobe_file.err)"
-fi
+file_equals_live qemu_funclat_kprobe_file_equals_live funclat_kprobe_rec funclat_kprobe_file 50
 
 # funccount (function tracer, set_ftrace_filter in the instance) counts the same dd's
 # vfs_read calls as the kprobe did: one per read(), the same binary and libraries

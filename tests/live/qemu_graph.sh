@@ -39,16 +39,7 @@ else
 	fail $name "(equal counts, inner time < outer time, unpaired) = $r"
 fi
 
-name=qemu_graph_file_equals_live
-same=$(python3 -c "import json, sys
-a, b = (json.loads(open(f).read().strip().splitlines()[-1]) for f in sys.argv[1:])
-print(a['functions'] == b['functions'] and a['functions'][0]['hist']['count'] >= 100)" \
-	$Q/graph_rec.out $Q/graph_file.out 2>&1)
-if ok graph_rec && ok graph_file && [ "$same" = True ]; then
-	pass $name
-else
-	fail $name "$same $(head -1 $Q/graph_rec.err) $(head -1 $Q/graph_file.err)"
-fi
+file_equals_live qemu_graph_file_equals_live graph_rec graph_file 100
 
 name=qemu_graph_funccount
 fc=$(json "sorted((f['name'], f['count']) for f in j['functions'])" $Q/funccount.out 2>&1)
