@@ -247,12 +247,19 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 	if (ev->sw.synth)
 		return;
 	o->pend[ev->cpu] = -1;
-	if (!counted(o, ev)) {
-		t = ft_tab_find(&o->tasks, ev->sw.prev_pid);
-		if (t)
-			t->start = 0;
-		return;
+	/*
+	 * A task switched out while its period is still open was switched in unseen,
+	 * and the chain could not rebuild it (the first record of a CPU, whose current
+	 * task was unknown): its period ended before now, an upper bound
+	 */
+	t = ft_tab_find(&o->tasks, ev->sw.prev_pid);
+	if (t && t->start && ev->sw.prev_pid) {
+		o->notes.bounded++;
+		add(o, t, ev->ts > t->start ? ev->ts - t->start : 0);
+		t->start = 0;
 	}
+	if (!counted(o, ev))
+		return;
 	ft_tasks_note(o->env->tasks, ev->sw.prev_pid, ev->sw.prev_comm);
 	t = ft_tab_get(&o->tasks, ev->sw.prev_pid);
 	if (!t)

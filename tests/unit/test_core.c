@@ -358,6 +358,50 @@ static void test_runqlat_pairs(void **state)
 	assert_string_equal(out, want);
 }
 
+/*
+ * offcpu: a task whose switch-in nobody saw (it woke on a CPU with no record yet,
+ * whose current task the chain cannot know) still has its period counted, as an
+ * upper bound, when it next switches out: the period is not dropped
+ */
+static void test_offcpu_unseen_switch_in(void **state)
+{
+	extern const struct ft_analyzer ft_offcpu;
+	struct ft_event evs[] = {
+		ev_switch(1000000, 0, 7, 0, 'S'),	/* 7 sleeps on CPU 0 */
+		ev_switch(51000000, 1, 7, 0, 'S'),	/* woke on CPU 1 unseen, sleeps again */
+		ev_switch(101000000, 1, 0, 7, 'R'),	/* seen back on CPU 1 */
+	};
+	struct ft_opts o = { 0 };
+	struct ft_tasks tasks;
+	struct ft_env env = { .opts = &o, .tasks = &tasks, .ncpus = 2, .live = false };
+	void *priv = calloc(1, ft_offcpu.priv_size);
+	char out[4096] = { 0 };
+	FILE *f = fmemopen(out, sizeof(out), "w");
+	struct ft_report r = { .f = f, .final = true };
+	unsigned long long us = 0;
+	char *line, *save = NULL;
+	size_t i;
+
+	ft_tasks_init(&tasks, false);
+	assert_int_equal(ft_offcpu.parse_opt(priv, 'f', NULL), 0);
+	assert_int_equal(ft_offcpu.init(priv, &env), 0);
+	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
+		ft_offcpu.event(priv, &evs[i]);
+	r.footer = f;
+	ft_offcpu.report(priv, &r);
+	fclose(f);
+	/* folded lines "t[;STACK] US" (no stacks here): both periods, 50 ms each */
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (line[0] == 't' && (line[1] == ';' || line[1] == ' '))
+			us += strtoull(strrchr(line, ' ') + 1, NULL, 10);
+	assert_int_equal(us, 100000);
+	ft_offcpu.fini(priv);
+	if (ft_offcpu.free)
+		ft_offcpu.free(priv);
+	ft_tasks_fini(&tasks);
+	free(priv);
+}
+
 /* a latency ending at a reconstructed switch-in is counted as an upper bound */
 static void test_runqlat_reconstructed(void **state)
 {
@@ -494,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_imap),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_offcpu_unseen_switch_in),
 	};
 
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
