@@ -88,15 +88,14 @@ static void funccount_event(void *priv, const struct ft_event *ev)
 		f->unknown++;
 }
 
-static const unsigned long long *sort_counts;
-
-/* by_count - ascending by count, then by name (BCC's order, stable) */
-static int by_count(const void *a, const void *b)
+/* by_count - ascending by count (@counts), then by function index (BCC's order, stable) */
+static int by_count(const void *a, const void *b, void *counts)
 {
+	const unsigned long long *c = counts;
 	int x = *(const int *)a, y = *(const int *)b;
 
-	if (sort_counts[x] != sort_counts[y])
-		return sort_counts[x] < sort_counts[y] ? -1 : 1;
+	if (c[x] != c[y])
+		return c[x] < c[y] ? -1 : 1;
 	return x - y;
 }
 
@@ -113,8 +112,7 @@ static void funccount_report(void *priv, struct ft_report *r)
 	for (i = 0; i < f->pr.n; i++)
 		if (f->count[i])
 			order[n++] = i;
-	sort_counts = f->count;
-	qsort(order, n, sizeof(*order), by_count);
+	qsort_r(order, n, sizeof(*order), by_count, f->count);
 	from = f->top && n > f->top ? n - (int)f->top : 0;
 	if (r->json) {
 		ft_json_arr_begin(r->json, "functions");
