@@ -92,12 +92,11 @@ static void enqueue(struct runqlat *r, int pid, uint64_t ts, int cpu)
 static void switch_in(struct runqlat *r, const struct ft_event *ev)
 {
 	int pid = ev->sw.next_pid;
-	uint64_t *st = ft_imap_get(&r->start, pid), t_in, t0, ns;
+	uint64_t st, t_in, t0, ns;
 
-	if (!st)
+	if (!ft_imap_take(&r->start, pid, &st))
 		return;
-	t0 = *st >> 12;
-	ft_imap_del(&r->start, pid);
+	t0 = st >> 12;
 	if (ev->sw.synth && ev->sw.after_loss) {
 		r->notes.unpaired++;
 		return;

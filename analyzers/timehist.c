@@ -199,8 +199,9 @@ static void commstr(struct timehist *th, int tid, struct ft_line *l)
 /* th_commstr - the same as a string */
 void th_commstr(struct timehist *th, int tid, char *buf, size_t len)
 {
-	struct ft_line l = { .len = 0 };
+	struct ft_line l;
 
+	ft_line_init(&l);
 	commstr(th, tid, &l);
 	snprintf(buf, len, "%.*s", (int)l.len, l.buf);
 }
@@ -208,8 +209,9 @@ void th_commstr(struct timehist *th, int tid, char *buf, size_t len)
 /* print_time - "   sec.usec [cpu] " as perf prints the start of a row */
 static void print_time(struct ft_line *l, uint64_t ts, int cpu)
 {
-	struct ft_line t = { .len = 0 };
+	struct ft_line t;
 
+	ft_line_init(&t);
 	ft_line_u(&t, ts / 1000000000ULL, 0, 0);
 	ft_line_c(&t, '.');
 	ft_line_u(&t, ts % 1000000000ULL / 1000, 6, 0);
@@ -222,8 +224,9 @@ static void print_time(struct ft_line *l, uint64_t ts, int cpu)
 /* print_time_now - the same, written at once (rows still built with stdio) */
 static void print_time_now(uint64_t ts, int cpu)
 {
-	struct ft_line l = { .len = 0 };
+	struct ft_line l;
 
+	ft_line_init(&l);
 	print_time(&l, ts, cpu);
 	ft_line_flush(&l, stdout);
 }
@@ -299,9 +302,11 @@ static void account(struct th_task *tr)
 /* print_row - one switch row, perf's layout; '^' when the switch was rebuilt */
 static void print_row(struct timehist *th, const struct ft_event *ev, struct th_task *tr)
 {
-	struct ft_line l = { .len = 0 }, name = { .len = 0 };
+	struct ft_line l, name;
 	int i;
 
+	ft_line_init(&l);
+	ft_line_init(&name);
 	print_time(&l, ev->ts, ev->cpu);
 	if (th->visual) {
 		ft_line_c(&l, ' ');

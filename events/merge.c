@@ -71,6 +71,7 @@ struct ft_pagebuf *ft_merge_page_get(struct ft_merge *m)
 	pg->next = NULL;
 	pg->loss = 0;
 	pg->len = 0;
+	pg->page = pg->data;
 	return pg;
 }
 
@@ -106,8 +107,8 @@ void ft_merge_page_put(struct ft_merge *m, int cpu, struct ft_pagebuf *pg, unsig
 	struct ft_page_info info;
 
 	if (m->tap)
-		m->tap(m->tap_ctx, cpu, pg->data, len);
-	if (len > (unsigned int)m->pf.subbuf_size || ft_page_info(&m->pf, pg->data, len, &info)) {
+		m->tap(m->tap_ctx, cpu, pg->page, len);
+	if (len > (unsigned int)m->pf.subbuf_size || ft_page_info(&m->pf, pg->page, len, &info)) {
 		c->bad_pages++;
 		ft_merge_page_recycle(m, pg);
 		return;
@@ -130,6 +131,17 @@ void ft_merge_page_put(struct ft_merge *m, int cpu, struct ft_pagebuf *pg, unsig
 	else
 		c->head = pg;
 	c->tail = pg;
+}
+
+/**
+ * ft_merge_page_map - queue a sub-buffer that stays at @page (@len bytes) until the
+ * merge has run past it, without copying it into @pg
+ */
+void ft_merge_page_map(struct ft_merge *m, int cpu, struct ft_pagebuf *pg, const void *page,
+		       unsigned int len)
+{
+	pg->page = page;
+	ft_merge_page_put(m, cpu, pg, len);
 }
 
 /* drop_head - the head page is done: emit the loss it still carries, recycle it */
@@ -155,7 +167,7 @@ static void advance(struct ft_merge *m, struct ft_cpu_stream *c)
 {
 	while (c->head) {
 		if (!c->loaded) {
-			ft_page_cursor_init(&c->cur, &m->pf, c->head->data, c->head->size,
+			ft_page_cursor_init(&c->cur, &m->pf, c->head->page, c->head->size,
 					    c->head->ts);
 			c->loaded = true;
 		}
@@ -191,6 +203,12 @@ static void emit_cur(struct ft_merge *m, struct ft_cpu_stream *c, int cpu)
 	c->events++;
 	m->events++;
 	m->emit(m->ctx, &r);
+	if (ft_page_next_inline(&c->cur))
+		return;
+	/* the page is done: on to the next one */
+	if (c->cur.damaged)
+		c->bad_pages++;
+	drop_head(m, c);
 	advance(m, c);
 }
 

@@ -18,6 +18,8 @@ struct ft_pagebuf {
 	unsigned int		len;
 	unsigned int		size;	/* record bytes, from the header (ft_merge_page_put) */
 	uint64_t		ts;	/* time of the first record, from the header */
+	const unsigned char	*page;	/* the sub-buffer: data, or memory the source keeps
+					   mapped while the merge runs (ft_merge_page_map) */
 	unsigned char		data[];
 };
 
@@ -65,6 +67,8 @@ int ft_merge_init(struct ft_merge *m, const struct ft_page_fmt *pf, int ncpus,
 void ft_merge_fini(struct ft_merge *m);
 struct ft_pagebuf *ft_merge_page_get(struct ft_merge *m);
 void ft_merge_page_put(struct ft_merge *m, int cpu, struct ft_pagebuf *pg, unsigned int len);
+void ft_merge_page_map(struct ft_merge *m, int cpu, struct ft_pagebuf *pg, const void *page,
+		       unsigned int len);
 void ft_merge_page_recycle(struct ft_merge *m, struct ft_pagebuf *pg);
 void ft_merge_loss(struct ft_merge *m, int cpu, long long count);
 unsigned long long ft_merge_run(struct ft_merge *m, uint64_t watermark);

@@ -49,4 +49,28 @@ bool ft_page_next(struct ft_page_cursor *c);
 int ft_page_info(const struct ft_page_fmt *pf, const void *page, size_t len,
 		 struct ft_page_info *info);
 
+/*
+ * ft_page_next_inline - ft_page_next, with the common case (a small data record that
+ * fits) inline for the merge's hot loop; everything else goes to ft_page_next
+ */
+static inline bool ft_page_next_inline(struct ft_page_cursor *c)
+{
+	if (c->off + 4 <= c->size) {
+		const unsigned char *p = c->data + c->off;
+		uint32_t hdr, len;
+
+		__builtin_memcpy(&hdr, p, 4);
+		len = (hdr & 31) * 4;
+		/* type_len 1..28: a payload of type_len words after the header */
+		if (len && len <= 28 * 4 && c->off + 4 + len <= c->size) {
+			c->ts += hdr >> 5;
+			c->rec = p + 4;
+			c->rec_size = len;
+			c->off += 4 + len;
+			return true;
+		}
+	}
+	return ft_page_next(c);
+}
+
 #endif

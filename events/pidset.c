@@ -108,6 +108,15 @@ set:
  */
 bool ft_imap_del(struct ft_imap *m, int key)
 {
+	return ft_imap_take(m, key, NULL);
+}
+
+/**
+ * ft_imap_take - remove @key in one probe, its value into @val (when not NULL)
+ * Returns true when the key was there.
+ */
+bool ft_imap_take(struct ft_imap *m, int key, uint64_t *val)
+{
 	unsigned int i, j, home;
 
 	if (!m->slot)
@@ -117,6 +126,8 @@ bool ft_imap_del(struct ft_imap *m, int key)
 			break;
 	if (!m->slot[i].key)
 		return false;
+	if (val)
+		*val = m->slot[i].val;
 	for (j = (i + 1) & m->mask; m->slot[j].key; j = (j + 1) & m->mask) {
 		home = hash(m->slot[j].key - 1) & m->mask;
 		/* move j into the hole at i unless its home lies cyclically in (i, j] */

@@ -25,6 +25,7 @@ void ft_imap_fini(struct ft_imap *m);
 uint64_t *ft_imap_get(const struct ft_imap *m, int key);
 uint64_t *ft_imap_put(struct ft_imap *m, int key, uint64_t val);
 bool ft_imap_del(struct ft_imap *m, int key);
+bool ft_imap_take(struct ft_imap *m, int key, uint64_t *val);
 void ft_imap_clear(struct ft_imap *m);
 
 /* ft_imap_for_each - visit every (key, value) */

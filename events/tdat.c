@@ -613,23 +613,43 @@ static int next_chunk(struct ft_tdat *t, struct ft_tdat_cpu *cp)
 }
 
 /**
+ * ft_tdat_map_page - point @page at @cpu's next page inside an uncompressed file's
+ * mapping (valid until ft_tdat_close), instead of copying it
+ * Returns its bytes (at most the page size), 0 at the end, -1 for a compressed file.
+ */
+long ft_tdat_map_page(struct ft_tdat *t, int cpu, const void **page)
+{
+	struct ft_tdat_cpu *cp = &t->cpu[cpu];
+	size_t n;
+
+	if (t->comp)
+		return -1;
+	if (cp->pos >= cp->size)
+		return 0;
+	*page = t->map + cp->off + cp->pos;
+	n = cp->size - cp->pos;
+	cp->pos += t->page_size;
+	return n < t->page_size ? (long)n : (long)t->page_size;
+}
+
+/**
  * ft_tdat_next_page - copy @cpu's next page (up to @size bytes, the rest zeroed)
  * Returns the bytes copied, 0 at the end of the CPU's data, -1 when it is damaged.
  */
 long ft_tdat_next_page(struct ft_tdat *t, int cpu, void *buf, size_t size)
 {
 	struct ft_tdat_cpu *cp = &t->cpu[cpu];
-	const unsigned char *src;
+	const void *src;
 	size_t n;
 
 	if (size > t->page_size)
 		size = t->page_size;
 	if (!t->comp) {
-		if (cp->pos >= cp->size)
-			return 0;
-		src = t->map + cp->off + cp->pos;
-		n = cp->size - cp->pos;
-		cp->pos += t->page_size;
+		long r = ft_tdat_map_page(t, cpu, &src);
+
+		if (r <= 0)
+			return r;
+		n = (size_t)r;
 	} else {
 		while (cp->chunk_pos >= cp->chunk_len) {
 			int r = next_chunk(t, cp);

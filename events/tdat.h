@@ -84,6 +84,7 @@ bool ft_tdat_is(const char *path);
 int ft_tdat_open(struct ft_tdat *t, const char *path);
 void ft_tdat_close(struct ft_tdat *t);
 char *ft_tdat_format_read(void *t, const char *system, const char *event, size_t *len);
+long ft_tdat_map_page(struct ft_tdat *t, int cpu, const void **page);
 long ft_tdat_next_page(struct ft_tdat *t, int cpu, void *buf, size_t size);
 
 /* What a version 6 file holds besides the per-CPU data. */

@@ -23,6 +23,7 @@
 #include "events/page.h"
 #include "events/tdat.h"
 #include "events/tep.h"
+#include "tracer/command.h"
 #include "tracer/session.h"
 #include "tracer/util.h"
 
@@ -168,7 +169,8 @@ static char *maps_text(int pid)
 		fprintf(out, "%llx %llx %s\n", lo, hi, lib);
 	fclose(out);
 	out = NULL;
-	if (n && asprintf(&text, "%x %x %s\n%s", pid, n, comm, lines) < 0)
+	/* a process that began to exit may have shown part of its maps: keep the last sample */
+	if (n && !ft_pid_exiting(pid) && asprintf(&text, "%x %x %s\n%s", pid, n, comm, lines) < 0)
 		text = NULL;
 out:
 	if (out)

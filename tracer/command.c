@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "events/tep.h"
 #include "tracer/command.h"
 #include "tracer/options.h"
 #include "tracer/util.h"
@@ -145,6 +146,33 @@ void ft_command_kill(struct ft_child *c)
 int ft_pid_alive(int pid)
 {
 	return !kill(pid, 0) || errno == EPERM;
+}
+
+/* The kernel's PF_EXITING task flag, as /proc/PID/stat shows it. */
+#define PF_EXITING_FLAG	0x4
+
+/*
+ * ft_pid_exiting - true when process @pid is gone or has begun to exit (PF_EXITING in
+ * the flags of /proc/PID/stat): its mappings are being torn down, and a read of
+ * /proc/PID/maps from then on may have stopped part way
+ */
+bool ft_pid_exiting(int pid)
+{
+	char path[64], *text, *p;
+	unsigned long flags = 0;
+	bool gone = true;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	text = ft_read_file(path, 4096, NULL);
+	/* after "(comm)": state ppid pgrp session tty_nr tpgid flags */
+	p = text ? strrchr(text, ')') : NULL;
+	for (i = 0; p && i < 7; i++)
+		p = strchr(p + 1, ' ');
+	if (p && sscanf(p, " %lu", &flags) == 1)
+		gone = flags & PF_EXITING_FLAG;
+	free(text);
+	return gone;
 }
 
 /**

@@ -26,6 +26,7 @@ int ft_command_release(struct ft_child *c);
 bool ft_command_reap(struct ft_child *c);
 void ft_command_kill(struct ft_child *c);
 int ft_pid_alive(int pid);
+bool ft_pid_exiting(int pid);
 int ft_pid_threads(int pid, int **tids, int *n);
 int ft_targets(const struct ft_opts *o, int child_pid, int **pids, int *n);
 

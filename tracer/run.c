@@ -42,6 +42,13 @@
 #define MAX_WAIT_MS	1000
 /* Longest sleep while a capture samples the traced processes' maps. */
 #define CAPTURE_MAPS_MS	100
+/*
+ * How far behind the clock the live merge stays. A record is stamped when its
+ * writer reserves it and becomes readable when the writer commits; a writer whose
+ * vCPU the host stalls in between commits late, after records stamped later on
+ * other CPUs were merged. Records that still arrive later are counted (unordered).
+ */
+#define COMMIT_LAG_NS	20000000ULL
 
 struct pipeline {
 	const struct ft_analyzer *a;
@@ -222,6 +229,8 @@ static void footer(struct pipeline *p, struct ft_merge *m, struct ft_report *r)
 	if (bad || p->dec.malformed)
 		fprintf(f, "; %llu damaged pages, %llu malformed records skipped", bad,
 			p->dec.malformed);
+	if (m->unordered)
+		fprintf(f, "; %llu records came after later ones", m->unordered);
 	fputc('\n', f);
 }
 
@@ -644,8 +653,8 @@ static int run_live(struct pipeline *p)
 
 		if (end && end < wake)
 			wake = end;
-		if (next_report && next_report < wake)
-			wake = next_report;
+		if (next_report && next_report + COMMIT_LAG_NS < wake)
+			wake = next_report + COMMIT_LAG_NS;
 		if (wake > now)
 			ft_reader_wait(&s, (int)((wake - now + 999999) / 1000000));
 		now = ft_now_ns();
@@ -654,7 +663,9 @@ static int run_live(struct pipeline *p)
 		ft_reader_losses(&s, &m);
 		if (p->cap)
 			capture_round(p, &s, &child);
-		/* every CPU has been read up to the start of this round: merge to there */
+		/* every CPU has been read up to the start of this round, and records
+		   stamped COMMIT_LAG_NS before it are committed: merge to there */
+		now = now > COMMIT_LAG_NS ? now - COMMIT_LAG_NS : 0;
 		if (s.complete_to < now)
 			now = s.complete_to;
 		ft_merge_run(&m, next_report && now >= next_report ? next_report : now);

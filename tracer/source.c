@@ -82,11 +82,20 @@ void ft_source_close(struct ft_source *src)
 	src->fd = NULL;
 }
 
-/* src_page - the next page of @cpu into @buf: bytes, 0 at the end, -1 when damaged */
-static long src_page(struct ft_source *src, int cpu, void *buf, size_t size)
+/*
+ * src_page - the next page of @cpu: where an uncompressed trace.dat maps it (*@page),
+ * else copied into @buf; its bytes, 0 at the end, -1 when damaged
+ */
+static long src_page(struct ft_source *src, int cpu, void *buf, size_t size,
+		     const void **page)
 {
 	ssize_t r;
 
+	*page = buf;
+	if (src->is_tdat && !src->tdat.comp) {
+		r = ft_tdat_map_page(&src->tdat, cpu, page);
+		return r > (ssize_t)size ? (ssize_t)size : r;
+	}
 	if (src->is_tdat)
 		return ft_tdat_next_page(&src->tdat, cpu, buf, size);
 	if (src->fd[cpu] < 0)
@@ -135,13 +144,14 @@ int ft_source_stream(struct ft_source *src, struct ft_merge *m)
 
 			for (i = 0; !done[cpu] && i < OFFLINE_BATCH; i++) {
 				struct ft_pagebuf *pg = ft_merge_page_get(m);
+				const void *page;
 				long r;
 
 				if (!pg) {
 					ft_err("out of memory");
 					goto out;
 				}
-				r = src_page(src, cpu, pg->data, m->pf.subbuf_size);
+				r = src_page(src, cpu, pg->data, m->pf.subbuf_size, &page);
 				if (r <= 0) {
 					ft_merge_page_recycle(m, pg);
 					if (r < 0) {
@@ -153,7 +163,7 @@ int ft_source_stream(struct ft_source *src, struct ft_merge *m)
 					left--;
 					break;
 				}
-				ft_merge_page_put(m, cpu, pg, r);
+				ft_merge_page_map(m, cpu, pg, page, r);
 			}
 			if (!done[cpu] && m->cpu[cpu].newest < wm)
 				wm = m->cpu[cpu].newest;

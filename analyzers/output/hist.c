@@ -42,10 +42,30 @@ static uint64_t fine_lo(unsigned int idx, uint64_t *w)
 	return (8ULL + idx % 8) << (e - 3);
 }
 
+/*
+ * unit_slot - log2_slot(@ns / @div) without the division: the quotient has the bit
+ * length of ns less that of div, or one less, and one multiplication says which
+ */
+static unsigned int unit_slot(uint64_t ns, uint64_t div)
+{
+	unsigned int s;
+
+	if (div == 1)
+		return log2_slot(ns);
+	if (ns < div)
+		return 1;
+	/* ns >= div: the quotient q >= 1 has s or s - 1 bits */
+	s = (64 - __builtin_clzll(ns)) - (63 - __builtin_clzll(div));
+	/* q has s bits when q >= 2^(s-1), that is ns >= div << (s - 1) */
+	if (s > 1 && ((div << (s - 1)) >> (s - 1) != div || ns < div << (s - 1)))
+		s--;
+	return s;
+}
+
 /* ft_hist_add - count one latency of @ns nanoseconds */
 void ft_hist_add(struct ft_hist *h, const struct ft_unit *u, uint64_t ns)
 {
-	h->log2[log2_slot(ns / u->div)]++;
+	h->log2[unit_slot(ns, u->div)]++;
 	h->fine[fine_slot(ns)]++;
 	if (!h->count || ns < h->min_ns)
 		h->min_ns = ns;

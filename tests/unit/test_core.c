@@ -443,6 +443,38 @@ static void test_hist(void **state)
 	free(h);
 }
 
+/* the display slot is found without dividing: it must equal the slot of ns / div */
+static void test_hist_slot_no_division(void **state)
+{
+	static const struct ft_unit *units[] = { &ft_unit_ns, &ft_unit_us, &ft_unit_ms };
+	struct ft_hist *h = calloc(1, sizeof(*h));
+	uint64_t want[FT_LOG2_SLOTS], ns, q;
+	unsigned int u, k, i;
+	int d;
+
+	for (u = 0; u < 3; u++) {
+		memset(want, 0, sizeof(want));
+		ft_hist_reset(h);
+		/* each power-of-two boundary of the quotient, and one either side */
+		for (k = 0; k < 64; k++)
+			for (d = -1; d <= 1; d++) {
+				if (k > 40 && units[u]->div > 1)
+					break;	/* div << k overflows */
+				ns = (units[u]->div << k) + d;
+				q = ns / units[u]->div;
+				want[q ? 64 - __builtin_clzll(q) : 1]++;
+				ft_hist_add(h, units[u], ns);
+			}
+		ns = ~0ULL;
+		q = ns / units[u]->div;
+		want[64 - __builtin_clzll(q)]++;
+		ft_hist_add(h, units[u], ns);
+		for (i = 0; i < FT_LOG2_SLOTS; i++)
+			assert_int_equal(h->log2[i], want[i]);
+	}
+	free(h);
+}
+
 /* the int map against a plain array, through growth and deletions */
 static void test_imap(void **state)
 {
@@ -457,8 +489,14 @@ static void test_imap(void **state)
 		if (rand() % 3) {
 			ref[k] = i + 1;
 			assert_non_null(ft_imap_put(&m, k, i + 1));
-		} else {
+		} else if (rand() % 2) {
 			assert_int_equal(ft_imap_del(&m, k), ref[k] != 0);
+			ref[k] = 0;
+		} else {
+			uint64_t v = 0;
+
+			assert_int_equal(ft_imap_take(&m, k, &v), ref[k] != 0);
+			assert_int_equal(v, ref[k]);
 			ref[k] = 0;
 		}
 	}
@@ -536,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_runqlat_pairs),
 		cmocka_unit_test(test_runqlat_reconstructed),
 		cmocka_unit_test(test_hist),
+		cmocka_unit_test(test_hist_slot_no_division),
 		cmocka_unit_test(test_imap),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_offcpu_unseen_switch_in),
