@@ -154,14 +154,9 @@ bool ft_page_next(struct ft_page_cursor *c)
 		type = hdr & 31;
 		delta = hdr >> 5;
 		if (type >= 1 && type <= RB_TYPE_DATA_MAX) {
-			len = type * 4;
-			if (c->off + 4 + len > c->size)
-				goto damaged;
-			c->ts += delta;
-			c->rec = p + 4;
-			c->rec_size = len;
-			c->off += 4 + len;
-			return true;
+			if (ft_page_take_data(c, p, hdr))
+				return true;
+			goto damaged;	/* the payload reaches past the commit */
 		}
 		if (type == RB_TYPE_PADDING && !delta)
 			break;		/* a null event: the rest of the page is empty */

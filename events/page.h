@@ -50,6 +50,25 @@ int ft_page_info(const struct ft_page_fmt *pf, const void *page, size_t len,
 		 struct ft_page_info *info);
 
 /*
+ * ft_page_take_data - if the header @hdr at @p (the cursor's offset) is a small data
+ * record (type_len 1..28: that many words of payload) lying inside the commit, make
+ * it the current record; else leave the cursor as it is
+ */
+static inline bool ft_page_take_data(struct ft_page_cursor *c, const unsigned char *p,
+				     uint32_t hdr)
+{
+	uint32_t len = (hdr & 31) * 4;
+
+	if (!len || len > 28 * 4 || c->off + 4 + len > c->size)
+		return false;
+	c->ts += hdr >> 5;
+	c->rec = p + 4;
+	c->rec_size = len;
+	c->off += 4 + len;
+	return true;
+}
+
+/*
  * ft_page_next_inline - ft_page_next, with the common case (a small data record that
  * fits) inline for the merge's hot loop; everything else goes to ft_page_next
  */
@@ -57,18 +76,11 @@ static inline bool ft_page_next_inline(struct ft_page_cursor *c)
 {
 	if (c->off + 4 <= c->size) {
 		const unsigned char *p = c->data + c->off;
-		uint32_t hdr, len;
+		uint32_t hdr;
 
 		__builtin_memcpy(&hdr, p, 4);
-		len = (hdr & 31) * 4;
-		/* type_len 1..28: a payload of type_len words after the header */
-		if (len && len <= 28 * 4 && c->off + 4 + len <= c->size) {
-			c->ts += hdr >> 5;
-			c->rec = p + 4;
-			c->rec_size = len;
-			c->off += 4 + len;
+		if (ft_page_take_data(c, p, hdr))
 			return true;
-		}
 	}
 	return ft_page_next(c);
 }

@@ -44,7 +44,7 @@ static uint64_t fine_lo(unsigned int idx, uint64_t *w)
 
 /*
  * unit_slot - log2_slot(@ns / @div) without the division: the quotient has the bit
- * length of ns less that of div, or one less, and one multiplication says which
+ * length of ns less that of div, or one less, and one shifted compare says which
  */
 static unsigned int unit_slot(uint64_t ns, uint64_t div)
 {
