@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "events/decode.h"
+#include "events/pidset.h"
 
 struct ft_opts;
 struct ft_json;
@@ -25,8 +26,8 @@ struct ft_blob;
 struct ft_env {
 	const struct ft_opts	*opts;
 	struct ft_tasks		*tasks;		/* comm and tgid per tid */
-	bool			(*traced)(const struct ft_env *env, int pid);
-	void			*traced_ctx;
+	const struct ft_imap	*traced;	/* the pids a filtered trace records; NULL:
+						   the whole system */
 	bool			live;		/* false when reading a capture */
 	unsigned int		have;		/* FT_NEED() of the event types the trace has */
 	int			ncpus;		/* CPUs of the trace */
@@ -36,6 +37,12 @@ struct ft_env {
 	int			nprocmaps;	/* processes (PROCMAPS), for user stacks */
 	const struct ft_blob	*cmdlines;	/* offline: the file's saved_cmdlines, or NULL */
 };
+
+/* ft_env_traced - does the trace follow @pid (always, for a whole-system trace)? */
+static inline bool ft_env_traced(const struct ft_env *env, int pid)
+{
+	return !env->traced || ft_imap_get(env->traced, pid);
+}
 
 /*
  * ft_env_wakeup - is @ev the wakeup record that counts? sched_waking and

@@ -216,7 +216,7 @@ static void latency_event(void *priv, const struct ft_event *ev)
 		ft_tasks_note(l->env->tasks, prev, ev->sw.prev_comm);
 		ft_tasks_note(l->env->tasks, ev->sw.next_pid, ev->sw.next_comm);
 		if (prev && l->tprev[ev->cpu] &&
-		    (!l->env->traced || l->env->traced(l->env, prev))) {
+		    ft_env_traced(l->env, prev)) {
 			struct lat_group *g = group_of(l, prev);
 
 			if (g)

@@ -182,7 +182,7 @@ static bool counted(struct offcpu *o, const struct ft_event *ev)
 	int tid = ev->sw.prev_pid;
 	char st = ev->sw.preempt ? 'R' : ev->sw.state;
 
-	if (!tid || ev->sw.synth || (o->env->traced && !o->env->traced(o->env, tid)))
+	if (!tid || ev->sw.synth || !ft_env_traced(o->env, tid))
 		return false;
 	if (!o->state_on[(unsigned char)st])
 		return false;

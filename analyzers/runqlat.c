@@ -83,7 +83,7 @@ static int runqlat_init(void *priv, const struct ft_env *env)
 /* enqueue - task @pid became runnable at @ts, to run on @cpu */
 static void enqueue(struct runqlat *r, int pid, uint64_t ts, int cpu)
 {
-	if (!pid || (r->env->traced && !r->env->traced(r->env, pid)))
+	if (!pid || !ft_env_traced(r->env, pid))
 		return;
 	ft_imap_put(&r->start, pid, pack(ts, cpu));
 }

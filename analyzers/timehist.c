@@ -251,7 +251,7 @@ static bool shown(const struct timehist *th, int tid)
 {
 	if (!th->env->traced)
 		return true;
-	return tid && th->env->traced(th->env, tid);
+	return tid && ft_env_traced(th->env, tid);
 }
 
 /* task - the record of @tid (the CPU's own idle task for 0) */

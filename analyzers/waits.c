@@ -43,7 +43,7 @@ void ft_waits_fini(struct ft_waits *w)
 /* wanted - is @tid a task the trace follows (never idle)? */
 static bool wanted(const struct ft_waits *w, int tid)
 {
-	return tid > 0 && (!w->env->traced || w->env->traced(w->env, tid));
+	return tid > 0 && ft_env_traced(w->env, tid);
 }
 
 /* on_wakeup - the first wakeup of a switched-out task makes it ready */

@@ -59,50 +59,33 @@ void ft_chain_fini(struct ft_chain *c)
 }
 
 /**
- * ft_chain_feed - follow @ev; when it reveals a missing switch-in, fill @synth
- * with the reconstructed sched_switch (deliver it before @ev) and return true.
+ * ft_chain_repair - @ev on CPU @cc came from @pid, not from the task the chain has
+ * running there: fill @synth with the reconstructed sched_switch and return true,
+ * or return false when the break is expected (an untraced task of a filtered stream)
  */
-bool ft_chain_feed(struct ft_chain *c, const struct ft_event *ev, struct ft_event *synth)
+bool ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft_event *ev,
+		     int pid, struct ft_event *synth)
 {
-	struct ft_chain_cpu *cc;
-	bool made = false;
-	int pid;
-
-	if (ev->cpu < 0 || ev->cpu >= c->ncpus)
-		return false;
-	cc = &c->cpu[ev->cpu];
-	if (ev->type == FT_EV_LOST) {
-		cc->lost = true;
+	if (c->traced && !c->traced(c->traced_ctx, pid)) {
+		c->resynced++;
 		return false;
 	}
-	pid = ev->type == FT_EV_SWITCH ? ev->sw.prev_pid : ev->common_pid;
-	if (cc->cur >= 0 && pid != cc->cur) {
-		if (c->traced && !c->traced(c->traced_ctx, pid)) {
-			c->resynced++;
-		} else {
-			memset(synth, 0, sizeof(*synth));
-			synth->ts = ev->ts;
-			synth->cpu = ev->cpu;
-			synth->type = FT_EV_SWITCH;
-			synth->common_pid = cc->cur;
-			synth->sw.prev_pid = cc->cur;
-			synth->sw.next_pid = pid;
-			/* idle is always runnable; any other task's state is unknown */
-			synth->sw.prev_state = cc->cur == 0 ? 0 : -1;
-			synth->sw.state = cc->cur == 0 ? 'R' : '?';
-			synth->sw.prev_comm = cc->cur == 0 ? "swapper" : "";
-			synth->sw.next_comm = ev->type == FT_EV_SWITCH ? ev->sw.prev_comm : "";
-			synth->sw.synth = true;
-			synth->sw.after_loss = cc->lost;
-			synth->sw.ts_lo = cc->last_ts;
-			c->repaired++;
-			c->repaired_cpu[ev->cpu]++;
-			made = true;
-		}
-	}
-	cc->cur = ev->type == FT_EV_SWITCH ? ev->sw.next_pid : pid;
-	cc->last_ts = ev->ts;
-	cc->lost = false;
-	return made;
+	memset(synth, 0, sizeof(*synth));
+	synth->ts = ev->ts;
+	synth->cpu = ev->cpu;
+	synth->type = FT_EV_SWITCH;
+	synth->common_pid = cc->cur;
+	synth->sw.prev_pid = cc->cur;
+	synth->sw.next_pid = pid;
+	/* idle is always runnable; any other task's state is unknown */
+	synth->sw.prev_state = cc->cur == 0 ? 0 : -1;
+	synth->sw.state = cc->cur == 0 ? 'R' : '?';
+	synth->sw.prev_comm = cc->cur == 0 ? "swapper" : "";
+	synth->sw.next_comm = ev->type == FT_EV_SWITCH ? ev->sw.prev_comm : "";
+	synth->sw.synth = true;
+	synth->sw.after_loss = cc->lost;
+	synth->sw.ts_lo = cc->last_ts;
+	c->repaired++;
+	c->repaired_cpu[ev->cpu]++;
+	return true;
 }
-

@@ -84,6 +84,21 @@ static inline long long ft_num(const void *data, struct ft_field f)
 	return 0;
 }
 
+/* is_int - does the format have @f as a signed integer of @size bytes? */
+static bool is_int(struct ft_field f, int size)
+{
+	return f.off >= 0 && f.size == size && f.is_signed;
+}
+
+/* ld_s32 - the signed 4-byte integer at @off of @data */
+static inline int ld_s32(const void *data, int off)
+{
+	int32_t v;
+
+	memcpy(&v, (const unsigned char *)data + off, 4);
+	return v;
+}
+
 /* map_type - remember which of our types an event id stands for */
 static void map_type(struct ft_decoder *d, struct tep_event *ev, enum ft_ev_type t)
 {
@@ -101,6 +116,8 @@ static void wake_fmt(struct ft_wake_fmt *w, struct tep_event *ev)
 	w->prio = field_of(ev, "prio");
 	w->target_cpu = field_of(ev, "target_cpu");
 	w->min_size = max_end(&w->comm, 4);
+	w->common = w->comm.off >= 0 && is_int(w->pid, 4) && is_int(w->prio, 4) &&
+		    is_int(w->target_cpu, 4);
 }
 
 /* stack_fmt - resolve kernel_stack / user_stack: optional size or tgid, the caller array */
@@ -181,6 +198,10 @@ int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep)
 			d->sw.next_pid = field_of(ev, "next_pid");
 			d->sw.next_prio = field_of(ev, "next_prio");
 			d->sw.min_size = max_end(&d->sw.prev_comm, 7);
+			d->sw.common = d->sw.prev_comm.off >= 0 && d->sw.next_comm.off >= 0 &&
+				       is_int(d->sw.prev_pid, 4) && is_int(d->sw.next_pid, 4) &&
+				       is_int(d->sw.prev_prio, 4) && is_int(d->sw.next_prio, 4) &&
+				       is_int(d->sw.prev_state, 8);
 			if (d->sw.prev_pid.off < 0 || d->sw.next_pid.off < 0)
 				d->have &= ~FT_NEED(i);
 			break;
@@ -223,6 +244,10 @@ int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep)
 		errno = EINVAL;
 		return -1;
 	}
+	d->common_end = field_end(d->common_type) > field_end(d->common_pid) ?
+			field_end(d->common_type) : field_end(d->common_pid);
+	d->common_std = d->common_type.off >= 0 && d->common_type.size == 2 &&
+			!d->common_type.is_signed && is_int(d->common_pid, 4);
 	if (d->have & FT_NEED(FT_EV_SWITCH))
 		ft_states_from_print_fmt(&d->states, tep);
 	return 0;
@@ -384,7 +409,54 @@ int ft_states_from_print_fmt(struct ft_states *st, struct tep_handle *tep)
 		else if (out[0] && out[0] != 'R' && !out[1])
 			st->letter[b] = out[0];
 	}
+	for (b = 0; b < FT_STATE_SMALL; b++)
+		st->small[b] = ft_state_letter(st, b);
 	return 0;
+}
+
+/* switch_state - prev_state's letter and preemption, from the print fmt's tables */
+static inline void switch_state(const struct ft_states *st, struct ft_switch *sw)
+{
+	uint64_t v = (uint64_t)sw->prev_state;
+
+	sw->state = v < FT_STATE_SMALL ? st->small[v] : ft_state_letter(st, sw->prev_state);
+	sw->preempt = sw->prev_state >= 0 && (v & st->preempt_mask);
+	sw->synth = sw->after_loss = false;
+}
+
+/* decode_switch_common - a sched_switch of the usual layout: fixed-size loads */
+static inline void decode_switch_common(const struct ft_decoder *d, const void *data,
+					struct ft_event *ev)
+{
+	const struct ft_switch_fmt *f = &d->sw;
+	int64_t state;
+
+	ev->sw.prev_pid = ld_s32(data, f->prev_pid.off);
+	ev->sw.next_pid = ld_s32(data, f->next_pid.off);
+	ev->sw.prev_prio = ld_s32(data, f->prev_prio.off);
+	ev->sw.next_prio = ld_s32(data, f->next_prio.off);
+	memcpy(&state, (const unsigned char *)data + f->prev_state.off, 8);
+	ev->sw.prev_state = state;
+	ev->sw.prev_comm = (const char *)data + f->prev_comm.off;
+	ev->sw.next_comm = (const char *)data + f->next_comm.off;
+	ev->sw.ts_lo = ev->ts;
+	switch_state(&d->states, &ev->sw);
+}
+
+/* decode_switch - a sched_switch of any other layout (older or 32-bit kernels) */
+static void decode_switch(const struct ft_decoder *d, const void *data, struct ft_event *ev)
+{
+	const struct ft_switch_fmt *f = &d->sw;
+
+	ev->sw.prev_pid = (int)ft_num(data, f->prev_pid);
+	ev->sw.next_pid = (int)ft_num(data, f->next_pid);
+	ev->sw.prev_prio = f->prev_prio.off < 0 ? 0 : (int)ft_num(data, f->prev_prio);
+	ev->sw.next_prio = f->next_prio.off < 0 ? 0 : (int)ft_num(data, f->next_prio);
+	ev->sw.prev_state = f->prev_state.off < 0 ? -1 : ft_num(data, f->prev_state);
+	ev->sw.prev_comm = f->prev_comm.off < 0 ? "" : (const char *)data + f->prev_comm.off;
+	ev->sw.next_comm = f->next_comm.off < 0 ? "" : (const char *)data + f->next_comm.off;
+	ev->sw.ts_lo = ev->ts;
+	switch_state(&d->states, &ev->sw);
 }
 
 /**
@@ -397,30 +469,31 @@ enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 {
 	const struct ft_wake_fmt *w;
 	unsigned int id;
+	uint16_t id16;
 
-	if (size < field_end(d->common_type) || size < field_end(d->common_pid))
+	if (size < d->common_end)
 		goto bad;
-	id = (unsigned int)ft_num(data, d->common_type);
+	if (d->common_std) {
+		memcpy(&id16, (const unsigned char *)data + d->common_type.off, 2);
+		id = id16;
+		ev->common_pid = ld_s32(data, d->common_pid.off);
+	} else {
+		id = (unsigned int)ft_num(data, d->common_type);
+		ev->common_pid = (int)ft_num(data, d->common_pid);
+	}
 	if (id >= (unsigned int)d->nids)
 		return ev->type = FT_EV_UNKNOWN;
 	ev->type = d->type_of[id];
-	ev->common_pid = (int)ft_num(data, d->common_pid);
+	if (d->bare & FT_NEED(ev->type))
+		return ev->type;
 	switch (ev->type) {
 	case FT_EV_SWITCH:
 		if (size < d->sw.min_size)
 			goto bad;
-		ev->sw.prev_pid = (int)ft_num(data, d->sw.prev_pid);
-		ev->sw.next_pid = (int)ft_num(data, d->sw.next_pid);
-		ev->sw.prev_prio = d->sw.prev_prio.off < 0 ? 0 : (int)ft_num(data, d->sw.prev_prio);
-		ev->sw.next_prio = d->sw.next_prio.off < 0 ? 0 : (int)ft_num(data, d->sw.next_prio);
-		ev->sw.prev_state = d->sw.prev_state.off < 0 ? -1 : ft_num(data, d->sw.prev_state);
-		ev->sw.prev_comm = d->sw.prev_comm.off < 0 ? "" : (const char *)data + d->sw.prev_comm.off;
-		ev->sw.next_comm = d->sw.next_comm.off < 0 ? "" : (const char *)data + d->sw.next_comm.off;
-		ev->sw.state = ft_state_letter(&d->states, ev->sw.prev_state);
-		ev->sw.preempt = ev->sw.prev_state >= 0 &&
-				 ((uint64_t)ev->sw.prev_state & d->states.preempt_mask);
-		ev->sw.synth = ev->sw.after_loss = false;
-		ev->sw.ts_lo = ev->ts;
+		if (d->sw.common)
+			decode_switch_common(d, data, ev);
+		else
+			decode_switch(d, data, ev);
 		break;
 	case FT_EV_WAKING:
 	case FT_EV_WAKEUP:
@@ -428,6 +501,13 @@ enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 		w = &d->wk[ev->type - FT_EV_WAKING];
 		if (size < w->min_size)
 			goto bad;
+		if (w->common) {
+			ev->wk.pid = ld_s32(data, w->pid.off);
+			ev->wk.prio = ld_s32(data, w->prio.off);
+			ev->wk.target_cpu = ld_s32(data, w->target_cpu.off);
+			ev->wk.comm = (const char *)data + w->comm.off;
+			break;
+		}
 		ev->wk.pid = (int)ft_num(data, w->pid);
 		ev->wk.prio = w->prio.off < 0 ? 0 : (int)ft_num(data, w->prio);
 		ev->wk.target_cpu = w->target_cpu.off < 0 ? -1 : (int)ft_num(data, w->target_cpu);

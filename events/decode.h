@@ -131,21 +131,27 @@ struct ft_event {
 	};
 };
 
+/* prev_state values below this have their letter in ft_states.small. */
+#define FT_STATE_SMALL	256
+
 /* Task-state letters, read from the sched_switch print fmt by evaluating it. */
 struct ft_states {
 	char		letter[64];	/* letter for each prev_state bit, 0 when none */
 	uint64_t	preempt_mask;	/* bits that print "+" */
+	char		small[FT_STATE_SMALL];	/* ft_state_letter of each small value */
 };
 
 struct ft_switch_fmt {
 	struct ft_field prev_comm, prev_pid, prev_prio, prev_state;
 	struct ft_field next_comm, next_pid, next_prio;
 	int min_size;
+	bool common;	/* every field there, ints of 4 bytes and a 64-bit prev_state */
 };
 
 struct ft_wake_fmt {
 	struct ft_field comm, pid, prio, target_cpu;
 	int min_size;
+	bool common;	/* every field there, ints of 4 bytes */
 };
 
 struct ft_fork_fmt {
@@ -172,6 +178,8 @@ struct ft_func_fmt {
 struct ft_decoder {
 	struct tep_handle	*tep;
 	struct ft_field		common_type, common_pid;
+	int			common_end;	/* record bytes the common fields need */
+	bool			common_std;	/* a 2-byte type and a 4-byte pid */
 	int			nids;
 	unsigned char		*type_of;	/* event id -> enum ft_ev_type */
 	struct ft_switch_fmt	sw;
@@ -181,6 +189,8 @@ struct ft_decoder {
 	struct ft_stack_fmt	stk[2];		/* kernel_stack, user_stack */
 	struct ft_states	states;
 	unsigned int		have;		/* FT_NEED() of each type the tep knows */
+	unsigned int		bare;		/* FT_NEED() of types decoded only up to
+						   common_pid: nobody reads their fields */
 	unsigned long long	malformed;	/* records too short for their format */
 	int			*fn_of;		/* event id -> index in fn, for FT_EV_FUNC */
 	struct ft_func_fmt	*fn;

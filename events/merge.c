@@ -23,7 +23,10 @@ int ft_merge_init(struct ft_merge *m, const struct ft_page_fmt *pf, int ncpus,
 	m->emit = emit;
 	m->ctx = ctx;
 	m->cpu = calloc(ncpus, sizeof(*m->cpu));
-	if (!m->cpu) {
+	m->batch = malloc(FT_MERGE_BATCH * sizeof(*m->batch));
+	if (!m->cpu || !m->batch) {
+		free(m->cpu);
+		free(m->batch);
 		errno = ENOMEM;
 		return -1;
 	}
@@ -50,6 +53,7 @@ void ft_merge_fini(struct ft_merge *m)
 		free_pages(m->cpu[i].head);
 	free_pages(m->free_list);
 	free(m->cpu);
+	free(m->batch);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -144,16 +148,42 @@ void ft_merge_page_map(struct ft_merge *m, int cpu, struct ft_pagebuf *pg, const
 	ft_merge_page_put(m, cpu, pg, len);
 }
 
+/* flush - hand on the records batched so far */
+static void flush(struct ft_merge *m)
+{
+	if (m->nbatch)
+		m->emit(m->ctx, m->batch, m->nbatch);
+	m->nbatch = 0;
+}
+
+/* push - the next slot of the batch, handing the batch on first when it is full */
+static inline struct ft_raw *push(struct ft_merge *m)
+{
+	if (m->nbatch == FT_MERGE_BATCH)
+		flush(m);
+	return &m->batch[m->nbatch++];
+}
+
+/* push_loss - a loss marker of @count events on @cpu at @ts */
+static void push_loss(struct ft_merge *m, int cpu, uint64_t ts, long long count)
+{
+	struct ft_raw *r = push(m);
+
+	r->ts = ts;
+	r->cpu = cpu;
+	r->size = 0;
+	r->data = NULL;
+	r->lost = count;
+}
+
 /* drop_head - the head page is done: emit the loss it still carries, recycle it */
 static void drop_head(struct ft_merge *m, struct ft_cpu_stream *c)
 {
 	struct ft_pagebuf *pg = c->head;
 
 	if (pg->loss) {
-		struct ft_raw r = { .ts = c->last_ts, .cpu = (int)(c - m->cpu), .lost = pg->loss };
-
+		push_loss(m, (int)(c - m->cpu), c->last_ts, pg->loss);
 		pg->loss = 0;
-		m->emit(m->ctx, &r);
 	}
 	c->head = pg->next;
 	if (!c->head)
@@ -182,34 +212,63 @@ static void advance(struct ft_merge *m, struct ft_cpu_stream *c)
 	c->has_cur = false;
 }
 
-/* emit_cur - hand on the current record (after the loss marker its page carries) */
-static void emit_cur(struct ft_merge *m, struct ft_cpu_stream *c, int cpu)
+/*
+ * run_cpu - batch the records of CPU @cpu from its current one on, up to the first
+ * that is later than @until or the end of its queued pages. The cursor is a local
+ * copy in the loop, so that stores to the batch cannot alias it.
+ */
+static void run_cpu(struct ft_merge *m, int cpu, uint64_t until)
 {
-	struct ft_raw r = { .ts = c->cur.ts, .cpu = cpu };
+	struct ft_cpu_stream *c = &m->cpu[cpu];
 
-	if (c->head->loss) {
-		r.lost = c->head->loss;
-		c->head->loss = 0;
-		m->emit(m->ctx, &r);
-		r.lost = 0;
-	}
-	if (r.ts < m->last_ts)
-		m->unordered++;
-	else
-		m->last_ts = r.ts;
-	r.data = c->cur.rec;
-	r.size = (int)c->cur.rec_size;
-	c->last_ts = r.ts;
-	c->events++;
-	m->events++;
-	m->emit(m->ctx, &r);
-	if (ft_page_next_inline(&c->cur))
-		return;
-	/* the page is done: on to the next one */
-	if (c->cur.damaged)
-		c->bad_pages++;
-	drop_head(m, c);
-	advance(m, c);
+	do {
+		struct ft_page_cursor cur = c->cur;
+		struct ft_raw *r;
+		uint64_t last = m->last_ts;
+		unsigned int n, k = 0;
+		bool more;
+
+		/* a page's loss marker goes before its first record */
+		if (c->head->loss) {
+			push_loss(m, cpu, cur.ts, c->head->loss);
+			c->head->loss = 0;
+		}
+		n = m->nbatch;
+		do {
+			if (n == FT_MERGE_BATCH) {
+				m->nbatch = n;
+				flush(m);
+				n = 0;
+			}
+			if (cur.ts < last)
+				m->unordered++;
+			else
+				last = cur.ts;
+			r = &m->batch[n++];
+			r->ts = cur.ts;
+			r->cpu = cpu;
+			r->size = (int)cur.rec_size;
+			r->data = cur.rec;
+			r->lost = 0;
+			k++;
+			more = ft_page_next_small(&cur);
+		} while (more && cur.ts <= until);
+		c->events += k;
+		m->events += k;
+		m->nbatch = n;
+		m->last_ts = last;
+		c->last_ts = r->ts;
+		c->cur = cur;
+		if (more)
+			return;
+		if (ft_page_next(&c->cur))
+			continue;
+		/* the page is done: on to the next one */
+		if (c->cur.damaged)
+			c->bad_pages++;
+		drop_head(m, c);
+		advance(m, c);
+	} while (c->has_cur && c->cur.ts <= until);
 }
 
 /**
@@ -247,10 +306,9 @@ unsigned long long ft_merge_run(struct ft_merge *m, uint64_t watermark)
 		if (second > watermark)
 			second = watermark;
 		/* run the earliest CPU until another one is due */
-		do {
-			emit_cur(m, &m->cpu[best], best);
-		} while (m->cpu[best].has_cur && m->cpu[best].cur.ts <= second);
+		run_cpu(m, best, second);
 	}
+	flush(m);
 	return m->events - before;
 }
 
@@ -261,11 +319,11 @@ void ft_merge_flush_losses(struct ft_merge *m)
 
 	for (i = 0; i < m->ncpus; i++) {
 		struct ft_cpu_stream *c = &m->cpu[i];
-		struct ft_raw r = { .ts = c->last_ts, .cpu = i, .lost = c->pending_loss };
 
 		if (c->pending_loss) {
+			push_loss(m, i, c->last_ts, c->pending_loss);
 			c->pending_loss = 0;
-			m->emit(m->ctx, &r);
 		}
 	}
+	flush(m);
 }

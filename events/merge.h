@@ -32,7 +32,11 @@ struct ft_raw {
 	long long	lost;
 };
 
-typedef void (*ft_raw_fn)(void *ctx, const struct ft_raw *raw);
+/* Records handed on per call, in time order. */
+#define FT_MERGE_BATCH	256
+
+/* Receives @n records (and loss markers) in time order. */
+typedef void (*ft_raw_fn)(void *ctx, const struct ft_raw *raw, unsigned int n);
 /* Sees every page as it is queued (e.g. to save a capture). */
 typedef void (*ft_page_tap_fn)(void *ctx, int cpu, const void *page, unsigned int len);
 
@@ -58,6 +62,8 @@ struct ft_merge {
 	ft_page_tap_fn		tap;
 	void			*tap_ctx;
 	unsigned long long	events;
+	struct ft_raw		*batch;		/* records not yet handed on */
+	unsigned int		nbatch;
 	uint64_t		last_ts;	/* newest timestamp emitted */
 	unsigned long long	unordered;	/* records older than one already emitted */
 };

@@ -8,12 +8,6 @@
 
 #include "events/pidset.h"
 
-/* hash - spread consecutive pids over the table */
-static inline unsigned int hash(int key)
-{
-	return (unsigned int)key * 2654435761u;
-}
-
 /**
  * ft_imap_init - an empty map with room for about @capacity keys before it grows
  * Returns 0 or -1 (ENOMEM).
@@ -45,19 +39,6 @@ void ft_imap_clear(struct ft_imap *m)
 	m->count = 0;
 }
 
-/* ft_imap_get - the value stored for @key, or NULL */
-uint64_t *ft_imap_get(const struct ft_imap *m, int key)
-{
-	unsigned int i;
-
-	if (!m->slot)
-		return NULL;
-	for (i = hash(key) & m->mask; m->slot[i].key; i = (i + 1) & m->mask)
-		if (m->slot[i].key == key + 1)
-			return &m->slot[i].val;
-	return NULL;
-}
-
 /* grow - double the table and rehash */
 static int grow(struct ft_imap *m)
 {
@@ -79,10 +60,10 @@ static int grow(struct ft_imap *m)
 }
 
 /**
- * ft_imap_put - set @key to @val (insert or overwrite)
+ * ft_imap_put_any - ft_imap_put for any case: probing, growing
  * Returns a pointer to the stored value, or NULL on ENOMEM.
  */
-uint64_t *ft_imap_put(struct ft_imap *m, int key, uint64_t val)
+uint64_t *ft_imap_put_any(struct ft_imap *m, int key, uint64_t val)
 {
 	unsigned int i;
 
@@ -92,7 +73,7 @@ uint64_t *ft_imap_put(struct ft_imap *m, int key, uint64_t val)
 	}
 	if ((m->count + 1) * 4 > (m->mask + 1) * 3 && grow(m))
 		return NULL;
-	for (i = hash(key) & m->mask; m->slot[i].key; i = (i + 1) & m->mask)
+	for (i = ft_imap_hash(key) & m->mask; m->slot[i].key; i = (i + 1) & m->mask)
 		if (m->slot[i].key == key + 1)
 			goto set;
 	m->slot[i].key = key + 1;
@@ -112,16 +93,16 @@ bool ft_imap_del(struct ft_imap *m, int key)
 }
 
 /**
- * ft_imap_take - remove @key in one probe, its value into @val (when not NULL)
- * Returns true when the key was there.
+ * ft_imap_take_any - ft_imap_take for any case: remove @key in one probe, shifting
+ * later entries of its probe run back. Returns true when the key was there.
  */
-bool ft_imap_take(struct ft_imap *m, int key, uint64_t *val)
+bool ft_imap_take_any(struct ft_imap *m, int key, uint64_t *val)
 {
 	unsigned int i, j, home;
 
 	if (!m->slot)
 		return false;
-	for (i = hash(key) & m->mask; m->slot[i].key; i = (i + 1) & m->mask)
+	for (i = ft_imap_hash(key) & m->mask; m->slot[i].key; i = (i + 1) & m->mask)
 		if (m->slot[i].key == key + 1)
 			break;
 	if (!m->slot[i].key)
@@ -129,7 +110,7 @@ bool ft_imap_take(struct ft_imap *m, int key, uint64_t *val)
 	if (val)
 		*val = m->slot[i].val;
 	for (j = (i + 1) & m->mask; m->slot[j].key; j = (j + 1) & m->mask) {
-		home = hash(m->slot[j].key - 1) & m->mask;
+		home = ft_imap_hash(m->slot[j].key - 1) & m->mask;
 		/* move j into the hole at i unless its home lies cyclically in (i, j] */
 		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
 			m->slot[i] = m->slot[j];

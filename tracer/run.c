@@ -81,29 +81,19 @@ static bool pipe_traced(void *ctx, int pid)
 	return ft_imap_get(&p->traced, pid) != NULL;
 }
 
-/* env_traced - the same, as analyzers ask it */
-static bool env_traced(const struct ft_env *env, int pid)
-{
-	return pipe_traced(env->traced_ctx, pid);
-}
-
 /* deliver - hand one decoded event to the analyzer */
 static inline void deliver(struct pipeline *p, const struct ft_event *ev)
 {
 	p->a->event(p->priv, ev);
 }
 
-/* on_raw - merge callback: decode, follow forks, repair the chain, deliver */
-static void on_raw(void *ctx, const struct ft_raw *raw)
+/* on_raw - one record: decode, follow forks, repair the chain, deliver */
+static inline void on_raw(struct pipeline *p, const struct ft_raw *raw)
 {
-	struct pipeline *p = ctx;
 	struct ft_event ev, synth;
 
 	ev.ts = raw->ts;
 	ev.cpu = raw->cpu;
-	if (!p->first_ts)
-		p->first_ts = raw->ts;
-	p->last_ts = raw->ts;
 	if (raw->lost) {
 		ev.type = FT_EV_LOST;
 		ev.common_pid = -1;
@@ -118,6 +108,12 @@ static void on_raw(void *ctx, const struct ft_raw *raw)
 	}
 	if (ft_decode(&p->dec, raw->data, raw->size, &ev) == FT_EV_UNKNOWN)
 		return;
+	/* a wakeup the analyzer does not read still tells the chain who runs */
+	if (p->dec.bare & FT_NEED(ev.type)) {
+		if (ft_chain_step(&p->chain, &ev, ev.common_pid, ev.common_pid, &synth))
+			deliver(p, &synth);
+		return;
+	}
 	if (ev.type == FT_EV_FORK) {
 		ft_tasks_fork(&p->tasks, ev.fork.parent_pid, ev.fork.child_pid, ev.fork.child_comm);
 		if (p->filtered && p->follow && ft_imap_get(&p->traced, ev.fork.parent_pid))
@@ -131,6 +127,19 @@ static void on_raw(void *ctx, const struct ft_raw *raw)
 	if (ft_chain_feed(&p->chain, &ev, &synth))
 		deliver(p, &synth);
 	deliver(p, &ev);
+}
+
+/* on_raws - merge callback: @n records in time order */
+static void on_raws(void *ctx, const struct ft_raw *raw, unsigned int n)
+{
+	struct pipeline *p = ctx;
+	unsigned int i;
+
+	if (!p->first_ts)
+		p->first_ts = raw[0].ts;
+	p->last_ts = raw[n - 1].ts;
+	for (i = 0; i < n; i++)
+		on_raw(p, &raw[i]);
 }
 
 /* per_cpu - "cpu0 N, cpu1 M" for the CPUs with a non-zero count */
@@ -300,14 +309,15 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	}
 	if (p->probes && ft_probes_decoder(p->probes, &p->dec))
 		return -1;
+	p->dec.bare = (FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW)) &
+		      ~(p->need | p->want);
 	if (ft_chain_init(&p->chain, ncpus, p->filtered ? pipe_traced : NULL, p)) {
 		ft_err("out of memory");
 		return -1;
 	}
 	p->env.opts = p->o;
 	p->env.tasks = &p->tasks;
-	p->env.traced = p->filtered ? env_traced : NULL;
-	p->env.traced_ctx = p;
+	p->env.traced = p->filtered ? &p->traced : NULL;
 	p->env.live = live;
 	p->env.have = p->dec.have;
 	p->env.ncpus = ncpus;
@@ -422,7 +432,7 @@ static int run_offline(struct pipeline *p)
 	}
 	if (p->probes && probes_of_file(p, &src, tep))
 		goto out_src;
-	if (ft_merge_init(&m, &pf, src.ncpus, on_raw, p)) {
+	if (ft_merge_init(&m, &pf, src.ncpus, on_raws, p)) {
 		ft_err("out of memory");
 		goto out_src;
 	}
@@ -615,7 +625,7 @@ static int run_live(struct pipeline *p)
 	}
 	if (p->probes && ft_probes_formats(p->probes, ft_session_format_read, &s, tep, false))
 		goto out_session;
-	if (ft_merge_init(&m, &s.pf, s.ncpus, on_raw, p)) {
+	if (ft_merge_init(&m, &s.pf, s.ncpus, on_raws, p)) {
 		ft_err("out of memory");
 		goto out_session;
 	}

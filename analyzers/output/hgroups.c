@@ -23,15 +23,13 @@ void ft_hgroups_fini(struct ft_hgroups *g)
 	ft_tab_fini(&g->groups);
 }
 
-/* ft_hgroups_add - one value of thread @tid (comm as its event names it), seen on @cpu */
-void ft_hgroups_add(struct ft_hgroups *g, int tid, int cpu, const char *comm, uint64_t ns)
+/* ft_hgroups_add_group - the value also goes to the histogram of its group */
+void ft_hgroups_add_group(struct ft_hgroups *g, int tid, int cpu, const char *comm,
+			  uint64_t ns)
 {
 	struct ft_hgroup *h;
 	int key;
 
-	ft_hist_add(&g->total, g->unit, ns);
-	if (g->by == FT_BY_NONE)
-		return;
 	if (g->by == FT_BY_CPU) {
 		key = cpu;
 	} else {

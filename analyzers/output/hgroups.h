@@ -33,7 +33,17 @@ struct ft_hgroup {
 
 int ft_hgroups_init(struct ft_hgroups *g, struct ft_tasks *tasks);
 void ft_hgroups_fini(struct ft_hgroups *g);
-void ft_hgroups_add(struct ft_hgroups *g, int tid, int cpu, const char *comm, uint64_t ns);
+void ft_hgroups_add_group(struct ft_hgroups *g, int tid, int cpu, const char *comm,
+			  uint64_t ns);
+
+/* ft_hgroups_add - one value of thread @tid (comm as its event names it), seen on @cpu */
+static inline void ft_hgroups_add(struct ft_hgroups *g, int tid, int cpu, const char *comm,
+				  uint64_t ns)
+{
+	ft_hist_add(&g->total, g->unit, ns);
+	if (g->by != FT_BY_NONE)
+		ft_hgroups_add_group(g, tid, cpu, comm, ns);
+}
 void ft_hgroups_print(struct ft_hgroups *g, FILE *f);
 void ft_hgroups_json(struct ft_hgroups *g, struct ft_json *j);
 void ft_hgroups_reset(struct ft_hgroups *g);

@@ -11,23 +11,6 @@ const struct ft_unit ft_unit_ns = { 1, "nsecs", "ns" };
 const struct ft_unit ft_unit_us = { 1000, "usecs", "us" };
 const struct ft_unit ft_unit_ms = { 1000000, "msecs", "ms" };
 
-/* log2_slot - BCC's bpf_log2l(): 0 and 1 in slot 1, [2^(k-1), 2^k) in slot k */
-static unsigned int log2_slot(uint64_t v)
-{
-	return v ? 64 - __builtin_clzll(v) : 1;
-}
-
-/* fine_slot - log-linear slot: exact below 8, then 8 sub-buckets per power of two */
-static unsigned int fine_slot(uint64_t v)
-{
-	unsigned int e;
-
-	if (v < 8)
-		return (unsigned int)v;
-	e = 63 - __builtin_clzll(v);
-	return (e - 2) * 8 + ((v >> (e - 3)) & 7);
-}
-
 /* fine_lo - smallest value of a log-linear slot, and its width in @w */
 static uint64_t fine_lo(unsigned int idx, uint64_t *w)
 {
@@ -40,39 +23,6 @@ static uint64_t fine_lo(unsigned int idx, uint64_t *w)
 	e = idx / 8 + 2;
 	*w = 1ULL << (e - 3);
 	return (8ULL + idx % 8) << (e - 3);
-}
-
-/*
- * unit_slot - log2_slot(@ns / @div) without the division: the quotient has the bit
- * length of ns less that of div, or one less, and one shifted compare says which
- */
-static unsigned int unit_slot(uint64_t ns, uint64_t div)
-{
-	unsigned int s;
-
-	if (div == 1)
-		return log2_slot(ns);
-	if (ns < div)
-		return 1;
-	/* ns >= div: the quotient q >= 1 has s or s - 1 bits */
-	s = (64 - __builtin_clzll(ns)) - (63 - __builtin_clzll(div));
-	/* q has s bits when q >= 2^(s-1), that is ns >= div << (s - 1) */
-	if (s > 1 && ((div << (s - 1)) >> (s - 1) != div || ns < div << (s - 1)))
-		s--;
-	return s;
-}
-
-/* ft_hist_add - count one latency of @ns nanoseconds */
-void ft_hist_add(struct ft_hist *h, const struct ft_unit *u, uint64_t ns)
-{
-	h->log2[unit_slot(ns, u->div)]++;
-	h->fine[fine_slot(ns)]++;
-	if (!h->count || ns < h->min_ns)
-		h->min_ns = ns;
-	if (ns > h->max_ns)
-		h->max_ns = ns;
-	h->count++;
-	h->sum_ns += ns;
 }
 
 /* ft_hist_reset - empty the histogram (interval output) */

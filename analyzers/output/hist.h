@@ -31,7 +31,56 @@ struct ft_unit {
 
 extern const struct ft_unit ft_unit_ns, ft_unit_us, ft_unit_ms;
 
-void ft_hist_add(struct ft_hist *h, const struct ft_unit *u, uint64_t ns);
+/* ft_log2_slot - BCC's bpf_log2l(): 0 and 1 in slot 1, [2^(k-1), 2^k) in slot k */
+static inline unsigned int ft_log2_slot(uint64_t v)
+{
+	return v ? 64 - __builtin_clzll(v) : 1;
+}
+
+/* ft_fine_slot - log-linear slot: exact below 8, then 8 sub-buckets per power of two */
+static inline unsigned int ft_fine_slot(uint64_t v)
+{
+	unsigned int e;
+
+	if (v < 8)
+		return (unsigned int)v;
+	e = 63 - __builtin_clzll(v);
+	return (e - 2) * 8 + ((v >> (e - 3)) & 7);
+}
+
+/*
+ * ft_unit_slot - log2_slot(@ns / @div) without the division: the quotient has the bit
+ * length of ns less that of div, or one less, and one shifted compare says which
+ */
+static inline unsigned int ft_unit_slot(uint64_t ns, uint64_t div)
+{
+	unsigned int s;
+
+	if (div == 1)
+		return ft_log2_slot(ns);
+	if (ns < div)
+		return 1;
+	/* ns >= div: the quotient q >= 1 has s or s - 1 bits */
+	s = (64 - __builtin_clzll(ns)) - (63 - __builtin_clzll(div));
+	/* q has s bits when q >= 2^(s-1), that is ns >= div << (s - 1) */
+	if (s > 1 && ((div << (s - 1)) >> (s - 1) != div || ns < div << (s - 1)))
+		s--;
+	return s;
+}
+
+/* ft_hist_add - count one latency of @ns nanoseconds */
+static inline void ft_hist_add(struct ft_hist *h, const struct ft_unit *u, uint64_t ns)
+{
+	h->log2[ft_unit_slot(ns, u->div)]++;
+	h->fine[ft_fine_slot(ns)]++;
+	if (!h->count || ns < h->min_ns)
+		h->min_ns = ns;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+	h->count++;
+	h->sum_ns += ns;
+}
+
 void ft_hist_reset(struct ft_hist *h);
 void ft_hist_merge(struct ft_hist *dst, const struct ft_hist *src);
 uint64_t ft_hist_percentile(const struct ft_hist *h, double p);

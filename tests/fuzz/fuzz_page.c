@@ -93,10 +93,9 @@ struct walk {
 	uint64_t	sum;
 };
 
-/* on_raw - decode each merged record and feed the chain, as the pipeline does */
-static void on_raw(void *ctx, const struct ft_raw *raw)
+/* on_raw - decode a merged record and feed the chain, as the pipeline does */
+static void on_raw(struct walk *w, const struct ft_raw *raw)
 {
-	struct walk *w = ctx;
 	struct ft_event ev = { .ts = raw->ts, .cpu = raw->cpu }, synth;
 
 	if (!raw->data) {
@@ -116,6 +115,15 @@ static void on_raw(void *ctx, const struct ft_raw *raw)
 		w->sum += ft_stack_ip(&ev.stack, ev.stack.n - 1);
 }
 
+/* on_raws - each record of a merge batch */
+static void on_raws(void *ctx, const struct ft_raw *raw, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		on_raw(ctx, &raw[i]);
+}
+
 /* LLVMFuzzerTestOneInput - one run of the merge over the pages in @data */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -130,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ncpus = (data[1] & 3) + 1;
 	loss_at = data[1] >> 2;
 	sub = w.set->pf.subbuf_size;
-	if (ft_merge_init(&m, &w.set->pf, ncpus, on_raw, &w))
+	if (ft_merge_init(&m, &w.set->pf, ncpus, on_raws, &w))
 		return 0;
 	if (ft_chain_init(&w.chain, ncpus, NULL, NULL)) {
 		ft_merge_fini(&m);

@@ -97,16 +97,17 @@ struct seen {
 };
 
 /* record_raw - remember what the merge emitted */
-static void record_raw(void *ctx, const struct ft_raw *r)
+static void record_raw(void *ctx, const struct ft_raw *r, unsigned int n)
 {
 	struct seen *s = ctx;
+	unsigned int i;
 
-	if (s->n < 32) {
-		s->ts[s->n] = r->ts;
-		s->cpu[s->n] = r->cpu;
-		s->lost[s->n] = r->lost;
-	}
-	s->n++;
+	for (i = 0; i < n; i++, s->n++)
+		if (s->n < 32) {
+			s->ts[s->n] = r[i].ts;
+			s->cpu[s->n] = r[i].cpu;
+			s->lost[s->n] = r[i].lost;
+		}
 }
 
 /* queue - hand a built page to the merge */

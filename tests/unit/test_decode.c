@@ -102,6 +102,15 @@ static void on_raw(void *ctx, const struct ft_raw *raw)
 	c->n++;
 }
 
+/* on_raws - each record of a merge batch */
+static void on_raws(void *ctx, const struct ft_raw *raw, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		on_raw(ctx, &raw[i]);
+}
+
 /* decode_files - decode page files (one per CPU) with the formats in @fmtdir */
 static int decode_files(struct collect *c, const char *fmtdir, const char **pages, int ncpus)
 {
@@ -115,7 +124,7 @@ static int decode_files(struct collect *c, const char *fmtdir, const char **page
 	if (!c->tep)
 		return -1;
 	assert_int_equal(ft_decoder_init(&c->dec, c->tep), 0);
-	assert_int_equal(ft_merge_init(&m, &pf, ncpus, on_raw, c), 0);
+	assert_int_equal(ft_merge_init(&m, &pf, ncpus, on_raws, c), 0);
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		size_t len, off;
 		char *data = ft_read_file(pages[cpu], 64 << 20, &len);
