@@ -260,7 +260,7 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 	}
 	if (!counted(o, ev))
 		return;
-	ft_tasks_note(o->env->tasks, ev->sw.prev_pid, ev->sw.prev_comm);
+	ft_tasks_note_field(o->env->tasks, ev->sw.prev_pid, ev->sw.prev_comm);
 	t = ft_tab_get(&o->tasks, ev->sw.prev_pid);
 	if (!t)
 		return;

@@ -196,6 +196,34 @@ static void commstr(struct timehist *th, int tid, struct ft_line *l)
 	ft_line_c(l, ']');
 }
 
+/*
+ * row_name - commstr of @tid (not idle), whose record is @tr: made again only when
+ * the task's comm or tgid changed since the last row
+ */
+static void row_name(struct timehist *th, struct th_task *tr, int tid, struct ft_line *l)
+{
+	const struct ft_task *e = ft_tab_find(&th->env->tasks->tab, tid);
+	struct ft_line name;
+
+	if (e && e->comm[0] && e->tgid > 0 && tr->name_len && tr->name_tgid == e->tgid &&
+	    !memcmp(tr->name_comm, e->comm, sizeof(e->comm))) {
+		ft_line_strn(l, tr->name, tr->name_len, -TH_COMM_WIDTH);
+		return;
+	}
+	ft_line_init(&name);
+	commstr(th, tid, &name);
+	ft_line_strn(l, name.buf, name.len, -TH_COMM_WIDTH);
+	/* commstr read /proc or the file's cmdlines when it had to: look again */
+	e = ft_tab_find(&th->env->tasks->tab, tid);
+	tr->name_len = 0;
+	if (e && e->comm[0] && e->tgid > 0 && name.len <= sizeof(tr->name)) {
+		memcpy(tr->name, name.buf, name.len);
+		tr->name_len = name.len;
+		tr->name_tgid = e->tgid;
+		memcpy(tr->name_comm, e->comm, sizeof(e->comm));
+	}
+}
+
 /* th_commstr - the same as a string */
 void th_commstr(struct timehist *th, int tid, char *buf, size_t len)
 {
@@ -206,38 +234,62 @@ void th_commstr(struct timehist *th, int tid, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)l.len, l.buf);
 }
 
-/* print_time - "   sec.usec [cpu] " as perf prints the start of a row */
-static void print_time(struct ft_line *l, uint64_t ts, int cpu)
+/*
+ * print_time - "   sec.usec [cpu] " as perf prints the start of a row; the seconds
+ * change once per thousands of rows, so their digits are kept
+ */
+static void print_time(struct timehist *th, struct ft_line *l, uint64_t ts, int cpu)
 {
-	struct ft_line t;
+	uint64_t sec = ts / 1000000000ULL;
 
-	ft_line_init(&t);
-	ft_line_u(&t, ts / 1000000000ULL, 0, 0);
-	ft_line_c(&t, '.');
-	ft_line_u(&t, ts % 1000000000ULL / 1000, 6, 0);
-	ft_line_strn(l, t.buf, t.len, 15);
+	if (sec != th->sec || !th->sec_text.len) {
+		th->sec = sec;
+		ft_line_init(&th->sec_text);
+		ft_line_u(&th->sec_text, sec, 0, 8);	/* 15 columns less ".usec" */
+	}
+	ft_line_strn(l, th->sec_text.buf, th->sec_text.len, 0);
+	ft_line_c(l, '.');
+	ft_line_fixed(l, ts % 1000000000ULL / 1000, 6);
 	ft_line_str(l, " [", 0);
-	ft_line_u(l, cpu, 4, 0);
+	if (cpu >= 0 && cpu < 10000)
+		ft_line_fixed(l, cpu, 4);
+	else
+		ft_line_u(l, cpu, 4, 0);
 	ft_line_str(l, "] ", 0);
 }
 
 /* print_time_now - the same, written at once (rows still built with stdio) */
-static void print_time_now(uint64_t ts, int cpu)
+static void print_time_now(struct timehist *th, uint64_t ts, int cpu)
 {
 	struct ft_line l;
 
 	ft_line_init(&l);
-	print_time(&l, ts, cpu);
+	print_time(th, &l, ts, cpu);
 	ft_line_flush(&l, stdout);
 }
 
-/* print_ms - a duration as perf's print_sched_time: msec.usec in @width, then a space */
-static void print_ms(struct ft_line *l, uint64_t ns, int width)
+/*
+ * print_ms - a duration as perf's print_sched_time: msec.usec, the msec in 6 columns,
+ * then a space; below 10 ms (most rows) written as one template
+ */
+static void print_ms(struct ft_line *l, uint64_t ns)
 {
-	ft_line_u(l, ns / 1000000, 0, width);
-	ft_line_c(l, '.');
-	ft_line_u(l, ns % 1000000 / 1000, 3, 0);
-	ft_line_c(l, ' ');
+	uint64_t ms = ns / 1000000;
+	unsigned int us = ns % 1000000 / 1000;
+	char *d = l->buf + l->len;
+
+	if (ms >= 10 || l->len + 12 >= sizeof(l->buf)) {
+		ft_line_u(l, ms, 0, 6);
+		ft_line_c(l, '.');
+		ft_line_fixed(l, us, 3);
+		ft_line_c(l, ' ');
+		return;
+	}
+	memcpy(d, "     0.000 ", 11);
+	d[5] = (char)('0' + ms);
+	d[7] = (char)('0' + us / 100);
+	memcpy(d + 8, ft_digit_pairs + 2 * (us % 100), 2);
+	l->len += 11;
 }
 
 /* in_window - is @ts inside --time? */
@@ -307,7 +359,7 @@ static void print_row(struct timehist *th, const struct ft_event *ev, struct th_
 
 	ft_line_init(&l);
 	ft_line_init(&name);
-	print_time(&l, ev->ts, ev->cpu);
+	print_time(th, &l, ev->ts, ev->cpu);
 	if (th->visual) {
 		ft_line_c(&l, ' ');
 		for (i = 0; i < th->env->ncpus; i++)
@@ -315,12 +367,16 @@ static void print_row(struct timehist *th, const struct ft_event *ev, struct th_
 		ft_line_c(&l, ' ');
 	}
 	ft_line_c(&l, ' ');
-	commstr(th, ev->sw.prev_pid, &name);
-	ft_line_strn(&l, name.buf, name.len, -TH_COMM_WIDTH);
+	if (ev->sw.prev_pid) {
+		row_name(th, tr, ev->sw.prev_pid, &l);
+	} else {
+		commstr(th, 0, &name);
+		ft_line_strn(&l, name.buf, name.len, -TH_COMM_WIDTH);
+	}
 	ft_line_c(&l, ' ');
-	print_ms(&l, tr->dt_sleep + tr->dt_iowait + tr->dt_preempt, 6);
-	print_ms(&l, tr->dt_delay, 6);
-	print_ms(&l, tr->dt_run, 6);
+	print_ms(&l, tr->dt_sleep + tr->dt_iowait + tr->dt_preempt);
+	print_ms(&l, tr->dt_delay);
+	print_ms(&l, tr->dt_run);
 	if (th->state) {
 		ft_line_str(&l, "     ", 0);
 		ft_line_c(&l, ev->sw.prev_pid ? ev->sw.state : 'I');
@@ -354,8 +410,8 @@ static void on_switch(struct timehist *th, const struct ft_event *ev)
 	bool in = in_window(th, t);
 	struct th_task *tr;
 
-	ft_tasks_note(th->env->tasks, prev, ev->sw.prev_comm);
-	ft_tasks_note(th->env->tasks, next, ev->sw.next_comm);
+	ft_tasks_note_field(th->env->tasks, prev, ev->sw.prev_comm);
+	ft_tasks_note_field(th->env->tasks, next, ev->sw.next_comm);
 	if (in && tprev && tprev < th->t_start)
 		tprev = th->t_start;
 	tr = task(th, prev, ev->cpu);
@@ -401,7 +457,7 @@ static void print_event_prefix(struct timehist *th, const struct ft_event *ev, c
 	char name[64];
 	int i;
 
-	print_time_now(ev->ts, ev->cpu);
+	print_time_now(th, ev->ts, ev->cpu);
 	if (th->visual) {
 		fputc(' ', stdout);
 		for (i = 0; i < th->env->ncpus; i++)
@@ -431,7 +487,7 @@ static void on_wakeup(struct timehist *th, const struct ft_event *ev)
 {
 	struct th_task *tr;
 
-	ft_tasks_note(th->env->tasks, ev->wk.pid, ev->wk.comm);
+	ft_tasks_note_field(th->env->tasks, ev->wk.pid, ev->wk.comm);
 	if (!ev->wk.pid)
 		return;
 	tr = task(th, ev->wk.pid, ev->cpu);
@@ -481,7 +537,7 @@ static void timehist_event(void *priv, const struct ft_event *ev)
 	case FT_EV_LOST:
 		th->tprev[ev->cpu] = 0;
 		if (!th->summary_only && !th->env->opts->json) {
-			print_time_now(ev->ts, ev->cpu);
+			print_time_now(th, ev->ts, ev->cpu);
 			if (ev->lost > 0)
 				printf(" lost %lld events on cpu %d\n", ev->lost, ev->cpu);
 			else

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "analyzers/analyzer.h"
+#include "analyzers/output/line.h"
 #include "analyzers/output/stats.h"
 #include "events/tab.h"
 
@@ -31,6 +32,11 @@ struct th_task {
 	struct ft_stats	idle;		/* -I: idle periods this task ended */
 	uint64_t	sleep, iowait, preempt, delay;
 	uint64_t	migrations;
+	/* print_row: the task's "comm[tid/pid]", while its comm and tgid are these */
+	char		name[48];
+	unsigned char	name_len;		/* 0: not made yet */
+	int		name_tgid;
+	char		name_comm[FT_TASK_COMM_LEN + 1];
 };
 
 struct timehist {
@@ -43,6 +49,8 @@ struct timehist {
 	uint64_t		*tprev;			/* per CPU: last switch, 0 unknown */
 	uint64_t		hist_start, hist_end;
 	unsigned long long	rows_rebuilt;
+	uint64_t		sec;			/* print_time: the seconds in sec_text */
+	struct ft_line		sec_text;
 	bool			oom;
 };
 

@@ -25,6 +25,9 @@
 
 #include "events/chain.h"
 
+/* What a rebuilt switch names idle: as long as a record's comm field. */
+static const char swapper_comm[FT_TASK_COMM_LEN] = "swapper";
+
 /**
  * ft_chain_init - start with every CPU's current task unknown
  * @traced: for an in-kernel pid-filtered stream, says which pids the kernel records;
@@ -80,7 +83,7 @@ bool ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct f
 	/* idle is always runnable; any other task's state is unknown */
 	synth->sw.prev_state = cc->cur == 0 ? 0 : -1;
 	synth->sw.state = cc->cur == 0 ? 'R' : '?';
-	synth->sw.prev_comm = cc->cur == 0 ? "swapper" : "";
+	synth->sw.prev_comm = cc->cur == 0 ? swapper_comm : "";
 	synth->sw.next_comm = ev->type == FT_EV_SWITCH ? ev->sw.prev_comm : "";
 	synth->sw.synth = true;
 	synth->sw.after_loss = cc->lost;

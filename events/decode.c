@@ -37,6 +37,19 @@ static struct ft_field field_of(struct tep_event *ev, const char *name)
 	return r;
 }
 
+/*
+ * comm_of - a comm field: FT_TASK_COMM_LEN bytes at least (every kernel's), so that
+ * readers may load all of them; absent (off -1) otherwise
+ */
+static struct ft_field comm_of(struct tep_event *ev, const char *name)
+{
+	struct ft_field f = field_of(ev, name);
+
+	if (f.size < FT_TASK_COMM_LEN)
+		f.off = -1;
+	return f;
+}
+
 /* field_end - the first byte after a field (0 when the field is absent) */
 static int field_end(struct ft_field f)
 {
@@ -111,7 +124,7 @@ static void map_type(struct ft_decoder *d, struct tep_event *ev, enum ft_ev_type
 /* wake_fmt - resolve the fields shared by sched_waking, sched_wakeup and sched_wakeup_new */
 static void wake_fmt(struct ft_wake_fmt *w, struct tep_event *ev)
 {
-	w->comm = field_of(ev, "comm");
+	w->comm = comm_of(ev, "comm");
 	w->pid = field_of(ev, "pid");
 	w->prio = field_of(ev, "prio");
 	w->target_cpu = field_of(ev, "target_cpu");
@@ -190,11 +203,11 @@ int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep)
 		map_type(d, ev, i);
 		switch (i) {
 		case FT_EV_SWITCH:
-			d->sw.prev_comm = field_of(ev, "prev_comm");
+			d->sw.prev_comm = comm_of(ev, "prev_comm");
 			d->sw.prev_pid = field_of(ev, "prev_pid");
 			d->sw.prev_prio = field_of(ev, "prev_prio");
 			d->sw.prev_state = field_of(ev, "prev_state");
-			d->sw.next_comm = field_of(ev, "next_comm");
+			d->sw.next_comm = comm_of(ev, "next_comm");
 			d->sw.next_pid = field_of(ev, "next_pid");
 			d->sw.next_prio = field_of(ev, "next_prio");
 			d->sw.min_size = max_end(&d->sw.prev_comm, 7);
@@ -215,7 +228,7 @@ int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep)
 		case FT_EV_FORK:
 			d->fork.parent_pid = field_of(ev, "parent_pid");
 			d->fork.child_pid = field_of(ev, "child_pid");
-			d->fork.child_comm = field_of(ev, "child_comm");
+			d->fork.child_comm = comm_of(ev, "child_comm");
 			d->fork.min_size = max_end(&d->fork.parent_pid, 3);
 			break;
 		case FT_EV_MIGRATE:

@@ -49,7 +49,8 @@ struct ft_switch {
 	long long	prev_state;	/* raw value; -1 when unknown (synthesised switch) */
 	char		state;		/* letter from the event's print fmt, 'R' runnable, '?' unknown */
 	bool		preempt;	/* switched out while runnable (R+) */
-	const char	*prev_comm;	/* at most FT_TASK_COMM_LEN bytes, not always NUL-ended */
+	const char	*prev_comm;	/* FT_TASK_COMM_LEN bytes (a record's field, or a
+					   constant that long), not always NUL-ended */
 	const char	*next_comm;
 	bool		synth;		/* reconstructed by the switch-chain repair */
 	bool		after_loss;	/* synthesised across lost events: timing unknown */

@@ -23,22 +23,11 @@ void ft_tab_fini(struct ft_tab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* ft_tab_find - the record of @key, NULL when there is none */
-void *ft_tab_find(const struct ft_tab *t, int key)
+/* ft_tab_add - a zeroed record for @key, which has none yet; NULL on ENOMEM */
+void *ft_tab_add(struct ft_tab *t, int key)
 {
-	uint64_t *pos = ft_imap_get(&t->index, key);
-
-	return pos ? ft_tab_at(t, *pos) : NULL;
-}
-
-/* ft_tab_get - the record of @key, made zeroed when missing; NULL on ENOMEM */
-void *ft_tab_get(struct ft_tab *t, int key)
-{
-	uint64_t *pos = ft_imap_get(&t->index, key);
 	char *r;
 
-	if (pos)
-		return ft_tab_at(t, *pos);
 	if (t->n == t->cap) {
 		unsigned int cap = t->cap ? t->cap * 2 : 64;
 

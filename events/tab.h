@@ -20,8 +20,7 @@ struct ft_tab {
 
 int ft_tab_init(struct ft_tab *t, size_t size);
 void ft_tab_fini(struct ft_tab *t);
-void *ft_tab_get(struct ft_tab *t, int key);
-void *ft_tab_find(const struct ft_tab *t, int key);
+void *ft_tab_add(struct ft_tab *t, int key);
 void ft_tab_sort(struct ft_tab *t, int (*cmp)(const void *, const void *));
 void ft_tab_clear(struct ft_tab *t);
 
@@ -29,6 +28,22 @@ void ft_tab_clear(struct ft_tab *t);
 static inline void *ft_tab_at(const struct ft_tab *t, unsigned int i)
 {
 	return t->rec + (size_t)i * t->size;
+}
+
+/* ft_tab_find - the record of @key, NULL when there is none */
+static inline void *ft_tab_find(const struct ft_tab *t, int key)
+{
+	uint64_t *pos = ft_imap_get(&t->index, key);
+
+	return pos ? ft_tab_at(t, *pos) : NULL;
+}
+
+/* ft_tab_get - the record of @key, made zeroed when missing; NULL on ENOMEM */
+static inline void *ft_tab_get(struct ft_tab *t, int key)
+{
+	uint64_t *pos = ft_imap_get(&t->index, key);
+
+	return pos ? ft_tab_at(t, *pos) : ft_tab_add(t, key);
 }
 
 #endif

@@ -33,6 +33,7 @@ struct ft_tasks {
 int ft_tasks_init(struct ft_tasks *t, bool use_proc);
 void ft_tasks_fini(struct ft_tasks *t);
 struct ft_task *ft_tasks_note(struct ft_tasks *t, int tid, const char *comm);
+struct ft_task *ft_tasks_note_field(struct ft_tasks *t, int tid, const char *comm);
 const char *ft_tasks_comm(struct ft_tasks *t, int tid);
 int ft_tasks_tgid(struct ft_tasks *t, int tid);
 int ft_tasks_ppid(struct ft_tasks *t, int tid);

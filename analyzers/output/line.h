@@ -59,6 +59,28 @@ static inline void ft_line_spaces(char *d, int n)
 		memcpy(d + 16, &sp, 8);
 }
 
+/* "00" to "99": two digits per division */
+static const char ft_digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* ft_digits - how many decimal digits @v has (1 for 0) */
+static inline int ft_digits(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL,
+	};
+	/* bits * log10(2), from below: v has t or t + 1 digits */
+	int t = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+
+	return t + ((v | 1) >= pow10[t]);
+}
+
 /*
  * ft_line_u - append an unsigned number with at least @digits digits (zero-filled),
  * padded to @width (negative: left-aligned; at most 24 spaces). The digits go
@@ -66,18 +88,9 @@ static inline void ft_line_spaces(char *d, int n)
  */
 static inline void ft_line_u(struct ft_line *l, uint64_t v, int digits, int width)
 {
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-	uint64_t p = 10;
-	int n = 1, pad = 0, i;
+	int n = ft_digits(v), pad = 0, i;
 	char *d;
 
-	while (n < 20 && v >= p) {
-		n++;
-		p = n < 20 ? p * 10 : p;
-	}
 	if (n < digits)
 		n = digits < 24 ? digits : 24;
 	if (width > n)
@@ -93,11 +106,11 @@ static inline void ft_line_u(struct ft_line *l, uint64_t v, int digits, int widt
 	}
 	for (i = n; v >= 100; v /= 100) {
 		i -= 2;
-		memcpy(d + i, pairs + 2 * (v % 100), 2);
+		memcpy(d + i, ft_digit_pairs + 2 * (v % 100), 2);
 	}
 	if (v >= 10) {
 		i -= 2;
-		memcpy(d + i, pairs + 2 * v, 2);
+		memcpy(d + i, ft_digit_pairs + 2 * v, 2);
 	} else {
 		d[--i] = (char)('0' + v);
 	}
@@ -106,6 +119,23 @@ static inline void ft_line_u(struct ft_line *l, uint64_t v, int digits, int widt
 	if (width < 0)
 		ft_line_spaces(d + n, pad);
 	l->len += n + pad;
+}
+
+/* ft_line_fixed - append @v (below 10^@digits) as exactly @digits digits, zero-filled */
+static inline void ft_line_fixed(struct ft_line *l, unsigned int v, int digits)
+{
+	char *d = l->buf + l->len;
+	int i = digits;
+
+	if (l->len + digits >= sizeof(l->buf))
+		return;
+	for (; i >= 2; v /= 100) {
+		i -= 2;
+		memcpy(d + i, ft_digit_pairs + 2 * (v % 100), 2);
+	}
+	if (i)
+		d[0] = (char)('0' + v % 10);
+	l->len += digits;
 }
 
 /* ft_line_c - append one character */

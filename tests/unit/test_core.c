@@ -17,6 +17,7 @@
 
 #include "analyzers/analyzer.h"
 #include "analyzers/output/hist.h"
+#include "analyzers/output/line.h"
 #include "events/chain.h"
 #include "events/decode.h"
 #include "events/merge.h"
@@ -226,6 +227,9 @@ static void test_page_fmt(void **state)
 
 /* ---- switch chain -------------------------------------------------------- */
 
+/* What the test events name their tasks: as long as a record's comm field. */
+static const char comm_t[FT_TASK_COMM_LEN] = "t";
+
 /* ev_switch - a sched_switch event */
 static struct ft_event ev_switch(uint64_t ts, int cpu, int prev, int next, char state)
 {
@@ -235,7 +239,7 @@ static struct ft_event ev_switch(uint64_t ts, int cpu, int prev, int next, char 
 	e.sw.next_pid = next;
 	e.sw.state = state;
 	e.sw.prev_state = state == 'R' ? 0 : 1;
-	e.sw.prev_comm = e.sw.next_comm = "t";
+	e.sw.prev_comm = e.sw.next_comm = comm_t;
 	e.sw.ts_lo = ts;
 	return e;
 }
@@ -247,7 +251,7 @@ static struct ft_event ev_wake(uint64_t ts, int cpu, int by, int pid)
 
 	e.wk.pid = pid;
 	e.wk.target_cpu = cpu;
-	e.wk.comm = "t";
+	e.wk.comm = comm_t;
 	return e;
 }
 
@@ -509,6 +513,67 @@ static void test_imap(void **state)
 	ft_imap_fini(&m);
 }
 
+/* ---- rows ---------------------------------------------------------------- */
+
+/* the row writers print numbers as printf does, at every digit-count boundary */
+static void test_line_numbers(void **state)
+{
+	static const int widths[] = { 0, 6, 15, -8, -24 }, mins[] = { 0, 3, 6 };
+	uint64_t vals[64], p = 1;
+	unsigned int n = 0, i, w, d;
+	char want[64];
+
+	vals[n++] = 0;
+	for (i = 0; i < 20; i++, p *= 10) {
+		vals[n++] = p - 1;
+		vals[n++] = p;
+		vals[n++] = p + 1;
+	}
+	vals[n++] = UINT64_MAX;
+	for (i = 0; i < n; i++) {
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)vals[i]);
+		assert_int_equal(ft_digits(vals[i]), strlen(want));
+		for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
+			for (d = 0; d < sizeof(mins) / sizeof(mins[0]); d++) {
+				struct ft_line l;
+
+				ft_line_init(&l);
+				ft_line_u(&l, vals[i], mins[d], widths[w]);
+				snprintf(want, sizeof(want), "%*.*llu", widths[w], mins[d] ? mins[d] : 1,
+					 (unsigned long long)vals[i]);
+				assert_int_equal(l.len, strlen(want));
+				assert_memory_equal(l.buf, want, l.len);
+			}
+		if (vals[i] < 100000000) {
+			struct ft_line l;
+
+			ft_line_init(&l);
+			ft_line_fixed(&l, (unsigned int)vals[i], 8);
+			snprintf(want, sizeof(want), "%08u", (unsigned int)vals[i]);
+			assert_int_equal(l.len, 8);
+			assert_memory_equal(l.buf, want, 8);
+		}
+	}
+}
+
+/* an event's comm is kept as its bytes: equal names cost a compare, new ones replace */
+static void test_tasks_note_field(void **state)
+{
+	char field[FT_TASK_COMM_LEN] = "worker\0garbage";
+	struct ft_tasks t;
+
+	assert_int_equal(ft_tasks_init(&t, false), 0);
+	assert_string_equal(ft_tasks_note_field(&t, 7, field)->comm, "worker");
+	memcpy(field, "renamed\0", 8);
+	assert_string_equal(ft_tasks_note_field(&t, 7, field)->comm, "renamed");
+	memcpy(field, "sixteen_chars_xy", FT_TASK_COMM_LEN);	/* no NUL in the field */
+	assert_string_equal(ft_tasks_note_field(&t, 7, field)->comm, "sixteen_chars_xy");
+	field[0] = 0;						/* an empty name keeps the old */
+	assert_string_equal(ft_tasks_note_field(&t, 7, field)->comm, "sixteen_chars_xy");
+	assert_string_equal(ft_tasks_comm(&t, 7), "sixteen_chars_xy");
+	ft_tasks_fini(&t);
+}
+
 /* ---- options ------------------------------------------------------------- */
 
 /* parse - run the common parser over a command line for runqlat */
@@ -577,6 +642,8 @@ int main(void)
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_hist_slot_no_division),
 		cmocka_unit_test(test_imap),
+		cmocka_unit_test(test_line_numbers),
+		cmocka_unit_test(test_tasks_note_field),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_offcpu_unseen_switch_in),
 	};
