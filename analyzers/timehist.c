@@ -197,8 +197,8 @@ static void commstr(struct timehist *th, int tid, struct ft_line *l)
 }
 
 /*
- * row_name - commstr of @tid (not idle), whose record is @tr: made again only when
- * the task's comm or tgid changed since the last row
+ * row_name - commstr of @tid (not idle), whose record is @tr, padded to
+ * TH_COMM_WIDTH: made again only when the task's comm or tgid changed
  */
 static void row_name(struct timehist *th, struct th_task *tr, int tid, struct ft_line *l)
 {
@@ -206,13 +206,18 @@ static void row_name(struct timehist *th, struct th_task *tr, int tid, struct ft
 	struct ft_line name;
 
 	if (e && e->comm[0] && e->tgid > 0 && tr->name_len && tr->name_tgid == e->tgid &&
-	    !memcmp(tr->name_comm, e->comm, sizeof(e->comm))) {
-		ft_line_strn(l, tr->name, tr->name_len, -TH_COMM_WIDTH);
+	    !memcmp(tr->name_comm, e->comm, sizeof(e->comm)) &&
+	    l->len + sizeof(tr->name) < sizeof(l->buf)) {
+		/* kept padded: one fixed-size copy */
+		memcpy(l->buf + l->len, tr->name, sizeof(tr->name));
+		l->len += tr->name_len;
 		return;
 	}
 	ft_line_init(&name);
 	commstr(th, tid, &name);
-	ft_line_strn(l, name.buf, name.len, -TH_COMM_WIDTH);
+	if (name.len < TH_COMM_WIDTH)	/* the padding */
+		ft_line_strn(&name, "", 0, (int)name.len - TH_COMM_WIDTH);
+	ft_line_strn(l, name.buf, name.len, 0);
 	/* commstr read /proc or the file's cmdlines when it had to: look again */
 	e = ft_tab_find(&th->env->tasks->tab, tid);
 	tr->name_len = 0;
@@ -246,9 +251,13 @@ static void print_time(struct timehist *th, struct ft_line *l, uint64_t ts, int 
 		th->sec = sec;
 		ft_line_init(&th->sec_text);
 		ft_line_u(&th->sec_text, sec, 0, 8);	/* 15 columns less ".usec" */
+		ft_line_c(&th->sec_text, '.');
 	}
-	ft_line_strn(l, th->sec_text.buf, th->sec_text.len, 0);
-	ft_line_c(l, '.');
+	/* at most 21 bytes: copied as a fixed 24 (the row starts here: there is room) */
+	if (l->len + 24 >= sizeof(l->buf))
+		return;
+	memcpy(l->buf + l->len, th->sec_text.buf, 24);
+	l->len += th->sec_text.len;
 	ft_line_fixed(l, ts % 1000000000ULL / 1000, 6);
 	ft_line_str(l, " [", 0);
 	if (cpu >= 0 && cpu < 10000)
@@ -258,14 +267,38 @@ static void print_time(struct timehist *th, struct ft_line *l, uint64_t ts, int 
 	ft_line_str(l, "] ", 0);
 }
 
-/* print_time_now - the same, written at once (rows still built with stdio) */
+/* rows_flush - hand the queued rows to stdout (before anything else is printed there) */
+static void rows_flush(struct timehist *th)
+{
+	if (th->out_len)
+		fwrite_unlocked(th->out, 1, th->out_len, stdout);
+	th->out_len = 0;
+}
+
+/*
+ * rows_put - queue row @l for stdout: reading a file, one stdio call per 32 KB, not
+ * per row; live, each row goes on at once (stdio buffers it as it always does)
+ */
+static void rows_put(struct timehist *th, struct ft_line *l)
+{
+	if (th->out_len + l->len > sizeof(th->out))
+		rows_flush(th);
+	memcpy(th->out + th->out_len, l->buf, l->len);
+	th->out_len += l->len;
+	ft_line_init(l);
+	if (th->env->live)
+		rows_flush(th);
+}
+
+/* print_time_now - the same, written at once (the rest of such rows is printf's) */
 static void print_time_now(struct timehist *th, uint64_t ts, int cpu)
 {
 	struct ft_line l;
 
 	ft_line_init(&l);
 	print_time(th, &l, ts, cpu);
-	ft_line_flush(&l, stdout);
+	rows_put(th, &l);
+	rows_flush(th);
 }
 
 /*
@@ -399,7 +432,7 @@ static void print_row(struct timehist *th, const struct ft_event *ev, struct th_
 	if (ev->sw.synth)
 		ft_line_str(&l, " ^", 0);
 	ft_line_c(&l, '\n');
-	ft_line_flush(&l, stdout);
+	rows_put(th, &l);
 }
 
 /* on_switch - close the outgoing task's row */
@@ -554,6 +587,7 @@ static void timehist_report(void *priv, struct ft_report *r)
 {
 	struct timehist *th = priv;
 
+	rows_flush(th);
 	if (!r->final)
 		return;
 	if (th->oom)
@@ -574,6 +608,7 @@ static void timehist_fini(void *priv)
 {
 	struct timehist *th = priv;
 
+	rows_flush(th);
 	ft_tab_fini(&th->tasks);
 	free(th->idle);
 	free(th->tprev);

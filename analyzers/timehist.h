@@ -51,6 +51,8 @@ struct timehist {
 	unsigned long long	rows_rebuilt;
 	uint64_t		sec;			/* print_time: the seconds in sec_text */
 	struct ft_line		sec_text;
+	size_t			out_len;		/* rows not yet handed to stdio */
+	char			out[32768];
 	bool			oom;
 };
 

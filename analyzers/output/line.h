@@ -145,11 +145,4 @@ static inline void ft_line_c(struct ft_line *l, char c)
 		l->buf[l->len++] = c;
 }
 
-/* ft_line_flush - write the row and start a new one */
-static inline void ft_line_flush(struct ft_line *l, FILE *f)
-{
-	fwrite_unlocked(l->buf, 1, l->len, f);
-	l->len = 0;
-}
-
 #endif
