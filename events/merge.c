@@ -24,9 +24,11 @@ int ft_merge_init(struct ft_merge *m, const struct ft_page_fmt *pf, int ncpus,
 	m->ctx = ctx;
 	m->cpu = calloc(ncpus, sizeof(*m->cpu));
 	m->batch = malloc(FT_MERGE_BATCH * sizeof(*m->batch));
-	if (!m->cpu || !m->batch) {
+	m->heap = malloc(ncpus * sizeof(*m->heap));
+	if (!m->cpu || !m->batch || !m->heap) {
 		free(m->cpu);
 		free(m->batch);
+		free(m->heap);
 		errno = ENOMEM;
 		return -1;
 	}
@@ -54,6 +56,7 @@ void ft_merge_fini(struct ft_merge *m)
 	free_pages(m->free_list);
 	free(m->cpu);
 	free(m->batch);
+	free(m->heap);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -215,9 +218,11 @@ static void advance(struct ft_merge *m, struct ft_cpu_stream *c)
 /*
  * run_cpu - batch the records of CPU @cpu from its current one on, up to the first
  * that is later than @until or the end of its queued pages. The cursor is a local
- * copy in the loop, so that stores to the batch cannot alias it.
+ * copy in the loop, so that stores to the batch cannot alias it. Inline in both merge
+ * loops: it is their body.
  */
-static void run_cpu(struct ft_merge *m, int cpu, uint64_t until)
+static inline __attribute__((always_inline))
+void run_cpu(struct ft_merge *m, int cpu, uint64_t until)
 {
 	struct ft_cpu_stream *c = &m->cpu[cpu];
 
@@ -271,20 +276,43 @@ static void run_cpu(struct ft_merge *m, int cpu, uint64_t until)
 	} while (c->has_cur && c->cur.ts <= until);
 }
 
-/**
- * ft_merge_run - emit, in time order, every queued record with ts <= @watermark
- * Returns the number of records emitted.
- */
-unsigned long long ft_merge_run(struct ft_merge *m, uint64_t watermark)
+/* before - does CPU @a's next record come before CPU @b's (equal times: the lower CPU)? */
+static inline bool before(const struct ft_merge *m, int a, int b)
 {
-	unsigned long long before = m->events;
-	int i;
+	uint64_t ta = m->cpu[a].cur.ts, tb = m->cpu[b].cur.ts;
 
-	for (i = 0; i < m->ncpus; i++)
-		if (!m->cpu[i].has_cur)
-			advance(m, &m->cpu[i]);
+	return ta < tb || (ta == tb && a < b);
+}
+
+/* sift_down - restore the heap's order below slot @i */
+static void sift_down(struct ft_merge *m, int i)
+{
+	int *h = m->heap, n = m->nheap, t;
+
 	for (;;) {
-		int best = -1;
+		int l = 2 * i + 1, s = i;
+
+		if (l < n && before(m, h[l], h[s]))
+			s = l;
+		if (l + 1 < n && before(m, h[l + 1], h[s]))
+			s = l + 1;
+		if (s == i)
+			return;
+		t = h[i];
+		h[i] = h[s];
+		h[s] = t;
+		i = s;
+	}
+}
+
+/* Up to this many CPUs, finding the next one due by a scan is cheaper than a heap. */
+#define SCAN_MAX_CPUS	8
+
+/* run_scan - the merge loop for a few CPUs: each step scans them all */
+static void run_scan(struct ft_merge *m, uint64_t watermark)
+{
+	for (;;) {
+		int best = -1, i;
 		uint64_t bts = 0, second = UINT64_MAX;
 
 		for (i = 0; i < m->ncpus; i++) {
@@ -303,13 +331,62 @@ unsigned long long ft_merge_run(struct ft_merge *m, uint64_t watermark)
 		}
 		if (best < 0 || bts > watermark)
 			break;
-		if (second > watermark)
-			second = watermark;
 		/* run the earliest CPU until another one is due */
-		run_cpu(m, best, second);
+		run_cpu(m, best, second < watermark ? second : watermark);
 	}
+}
+
+/*
+ * run_heap - the merge loop for many CPUs: they are kept in a heap by their next
+ * record, so a step costs a few compares, not one per CPU; equal times go to the
+ * lower CPU, as in run_scan
+ */
+static void run_heap(struct ft_merge *m, uint64_t watermark)
+{
+	int i;
+
+	m->nheap = 0;
+	for (i = 0; i < m->ncpus; i++)
+		if (m->cpu[i].has_cur)
+			m->heap[m->nheap++] = i;
+	for (i = m->nheap / 2 - 1; i >= 0; i--)
+		sift_down(m, i);
+	while (m->nheap) {
+		int best = m->heap[0];
+		uint64_t second = UINT64_MAX;
+
+		if (m->cpu[best].cur.ts > watermark)
+			break;
+		/* the next CPU due is one of the root's children */
+		if (m->nheap > 1)
+			second = m->cpu[m->heap[1]].cur.ts;
+		if (m->nheap > 2 && m->cpu[m->heap[2]].cur.ts < second)
+			second = m->cpu[m->heap[2]].cur.ts;
+		run_cpu(m, best, second < watermark ? second : watermark);
+		if (!m->cpu[best].has_cur)
+			m->heap[0] = m->heap[--m->nheap];
+		sift_down(m, 0);
+	}
+}
+
+/**
+ * ft_merge_run - emit, in time order, every queued record with ts <= @watermark
+ * Returns the number of records emitted.
+ */
+unsigned long long ft_merge_run(struct ft_merge *m, uint64_t watermark)
+{
+	unsigned long long before_run = m->events;
+	int i;
+
+	for (i = 0; i < m->ncpus; i++)
+		if (!m->cpu[i].has_cur)
+			advance(m, &m->cpu[i]);
+	if (m->ncpus <= SCAN_MAX_CPUS)
+		run_scan(m, watermark);
+	else
+		run_heap(m, watermark);
 	flush(m);
-	return m->events - before;
+	return m->events - before_run;
 }
 
 /* ft_merge_flush_losses - at the end: emit losses noted after the last page of a CPU */

@@ -64,6 +64,8 @@ struct ft_merge {
 	unsigned long long	events;
 	struct ft_raw		*batch;		/* records not yet handed on */
 	unsigned int		nbatch;
+	int			*heap;		/* CPUs with a record, earliest first */
+	int			nheap;
 	uint64_t		last_ts;	/* newest timestamp emitted */
 	unsigned long long	unordered;	/* records older than one already emitted */
 };

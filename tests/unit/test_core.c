@@ -157,6 +157,63 @@ static void test_merge_order_watermark(void **state)
 	tep_free(f.tep);
 }
 
+struct order {
+	int		n;
+	uint64_t	ts;
+	int		cpu;
+	bool		ok;
+};
+
+/* check_order - every record comes after the one before it by (time, CPU) */
+static void check_order(void *ctx, const struct ft_raw *r, unsigned int n)
+{
+	struct order *o = ctx;
+	unsigned int i;
+
+	for (i = 0; i < n; i++, o->n++) {
+		if (o->n && (r[i].ts < o->ts || (r[i].ts == o->ts && r[i].cpu <= o->cpu)))
+			o->ok = false;
+		o->ts = r[i].ts;
+		o->cpu = r[i].cpu;
+	}
+}
+
+/* many CPUs (merged through a heap) and few (by a scan) give the same order, ties too */
+static void test_merge_many_cpus(void **state)
+{
+	static unsigned char pages[24][4096];
+	unsigned char rec[64];
+	unsigned int ncpus[] = { 3, 24 }, t, c, k;
+	struct pagebuild b;
+	struct fixture f;
+
+	load_618(&f);
+	rec_wakeup(&f, rec, 1, 7);
+	for (t = 0; t < 2; t++) {
+		struct order o = { .ok = true };
+		struct ft_merge m;
+
+		assert_int_equal(ft_merge_init(&m, &f.pf, ncpus[t], check_order, &o), 0);
+		for (c = 0; c < ncpus[t]; c++) {
+			/* CPUs c, c + 3, ... share their times: ties across CPUs */
+			pb_start(&b, pages[c], 100 + c % 3);
+			for (k = 0; k < 60; k++)
+				pb_add(&b, 100 + 10 * k * (1 + c % 2) + c % 3, rec, 40);
+			queue(&m, c, pages[c]);
+		}
+		k = (unsigned int)ft_merge_run(&m, 700);
+		assert_int_equal(k, o.n);
+		assert_true(o.n > 0 && o.ts <= 700);
+		ft_merge_run(&m, UINT64_MAX);
+		assert_int_equal(o.n, 60 * ncpus[t]);
+		assert_true(o.ok);
+		assert_int_equal(m.unordered, 0);
+		ft_merge_fini(&m);
+	}
+	ft_decoder_fini(&f.dec);
+	tep_free(f.tep);
+}
+
 /* a loss noted after a CPU's pages comes out before that CPU's next record;
  * a page whose commit says "missed events" carries a loss of unknown size;
  * a page whose commit is larger than the page is dropped as damaged */
@@ -634,6 +691,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge_order_watermark),
 		cmocka_unit_test(test_merge_losses_and_damage),
+		cmocka_unit_test(test_merge_many_cpus),
 		cmocka_unit_test(test_page_fmt),
 		cmocka_unit_test(test_chain_repair),
 		cmocka_unit_test(test_chain_filtered),
