@@ -33,7 +33,7 @@ static const char swapper_comm[FT_TASK_COMM_LEN] = "swapper";
  * @traced: for an in-kernel pid-filtered stream, says which pids the kernel records;
  * breaks by other pids are expected there and are not repaired.
  */
-int ft_chain_init(struct ft_chain *c, int ncpus, ft_traced_fn traced, void *ctx)
+int ft_chain_init(struct ft_chain *c, int ncpus, const struct ft_imap *traced)
 {
 	int i;
 
@@ -47,7 +47,6 @@ int ft_chain_init(struct ft_chain *c, int ncpus, ft_traced_fn traced, void *ctx)
 	}
 	c->ncpus = ncpus;
 	c->traced = traced;
-	c->traced_ctx = ctx;
 	for (i = 0; i < ncpus; i++)
 		c->cpu[i].cur = -1;
 	return 0;
@@ -69,7 +68,7 @@ void ft_chain_fini(struct ft_chain *c)
 bool ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft_event *ev,
 		     int pid, struct ft_event *synth)
 {
-	if (c->traced && !c->traced(c->traced_ctx, pid)) {
+	if (c->traced && !ft_imap_get(c->traced, pid)) {
 		c->resynced++;
 		return false;
 	}

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "events/decode.h"
+#include "events/pidset.h"
 
 struct ft_chain_cpu {
 	int		cur;		/* task running here, -1 unknown */
@@ -17,20 +18,16 @@ struct ft_chain_cpu {
 	bool		lost;		/* events were lost since last_ts */
 };
 
-/* Whether a pid belongs to an in-kernel filtered stream (NULL: whole system). */
-typedef bool (*ft_traced_fn)(void *ctx, int pid);
-
 struct ft_chain {
 	int			ncpus;
 	struct ft_chain_cpu	*cpu;
-	ft_traced_fn		traced;
-	void			*traced_ctx;
+	const struct ft_imap	*traced;	/* a filtered stream's pids; NULL: whole system */
 	unsigned long long	repaired;	/* switch-ins reconstructed */
 	unsigned long long	*repaired_cpu;
 	unsigned long long	resynced;	/* breaks by untraced tasks in a filtered stream */
 };
 
-int ft_chain_init(struct ft_chain *c, int ncpus, ft_traced_fn traced, void *ctx);
+int ft_chain_init(struct ft_chain *c, int ncpus, const struct ft_imap *traced);
 void ft_chain_fini(struct ft_chain *c);
 bool ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft_event *ev,
 		     int pid, struct ft_event *synth);

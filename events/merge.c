@@ -26,9 +26,7 @@ int ft_merge_init(struct ft_merge *m, const struct ft_page_fmt *pf, int ncpus,
 	m->batch = malloc(FT_MERGE_BATCH * sizeof(*m->batch));
 	m->heap = malloc(ncpus * sizeof(*m->heap));
 	if (!m->cpu || !m->batch || !m->heap) {
-		free(m->cpu);
-		free(m->batch);
-		free(m->heap);
+		ft_merge_fini(m);
 		errno = ENOMEM;
 		return -1;
 	}
@@ -159,18 +157,14 @@ static void flush(struct ft_merge *m)
 	m->nbatch = 0;
 }
 
-/* push - the next slot of the batch, handing the batch on first when it is full */
-static inline struct ft_raw *push(struct ft_merge *m)
-{
-	if (m->nbatch == FT_MERGE_BATCH)
-		flush(m);
-	return &m->batch[m->nbatch++];
-}
-
-/* push_loss - a loss marker of @count events on @cpu at @ts */
+/* push_loss - batch a loss marker of @count events on @cpu at @ts */
 static void push_loss(struct ft_merge *m, int cpu, uint64_t ts, long long count)
 {
-	struct ft_raw *r = push(m);
+	struct ft_raw *r;
+
+	if (m->nbatch == FT_MERGE_BATCH)
+		flush(m);
+	r = &m->batch[m->nbatch++];
 
 	r->ts = ts;
 	r->cpu = cpu;

@@ -73,14 +73,6 @@ struct pipeline {
 	char			kallsyms[64];	/* offline: the trace.dat's kallsyms (a memfd) */
 };
 
-/* pipe_traced - is @pid one of the tasks the kernel records (filtered streams)? */
-static bool pipe_traced(void *ctx, int pid)
-{
-	struct pipeline *p = ctx;
-
-	return ft_imap_get(&p->traced, pid) != NULL;
-}
-
 /* deliver - hand one decoded event to the analyzer */
 static inline void deliver(struct pipeline *p, const struct ft_event *ev)
 {
@@ -311,7 +303,7 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 		return -1;
 	p->dec.bare = (FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW)) &
 		      ~(p->need | p->want);
-	if (ft_chain_init(&p->chain, ncpus, p->filtered ? pipe_traced : NULL, p)) {
+	if (ft_chain_init(&p->chain, ncpus, p->filtered ? &p->traced : NULL)) {
 		ft_err("out of memory");
 		return -1;
 	}

@@ -140,7 +140,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sub = w.set->pf.subbuf_size;
 	if (ft_merge_init(&m, &w.set->pf, ncpus, on_raws, &w))
 		return 0;
-	if (ft_chain_init(&w.chain, ncpus, NULL, NULL)) {
+	if (ft_chain_init(&w.chain, ncpus, NULL)) {
 		ft_merge_fini(&m);
 		return 0;
 	}

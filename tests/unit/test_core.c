@@ -319,7 +319,7 @@ static void test_chain_repair(void **state)
 	struct ft_event e, synth;
 	struct ft_chain c;
 
-	assert_int_equal(ft_chain_init(&c, 2, NULL, NULL), 0);
+	assert_int_equal(ft_chain_init(&c, 2, NULL), 0);
 	e = ev_switch(10, 1, 5, 0, 'S');
 	assert_false(ft_chain_feed(&c, &e, &synth));
 	e = ev_wake(20, 1, 0, 7);
@@ -346,19 +346,16 @@ static void test_chain_repair(void **state)
 	ft_chain_fini(&c);
 }
 
-/* traced_7 - a filtered stream that records pid 7 only */
-static bool traced_7(void *ctx, int pid)
-{
-	return pid == 7;
-}
-
 /* in a pid-filtered stream, untraced tasks appear without switch-ins: no repair */
 static void test_chain_filtered(void **state)
 {
 	struct ft_event e, synth;
+	struct ft_imap traced;	/* a filtered stream that records pid 7 only */
 	struct ft_chain c;
 
-	assert_int_equal(ft_chain_init(&c, 1, traced_7, NULL), 0);
+	assert_int_equal(ft_imap_init(&traced, 4), 0);
+	assert_non_null(ft_imap_put(&traced, 7, 1));
+	assert_int_equal(ft_chain_init(&c, 1, &traced), 0);
 	e = ev_switch(10, 0, 7, 4, 'S');
 	ft_chain_feed(&c, &e, &synth);
 	e = ev_switch(20, 0, 9, 7, 'S');	/* 4 -> 9 was not recorded: expected */
@@ -366,6 +363,7 @@ static void test_chain_filtered(void **state)
 	assert_int_equal(c.resynced, 1);
 	assert_int_equal(c.repaired, 0);
 	ft_chain_fini(&c);
+	ft_imap_fini(&traced);
 }
 
 /* ---- runqlat ------------------------------------------------------------- */
