@@ -53,14 +53,16 @@ static inline uint64_t *ft_imap_get(const struct ft_imap *m, int key)
  */
 static inline uint64_t *ft_imap_put(struct ft_imap *m, int key, uint64_t val)
 {
-	struct ft_imap_slot *s = m->slot + (ft_imap_hash(key) & m->mask);
+	struct ft_imap_slot *s;
 
-	if (m->slot && key >= 0 && key != 0x7fffffff &&
-	    (s->key == key + 1 || (!s->key && (m->count + 1) * 4 <= (m->mask + 1) * 3))) {
-		m->count += !s->key;
-		s->key = key + 1;
-		s->val = val;
-		return &s->val;
+	if (m->slot && key >= 0 && key != 0x7fffffff) {
+		s = m->slot + (ft_imap_hash(key) & m->mask);
+		if (s->key == key + 1 || (!s->key && (m->count + 1) * 4 <= (m->mask + 1) * 3)) {
+			m->count += !s->key;
+			s->key = key + 1;
+			s->val = val;
+			return &s->val;
+		}
 	}
 	return ft_imap_put_any(m, key, val);
 }
@@ -73,9 +75,12 @@ static inline uint64_t *ft_imap_put(struct ft_imap *m, int key, uint64_t val)
 static inline bool ft_imap_take(struct ft_imap *m, int key, uint64_t *val)
 {
 	unsigned int i = ft_imap_hash(key) & m->mask;
-	struct ft_imap_slot *s = m->slot + i;
+	struct ft_imap_slot *s;
 
-	if (!m->slot || !s->key)
+	if (!m->slot)
+		return false;
+	s = m->slot + i;
+	if (!s->key)
 		return false;
 	if (s->key == key + 1 && !m->slot[(i + 1) & m->mask].key) {
 		if (val)
