@@ -159,18 +159,37 @@ static void header(struct timehist *th, FILE *f)
 	fputc('\n', f);
 }
 
+/* put_cpu - " [%04d] " at @d; returns the end */
+static char *put_cpu(char *d, unsigned int cpu)
+{
+	memcpy(d, " [", 2);
+	d = ft_put_u(d + 2, cpu, 4, 0);
+	memcpy(d, "] ", 2);
+	return d + 2;
+}
+
 /* timehist_init - per-CPU state, and the header unless only a summary is wanted */
 static int timehist_init(void *priv, const struct ft_env *env)
 {
 	struct timehist *th = priv;
+	int i;
 
 	th->env = env;
 	th->idle = calloc(env->ncpus, sizeof(*th->idle));
 	th->tprev = calloc(env->ncpus, sizeof(*th->tprev));
-	if (!th->idle || !th->tprev || ft_tab_init(&th->tasks, sizeof(struct th_task))) {
+	th->cpu_text = calloc(env->ncpus, sizeof(*th->cpu_text));
+	th->cpu_len = calloc(env->ncpus, 1);
+	/* a row: about 250 bytes at most, and one column per CPU under -V */
+	th->row_max = 512 + env->ncpus;
+	th->out_cap = th->row_max * 4 > 32768 ? th->row_max * 4 : 32768;
+	th->out = malloc(th->out_cap);
+	if (!th->idle || !th->tprev || !th->cpu_text || !th->cpu_len || !th->out ||
+	    ft_tab_init(&th->tasks, sizeof(struct th_task))) {
 		ft_err("out of memory");
 		return -1;
 	}
+	for (i = 0; i < env->ncpus; i++)
+		th->cpu_len[i] = put_cpu(th->cpu_text[i], i) - th->cpu_text[i];
 	if (!th->summary_only && !env->opts->json)
 		header(th, stdout);
 	return 0;
@@ -197,27 +216,31 @@ static void commstr(struct timehist *th, int tid, struct ft_line *l)
 }
 
 /*
- * row_name - commstr of @tid (not idle), whose record is @tr, padded to
- * TH_COMM_WIDTH: made again only when the task's comm or tgid changed
+ * put_name - "comm[tid/pid]" of @tid, whose records are @tr and @e (the task table's,
+ * or NULL), padded to TH_COMM_WIDTH at @d: made again only when the task's comm or
+ * tgid changed, else one fixed-size copy. Returns the end.
  */
-static void row_name(struct timehist *th, struct th_task *tr, int tid, struct ft_line *l)
+static char *put_name(struct timehist *th, char *d, struct th_task *tr, int tid,
+		      const struct ft_task *e)
 {
-	const struct ft_task *e = ft_tab_find(&th->env->tasks->tab, tid);
 	struct ft_line name;
 
+	if (tid == 0) {
+		memcpy(d, "<idle>                        ", TH_COMM_WIDTH);
+		return d + TH_COMM_WIDTH;
+	}
+	if (!e)
+		e = ft_tab_find(&th->env->tasks->tab, tid);
 	if (e && e->comm[0] && e->tgid > 0 && tr->name_len && tr->name_tgid == e->tgid &&
-	    !memcmp(tr->name_comm, e->comm, sizeof(e->comm)) &&
-	    l->len + sizeof(tr->name) < sizeof(l->buf)) {
-		/* kept padded: one fixed-size copy */
-		memcpy(l->buf + l->len, tr->name, sizeof(tr->name));
-		l->len += tr->name_len;
-		return;
+	    !memcmp(tr->name_comm, e->comm, sizeof(e->comm))) {
+		memcpy(d, tr->name, sizeof(tr->name));
+		return d + tr->name_len;
 	}
 	ft_line_init(&name);
 	commstr(th, tid, &name);
 	if (name.len < TH_COMM_WIDTH)	/* the padding */
 		ft_line_strn(&name, "", 0, (int)name.len - TH_COMM_WIDTH);
-	ft_line_strn(l, name.buf, name.len, 0);
+	memcpy(d, name.buf, name.len);
 	/* commstr read /proc or the file's cmdlines when it had to: look again */
 	e = ft_tab_find(&th->env->tasks->tab, tid);
 	tr->name_len = 0;
@@ -227,6 +250,7 @@ static void row_name(struct timehist *th, struct th_task *tr, int tid, struct ft
 		tr->name_tgid = e->tgid;
 		memcpy(tr->name_comm, e->comm, sizeof(e->comm));
 	}
+	return d + name.len;
 }
 
 /* th_commstr - the same as a string */
@@ -240,31 +264,26 @@ void th_commstr(struct timehist *th, int tid, char *buf, size_t len)
 }
 
 /*
- * print_time - "   sec.usec [cpu] " as perf prints the start of a row; the seconds
- * change once per thousands of rows, so their digits are kept
+ * put_time - "   sec.usec [cpu] " at @d, as perf starts a row; returns the end. The
+ * seconds change once per thousands of rows, so their digits are kept.
  */
-static void print_time(struct timehist *th, struct ft_line *l, uint64_t ts, int cpu)
+static inline __attribute__((always_inline))
+char *put_time(struct timehist *th, char *d, uint64_t ts, int cpu)
 {
 	uint64_t sec = ts / 1000000000ULL;
 
-	if (sec != th->sec || !th->sec_text.len) {
+	if (sec != th->sec || !th->sec_len) {
 		th->sec = sec;
-		ft_line_init(&th->sec_text);
-		ft_line_u(&th->sec_text, sec, 0, 8);	/* 15 columns less ".usec" */
-		ft_line_c(&th->sec_text, '.');
+		th->sec_len = ft_put_u(th->sec_text, sec, 0, 8) - th->sec_text;
+		th->sec_text[th->sec_len++] = '.';
 	}
-	/* at most 21 bytes: copied as a fixed 24 (the row starts here: there is room) */
-	if (l->len + 24 >= sizeof(l->buf))
-		return;
-	memcpy(l->buf + l->len, th->sec_text.buf, 24);
-	l->len += th->sec_text.len;
-	ft_line_fixed(l, ts % 1000000000ULL / 1000, 6);
-	ft_line_str(l, " [", 0);
-	if (cpu >= 0 && cpu < 10000)
-		ft_line_fixed(l, cpu, 4);
-	else
-		ft_line_u(l, cpu, 4, 0);
-	ft_line_str(l, "] ", 0);
+	/* at most 12 bytes ("%8llu." of a 64-bit count of seconds), copied as 16 */
+	memcpy(d, th->sec_text, 16);
+	d = ft_put_6(d + th->sec_len, ts % 1000000000ULL / 1000);
+	if (cpu < 0 || cpu >= th->env->ncpus)
+		return put_cpu(d, cpu);
+	memcpy(d, th->cpu_text[cpu], 16);
+	return d + th->cpu_len[cpu];
 }
 
 /* rows_flush - hand the queued rows to stdout (before anything else is printed there) */
@@ -276,53 +295,68 @@ static void rows_flush(struct timehist *th)
 }
 
 /*
- * rows_put - queue row @l for stdout: reading a file, one stdio call per 32 KB, not
- * per row; live, each row goes on at once (stdio buffers it as it always does)
+ * row_begin - where the next row goes: th->row_max bytes of room in the queue.
+ * Reading a file, rows go to stdio 32 KB at a time, not one call per row.
  */
-static void rows_put(struct timehist *th, struct ft_line *l)
+static char *row_begin(struct timehist *th)
 {
-	if (th->out_len + l->len > sizeof(th->out))
+	if (th->out_len + th->row_max > th->out_cap)
 		rows_flush(th);
-	memcpy(th->out + th->out_len, l->buf, l->len);
-	th->out_len += l->len;
-	ft_line_init(l);
+	return th->out + th->out_len;
+}
+
+/* row_end - the row ends at @d; live, each row goes on at once (stdio buffers it) */
+static void row_end(struct timehist *th, char *d)
+{
+	th->out_len = d - th->out;
 	if (th->env->live)
 		rows_flush(th);
 }
 
-/* print_time_now - the same, written at once (the rest of such rows is printf's) */
+/* print_time_now - the start of a row, written at once (the rest of such rows is printf's) */
 static void print_time_now(struct timehist *th, uint64_t ts, int cpu)
 {
-	struct ft_line l;
-
-	ft_line_init(&l);
-	print_time(th, &l, ts, cpu);
-	rows_put(th, &l);
+	row_end(th, put_time(th, row_begin(th), ts, cpu));
 	rows_flush(th);
 }
 
 /*
- * print_ms - a duration as perf's print_sched_time: msec.usec, the msec in 6 columns,
- * then a space; below 10 ms (most rows) written as one template
+ * put_ms - a duration at @d as perf's print_sched_time: msec.usec, the msec in 6
+ * columns, then a space; below 10 ms (most rows) filled into a template. Returns the end.
  */
-static void print_ms(struct ft_line *l, uint64_t ns)
+static inline __attribute__((always_inline)) char *put_ms(char *d, uint64_t ns)
 {
-	uint64_t ms = ns / 1000000;
-	unsigned int us = ns % 1000000 / 1000;
-	char *d = l->buf + l->len;
+	uint64_t us = ns / 1000, ms = us / 1000;
+	unsigned int frac = (unsigned int)(us - ms * 1000), v;
+	char *e;
 
-	if (ms >= 10 || l->len + 12 >= sizeof(l->buf)) {
-		ft_line_u(l, ms, 0, 6);
-		ft_line_c(l, '.');
-		ft_line_fixed(l, us, 3);
-		ft_line_c(l, ' ');
-		return;
+	if (ms >= 10) {
+		if (ms >= 1000000) {
+			d = ft_put_u(d, ms, 0, 6);
+		} else {
+			/* 2 to 6 digits, right-aligned in 6 columns */
+			ft_line_spaces(d, 8);
+			for (e = d + 6, v = (unsigned int)ms; v >= 100; v /= 100) {
+				e -= 2;
+				ft_put_pair(e, v % 100);
+			}
+			if (v >= 10)
+				ft_put_pair(e - 2, v);
+			else
+				e[-1] = (char)('0' + v);
+			d += 6;
+		}
+		*d = '.';
+		d = ft_put_fixed(d + 1, frac, 3);
+		*d = ' ';
+		return d + 1;
 	}
-	memcpy(d, "     0.000 ", 11);
+	memcpy(d, "     0.0", 8);
 	d[5] = (char)('0' + ms);
-	d[7] = (char)('0' + us / 100);
-	memcpy(d + 8, ft_digit_pairs + 2 * (us % 100), 2);
-	l->len += 11;
+	d[7] = (char)('0' + frac / 100);
+	ft_put_pair(d + 8, frac % 100);
+	d[10] = ' ';
+	return d + 11;
 }
 
 /* in_window - is @ts inside --time? */
@@ -384,39 +418,39 @@ static void account(struct th_task *tr)
 	tr->delay += tr->dt_delay;
 }
 
-/* print_row - one switch row, perf's layout; '^' when the switch was rebuilt */
-static void print_row(struct timehist *th, const struct ft_event *ev, struct th_task *tr)
+/*
+ * print_row - one switch row, perf's layout; '^' when the switch was rebuilt. @e is
+ * the outgoing task's entry in the task table (NULL: look it up when needed).
+ */
+static void print_row(struct timehist *th, const struct ft_event *ev, struct th_task *tr,
+		      const struct ft_task *e)
 {
-	struct ft_line l, name;
-	int i;
+	int prev = ev->sw.prev_pid, ncpus = th->env->ncpus;
+	char *d = put_time(th, row_begin(th), ev->ts, ev->cpu);
+	struct ft_line name;
 
-	ft_line_init(&l);
-	ft_line_init(&name);
-	print_time(th, &l, ev->ts, ev->cpu);
 	if (th->visual) {
-		ft_line_c(&l, ' ');
-		for (i = 0; i < th->env->ncpus; i++)
-			ft_line_c(&l, i != ev->cpu ? ' ' : ev->sw.prev_pid ? 's' : 'i');
-		ft_line_c(&l, ' ');
+		*d++ = ' ';
+		memset(d, ' ', ncpus);
+		if (ev->cpu >= 0 && ev->cpu < ncpus)
+			d[ev->cpu] = prev ? 's' : 'i';
+		d += ncpus;
+		*d++ = ' ';
 	}
-	ft_line_c(&l, ' ');
-	if (ev->sw.prev_pid) {
-		row_name(th, tr, ev->sw.prev_pid, &l);
-	} else {
-		commstr(th, 0, &name);
-		ft_line_strn(&l, name.buf, name.len, -TH_COMM_WIDTH);
-	}
-	ft_line_c(&l, ' ');
-	print_ms(&l, tr->dt_sleep + tr->dt_iowait + tr->dt_preempt);
-	print_ms(&l, tr->dt_delay);
-	print_ms(&l, tr->dt_run);
+	*d = ' ';
+	d = put_name(th, d + 1, tr, prev, e);
+	*d = ' ';
+	d = put_ms(d + 1, tr->dt_sleep + tr->dt_iowait + tr->dt_preempt);
+	d = put_ms(d, tr->dt_delay);
+	d = put_ms(d, tr->dt_run);
 	if (th->state) {
-		ft_line_str(&l, "     ", 0);
-		ft_line_c(&l, ev->sw.prev_pid ? ev->sw.state : 'I');
-		ft_line_c(&l, ' ');
+		memcpy(d, "     ", 5);
+		d[5] = prev ? ev->sw.state : 'I';
+		d[6] = ' ';
+		d += 7;
 	}
 	if (th->next) {
-		name.len = 0;
+		ft_line_init(&name);
 		ft_line_str(&name, "next: ", 0);
 		if (ev->sw.next_comm[0])
 			ft_line_strn(&name, ev->sw.next_comm,
@@ -426,25 +460,32 @@ static void print_row(struct timehist *th, const struct ft_event *ev, struct th_
 		ft_line_c(&name, '[');
 		ft_line_u(&name, ev->sw.next_pid, 0, 0);
 		ft_line_c(&name, ']');
-		ft_line_c(&l, ' ');
-		ft_line_strn(&l, name.buf, name.len, -TH_COMM_WIDTH);
+		if (name.len < TH_COMM_WIDTH)
+			ft_line_strn(&name, "", 0, (int)name.len - TH_COMM_WIDTH);
+		*d = ' ';
+		memcpy(d + 1, name.buf, name.len);
+		d += 1 + name.len;
 	}
-	if (ev->sw.synth)
-		ft_line_str(&l, " ^", 0);
-	ft_line_c(&l, '\n');
-	rows_put(th, &l);
+	if (ev->sw.synth) {
+		memcpy(d, " ^", 2);
+		d += 2;
+	}
+	*d++ = '\n';
+	row_end(th, d);
 }
 
-/* on_switch - close the outgoing task's row */
-static void on_switch(struct timehist *th, const struct ft_event *ev)
+/* on_switch - close the outgoing task's row (out of line: wakeups dispatch lighter) */
+static __attribute__((noinline)) void on_switch(struct timehist *th, const struct ft_event *ev)
 {
 	int prev = ev->sw.prev_pid, next = ev->sw.next_pid;
 	uint64_t t = ev->ts, tprev = th->tprev[ev->cpu];
 	bool in = in_window(th, t);
+	const struct ft_task *e;
 	struct th_task *tr;
 
-	ft_tasks_note_field(th->env->tasks, prev, ev->sw.prev_comm);
+	/* next first: prev's entry stays valid until the next lookup in that table */
 	ft_tasks_note_field(th->env->tasks, next, ev->sw.next_comm);
+	e = ft_tasks_note_field(th->env->tasks, prev, ev->sw.prev_comm);
 	if (in && tprev && tprev < th->t_start)
 		tprev = th->t_start;
 	tr = task(th, prev, ev->cpu);
@@ -454,12 +495,14 @@ static void on_switch(struct timehist *th, const struct ft_event *ev)
 	if (in && shown(th, prev) && (!th->env->opts->cpu_on || th->env->opts->cpu_on[ev->cpu])) {
 		account(tr);
 		/* the parent is read from /proc while the task lives (cached in the task table) */
-		if ((th->summary || th->idle_hist) && prev)
+		if ((th->summary || th->idle_hist) && prev) {
 			ft_tasks_ppid(th->env->tasks, prev);
+			e = NULL;	/* it may have grown the table */
+		}
 		if (ev->sw.synth)
 			th->rows_rebuilt++;
 		if (!th->summary_only && !th->env->opts->json)
-			print_row(th, ev, tr);
+			print_row(th, ev, tr, e);
 		if (!th->hist_start)
 			th->hist_start = t;
 		th->hist_end = t;
@@ -612,6 +655,9 @@ static void timehist_fini(void *priv)
 	ft_tab_fini(&th->tasks);
 	free(th->idle);
 	free(th->tprev);
+	free(th->cpu_text);
+	free(th->cpu_len);
+	free(th->out);
 }
 
 const struct ft_analyzer ft_timehist = {

@@ -49,10 +49,14 @@ struct timehist {
 	uint64_t		*tprev;			/* per CPU: last switch, 0 unknown */
 	uint64_t		hist_start, hist_end;
 	unsigned long long	rows_rebuilt;
-	uint64_t		sec;			/* print_time: the seconds in sec_text */
-	struct ft_line		sec_text;
-	size_t			out_len;		/* rows not yet handed to stdio */
-	char			out[32768];
+	uint64_t		sec;			/* put_time: the seconds in sec_text */
+	char			sec_text[48];		/* "%8llu." (and ft_put_u's room) */
+	unsigned int		sec_len;		/* 0: not made yet */
+	char			(*cpu_text)[16];	/* per CPU: " [%04d] " */
+	unsigned char		*cpu_len;
+	char			*out;			/* rows not yet handed to stdio */
+	size_t			out_len, out_cap;
+	size_t			row_max;		/* room a row may need */
 	bool			oom;
 };
 

@@ -1,18 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ft_tab: records of one fixed size kept per int key (tid, pid, cpu), created zeroed
- * on first use, in one array that can be sorted and walked. Each record starts with
- * its int key. Pointers into the table are valid until the next ft_tab_get.
+ * ft_tab: records of one fixed size kept per int key (tid, pid, cpu: 0 .. INT_MAX - 1),
+ * created zeroed on first use, in one array that can be sorted and walked. Each record
+ * starts with its int key. Pointers into the table are valid until the next ft_tab_get.
  */
 #ifndef FTSCOPE_EVENTS_TAB_H
 #define FTSCOPE_EVENTS_TAB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "events/pidset.h"
 
+/*
+ * Keys 0 .. FT_TAB_DIRECT - 1 (every pid and tid the kernel hands out: pid_max is at
+ * most 2^22) are found through a two-level direct index, no hashing or probing: a
+ * directory of leaves of FT_TAB_LEAF slots, each the record's position + 1 (0: none).
+ * Other keys go through the ft_imap.
+ */
+#define FT_TAB_LEAF_BITS	10
+#define FT_TAB_LEAF		(1u << FT_TAB_LEAF_BITS)
+#define FT_TAB_DIRECT		(1u << 22)
+
 struct ft_tab {
-	struct ft_imap	index;		/* key -> position in rec */
+	uint32_t	**dir;		/* FT_TAB_DIRECT / FT_TAB_LEAF leaves, made on use */
+	struct ft_imap	index;		/* other keys -> position in rec */
 	char		*rec;
 	size_t		size;		/* bytes per record, starting with int key */
 	unsigned int	n, cap;
@@ -33,17 +45,25 @@ static inline void *ft_tab_at(const struct ft_tab *t, unsigned int i)
 /* ft_tab_find - the record of @key, NULL when there is none */
 static inline void *ft_tab_find(const struct ft_tab *t, int key)
 {
-	uint64_t *pos = ft_imap_get(&t->index, key);
+	const uint32_t *leaf;
+	uint64_t *pos;
 
+	if ((unsigned int)key < FT_TAB_DIRECT) {
+		leaf = t->dir ? t->dir[(unsigned int)key >> FT_TAB_LEAF_BITS] : NULL;
+		if (!leaf || !leaf[key & (FT_TAB_LEAF - 1)])
+			return NULL;
+		return ft_tab_at(t, leaf[key & (FT_TAB_LEAF - 1)] - 1);
+	}
+	pos = ft_imap_get(&t->index, key);
 	return pos ? ft_tab_at(t, *pos) : NULL;
 }
 
 /* ft_tab_get - the record of @key, made zeroed when missing; NULL on ENOMEM */
 static inline void *ft_tab_get(struct ft_tab *t, int key)
 {
-	uint64_t *pos = ft_imap_get(&t->index, key);
+	void *r = ft_tab_find(t, key);
 
-	return pos ? ft_tab_at(t, *pos) : ft_tab_add(t, key);
+	return r ? r : ft_tab_add(t, key);
 }
 
 #endif

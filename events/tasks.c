@@ -79,22 +79,6 @@ struct ft_task *ft_tasks_note(struct ft_tasks *t, int tid, const char *comm)
 	return e;
 }
 
-/**
- * ft_tasks_note_field - ft_tasks_note for an event's comm (FT_TASK_COMM_LEN bytes, see
- * struct ft_switch): the bytes are kept as they are, so a comm seen again costs one
- * compare. Returns the entry, or NULL on ENOMEM.
- */
-struct ft_task *ft_tasks_note_field(struct ft_tasks *t, int tid, const char *comm)
-{
-	struct ft_task *e = ft_tab_get(&t->tab, tid);
-
-	if (e && comm[0] && memcmp(e->comm, comm, FT_TASK_COMM_LEN)) {
-		memcpy(e->comm, comm, FT_TASK_COMM_LEN);
-		e->comm[FT_TASK_COMM_LEN] = 0;
-	}
-	return e;
-}
-
 /*
  * note_proc_comm - name @tid from /proc/TID/comm when live, else @fallback, else
  * from a file's saved_cmdlines

@@ -81,15 +81,21 @@ static inline int ft_digits(uint64_t v)
 	return t + ((v | 1) >= pow10[t]);
 }
 
+/* ft_put_pair - two digits of @v (below 100) at @d; returns the end */
+static inline char *ft_put_pair(char *d, unsigned int v)
+{
+	memcpy(d, ft_digit_pairs + 2 * v, 2);
+	return d + 2;
+}
+
 /*
- * ft_line_u - append an unsigned number with at least @digits digits (zero-filled),
- * padded to @width (negative: left-aligned; at most 24 spaces). The digits go
- * straight into the row, two per division: timehist prints four numbers a row.
+ * ft_put_u - write an unsigned number at @d with at least @digits digits (at most
+ * 24, zero-filled), padded to @width (negative: left-aligned; at most 24 spaces).
+ * The caller has room for the digits and 24 more bytes. Returns the end.
  */
-static inline void ft_line_u(struct ft_line *l, uint64_t v, int digits, int width)
+static inline char *ft_put_u(char *d, uint64_t v, int digits, int width)
 {
 	int n = ft_digits(v), pad = 0, i;
-	char *d;
 
 	if (n < digits)
 		n = digits < 24 ? digits : 24;
@@ -97,20 +103,19 @@ static inline void ft_line_u(struct ft_line *l, uint64_t v, int digits, int widt
 		pad = width - n;
 	else if (-width > n)
 		pad = -width - n;
-	if (pad > 24 || l->len + n + 24 >= sizeof(l->buf))
-		return;
-	d = l->buf + l->len;
+	if (pad > 24)
+		pad = 24;
 	if (width > 0) {
 		ft_line_spaces(d, pad);
 		d += pad;
 	}
 	for (i = n; v >= 100; v /= 100) {
 		i -= 2;
-		memcpy(d + i, ft_digit_pairs + 2 * (v % 100), 2);
+		ft_put_pair(d + i, v % 100);
 	}
 	if (v >= 10) {
 		i -= 2;
-		memcpy(d + i, ft_digit_pairs + 2 * v, 2);
+		ft_put_pair(d + i, v);
 	} else {
 		d[--i] = (char)('0' + v);
 	}
@@ -118,24 +123,51 @@ static inline void ft_line_u(struct ft_line *l, uint64_t v, int digits, int widt
 		d[--i] = '0';
 	if (width < 0)
 		ft_line_spaces(d + n, pad);
-	l->len += n + pad;
+	return d + n + (width < 0 ? pad : 0);
+}
+
+/* ft_put_fixed - @v (below 10^@digits) at @d as exactly @digits digits; returns the end */
+static inline char *ft_put_fixed(char *d, unsigned int v, int digits)
+{
+	int i = digits;
+
+	for (; i >= 2; v /= 100) {
+		i -= 2;
+		ft_put_pair(d + i, v % 100);
+	}
+	if (i)
+		d[0] = (char)('0' + v % 10);
+	return d + digits;
+}
+
+/* ft_put_6 - @v (below 10^6) as six digits at @d, three pairs unrolled; returns the end */
+static inline char *ft_put_6(char *d, unsigned int v)
+{
+	unsigned int lo = v % 10000;
+
+	ft_put_pair(d, v / 10000);
+	ft_put_pair(d + 2, lo / 100);
+	ft_put_pair(d + 4, lo % 100);
+	return d + 6;
+}
+
+/*
+ * ft_line_u - append an unsigned number as ft_put_u: the digits go straight into
+ * the row, two per division (timehist prints four numbers a row)
+ */
+static inline void ft_line_u(struct ft_line *l, uint64_t v, int digits, int width)
+{
+	if (l->len + 24 + 24 + 24 >= sizeof(l->buf))
+		return;
+	l->len = ft_put_u(l->buf + l->len, v, digits, width) - l->buf;
 }
 
 /* ft_line_fixed - append @v (below 10^@digits) as exactly @digits digits, zero-filled */
 static inline void ft_line_fixed(struct ft_line *l, unsigned int v, int digits)
 {
-	char *d = l->buf + l->len;
-	int i = digits;
-
 	if (l->len + digits >= sizeof(l->buf))
 		return;
-	for (; i >= 2; v /= 100) {
-		i -= 2;
-		memcpy(d + i, ft_digit_pairs + 2 * (v % 100), 2);
-	}
-	if (i)
-		d[0] = (char)('0' + v % 10);
-	l->len += digits;
+	l->len = ft_put_fixed(l->buf + l->len, v, digits) - l->buf;
 }
 
 /* ft_line_c - append one character */

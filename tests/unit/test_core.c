@@ -568,6 +568,78 @@ static void test_imap(void **state)
 	ft_imap_fini(&m);
 }
 
+/* one record of the ft_tab test: the key, and what the test stored */
+struct tab_rec {
+	int		key;
+	unsigned int	val;
+};
+
+/* tab_rec_desc - qsort order for ft_tab_sort: keys descending */
+static int tab_rec_desc(const void *a, const void *b)
+{
+	const struct tab_rec *x = a, *y = b;
+
+	return (x->key < y->key) - (x->key > y->key);
+}
+
+/*
+ * ft_tab: pids through the direct index, other keys through the map; every record is
+ * found again after growth, a sort and a clear
+ */
+static void test_tab(void **state)
+{
+	static const int edge[] = { 0, 1, FT_TAB_LEAF - 1, FT_TAB_LEAF, FT_TAB_DIRECT - 1,
+				    FT_TAB_DIRECT, FT_TAB_DIRECT + 1, INT32_MAX - 1 };
+	int keys[3000 + sizeof(edge) / sizeof(edge[0])];
+	unsigned int n = 0, i, sorted;
+	struct tab_rec *r, *prev;
+	struct ft_tab t;
+
+	assert_int_equal(ft_tab_init(&t, sizeof(struct tab_rec)), 0);
+	for (i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
+		keys[n++] = edge[i];
+	srand(2);
+	while (n < sizeof(keys) / sizeof(keys[0])) {
+		int k = rand() % (FT_TAB_DIRECT + 4096);	/* a few beyond the direct range */
+
+		for (i = 0; i < n && keys[i] != k; i++)
+			;
+		if (i == n)
+			keys[n++] = k;
+	}
+	assert_null(ft_tab_get(&t, -1));	/* keys are 0 .. INT_MAX - 1 */
+	for (i = 0; i < n; i++) {
+		assert_null(ft_tab_find(&t, keys[i]));
+		r = ft_tab_get(&t, keys[i]);
+		assert_non_null(r);
+		assert_int_equal(r->key, keys[i]);
+		assert_int_equal(r->val, 0);
+		r->val = i + 1;
+	}
+	assert_int_equal(t.n, n);
+	ft_tab_sort(&t, tab_rec_desc);
+	for (i = 0, prev = NULL, sorted = 0; i < t.n; prev = r, i++) {
+		r = ft_tab_at(&t, i);
+		sorted += !prev || prev->key > r->key;
+	}
+	assert_int_equal(sorted, n);
+	for (i = 0; i < n; i++) {
+		r = ft_tab_find(&t, keys[i]);
+		assert_non_null(r);
+		assert_int_equal(r->key, keys[i]);
+		assert_int_equal(r->val, i + 1);
+		assert_ptr_equal(ft_tab_get(&t, keys[i]), r);
+	}
+	ft_tab_clear(&t);
+	for (i = 0; i < n; i++)
+		assert_null(ft_tab_find(&t, keys[i]));
+	r = ft_tab_get(&t, keys[5]);
+	assert_int_equal(r->key, keys[5]);
+	assert_int_equal(r->val, 0);
+	assert_int_equal(t.n, 1);
+	ft_tab_fini(&t);
+}
+
 /* ---- rows ---------------------------------------------------------------- */
 
 /* the row writers print numbers as printf does, at every digit-count boundary */
@@ -599,6 +671,13 @@ static void test_line_numbers(void **state)
 				assert_int_equal(l.len, strlen(want));
 				assert_memory_equal(l.buf, want, l.len);
 			}
+		if (vals[i] < 1000000) {
+			char six[6];
+
+			snprintf(want, sizeof(want), "%06u", (unsigned int)vals[i]);
+			assert_ptr_equal(ft_put_6(six, (unsigned int)vals[i]), six + 6);
+			assert_memory_equal(six, want, 6);
+		}
 		if (vals[i] < 100000000) {
 			struct ft_line l;
 
@@ -698,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_hist_slot_no_division),
 		cmocka_unit_test(test_imap),
+		cmocka_unit_test(test_tab),
 		cmocka_unit_test(test_line_numbers),
 		cmocka_unit_test(test_tasks_note_field),
 		cmocka_unit_test(test_options),
