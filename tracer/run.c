@@ -277,6 +277,8 @@ static void report(struct pipeline *p, struct ft_merge *m, bool final)
 /* pipeline_init - decoder, chain, tasks and the analyzer over @tep */
 static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, bool live)
 {
+	unsigned int want;
+
 	p->ncpus = ncpus;
 	p->lost_cpu = calloc(ncpus, sizeof(*p->lost_cpu));
 	if (!p->lost_cpu || ft_tasks_init(&p->tasks, live) ||
@@ -301,8 +303,17 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	}
 	if (p->probes && ft_probes_decoder(p->probes, &p->dec))
 		return -1;
+	/*
+	 * Wakeup types no analyzer reads are decoded only for the chain. A sched_wakeup
+	 * only wanted beside sched_waking is one: live, it is not even enabled then
+	 * (enable_events), and a file that holds both is read the same way.
+	 */
+	want = p->want;
+	if ((want & FT_NEED(FT_EV_WAKING)) && !(p->need & FT_NEED(FT_EV_WAKEUP)) &&
+	    (p->dec.have & FT_NEED(FT_EV_WAKING)))
+		want &= ~FT_NEED(FT_EV_WAKEUP);
 	p->dec.bare = (FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW)) &
-		      ~(p->need | p->want);
+		      ~(p->need | want);
 	if (ft_chain_init(&p->chain, ncpus, p->filtered ? &p->traced : NULL)) {
 		ft_err("out of memory");
 		return -1;
