@@ -25,22 +25,34 @@ echo "== 1b. offline timehist, one workload window recorded by both: $MSG"
 TIMEFORMAT='%U %S'
 perf sched record -a -o $W/win.perf > /dev/null 2>&1 & pp=$!
 ./ftscope record -b 65536 -o $W/win.dat > $W/win.log 2>&1 & fp=$!
-until ls /sys/kernel/tracing/instances | grep -q "^ftscope-$fp-"; do sleep 0.05; done
+until ls /sys/kernel/tracing/instances | grep -q "^ftscope-$fp-"; do
+	kill -0 $fp 2>/dev/null || { cat $W/win.log >&2; kill -INT $pp; exit 1; }
+	sleep 0.05
+done
 sleep 1	# perf has no ready signal; give it time to set up its ring buffers
 $MSG > /dev/null 2>&1
 kill -INT $fp $pp; wait $fp $pp
-# cpu_of CMD...: user+sys seconds of one run, output discarded
-cpu_of() { { time "$@" > /dev/null 2>&1; } 2>&1 | awk '{print $1 + $2}'; }
+# cpu_of N CMD...: user+sys seconds of one run, the mean of N, output discarded (one
+# ftscope run over a million events takes a few hundredths of a second: time's
+# millisecond figures need several)
+cpu_of() {
+	local n=$1 i
+	shift
+	{ time for ((i = 0; i < n; i++)); do "$@" > /dev/null 2>&1; done; } 2>&1 |
+		awk -v n=$n '{print ($1 + $2) / n}'
+}
 ft_ev=$(sed -n 's/^\([0-9]*\) events (.*written.*/\1/p' $W/win.log)
 perf_ev=$(perf report -i $W/win.perf --stats 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
-ft_s=$(cpu_of ./ftscope timehist -i $W/win.dat)
-perf_s=$(cpu_of perf sched timehist -i $W/win.perf)
-tc_s=$(cpu_of trace-cmd report -i $W/win.dat)
-awk -v fe="$ft_ev" -v pe="$perf_ev" -v fs="$ft_s" -v ps="$perf_s" -v ts="$tc_s" 'BEGIN {
-	f = fe / fs; p = pe / ps; t = fe / ts;
-	printf "  ftscope timehist -i:      %9d events, %6.2f s CPU: %8.2f M events/s\n", fe, fs, f / 1e6;
-	printf "  perf sched timehist -i:   %9d events, %6.2f s CPU: %8.2f M events/s\n", pe, ps, p / 1e6;
-	printf "  trace-cmd report (same file): %5s        %6.2f s CPU: %8.2f M events/s\n", "", ts, t / 1e6;
+ft_s=$(cpu_of 20 ./ftscope timehist -i $W/win.dat)
+fs_s=$(cpu_of 20 ./ftscope timehist -s -i $W/win.dat)
+perf_s=$(cpu_of 3 perf sched timehist -i $W/win.perf)
+tc_s=$(cpu_of 1 trace-cmd report -i $W/win.dat)
+awk -v fe="$ft_ev" -v pe="$perf_ev" -v fs="$ft_s" -v ps="$perf_s" -v ts="$tc_s" -v ss="$fs_s" 'BEGIN {
+	f = fe / fs; p = pe / ps; t = fe / ts; s = fe / ss;
+	printf "  ftscope timehist -i:      %9d events, %7.3f s CPU: %8.2f M events/s (mean of 20 runs)\n", fe, fs, f / 1e6;
+	printf "  ftscope timehist -s -i:   %9s         %7.3f s CPU: %8.2f M events/s (no rows: the summary)\n", "", ss, s / 1e6;
+	printf "  perf sched timehist -i:   %9d events, %7.3f s CPU: %8.2f M events/s (mean of 3)\n", pe, ps, p / 1e6;
+	printf "  trace-cmd report (same file): %5s        %7.3f s CPU: %8.2f M events/s\n", "", ts, t / 1e6;
 	printf "  per event: ftscope is %.1fx perf sched timehist, %.1fx trace-cmd report\n", f / p, f / t }'
 
 echo
