@@ -190,7 +190,8 @@ static int timehist_init(void *priv, const struct ft_env *env)
 	}
 	for (i = 0; i < env->ncpus; i++)
 		th->cpu_len[i] = put_cpu(th->cpu_text[i], i) - th->cpu_text[i];
-	if (!th->summary_only && !env->opts->json)
+	th->rows = !th->summary_only && !env->opts->json;
+	if (th->rows)
 		header(th, stdout);
 	return 0;
 }
@@ -360,13 +361,13 @@ static inline __attribute__((always_inline)) char *put_ms(char *d, uint64_t ns)
 }
 
 /* in_window - is @ts inside --time? */
-static bool in_window(const struct timehist *th, uint64_t ts)
+static inline bool in_window(const struct timehist *th, uint64_t ts)
 {
 	return ts >= th->t_start && (!th->t_stop || ts <= th->t_stop);
 }
 
 /* shown - are rows and totals of @tid wanted (idle and untraced tasks are not, under -p) */
-static bool shown(const struct timehist *th, int tid)
+static inline bool shown(const struct timehist *th, int tid)
 {
 	if (!th->env->traced)
 		return true;
@@ -501,7 +502,7 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 		}
 		if (ev->sw.synth)
 			th->rows_rebuilt++;
-		if (!th->summary_only && !th->env->opts->json)
+		if (th->rows)
 			print_row(th, ev, tr, e);
 		if (!th->hist_start)
 			th->hist_start = t;
@@ -571,7 +572,7 @@ static void on_wakeup(struct timehist *th, const struct ft_event *ev)
 		return;
 	if (!tr->ready)
 		tr->ready = ev->ts;
-	if (th->wakeups && !th->summary_only && !th->env->opts->json && in_window(th, ev->ts) &&
+	if (th->wakeups && th->rows && in_window(th, ev->ts) &&
 	    (shown(th, ev->wk.pid) || shown(th, ev->common_pid)))
 		print_wakeup(th, ev);
 }
@@ -585,7 +586,7 @@ static void on_migrate(struct timehist *th, const struct ft_event *ev)
 	if (!tr || !in_window(th, ev->ts) || !shown(th, ev->mig.pid))
 		return;
 	tr->migrations++;
-	if (!th->migrations || th->summary_only || th->env->opts->json)
+	if (!th->migrations || !th->rows)
 		return;
 	print_event_prefix(th, ev, 'm');
 	th_commstr(th, ev->mig.pid, name, sizeof(name));
@@ -612,7 +613,7 @@ static void timehist_event(void *priv, const struct ft_event *ev)
 		break;
 	case FT_EV_LOST:
 		th->tprev[ev->cpu] = 0;
-		if (!th->summary_only && !th->env->opts->json) {
+		if (th->rows) {
 			print_time_now(th, ev->ts, ev->cpu);
 			if (ev->lost > 0)
 				printf(" lost %lld events on cpu %d\n", ev->lost, ev->cpu);
