@@ -162,14 +162,6 @@ static inline void ft_line_u(struct ft_line *l, uint64_t v, int digits, int widt
 	l->len = ft_put_u(l->buf + l->len, v, digits, width) - l->buf;
 }
 
-/* ft_line_fixed - append @v (below 10^@digits) as exactly @digits digits, zero-filled */
-static inline void ft_line_fixed(struct ft_line *l, unsigned int v, int digits)
-{
-	if (l->len + digits >= sizeof(l->buf))
-		return;
-	l->len = ft_put_fixed(l->buf + l->len, v, digits) - l->buf;
-}
-
 /* ft_line_c - append one character */
 static inline void ft_line_c(struct ft_line *l, char c)
 {

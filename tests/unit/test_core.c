@@ -679,13 +679,18 @@ static void test_line_numbers(void **state)
 			assert_memory_equal(six, want, 6);
 		}
 		if (vals[i] < 100000000) {
-			struct ft_line l;
+			char eight[8];
 
-			ft_line_init(&l);
-			ft_line_fixed(&l, (unsigned int)vals[i], 8);
+			assert_ptr_equal(ft_put_fixed(eight, (unsigned int)vals[i], 8), eight + 8);
 			snprintf(want, sizeof(want), "%08u", (unsigned int)vals[i]);
-			assert_int_equal(l.len, 8);
-			assert_memory_equal(l.buf, want, 8);
+			assert_memory_equal(eight, want, 8);
+		}
+		if (vals[i] < 1000) {
+			char three[3];
+
+			assert_ptr_equal(ft_put_fixed(three, (unsigned int)vals[i], 3), three + 3);
+			snprintf(want, sizeof(want), "%03u", (unsigned int)vals[i]);
+			assert_memory_equal(three, want, 3);
 		}
 	}
 }
