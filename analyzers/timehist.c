@@ -216,6 +216,13 @@ static void commstr(struct timehist *th, int tid, struct ft_line *l)
 	ft_line_c(l, ']');
 }
 
+/* pad_name - space-pad the name column @l to TH_COMM_WIDTH */
+static void pad_name(struct ft_line *l)
+{
+	if (l->len < TH_COMM_WIDTH)
+		ft_line_strn(l, "", 0, (int)l->len - TH_COMM_WIDTH);
+}
+
 /*
  * put_name - "comm[tid/pid]" of @tid, whose records are @tr and @e (the task table's,
  * or NULL), padded to TH_COMM_WIDTH at @d: made again only when the task's comm or
@@ -239,8 +246,7 @@ static char *put_name(struct timehist *th, char *d, struct th_task *tr, int tid,
 	}
 	ft_line_init(&name);
 	commstr(th, tid, &name);
-	if (name.len < TH_COMM_WIDTH)	/* the padding */
-		ft_line_strn(&name, "", 0, (int)name.len - TH_COMM_WIDTH);
+	pad_name(&name);
 	memcpy(d, name.buf, name.len);
 	/* commstr read /proc or the file's cmdlines when it had to: look again */
 	e = ft_tab_find(&th->env->tasks->tab, tid);
@@ -461,8 +467,7 @@ static void print_row(struct timehist *th, const struct ft_event *ev, struct th_
 		ft_line_c(&name, '[');
 		ft_line_u(&name, ev->sw.next_pid, 0, 0);
 		ft_line_c(&name, ']');
-		if (name.len < TH_COMM_WIDTH)
-			ft_line_strn(&name, "", 0, (int)name.len - TH_COMM_WIDTH);
+		pad_name(&name);
 		*d = ' ';
 		memcpy(d + 1, name.buf, name.len);
 		d += 1 + name.len;

@@ -31,6 +31,18 @@ enum ft_ev_type {
 #define FT_ALL_TYPES	((1u << FT_EV_NTYPES) - 2)	/* every kernel event type */
 #define FT_TASK_COMM_LEN 16
 
+/*
+ * ft_want_wakeups - @want without sched_wakeup when that only repeats sched_waking:
+ * wanted beside it, needed by no analyzer, and the trace (@have_waking) has sched_waking.
+ * Live, such a sched_wakeup is not enabled; from a file, it is read only for the chain.
+ */
+static inline unsigned int ft_want_wakeups(unsigned int need, unsigned int want, bool have_waking)
+{
+	if ((want & FT_NEED(FT_EV_WAKING)) && !(need & FT_NEED(FT_EV_WAKEUP)) && have_waking)
+		want &= ~FT_NEED(FT_EV_WAKEUP);
+	return want;
+}
+
 /* The tracepoint behind each type: system and name. */
 struct ft_event_def {
 	const char *system;

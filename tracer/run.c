@@ -303,15 +303,8 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	}
 	if (p->probes && ft_probes_decoder(p->probes, &p->dec))
 		return -1;
-	/*
-	 * Wakeup types no analyzer reads are decoded only for the chain. A sched_wakeup
-	 * only wanted beside sched_waking is one: live, it is not even enabled then
-	 * (enable_events), and a file that holds both is read the same way.
-	 */
-	want = p->want;
-	if ((want & FT_NEED(FT_EV_WAKING)) && !(p->need & FT_NEED(FT_EV_WAKEUP)) &&
-	    (p->dec.have & FT_NEED(FT_EV_WAKING)))
-		want &= ~FT_NEED(FT_EV_WAKEUP);
+	/* wakeup types no analyzer reads (sched_wakeup beside sched_waking) feed only the chain */
+	want = ft_want_wakeups(p->need, p->want, p->dec.have & FT_NEED(FT_EV_WAKING));
 	p->dec.bare = (FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW)) &
 		      ~(p->need | want);
 	if (ft_chain_init(&p->chain, ncpus, p->filtered ? &p->traced : NULL)) {

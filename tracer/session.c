@@ -128,9 +128,8 @@ static int enable_events(struct ft_session *s, unsigned int need, unsigned int w
 {
 	int i;
 
-	if ((want & FT_NEED(FT_EV_WAKING)) && !(need & FT_NEED(FT_EV_WAKEUP)) &&
-	    tracefs_event_file_exists(s->inst, "sched", "sched_waking", "enable"))
-		want &= ~FT_NEED(FT_EV_WAKEUP);
+	want = ft_want_wakeups(need, want, tracefs_event_file_exists(s->inst, "sched",
+								  "sched_waking", "enable"));
 	for (i = 1; i < FT_EV_NTYPES; i++) {
 		const struct ft_event_def *e = &ft_event_defs[i];
 
