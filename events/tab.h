@@ -47,12 +47,12 @@ static inline void *ft_tab_find(const struct ft_tab *t, int key)
 {
 	const uint32_t *leaf;
 	uint64_t *pos;
+	uint32_t slot;
 
 	if ((unsigned int)key < FT_TAB_DIRECT) {
 		leaf = t->dir ? t->dir[(unsigned int)key >> FT_TAB_LEAF_BITS] : NULL;
-		if (!leaf || !leaf[key & (FT_TAB_LEAF - 1)])
-			return NULL;
-		return ft_tab_at(t, leaf[key & (FT_TAB_LEAF - 1)] - 1);
+		slot = leaf ? leaf[key & (FT_TAB_LEAF - 1)] : 0;
+		return slot ? ft_tab_at(t, slot - 1) : NULL;
 	}
 	pos = ft_imap_get(&t->index, key);
 	return pos ? ft_tab_at(t, *pos) : NULL;

@@ -128,8 +128,9 @@ static int enable_events(struct ft_session *s, unsigned int need, unsigned int w
 {
 	int i;
 
-	want = ft_want_wakeups(need, want, tracefs_event_file_exists(s->inst, "sched",
-								  "sched_waking", "enable"));
+	/* the tracefs look-up only when sched_waking is wanted at all */
+	want = ft_want_wakeups(need, want, (want & FT_NEED(FT_EV_WAKING)) &&
+			       tracefs_event_file_exists(s->inst, "sched", "sched_waking", "enable"));
 	for (i = 1; i < FT_EV_NTYPES; i++) {
 		const struct ft_event_def *e = &ft_event_defs[i];
 
