@@ -13,7 +13,9 @@ SHARED=${FTSCOPE_SHARED:-../shared}
 FX=$SHARED/fixtures/third_party
 B=build/fuzz
 W=$OUT/fuzz
-export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
+# malloc_context_size: libtraceevent parses a nested print fmt recursively, and the
+# suppressed leak's tep_parse_event frame must be within the recorded stack
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:malloc_context_size=255}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp
 
