@@ -67,7 +67,7 @@ HEADERS		:= $(wildcard */*.h */*/*.h)
 
 UNIT_TESTS	:= $(addprefix $(O),$(patsubst %.c,%,$(wildcard tests/unit/test_*.c)))
 WORKLOADS	:= $(patsubst %.c,%,$(wildcard tests/workloads/*.c))
-BENCH		:= tests/bench/decode_bench
+BENCH		:= tests/bench/decode_bench tests/bench/touch_pages
 
 # libFuzzer harnesses: clang, with the library built again for coverage.
 FUZZ_CC		?= clang
@@ -113,8 +113,11 @@ $(FUZZ_O)mkseed: tests/fuzz/mkseed.c libftscope.a
 tests/workloads/%: tests/workloads/%.c
 	$(CC) -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread -o $@ $<
 
-$(BENCH): tests/bench/decode_bench.c libftscope.a
+tests/bench/decode_bench: tests/bench/decode_bench.c libftscope.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+tests/bench/touch_pages: tests/bench/touch_pages.c
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
 
 tests: $(UNIT_TESTS) $(WORKLOADS)
 
