@@ -4,7 +4,8 @@
 # bench.sh - ftscope against its peers, measured in the same run (not a test):
 #  1. offline: events/s of `ftscope runqlat -i` vs tracefs_iterate_raw_events on the
 #     same recorded pages; events/s of `ftscope timehist -i` vs `perf sched timehist -i`
-#     (recordings of the same workload window) and vs `trace-cmd report` (same file);
+#     (recordings of the same workload window) and vs `trace-cmd report` (same file),
+#     per event and per row, beside the floor: only mapping the file and reading it;
 #  2. live: consumer CPU time per million events while `perf bench sched messaging`
 #     runs, ftscope runqlat vs perf sched record -a;
 #  3. what tracing costs the traced workload: `perf bench sched pipe` usec/op with
@@ -43,26 +44,31 @@ cpu_of() {
 }
 ft_ev=$(sed -n 's/^\([0-9]*\) events (.*written.*/\1/p' $W/win.log)
 perf_ev=$(perf report -i $W/win.perf --stats 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
-ft_s=$(cpu_of 20 ./ftscope timehist -i $W/win.dat)
-fs_s=$(cpu_of 20 ./ftscope timehist -s -i $W/win.dat)
-perf_s=$(cpu_of 3 perf sched timehist -i $W/win.perf)
+# three rounds, each tool in each round, so that this VM's drift in speed (up to 2x
+# between minutes) falls on all of them alike; the floor is mapping ftscope's file and
+# loading each cache line, timed the same way
+ft_s=0 fs_s=0 perf_s=0 touch_s=0
+for round in 1 2 3; do
+	ft_s=$(echo "$ft_s $(cpu_of 7 ./ftscope timehist -i $W/win.dat)" | awk '{print $1 + $2 / 3}')
+	fs_s=$(echo "$fs_s $(cpu_of 7 ./ftscope timehist -s -i $W/win.dat)" | awk '{print $1 + $2 / 3}')
+	perf_s=$(echo "$perf_s $(cpu_of 1 perf sched timehist -i $W/win.perf)" | awk '{print $1 + $2 / 3}')
+	touch_s=$(echo "$touch_s $(cpu_of 7 tests/bench/touch_pages $W/win.dat)" | awk '{print $1 + $2 / 3}')
+done
 tc_s=$(cpu_of 1 trace-cmd report -i $W/win.dat)
-# the floor: mapping ftscope's file and loading each cache line, timed the same way
-touch_s=$(cpu_of 20 tests/bench/touch_pages $W/win.dat)
 # rows: both print one per switch (perf's file also holds sched_stat_runtime records)
 ft_rows=$(./ftscope timehist -i $W/win.dat 2>/dev/null | grep -c '^ *[0-9]*\.[0-9]* \[')
 perf_rows=$(perf sched timehist -i $W/win.perf 2>/dev/null | grep -c '^ *[0-9]*\.[0-9]* \[')
 awk -v fe="$ft_ev" -v pe="$perf_ev" -v fs="$ft_s" -v ps="$perf_s" -v ts="$tc_s" -v ss="$fs_s" \
     -v th="$touch_s" -v fr="$ft_rows" -v pr="$perf_rows" 'BEGIN {
 	f = fe / fs; p = pe / ps; t = fe / ts; s = fe / ss; need = fe / (30 * p);
-	printf "  ftscope timehist -i:      %9d events, %7.3f s CPU: %8.2f M events/s (mean of 20 runs)\n", fe, fs, f / 1e6;
+	printf "  ftscope timehist -i:      %9d events, %7.3f s CPU: %8.2f M events/s (mean of 21 runs)\n", fe, fs, f / 1e6;
 	printf "  ftscope timehist -s -i:   %9s         %7.3f s CPU: %8.2f M events/s (no rows: the summary)\n", "", ss, s / 1e6;
 	printf "  perf sched timehist -i:   %9d events, %7.3f s CPU: %8.2f M events/s (mean of 3)\n", pe, ps, p / 1e6;
 	printf "  trace-cmd report (same file): %5s        %7.3f s CPU: %8.2f M events/s\n", "", ts, t / 1e6;
 	printf "  per event: ftscope is %.1fx perf sched timehist, %.1fx trace-cmd report\n", f / p, f / t;
 	printf "  per switch row (%d and %d rows): ftscope is %.1fx perf sched timehist\n", fr, pr,
 	       (fr / fs) / (pr / ps);
-	printf "  only mapping ftscope'"'"'s file, a load per cache line: %.3f s CPU (mean of 20);\n", th;
+	printf "  only mapping ftscope'"'"'s file, a load per cache line: %.3f s CPU (mean of 21);\n", th;
 	printf "  30x perf per event needs the whole run in %.3f s: the read alone is %.0f%% of it\n",
 	       need, th / need * 100 }'
 
