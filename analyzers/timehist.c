@@ -191,6 +191,7 @@ static int timehist_init(void *priv, const struct ft_env *env)
 	for (i = 0; i < env->ncpus; i++)
 		th->cpu_len[i] = put_cpu(th->cpu_text[i], i) - th->cpu_text[i];
 	th->rows = !th->summary_only && !env->opts->json;
+	th->totals = th->summary || th->idle_hist || env->opts->json;
 	if (th->rows)
 		header(th, stdout);
 	return 0;
@@ -499,7 +500,8 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 		return;
 	update_runtime(tr, t, tprev);
 	if (in && shown(th, prev) && (!th->env->opts->cpu_on || th->env->opts->cpu_on[ev->cpu])) {
-		account(tr);
+		if (th->totals)
+			account(tr);
 		/* the parent is read from /proc while the task lives (cached in the task table) */
 		if ((th->summary || th->idle_hist) && prev) {
 			ft_tasks_ppid(th->env->tasks, prev);

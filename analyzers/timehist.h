@@ -44,6 +44,7 @@ struct timehist {
 	bool			summary_only, summary, wakeups, migrations, next;
 	bool			state, visual, idle_hist;
 	bool			rows;			/* rows are printed (not -s, not --json) */
+	bool			totals;			/* per-task totals are printed (-s, -S, -I, --json) */
 	uint64_t		t_start, t_stop;	/* --time window, 0: open */
 	struct ft_tab		tasks;			/* tid -> struct th_task */
 	struct th_task		*idle;			/* per CPU */
