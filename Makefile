@@ -117,7 +117,7 @@ tests/bench/decode_bench: tests/bench/decode_bench.c libftscope.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 tests/bench/touch_pages: tests/bench/touch_pages.c
-	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 tests: $(UNIT_TESTS) $(WORKLOADS)
 

@@ -47,12 +47,18 @@ perf_ev=$(perf report -i $W/win.perf --stats 2>/dev/null | awk '/SAMPLE events:/
 # three rounds, each tool in each round, so that this VM's drift in speed (up to 2x
 # between minutes) falls on all of them alike; the floor is mapping ftscope's file and
 # loading each cache line, timed the same way
+# add_round VAR N CMD...: add a third of cpu_of N CMD (one round's share) to $VAR
+add_round() {
+	local var=$1
+	shift
+	printf -v "$var" %s "$(echo "${!var} $(cpu_of "$@")" | awk '{print $1 + $2 / 3}')"
+}
 ft_s=0 fs_s=0 perf_s=0 touch_s=0
 for round in 1 2 3; do
-	ft_s=$(echo "$ft_s $(cpu_of 7 ./ftscope timehist -i $W/win.dat)" | awk '{print $1 + $2 / 3}')
-	fs_s=$(echo "$fs_s $(cpu_of 7 ./ftscope timehist -s -i $W/win.dat)" | awk '{print $1 + $2 / 3}')
-	perf_s=$(echo "$perf_s $(cpu_of 1 perf sched timehist -i $W/win.perf)" | awk '{print $1 + $2 / 3}')
-	touch_s=$(echo "$touch_s $(cpu_of 7 tests/bench/touch_pages $W/win.dat)" | awk '{print $1 + $2 / 3}')
+	add_round ft_s 7 ./ftscope timehist -i $W/win.dat
+	add_round fs_s 7 ./ftscope timehist -s -i $W/win.dat
+	add_round perf_s 1 perf sched timehist -i $W/win.perf
+	add_round touch_s 7 tests/bench/touch_pages $W/win.dat
 done
 tc_s=$(cpu_of 1 trace-cmd report -i $W/win.dat)
 # rows: both print one per switch (perf's file also holds sched_stat_runtime records)
