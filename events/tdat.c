@@ -387,7 +387,7 @@ static int read_options(struct ft_tdat *t, struct cur *c, uint64_t *next)
 static int read_v6(struct ft_tdat *t, struct cur *c)
 {
 	const unsigned char *word;
-	uint64_t next;
+	uint64_t next, ncpus;
 	int i;
 
 	if (read_headers(t, c) || read_ftrace_fmts(t, c) || read_event_fmts(t, c))
@@ -395,10 +395,14 @@ static int read_v6(struct ft_tdat *t, struct cur *c)
 	t->kallsyms = get_blob(c, get_u(c, 4));
 	t->printk = get_blob(c, get_u(c, 4));
 	t->cmdlines = get_blob(c, get_u(c, 8));
-	t->ncpus = get_u(c, 4);
+	/* checked before it becomes an int: 0x80000000 and up would be negative */
+	ncpus = get_u(c, 4);
 	word = take(c, 10);
-	if (c->bad || t->ncpus > 4096)
+	if (c->bad)
 		return fail(t, "the header is truncated");
+	if (ncpus > 4096)
+		return fail(t, "bad CPU count %llu", (unsigned long long)ncpus);
+	t->ncpus = (int)ncpus;
 	if (!memcmp(word, "options  ", 10)) {
 		if (read_options(t, c, &next))
 			return -1;

@@ -25,6 +25,7 @@ cases=(
 	"not_executable|runqlat -- $OUT/noexec|cannot run"
 	"bad_input_dir|runqlat -i /nonexistent|not a trace.dat file"
 	"damaged_capture|runqlat -i tests/data|not a trace.dat file"
+	"tdat_cpu_count_negative_as_int|timehist -i tests/fuzz/regress/tdat/v6-cpu-count-negative|bad CPU count 2667577346"
 	"record_needs_output|record -d 0.1|needs -o"
 	"record_unknown_event|record -o $OUT/bad-e.dat -e bogus:nothing -d 0.1|no bogus:nothing event"
 	"unwritable_output|runqlat -d 0.1 -o /proc/ftscope-cap|cannot write"
