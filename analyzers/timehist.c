@@ -335,25 +335,10 @@ static void print_time_now(struct timehist *th, uint64_t ts, int cpu)
 static inline __attribute__((always_inline)) char *put_ms(char *d, uint64_t ns)
 {
 	uint64_t us = ns / 1000, ms = us / 1000;
-	unsigned int frac = (unsigned int)(us - ms * 1000), v;
-	char *e;
+	unsigned int frac = (unsigned int)(us - ms * 1000);
 
 	if (ms >= 10) {
-		if (ms >= 1000000) {
-			d = ft_put_u(d, ms, 0, 6);
-		} else {
-			/* 2 to 6 digits, right-aligned in 6 columns */
-			ft_line_spaces(d, 8);
-			for (e = d + 6, v = (unsigned int)ms; v >= 100; v /= 100) {
-				e -= 2;
-				ft_put_pair(e, v % 100);
-			}
-			if (v >= 10)
-				ft_put_pair(e - 2, v);
-			else
-				e[-1] = (char)('0' + v);
-			d += 6;
-		}
+		d = ft_put_u(d, ms, 0, 6);
 		*d = '.';
 		d = ft_put_fixed(d + 1, frac, 3);
 		*d = ' ';
