@@ -6,6 +6,7 @@
 #   make check      unit, decode and live tests (live ones need root), a short fuzz
 #                   run and a representative suite under ASan + UBSan
 #   make check SANITIZE=1   the whole suite with ftscope built with ASan + UBSan
+#   make check FT_TEST_INJECT=oob   must fail: a unit test writes out of bounds
 #   make fuzz       each libFuzzer harness for FUZZ_TIME seconds (default 60)
 #   make bench      benchmarks against the peer tools, measured in the same run
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -66,6 +67,17 @@ LIB_OBJ		:= $(addprefix $(O),$(LIB_SRC:.c=.o))
 HEADERS		:= $(wildcard */*.h */*/*.h)
 
 UNIT_TESTS	:= $(addprefix $(O),$(patsubst %.c,%,$(wildcard tests/unit/test_*.c)))
+
+# FT_TEST_INJECT=oob (tests only): tests/unit/test_pmu.c writes past a heap block, which
+# the ASan build's suite dies of; `make check FT_TEST_INJECT=oob` must then fail. The unit
+# binaries are rebuilt whenever the value changes (a stamp that holds it).
+INJECT_STAMP	:= $(O)tests/unit/.inject
+ifeq ($(FT_TEST_INJECT),oob)
+UNIT_CFLAGS	:= -DFT_TEST_INJECT_OOB
+else ifneq ($(FT_TEST_INJECT),)
+$(error FT_TEST_INJECT: only oob is known)
+endif
+
 WORKLOADS	:= $(patsubst %.c,%,$(wildcard tests/workloads/*.c))
 BENCH		:= tests/bench/decode_bench tests/bench/touch_pages
 
@@ -91,9 +103,13 @@ $(O)%.o: %.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(O)tests/unit/test_%: tests/unit/test_%.c $(O)libftscope.a
+$(O)tests/unit/test_%: tests/unit/test_%.c $(O)libftscope.a $(INJECT_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(UNIT_CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(INJECT_STAMP),$^) $(LDLIBS) -lcmocka
+
+$(INJECT_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(FT_TEST_INJECT)' | cmp -s - $@ || echo '$(FT_TEST_INJECT)' > $@
 
 $(FUZZ_O)%.o: %.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -146,8 +162,11 @@ install: ftscope
 
 clean:
 	rm -f ftscope libftscope.a tracer/main.o $(LIB_OBJ) $(UNIT_TESTS) $(WORKLOADS) $(BENCH)
+	rm -f $(INJECT_STAMP)
 	rm -rf tests/out build
 
-.PHONY: all check bench install clean tests fuzz fuzzers
+FORCE:
+
+.PHONY: all check bench install clean tests fuzz fuzzers FORCE
 # keep the fuzzers' objects: they are not rebuilt each time
 .SECONDARY:

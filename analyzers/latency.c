@@ -300,7 +300,7 @@ static void print_json(struct latency *l, struct ft_tab *t, struct ft_json *j)
 		ft_json_u64(j, "max_ns", g->max);
 		ft_json_u64(j, "max_start_ns", g->max_start);
 		ft_json_u64(j, "max_end_ns", g->max_end);
-		ft_json_u64(j, "p99_ns", ft_hist_percentile(&g->hist, 99));
+		ft_json_u64(j, "p99_ns", ft_hist_percentile(&g->hist, 0.99));
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
@@ -350,7 +350,7 @@ static void latency_report(void *priv, struct ft_report *r)
 			n < 24 ? 24 - n : 0, "", g->runtime / 1e6, (unsigned long long)g->hist.count,
 			g->hist.count ? g->hist.sum_ns / 1e6 / g->hist.count : 0.0, g->max / 1e6,
 			secs(g->max_start), secs(g->max_end),
-			ft_hist_percentile(&g->hist, 99) / 1e6);
+			ft_hist_percentile(&g->hist, 0.99) / 1e6);
 		run += g->runtime;
 		count += g->hist.count;
 	}

@@ -164,14 +164,18 @@ bool ft_page_next(struct ft_page_cursor *c)
 			goto damaged;
 		len = read4(p + 4);
 		switch (type) {
-		case 0:			/* large record: length word, then the payload */
-			if (len < 4 || c->off + 4 + (uint64_t)len > c->size)
+		case 0: {		/* large record: length word, then the payload */
+			/* words: a length that is no multiple of 4 is rounded up, then bounded */
+			uint64_t words = ((uint64_t)len + 3) & ~3ULL;
+
+			if (len < 4 || c->off + 4 + words > c->size)
 				goto damaged;
 			c->ts += delta;
 			c->rec = p + 8;
-			c->rec_size = (len - 4 + 3) & ~3u;
-			c->off += 4 + ((len + 3) & ~3u);
+			c->rec_size = words - 4;
+			c->off += 4 + words;
 			return true;
+		}
 		case RB_TYPE_PADDING:	/* a discarded record */
 			c->ts += delta;
 			if (c->off + 4 + (uint64_t)len > c->size)

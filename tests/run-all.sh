@@ -5,7 +5,9 @@
 # (when built: make check builds them) a short run of every fuzzer and a representative
 # part of the suite again with ftscope built with ASan + UBSan (LeakSanitizer on).
 # Prints each result and ends with one line "N passed, N failed, N skipped".
-# Exit status 1 when anything failed.
+# Exit status 1 when anything failed. A test program that dies, exits non-zero, or
+# (unit suites) prints no plan or fewer results than planned is a FAIL too
+# (tests/runner_lib.sh; tests/runner_selftest.sh checks those rules first).
 #
 #   FTSCOPE=path UNIT=dir   the binary and unit-test directory to test (make check SANITIZE=1)
 #   FUZZ_TIME=seconds       per fuzzer here (default 15; make fuzz runs them longer)
@@ -15,44 +17,21 @@ export OUT=tests/out
 mkdir -p $OUT
 passed=0 failed=0 skipped=0
 
-# count - tally result lines read from stdin, echoing them
-count() {
-	local line
-	while IFS= read -r line; do
-		case "$line" in
-		*"ok "*"# SKIP"*|*"ok "*"# skip"*|SKIP\ *)
-			skipped=$((skipped + 1)); echo "$line" ;;
-		"ok "*|PASS\ *)
-			passed=$((passed + 1)); echo "$line" ;;
-		"not ok "*|FAIL\ *)
-			failed=$((failed + 1)); echo "$line" ;;
-		"#"*|"[  ERROR"*|"[   LINE"*)
-			echo "$line" ;;
-		esac
-	done
-}
+. tests/runner_lib.sh
 
-# units DIR [PREFIX]: the cmocka suites built in DIR
-units() {
-	local t
-	for t in "$1"/test_*; do
-		[ -x "$t" ] || continue
-		echo "## $t"
-		count < <(CMOCKA_MESSAGE_OUTPUT=tap "$t" 2>&1 | sed "s/^\(\(not \)\?ok [0-9]* - \)/\1$2/")
-	done
-}
+# ASan needs llvm-symbolizer for function names, and LeakSanitizer's suppressions need them
+if [ -n "$FTSCOPE" ] || [ -x build/fuzz/mkseed ] || [ -x build/asan/ftscope ]; then
+	sym=$(command -v llvm-symbolizer || ls /usr/bin/llvm-symbolizer-* 2>/dev/null | sort -V | tail -1)
+	if [ -n "$sym" ]; then
+		export ASAN_SYMBOLIZER_PATH=$sym
+	else
+		why="no llvm-symbolizer (Debian package llvm: scripts/install-deps.sh)"
+		bad symbolizer "$why: sanitizer stacks have no names, leak suppressions cannot match"
+	fi
+fi
 
-# lives PREFIX SCRIPT...: live suites, result names prefixed
-lives() {
-	local t prefix=$1
-	shift
-	for t in "$@"; do
-		[ "$t" = tests/live/lib.sh ] && continue
-		echo "## $t"
-		count < <(bash "$t" 2>&1 | sed -E "s/^(PASS|FAIL|SKIP) /\1 $prefix/")
-	done
-}
-
+# the runner's own rules, on fake test programs (seconds)
+lives "" tests/runner_selftest.sh
 units "${UNIT:-tests/unit}"
 # leaks.sh needs the ASan build: it runs in that pass below (or under make check SANITIZE=1)
 live=()
@@ -63,8 +42,8 @@ done
 lives "" "${live[@]}"
 
 if [ -z "$FTSCOPE" ] && [ -x build/fuzz/mkseed ]; then
-	echo "## tests/fuzz/run.sh"
-	count < <(FUZZ_TIME=${FUZZ_TIME:-15} bash tests/fuzz/run.sh 2>&1)
+	export FUZZ_TIME=${FUZZ_TIME:-15}
+	lives "" tests/fuzz/run.sh
 fi
 
 # The sanitizer build over what parses input and cleans up (the whole suite: make

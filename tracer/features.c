@@ -90,6 +90,15 @@ static bool tracer_listed(const char *name)
 	return tracefs_tracer_available(tracefs_tracing_dir(), name);
 }
 
+/* the commands that are not analyzers: main.c runs them, --help and list print them */
+const struct ft_builtin ft_builtins[] = {
+	{ "stat",  ft_cmd_stat,  "count hardware, software and tracepoint events, as perf stat" },
+	{ "flamegraph", ft_cmd_flamegraph, "folded stacks to an interactive SVG flame graph" },
+	{ "list",  ft_cmd_list,  "commands, and the tracing features this kernel offers" },
+	{ "reset", ft_cmd_reset, "remove instances and probes left by killed ftscope runs" },
+	{ NULL, NULL, NULL },
+};
+
 /**
  * ft_cmd_list - print the commands and this machine's tracing features
  * Returns the exit status.
@@ -109,8 +118,8 @@ int ft_cmd_list(int argc, char **argv)
 	puts("Commands:");
 	for (i = 0; ft_analyzers[i]; i++)
 		printf("  %-12s %s\n", ft_analyzers[i]->name, ft_analyzers[i]->summary);
-	printf("  %-12s %s\n", "list", "this list");
-	printf("  %-12s %s\n", "reset", "remove what dead ftscope runs left in tracefs");
+	for (i = 0; ft_builtins[i].name; i++)
+		printf("  %-12s %s\n", ft_builtins[i].name, ft_builtins[i].summary);
 	if (geteuid() != 0) {
 		puts("\nKernel features: run as root to probe them.");
 		return FT_EXIT_OK;

@@ -10,17 +10,6 @@
 #include "tracer/util.h"
 
 
-static const struct {
-	const char	*name;
-	int		(*fn)(int argc, char **argv);
-	const char	*summary;
-} builtins[] = {
-	{ "stat",  ft_cmd_stat,  "count hardware, software and tracepoint events, as perf stat" },
-	{ "list",  ft_cmd_list,  "commands, and the tracing features this kernel offers" },
-	{ "reset", ft_cmd_reset, "remove instances and probes left by killed ftscope runs" },
-	{ "flamegraph", ft_cmd_flamegraph, "folded stacks to an interactive SVG flame graph" },
-};
-
 /* usage - `ftscope --help` */
 static void usage(FILE *f)
 {
@@ -31,8 +20,8 @@ static void usage(FILE *f)
 	      "buffers, no BPF, no kernel headers.\n\nCommands:\n", f);
 	for (i = 0; ft_analyzers[i]; i++)
 		fprintf(f, "  %-10s %s\n", ft_analyzers[i]->name, ft_analyzers[i]->summary);
-	for (i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
-		fprintf(f, "  %-10s %s\n", builtins[i].name, builtins[i].summary);
+	for (i = 0; ft_builtins[i].name; i++)
+		fprintf(f, "  %-10s %s\n", ft_builtins[i].name, ft_builtins[i].summary);
 	fputs("\n`ftscope <command> --help` shows a command's options and examples.\n\n"
 	      "EXAMPLES:\n"
 	      "  ftscope runqlat -d 5            # run-queue latency histogram, whole system, 5 s\n"
@@ -62,9 +51,9 @@ int main(int argc, char **argv)
 	a = ft_analyzer_find(argv[1]);
 	if (a)
 		return ft_run_analyzer(a, argc - 1, argv + 1);
-	for (i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
-		if (!strcmp(argv[1], builtins[i].name))
-			return builtins[i].fn(argc - 1, argv + 1);
+	for (i = 0; ft_builtins[i].name; i++)
+		if (!strcmp(argv[1], ft_builtins[i].name))
+			return ft_builtins[i].fn(argc - 1, argv + 1);
 	ft_err("unknown command '%s' (see ftscope --help)", argv[1]);
 	return FT_EXIT_USAGE;
 }

@@ -676,8 +676,10 @@ static int run_live(struct pipeline *p)
 			now = s.complete_to;
 		ft_merge_run(&m, next_report && now >= next_report ? next_report : now);
 		if (next_report && now >= next_report) {
+			/* the last of count: printed after the final drain, with what it read */
+			if (++reports == o->count)
+				break;
 			report(p, &m, false);
-			reports++;
 			next_report += (uint64_t)(o->interval * 1e9);
 		}
 	}
@@ -696,8 +698,7 @@ static int run_live(struct pipeline *p)
 	ft_merge_flush_losses(&m);
 	if (p->cap && capture_end(p, &cap, pids, npids))
 		goto out_an;
-	if (!(o->count && reports >= o->count))
-		report(p, &m, true);
+	report(p, &m, true);
 	ret = FT_EXIT_OK;
 out_an:
 	ft_capture_close(&cap);

@@ -7,6 +7,15 @@
 
 struct ft_analyzer;
 
+/* a command that is not an analyzer: `ftscope NAME`, in --help and in `ftscope list` */
+struct ft_builtin {
+	const char	*name;
+	int		(*fn)(int argc, char **argv);
+	const char	*summary;
+};
+
+extern const struct ft_builtin ft_builtins[];	/* ends with a NULL name */
+
 int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv);
 int ft_cmd_capture(int argc, char **argv);
 int ft_cmd_list(int argc, char **argv);

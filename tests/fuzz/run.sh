@@ -18,6 +18,8 @@ W=$OUT/fuzz
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:malloc_context_size=255}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp
+asan_symbolizer ||
+	fail fuzz_symbolizer "no llvm-symbolizer (Debian package llvm: scripts/install-deps.sh): leak suppressions cannot match"
 
 # seeds NAME: fill $W/NAME-seed with the seed corpus of one harness
 seeds() {

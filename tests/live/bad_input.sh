@@ -169,3 +169,17 @@ if command -v setpriv > /dev/null && [ -n "$root" ] &&
 else
 	skip $name "needs root, setpriv and perf_event_paranoid >= 1"
 fi
+
+# Every command in the README's table is in `ftscope list` and `ftscope --help`, and the
+# reverse: a command missing from either (stat and flamegraph once were) fails here.
+name=list_matches_readme
+readme=$(sed -n 's/^| `ftscope \([a-z]*\).*/\1/p' README.md | sort -u)
+listed=$($FTSCOPE list 2>/dev/null | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p' | sort -u)
+helped=$($FTSCOPE --help 2>/dev/null | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p' | sort -u)
+if [ "$(echo "$readme" | wc -l)" -lt 10 ]; then
+	fail $name "only $(echo $readme) found in README.md's command table"
+elif [ "$readme" != "$listed" ] || [ "$readme" != "$helped" ]; then
+	fail $name "README: $(echo $readme); list: $(echo $listed); --help: $(echo $helped)"
+else
+	pass $name
+fi

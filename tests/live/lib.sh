@@ -143,3 +143,13 @@ print(a['functions'] == b['functions'] and a['functions'][0]['hist']['count'] >=
 		fail $1 "$same $(head -1 $Q/$2.err) $(head -1 $Q/$3.err)"
 	fi
 }
+
+# asan_symbolizer: export ASAN_SYMBOLIZER_PATH (llvm-symbolizer, Debian's llvm package);
+# return 1 when there is none: sanitizer stacks then have no function names, and
+# LeakSanitizer's suppressions (tests/fuzz/lsan.supp) cannot match
+asan_symbolizer() {
+	local s
+	s=$(command -v llvm-symbolizer || ls /usr/bin/llvm-symbolizer-* 2>/dev/null | sort -V | tail -1)
+	[ -n "$s" ] && [ -x "$s" ] || return 1
+	export ASAN_SYMBOLIZER_PATH=$s
+}

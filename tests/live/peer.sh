@@ -79,4 +79,6 @@ compare() {
 
 # On this VM CPU 0 records every switch; CPU 1 drops the switches out of idle.
 compare 0
-[ "$(nproc)" -ge 2 ] && compare 1
+if [ "$(nproc)" -ge 2 ]; then
+	compare 1
+fi

@@ -60,6 +60,29 @@ else
 	fail $name "expected 3 timestamped reports, got $reports reports, $stamps timestamps"
 fi
 
+# The last of count intervals holds what the final drain read. edge naps 100 us from 8 ms
+# before the end of the second interval to 8 ms after it (tracing stops 20 ms after it:
+# the commit lag); its wakeups there are its naps and the end of its long sleep, and
+# wakeup counts wakeups only (runqlat adds preemptions, which other load can add).
+# The last report must count exactly naps + 1 (before the fix: only those before the
+# end, about half); the first holds the command's start (1 or 2 wakeups, measured).
+# SCHED_FIFO (ftscope, and the command it forks) keeps the naps at the edge under load:
+# at load average 150 a normal edge overslept its first sleep by the whole 16 ms.
+name=interval_count_last_drain
+cpu=$(( $(nproc) > 1 ? 1 : 0 ))
+chrt -f 20 $FTSCOPE wakeup --json 0.5 2 -- $WL/edge $cpu 1 8 > $OUT/edge.json 2> $OUT/edge.err
+naps=$(sed -n 's/^naps //p' $OUT/edge.json)
+got=$(grep '^{' $OUT/edge.json | python3 -c '
+import json, sys
+print(" ".join(str(json.loads(l)["total"]["count"]) for l in sys.stdin))')
+last=${got##* }
+if [ -n "$naps" ] && [ "$(echo $got | wc -w)" -eq 2 ] && [ "$last" -eq $((naps + 1)) ]; then
+	pass $name
+else
+	fail $name "naps $naps; intervals counted: $got (want 2, the last naps + 1)"
+fi
+echo "# naps $naps; intervals counted: $got"
+
 # -p PID -P: only that process's threads, grouped by process.
 name=runqlat_pid_filter
 $WL/spin3 1 3 &

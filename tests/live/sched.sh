@@ -92,6 +92,18 @@ else
 fi
 echo "# $r"
 
+# known delays: "delayed" is kept off its CPU 10, 20 and 30 ms by a SCHED_FIFO hog, and
+# naps 1 ms 100 times: its p99 is the 20 ms delay (the max is the 30 ms one)
+$FTSCOPE record -o $OUT/cap-delays.dat -- $WL/delays 0 100 10 20 30 > $OUT/cap-delays.err 2>&1
+$FTSCOPE latency --json -i $OUT/cap-delays.dat > $OUT/lat-delays.json 2>&1
+$FTSCOPE latency -i $OUT/cap-delays.dat > $OUT/lat-delays.txt 2>&1
+if r=$(python3 $PY p99 $OUT/lat-delays.json $OUT/lat-delays.txt delayed 20); then
+	pass latency_p99_known_delays
+else
+	fail latency_p99_known_delays "$r"
+fi
+echo "# $r"
+
 # ping-pong: every wakeup of ping comes from pong and back (the first from main)
 $FTSCOPE wakeup --wakers --top 5 --json -- taskset -c 0 $WL/waits 0 1 1 300 > $OUT/wk.json 2>&1
 if r=$(python3 $PY pairs $OUT/wk.json 300); then

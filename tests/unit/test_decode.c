@@ -368,6 +368,38 @@ static void test_walker_equals_kbuffer(void **state)
 	assert_int_equal(walk_file(&pf, fixture("perfetto/g_full_page_sched_switch.bin")), 59);
 }
 
+/* a large record whose length, rounded up to words, ends past the commit is damage */
+static void test_large_record_rounding(void **state)
+{
+	static const char h64[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+		"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+	unsigned char page[16 + 16] = { 0 };
+	struct ft_page_fmt pf;
+	struct ft_page_cursor c;
+	uint32_t w[4] = { 0, 0, 0x11111111, 0x22222222 };
+	unsigned int len;
+
+	assert_int_equal(ft_page_fmt_parse(&pf, h64, strlen(h64)), 0);
+	/* type 0, then the length word (counting itself): 8 is a 4-byte payload, whole */
+	w[1] = 8;
+	memcpy(page + 16, w, sizeof(w));
+	ft_page_cursor_init(&c, &pf, page, 12, 0);
+	assert_true(ft_page_next(&c));
+	assert_int_equal(c.rec_size, 4);
+	assert_ptr_equal(c.rec, page + 16 + 8);
+	assert_false(ft_page_next(&c));
+	assert_false(c.damaged);
+	/* 9, 10, 11: inside the commit of 4 + len bytes, but the words reach 1-3 past it */
+	for (len = 9; len <= 11; len++) {
+		w[1] = len;
+		memcpy(page + 16, w, sizeof(w));
+		ft_page_cursor_init(&c, &pf, page, 4 + len, 0);
+		assert_false(ft_page_next(&c));
+		assert_true(c.damaged);
+	}
+}
+
 /* states_of - state letters learned from one sched_switch format file */
 static void states_of(const char *dir, struct ft_states *st)
 {
@@ -463,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_state_letters),
 		cmocka_unit_test(test_format_guard),
 		cmocka_unit_test(test_walker_equals_kbuffer),
+		cmocka_unit_test(test_large_record_rounding),
 	};
 
 	return cmocka_run_group_tests_name("decode", tests, NULL, NULL);

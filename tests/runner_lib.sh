@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0
+# runner_lib.sh - how tests/run-all.sh runs a test program and tallies it (sourced by it
+# and by tests/runner_selftest.sh). The caller sets passed, failed and skipped to 0.
+#
+# A result is a line "ok N ..."/"not ok N ..." (TAP, from the cmocka unit suites) or
+# "PASS name"/"FAIL name: why"/"SKIP name: why" (live scripts). Besides its own results,
+# a program gets a FAIL line of its own when:
+#   - a unit binary prints no TAP plan "1..N", or fewer than N results (it died), or
+#     exits with a status other than 0 or its number of "not ok" (cmocka's status);
+#   - a live script exits with any status but 0 (or is killed by a signal).
+
+RUNNER_RC=${OUT:-tests/out}/.runner-rc
+
+# count - tally result lines read from stdin, echoing them; sets plan, results, nfail
+count() {
+	local line
+	plan='' results=0 nfail=0
+	while IFS= read -r line; do
+		case "$line" in
+		1..[0-9]*)
+			plan=${line#1..} ;;
+		*"ok "*"# SKIP"*|*"ok "*"# skip"*|SKIP\ *)
+			skipped=$((skipped + 1)); results=$((results + 1)); echo "$line" ;;
+		"ok "*|PASS\ *)
+			passed=$((passed + 1)); results=$((results + 1)); echo "$line" ;;
+		"not ok "*|FAIL\ *)
+			failed=$((failed + 1)); results=$((results + 1)); nfail=$((nfail + 1))
+			echo "$line" ;;
+		"#"*|"[  ERROR"*|"[   LINE"*)
+			echo "$line" ;;
+		*"ERROR: AddressSanitizer"*|*"ERROR: LeakSanitizer"*|*"runtime error:"*|*"SUMMARY: "*)
+			echo "# $line" ;;
+		esac
+	done
+}
+
+# exit_text RC - "exited N" or "killed by SIGNAME"
+exit_text() {
+	if [ "$1" -gt 128 ] && [ "$1" -lt 160 ]; then
+		echo "killed by SIG$(kill -l $(($1 - 128)) 2>/dev/null || echo $(($1 - 128)))"
+	else
+		echo "exited $1"
+	fi
+}
+
+# bad NAME WHY - a FAIL line of the runner's own
+bad() {
+	echo "FAIL $1: $2"
+	failed=$((failed + 1))
+}
+
+# units DIR [PREFIX]: the cmocka suites built in DIR
+units() {
+	local t rc why
+	for t in "$1"/test_*; do
+		[ -x "$t" ] || continue
+		echo "## $t"
+		rm -f "$RUNNER_RC"
+		count < <({ CMOCKA_MESSAGE_OUTPUT=tap "$t" 2>&1; echo $? > "$RUNNER_RC"; } |
+			 sed "s/^\(\(not \)\?ok [0-9]* - \)/\1$2/")
+		rc=$(cat "$RUNNER_RC" 2>/dev/null || echo 255)
+		why=''
+		[ "$rc" -ne 0 ] && [ "$rc" -ne "$nfail" ] && why=$(exit_text "$rc")
+		if [ -z "$plan" ]; then
+			why="${why:+$why, }no TAP plan (1..N)"
+		elif [ "$results" -lt "$plan" ]; then
+			why="${why:+$why after }$results of $plan results"
+		fi
+		[ -n "$why" ] && bad "$2${t##*/}" "$why"
+	done
+	return 0
+}
+
+# lives PREFIX SCRIPT...: live suites, result names prefixed
+lives() {
+	local t rc prefix=$1
+	shift
+	for t in "$@"; do
+		[ "$t" = tests/live/lib.sh ] && continue
+		echo "## $t"
+		rm -f "$RUNNER_RC"
+		count < <({ bash "$t" 2>&1; echo $? > "$RUNNER_RC"; } |
+			 sed -E "s/^(PASS|FAIL|SKIP) /\1 $prefix/")
+		rc=$(cat "$RUNNER_RC" 2>/dev/null || echo 255)
+		[ "$rc" -ne 0 ] && bad "$prefix$t" "$(exit_text "$rc")"
+	done
+	return 0
+}
