@@ -5,6 +5,7 @@
  * every length is checked against what is left before it is used.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,8 +22,19 @@
 
 const unsigned char ft_tdat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
-/* Largest section or chunk ftscope decompresses: a damaged size must not exhaust memory. */
-#define TDAT_MAX_INFLATE	(1UL << 30)
+/*
+ * Bounds on decompression, so that a small damaged or hostile file cannot claim
+ * gigabytes. One block (a section or a chunk of CPU data): 256 MiB, beyond the
+ * largest honest section (kallsyms of a distribution kernel with its modules is
+ * 10-20 MB; trace-cmd compresses CPU data in chunks of a few pages). All blocks of a
+ * file together: 64 MiB plus 1024 times the file's size. zlib's deflate cannot
+ * exceed 1032:1, and trace-cmd's zstd sections and chunks of our recordings and
+ * LISA's shrink 3x to 60x (docs/record.md), so no file that trace-cmd wrote comes
+ * near it, while a file of 1 KB can make ftscope decompress at most 65 MB.
+ */
+#define TDAT_MAX_INFLATE	(256UL << 20)
+#define TDAT_INFLATE_RATIO	1024
+#define TDAT_INFLATE_SLACK	(64ULL << 20)
 
 /* A bounded cursor over file bytes. */
 struct cur {
@@ -127,9 +139,15 @@ static unsigned char *inflate_buf(struct ft_tdat *t, const unsigned char *src, s
 	uLongf zl = out;
 
 	if (out > TDAT_MAX_INFLATE) {
-		fail(t, "a compressed block claims %zu bytes", out);
+		fail(t, "a compressed block claims %zu bytes (at most %lu)", out, TDAT_MAX_INFLATE);
 		return NULL;
 	}
+	if (out > TDAT_INFLATE_SLACK + TDAT_INFLATE_RATIO * (uint64_t)t->len - t->inflated) {
+		fail(t, "its compressed blocks claim more than %llu bytes in all (64 MiB + 1024 x its size)",
+		     TDAT_INFLATE_SLACK + TDAT_INFLATE_RATIO * (unsigned long long)t->len);
+		return NULL;
+	}
+	t->inflated += out;
 	dst = malloc(out ? out : 1);
 	if (!dst) {
 		fail(t, "out of memory");
@@ -170,8 +188,10 @@ static int section(struct ft_tdat *t, uint64_t off, int id, struct cur *body)
 	{
 		size_t zn = get_u(&c, 4), un = get_u(&c, 4);
 
-		if (c.bad || zn > size - 8)
-			return fail(t, "compressed section %d is damaged", id);
+		/* both sizes are inside the section: a section of under 8 bytes is damaged */
+		if (c.bad || size < 8 || zn > size - 8)
+			return fail(t, "compressed section %d at offset %llu is damaged", id,
+				    (unsigned long long)off);
 		mem = inflate_buf(t, c.p, zn, un);
 		if (!mem || own(t, mem))
 			return -1;
@@ -251,11 +271,20 @@ static int read_event_fmts(struct ft_tdat *t, struct cur *c)
 	return c->bad ? fail(t, "the event formats are truncated") : 0;
 }
 
-/* read_buffer_v7 - the BUFFER option: offset, name, clock, page size, CPUs */
+/* Highest CPU id a file may name: a damaged id must not size the CPU table. */
+#define TDAT_MAX_CPU	4096
+
+/*
+ * read_buffer_v7 - the BUFFER option: offset, name, clock, page size, then a count
+ * and that many (CPU id, offset, size). trace-cmd lists only the CPUs that hold
+ * data (CPUs 0, 1, 2 and 5 of a 6-CPU trace give a count of 4): the table is
+ * indexed by CPU id, as trace-cmd's reader does, and a CPU named twice is damage.
+ */
 static int read_buffer_v7(struct ft_tdat *t, struct cur *c)
 {
-	unsigned int n, i;
+	unsigned int n, i, max = 0;
 	const char *name, *clock;
+	const unsigned char *list;
 	size_t left;
 
 	get_u(c, 8);
@@ -271,22 +300,31 @@ static int read_buffer_v7(struct ft_tdat *t, struct cur *c)
 	if (left >= 8 && (left - 8) % 20 == 0)
 		t->page_size = get_u(c, 4);
 	n = get_u(c, 4);
-	if (c->bad || n > 4096 || (size_t)(c->end - c->p) < n * 20ULL)
+	list = c->p;
+	if (c->bad || n > TDAT_MAX_CPU || !take(c, n * 20ULL))
 		return fail(t, "a BUFFER option is damaged");
-	t->cpu = calloc(n ? n : 1, sizeof(*t->cpu));
+	for (i = 0; i < n; i++) {
+		struct cur e = { list + i * 20, list + i * 20 + 4, false };
+		unsigned int id = get_u(&e, 4);
+
+		if (id >= TDAT_MAX_CPU)
+			return fail(t, "a BUFFER option names CPU %u (at most %u)", id, TDAT_MAX_CPU - 1);
+		if (id + 1 > max)
+			max = id + 1;
+	}
+	t->cpu = calloc(max ? max : 1, sizeof(*t->cpu));
 	if (!t->cpu)
 		return fail(t, "out of memory");
-	t->ncpus = 0;
+	t->ncpus = max;
 	for (i = 0; i < n; i++) {
-		unsigned int id = get_u(c, 4);
-		uint64_t off = get_u(c, 8), size = get_u(c, 8);
+		struct cur e = { list + i * 20, list + (i + 1) * 20, false };
+		unsigned int id = get_u(&e, 4);
+		uint64_t off = get_u(&e, 8), size = get_u(&e, 8);
 
-		if (id >= n)
-			return fail(t, "a BUFFER option names CPU %u of %u", id, n);
+		if (t->cpu[id].off || t->cpu[id].size)
+			return fail(t, "a BUFFER option names CPU %u twice", id);
 		t->cpu[id].off = off;
 		t->cpu[id].size = size;
-		if (id + 1 > (unsigned int)t->ncpus)
-			t->ncpus = id + 1;
 	}
 	return 0;
 }
@@ -316,6 +354,18 @@ static int read_v7_section_at(struct ft_tdat *t, int id, uint64_t off)
 		break;
 	}
 	return body.bad ? fail(t, "section %d is truncated", id) : 0;
+}
+
+/* add_blob - append @b to the array *@v of *@n blobs */
+static int add_blob(struct ft_tdat *t, struct ft_blob **v, int *n, struct ft_blob b)
+{
+	struct ft_blob *nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return fail(t, "out of memory");
+	*v = nv;
+	nv[(*n)++] = b;
+	return 0;
 }
 
 /*
@@ -350,8 +400,8 @@ static int read_options(struct ft_tdat *t, struct cur *c, uint64_t *next)
 			*next = get_u(&oc, 8);
 			return 0;
 		case FT_TDAT_OPT_CPUSTAT:
-			if (t->ncpustat < (int)(sizeof(t->cpustat) / sizeof(t->cpustat[0])))
-				t->cpustat[t->ncpustat++] = b;
+			if (add_blob(t, &t->cpustat, &t->ncpustat, b))
+				return -1;
 			break;
 		case FT_TDAT_OPT_BUFFER:
 			if (t->version >= 7 && read_buffer_v7(t, &oc))
@@ -363,15 +413,10 @@ static int read_options(struct ft_tdat *t, struct cur *c, uint64_t *next)
 		case FT_TDAT_OPT_UNAME:
 			t->uname = b;
 			break;
-		case FT_TDAT_OPT_PROCMAPS: {
-			struct ft_blob *n = realloc(t->procmaps, (t->nprocmaps + 1) * sizeof(*n));
-
-			if (!n)
-				return fail(t, "out of memory");
-			t->procmaps = n;
-			t->procmaps[t->nprocmaps++] = b;
+		case FT_TDAT_OPT_PROCMAPS:
+			if (add_blob(t, &t->procmaps, &t->nprocmaps, b))
+				return -1;
 			break;
-		}
 		case FT_TDAT_OPT_HEADER_INFO ... FT_TDAT_OPT_CMDLINES:
 			if (t->version >= 7 && read_v7_section_at(t, id, get_u(&oc, 8)))
 				return -1;
@@ -459,7 +504,7 @@ static int check_cpus(struct ft_tdat *t)
 		if (cp->off > t->len || cp->size > t->len - cp->off)
 			return fail(t, "CPU %d's data lies beyond the end of the file", i);
 		if (t->comp && cp->size) {
-			struct cur c = at(t, cp->off);
+			struct cur c = { t->map + cp->off, t->map + cp->off + cp->size, false };
 
 			cp->chunks = get_u(&c, 4);
 			cp->next_chunk = cp->off + 4;
@@ -555,7 +600,9 @@ void ft_tdat_close(struct ft_tdat *t)
 	free(t->cpu);
 	free(t->fmt);
 	free(t->procmaps);
+	free(t->cpustat);
 	t->procmaps = NULL;
+	t->cpustat = NULL;
 	t->map = NULL;
 	t->cpu = NULL;
 	t->fmt = NULL;
@@ -592,6 +639,58 @@ char *ft_tdat_format_read(void *ctx, const char *system, const char *event, size
 	return NULL;
 }
 
+/* stat_num - the number after "@name:" at the start of a line of @b; false without */
+static bool stat_num(struct ft_blob b, const char *name, unsigned long long *v)
+{
+	size_t n = strlen(name), i = 0;
+
+	while (i < b.len) {
+		const char *line = b.data + i, *nl = memchr(line, '\n', b.len - i);
+		size_t ll = nl ? (size_t)(nl - line) : b.len - i;
+
+		if (ll > n && !memcmp(line, name, n) && line[n] == ':') {
+			char num[24] = { 0 };
+
+			memcpy(num, line + n + 1, ll - n - 1 < 23 ? ll - n - 1 : 23);
+			*v = strtoull(num, NULL, 10);
+			return true;
+		}
+		i += ll + 1;
+	}
+	return false;
+}
+
+/**
+ * ft_tdat_lost - the events @cpu's ring buffer lost, by the file's CPUSTAT text
+ * ("CPU: N", "overrun: ...", "commit overrun: ...", "dropped events: ..."): the
+ * counters a live run reports, written when the recording ended. trace-cmd puts
+ * its instances' stats after a "Buffer: NAME" text; only the top buffer's count.
+ * Returns false when the file has no stats for @cpu.
+ */
+bool ft_tdat_lost(const struct ft_tdat *t, int cpu, unsigned long long *lost)
+{
+	static const char *const names[] = { "overrun", "commit overrun", "dropped events" };
+	unsigned long long id, v;
+	int i, k;
+
+	for (i = 0; i < t->ncpustat; i++) {
+		struct ft_blob b = t->cpustat[i];
+
+		if (memmem(b.data, b.len, "Buffer:", 7))
+			break;
+		if (!stat_num(b, "CPU", &id))
+			id = i;
+		if (id != (unsigned long long)cpu)
+			continue;
+		*lost = 0;
+		for (k = 0; k < 3; k++)
+			if (stat_num(b, names[k], &v))
+				*lost = *lost + v < *lost ? ULLONG_MAX : *lost + v;
+		return true;
+	}
+	return false;
+}
+
 /* next_chunk - decompress the CPU's next chunk; 0 at the end, -1 when damaged */
 static int next_chunk(struct ft_tdat *t, struct ft_tdat_cpu *cp)
 {
@@ -600,11 +699,14 @@ static int next_chunk(struct ft_tdat *t, struct ft_tdat_cpu *cp)
 
 	if (!cp->chunks)
 		return 0;
-	c = at(t, cp->next_chunk);
+	/* the CPU's data lies inside the file (check_cpus), and each chunk inside it */
+	c.p = t->map + cp->next_chunk;
+	c.end = t->map + cp->off + cp->size;
+	c.bad = cp->next_chunk > cp->off + cp->size;
 	zn = get_u(&c, 4);
 	un = get_u(&c, 4);
 	if (c.bad || zn > (size_t)(c.end - c.p))
-		return -1;
+		return fail(t, "a chunk of CPU %d's data is damaged", (int)(cp - t->cpu));
 	free(cp->chunk);
 	cp->chunk = inflate_buf(t, c.p, zn, un);
 	if (!cp->chunk)
