@@ -504,7 +504,7 @@ static int check_cpus(struct ft_tdat *t)
 		if (cp->off > t->len || cp->size > t->len - cp->off)
 			return fail(t, "CPU %d's data lies beyond the end of the file", i);
 		if (t->comp && cp->size) {
-			struct cur c = { t->map + cp->off, t->map + cp->off + cp->size, false };
+			struct cur c = at(t, cp->off);
 
 			cp->chunks = get_u(&c, 4);
 			cp->next_chunk = cp->off + 4;
@@ -696,13 +696,18 @@ static int next_chunk(struct ft_tdat *t, struct ft_tdat_cpu *cp)
 {
 	struct cur c;
 	size_t zn, un;
+	uint64_t end;
 
 	if (!cp->chunks)
 		return 0;
-	/* the CPU's data lies inside the file (check_cpus), and each chunk inside it */
+	/*
+	 * each chunk lies inside the CPU's data: its size counts the chunks, not the
+	 * 4-byte count before them (trace-cmd's writer), and the file ends it
+	 */
+	end = cp->off + 4 + cp->size < t->len ? cp->off + 4 + cp->size : t->len;
 	c.p = t->map + cp->next_chunk;
-	c.end = t->map + cp->off + cp->size;
-	c.bad = cp->next_chunk > cp->off + cp->size;
+	c.end = t->map + end;
+	c.bad = cp->next_chunk > end;
 	zn = get_u(&c, 4);
 	un = get_u(&c, 4);
 	if (c.bad || zn > (size_t)(c.end - c.p))

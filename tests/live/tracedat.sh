@@ -81,6 +81,53 @@ else
 	fi
 fi
 
+# --- a v7 file whose BUFFER option lists only the CPUs with data ---
+# tests/data/tdat-v7-zstd-cpus-0125.dat: an ftscope recording (sh running sleeps, 1612
+# events) whose pages tdat_craft.py sparse dealt to CPUs 0, 1, 2 and 5 of 6, then
+# `trace-cmd convert --file-version 7 --compression zstd`: its BUFFER option counts 4
+# CPUs and names CPU 5. Every event, and each CPU's switches, as trace-cmd reads them.
+SPARSE=tests/data/tdat-v7-zstd-cpus-0125.dat
+if [ $have_tc = 0 ]; then
+	skip tracedat_v7_sparse_cpus "no trace-cmd"
+else
+	tc=$(tc_events $SPARSE)
+	r=""
+	for a in timehist runqlat; do
+		$FTSCOPE $a -i $SPARSE > $OUT/sparse-$a.txt 2> $OUT/sparse-$a.err
+		n=$(sed -n 's/^\([0-9]*\) events processed.*/\1/p' $OUT/sparse-$a.txt)
+		[ "$n" = "$tc" ] || r="$r $a: '$n' events, trace-cmd $tc ($(head -1 $OUT/sparse-$a.err));"
+	done
+	# each timehist row (CPU, time) is a switch trace-cmd shows on that CPU (1 us:
+	# trace-cmd rounds, timehist truncates), and every CPU with data has rows
+	trace-cmd report -i $SPARSE 2>/dev/null > $OUT/sparse-tc.txt
+	m=$(python3 - $OUT/sparse-tc.txt $OUT/sparse-timehist.txt <<'EOF'
+import re, sys
+tc = {}
+for line in open(sys.argv[1]):
+    m = re.search(r'\[(\d+)\]\s+(\d+\.\d+): sched_switch:', line)
+    if m:
+        tc.setdefault(int(m.group(1)), []).append(float(m.group(2)))
+# rows ending in ^ are switch-ins rebuilt from later records: no switch of their own
+rows = [(int(c), float(t)) for t, c, rebuilt in
+        re.findall(r'^\s*(\d+\.\d+) \[(\d+)\].*?(\^?)\s*$', open(sys.argv[2]).read(), re.M)
+        if not rebuilt]
+bad = [(c, t) for c, t in rows if not any(abs(t - x) < 1.5e-6 for x in tc.get(c, []))]
+cpus = sorted({c for c, _ in rows})
+if bad or cpus != sorted(tc):
+    print('%d of %d rows on no switch of their CPU (first %s); CPUs %s vs %s' %
+          (len(bad), len(rows), bad[:1], cpus, sorted(tc)))
+    sys.exit(1)
+print('%d rows on CPUs %s' % (len(rows), cpus))
+EOF
+	) || r="$r $m;"
+	if [ -z "$r" ] && [ "$tc" -gt 0 ]; then
+		pass tracedat_v7_sparse_cpus
+	else
+		fail tracedat_v7_sparse_cpus "$r"
+	fi
+	echo "# CPUs 0, 1, 2, 5 in a v7 zstd file: $tc events as trace-cmd reads; timehist $m"
+fi
+
 # --- damaged files: one error line, no crash; built from LISA's file or our own ---
 src=$LISA
 [ -f "$src" ] || src=""
