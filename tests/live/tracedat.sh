@@ -258,3 +258,102 @@ elif ! cmp -s $OUT/rec-us-live.txt $OUT/rec-us-file.txt; then
 else
 	pass tracedat_user_stacks_offline
 fi
+
+# --- losses: what a live run reported, read back from its file, per CPU ---
+# lost_of FILE: "cpu0 N, cpu1 M" from a footer's "N lost (...)" or "N events lost (...)"
+lost_of() {
+	sed -n 's/.* lost (\([^;]*\);.*/\1/p' "$1" | tail -1
+}
+
+# stats_lost FILE: "cpu0 N, cpu1 M" from the kernel's counters the file keeps, as
+# trace-cmd report --stat prints them (overrun + commit overrun + dropped events),
+# for the CPUs with a loss; the top buffer's only
+stats_lost() {
+	trace-cmd report --stat -i "$1" 2>/dev/null | awk '
+		/^Buffer:/ { exit }
+		/^entries:/ { cpu++ }
+		/^CPU:/ { cpu = $2 + 1 }
+		/^(overrun|commit overrun|dropped events):/ { n[cpu - 1] += $NF }
+		END { s = ""; for (c = 0; c < 4096; c++) if (n[c]) { printf "%scpu%d %d", s, c, n[c]; s = ", " } }'
+}
+
+# load SECS: rounds of perf bench sched messaging for SECS seconds, in the background
+load() {
+	local end=$((SECONDS + $1))
+	( while [ $SECONDS -lt $end ]; do perf bench sched messaging -g 4 -l 200 > /dev/null 2>&1; done ) &
+	load_pid=$!
+}
+
+if ! perf bench sched messaging -g 1 -l 1 > /dev/null 2>&1; then
+	skip tracedat_losses_read_back "perf bench sched messaging does not run here"
+else
+	# a 4 KB buffer per CPU beside 4 groups of messaging overflows on both CPUs
+	rm -f $OUT/loss-rq.dat $OUT/loss-rec.dat
+	load 7
+	$FTSCOPE runqlat -b 4 -a -d 3 -o $OUT/loss-rq.dat > $OUT/loss-rq-live.txt 2>&1
+	$FTSCOPE record -b 4 -a -d 3 -o $OUT/loss-rec.dat > $OUT/loss-rec-live.txt 2>&1
+	wait $load_pid
+	r=""
+	for f in rq rec; do
+		live=$(lost_of $OUT/loss-$f-live.txt)
+		[ -n "$live" ] || r="$r $f: no loss live, the load did not overflow the buffers;"
+		[ $have_tc = 0 ] || [ "$(stats_lost $OUT/loss-$f.dat)" = "$live" ] ||
+			r="$r $f: live '$live', the file's stats by trace-cmd '$(stats_lost $OUT/loss-$f.dat)';"
+		for a in runqlat timehist latency wakeup offcpu "report runqlat timehist"; do
+			n=${a// /-}
+			$FTSCOPE $a -i $OUT/loss-$f.dat > $OUT/loss-$f-$n.txt 2>&1
+			got=$(lost_of $OUT/loss-$f-$n.txt)
+			[ "$got" = "$live" ] || r="$r $f: live '$live', $a -i '$got';"
+		done
+		echo "# $f: lost live and from the file: $live"
+	done
+	if [ -z "$r" ]; then
+		pass tracedat_losses_read_back
+	else
+		fail tracedat_losses_read_back "$r"
+	fi
+fi
+
+# trace-cmd's own file of a buffer in overwrite mode (the top instance, extracted):
+# its pages mark the overruns (with a count, or without one when the page had no
+# room) and its CPUSTAT counts the same overruns: each is counted once, as the
+# kernel's own per-CPU counters say. trace-cmd record cannot run here (it writes
+# /proc/sys/kernel/ftrace_enabled); extract writes the same file format.
+if [ $have_tc = 0 ]; then
+	skip tracedat_losses_trace_cmd_file "no trace-cmd"
+elif ! perf bench sched messaging -g 1 -l 1 > /dev/null 2>&1; then
+	skip tracedat_losses_trace_cmd_file "perf bench sched messaging does not run here"
+else
+	was_on=$(cat $T/tracing_on) was_kb=$(cat $T/buffer_size_kb) was_ow=$(cat $T/options/overwrite)
+	was_ev=$(cat $T/set_event)
+	echo 0 > $T/tracing_on
+	echo 4 > $T/buffer_size_kb
+	echo 1 > $T/options/overwrite
+	echo 'sched:sched_switch sched:sched_waking sched:sched_wakeup' > $T/set_event
+	echo > $T/trace			# empties the buffers and zeroes their counters
+	echo 1 > $T/tracing_on
+	perf bench sched messaging -g 2 -l 300 > /dev/null 2>&1
+	echo 0 > $T/tracing_on
+	kernel=$(for c in $(ls -d $T/per_cpu/cpu* | sed 's/.*cpu//' | sort -n); do
+		awk -v c=$c '/^(overrun|commit overrun|dropped events):/ { n += $NF }
+			     END { if (n) printf "cpu%d %d\n", c, n }' $T/per_cpu/cpu$c/stats
+	done | paste -sd, | sed 's/,/, /g')
+	rm -f $OUT/tc-ext.dat
+	trace-cmd extract -o $OUT/tc-ext.dat > $OUT/tc-ext.out 2>&1
+	# as it was
+	echo > $T/set_event
+	[ -z "$was_ev" ] || echo "$was_ev" > $T/set_event
+	echo > $T/trace
+	echo $was_kb > $T/buffer_size_kb
+	echo $was_ow > $T/options/overwrite
+	echo $was_on > $T/tracing_on
+	marked=$(trace-cmd report -i $OUT/tc-ext.dat 2>/dev/null | grep -c 'EVENTS DROPPED')
+	$FTSCOPE runqlat -i $OUT/tc-ext.dat > $OUT/tc-ext-rq.txt 2>&1
+	got=$(lost_of $OUT/tc-ext-rq.txt)
+	if [ -n "$kernel" ] && [ "$got" = "$kernel" ] && [ "$marked" -gt 0 ]; then
+		pass tracedat_losses_trace_cmd_file
+	else
+		fail tracedat_losses_trace_cmd_file "kernel's counters '$kernel', runqlat -i '$got', pages marked $marked: $(tail -1 $OUT/tc-ext-rq.txt)"
+	fi
+	echo "# trace-cmd extract of an overwritten buffer: kernel '$kernel', runqlat -i '$got', $marked pages mark losses"
+fi
