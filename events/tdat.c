@@ -28,9 +28,9 @@ const unsigned char ft_tdat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 
  * largest honest section (kallsyms of a distribution kernel with its modules is
  * 10-20 MB; trace-cmd compresses CPU data in chunks of a few pages). All blocks of a
  * file together: 64 MiB plus 1024 times the file's size. zlib's deflate cannot
- * exceed 1032:1, and trace-cmd's zstd sections and chunks of our recordings and
- * LISA's shrink 3x to 60x (docs/record.md), so no file that trace-cmd wrote comes
- * near it, while a file of 1 KB can make ftscope decompress at most 65 MB.
+ * exceed 1032:1, and whole files shrink 5x to 6x (LISA's and our recordings,
+ * trace-cmd's zstd and our zlib: docs/record.md), so no honest file comes near it,
+ * while a file of 1 KB can make ftscope decompress at most 65 MB.
  */
 #define TDAT_MAX_INFLATE	(256UL << 20)
 #define TDAT_INFLATE_RATIO	1024

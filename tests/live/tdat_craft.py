@@ -7,7 +7,12 @@
                                     section of 100 MiB, 1000 MiB in all
   tdat_craft.py cpu-id OUT          v7: a BUFFER option names CPU 70000
   tdat_craft.py sparse IN OUT       ftscope's v6 IN with its CPUs' pages dealt to
-                                    CPUs 0, 1, 2 and 5 of 6 (each CPU keeps its order)
+                                    CPUs 0, 1, 2 and 5 of 6 (each CPU keeps its order),
+                                    without kallsyms and printk formats
+  tdat_craft.py zlib IN OUT         v7 IN (trace-cmd convert --compression none) with
+                                    every section, its options and its CPU data in
+                                    chunks of 10 pages compressed with zlib, as
+                                    trace-cmd writes them (Debian's trace-cmd has no zlib)
 """
 import struct
 import sys
@@ -134,10 +139,77 @@ def sparse(src):
     return meta + b''.join(cpus)
 
 
+def zblock(data):
+    """a compressed block: compressed size, size, zlib stream"""
+    z = zlib.compress(data, 6)
+    return u(len(z), 4) + u(len(data), 4) + z
+
+
+def v7_options(d):
+    """the options of every options section of v7 @d, in order, without DONE"""
+    i = 18
+    for _ in range(2):
+        i = d.index(b'\0', i) + 1
+    off, opts = struct.unpack_from('<Q', d, i)[0], []
+    while off:
+        size = struct.unpack_from('<Q', d, off + 8)[0]
+        j, end, off = off + 16, off + 16 + size, 0
+        while j < end:
+            oid, osz = struct.unpack_from('<HI', d, j)
+            data = d[j + 6:j + 6 + osz]
+            j += 6 + osz
+            if oid == 0:
+                off = struct.unpack_from('<Q', data)[0]
+                break
+            opts.append((oid, data))
+    return opts, d[18:i]
+
+
+def zlib7(src):
+    """v7 @src (uncompressed) rewritten with zlib: sections, options and CPU data"""
+    d = open(src, 'rb').read()
+    opts, comp = v7_options(d)
+    h = head7(b'zlib')
+    out, new = bytearray(h + u(0, 8)), []
+    for oid, data in opts:
+        if 16 <= oid <= 21:
+            so = struct.unpack_from('<Q', data)[0]
+            sid, _, desc, size = struct.unpack_from('<HHIQ', d, so)
+            new.append((oid, u(len(out), 8)))
+            out += section(sid, zblock(d[so + 16:so + 16 + size]), flags=1)
+        elif oid == BUFFER:
+            name_end = data.index(b'\0', 8)
+            if data[8:name_end]:
+                continue        # the top instance's buffer only
+            clock_end = data.index(b'\0', name_end + 1)
+            page, n = struct.unpack_from('<II', data, clock_end + 1)
+            ents = [struct.unpack_from('<IQQ', data, clock_end + 9 + 20 * k) for k in range(n)]
+            body, tab = b'', b''
+            start = len(out) + 16
+            for cpu, off, size in ents:
+                raw = d[off:off + size]
+                chunks = [raw[k:k + 10 * page] for k in range(0, len(raw), 10 * page)]
+                z = b''.join(zblock(c) for c in chunks)
+                tab += u(cpu, 4) + u(start + len(body), 8) + u(len(z), 8)
+                body += u(len(chunks), 4) + z
+            so = len(out)
+            out += u(BUFFER, 2) + u(1, 2) + u(0, 4) + u(len(body), 8) + body
+            new.append((oid, u(so, 8) + data[8:clock_end + 1] + u(page, 4) + u(n, 4) + tab))
+        else:
+            new.append((oid, data))
+    body = b''.join(option(i, x) for i, x in new) + option(0, u(0, 8))
+    struct.pack_into('<Q', out, len(h), len(out))
+    out += section(0, zblock(body), flags=1)
+    return bytes(out)
+
+
 def main():
     what, out = sys.argv[1], sys.argv[-1]
     make = {'small-section': small_section, 'budget': budget, 'cpu-id': cpu_id}
-    data = sparse(sys.argv[2]) if what == 'sparse' else make[what]()
+    if what in ('sparse', 'zlib'):
+        data = (sparse if what == 'sparse' else zlib7)(sys.argv[2])
+    else:
+        data = make[what]()
     open(out, 'wb').write(data)
 
 

@@ -3,7 +3,9 @@
 # description: trace.dat files. Recordings trace-cmd reads (its event count equals what
 #              ftscope says it wrote); offline timehist equals the live run over the same
 #              events; LISA's trace.dat (v6) and trace-cmd's v7 and zstd v7 conversions of it
-#              give trace-cmd's sched_switch count and times; damaged files give one error.
+#              (and a zlib one) give trace-cmd's sched_switch count and times; a v7 file
+#              listing only the CPUs with data reads as trace-cmd reads it; losses a live
+#              run reported are read back per CPU; damaged files give one error.
 # requires: trace-cmd (report, convert); root for the recordings; ../shared for LISA
 . tests/live/lib.sh
 SHARED=${FTSCOPE_SHARED:-../shared}
@@ -60,13 +62,15 @@ else
 		fail tracedat_lisa_switches "$r"
 	fi
 	echo "# LISA sched_load.trace.dat (v6, 6 CPUs): $r"
-	rm -f $OUT/lisa7.dat $OUT/lisa7z.dat
+	rm -f $OUT/lisa7.dat $OUT/lisa7z.dat $OUT/lisa7zl.dat
 	trace-cmd convert --file-version 7 --compression none -i "$LISA" -o $OUT/lisa7.dat \
 		> /dev/null 2>&1
 	trace-cmd convert --file-version 7 --compression zstd -i "$LISA" -o $OUT/lisa7z.dat \
 		> /dev/null 2>&1
+	# Debian's trace-cmd has no zlib: the same file compressed with zlib by our script
+	[ -s $OUT/lisa7.dat ] && python3 tests/live/tdat_craft.py zlib $OUT/lisa7.dat $OUT/lisa7zl.dat
 	r=""
-	for f in lisa7 lisa7z; do
+	for f in lisa7 lisa7z lisa7zl; do
 		if [ ! -s $OUT/$f.dat ]; then
 			r="$r trace-cmd convert made no $f.dat;"
 			continue
