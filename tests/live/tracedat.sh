@@ -269,14 +269,12 @@ lost_of() {
 	sed -n 's/.* lost (\([^;]*\);.*/\1/p' "$1" | tail -1
 }
 
-# stats_lost FILE: "cpu0 N, cpu1 M" from the kernel's counters the file keeps, as
-# trace-cmd report --stat prints them (overrun + commit overrun + dropped events),
-# for the CPUs with a loss; the top buffer's only
+# stats_lost FILE: "cpu0 N, cpu1 M" from the kernel's counters an ftscope file keeps, as
+# trace-cmd report --stat prints them (overrun + commit overrun + dropped events), for
+# the CPUs with a loss: one stats text per CPU in order (ftscope writes no "CPU: N")
 stats_lost() {
 	trace-cmd report --stat -i "$1" 2>/dev/null | awk '
-		/^Buffer:/ { exit }
 		/^entries:/ { cpu++ }
-		/^CPU:/ { cpu = $2 + 1 }
 		/^(overrun|commit overrun|dropped events):/ { n[cpu - 1] += $NF }
 		END { s = ""; for (c = 0; c < 4096; c++) if (n[c]) { printf "%scpu%d %d", s, c, n[c]; s = ", " } }'
 }
