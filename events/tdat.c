@@ -5,7 +5,6 @@
  * every length is checked against what is left before it is used.
  */
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -274,58 +273,101 @@ static int read_event_fmts(struct ft_tdat *t, struct cur *c)
 /* Highest CPU id a file may name: a damaged id must not size the CPU table. */
 #define TDAT_MAX_CPU	4096
 
+/* has_data - does a CPU table of @n CPUs hold any data? */
+static bool has_data(const struct ft_tdat_cpu *cpu, unsigned int n)
+{
+	while (n--)
+		if (cpu[n].size)
+			return true;
+	return false;
+}
+
 /*
- * read_buffer_v7 - the BUFFER option: offset, name, clock, page size, then a count
- * and that many (CPU id, offset, size). trace-cmd lists only the CPUs that hold
- * data (CPUs 0, 1, 2 and 5 of a 6-CPU trace give a count of 4): the table is
- * indexed by CPU id, as trace-cmd's reader does, and a CPU named twice is damage.
+ * read_cpu_list - a BUFFER option's count and that many (CPU id, offset, size), into
+ * a table indexed by CPU id (*@n: the highest id + 1). trace-cmd lists only the CPUs
+ * that hold data (CPUs 0, 1, 2 and 5 of a 6-CPU trace give a count of 4), and its
+ * reader indexes them by id; a CPU named twice is damage.
+ */
+static struct ft_tdat_cpu *read_cpu_list(struct ft_tdat *t, struct cur *c, unsigned int *n)
+{
+	unsigned int count = get_u(c, 4), i, max = 0;
+	const unsigned char *list = c->p;
+	struct ft_tdat_cpu *cpu;
+
+	if (c->bad || count > TDAT_MAX_CPU || !take(c, count * 20ULL)) {
+		fail(t, "a BUFFER option is damaged");
+		return NULL;
+	}
+	for (i = 0; i < count; i++) {
+		struct cur e = { list + i * 20, list + i * 20 + 4, false };
+		unsigned int id = get_u(&e, 4);
+
+		if (id >= TDAT_MAX_CPU) {
+			fail(t, "a BUFFER option names CPU %u (at most %u)", id, TDAT_MAX_CPU - 1);
+			return NULL;
+		}
+		if (id + 1 > max)
+			max = id + 1;
+	}
+	cpu = calloc(max ? max : 1, sizeof(*cpu));
+	for (i = 0; cpu && i < count; i++) {
+		struct cur e = { list + i * 20, list + (i + 1) * 20, false };
+		unsigned int id = get_u(&e, 4);
+
+		if (cpu[id].off || cpu[id].size) {
+			free(cpu);
+			fail(t, "a BUFFER option names CPU %u twice", id);
+			return NULL;
+		}
+		cpu[id].off = get_u(&e, 8);
+		cpu[id].size = get_u(&e, 8);
+	}
+	if (!cpu)
+		fail(t, "out of memory");
+	*n = max;
+	return cpu;
+}
+
+/*
+ * read_buffer_v7 - the BUFFER option: offset, name, clock, page size, CPUs. The top
+ * instance's buffer is read; an instance's only when the top one holds no data
+ * (`trace-cmd extract -B NAME` writes an empty top buffer, or none): the first
+ * instance with data then.
  */
 static int read_buffer_v7(struct ft_tdat *t, struct cur *c)
 {
-	unsigned int n, i, max = 0;
+	struct ft_tdat_cpu *cpu;
 	const char *name, *clock;
-	const unsigned char *list;
+	unsigned int n, page_size = 0;
 	size_t left;
+	bool data, have;
 
 	get_u(c, 8);
 	name = get_str(c);
 	clock = get_str(c);
 	if (c->bad)
 		return fail(t, "a BUFFER option is damaged");
-	if (*name || t->cpu)		/* the top instance's buffer only */
-		return 0;
-	t->clock.data = clock;
-	t->clock.len = strlen(clock);
 	left = c->end - c->p;
 	if (left >= 8 && (left - 8) % 20 == 0)
-		t->page_size = get_u(c, 4);
-	n = get_u(c, 4);
-	list = c->p;
-	if (c->bad || n > TDAT_MAX_CPU || !take(c, n * 20ULL))
-		return fail(t, "a BUFFER option is damaged");
-	for (i = 0; i < n; i++) {
-		struct cur e = { list + i * 20, list + i * 20 + 4, false };
-		unsigned int id = get_u(&e, 4);
-
-		if (id >= TDAT_MAX_CPU)
-			return fail(t, "a BUFFER option names CPU %u (at most %u)", id, TDAT_MAX_CPU - 1);
-		if (id + 1 > max)
-			max = id + 1;
+		page_size = get_u(c, 4);
+	cpu = read_cpu_list(t, c, &n);
+	if (!cpu)
+		return -1;
+	data = has_data(cpu, n);
+	have = t->cpu && has_data(t->cpu, t->ncpus);
+	/* keep what we have unless this one has data and ours has none, or is the top's */
+	if (t->cpu && (!data || (have && (!*t->buffer || *name)))) {
+		free(cpu);
+		return 0;
 	}
-	t->cpu = calloc(max ? max : 1, sizeof(*t->cpu));
-	if (!t->cpu)
-		return fail(t, "out of memory");
-	t->ncpus = max;
-	for (i = 0; i < n; i++) {
-		struct cur e = { list + i * 20, list + (i + 1) * 20, false };
-		unsigned int id = get_u(&e, 4);
-		uint64_t off = get_u(&e, 8), size = get_u(&e, 8);
-
-		if (t->cpu[id].off || t->cpu[id].size)
-			return fail(t, "a BUFFER option names CPU %u twice", id);
-		t->cpu[id].off = off;
-		t->cpu[id].size = size;
-	}
+	free(t->cpu);
+	t->cpu = cpu;
+	t->ncpus = n;
+	t->buffer = name;
+	t->clock.data = clock;
+	t->clock.len = strlen(clock);
+	if (page_size)
+		t->page_size = page_size;
 	return 0;
 }
 
@@ -637,58 +679,6 @@ char *ft_tdat_format_read(void *ctx, const char *system, const char *event, size
 			return dup_blob(t->fmt[i].text, len);
 	errno = ENOENT;
 	return NULL;
-}
-
-/* stat_num - the number after "@name:" at the start of a line of @b; false without */
-static bool stat_num(struct ft_blob b, const char *name, unsigned long long *v)
-{
-	size_t n = strlen(name), i = 0;
-
-	while (i < b.len) {
-		const char *line = b.data + i, *nl = memchr(line, '\n', b.len - i);
-		size_t ll = nl ? (size_t)(nl - line) : b.len - i;
-
-		if (ll > n && !memcmp(line, name, n) && line[n] == ':') {
-			char num[24] = { 0 };
-
-			memcpy(num, line + n + 1, ll - n - 1 < 23 ? ll - n - 1 : 23);
-			*v = strtoull(num, NULL, 10);
-			return true;
-		}
-		i += ll + 1;
-	}
-	return false;
-}
-
-/**
- * ft_tdat_lost - the events @cpu's ring buffer lost, by the file's CPUSTAT text
- * ("CPU: N", "overrun: ...", "commit overrun: ...", "dropped events: ..."): the
- * counters a live run reports, written when the recording ended. trace-cmd puts
- * its instances' stats after a "Buffer: NAME" text; only the top buffer's count.
- * Returns false when the file has no stats for @cpu.
- */
-bool ft_tdat_lost(const struct ft_tdat *t, int cpu, unsigned long long *lost)
-{
-	static const char *const names[] = { "overrun", "commit overrun", "dropped events" };
-	unsigned long long id, v;
-	int i, k;
-
-	for (i = 0; i < t->ncpustat; i++) {
-		struct ft_blob b = t->cpustat[i];
-
-		if (memmem(b.data, b.len, "Buffer:", 7))
-			break;
-		if (!stat_num(b, "CPU", &id))
-			id = i;
-		if (id != (unsigned long long)cpu)
-			continue;
-		*lost = 0;
-		for (k = 0; k < 3; k++)
-			if (stat_num(b, names[k], &v))
-				*lost = *lost + v < *lost ? ULLONG_MAX : *lost + v;
-		return true;
-	}
-	return false;
 }
 
 /* next_chunk - decompress the CPU's next chunk; 0 at the end, -1 when damaged */

@@ -69,6 +69,7 @@ struct ft_tdat {
 	int			nfmt;
 	int			ncpus;
 	struct ft_tdat_cpu	*cpu;
+	const char		*buffer;	/* v7: the buffer read, "" the top one; NULL: v6 */
 	struct ft_blob		*cpustat;	/* CPUSTAT options, in file order */
 	int			ncpustat;
 	struct ft_blob		clock, uname;

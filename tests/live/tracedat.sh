@@ -291,8 +291,10 @@ if ! perf bench sched messaging -g 1 -l 1 > /dev/null 2>&1; then
 else
 	# a 4 KB buffer per CPU beside 4 groups of messaging overflows on both CPUs
 	rm -f $OUT/loss-rq.dat $OUT/loss-rec.dat
-	load 7
+	load 5
 	$FTSCOPE runqlat -b 4 -a -d 3 -o $OUT/loss-rq.dat > $OUT/loss-rq-live.txt 2>&1
+	wait $load_pid
+	load 5
 	$FTSCOPE record -b 4 -a -d 3 -o $OUT/loss-rec.dat > $OUT/loss-rec-live.txt 2>&1
 	wait $load_pid
 	r=""
@@ -316,46 +318,47 @@ else
 	fi
 fi
 
-# trace-cmd's own file of a buffer in overwrite mode (the top instance, extracted):
-# its pages mark the overruns (with a count, or without one when the page had no
-# room) and its CPUSTAT counts the same overruns: each is counted once, as the
-# kernel's own per-CPU counters say. trace-cmd record cannot run here (it writes
-# /proc/sys/kernel/ftrace_enabled); extract writes the same file format.
+# trace-cmd's own file of a buffer in overwrite mode (an instance's, extracted with
+# trace-cmd extract -B: the file's top buffer is empty, the events are the instance's):
+# its pages mark the overruns (with a count, or without one when the page had no room)
+# and its CPUSTAT counts the same overruns: each is counted once, as the kernel's own
+# per-CPU counters say; and the events are trace-cmd's (less its "EVENTS DROPPED"
+# lines). trace-cmd record cannot run here (it writes /proc/sys/kernel/ftrace_enabled);
+# extract writes the same file format.
 if [ $have_tc = 0 ]; then
-	skip tracedat_losses_trace_cmd_file "no trace-cmd"
+	skip tracedat_trace_cmd_instance_file "no trace-cmd"
 elif ! perf bench sched messaging -g 1 -l 1 > /dev/null 2>&1; then
-	skip tracedat_losses_trace_cmd_file "perf bench sched messaging does not run here"
+	skip tracedat_trace_cmd_instance_file "perf bench sched messaging does not run here"
 else
-	was_on=$(cat $T/tracing_on) was_kb=$(cat $T/buffer_size_kb) was_ow=$(cat $T/options/overwrite)
-	was_ev=$(cat $T/set_event)
-	echo 0 > $T/tracing_on
-	echo 4 > $T/buffer_size_kb
-	echo 1 > $T/options/overwrite
-	echo 'sched:sched_switch sched:sched_waking sched:sched_wakeup' > $T/set_event
-	echo > $T/trace			# empties the buffers and zeroes their counters
-	echo 1 > $T/tracing_on
+	name=ftscope-test-tdat-$$
+	I=$T/instances/$name
+	mkdir $I
+	echo 4 > $I/buffer_size_kb
+	echo 1 > $I/options/overwrite
+	echo 'sched:sched_switch sched:sched_waking sched:sched_wakeup' > $I/set_event
 	perf bench sched messaging -g 2 -l 300 > /dev/null 2>&1
-	echo 0 > $T/tracing_on
-	kernel=$(for c in $(ls -d $T/per_cpu/cpu* | sed 's/.*cpu//' | sort -n); do
+	echo 0 > $I/tracing_on
+	kernel=$(for c in $(ls -d $I/per_cpu/cpu* | sed 's/.*cpu//' | sort -n); do
 		awk -v c=$c '/^(overrun|commit overrun|dropped events):/ { n += $NF }
-			     END { if (n) printf "cpu%d %d\n", c, n }' $T/per_cpu/cpu$c/stats
+			     END { if (n) printf "cpu%d %d\n", c, n }' $I/per_cpu/cpu$c/stats
 	done | paste -sd, | sed 's/,/, /g')
 	rm -f $OUT/tc-ext.dat
-	trace-cmd extract -o $OUT/tc-ext.dat > $OUT/tc-ext.out 2>&1
-	# as it was
-	echo > $T/set_event
-	[ -z "$was_ev" ] || echo "$was_ev" > $T/set_event
-	echo > $T/trace
-	echo $was_kb > $T/buffer_size_kb
-	echo $was_ow > $T/options/overwrite
-	echo $was_on > $T/tracing_on
-	marked=$(trace-cmd report -i $OUT/tc-ext.dat 2>/dev/null | grep -c 'EVENTS DROPPED')
+	trace-cmd extract -B $name -o $OUT/tc-ext.dat > $OUT/tc-ext.out 2>&1
+	# trace-cmd extract removes the instance it read; else we do
+	if [ -d $I ]; then
+		echo > $I/set_event
+		rmdir $I
+	fi
+	trace-cmd report -i $OUT/tc-ext.dat 2>/dev/null > $OUT/tc-ext-tc.txt
+	marked=$(grep -c 'EVENTS DROPPED' $OUT/tc-ext-tc.txt)
+	tc=$(grep -vc '^cpus=\|EVENTS DROPPED' $OUT/tc-ext-tc.txt)
 	$FTSCOPE runqlat -i $OUT/tc-ext.dat > $OUT/tc-ext-rq.txt 2>&1
 	got=$(lost_of $OUT/tc-ext-rq.txt)
-	if [ -n "$kernel" ] && [ "$got" = "$kernel" ] && [ "$marked" -gt 0 ]; then
-		pass tracedat_losses_trace_cmd_file
+	n=$(sed -n 's/^\([0-9]*\) events processed.*/\1/p' $OUT/tc-ext-rq.txt)
+	if [ -n "$kernel" ] && [ "$got" = "$kernel" ] && [ "$marked" -gt 0 ] && [ "$n" = "$tc" ]; then
+		pass tracedat_trace_cmd_instance_file
 	else
-		fail tracedat_losses_trace_cmd_file "kernel's counters '$kernel', runqlat -i '$got', pages marked $marked: $(tail -1 $OUT/tc-ext-rq.txt)"
+		fail tracedat_trace_cmd_instance_file "kernel's counters '$kernel', runqlat -i '$got', pages marked $marked; events $n, trace-cmd $tc: $(tail -1 $OUT/tc-ext-rq.txt)"
 	fi
-	echo "# trace-cmd extract of an overwritten buffer: kernel '$kernel', runqlat -i '$got', $marked pages mark losses"
+	echo "# trace-cmd extract -B of an overwritten buffer: kernel '$kernel', runqlat -i '$got', $marked pages mark losses; $n events as trace-cmd"
 fi

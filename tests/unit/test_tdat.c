@@ -2,7 +2,8 @@
 /*
  * The losses a trace.dat's CPUSTAT texts hold: ftscope's (the kernel's stats text,
  * one per CPU in order) and trace-cmd's ("CPU: N" first, the instances' after a
- * "Buffer: NAME" text), summed as a live run sums them.
+ * "Buffer: NAME" text, read when the file is read from that instance), summed as a
+ * live run sums them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -61,6 +62,30 @@ static void test_trace_cmd_stats(void **state)
 	assert_false(ft_tdat_lost(&t, 2, &n));
 }
 
+/* test_instance_stats - a file read from instance tdatx: its stats, not the top's */
+static void test_instance_stats(void **state)
+{
+	struct ft_blob st[6] = {
+		blob("CPU: 0\nentries: 0\noverrun: 0\ncommit overrun: 0\ndropped events: 0\n"),
+		blob("\nBuffer: other\n\n"),
+		blob("CPU: 0\nentries: 0\noverrun: 77\ncommit overrun: 0\ndropped events: 0\n"),
+		blob("\nBuffer: tdatx\n\n"),
+		blob("CPU: 0\nentries: 0\noverrun: 12299\ncommit overrun: 0\ndropped events: 0\n"),
+		blob("CPU: 1\nentries: 0\noverrun: 17122\ncommit overrun: 1\ndropped events: 0\n"),
+	};
+	struct ft_tdat t = { .cpustat = st, .ncpustat = 6, .buffer = "tdatx" };
+	unsigned long long n = 0;
+
+	assert_true(ft_tdat_lost(&t, 0, &n));
+	assert_int_equal(n, 12299);
+	assert_true(ft_tdat_lost(&t, 1, &n));
+	assert_int_equal(n, 17123);
+	t.buffer = "";
+	assert_true(ft_tdat_lost(&t, 0, &n));
+	assert_int_equal(n, 0);
+	assert_false(ft_tdat_lost(&t, 1, &n));
+}
+
 /* test_no_stats - a file without CPUSTAT says nothing about losses */
 static void test_no_stats(void **state)
 {
@@ -76,6 +101,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ftscope_stats),
 		cmocka_unit_test(test_trace_cmd_stats),
+		cmocka_unit_test(test_instance_stats),
 		cmocka_unit_test(test_no_stats),
 	};
 
