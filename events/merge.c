@@ -124,6 +124,8 @@ void ft_merge_page_put(struct ft_merge *m, int cpu, struct ft_pagebuf *pg, unsig
 	pg->ts = info.timestamp;
 	pg->loss = c->pending_loss;
 	c->pending_loss = 0;
+	if (info.missed && info.missed_count > 0)
+		c->marked_lost += info.missed_count;
 	if (info.missed)
 		pg->loss = info.missed_count > 0 && pg->loss >= 0 ? pg->loss + info.missed_count : -1;
 	if (!info.size && !pg->loss) {

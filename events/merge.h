@@ -50,6 +50,7 @@ struct ft_cpu_stream {
 						   record of this CPU before it is queued too */
 	uint64_t		last_ts;
 	unsigned long long	events, pages, bad_pages;
+	unsigned long long	marked_lost;	/* losses the pages' headers counted */
 };
 
 struct ft_merge {

@@ -21,8 +21,19 @@
 
 const unsigned char ft_tdat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
-/* Largest section or chunk ftscope decompresses: a damaged size must not exhaust memory. */
-#define TDAT_MAX_INFLATE	(1UL << 30)
+/*
+ * Bounds on decompression, so that a small damaged or hostile file cannot claim
+ * gigabytes. One block (a section or a chunk of CPU data): 256 MiB, beyond the
+ * largest honest section (kallsyms of a distribution kernel with its modules is
+ * 10-20 MB; trace-cmd compresses CPU data in chunks of a few pages). All blocks of a
+ * file together: 64 MiB plus 1024 times the file's size. zlib's deflate cannot
+ * exceed 1032:1, and whole files shrink 5x to 6x (LISA's and our recordings,
+ * trace-cmd's zstd and our zlib: docs/record.md), so no honest file comes near it,
+ * while a file of 1 KB can make ftscope decompress at most 65 MB.
+ */
+#define TDAT_MAX_INFLATE	(256UL << 20)
+#define TDAT_INFLATE_RATIO	1024
+#define TDAT_INFLATE_SLACK	(64ULL << 20)
 
 /* A bounded cursor over file bytes. */
 struct cur {
@@ -127,9 +138,15 @@ static unsigned char *inflate_buf(struct ft_tdat *t, const unsigned char *src, s
 	uLongf zl = out;
 
 	if (out > TDAT_MAX_INFLATE) {
-		fail(t, "a compressed block claims %zu bytes", out);
+		fail(t, "a compressed block claims %zu bytes (at most %lu)", out, TDAT_MAX_INFLATE);
 		return NULL;
 	}
+	if (out > TDAT_INFLATE_SLACK + TDAT_INFLATE_RATIO * (uint64_t)t->len - t->inflated) {
+		fail(t, "its compressed blocks claim more than %llu bytes in all (64 MiB + 1024 x its size)",
+		     TDAT_INFLATE_SLACK + TDAT_INFLATE_RATIO * (unsigned long long)t->len);
+		return NULL;
+	}
+	t->inflated += out;
 	dst = malloc(out ? out : 1);
 	if (!dst) {
 		fail(t, "out of memory");
@@ -170,8 +187,10 @@ static int section(struct ft_tdat *t, uint64_t off, int id, struct cur *body)
 	{
 		size_t zn = get_u(&c, 4), un = get_u(&c, 4);
 
-		if (c.bad || zn > size - 8)
-			return fail(t, "compressed section %d is damaged", id);
+		/* both sizes are inside the section: a section of under 8 bytes is damaged */
+		if (c.bad || size < 8 || zn > size - 8)
+			return fail(t, "compressed section %d at offset %llu is damaged", id,
+				    (unsigned long long)off);
 		mem = inflate_buf(t, c.p, zn, un);
 		if (!mem || own(t, mem))
 			return -1;
@@ -251,43 +270,104 @@ static int read_event_fmts(struct ft_tdat *t, struct cur *c)
 	return c->bad ? fail(t, "the event formats are truncated") : 0;
 }
 
-/* read_buffer_v7 - the BUFFER option: offset, name, clock, page size, CPUs */
+/* Highest CPU id a file may name: a damaged id must not size the CPU table. */
+#define TDAT_MAX_CPU	4096
+
+/* has_data - does a CPU table of @n CPUs hold any data? */
+static bool has_data(const struct ft_tdat_cpu *cpu, unsigned int n)
+{
+	while (n--)
+		if (cpu[n].size)
+			return true;
+	return false;
+}
+
+/*
+ * read_cpu_list - a BUFFER option's count and that many (CPU id, offset, size), into
+ * a table indexed by CPU id (*@n: the highest id + 1). trace-cmd lists only the CPUs
+ * that hold data (CPUs 0, 1, 2 and 5 of a 6-CPU trace give a count of 4), and its
+ * reader indexes them by id; a CPU named twice is damage.
+ */
+static struct ft_tdat_cpu *read_cpu_list(struct ft_tdat *t, struct cur *c, unsigned int *n)
+{
+	unsigned int count = get_u(c, 4), i, max = 0;
+	const unsigned char *list = c->p;
+	struct ft_tdat_cpu *cpu;
+
+	if (c->bad || count > TDAT_MAX_CPU || !take(c, count * 20ULL)) {
+		fail(t, "a BUFFER option is damaged");
+		return NULL;
+	}
+	for (i = 0; i < count; i++) {
+		struct cur e = { list + i * 20, list + i * 20 + 4, false };
+		unsigned int id = get_u(&e, 4);
+
+		if (id >= TDAT_MAX_CPU) {
+			fail(t, "a BUFFER option names CPU %u (at most %u)", id, TDAT_MAX_CPU - 1);
+			return NULL;
+		}
+		if (id + 1 > max)
+			max = id + 1;
+	}
+	cpu = calloc(max ? max : 1, sizeof(*cpu));
+	for (i = 0; cpu && i < count; i++) {
+		struct cur e = { list + i * 20, list + (i + 1) * 20, false };
+		unsigned int id = get_u(&e, 4);
+
+		if (cpu[id].off || cpu[id].size) {
+			free(cpu);
+			fail(t, "a BUFFER option names CPU %u twice", id);
+			return NULL;
+		}
+		cpu[id].off = get_u(&e, 8);
+		cpu[id].size = get_u(&e, 8);
+	}
+	if (!cpu)
+		fail(t, "out of memory");
+	*n = max;
+	return cpu;
+}
+
+/*
+ * read_buffer_v7 - the BUFFER option: offset, name, clock, page size, CPUs. The top
+ * instance's buffer is read; an instance's only when the top one holds no data
+ * (`trace-cmd extract -B NAME` writes an empty top buffer, or none): the first
+ * instance with data then.
+ */
 static int read_buffer_v7(struct ft_tdat *t, struct cur *c)
 {
-	unsigned int n, i;
+	struct ft_tdat_cpu *cpu;
 	const char *name, *clock;
+	unsigned int n, page_size = 0;
 	size_t left;
+	bool data, have;
 
 	get_u(c, 8);
 	name = get_str(c);
 	clock = get_str(c);
 	if (c->bad)
 		return fail(t, "a BUFFER option is damaged");
-	if (*name || t->cpu)		/* the top instance's buffer only */
-		return 0;
-	t->clock.data = clock;
-	t->clock.len = strlen(clock);
 	left = c->end - c->p;
 	if (left >= 8 && (left - 8) % 20 == 0)
-		t->page_size = get_u(c, 4);
-	n = get_u(c, 4);
-	if (c->bad || n > 4096 || (size_t)(c->end - c->p) < n * 20ULL)
-		return fail(t, "a BUFFER option is damaged");
-	t->cpu = calloc(n ? n : 1, sizeof(*t->cpu));
-	if (!t->cpu)
-		return fail(t, "out of memory");
-	t->ncpus = 0;
-	for (i = 0; i < n; i++) {
-		unsigned int id = get_u(c, 4);
-		uint64_t off = get_u(c, 8), size = get_u(c, 8);
-
-		if (id >= n)
-			return fail(t, "a BUFFER option names CPU %u of %u", id, n);
-		t->cpu[id].off = off;
-		t->cpu[id].size = size;
-		if (id + 1 > (unsigned int)t->ncpus)
-			t->ncpus = id + 1;
+		page_size = get_u(c, 4);
+	cpu = read_cpu_list(t, c, &n);
+	if (!cpu)
+		return -1;
+	data = has_data(cpu, n);
+	have = t->cpu && has_data(t->cpu, t->ncpus);
+	/* keep what we have unless this one has data and ours has none, or is the top's */
+	if (t->cpu && (!data || (have && (!*t->buffer || *name)))) {
+		free(cpu);
+		return 0;
 	}
+	free(t->cpu);
+	t->cpu = cpu;
+	t->ncpus = n;
+	t->buffer = name;
+	t->clock.data = clock;
+	t->clock.len = strlen(clock);
+	if (page_size)
+		t->page_size = page_size;
 	return 0;
 }
 
@@ -316,6 +396,18 @@ static int read_v7_section_at(struct ft_tdat *t, int id, uint64_t off)
 		break;
 	}
 	return body.bad ? fail(t, "section %d is truncated", id) : 0;
+}
+
+/* add_blob - append @b to the array *@v of *@n blobs */
+static int add_blob(struct ft_tdat *t, struct ft_blob **v, int *n, struct ft_blob b)
+{
+	struct ft_blob *nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return fail(t, "out of memory");
+	*v = nv;
+	nv[(*n)++] = b;
+	return 0;
 }
 
 /*
@@ -350,8 +442,8 @@ static int read_options(struct ft_tdat *t, struct cur *c, uint64_t *next)
 			*next = get_u(&oc, 8);
 			return 0;
 		case FT_TDAT_OPT_CPUSTAT:
-			if (t->ncpustat < (int)(sizeof(t->cpustat) / sizeof(t->cpustat[0])))
-				t->cpustat[t->ncpustat++] = b;
+			if (add_blob(t, &t->cpustat, &t->ncpustat, b))
+				return -1;
 			break;
 		case FT_TDAT_OPT_BUFFER:
 			if (t->version >= 7 && read_buffer_v7(t, &oc))
@@ -363,15 +455,10 @@ static int read_options(struct ft_tdat *t, struct cur *c, uint64_t *next)
 		case FT_TDAT_OPT_UNAME:
 			t->uname = b;
 			break;
-		case FT_TDAT_OPT_PROCMAPS: {
-			struct ft_blob *n = realloc(t->procmaps, (t->nprocmaps + 1) * sizeof(*n));
-
-			if (!n)
-				return fail(t, "out of memory");
-			t->procmaps = n;
-			t->procmaps[t->nprocmaps++] = b;
+		case FT_TDAT_OPT_PROCMAPS:
+			if (add_blob(t, &t->procmaps, &t->nprocmaps, b))
+				return -1;
 			break;
-		}
 		case FT_TDAT_OPT_HEADER_INFO ... FT_TDAT_OPT_CMDLINES:
 			if (t->version >= 7 && read_v7_section_at(t, id, get_u(&oc, 8)))
 				return -1;
@@ -555,7 +642,9 @@ void ft_tdat_close(struct ft_tdat *t)
 	free(t->cpu);
 	free(t->fmt);
 	free(t->procmaps);
+	free(t->cpustat);
 	t->procmaps = NULL;
+	t->cpustat = NULL;
 	t->map = NULL;
 	t->cpu = NULL;
 	t->fmt = NULL;
@@ -597,14 +686,22 @@ static int next_chunk(struct ft_tdat *t, struct ft_tdat_cpu *cp)
 {
 	struct cur c;
 	size_t zn, un;
+	uint64_t end;
 
 	if (!cp->chunks)
 		return 0;
-	c = at(t, cp->next_chunk);
+	/*
+	 * each chunk lies inside the CPU's data: its size counts the chunks, not the
+	 * 4-byte count before them (trace-cmd's writer), and the file ends it
+	 */
+	end = cp->off + 4 + cp->size < t->len ? cp->off + 4 + cp->size : t->len;
+	c.p = t->map + cp->next_chunk;
+	c.end = t->map + end;
+	c.bad = cp->next_chunk > end;
 	zn = get_u(&c, 4);
 	un = get_u(&c, 4);
 	if (c.bad || zn > (size_t)(c.end - c.p))
-		return -1;
+		return fail(t, "a chunk of CPU %d's data is damaged", (int)(cp - t->cpu));
 	free(cp->chunk);
 	cp->chunk = inflate_buf(t, c.p, zn, un);
 	if (!cp->chunk)

@@ -69,7 +69,8 @@ struct ft_tdat {
 	int			nfmt;
 	int			ncpus;
 	struct ft_tdat_cpu	*cpu;
-	struct ft_blob		cpustat[64];	/* CPUSTAT options, in file order */
+	const char		*buffer;	/* v7: the buffer read, "" the top one; NULL: v6 */
+	struct ft_blob		*cpustat;	/* CPUSTAT options, in file order */
 	int			ncpustat;
 	struct ft_blob		clock, uname;
 	struct ft_blob		*procmaps;	/* PROCMAPS options: one per process */
@@ -77,6 +78,7 @@ struct ft_tdat {
 	struct ft_blob		tool;		/* VERSION: who wrote it (ftscope adds its filter) */
 	void			**owned;	/* decompressed sections */
 	int			nowned;
+	uint64_t		inflated;	/* bytes decompressed so far */
 	char			err[160];	/* what is wrong, after a failed open */
 };
 
@@ -85,6 +87,7 @@ int ft_tdat_open(struct ft_tdat *t, const char *path);
 void ft_tdat_close(struct ft_tdat *t);
 char *ft_tdat_format_read(void *t, const char *system, const char *event, size_t *len);
 long ft_tdat_map_page(struct ft_tdat *t, int cpu, const void **page);
+bool ft_tdat_lost(const struct ft_tdat *t, int cpu, unsigned long long *lost);
 long ft_tdat_next_page(struct ft_tdat *t, int cpu, void *buf, size_t size);
 
 /* What a version 6 file holds besides the per-CPU data. */

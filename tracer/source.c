@@ -108,6 +108,20 @@ static long src_page(struct ft_source *src, int cpu, void *buf, size_t size,
 	return r;
 }
 
+/*
+ * file_losses - a trace.dat's CPU has been read to its end: the losses its CPUSTAT
+ * counts (what the live run reported) beyond those its pages' headers already
+ * marked (a ring buffer in overwrite mode marks the pages after an overrun)
+ */
+static void file_losses(struct ft_source *src, struct ft_merge *m, int cpu)
+{
+	unsigned long long lost;
+
+	if (src->is_tdat && ft_tdat_lost(&src->tdat, cpu, &lost) &&
+	    lost > m->cpu[cpu].marked_lost)
+		ft_merge_loss(m, cpu, (long long)(lost - m->cpu[cpu].marked_lost));
+}
+
 /* ft_source_format_read - ft_format_read_fn over the source */
 char *ft_source_format_read(void *ctx, const char *system, const char *event, size_t *len)
 {
@@ -116,6 +130,16 @@ char *ft_source_format_read(void *ctx, const char *system, const char *event, si
 	if (src->is_tdat)
 		return ft_tdat_format_read(&src->tdat, system, event, len);
 	return ft_dir_format_read((void *)src->dir, system, event, len);
+}
+
+/* damaged - the error line for a CPU whose data cannot be read on */
+static void damaged(const struct ft_source *src, int cpu)
+{
+	if (src->is_tdat && src->tdat.err[0])
+		ft_err("%s: %s", src->tdat.path, src->tdat.err);
+	else
+		ft_err("%s: CPU %d's data is damaged", src->is_tdat ? src->tdat.path : src->dir,
+		       cpu);
 }
 
 /* Pages read from each CPU per step of offline analysis: bounds memory, not speed. */
@@ -155,10 +179,10 @@ int ft_source_stream(struct ft_source *src, struct ft_merge *m)
 				if (r <= 0) {
 					ft_merge_page_recycle(m, pg);
 					if (r < 0) {
-						ft_err("%s: CPU %d's data is damaged", src->is_tdat ? src->tdat.path : src->dir,
-						       cpu);
+						damaged(src, cpu);
 						goto out;
 					}
+					file_losses(src, m, cpu);
 					done[cpu] = true;
 					left--;
 					break;

@@ -4,7 +4,8 @@
 #              first the saved regression inputs of tests/fuzz/regress/NAME/ (each crash
 #              ever found), then FUZZ_TIME seconds of fuzzing from seed corpora built
 #              here from this repository's data, ../shared's fixtures (read in place)
-#              and, with trace-cmd, its v7 and zstd conversions of our own trace.dat.
+#              and, with trace-cmd, its v7 and zstd conversions of our own trace.dat
+#              and a zlib one (tests/live/tdat_craft.py zlib).
 #              A crash leaves its input in tests/out/fuzz/NAME/ and fails the case.
 # requires: clang's libFuzzer (make fuzzers); ../shared is optional
 . tests/live/lib.sh
@@ -39,7 +40,11 @@ seeds() {
 				--compression none > /dev/null 2>&1
 			trace-cmd convert -i "$d/v6.dat" -o "$d/v7z.dat" --file-version 7 \
 				--compression zstd > /dev/null 2>&1
+			# Debian's trace-cmd has no zlib: our script writes the zlib sections
+			python3 tests/live/tdat_craft.py zlib "$d/v7.dat" "$d/v7zl.dat" || return 1
 		fi
+		# v7 zstd whose BUFFER option lists CPUs 0, 1, 2 and 5 only
+		cp tests/data/tdat-v7-zstd-cpus-0125.dat "$d/"
 		;;
 	format)
 		for e in sched/sched_switch sched/sched_waking sched/sched_wakeup \

@@ -9,6 +9,10 @@ true & dead=$!
 wait $dead
 echo 'echo hi' > $OUT/noexec
 chmod 644 $OUT/noexec
+# crafted trace.dat v7 files (tests/live/tdat_craft.py says what each holds)
+for f in small-section budget cpu-id; do
+	python3 tests/live/tdat_craft.py $f $OUT/tdat-$f.dat
+done
 
 # name | command line | a word the error line must contain
 cases=(
@@ -25,6 +29,9 @@ cases=(
 	"not_executable|runqlat -- $OUT/noexec|cannot run"
 	"bad_input_dir|runqlat -i /nonexistent|not a trace.dat file"
 	"damaged_capture|runqlat -i tests/data|not a trace.dat file"
+	"tdat_compressed_section_under_its_header|timehist -i $OUT/tdat-small-section.dat|compressed section 16 at offset 79 is damaged"
+	"tdat_decompression_budget|runqlat -i $OUT/tdat-budget.dat|compressed blocks claim more than 171718656 bytes"
+	"tdat_buffer_cpu_id|timehist -i $OUT/tdat-cpu-id.dat|names CPU 70000 (at most 4095)"
 	"tdat_cpu_count_negative_as_int|timehist -i tests/fuzz/regress/tdat/v6-cpu-count-negative|bad CPU count 2667577346"
 	"record_needs_output|record -d 0.1|needs -o"
 	"record_unknown_event|record -o $OUT/bad-e.dat -e bogus:nothing -d 0.1|no bogus:nothing event"

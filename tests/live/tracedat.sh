@@ -3,7 +3,9 @@
 # description: trace.dat files. Recordings trace-cmd reads (its event count equals what
 #              ftscope says it wrote); offline timehist equals the live run over the same
 #              events; LISA's trace.dat (v6) and trace-cmd's v7 and zstd v7 conversions of it
-#              give trace-cmd's sched_switch count and times; damaged files give one error.
+#              (and a zlib one) give trace-cmd's sched_switch count and times; a v7 file
+#              listing only the CPUs with data reads as trace-cmd reads it; losses a live
+#              run reported are read back per CPU; damaged files give one error.
 # requires: trace-cmd (report, convert); root for the recordings; ../shared for LISA
 . tests/live/lib.sh
 SHARED=${FTSCOPE_SHARED:-../shared}
@@ -60,13 +62,15 @@ else
 		fail tracedat_lisa_switches "$r"
 	fi
 	echo "# LISA sched_load.trace.dat (v6, 6 CPUs): $r"
-	rm -f $OUT/lisa7.dat $OUT/lisa7z.dat
+	rm -f $OUT/lisa7.dat $OUT/lisa7z.dat $OUT/lisa7zl.dat
 	trace-cmd convert --file-version 7 --compression none -i "$LISA" -o $OUT/lisa7.dat \
 		> /dev/null 2>&1
 	trace-cmd convert --file-version 7 --compression zstd -i "$LISA" -o $OUT/lisa7z.dat \
 		> /dev/null 2>&1
+	# Debian's trace-cmd has no zlib: the same file compressed with zlib by our script
+	[ -s $OUT/lisa7.dat ] && python3 tests/live/tdat_craft.py zlib $OUT/lisa7.dat $OUT/lisa7zl.dat
 	r=""
-	for f in lisa7 lisa7z; do
+	for f in lisa7 lisa7z lisa7zl; do
 		if [ ! -s $OUT/$f.dat ]; then
 			r="$r trace-cmd convert made no $f.dat;"
 			continue
@@ -79,6 +83,53 @@ else
 	else
 		fail tracedat_v7_and_zstd_equal_v6 "$r"
 	fi
+fi
+
+# --- a v7 file whose BUFFER option lists only the CPUs with data ---
+# tests/data/tdat-v7-zstd-cpus-0125.dat: an ftscope recording (sh running sleeps, 1612
+# events) whose pages tdat_craft.py sparse dealt to CPUs 0, 1, 2 and 5 of 6, then
+# `trace-cmd convert --file-version 7 --compression zstd`: its BUFFER option counts 4
+# CPUs and names CPU 5. Every event, and each CPU's switches, as trace-cmd reads them.
+SPARSE=tests/data/tdat-v7-zstd-cpus-0125.dat
+if [ $have_tc = 0 ]; then
+	skip tracedat_v7_sparse_cpus "no trace-cmd"
+else
+	tc=$(tc_events $SPARSE)
+	r=""
+	for a in timehist runqlat; do
+		$FTSCOPE $a -i $SPARSE > $OUT/sparse-$a.txt 2> $OUT/sparse-$a.err
+		n=$(sed -n 's/^\([0-9]*\) events processed.*/\1/p' $OUT/sparse-$a.txt)
+		[ "$n" = "$tc" ] || r="$r $a: '$n' events, trace-cmd $tc ($(head -1 $OUT/sparse-$a.err));"
+	done
+	# each timehist row (CPU, time) is a switch trace-cmd shows on that CPU (1 us:
+	# trace-cmd rounds, timehist truncates), and every CPU with data has rows
+	trace-cmd report -i $SPARSE 2>/dev/null > $OUT/sparse-tc.txt
+	m=$(python3 - $OUT/sparse-tc.txt $OUT/sparse-timehist.txt <<'EOF'
+import re, sys
+tc = {}
+for line in open(sys.argv[1]):
+    m = re.search(r'\[(\d+)\]\s+(\d+\.\d+): sched_switch:', line)
+    if m:
+        tc.setdefault(int(m.group(1)), []).append(float(m.group(2)))
+# rows ending in ^ are switch-ins rebuilt from later records: no switch of their own
+rows = [(int(c), float(t)) for t, c, rebuilt in
+        re.findall(r'^\s*(\d+\.\d+) \[(\d+)\].*?(\^?)\s*$', open(sys.argv[2]).read(), re.M)
+        if not rebuilt]
+bad = [(c, t) for c, t in rows if not any(abs(t - x) < 1.5e-6 for x in tc.get(c, []))]
+cpus = sorted({c for c, _ in rows})
+if bad or cpus != sorted(tc):
+    print('%d of %d rows on no switch of their CPU (first %s); CPUs %s vs %s' %
+          (len(bad), len(rows), bad[:1], cpus, sorted(tc)))
+    sys.exit(1)
+print('%d rows on CPUs %s' % (len(rows), cpus))
+EOF
+	) || r="$r $m;"
+	if [ -z "$r" ] && [ "$tc" -gt 0 ]; then
+		pass tracedat_v7_sparse_cpus
+	else
+		fail tracedat_v7_sparse_cpus "$r"
+	fi
+	echo "# CPUs 0, 1, 2, 5 in a v7 zstd file: $tc events as trace-cmd reads; timehist $m"
 fi
 
 # --- damaged files: one error line, no crash; built from LISA's file or our own ---
@@ -210,4 +261,104 @@ elif ! cmp -s $OUT/rec-us-live.txt $OUT/rec-us-file.txt; then
 	sed 's/^/# file: /' $OUT/rec-us-file.err
 else
 	pass tracedat_user_stacks_offline
+fi
+
+# --- losses: what a live run reported, read back from its file, per CPU ---
+# lost_of FILE: "cpu0 N, cpu1 M" from a footer's "N lost (...)" or "N events lost (...)"
+lost_of() {
+	sed -n 's/.* lost (\([^;]*\);.*/\1/p' "$1" | tail -1
+}
+
+# stats_lost FILE: "cpu0 N, cpu1 M" from the kernel's counters an ftscope file keeps, as
+# trace-cmd report --stat prints them (overrun + commit overrun + dropped events), for
+# the CPUs with a loss: one stats text per CPU in order (ftscope writes no "CPU: N")
+stats_lost() {
+	trace-cmd report --stat -i "$1" 2>/dev/null | awk '
+		/^entries:/ { cpu++ }
+		/^(overrun|commit overrun|dropped events):/ { n[cpu - 1] += $NF }
+		END { s = ""; for (c = 0; c < 4096; c++) if (n[c]) { printf "%scpu%d %d", s, c, n[c]; s = ", " } }'
+}
+
+# load SECS: rounds of perf bench sched messaging for SECS seconds, in the background
+load() {
+	local end=$((SECONDS + $1))
+	( while [ $SECONDS -lt $end ]; do perf bench sched messaging -g 4 -l 200 > /dev/null 2>&1; done ) &
+	load_pid=$!
+}
+
+if ! perf bench sched messaging -g 1 -l 1 > /dev/null 2>&1; then
+	skip tracedat_losses_read_back "perf bench sched messaging does not run here"
+else
+	# a 4 KB buffer per CPU beside 4 groups of messaging overflows on both CPUs
+	rm -f $OUT/loss-rq.dat $OUT/loss-rec.dat
+	load 5
+	$FTSCOPE runqlat -b 4 -a -d 3 -o $OUT/loss-rq.dat > $OUT/loss-rq-live.txt 2>&1
+	wait $load_pid
+	load 5
+	$FTSCOPE record -b 4 -a -d 3 -o $OUT/loss-rec.dat > $OUT/loss-rec-live.txt 2>&1
+	wait $load_pid
+	r=""
+	for f in rq rec; do
+		live=$(lost_of $OUT/loss-$f-live.txt)
+		[ -n "$live" ] || r="$r $f: no loss live, the load did not overflow the buffers;"
+		[ $have_tc = 0 ] || [ "$(stats_lost $OUT/loss-$f.dat)" = "$live" ] ||
+			r="$r $f: live '$live', the file's stats by trace-cmd '$(stats_lost $OUT/loss-$f.dat)';"
+		for a in runqlat timehist latency wakeup offcpu "report runqlat timehist"; do
+			n=${a// /-}
+			$FTSCOPE $a -i $OUT/loss-$f.dat > $OUT/loss-$f-$n.txt 2>&1
+			got=$(lost_of $OUT/loss-$f-$n.txt)
+			[ "$got" = "$live" ] || r="$r $f: live '$live', $a -i '$got';"
+		done
+		echo "# $f: lost live and from the file: $live"
+	done
+	if [ -z "$r" ]; then
+		pass tracedat_losses_read_back
+	else
+		fail tracedat_losses_read_back "$r"
+	fi
+fi
+
+# trace-cmd's own file of a buffer in overwrite mode (an instance's, extracted with
+# trace-cmd extract -B: the file's top buffer is empty, the events are the instance's):
+# its pages mark the overruns (with a count, or without one when the page had no room)
+# and its CPUSTAT counts the same overruns: each is counted once, as the kernel's own
+# per-CPU counters say; and the events are trace-cmd's (less its "EVENTS DROPPED"
+# lines). trace-cmd record cannot run here (it writes /proc/sys/kernel/ftrace_enabled);
+# extract writes the same file format.
+if [ $have_tc = 0 ]; then
+	skip tracedat_trace_cmd_instance_file "no trace-cmd"
+elif ! perf bench sched messaging -g 1 -l 1 > /dev/null 2>&1; then
+	skip tracedat_trace_cmd_instance_file "perf bench sched messaging does not run here"
+else
+	name=ftscope-test-tdat-$$
+	I=$T/instances/$name
+	mkdir $I
+	echo 4 > $I/buffer_size_kb
+	echo 1 > $I/options/overwrite
+	echo 'sched:sched_switch sched:sched_waking sched:sched_wakeup' > $I/set_event
+	perf bench sched messaging -g 2 -l 300 > /dev/null 2>&1
+	echo 0 > $I/tracing_on
+	kernel=$(for c in $(ls -d $I/per_cpu/cpu* | sed 's/.*cpu//' | sort -n); do
+		awk -v c=$c '/^(overrun|commit overrun|dropped events):/ { n += $NF }
+			     END { if (n) printf "cpu%d %d\n", c, n }' $I/per_cpu/cpu$c/stats
+	done | paste -sd, | sed 's/,/, /g')
+	rm -f $OUT/tc-ext.dat
+	trace-cmd extract -B $name -o $OUT/tc-ext.dat > $OUT/tc-ext.out 2>&1
+	# trace-cmd extract removes the instance it read; else we do
+	if [ -d $I ]; then
+		echo > $I/set_event
+		rmdir $I
+	fi
+	trace-cmd report -i $OUT/tc-ext.dat 2>/dev/null > $OUT/tc-ext-tc.txt
+	marked=$(grep -c 'EVENTS DROPPED' $OUT/tc-ext-tc.txt)
+	tc=$(grep -vc '^cpus=\|EVENTS DROPPED' $OUT/tc-ext-tc.txt)
+	$FTSCOPE runqlat -i $OUT/tc-ext.dat > $OUT/tc-ext-rq.txt 2>&1
+	got=$(lost_of $OUT/tc-ext-rq.txt)
+	n=$(sed -n 's/^\([0-9]*\) events processed.*/\1/p' $OUT/tc-ext-rq.txt)
+	if [ -n "$kernel" ] && [ "$got" = "$kernel" ] && [ "$marked" -gt 0 ] && [ "$n" = "$tc" ]; then
+		pass tracedat_trace_cmd_instance_file
+	else
+		fail tracedat_trace_cmd_instance_file "kernel's counters '$kernel', runqlat -i '$got', pages marked $marked; events $n, trace-cmd $tc: $(tail -1 $OUT/tc-ext-rq.txt)"
+	fi
+	echo "# trace-cmd extract -B of an overwritten buffer: kernel '$kernel', runqlat -i '$got', $marked pages mark losses; $n events as trace-cmd"
 fi
