@@ -2,6 +2,7 @@
 /*
  * Histogram helpers shared by every analyzer.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyzers/output/hist.h"
@@ -11,37 +12,98 @@ const struct ft_unit ft_unit_ns = { 1, "nsecs", "ns" };
 const struct ft_unit ft_unit_us = { 1000, "usecs", "us" };
 const struct ft_unit ft_unit_ms = { 1000000, "msecs", "ms" };
 
-/* fine_lo - smallest value of a log-linear slot, and its width in @w */
-static uint64_t fine_lo(unsigned int idx, uint64_t *w)
+/* fine_range - the values of log-linear slot @s: [*lo, *hi] */
+static void fine_range(unsigned int s, uint64_t *lo, uint64_t *hi)
 {
-	unsigned int e;
+	unsigned int sh;
 
-	if (idx < 8) {
-		*w = 1;
-		return idx;
+	if (s < 2 * FT_FINE_SUB) {
+		*lo = *hi = s;
+		return;
 	}
-	e = idx / 8 + 2;
-	*w = 1ULL << (e - 3);
-	return (8ULL + idx % 8) << (e - 3);
+	sh = (s >> FT_FINE_BITS) - 1;
+	*lo = (uint64_t)(s - (sh << FT_FINE_BITS)) << sh;
+	*hi = *lo + ((1ULL << sh) - 1);
 }
 
-/* ft_hist_reset - empty the histogram (interval output) */
+/*
+ * cover - grow the store of @h to hold slots @lo .. @hi - 1, in whole octaves of
+ * FT_FINE_SUB slots (at most 59 growths in a histogram's life); -1 on ENOMEM
+ */
+static int cover(struct ft_hist *h, unsigned int lo, unsigned int hi)
+{
+	unsigned int nlo, nhi;
+	uint64_t *c;
+
+	if (h->fine_n) {
+		if (lo >= h->fine_lo && hi <= h->fine_lo + h->fine_n)
+			return 0;
+		if (h->fine_lo < lo)
+			lo = h->fine_lo;
+		if (h->fine_lo + h->fine_n > hi)
+			hi = h->fine_lo + h->fine_n;
+	}
+	nlo = lo & ~(FT_FINE_SUB - 1);
+	nhi = (hi + FT_FINE_SUB - 1) & ~(FT_FINE_SUB - 1);
+	c = calloc(nhi - nlo, sizeof(*c));
+	if (!c)
+		return -1;
+	if (h->fine_n)
+		memcpy(c + (h->fine_lo - nlo), h->fine, h->fine_n * sizeof(*c));
+	free(h->fine);
+	h->fine = c;
+	h->fine_lo = nlo;
+	h->fine_n = nhi - nlo;
+	return 0;
+}
+
+/* ft_hist_add_slow - count a value of log-linear slot @slot outside the store */
+void ft_hist_add_slow(struct ft_hist *h, unsigned int slot)
+{
+	if (cover(h, slot, slot + 1))
+		h->unstored++;	/* percentiles rank among the stored values */
+	else
+		h->fine[slot - h->fine_lo]++;
+}
+
+/* ft_hist_fini - free the store; the histogram is empty and usable again */
+void ft_hist_fini(struct ft_hist *h)
+{
+	free(h->fine);
+	memset(h, 0, sizeof(*h));
+}
+
+/* ft_hist_reset - empty the histogram (interval output), keeping its store */
 void ft_hist_reset(struct ft_hist *h)
 {
+	uint64_t *fine = h->fine;
+	uint32_t lo = h->fine_lo, n = h->fine_n;
+
 	memset(h, 0, sizeof(*h));
+	if (n)
+		memset(fine, 0, n * sizeof(*fine));
+	h->fine = fine;
+	h->fine_lo = lo;
+	h->fine_n = n;
 }
 
 /* ft_hist_merge - add every sample of @src to @dst */
 void ft_hist_merge(struct ft_hist *dst, const struct ft_hist *src)
 {
-	int i;
+	uint32_t i;
 
 	if (!src->count)
 		return;
 	for (i = 0; i < FT_LOG2_SLOTS; i++)
 		dst->log2[i] += src->log2[i];
-	for (i = 0; i < FT_LINLOG_SLOTS; i++)
-		dst->fine[i] += src->fine[i];
+	if (src->fine_n && cover(dst, src->fine_lo, src->fine_lo + src->fine_n)) {
+		for (i = 0; i < src->fine_n; i++)
+			dst->unstored += src->fine[i];
+	} else {
+		for (i = 0; i < src->fine_n; i++)
+			dst->fine[src->fine_lo - dst->fine_lo + i] += src->fine[i];
+	}
+	dst->unstored += src->unstored;
 	if (!dst->count || src->min_ns < dst->min_ns)
 		dst->min_ns = src->min_ns;
 	if (src->max_ns > dst->max_ns)
@@ -50,44 +112,58 @@ void ft_hist_merge(struct ft_hist *dst, const struct ft_hist *src)
 	dst->sum_ns += src->sum_ns;
 }
 
+/*
+ * nearest_rank - ceil(@p * @n) in 1 .. n: the rank of the nearest-rank percentile
+ * (the product is allowed a relative rounding error of 1e-12: 0.99 * 100 is 99)
+ */
+static uint64_t nearest_rank(double p, uint64_t n)
+{
+	double x = p * (double)n;
+	uint64_t rank;
+
+	if (!(x >= 1))		/* also NaN */
+		return 1;
+	if (x >= (double)n)
+		return n;
+	rank = (uint64_t)x;
+	if ((double)rank < x * (1 - 1e-12))
+		rank++;
+	return rank;
+}
+
 /**
- * ft_hist_percentile - the value (ns) below which a fraction @p of samples lie,
- * interpolated inside its log-linear slot and clamped to the observed min and max
+ * ft_hist_percentile - the nearest-rank percentile @p (0..1) in ns: the middle of
+ * the slot that holds the value of rank ceil(p * count), the slot first narrowed to
+ * the observed min and max. As every value v of a slot of width w >= 2 has
+ * v >= 64 w, the answer is within (w - 1) / 2 / (64 w) < 1/128 of the exact value;
+ * slots of width 1 (below 128 ns) are exact, and so are the min and max.
  */
 uint64_t ft_hist_percentile(const struct ft_hist *h, double p)
 {
-	uint64_t rank, seen = 0, lo, w;
-	unsigned int i;
+	uint64_t n = h->count - h->unstored, rank, seen = 0, lo, hi;
+	uint32_t i;
 
-	if (!h->count)
-		return 0;
-	rank = (uint64_t)(p * (double)h->count + 0.5);
-	if (rank < 1)
-		rank = 1;
-	if (rank > h->count)
-		rank = h->count;
+	if (!n)
+		return h->count ? h->max_ns : 0;
+	rank = nearest_rank(p, n);
 	/* the extremes are known exactly */
 	if (rank == 1)
 		return h->min_ns;
-	if (rank == h->count)
+	if (rank == n)
 		return h->max_ns;
-	for (i = 0; i < FT_LINLOG_SLOTS; i++) {
-		if (seen + h->fine[i] >= rank) {
-			uint64_t v;
-
-			/* samples spread evenly over the slot: take the middle of this one's share */
-			lo = fine_lo(i, &w);
-			v = lo + (uint64_t)((double)w * ((double)(rank - seen) - 0.5) /
-					    (double)h->fine[i]);
-			if (v < h->min_ns)
-				v = h->min_ns;
-			if (v > h->max_ns)
-				v = h->max_ns;
-			return v;
-		}
+	for (i = 0; i < h->fine_n; i++) {
 		seen += h->fine[i];
+		if (seen >= rank)
+			break;
 	}
-	return h->max_ns;
+	if (i == h->fine_n)
+		return h->max_ns;
+	fine_range(h->fine_lo + i, &lo, &hi);
+	if (lo < h->min_ns)
+		lo = h->min_ns;
+	if (hi > h->max_ns)
+		hi = h->max_ns;
+	return lo + (hi - lo) / 2;
 }
 
 /* stars - BCC's bar: floor(width * val / max) stars, '+' when clipped */
