@@ -28,63 +28,147 @@ static void fine_range(unsigned int s, uint64_t *lo, uint64_t *hi)
 
 /*
  * cover - grow the store of @h to hold slots @lo .. @hi - 1, in whole octaves of
- * FT_FINE_SUB slots (at most 59 growths in a histogram's life); -1 on ENOMEM
+ * FT_FINE_SUB slots; a side that grows takes at least half the size the store has,
+ * so that all of a histogram's growths cost O(its final size). -1 on ENOMEM, the
+ * store unchanged.
  */
 static int cover(struct ft_hist *h, unsigned int lo, unsigned int hi)
 {
-	unsigned int nlo, nhi;
+	unsigned int olo = h->fine_lo, ohi = olo + h->fine_n, half = h->fine_n / 2;
+	unsigned int nlo = lo & ~(FT_FINE_SUB - 1), nhi = (hi + FT_FINE_SUB - 1) & ~(FT_FINE_SUB - 1);
 	uint64_t *c;
 
 	if (h->fine_n) {
-		if (lo >= h->fine_lo && hi <= h->fine_lo + h->fine_n)
+		if (lo >= olo && hi <= ohi)
 			return 0;
-		if (h->fine_lo < lo)
-			lo = h->fine_lo;
-		if (h->fine_lo + h->fine_n > hi)
-			hi = h->fine_lo + h->fine_n;
+		if (nlo >= olo)
+			nlo = olo;
+		else if (nlo + half > olo)
+			nlo = olo > half ? (olo - half) & ~(FT_FINE_SUB - 1) : 0;
+		if (nhi <= ohi)
+			nhi = ohi;
+		else if (nhi < ohi + half)
+			nhi = ohi + half < FT_FINE_SLOTS ?
+			      (ohi + half + FT_FINE_SUB - 1) & ~(FT_FINE_SUB - 1) : FT_FINE_SLOTS;
+	} else {
+		olo = ohi = nlo;
 	}
-	nlo = lo & ~(FT_FINE_SUB - 1);
-	nhi = (hi + FT_FINE_SUB - 1) & ~(FT_FINE_SUB - 1);
-	c = calloc(nhi - nlo, sizeof(*c));
+	c = realloc(h->fine, (nhi - nlo) * sizeof(*c));
 	if (!c)
 		return -1;
-	if (h->fine_n)
-		memcpy(c + (h->fine_lo - nlo), h->fine, h->fine_n * sizeof(*c));
-	free(h->fine);
+	if (olo > nlo)
+		memmove(c + (olo - nlo), c, (ohi - olo) * sizeof(*c));
+	memset(c, 0, (olo - nlo) * sizeof(*c));
+	memset(c + (ohi - nlo), 0, (nhi - ohi) * sizeof(*c));
 	h->fine = c;
 	h->fine_lo = nlo;
 	h->fine_n = nhi - nlo;
 	return 0;
 }
 
-/* ft_hist_add_slow - count a value of log-linear slot @slot outside the store */
-void ft_hist_add_slow(struct ft_hist *h, unsigned int slot)
+/* vals_span - how many slots (whole octaves) would hold the listed values and @ns */
+static unsigned int vals_span(const struct ft_hist *h, uint64_t ns)
 {
-	if (cover(h, slot, slot + 1))
+	uint64_t lo = ns, hi = ns;
+	uint32_t i;
+
+	for (i = 0; i < h->nvals; i++) {
+		if (h->vals[i] < lo)
+			lo = h->vals[i];
+		if (h->vals[i] > hi)
+			hi = h->vals[i];
+	}
+	return ((ft_fine_slot(hi) | (FT_FINE_SUB - 1)) + 1) -
+	       (ft_fine_slot(lo) & ~(FT_FINE_SUB - 1));
+}
+
+/* to_slots - move the listed values to the store; -1 on ENOMEM, the list kept */
+static int to_slots(struct ft_hist *h)
+{
+	unsigned int lo = FT_FINE_SLOTS, hi = 0, s;
+	uint32_t i;
+
+	for (i = 0; i < h->nvals; i++) {
+		s = ft_fine_slot(h->vals[i]);
+		lo = s < lo ? s : lo;
+		hi = s > hi ? s : hi;
+	}
+	if (h->nvals && cover(h, lo, hi + 1))
+		return -1;
+	for (i = 0; i < h->nvals; i++)
+		h->fine[ft_fine_slot(h->vals[i]) - h->fine_lo]++;
+	free(h->vals);
+	h->vals = NULL;
+	h->nvals = h->vals_cap = 0;
+	return 0;
+}
+
+/*
+ * keep_value - list @ns while the list, doubled when full, stays smaller than the
+ * slots that would hold it: 0 listed, 1 the list went to the store (@ns not counted
+ * yet), -1 no memory anywhere
+ */
+static int keep_value(struct ft_hist *h, uint64_t ns)
+{
+	uint32_t cap = h->vals_cap ? h->vals_cap * 2 : 8;
+	uint64_t *v;
+
+	if (h->nvals == h->vals_cap) {
+		v = cap <= vals_span(h, ns) ? realloc(h->vals, cap * sizeof(*v)) : NULL;
+		if (!v)
+			return to_slots(h) ? -1 : 1;
+		h->vals = v;
+		h->vals_cap = cap;
+	}
+	h->vals[h->nvals++] = ns;
+	return 0;
+}
+
+/* ft_hist_add_slow - count a value of log-linear slot @slot outside the store */
+void ft_hist_add_slow(struct ft_hist *h, unsigned int slot, uint64_t ns)
+{
+	int kept = h->fine_n ? 1 : keep_value(h, ns);
+
+	if (!kept)
+		return;
+	if (kept < 0 || cover(h, slot, slot + 1))
 		h->unstored++;	/* percentiles rank among the stored values */
 	else
 		h->fine[slot - h->fine_lo]++;
 }
 
-/* ft_hist_fini - free the store; the histogram is empty and usable again */
+/* ft_hist_fini - free the store and the list; the histogram is empty and usable again */
 void ft_hist_fini(struct ft_hist *h)
 {
 	free(h->fine);
+	free(h->vals);
 	memset(h, 0, sizeof(*h));
 }
 
-/* ft_hist_reset - empty the histogram (interval output), keeping its store */
+/* ft_hist_reset - empty the histogram (interval output), keeping its memory */
 void ft_hist_reset(struct ft_hist *h)
 {
-	uint64_t *fine = h->fine;
-	uint32_t lo = h->fine_lo, n = h->fine_n;
+	struct ft_hist keep = *h;
 
 	memset(h, 0, sizeof(*h));
-	if (n)
-		memset(fine, 0, n * sizeof(*fine));
-	h->fine = fine;
-	h->fine_lo = lo;
-	h->fine_n = n;
+	if (keep.fine_n)
+		memset(keep.fine, 0, keep.fine_n * sizeof(*keep.fine));
+	h->fine = keep.fine;
+	h->fine_lo = keep.fine_lo;
+	h->fine_n = keep.fine_n;
+	h->vals = keep.vals;
+	h->vals_cap = keep.vals_cap;
+}
+
+/* put - count @ns in the list or the store of @h, nothing else */
+static void put(struct ft_hist *h, uint64_t ns)
+{
+	unsigned int slot = ft_fine_slot(ns), i = slot - h->fine_lo;
+
+	if (i < h->fine_n)
+		h->fine[i]++;
+	else
+		ft_hist_add_slow(h, slot, ns);
 }
 
 /* ft_hist_merge - add every sample of @src to @dst */
@@ -96,7 +180,10 @@ void ft_hist_merge(struct ft_hist *dst, const struct ft_hist *src)
 		return;
 	for (i = 0; i < FT_LOG2_SLOTS; i++)
 		dst->log2[i] += src->log2[i];
-	if (src->fine_n && cover(dst, src->fine_lo, src->fine_lo + src->fine_n)) {
+	for (i = 0; i < src->nvals; i++)
+		put(dst, src->vals[i]);
+	if (src->fine_n && (to_slots(dst) ||
+			    cover(dst, src->fine_lo, src->fine_lo + src->fine_n))) {
 		for (i = 0; i < src->fine_n; i++)
 			dst->unstored += src->fine[i];
 	} else {
@@ -110,6 +197,39 @@ void ft_hist_merge(struct ft_hist *dst, const struct ft_hist *src)
 		dst->max_ns = src->max_ns;
 	dst->count += src->count;
 	dst->sum_ns += src->sum_ns;
+}
+
+/*
+ * list_value - the listed value of @rank (1 .. nvals): Wirth's selection (Hoare's
+ * partition around the value at the rank's place), which reorders the list, not its
+ * values. At most 2048 values: even a worst case costs little.
+ */
+static uint64_t list_value(const struct ft_hist *h, uint64_t rank)
+{
+	int64_t l = 0, r = (int64_t)h->nvals - 1, k = (int64_t)rank - 1, i, j;
+	uint64_t *v = h->vals, x, t;
+
+	while (l < r) {
+		x = v[k];
+		i = l;
+		j = r;
+		do {
+			while (v[i] < x)
+				i++;
+			while (x < v[j])
+				j--;
+			if (i <= j) {
+				t = v[i];
+				v[i++] = v[j];
+				v[j--] = t;
+			}
+		} while (i <= j);
+		if (j < k)
+			l = i;
+		if (k < i)
+			r = j;
+	}
+	return v[k];
 }
 
 /*
@@ -132,8 +252,9 @@ static uint64_t nearest_rank(double p, uint64_t n)
 }
 
 /**
- * ft_hist_percentile - the nearest-rank percentile @p (0..1) in ns: the middle of
- * the slot that holds the value of rank ceil(p * count), the slot first narrowed to
+ * ft_hist_percentile - the nearest-rank percentile @p (0..1) in ns: the value of rank
+ * ceil(p * count) itself while the values are listed; else the middle of
+ * the slot that holds it, the slot first narrowed to
  * the observed min and max. As every value v of a slot of width w >= 2 has
  * v >= 64 w, the answer is within (w - 1) / 2 / (64 w) < 1/128 of the exact value;
  * slots of width 1 (below 128 ns) are exact, and so are the min and max.
@@ -151,6 +272,8 @@ uint64_t ft_hist_percentile(const struct ft_hist *h, double p)
 		return h->min_ns;
 	if (rank == n)
 		return h->max_ns;
+	if (h->nvals == n)
+		return list_value(h, rank);
 	for (i = 0; i < h->fine_n; i++) {
 		seen += h->fine[i];
 		if (seen >= rank)

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Latency histograms: BCC's log2 layout for display, plus a log-linear store for
- * percentiles: values below 128 ns exact, then 64 sub-buckets per power of two
- * (a slot of [2^e, 2^(e+1)) is 2^(e-6) ns wide). Only the slots between the lowest
- * and highest value seen are kept, in one array grown a power of two at a time.
- * A percentile is the middle of its slot (narrowed to the observed min and max):
- * within 1/128 (0.79%) of the exact nearest-rank value.
+ * Latency histograms: BCC's log2 layout for display, plus what percentiles come from:
+ * the values themselves, in a list, while it takes less memory than slots spanning
+ * them (percentiles exact); then a log-linear store: values below 128 ns exact, then
+ * 64 sub-buckets per power of two (a slot of [2^e, 2^(e+1)) is 2^(e-6) ns wide). Only
+ * the slots between the lowest and highest value seen are kept, in one array grown
+ * whole powers of two at a time. A percentile is then the middle of its slot (narrowed
+ * to the observed min and max): within 1/128 (0.79%) of the exact nearest-rank value.
  */
 #ifndef FTSCOPE_OUTPUT_HIST_H
 #define FTSCOPE_OUTPUT_HIST_H
@@ -28,7 +29,9 @@ struct ft_hist {
 	uint64_t	log2[FT_LOG2_SLOTS];	/* by value in display units, BCC's slots */
 	uint64_t	*fine;			/* by value in ns: slots fine_lo .. + fine_n - 1 */
 	uint32_t	fine_lo, fine_n;
-	uint64_t	unstored;		/* values the store had no memory for */
+	uint64_t	*vals;			/* or the values themselves, while no slots */
+	uint32_t	nvals, vals_cap;
+	uint64_t	unstored;		/* values there was no memory for */
 	uint64_t	count;
 	uint64_t	sum_ns;
 	uint64_t	min_ns, max_ns;
@@ -80,7 +83,7 @@ static inline unsigned int ft_unit_slot(uint64_t ns, uint64_t div)
 	return s;
 }
 
-void ft_hist_add_slow(struct ft_hist *h, unsigned int slot);
+void ft_hist_add_slow(struct ft_hist *h, unsigned int slot, uint64_t ns);
 
 /* ft_hist_add - count one latency of @ns nanoseconds */
 static inline void ft_hist_add(struct ft_hist *h, const struct ft_unit *u, uint64_t ns)
@@ -91,7 +94,7 @@ static inline void ft_hist_add(struct ft_hist *h, const struct ft_unit *u, uint6
 	if (__builtin_expect(i < h->fine_n, 1))
 		h->fine[i]++;
 	else
-		ft_hist_add_slow(h, slot);	/* outside the store: grow it */
+		ft_hist_add_slow(h, slot, ns);	/* to the list, or grow the store */
 	if (!h->count || ns < h->min_ns)
 		h->min_ns = ns;
 	if (ns > h->max_ns)
