@@ -6,7 +6,7 @@
  * 64 sub-buckets per power of two (a slot of [2^e, 2^(e+1)) is 2^(e-6) ns wide). Only
  * the slots between the lowest and highest value seen are kept, in one array grown
  * whole powers of two at a time. A percentile is then the middle of its slot (narrowed
- * to the observed min and max): within 1/128 (0.79%) of the exact nearest-rank value.
+ * to the observed min and max): within 1/128 (0.78%) of the exact nearest-rank value.
  */
 #ifndef FTSCOPE_OUTPUT_HIST_H
 #define FTSCOPE_OUTPUT_HIST_H
