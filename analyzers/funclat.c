@@ -295,8 +295,12 @@ done:
 static void funclat_fini(void *priv)
 {
 	struct funclat *f = priv;
+	int i;
 
 	ft_tab_fini(&f->threads);
+	ft_hist_fini(&f->total);
+	for (i = 0; f->hist && i < (f->pr.n ? f->pr.n : 1); i++)
+		ft_hist_fini(&f->hist[i]);
 	free(f->hist);
 	f->hist = NULL;
 }

@@ -100,6 +100,16 @@ static int comm_key(const char *comm)
 	return (int)(h & 0x7fffffff) | 1;
 }
 
+/* clear_groups - forget every record of @t, freeing their histograms */
+static void clear_groups(struct ft_tab *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		ft_hist_fini(&((struct lat_group *)ft_tab_at(t, i))->hist);
+	ft_tab_clear(t);
+}
+
 /* group_of - the record of thread @tid, made on first use */
 static struct lat_group *group_of(struct latency *l, int tid)
 {
@@ -145,7 +155,7 @@ static struct ft_tab *rows(struct latency *l)
 	}
 	if (l->per_pid)
 		return &l->groups;
-	ft_tab_clear(&l->merged);
+	clear_groups(&l->merged);
 	for (i = 0; i < l->groups.n; i++) {
 		struct lat_group *g = ft_tab_at(&l->groups, i), *m;
 		int key = comm_key(g->comm);
@@ -362,7 +372,7 @@ static void latency_report(void *priv, struct ft_report *r)
 	ft_wait_notes_print(f, "latency", &l->waits.notes);
 done:
 	if (r->interval) {
-		ft_tab_clear(&l->groups);
+		clear_groups(&l->groups);
 		memset(&l->waits.notes, 0, sizeof(l->waits.notes));
 	}
 }
@@ -373,6 +383,8 @@ static void latency_fini(void *priv)
 	struct latency *l = priv;
 
 	ft_waits_fini(&l->waits);
+	clear_groups(&l->groups);
+	clear_groups(&l->merged);
 	ft_tab_fini(&l->groups);
 	ft_tab_fini(&l->merged);
 	free(l->tprev);

@@ -17,9 +17,14 @@ int ft_hgroups_init(struct ft_hgroups *g, struct ft_tasks *tasks)
 	return ft_tab_init(&g->groups, sizeof(struct ft_hgroup));
 }
 
-/* ft_hgroups_fini - free the groups */
+/* ft_hgroups_fini - free the histograms and the groups */
 void ft_hgroups_fini(struct ft_hgroups *g)
 {
+	unsigned int i;
+
+	ft_hist_fini(&g->total);
+	for (i = 0; i < g->groups.n; i++)
+		ft_hist_fini(&((struct ft_hgroup *)ft_tab_at(&g->groups, i))->hist);
 	ft_tab_fini(&g->groups);
 }
 

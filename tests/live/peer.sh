@@ -67,10 +67,10 @@ compare() {
 		fail $name "ftscope saw $ours wakeups, bpftrace $n"
 	elif [ "$exact" = 1 ] && [ $d -gt $((btp50 / 4 + 2000)) ]; then
 		# every switch recorded: the medians agree within 25% (+2 us); our percentiles
-		# are within 6.25%, and bpftrace's probes add their own cost to every wakeup
+		# are within 0.78%, and bpftrace's probes add their own cost to every wakeup
 		fail $name "medians differ: ftscope ${p50}ns, bpftrace ${btp50}ns"
 	elif [ "$exact" = 0 ] && [ $p50 -lt $((btp50 * 9 / 10)) ]; then
-		# switches rebuilt: an upper bound, never below the truth (6.25% bucket error)
+		# switches rebuilt: an upper bound, never below the truth (0.78% slot error)
 		fail $name "upper bound ${p50}ns below bpftrace's ${btp50}ns"
 	else
 		pass $name

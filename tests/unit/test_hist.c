@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Percentile unit tests: synthetic distributions whose exact nearest-rank p50, p90,
+ * p99 and p99.9 come from sorting the inputs; the histogram's answer must be within
+ * the documented bound (1/128, inside the 1% goal), and exact while it lists its
+ * values. Also the slot layout, merge, reset and the memory taken.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analyzers/output/hist.h"
+
+#define N_BIG	100000
+
+/* per mille: p50, p90, p99, p99.9 */
+static const unsigned int pm[] = { 500, 900, 990, 999 };
+
+static uint64_t rng = 88172645463325252ULL;
+
+/* rnd - xorshift64*: a fixed sequence, so every run tests the same values */
+static uint64_t rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 2685821657736338717ULL;
+}
+
+/* unit - uniform in [0, 1) */
+static double unit(void)
+{
+	return (rnd() >> 11) * 0x1.0p-53;
+}
+
+/* gauss - standard normal (Box-Muller) */
+static double gauss(void)
+{
+	return sqrt(-2 * log(1 - unit())) * cos(2 * M_PI * unit());
+}
+
+/* cmp_u64 - ascending */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * check_exact - the percentiles of @h against the nearest-rank values of @v (@n values,
+ * sorted here): rank ceil(n * p), value v[rank - 1]; |got - exact| * 128 <= exact, and
+ * equal while @h lists its values
+ */
+static void check_exact(const char *name, const struct ft_hist *h, uint64_t *v, size_t n)
+{
+	int listed = h->nvals == h->count;
+
+	unsigned int i;
+
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (i = 0; i < sizeof(pm) / sizeof(pm[0]); i++) {
+		uint64_t rank = (n * pm[i] + 999) / 1000, exact, got;
+		unsigned __int128 d;
+
+		exact = v[(rank ? rank : 1) - 1];
+		got = ft_hist_percentile(h, pm[i] / 1000.0);
+		d = got > exact ? got - exact : exact - got;
+		if (d * 128 > exact || (listed && d))
+			fail_msg("%s: p%g is %llu, exact %llu (%.3f%% off, bound %s)", name,
+				 pm[i] / 10.0, (unsigned long long)got, (unsigned long long)exact,
+				 100.0 * (double)d / (double)exact, listed ? "0: listed" : "0.78%");
+	}
+}
+
+/* check_values - add @n values to a histogram, then compare with the exact percentiles */
+static void check_values(const char *name, uint64_t *v, size_t n)
+{
+	struct ft_hist h = { 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ft_hist_add(&h, &ft_unit_us, v[i]);
+	assert_int_equal(h.count, n);
+	assert_int_equal(h.unstored, 0);
+	check_exact(name, &h, v, n);
+	ft_hist_fini(&h);
+}
+
+/* uniform over 1 us .. 1 ms */
+static void test_uniform(void **state)
+{
+	uint64_t *v = malloc(N_BIG * sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < N_BIG; i++)
+		v[i] = 1000 + rnd() % 999000;
+	check_values("uniform", v, N_BIG);
+	free(v);
+}
+
+/* log-normal: median 50 us, sigma 1.5 (values from about 100 ns to 50 ms) */
+static void test_lognormal(void **state)
+{
+	uint64_t *v = malloc(N_BIG * sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < N_BIG; i++)
+		v[i] = (uint64_t)exp(log(50000) + 1.5 * gauss());
+	check_values("log-normal", v, N_BIG);
+	free(v);
+}
+
+/* bimodal: 85% near 20 us, 15% near 5 ms; p50 in one mode, p90 and beyond in the other */
+static void test_bimodal(void **state)
+{
+	uint64_t *v = malloc(N_BIG * sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < N_BIG; i++)
+		v[i] = rnd() % 100 < 85 ? 18000 + rnd() % 4000 : 4500000 + rnd() % 1000000;
+	check_values("bimodal", v, N_BIG);
+	free(v);
+}
+
+/*
+ * the issue's case: 99 x 8192 ns and one of 1 s (1/8-octave buckets gave p90 9117 ns),
+ * listed; then 100 times as many, in slots
+ */
+static void test_one_outlier(void **state)
+{
+	static uint64_t v[10000];
+	struct ft_hist h = { 0 };
+	size_t i, n;
+
+	for (n = 100; n <= 10000; n *= 100) {
+		for (i = 0; i < n; i++)
+			v[i] = i < n / 100 ? 1000000000 : 8192;	/* the list is sized as values come */
+		for (i = 0; i < n; i++)
+			ft_hist_add(&h, &ft_unit_us, v[i]);
+		assert_int_equal(h.fine_n == 0, n == 100);	/* 100 values fit a list */
+		check_exact("99% x 8192 + 1% x 1 s", &h, v, n);
+		ft_hist_fini(&h);
+	}
+}
+
+/* one value, once and many times: every percentile is that value */
+static void test_single_value(void **state)
+{
+	struct ft_hist h = { 0 };
+	unsigned int i;
+
+	ft_hist_add(&h, &ft_unit_us, 123456789);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(ft_hist_percentile(&h, pm[i] / 1000.0), 123456789);
+	for (i = 0; i < 999; i++)
+		ft_hist_add(&h, &ft_unit_us, 123456789);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(ft_hist_percentile(&h, pm[i] / 1000.0), 123456789);
+	ft_hist_fini(&h);
+	assert_int_equal(ft_hist_percentile(&h, 0.5), 0);	/* empty again */
+}
+
+/*
+ * few values, 10% apart, for every count from 1 to 60: the rank must be ceil(n * p),
+ * not a rounding of it (n = 7: p90 is the 7th value, not the 6th)
+ */
+static void test_small_counts(void **state)
+{
+	uint64_t v[60];
+	char name[32];
+	size_t n, i;
+
+	for (n = 1; n <= 60; n++) {
+		for (i = 0; i < n; i++)
+			v[i] = (uint64_t)(100000 * pow(1.1, (double)((i * 37) % n)));
+		snprintf(name, sizeof(name), "%zu values", n);
+		check_values(name, v, n);
+	}
+}
+
+/* values 0 .. 127 have slots of their own: percentiles are exact */
+static void test_near_zero(void **state)
+{
+	uint64_t v[1000], w[1000];
+	struct ft_hist h = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < 1000; i++)
+		v[i] = i % 3 ? rnd() % 128 : rnd() % 4;
+	memcpy(w, v, sizeof(v));
+	for (i = 0; i < 1000; i++)
+		ft_hist_add(&h, &ft_unit_ns, v[i]);
+	qsort(w, 1000, sizeof(*w), cmp_u64);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(ft_hist_percentile(&h, pm[i] / 1000.0), w[pm[i] - 1]);
+	ft_hist_fini(&h);
+}
+
+/* values around 2^63 and up to 2^64 - 1: no overflow in slots, edges or middles */
+static void test_near_2_63(void **state)
+{
+	uint64_t v[10000];
+	size_t i;
+
+	for (i = 0; i < 10000; i++)
+		v[i] = (1ULL << 63) - (1ULL << 61) + (rnd() >> 2);
+	v[0] = ~0ULL;
+	v[1] = 1ULL << 63;
+	v[2] = (1ULL << 63) - 1;
+	check_values("near 2^63", v, 10000);
+}
+
+/* the slots: contiguous, one per value below 128, top 7 bits above, the last at 2^64 - 1 */
+static void test_slots(void **state)
+{
+	unsigned int e, s, prev = 0;
+	uint64_t v;
+
+	for (v = 0; v < 128; v++)
+		assert_int_equal(ft_fine_slot(v), v);
+	for (e = 7; e < 64; e++) {
+		v = 1ULL << e;
+		s = ft_fine_slot(v);
+		assert_int_equal(s, ft_fine_slot(v - 1) + 1);	/* no gap at a power of two */
+		assert_true(s > prev);
+		/* 64 slots per octave, each 2^(e-6) wide */
+		assert_int_equal(ft_fine_slot(v + (1ULL << (e - 6)) - 1), s);
+		assert_int_equal(ft_fine_slot(v + (1ULL << (e - 6))), s + 1);
+		assert_int_equal(ft_fine_slot(v * 2 - 1), s + FT_FINE_SUB - 1);
+		prev = s;
+	}
+	assert_int_equal(ft_fine_slot(~0ULL), FT_FINE_SLOTS - 1);
+}
+
+/*
+ * merge: halves with ranges apart (one grows down, one up), into an empty histogram
+ * and into a full one, give the exact percentiles of all the values
+ */
+static void test_merge(void **state)
+{
+	uint64_t *v = malloc(N_BIG * sizeof(*v));
+	struct ft_hist a = { 0 }, b = { 0 }, c = { 0 }, m = { 0 };
+	size_t i;
+
+	for (i = 0; i < N_BIG; i++)
+		v[i] = i % 2 ? 100 + rnd() % 5000 : 1000000 + rnd() % 90000000;
+	/* 50 values in a list: merged into a list, then into slots */
+	for (i = 0; i < 50; i++)
+		ft_hist_add(&c, &ft_unit_us, v[i]);
+	assert_int_equal(c.nvals, 50);
+	ft_hist_merge(&m, &c);
+	assert_int_equal(m.nvals, 50);
+	check_exact("list merged into empty", &m, v, 50);
+	for (i = 50; i < N_BIG; i++)
+		ft_hist_add(i % 2 ? &a : &b, &ft_unit_us, v[i]);
+	ft_hist_merge(&m, &b);
+	ft_hist_merge(&m, &a);
+	assert_int_equal(m.count, N_BIG);
+	check_exact("merged into empty", &m, v, N_BIG);
+	ft_hist_merge(&a, &b);
+	ft_hist_merge(&a, &c);
+	check_exact("merged into full", &a, v, N_BIG);
+	ft_hist_fini(&c);
+	ft_hist_fini(&a);
+	ft_hist_fini(&b);
+	ft_hist_fini(&m);
+	free(v);
+}
+
+/*
+ * few values are listed, in no more memory than slots spanning them would take; many
+ * go to slots that span only what was seen; reset keeps the memory, forgets the values
+ */
+static void test_reset_and_size(void **state)
+{
+	struct ft_hist h = { 0 };
+	uint64_t v[3] = { 5000, 7000, 9000 };
+	uint64_t *store;
+	unsigned int i;
+
+	for (i = 0; i < 100; i++)
+		ft_hist_add(&h, &ft_unit_us, 1000 + rnd() % 999000);
+	assert_int_equal(h.fine_n, 0);
+	assert_int_equal(h.nvals, 100);
+	assert_true(h.vals_cap <= 11 * FT_FINE_SUB);
+	for (i = 100; i < 1000; i++)
+		ft_hist_add(&h, &ft_unit_us, 1000 + rnd() % 999000);
+	/*
+	 * 1 us .. 1 ms: octaves 2^9 .. 2^19, 11 of 64 slots; a growth may take half
+	 * the size the store had beyond what it needs: at most 11 + 11 / 2 + 1
+	 */
+	assert_null(h.vals);
+	assert_true(h.fine_n >= 10 * FT_FINE_SUB && h.fine_n <= 17 * FT_FINE_SUB);
+	store = h.fine;
+	ft_hist_reset(&h);
+	assert_ptr_equal(h.fine, store);
+	assert_int_equal(h.count, 0);
+	assert_int_equal(ft_hist_percentile(&h, 0.5), 0);
+	for (i = 0; i < 3; i++)
+		ft_hist_add(&h, &ft_unit_us, v[i]);
+	check_exact("after reset", &h, v, 3);
+	ft_hist_fini(&h);
+	assert_null(h.fine);
+}
+
+/* main - the histogram suite */
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_slots),
+		cmocka_unit_test(test_uniform),
+		cmocka_unit_test(test_lognormal),
+		cmocka_unit_test(test_bimodal),
+		cmocka_unit_test(test_one_outlier),
+		cmocka_unit_test(test_single_value),
+		cmocka_unit_test(test_small_counts),
+		cmocka_unit_test(test_near_zero),
+		cmocka_unit_test(test_near_2_63),
+		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_reset_and_size),
+	};
+
+	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
+}
