@@ -49,7 +49,8 @@ int ft_chain_split(struct ft_chain *c, const struct ft_event *ev, int pid,
 struct ft_chain_task *ft_chain_grow(struct ft_chain *c, int pid);
 
 /* ft_chain_task - what the chain knows of @pid; NULL for a pid it does not follow */
-static inline struct ft_chain_task *ft_chain_task(struct ft_chain *c, int pid)
+static inline __attribute__((always_inline))
+struct ft_chain_task *ft_chain_task(struct ft_chain *c, int pid)
 {
 	if ((unsigned int)pid < c->ntasks)
 		return &c->task[pid];
@@ -61,7 +62,8 @@ static inline struct ft_chain_task *ft_chain_task(struct ft_chain *c, int pid)
  * (a sched_switch's prev and next; the same task for any other record). Returns the
  * number of switches rebuilt into @synth.
  */
-static inline int ft_chain_step(struct ft_chain *c, const struct ft_event *ev, int pid,
+static inline __attribute__((always_inline))
+int ft_chain_step(struct ft_chain *c, const struct ft_event *ev, int pid,
 				int next, struct ft_event *synth)
 {
 	struct ft_chain_cpu *cc;
@@ -79,7 +81,8 @@ static inline int ft_chain_step(struct ft_chain *c, const struct ft_event *ev, i
 }
 
 /* ft_chain_switch - a recorded switch: its tasks' evidence, and a run elsewhere ended */
-static inline int ft_chain_switch(struct ft_chain *c, const struct ft_event *ev,
+static inline __attribute__((always_inline))
+int ft_chain_switch(struct ft_chain *c, const struct ft_event *ev,
 				  struct ft_event *synth)
 {
 	int n = ft_chain_step(c, ev, ev->sw.prev_pid, ev->sw.next_pid, synth);
@@ -106,7 +109,8 @@ static inline int ft_chain_switch(struct ft_chain *c, const struct ft_event *ev,
  * fill @synth (room for FT_CHAIN_MAX_SYNTH) with them, to be delivered in order
  * before @ev, and return how many.
  */
-static inline int ft_chain_feed(struct ft_chain *c, const struct ft_event *ev,
+static inline __attribute__((always_inline))
+int ft_chain_feed(struct ft_chain *c, const struct ft_event *ev,
 				struct ft_event *synth)
 {
 	struct ft_chain_task *t;

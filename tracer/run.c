@@ -80,7 +80,8 @@ static inline void deliver(struct pipeline *p, const struct ft_event *ev)
 }
 
 /* on_raw - one record: decode, follow forks, repair the chain, deliver */
-static inline void on_raw(struct pipeline *p, const struct ft_raw *raw)
+static inline __attribute__((always_inline))
+void on_raw(struct pipeline *p, const struct ft_raw *raw)
 {
 	struct ft_event ev, synth[FT_CHAIN_MAX_SYNTH];
 	int i, n;
