@@ -26,10 +26,12 @@
  * letters and the preempt bit from the event's own print fmt.
  *
  * The kernel does not always record a switch (a 6.18 VM never records CPU 1's
- * switch out of idle). The switch chain (events/chain.c) rebuilds them, timed at
- * the first record that proves them: a row ending at such a switch is marked '^'
- * and its run time is an upper bound. Lost events are printed where they happen,
- * and the CPU's previous switch is then unknown (no run time on its next row).
+ * switch out of idle). The switch chain (events/chain.c) rebuilds them and estimates
+ * when they happened (ft_switch_time: the latest record proving they had not yet): a
+ * row whose run starts or ends at such a switch is marked '^', and the summary counts
+ * such runs per task and how far their switches can be from the estimate. Lost events
+ * are printed where they happen, and the CPU's previous switch is then unknown (no run
+ * time on its next row).
  */
 #include <errno.h>
 #include <stdlib.h>

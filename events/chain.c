@@ -12,12 +12,17 @@
  *   <idle>  [001] 340.660  sched_wakeup: pid=2263
  *   sleep   [001] 340.849  sched_waking: pid=2262      (first record of 2263: hi)
  *
- * The missing switch idle -> 2263 lies in (lo, hi]. We synthesise it, with ts = hi and
- * ts_lo = lo, mark it, count it, and hand it on before the record that revealed it.
- * hi is the only time a record proves: analyzers that time the switch-in get an upper
- * bound (on that VM bpftrace, which sees the switch, puts it 8-31 us after the wakeup;
- * lo is the wakeup itself, 0 us). Lost events break chains the same way; such a
- * switch is marked after_loss.
+ * The missing switch idle -> 2263 lies in (lo, hi]. We synthesise it, with ts = hi (its
+ * place in the stream) and ts_lo = lo, mark it, count it, and hand it on before the
+ * record that revealed it. Its estimate, ts_est, is the latest record proving it had
+ * not happened yet: lo, or the task's last switch, wakeup or migration anywhere (a task
+ * starts on a CPU only after it left another, was woken or was moved), when that comes
+ * after lo or the CPU ran idle; an idle CPU takes a ready task within tens of us (on
+ * that VM bpftrace, which sees the switch, puts it 8-31 us after the wakeup). When the
+ * task before was seen running after that, the wait is unknown and ts_est is hi.
+ * A task seen on a CPU while the chain has it running on another has that run ended
+ * (ft_chain_split). Lost events break chains the same way; such a switch is marked
+ * after_loss.
  */
 #include <errno.h>
 #include <stdlib.h>
