@@ -16,7 +16,8 @@ fi
 # Tolerance: the issue's bar is 5% per thread. Measured error against schedstat on this
 # VM (2 vCPUs, other jobs running beside), threads x runs:
 #   live, alone:        -3.9 .. +8.2%  (34 threads; 4 beyond 5%: another job's task kept a
-#                       CPU that the pid-filtered stream shows as silent, design.md)
+#                       CPU that the pid-filtered stream shows as silent, design.md;
+#                       once +211% beside a heavy foreign load: the blind spot has no bound)
 #   live, beside busy:  -2.0 .. +1.8%  (40 threads, busy ones included)
 #   record, then -i:    -1.9 .. +0.9%  (10 threads)
 # Before this fix: -49% on an idle VM (156 of 305 ms, issue 19), -6.0 .. -0.4% on this
