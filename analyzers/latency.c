@@ -25,6 +25,7 @@ struct lat_group {
 	unsigned int	ntasks;
 	char		comm[FT_TASK_COMM_LEN + 1];
 	uint64_t	runtime, max, max_start, max_end;
+	uint64_t	rebuilt;	/* runs that start or end at a rebuilt switch */
 	struct ft_hist	hist;		/* delays: count, sum and p99 */
 };
 
@@ -37,6 +38,7 @@ struct latency {
 	struct ft_tab		groups;		/* tid -> struct lat_group */
 	struct ft_tab		merged;		/* comm key -> struct lat_group, at report */
 	uint64_t		*tprev;		/* per CPU: last switch, 0 unknown */
+	bool			*tprev_rebuilt;	/* per CPU: that switch was rebuilt */
 	bool			oom;
 };
 
@@ -136,6 +138,7 @@ static void merge_add(struct lat_group *m, const struct lat_group *g)
 	}
 	ft_hist_merge(&m->hist, &g->hist);
 	m->runtime += g->runtime;
+	m->rebuilt += g->rebuilt;
 	if (!m->ntasks++ || g->pid < m->pid)
 		m->pid = g->pid;
 }
@@ -206,7 +209,8 @@ static int latency_init(void *priv, const struct ft_env *env)
 		l->nsort = 4;
 	}
 	l->tprev = calloc(env->ncpus, sizeof(*l->tprev));
-	if (!l->tprev || ft_tab_init(&l->groups, sizeof(struct lat_group)) ||
+	l->tprev_rebuilt = calloc(env->ncpus, sizeof(*l->tprev_rebuilt));
+	if (!l->tprev || !l->tprev_rebuilt || ft_tab_init(&l->groups, sizeof(struct lat_group)) ||
 	    ft_tab_init(&l->merged, sizeof(struct lat_group)) ||
 	    ft_waits_init(&l->waits, env, on_wait, l)) {
 		ft_err("out of memory");
@@ -215,24 +219,32 @@ static int latency_init(void *priv, const struct ft_env *env)
 	return 0;
 }
 
-/* latency_event - run time at each switch-out; delays through the wait tracker */
+/*
+ * latency_event - run time at each switch-out (a rebuilt switch at the chain's
+ * estimate); delays through the wait tracker
+ */
 static void latency_event(void *priv, const struct ft_event *ev)
 {
 	struct latency *l = priv;
+	uint64_t t;
 	int prev;
 
 	if (ev->type == FT_EV_SWITCH) {
 		prev = ev->sw.prev_pid;
+		t = ft_switch_time(ev);
 		ft_tasks_note_field(l->env->tasks, prev, ev->sw.prev_comm);
 		ft_tasks_note_field(l->env->tasks, ev->sw.next_pid, ev->sw.next_comm);
 		if (prev && l->tprev[ev->cpu] &&
 		    ft_env_traced(l->env, prev)) {
 			struct lat_group *g = group_of(l, prev);
 
-			if (g)
-				g->runtime += ev->ts - l->tprev[ev->cpu];
+			if (g) {
+				g->runtime += t - l->tprev[ev->cpu];
+				g->rebuilt += ev->sw.synth || l->tprev_rebuilt[ev->cpu];
+			}
 		}
-		l->tprev[ev->cpu] = ev->ts;
+		l->tprev[ev->cpu] = t;
+		l->tprev_rebuilt[ev->cpu] = ev->sw.synth;
 	} else if (ev->type == FT_EV_LOST) {
 		l->tprev[ev->cpu] = 0;
 	}
@@ -304,6 +316,7 @@ static void print_json(struct latency *l, struct ft_tab *t, struct ft_json *j)
 		ft_json_i64(j, "pid", g->pid);
 		ft_json_u64(j, "tasks", g->ntasks);
 		ft_json_u64(j, "runtime_ns", g->runtime);
+		ft_json_u64(j, "rebuilt_runs", g->rebuilt);
 		ft_json_u64(j, "count", g->hist.count);
 		ft_json_u64(j, "total_ns", g->hist.sum_ns);
 		ft_json_u64(j, "avg_ns", g->hist.count ? g->hist.sum_ns / g->hist.count : 0);
@@ -324,7 +337,7 @@ static void latency_report(void *priv, struct ft_report *r)
 		"--------------------------------------------------------------------------------"
 		"---------------------------\n";
 	struct latency *l = priv;
-	uint64_t run = 0, count = 0;
+	uint64_t run = 0, count = 0, rebuilt = 0, rtasks = 0;
 	struct ft_tab *t = rows(l);
 	unsigned int i;
 	char name[48];
@@ -356,11 +369,16 @@ static void latency_report(void *priv, struct ft_report *r)
 		else
 			n = snprintf(name, sizeof(name), "  %s:%d ", g->comm, g->pid);
 		fprintf(f, "%s%*s|%11.3f ms |%9llu | avg:%8.3f ms | max:%8.3f ms | "
-			"max start: %12.6f s | max end: %12.6f s | p99:%8.3f ms\n", name,
+			"max start: %12.6f s | max end: %12.6f s | p99:%8.3f ms", name,
 			n < 24 ? 24 - n : 0, "", g->runtime / 1e6, (unsigned long long)g->hist.count,
 			g->hist.count ? g->hist.sum_ns / 1e6 / g->hist.count : 0.0, g->max / 1e6,
 			secs(g->max_start), secs(g->max_end),
 			ft_hist_percentile(&g->hist, 0.99) / 1e6);
+		if (g->rebuilt)
+			fprintf(f, " ^%llu", (unsigned long long)g->rebuilt);
+		fputc('\n', f);
+		rebuilt += g->rebuilt;
+		rtasks += g->rebuilt > 0;
 		run += g->runtime;
 		count += g->hist.count;
 	}
@@ -369,6 +387,11 @@ static void latency_report(void *priv, struct ft_report *r)
 	fprintf(f, "  TOTAL:                |%11.3f ms |%9llu |\n", run / 1e6,
 		(unsigned long long)count);
 	fprintf(f, " ---------------------------------------------------\n");
+	if (rebuilt)
+		fprintf(f, "latency: ^N: the run time of %llu rows rests on N runs (%llu in all) that "
+			"start or end at a switch the kernel did not record, timed at the latest "
+			"record proving it had not happened yet\n", (unsigned long long)rtasks,
+			(unsigned long long)rebuilt);
 	ft_wait_notes_print(f, "latency", &l->waits.notes);
 done:
 	if (r->interval) {
@@ -388,6 +411,7 @@ static void latency_fini(void *priv)
 	ft_tab_fini(&l->groups);
 	ft_tab_fini(&l->merged);
 	free(l->tprev);
+	free(l->tprev_rebuilt);
 }
 
 const struct ft_analyzer ft_latency = {

@@ -26,10 +26,12 @@
  * letters and the preempt bit from the event's own print fmt.
  *
  * The kernel does not always record a switch (a 6.18 VM never records CPU 1's
- * switch out of idle). The switch chain (events/chain.c) rebuilds them, timed at
- * the first record that proves them: a row ending at such a switch is marked '^'
- * and its run time is an upper bound. Lost events are printed where they happen,
- * and the CPU's previous switch is then unknown (no run time on its next row).
+ * switch out of idle). The switch chain (events/chain.c) rebuilds them and estimates
+ * when they happened (ft_switch_time: the latest record proving they had not yet): a
+ * row whose run starts or ends at such a switch is marked '^', and the summary counts
+ * such runs per task and how far their switches can be from the estimate. Lost events
+ * are printed where they happen, and the CPU's previous switch is then unknown (no run
+ * time on its next row).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -412,14 +414,15 @@ static void account(struct th_task *tr)
 }
 
 /*
- * print_row - one switch row, perf's layout; '^' when the switch was rebuilt. @e is
- * the outgoing task's entry in the task table (NULL: look it up when needed).
+ * print_row - one switch row at @t, perf's layout; '^' when its run starts or ends at
+ * a rebuilt switch. @e is the outgoing task's entry in the task table (NULL: look it
+ * up when needed).
  */
-static void print_row(struct timehist *th, const struct ft_event *ev, struct th_task *tr,
-		      const struct ft_task *e)
+static void print_row(struct timehist *th, const struct ft_event *ev, uint64_t t,
+		      struct th_task *tr, const struct ft_task *e, bool rebuilt)
 {
 	int prev = ev->sw.prev_pid, ncpus = th->env->ncpus;
-	char *d = put_time(th, row_begin(th), ev->ts, ev->cpu);
+	char *d = put_time(th, row_begin(th), t, ev->cpu);
 	struct ft_line name;
 
 	if (th->visual) {
@@ -458,7 +461,7 @@ static void print_row(struct timehist *th, const struct ft_event *ev, struct th_
 		memcpy(d + 1, name.buf, name.len);
 		d += 1 + name.len;
 	}
-	if (ev->sw.synth) {
+	if (rebuilt) {
 		memcpy(d, " ^", 2);
 		d += 2;
 	}
@@ -466,12 +469,33 @@ static void print_row(struct timehist *th, const struct ft_event *ev, struct th_
 	row_end(th, d);
 }
 
+/* note_rebuilt - a row of @tr whose run starts or ends at a rebuilt switch: how far off */
+static void note_rebuilt(struct th_task *tr, const struct ft_event *ev, uint64_t t)
+{
+	tr->rebuilt++;
+	if (tr->in_rebuilt)
+		tr->run_under += tr->in_slack;
+	if (ev->sw.synth)
+		tr->run_over += ev->ts - t;
+}
+
+/* rebuilt_in - the task switched in by rebuilt switch @ev: its run starts at @t */
+static void rebuilt_in(struct timehist *th, const struct ft_event *ev, uint64_t t)
+{
+	struct th_task *nt = task(th, ev->sw.next_pid, ev->cpu);
+
+	if (nt) {
+		nt->in_rebuilt = true;
+		nt->in_slack = ev->ts - t;
+	}
+}
+
 /* on_switch - close the outgoing task's row (out of line: wakeups dispatch lighter) */
 static __attribute__((noinline)) void on_switch(struct timehist *th, const struct ft_event *ev)
 {
 	int prev = ev->sw.prev_pid, next = ev->sw.next_pid;
-	uint64_t t = ev->ts, tprev = th->tprev[ev->cpu];
-	bool in = in_window(th, t);
+	uint64_t t = ft_switch_time(ev), tprev = th->tprev[ev->cpu];
+	bool in = in_window(th, t), rebuilt;
 	const struct ft_task *e;
 	struct th_task *tr;
 
@@ -484,21 +508,27 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 	if (!tr)
 		return;
 	update_runtime(tr, t, tprev);
+	rebuilt = ev->sw.synth || (tr->in_rebuilt && tprev);
 	if (in && shown(th, prev) && (!th->env->opts->cpu_on || th->env->opts->cpu_on[ev->cpu])) {
-		if (th->totals)
+		if (th->totals) {
 			account(tr);
+			if (rebuilt)
+				note_rebuilt(tr, ev, t);
+		}
 		/* the parent is read from /proc while the task lives (cached in the task table) */
 		if ((th->summary || th->idle_hist) && prev) {
 			ft_tasks_ppid(th->env->tasks, prev);
 			e = NULL;	/* it may have grown the table */
 		}
-		if (ev->sw.synth)
+		if (rebuilt)
 			th->rows_rebuilt++;
 		if (th->rows)
-			print_row(th, ev, tr, e);
+			print_row(th, ev, t, tr, e, rebuilt);
 		if (!th->hist_start)
 			th->hist_start = t;
-		th->hist_end = t;
+		/* a rebuilt switch comes at its record, timed earlier */
+		if (t > th->hist_end)
+			th->hist_end = t;
 	}
 	/* -I: an idle period is charged to the task that ends it */
 	if (in && th->idle_hist && prev == 0 && next && shown(th, next)) {
@@ -514,7 +544,10 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 	tr->last_state = ev->sw.preempt ? 'R' : ev->sw.state;
 	tr->ready = tr->last_state == 'R' ? t : 0;
 	tr->dead = ev->sw.state == 'X' || ev->sw.state == 'Z' || ev->sw.state == 'x';
+	tr->in_rebuilt = false;
 	th->tprev[ev->cpu] = t;
+	if (ev->sw.synth)
+		rebuilt_in(th, ev, t);	/* last: it may move tr */
 }
 
 /*
@@ -634,9 +667,10 @@ static void timehist_report(void *priv, struct ft_report *r)
 	}
 	if (th->summary || th->idle_hist)
 		th_summary(th, r->f);
-	if (th->rows_rebuilt)
-		fprintf(r->f, "\n^ %llu rows end at a switch the kernel did not record: timed at the "
-			"first record that proves it (run time an upper bound)\n", th->rows_rebuilt);
+	if (th->rows_rebuilt && th->rows)
+		fprintf(r->f, "\n^ %llu rows start or end at a switch the kernel did not record, "
+			"timed at the latest record proving it had not happened yet\n",
+			th->rows_rebuilt);
 }
 
 /* timehist_fini - free the tables */

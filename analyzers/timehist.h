@@ -32,6 +32,12 @@ struct th_task {
 	struct ft_stats	idle;		/* -I: idle periods this task ended */
 	uint64_t	sleep, iowait, preempt, delay;
 	uint64_t	migrations;
+	/* runs that start or end at a rebuilt switch: their count, and how far the run
+	 * time can be off (the switches lie between their estimate and their record) */
+	bool		in_rebuilt;	/* the current run began at a rebuilt switch */
+	uint64_t	in_slack;	/* its record - estimate */
+	uint64_t	rebuilt;
+	uint64_t	run_under, run_over;	/* run time could be this much less, more */
 	/* print_row: the task's "comm[tid/pid]", while its comm and tgid are these */
 	char		name[48];
 	unsigned char	name_len;		/* 0: not made yet */
@@ -50,7 +56,8 @@ struct timehist {
 	struct th_task		*idle;			/* per CPU */
 	uint64_t		*tprev;			/* per CPU: last switch, 0 unknown */
 	uint64_t		hist_start, hist_end;
-	unsigned long long	rows_rebuilt;
+	unsigned long long	rows_rebuilt;		/* rows whose run rests on a rebuilt switch */
+	unsigned long long	tasks_rebuilt;		/* summary: tasks with such runs */
 	uint64_t		sec;			/* put_time: the seconds in sec_text */
 	char			sec_text[48];		/* "%8llu." (and ft_put_u's room) */
 	unsigned int		sec_len;		/* 0: not made yet */

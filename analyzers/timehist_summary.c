@@ -60,6 +60,8 @@ static void print_task(struct timehist *th, FILE *f, const struct th_task *tr)
 		fprintf(f, "  %5.2f   %5llu", ft_stats_rel_stddev(s),
 			(unsigned long long)tr->migrations);
 	}
+	if (tr->rebuilt && !th->idle_hist)
+		fprintf(f, "  ^%llu", (unsigned long long)tr->rebuilt);
 	fputc('\n', f);
 }
 
@@ -76,10 +78,38 @@ static unsigned int print_tasks(struct timehist *th, FILE *f, bool dead, uint64_
 			continue;
 		print_task(th, f, tr);
 		n++;
+		th->tasks_rebuilt += tr->rebuilt > 0;
 		*count += tr->run.n;
 		*run += tr->run.sum;
 	}
 	return n;
+}
+
+/* rebuilt_note - which run times rest on switches the kernel did not record */
+static void rebuilt_note(struct timehist *th, FILE *f)
+{
+	uint64_t under = 0, over = 0, runs = 0;
+	unsigned int i;
+
+	if (!th->tasks_rebuilt || th->idle_hist)
+		return;
+	for (i = 0; i < th->tasks.n; i++) {
+		const struct th_task *tr = ft_tab_at(&th->tasks, i);
+
+		if (!wanted(th, tr))
+			continue;
+		runs += tr->rebuilt;
+		under += tr->run_under;
+		over += tr->run_over;
+	}
+	fprintf(f, "\n^N: N runs of the task start or end at a switch the kernel did not record "
+		"(%llu runs of %llu tasks),\n    timed at the latest record proving it had not "
+		"happened yet; the switches lie at most\n    ", (unsigned long long)runs,
+		(unsigned long long)th->tasks_rebuilt);
+	ms(f, under, 0);
+	fputs("ms (run time less) and ", f);
+	ms(f, over, 0);
+	fputs("ms (more) later in all\n", f);
 }
 
 /* th_summary - perf's summary after the rows */
@@ -140,6 +170,7 @@ void th_summary(struct timehist *th, FILE *f)
 	fprintf(f, "\n    Total scheduling time (msec): ");
 	ms(f, span, 2);
 	fprintf(f, " (x %d)\n", th->env->ncpus);
+	rebuilt_note(th, f);
 }
 
 /* th_summary_json - per task totals, idle per CPU, rebuilt rows */
@@ -169,6 +200,10 @@ void th_summary_json(struct timehist *th, struct ft_json *j)
 		ft_json_u64(j, "preempt_ns", tr->preempt);
 		ft_json_u64(j, "delay_ns", tr->delay);
 		ft_json_u64(j, "migrations", tr->migrations);
+		ft_json_u64(j, "rebuilt_runs", tr->rebuilt);
+		ft_json_u64(j, "run_min_ns", tr->run.sum - (tr->run_under < tr->run.sum ?
+							     tr->run_under : tr->run.sum));
+		ft_json_u64(j, "run_max_ns", tr->run.sum + tr->run_over);
 		if (th->idle_hist)
 			ft_json_u64(j, "idle_before_ns", tr->idle.sum);
 		ft_json_obj_end(j);

@@ -12,18 +12,26 @@
  *   <idle>  [001] 340.660  sched_wakeup: pid=2263
  *   sleep   [001] 340.849  sched_waking: pid=2262      (first record of 2263: hi)
  *
- * The missing switch idle -> 2263 lies in (lo, hi]. We synthesise it, with ts = hi and
- * ts_lo = lo, mark it, count it, and hand it on before the record that revealed it.
- * hi is the only time a record proves: analyzers that time the switch-in get an upper
- * bound (on that VM bpftrace, which sees the switch, puts it 8-31 us after the wakeup;
- * lo is the wakeup itself, 0 us). Lost events break chains the same way; such a
- * switch is marked after_loss.
+ * The missing switch idle -> 2263 lies in (lo, hi]. We synthesise it, with ts = hi (its
+ * place in the stream) and ts_lo = lo, mark it, count it, and hand it on before the
+ * record that revealed it. Its estimate, ts_est, is the latest record proving it had
+ * not happened yet: lo, or the task's last switch, wakeup or migration anywhere (a task
+ * starts on a CPU only after it left another, was woken or was moved), when that comes
+ * after lo or the CPU ran idle; an idle CPU takes a ready task within tens of us (on
+ * that VM bpftrace, which sees the switch, puts it 8-31 us after the wakeup). When the
+ * task before was seen running after that, the wait is unknown and ts_est is hi.
+ * A task seen on a CPU while the chain has it running on another has that run ended
+ * (ft_chain_split). Lost events break chains the same way; such a switch is marked
+ * after_loss.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "events/chain.h"
+
+/* Pids the task table follows: the kernel's PID_MAX_LIMIT on 64-bit machines. */
+#define FT_CHAIN_PID_LIMIT	(1 << 22)
 
 /* What a rebuilt switch names idle: as long as a record's comm field. */
 static const char swapper_comm[FT_TASK_COMM_LEN] = "swapper";
@@ -57,37 +65,134 @@ void ft_chain_fini(struct ft_chain *c)
 {
 	free(c->cpu);
 	free(c->repaired_cpu);
+	free(c->task);
 	memset(c, 0, sizeof(*c));
 }
 
 /**
- * ft_chain_repair - @ev on CPU @cc came from @pid, not from the task the chain has
- * running there: fill @synth with the reconstructed sched_switch and return true,
- * or return false when the break is expected (an untraced task of a filtered stream)
+ * ft_chain_grow - make room for @pid in the task table and return its entry;
+ * NULL for a pid no kernel gives, or without memory (its evidence is then not kept)
  */
-bool ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft_event *ev,
-		     int pid, struct ft_event *synth)
+struct ft_chain_task *ft_chain_grow(struct ft_chain *c, int pid)
 {
-	if (c->traced && !ft_imap_get(c->traced, pid)) {
-		c->resynced++;
-		return false;
+	unsigned int n = c->ntasks ? c->ntasks : 1024, i;
+	struct ft_chain_task *t;
+
+	if (pid < 0 || pid >= FT_CHAIN_PID_LIMIT)
+		return NULL;
+	while (n <= (unsigned int)pid)
+		n *= 2;
+	if (n > FT_CHAIN_PID_LIMIT)
+		n = FT_CHAIN_PID_LIMIT;
+	t = realloc(c->task, n * sizeof(*t));
+	if (!t)
+		return NULL;
+	for (i = c->ntasks; i < n; i++) {
+		t[i].ts = 0;
+		t[i].cpu = -1;
 	}
+	c->task = t;
+	c->ntasks = n;
+	return &t[pid];
+}
+
+/* rebuilt - a sched_switch @prev -> @next on @cpu that the kernel did not record */
+static void rebuilt(struct ft_event *synth, const struct ft_event *ev, int cpu, int prev,
+		    int next, const char *next_comm)
+{
 	memset(synth, 0, sizeof(*synth));
 	synth->ts = ev->ts;
-	synth->cpu = ev->cpu;
+	synth->cpu = cpu;
 	synth->type = FT_EV_SWITCH;
-	synth->common_pid = cc->cur;
-	synth->sw.prev_pid = cc->cur;
-	synth->sw.next_pid = pid;
+	synth->common_pid = prev;
+	synth->sw.prev_pid = prev;
+	synth->sw.next_pid = next;
 	/* idle is always runnable; any other task's state is unknown */
-	synth->sw.prev_state = cc->cur == 0 ? 0 : -1;
-	synth->sw.state = cc->cur == 0 ? 'R' : '?';
-	synth->sw.prev_comm = cc->cur == 0 ? swapper_comm : "";
-	synth->sw.next_comm = ev->type == FT_EV_SWITCH ? ev->sw.prev_comm : "";
+	synth->sw.prev_state = prev == 0 ? 0 : -1;
+	synth->sw.state = prev == 0 ? 'R' : '?';
+	synth->sw.prev_comm = prev == 0 ? swapper_comm : "";
+	synth->sw.next_comm = next == 0 ? swapper_comm : next_comm;
 	synth->sw.synth = true;
-	synth->sw.after_loss = cc->lost;
-	synth->sw.ts_lo = cc->last_ts;
+}
+
+/**
+ * ft_chain_split - @ev on its CPU shows @pid there while the chain still has it
+ * running on another CPU, whose switch-out was not recorded: end that run (the task
+ * leaves for idle) at its last evidence. Returns the number of switches rebuilt.
+ */
+int ft_chain_split(struct ft_chain *c, const struct ft_event *ev, int pid,
+		   struct ft_event *synth)
+{
+	struct ft_chain_task *t = &c->task[pid];
+	struct ft_chain_cpu *cy = &c->cpu[t->cpu];
+	uint64_t est;
+
+	if (cy->cur != pid)
+		return 0;
+	est = t->ts > cy->last_ts ? t->ts : cy->last_ts;
+	rebuilt(synth, ev, t->cpu, pid, 0, "");
+	synth->sw.after_loss = cy->lost;
+	synth->sw.ts_lo = cy->last_ts;
+	synth->sw.ts_est = est < ev->ts ? est : ev->ts;
+	cy->cur = 0;
+	cy->last_ts = synth->sw.ts_est;
+	t->ts = synth->sw.ts_est;	/* it runs elsewhere only after that */
+	t->cpu = -1;
+	c->split++;
+	return 1;
+}
+
+/**
+ * ft_chain_repair - @ev on CPU @cc came from @pid, not from the task the chain has
+ * running there: fill @synth with the switches it proves and return how many, 0 when
+ * the break is expected (an untraced task of a filtered stream). The switch-in is
+ * timed at the latest record proving it had not happened yet: the CPU's last record
+ * from its previous task, and @pid's last switch, wakeup or migration anywhere.
+ */
+int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft_event *ev,
+		    int pid, struct ft_event *synth)
+{
+	struct ft_chain_task *t, *out = NULL;
+	uint64_t est = cc->last_ts;
+	int n = 0;
+
+	if (c->traced && !ft_imap_get(c->traced, pid)) {
+		c->resynced++;
+		return 0;
+	}
+	/* grow for the task switched out first: growing for @pid moves the table */
+	if (cc->cur > 0)
+		ft_chain_task(c, cc->cur);
+	t = pid > 0 ? ft_chain_task(c, pid) : NULL;
+	if (cc->cur > 0 && (unsigned int)cc->cur < c->ntasks)
+		out = &c->task[cc->cur];
+	if (t && t->cpu >= 0 && t->cpu != ev->cpu)
+		n = ft_chain_split(c, ev, pid, synth);
+	/*
+	 * @pid became ready (or left another CPU) after the CPU's last record: with the
+	 * CPU idle or silent since, it runs at once. Otherwise the task there was still
+	 * running then, and how long @pid waited is unknown: only its record is proof.
+	 */
+	if (t && t->ts > est)
+		est = t->ts;
+	else if (cc->cur != 0)
+		est = ev->ts;
+	if (est > ev->ts)
+		est = ev->ts;
+	rebuilt(synth + n, ev, ev->cpu, cc->cur, pid,
+		ev->type == FT_EV_SWITCH ? ev->sw.prev_comm : "");
+	synth[n].sw.after_loss = cc->lost;
+	synth[n].sw.ts_lo = cc->last_ts;
+	synth[n].sw.ts_est = est;
+	if (out) {
+		out->ts = est;
+		out->cpu = -1;
+	}
+	if (t) {
+		t->ts = ev->ts;
+		t->cpu = ev->cpu;
+	}
 	c->repaired++;
 	c->repaired_cpu[ev->cpu]++;
-	return true;
+	return n + 1;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The switch chain: which task runs on each CPU, kept in one place for every
- * scheduler analyzer, with repair of switch-ins the kernel did not deliver.
+ * scheduler analyzer, with repair of switches the kernel did not deliver.
  */
 #ifndef FTSCOPE_EVENTS_CHAIN_H
 #define FTSCOPE_EVENTS_CHAIN_H
@@ -12,60 +12,130 @@
 #include "events/decode.h"
 #include "events/pidset.h"
 
+/* Most switches one record can reveal: a switch-in on its CPU, and a run elsewhere
+ * ended for each of its two tasks. */
+#define FT_CHAIN_MAX_SYNTH	3
+
 struct ft_chain_cpu {
 	int		cur;		/* task running here, -1 unknown */
 	uint64_t	last_ts;	/* last record known to come from cur */
 	bool		lost;		/* events were lost since last_ts */
 };
 
+/* What the chain knows of one task, by pid. */
+struct ft_chain_task {
+	uint64_t	ts;		/* its last switch, wakeup or migration */
+	int		cpu;		/* CPU the chain has it running on, -1 none */
+};
+
 struct ft_chain {
 	int			ncpus;
 	struct ft_chain_cpu	*cpu;
+	struct ft_chain_task	*task;		/* by pid, grown on demand */
+	unsigned int		ntasks;
 	const struct ft_imap	*traced;	/* a filtered stream's pids; NULL: whole system */
 	unsigned long long	repaired;	/* switch-ins reconstructed */
 	unsigned long long	*repaired_cpu;
+	unsigned long long	split;		/* runs ended: the task showed up on another CPU */
 	unsigned long long	resynced;	/* breaks by untraced tasks in a filtered stream */
 };
 
 int ft_chain_init(struct ft_chain *c, int ncpus, const struct ft_imap *traced);
 void ft_chain_fini(struct ft_chain *c);
-bool ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft_event *ev,
-		     int pid, struct ft_event *synth);
+int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft_event *ev,
+		    int pid, struct ft_event *synth);
+int ft_chain_split(struct ft_chain *c, const struct ft_event *ev, int pid,
+		   struct ft_event *synth);
+struct ft_chain_task *ft_chain_grow(struct ft_chain *c, int pid);
+
+/* ft_chain_task - what the chain knows of @pid; NULL for a pid it does not follow */
+static inline __attribute__((always_inline))
+struct ft_chain_task *ft_chain_task(struct ft_chain *c, int pid)
+{
+	if ((unsigned int)pid < c->ntasks)
+		return &c->task[pid];
+	return ft_chain_grow(c, pid);
+}
 
 /*
  * ft_chain_step - record @ev on its CPU came from @pid and leaves @next running there
- * (a sched_switch's prev and next; the same task for any other record)
+ * (a sched_switch's prev and next; the same task for any other record). Returns the
+ * number of switches rebuilt into @synth.
  */
-static inline bool ft_chain_step(struct ft_chain *c, const struct ft_event *ev, int pid,
-				 int next, struct ft_event *synth)
+static inline __attribute__((always_inline))
+int ft_chain_step(struct ft_chain *c, const struct ft_event *ev, int pid,
+				int next, struct ft_event *synth)
 {
 	struct ft_chain_cpu *cc;
-	bool made;
+	int n = 0;
 
 	if ((unsigned int)ev->cpu >= (unsigned int)c->ncpus)
-		return false;
+		return 0;
 	cc = &c->cpu[ev->cpu];
-	made = cc->cur >= 0 && pid != cc->cur && ft_chain_repair(c, cc, ev, pid, synth);
+	if (cc->cur >= 0 && pid != cc->cur)
+		n = ft_chain_repair(c, cc, ev, pid, synth);
 	cc->cur = next;
 	cc->last_ts = ev->ts;
 	cc->lost = false;
-	return made;
+	return n;
+}
+
+/* ft_chain_switch - a recorded switch: its tasks' evidence, and a run elsewhere ended */
+static inline __attribute__((always_inline))
+int ft_chain_switch(struct ft_chain *c, const struct ft_event *ev,
+				  struct ft_event *synth)
+{
+	int n = ft_chain_step(c, ev, ev->sw.prev_pid, ev->sw.next_pid, synth);
+	int next = ev->sw.next_pid;
+	struct ft_chain_task *t;
+
+	if ((unsigned int)ev->cpu >= (unsigned int)c->ncpus)
+		return n;
+	if ((t = ft_chain_task(c, ev->sw.prev_pid))) {
+		t->ts = ev->ts;
+		t->cpu = -1;
+	}
+	if (next > 0 && (t = ft_chain_task(c, next))) {
+		if (t->cpu >= 0 && t->cpu != ev->cpu)
+			n += ft_chain_split(c, ev, next, synth + n);
+		t->ts = ev->ts;
+		t->cpu = ev->cpu;
+	}
+	return n;
 }
 
 /**
- * ft_chain_feed - follow @ev; when it reveals a missing switch-in, fill @synth
- * with the reconstructed sched_switch (deliver it before @ev) and return true.
+ * ft_chain_feed - follow @ev; when it reveals switches the kernel did not record,
+ * fill @synth (room for FT_CHAIN_MAX_SYNTH) with them, to be delivered in order
+ * before @ev, and return how many.
  */
-static inline bool ft_chain_feed(struct ft_chain *c, const struct ft_event *ev,
-				 struct ft_event *synth)
+static inline __attribute__((always_inline))
+int ft_chain_feed(struct ft_chain *c, const struct ft_event *ev,
+				struct ft_event *synth)
 {
-	if (ev->type == FT_EV_SWITCH)
-		return ft_chain_step(c, ev, ev->sw.prev_pid, ev->sw.next_pid, synth);
-	if (ev->type != FT_EV_LOST)
+	struct ft_chain_task *t;
+	int n, pid;
+
+	switch (ev->type) {
+	case FT_EV_SWITCH:
+		return ft_chain_switch(c, ev, synth);
+	case FT_EV_WAKING:
+	case FT_EV_WAKEUP:
+	case FT_EV_WAKEUP_NEW:
+	case FT_EV_MIGRATE:
+		/* the task is not running where it goes next: it is woken or moved */
+		n = ft_chain_step(c, ev, ev->common_pid, ev->common_pid, synth);
+		pid = ev->type == FT_EV_MIGRATE ? ev->mig.pid : ev->wk.pid;
+		if (pid > 0 && (t = ft_chain_task(c, pid)))
+			t->ts = ev->ts;
+		return n;
+	case FT_EV_LOST:
+		if ((unsigned int)ev->cpu < (unsigned int)c->ncpus)
+			c->cpu[ev->cpu].lost = true;
+		return 0;
+	default:
 		return ft_chain_step(c, ev, ev->common_pid, ev->common_pid, synth);
-	if ((unsigned int)ev->cpu < (unsigned int)c->ncpus)
-		c->cpu[ev->cpu].lost = true;
-	return false;
+	}
 }
 
 #endif

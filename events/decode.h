@@ -66,8 +66,12 @@ struct ft_switch {
 	const char	*next_comm;
 	bool		synth;		/* reconstructed by the switch-chain repair */
 	bool		after_loss;	/* synthesised across lost events: timing unknown */
-	uint64_t	ts_lo;		/* synth: earliest time the switch can have happened */
+	uint64_t	ts_lo;		/* synth: the CPU's last record before the switch */
+	uint64_t	ts_est;		/* synth: the latest record proving it had not happened
+					   yet: the switch lies in [ts_est, ts], and ts_est is
+					   the estimate (ts_lo <= ts_est <= ts) */
 };
+
 
 struct ft_wake {
 	int		pid, prio, target_cpu;	/* target_cpu -1 when the format lacks it */
@@ -143,6 +147,12 @@ struct ft_event {
 		long long		lost;	/* FT_EV_LOST: count, -1 when unknown */
 	};
 };
+
+/* ft_switch_time - when a switch happened: its record's time, or a rebuilt one's estimate */
+static inline uint64_t ft_switch_time(const struct ft_event *ev)
+{
+	return ev->sw.synth ? ev->sw.ts_est : ev->ts;
+}
 
 /* prev_state values below this have their letter in ft_states.small. */
 #define FT_STATE_SMALL	256

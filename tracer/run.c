@@ -80,9 +80,11 @@ static inline void deliver(struct pipeline *p, const struct ft_event *ev)
 }
 
 /* on_raw - one record: decode, follow forks, repair the chain, deliver */
-static inline void on_raw(struct pipeline *p, const struct ft_raw *raw)
+static inline __attribute__((always_inline))
+void on_raw(struct pipeline *p, const struct ft_raw *raw)
 {
-	struct ft_event ev, synth;
+	struct ft_event ev, synth[FT_CHAIN_MAX_SYNTH];
+	int i, n;
 
 	ev.ts = raw->ts;
 	ev.cpu = raw->cpu;
@@ -94,7 +96,7 @@ static inline void on_raw(struct pipeline *p, const struct ft_raw *raw)
 			p->lost_cpu[raw->cpu] += raw->lost;
 		else
 			p->lost_unknown++;
-		ft_chain_feed(&p->chain, &ev, &synth);
+		ft_chain_feed(&p->chain, &ev, synth);
 		deliver(p, &ev);
 		return;
 	}
@@ -102,8 +104,9 @@ static inline void on_raw(struct pipeline *p, const struct ft_raw *raw)
 		return;
 	/* a wakeup the analyzer does not read still tells the chain who runs */
 	if (p->dec.bare & FT_NEED(ev.type)) {
-		if (ft_chain_step(&p->chain, &ev, ev.common_pid, ev.common_pid, &synth))
-			deliver(p, &synth);
+		n = ft_chain_step(&p->chain, &ev, ev.common_pid, ev.common_pid, synth);
+		for (i = 0; i < n; i++)
+			deliver(p, &synth[i]);
 		return;
 	}
 	if (ev.type == FT_EV_FORK) {
@@ -116,8 +119,9 @@ static inline void on_raw(struct pipeline *p, const struct ft_raw *raw)
 		deliver(p, &ev);
 		return;
 	}
-	if (ft_chain_feed(&p->chain, &ev, &synth))
-		deliver(p, &synth);
+	n = ft_chain_feed(&p->chain, &ev, synth);
+	for (i = 0; i < n; i++)
+		deliver(p, &synth[i]);
 	deliver(p, &ev);
 }
 
@@ -209,6 +213,7 @@ static void footer(struct pipeline *p, struct ft_merge *m, struct ft_report *r)
 		ft_json_arr_end(r->json);
 		ft_json_u64(r->json, "lost_unknown_count", p->lost_unknown);
 		ft_json_u64(r->json, "switch_ins_reconstructed", p->chain.repaired);
+		ft_json_u64(r->json, "runs_ended_on_another_cpu", p->chain.split);
 		ft_json_u64(r->json, "bad_pages", bad);
 		ft_json_u64(r->json, "malformed_records", p->dec.malformed);
 		ft_json_u64(r->json, "unordered_records", m->unordered);
@@ -227,6 +232,9 @@ static void footer(struct pipeline *p, struct ft_merge *m, struct ft_report *r)
 		per_cpu(f, p->chain.repaired_cpu, p->ncpus);
 		fputc(')', f);
 	}
+	if (p->chain.split)
+		fprintf(f, "; %llu runs ended where the task showed up on another CPU",
+			p->chain.split);
 	if (bad || p->dec.malformed)
 		fprintf(f, "; %llu damaged pages, %llu malformed records skipped", bad,
 			p->dec.malformed);

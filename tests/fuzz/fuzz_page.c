@@ -96,7 +96,8 @@ struct walk {
 /* on_raw - decode a merged record and feed the chain, as the pipeline does */
 static void on_raw(struct walk *w, const struct ft_raw *raw)
 {
-	struct ft_event ev = { .ts = raw->ts, .cpu = raw->cpu }, synth;
+	struct ft_event ev = { .ts = raw->ts, .cpu = raw->cpu }, synth[FT_CHAIN_MAX_SYNTH];
+	int i, n;
 
 	if (!raw->data) {
 		ev.type = FT_EV_LOST;
@@ -104,8 +105,9 @@ static void on_raw(struct walk *w, const struct ft_raw *raw)
 	} else {
 		ft_decode(&w->set->dec, raw->data, raw->size, &ev);
 	}
-	if (ft_chain_feed(&w->chain, &ev, &synth))
-		w->sum += synth.sw.next_pid;
+	n = ft_chain_feed(&w->chain, &ev, synth);
+	for (i = 0; i < n; i++)
+		w->sum += synth[i].sw.next_pid + synth[i].sw.ts_est;
 	/* touch what the decoder pointed at, so ASan checks it is inside the record */
 	if (ev.type == FT_EV_SWITCH)
 		w->sum += ev.sw.prev_comm[0] + ev.sw.next_comm[FT_TASK_COMM_LEN - 1];

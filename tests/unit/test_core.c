@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Core unit tests on bytes and events with known answers: hand-built ring-buffer
- * pages (merge order, watermark, losses, damage), switch-chain repair, runqlat
+ * pages (merge order, watermark, losses, damage), runqlat
  * pairing, histogram layout and percentiles, the int map, option parsing.
  */
 #include <setjmp.h>
@@ -282,7 +282,7 @@ static void test_page_fmt(void **state)
 	assert_int_equal(ft_page_fmt_parse(&pf, "nonsense", 8), -1);
 }
 
-/* ---- switch chain -------------------------------------------------------- */
+/* ---- test events ---------------------------------------------------------- */
 
 /* What the test events name their tasks: as long as a record's comm field. */
 static const char comm_t[FT_TASK_COMM_LEN] = "t";
@@ -310,60 +310,6 @@ static struct ft_event ev_wake(uint64_t ts, int cpu, int by, int pid)
 	e.wk.target_cpu = cpu;
 	e.wk.comm = comm_t;
 	return e;
-}
-
-/* a switch out of idle that the kernel did not record is rebuilt between idle's last
- * record and the woken task's first one */
-static void test_chain_repair(void **state)
-{
-	struct ft_event e, synth;
-	struct ft_chain c;
-
-	assert_int_equal(ft_chain_init(&c, 2, NULL), 0);
-	e = ev_switch(10, 1, 5, 0, 'S');
-	assert_false(ft_chain_feed(&c, &e, &synth));
-	e = ev_wake(20, 1, 0, 7);
-	assert_false(ft_chain_feed(&c, &e, &synth));
-	e = ev_switch(30, 1, 7, 0, 'S');	/* 7 runs: its switch-in was never recorded */
-	assert_true(ft_chain_feed(&c, &e, &synth));
-	assert_int_equal(synth.type, FT_EV_SWITCH);
-	assert_int_equal(synth.sw.prev_pid, 0);
-	assert_int_equal(synth.sw.next_pid, 7);
-	assert_true(synth.sw.synth);
-	assert_int_equal(synth.sw.ts_lo, 20);
-	assert_int_equal(synth.ts, 30);
-	assert_int_equal(c.repaired, 1);
-	assert_int_equal(c.repaired_cpu[1], 1);
-	e = ev_switch(40, 1, 0, 8, 'R');	/* an unbroken chain: nothing to repair */
-	assert_false(ft_chain_feed(&c, &e, &synth));
-	/* after a loss the repaired switch says so */
-	e.type = FT_EV_LOST;
-	e.cpu = 1;
-	ft_chain_feed(&c, &e, &synth);
-	e = ev_wake(50, 1, 9, 3);
-	assert_true(ft_chain_feed(&c, &e, &synth));
-	assert_true(synth.sw.after_loss);
-	ft_chain_fini(&c);
-}
-
-/* in a pid-filtered stream, untraced tasks appear without switch-ins: no repair */
-static void test_chain_filtered(void **state)
-{
-	struct ft_event e, synth;
-	struct ft_imap traced;	/* a filtered stream that records pid 7 only */
-	struct ft_chain c;
-
-	assert_int_equal(ft_imap_init(&traced, 4), 0);
-	assert_non_null(ft_imap_put(&traced, 7, 1));
-	assert_int_equal(ft_chain_init(&c, 1, &traced), 0);
-	e = ev_switch(10, 0, 7, 4, 'S');
-	ft_chain_feed(&c, &e, &synth);
-	e = ev_switch(20, 0, 9, 7, 'S');	/* 4 -> 9 was not recorded: expected */
-	assert_false(ft_chain_feed(&c, &e, &synth));
-	assert_int_equal(c.resynced, 1);
-	assert_int_equal(c.repaired, 0);
-	ft_chain_fini(&c);
-	ft_imap_fini(&traced);
 }
 
 /* ---- runqlat ------------------------------------------------------------- */
@@ -777,8 +723,6 @@ int main(void)
 		cmocka_unit_test(test_merge_losses_and_damage),
 		cmocka_unit_test(test_merge_many_cpus),
 		cmocka_unit_test(test_page_fmt),
-		cmocka_unit_test(test_chain_repair),
-		cmocka_unit_test(test_chain_filtered),
 		cmocka_unit_test(test_runqlat_pairs),
 		cmocka_unit_test(test_runqlat_reconstructed),
 		cmocka_unit_test(test_hist),

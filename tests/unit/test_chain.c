@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Switch-chain unit tests on hand-built event sequences: which switches are rebuilt,
+ * when each is timed (the evidence rules), a task never running on two CPUs at once,
+ * and the run time that timehist and latency then report.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analyzers/analyzer.h"
+#include "analyzers/output/json.h"
+#include "events/chain.h"
+#include "events/decode.h"
+#include "events/pidset.h"
+#include "events/tasks.h"
+#include "tracer/options.h"
+
+#define MS	1000000ULL
+
+/* What the test events name their tasks: as long as a record's comm field. */
+static const char comm_t[FT_TASK_COMM_LEN] = "t";
+
+/* ev_switch - a sched_switch event */
+static struct ft_event ev_switch(uint64_t ts, int cpu, int prev, int next, char state)
+{
+	struct ft_event e = { .ts = ts, .cpu = cpu, .type = FT_EV_SWITCH, .common_pid = prev };
+
+	e.sw.prev_pid = prev;
+	e.sw.next_pid = next;
+	e.sw.state = state;
+	e.sw.prev_state = state == 'R' ? 0 : 1;
+	e.sw.prev_comm = e.sw.next_comm = comm_t;
+	e.sw.ts_lo = ts;
+	return e;
+}
+
+/* ev_wake - a sched_waking of @pid recorded by @by */
+static struct ft_event ev_wake(uint64_t ts, int cpu, int by, int pid)
+{
+	struct ft_event e = { .ts = ts, .cpu = cpu, .type = FT_EV_WAKING, .common_pid = by };
+
+	e.wk.pid = pid;
+	e.wk.target_cpu = cpu;
+	e.wk.comm = comm_t;
+	return e;
+}
+
+/* ev_migrate - a sched_migrate_task of @pid to @dest, recorded by @by */
+static struct ft_event ev_migrate(uint64_t ts, int cpu, int by, int pid, int dest)
+{
+	struct ft_event e = { .ts = ts, .cpu = cpu, .type = FT_EV_MIGRATE, .common_pid = by };
+
+	e.mig.pid = pid;
+	e.mig.orig_cpu = cpu;
+	e.mig.dest_cpu = dest;
+	return e;
+}
+
+/* ev_other - any other record, made by @pid */
+static struct ft_event ev_other(uint64_t ts, int cpu, int pid)
+{
+	struct ft_event e = { .ts = ts, .cpu = cpu, .type = FT_EV_FUNC, .common_pid = pid };
+
+	return e;
+}
+
+/* a switch out of idle that the kernel did not record is rebuilt between idle's last
+ * record and the woken task's first one, timed at the wakeup */
+static void test_chain_repair(void **state)
+{
+	struct ft_event e, synth[FT_CHAIN_MAX_SYNTH];
+	struct ft_chain c;
+
+	assert_int_equal(ft_chain_init(&c, 2, NULL), 0);
+	e = ev_switch(10, 1, 5, 0, 'S');
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 0);
+	e = ev_wake(20, 1, 0, 7);
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 0);
+	e = ev_switch(30, 1, 7, 0, 'S');	/* 7 runs: its switch-in was never recorded */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].type, FT_EV_SWITCH);
+	assert_int_equal(synth[0].cpu, 1);
+	assert_int_equal(synth[0].sw.prev_pid, 0);
+	assert_int_equal(synth[0].sw.next_pid, 7);
+	assert_true(synth[0].sw.synth);
+	assert_int_equal(synth[0].sw.ts_lo, 20);
+	assert_int_equal(synth[0].sw.ts_est, 20);
+	assert_int_equal(ft_switch_time(&synth[0]), 20);
+	assert_int_equal(synth[0].ts, 30);
+	assert_int_equal(c.repaired, 1);
+	assert_int_equal(c.repaired_cpu[1], 1);
+	e = ev_switch(40, 1, 0, 8, 'R');	/* an unbroken chain: nothing to repair */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 0);
+	/* after a loss the repaired switch says so */
+	e.type = FT_EV_LOST;
+	e.cpu = 1;
+	ft_chain_feed(&c, &e, synth);
+	e = ev_wake(50, 1, 9, 3);
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_true(synth[0].sw.after_loss);
+	ft_chain_fini(&c);
+}
+
+/*
+ * a task moved to an idle CPU: its switch-in there is timed at its last record
+ * elsewhere (the migration), not at the CPU's last record nor at its own first one
+ */
+static void test_chain_evidence_elsewhere(void **state)
+{
+	struct ft_event e, synth[FT_CHAIN_MAX_SYNTH];
+	struct ft_chain c;
+
+	assert_int_equal(ft_chain_init(&c, 2, NULL), 0);
+	e = ev_switch(10, 1, 5, 0, 'S');		/* CPU 1 idle from 10 */
+	ft_chain_feed(&c, &e, synth);
+	e = ev_switch(20, 0, 0, 7, 'R');		/* 7 runs on CPU 0 */
+	ft_chain_feed(&c, &e, synth);
+	e = ev_switch(50, 0, 7, 9, 'R');		/* the stopper takes CPU 0 */
+	ft_chain_feed(&c, &e, synth);
+	e = ev_migrate(52, 0, 9, 7, 1);			/* and moves 7 to CPU 1 */
+	ft_chain_feed(&c, &e, synth);
+	e = ev_switch(2052, 1, 7, 0, 'S');		/* 7's first record there */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].sw.next_pid, 7);
+	assert_int_equal(synth[0].sw.ts_lo, 10);
+	assert_int_equal(synth[0].sw.ts_est, 52);
+	assert_int_equal(synth[0].ts, 2052);
+	ft_chain_fini(&c);
+}
+
+/*
+ * the task before was seen running after the woken task became ready: how long it
+ * waited is unknown, so the switch stays at the record that proves it
+ */
+static void test_chain_busy_cpu(void **state)
+{
+	struct ft_event e, synth[FT_CHAIN_MAX_SYNTH];
+	struct ft_chain c;
+
+	assert_int_equal(ft_chain_init(&c, 1, NULL), 0);
+	e = ev_switch(10, 0, 0, 3, 'R');		/* 3 runs */
+	ft_chain_feed(&c, &e, synth);
+	e = ev_wake(20, 0, 3, 7);			/* and wakes 7 */
+	ft_chain_feed(&c, &e, synth);
+	e = ev_other(30, 0, 3);				/* 3 still runs at 30 */
+	ft_chain_feed(&c, &e, synth);
+	e = ev_other(1000, 0, 7);			/* 3 -> 7 was not recorded */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].sw.prev_pid, 3);
+	assert_int_equal(synth[0].sw.ts_est, 1000);
+	/* 3 left at or after 30: its next switch-in elsewhere cannot be timed before */
+	assert_int_equal(c.task[3].ts, 1000);
+	ft_chain_fini(&c);
+}
+
+/* a task seen on CPU 0 while the chain has it on CPU 1: the run on CPU 1 is ended */
+static void test_chain_two_cpus(void **state)
+{
+	struct ft_event e, synth[FT_CHAIN_MAX_SYNTH];
+	struct ft_chain c;
+
+	assert_int_equal(ft_chain_init(&c, 2, NULL), 0);
+	e = ev_switch(5, 0, 0, 4, 'R');			/* 4 on CPU 0 */
+	ft_chain_feed(&c, &e, synth);
+	e = ev_switch(10, 1, 0, 7, 'R');		/* 7 on CPU 1 */
+	ft_chain_feed(&c, &e, synth);
+	e = ev_other(40, 1, 7);				/* 7's last record there */
+	ft_chain_feed(&c, &e, synth);
+	e = ev_other(500, 0, 7);			/* 7 on CPU 0: it left CPU 1 unseen */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 2);
+	assert_int_equal(synth[0].cpu, 1);
+	assert_int_equal(synth[0].sw.prev_pid, 7);
+	assert_int_equal(synth[0].sw.next_pid, 0);
+	assert_int_equal(synth[0].sw.ts_est, 40);
+	assert_int_equal(synth[1].cpu, 0);
+	assert_int_equal(synth[1].sw.prev_pid, 4);
+	assert_int_equal(synth[1].sw.next_pid, 7);
+	assert_true(synth[1].sw.ts_est >= synth[0].sw.ts_est);
+	assert_int_equal(c.cpu[1].cur, 0);
+	assert_int_equal(c.split, 1);
+	/* the same through a recorded switch-in: 7 is back on CPU 1, then 0 -> 7 on 0 */
+	e = ev_switch(600, 0, 7, 4, 'R');
+	ft_chain_feed(&c, &e, synth);
+	e = ev_switch(700, 1, 0, 7, 'R');
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 0);
+	e = ev_switch(800, 0, 4, 7, 'R');
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].cpu, 1);
+	assert_int_equal(synth[0].sw.prev_pid, 7);
+	assert_int_equal(c.split, 2);
+	ft_chain_fini(&c);
+}
+
+/* in a pid-filtered stream, untraced tasks appear without switch-ins: no repair */
+static void test_chain_filtered(void **state)
+{
+	struct ft_event e, synth[FT_CHAIN_MAX_SYNTH];
+	struct ft_imap traced;	/* a filtered stream that records pid 7 only */
+	struct ft_chain c;
+
+	assert_int_equal(ft_imap_init(&traced, 4), 0);
+	assert_non_null(ft_imap_put(&traced, 7, 1));
+	assert_int_equal(ft_chain_init(&c, 1, &traced), 0);
+	e = ev_switch(10, 0, 7, 4, 'S');
+	ft_chain_feed(&c, &e, synth);
+	e = ev_switch(20, 0, 9, 7, 'S');	/* 4 -> 9 was not recorded: expected */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 0);
+	assert_int_equal(c.resynced, 1);
+	assert_int_equal(c.repaired, 0);
+	ft_chain_fini(&c);
+	ft_imap_fini(&traced);
+}
+
+/* pids no kernel gives are not followed, and cost nothing */
+static void test_chain_bad_pids(void **state)
+{
+	struct ft_event e, synth[FT_CHAIN_MAX_SYNTH];
+	struct ft_chain c;
+
+	assert_int_equal(ft_chain_init(&c, 1, NULL), 0);
+	e = ev_switch(10, 0, -5, 1 << 30, 'S');
+	ft_chain_feed(&c, &e, synth);
+	e = ev_wake(20, 0, 1 << 30, -1);
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 0);
+	assert_true(c.ntasks <= 1024);
+	ft_chain_fini(&c);
+}
+
+/*
+ * The hopper workload in miniature: 7 spins 2 ms on CPU 0, sleeps, is woken on idle
+ * CPU 1 by a timer and spins 2 ms there, where the switch out of idle is never
+ * recorded. Its run time is 4 ms (the switch-in at the wakeup), not 2 ms (at its own
+ * switch-out, the first record proving it ran).
+ */
+static const struct ft_event hop[] = {
+	{ .ts = 1000, .cpu = 1, .type = FT_EV_SWITCH, .common_pid = 5,
+	  .sw = { .prev_pid = 5, .next_pid = 0, .state = 'S', .prev_state = 1 } },
+	{ .ts = 10000, .cpu = 0, .type = FT_EV_SWITCH, .common_pid = 0,
+	  .sw = { .prev_pid = 0, .next_pid = 7, .state = 'R' } },
+	{ .ts = 10000 + 2 * MS, .cpu = 0, .type = FT_EV_SWITCH, .common_pid = 7,
+	  .sw = { .prev_pid = 7, .next_pid = 0, .state = 'S', .prev_state = 1 } },
+	{ .ts = 10000 + 5 * MS, .cpu = 1, .type = FT_EV_WAKING, .common_pid = 0,
+	  .wk = { .pid = 7, .target_cpu = 1 } },
+	{ .ts = 10000 + 7 * MS, .cpu = 1, .type = FT_EV_SWITCH, .common_pid = 7,
+	  .sw = { .prev_pid = 7, .next_pid = 0, .state = 'S', .prev_state = 1 } },
+};
+
+/* run_hop - the events through the chain into @a (options @opts), JSON report in @out */
+static void run_hop(const struct ft_analyzer *a, const char *opts, char *out, size_t len)
+{
+	struct ft_event evs[5], synth[FT_CHAIN_MAX_SYNTH];
+	struct ft_opts o = { .json = true };
+	struct ft_tasks tasks;
+	struct ft_env env = { .opts = &o, .tasks = &tasks, .ncpus = 2,
+			      .have = FT_NEED(FT_EV_SWITCH) | FT_NEED(FT_EV_WAKING) };
+	void *priv = calloc(1, a->priv_size);
+	FILE *f = fmemopen(out, len, "w");
+	struct ft_report r = { .f = f, .final = true };
+	struct ft_json j;
+	struct ft_chain c;
+	int i, k, n;
+
+	memcpy(evs, hop, sizeof(evs));
+	for (i = 0; i < 5; i++)
+		if (evs[i].type == FT_EV_SWITCH)
+			evs[i].sw.prev_comm = evs[i].sw.next_comm = comm_t;
+		else
+			evs[i].wk.comm = comm_t;
+	ft_tasks_init(&tasks, false);
+	assert_int_equal(ft_chain_init(&c, 2, NULL), 0);
+	for (; *opts; opts++)
+		assert_int_equal(a->parse_opt(priv, *opts, NULL), 0);
+	assert_int_equal(a->init(priv, &env), 0);
+	for (i = 0; i < 5; i++) {
+		n = ft_chain_feed(&c, &evs[i], synth);
+		for (k = 0; k < n; k++)
+			a->event(priv, &synth[k]);
+		a->event(priv, &evs[i]);
+	}
+	ft_json_init(&j, f);
+	r.json = &j;
+	ft_json_obj_begin(&j, NULL);
+	a->report(priv, &r);
+	ft_json_obj_end(&j);
+	fclose(f);
+	a->fini(priv);
+	ft_chain_fini(&c);
+	ft_tasks_fini(&tasks);
+	free(priv);
+}
+
+/* timehist -s: 4 ms of run time for 7, one run resting on a rebuilt switch */
+static void test_timehist_runtime_rebuilt(void **state)
+{
+	extern const struct ft_analyzer ft_timehist;
+	char out[8192] = { 0 }, *t;
+
+	run_hop(&ft_timehist, "s", out, sizeof(out));
+	t = strstr(out, "\"tid\":7");
+	assert_non_null(t);
+	assert_non_null(strstr(t, "\"run_ns\":4000000,"));
+	assert_non_null(strstr(t, "\"rebuilt_runs\":1,"));
+	/* the switch lies between the wakeup and 7's switch-out: 2 ms less at most */
+	assert_non_null(strstr(t, "\"run_min_ns\":2000000,"));
+	assert_non_null(strstr(t, "\"run_max_ns\":4000000"));
+}
+
+/* latency: the same 4 ms in its Runtime column */
+static void test_latency_runtime_rebuilt(void **state)
+{
+	extern const struct ft_analyzer ft_latency;
+	char out[8192] = { 0 }, *t;
+
+	run_hop(&ft_latency, "", out, sizeof(out));
+	t = strstr(out, "\"pid\":7");
+	assert_non_null(t);
+	assert_non_null(strstr(t, "\"runtime_ns\":4000000,"));
+	assert_non_null(strstr(t, "\"rebuilt_runs\":1,"));
+}
+
+/* main - run the suite */
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_chain_repair),
+		cmocka_unit_test(test_chain_evidence_elsewhere),
+		cmocka_unit_test(test_chain_busy_cpu),
+		cmocka_unit_test(test_chain_two_cpus),
+		cmocka_unit_test(test_chain_filtered),
+		cmocka_unit_test(test_chain_bad_pids),
+		cmocka_unit_test(test_timehist_runtime_rebuilt),
+		cmocka_unit_test(test_latency_runtime_rebuilt),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
