@@ -45,22 +45,13 @@ done
 
 # preempted threads: sch delay is the whole wait; perf 6.1 reads R+ as W and says 0
 if [ $have_perf = 1 ]; then
-	# One row in 251 once had delay != wait while the host stole time; a run that fails
-	# while steal grew is run again (up to three), and SKIPs when every run had steal.
-	for attempt in 1 2 3; do
-		s0=$(steal)
-		perf sched record -a -o $OUT/thp.data -- \
-			$FTSCOPE timehist --state -- taskset -c 0 $WL/spin3 0 1 > $OUT/thp.txt 2>$OUT/thp.err
-		perf sched timehist --state -i $OUT/thp.data > $OUT/thp-perf.txt 2>/dev/null
-		r=$(python3 $PY preempt $OUT/thp.txt $OUT/thp-perf.txt spin3) && { ok=1; break; }
-		ok=0
-		[ $(( $(steal) - s0 )) -eq 0 ] && break
-		ok=steal
-	done
-	if [ $ok = 1 ]; then
+	# Rows after a preemption only (sched_check.py preempt): measured 0 rows of 5000
+	# with delay != wait in 40 runs, idle and beside messaging; no retry, no skip.
+	perf sched record -a -o $OUT/thp.data -- \
+		$FTSCOPE timehist --state -- taskset -c 0 $WL/spin3 0 1 > $OUT/thp.txt 2>$OUT/thp.err
+	perf sched timehist --state -i $OUT/thp.data > $OUT/thp-perf.txt 2>/dev/null
+	if r=$(python3 $PY preempt $OUT/thp.txt $OUT/thp-perf.txt spin3); then
 		pass timehist_preempt_delay_where_perf_is_wrong
-	elif [ $ok = steal ]; then
-		skip timehist_preempt_delay_where_perf_is_wrong "the host stole time in each of 3 runs: $r"
 	else
 		fail timehist_preempt_delay_where_perf_is_wrong "$r"
 	fi

@@ -77,10 +77,19 @@ def sleeps(path, comm, count, ms):
 
 
 def preempt(ours_path, perf_path, comm):
-    """Preempted rows: sch delay equals the wait; perf's for the same rows, if given."""
-    # a thread's first row has no wait (its earlier switch-out is unseen): skip it
-    ours = [r for r in rows(ours_path) if r['comm'] == comm and r['rest'][:1] == ['R'] and
-            r['wait'] > 0]
+    """Rows after a preemption: sch delay equals the wait; perf's for the same rows, if given."""
+    # A row's state is that of its own switch-out; its wait and delay are those of the
+    # switch-in before it, after the previous switch-out of the same thread. Only a
+    # previous switch-out in R leaves the thread runnable all the wait. (A thread's first
+    # row as spin3 follows taskset's exec, in D: delay < wait there, rightly; that row
+    # made this check fail once in 251.) A first row has no wait: skip it.
+    all_rows = rows(ours_path)
+    last, ours = {}, []
+    for r in all_rows:
+        before = last.get(r['tid'])
+        if r['comm'] == comm and before and before['rest'][:1] == ['R'] and r['wait'] > 0:
+            ours.append(r)
+        last[r['tid']] = r
     if len(ours) < 10:
         done(False, f'only {len(ours)} preempted rows of {comm}')
     bad = [r for r in ours if abs(r['delay'] - r['wait']) > 0.002]
