@@ -45,8 +45,8 @@ done
 
 # preempted threads: sch delay is the whole wait; perf 6.1 reads R+ as W and says 0
 if [ $have_perf = 1 ]; then
-	# Rows after a preemption only (sched_check.py preempt): measured 0 rows of 5000
-	# with delay != wait in 40 runs, idle and beside messaging; no retry, no skip.
+	# Rows after a preemption only (sched_check.py preempt): measured 0 of 4499 rows
+	# with delay != wait in 23 runs (15 idle, 8 beside messaging); no retry, no skip.
 	perf sched record -a -o $OUT/thp.data -- \
 		$FTSCOPE timehist --state -- taskset -c 0 $WL/spin3 0 1 > $OUT/thp.txt 2>$OUT/thp.err
 	perf sched timehist --state -i $OUT/thp.data > $OUT/thp-perf.txt 2>/dev/null
