@@ -15,11 +15,6 @@ field() {
 	awk -F, -v e="$2" '$3 == e { print $1 }' "$1"
 }
 
-# median PREFIX EVENT: the median of EVENT's values in PREFIX.1 .. PREFIX.3
-median() {
-	for i in 1 2 3; do field "$1.$i" "$2"; done | sort -g | sed -n 2p
-}
-
 # within A B PCT: do A and B differ by at most PCT percent of B?
 within() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'
@@ -27,55 +22,128 @@ within() {
 
 need_root stat || exit 0
 
-# --- the peer: perf stat on the same workload, same events, same CSV layout
+# kv KEY FILE: the value of KEY=N in selfcount's line
+kv() {
+	tr ' ' '\n' < "$2" | awk -F= -v k="$1" '$1 == k { print $2 }'
+}
+
+# at_gate PID: is selfcount PID asleep at its gate (its only sleep before the gate)?
+at_gate() {
+	[ "$(cat /proc/$1/comm 2> /dev/null)" = selfcount ] && grep -q '^State:.*S' /proc/$1/status
+}
+
+# counting PID: has PID opened a perf_event counter, and gone to sleep (set up)?
+counting() {
+	ls -l /proc/$1/fd 2> /dev/null | grep -q 'perf_event' && grep -q '^State:.*S' /proc/$1/status
+}
+
+# between X LO HI: is LO <= X <= HI (decimals allowed)?
+between() {
+	awk -v x="$1" -v l="$2" -v h="$3" 'BEGIN { exit !(x != "" && x >= l && x <= h) }'
+}
+
+# --- one run, three counters of it: perf stat and ftscope stat attached together to the
+# same process (selfcount, held at its stdin gate until both have attached), and the
+# process's own kernel counters (schedstat run time, getrusage faults and switches) of
+# the work after the gate
 name=stat_vs_perf_stat
+G=$OUT/stat.gate
+rm -f $G && mkfifo $G
+# opened read-write first, so that neither open blocks: the workload runs up to its read
+exec 9<> $G
+$WL/selfcount 64 300 10 5 < $G > $OUT/stat.self &
+wl=$!
+wait_for 10 at_gate $wl
+perf_pid=
+if [ -n "$HAVE_PERF" ]; then
+	perf stat -x, -e task-clock,context-switches,page-faults -p $wl 2> $OUT/stat.perf &
+	perf_pid=$!
+fi
+$FTSCOPE stat -x, -e task-clock,context-switches,page-faults -p $wl 2> $OUT/stat.ours &
+ft=$!
+# attached: each tool holds perf_event descriptors (the target blocks at the gate)
+wait_for 10 counting $ft
+[ -n "$perf_pid" ] && wait_for 10 counting $perf_pid
+echo go >&9
+exec 9>&-
+wait $wl
+[ -n "$perf_pid" ] && wait $perf_pid
+# ftscope stat -p, unlike perf stat -p, does not end when its target exits: stop it
+kill -INT $ft
+wait $ft
+rc1=$?
+tc=$(field $OUT/stat.ours task-clock) cs=$(field $OUT/stat.ours context-switches)
+pf=$(field $OUT/stat.ours page-faults)
+run=$(awk -v n="$(kv run_ns $OUT/stat.self)" 'BEGIN { printf "%.2f", n / 1e6 }')
+mf=$(kv minflt $OUT/stat.self)
+sw=$(( $(kv nvcsw $OUT/stat.self) + $(kv nivcsw $OUT/stat.self) ))
+echo "# same run: ftscope task-clock $tc ms, $cs switches, $pf faults; own counters $run ms, $sw switches, $mf faults"
 if [ -z "$HAVE_PERF" ]; then
 	skip $name "perf is not installed"
 else
-	# Three runs of each, alternating, compared by their medians: on this VM the first
-	# runs of a series are up to 25% slower whichever tool runs them. A series whose
-	# medians disagree while the host stole vCPU time runs again (up to three series).
-	for attempt in 1 2 3; do
-		s0=$(steal)
-		rc1=0
-		for i in 1 2 3; do
-			$FTSCOPE stat -x, -e task-clock,context-switches,page-faults -- $FA 64 300 \
-				2> $OUT/stat.ours.$i || rc1=$?
-			perf stat -x, -e task-clock,context-switches,page-faults -- $FA 64 300 \
-				2> $OUT/stat.perf.$i
-		done
-		stolen=$(( $(steal) - s0 ))
-		cp $OUT/stat.ours.1 $OUT/stat.ours
-		tc=$(median $OUT/stat.ours task-clock) ptc=$(median $OUT/stat.perf task-clock)
-		pf=$(median $OUT/stat.ours page-faults) ppf=$(median $OUT/stat.perf page-faults)
-		why=
-		if [ $rc1 -ne 0 ] || [ -z "$tc" ] || [ -z "$pf" ]; then
-			why="exit $rc1: $(head -3 $OUT/stat.ours | tr '\n' '|')"
-		elif ! within "$tc" "$ptc" 5; then
-			why="task-clock $tc ms vs perf's $ptc ms (more than 5% apart)"
-		elif ! within "$pf" "$ppf" 10; then
-			why="page-faults $pf vs perf's $ppf (more than 10% apart)"
-		fi
-		[ -z "$why" ] && break
-		notes="$notes series $attempt: $why (host steal $stolen ticks);"
-		[ "$stolen" -eq 0 ] && break
-	done
-	if [ -n "$why" ] && [ "$stolen" -gt 0 ]; then
-		skip $name "the host stole vCPU time in all three series:$notes"
-	elif [ -n "$why" ]; then
-		fail $name "$notes"
+	ptc=$(field $OUT/stat.perf task-clock) pcs=$(field $OUT/stat.perf context-switches)
+	ppf=$(field $OUT/stat.perf page-faults)
+	echo "# perf stat -p on it: task-clock $ptc ms, $pcs switches, $ppf faults"
+	# Same counters of the same task, both enabled while it sleeps at the gate, so both
+	# see the same context time from then on: 10 runs idle and 10 beside `perf bench
+	# sched messaging -g 10 -l 100000` (task-clock 542-689 ms, 25-495 switches) gave
+	# identical values. Allowed: 0.01 ms (the printed digits), counts equal.
+	if [ $rc1 -ne 0 ] || [ -z "$tc" ] || [ -z "$ptc" ]; then
+		fail $name "exit $rc1: $(head -3 $OUT/stat.ours | tr '\n' '|') perf: $(head -3 $OUT/stat.perf | tr '\n' '|')"
+	elif ! between "$tc" "$(awk -v p="$ptc" 'BEGIN { print p - 0.01 }')" \
+			"$(awk -v p="$ptc" 'BEGIN { print p + 0.01 }')" || [ "$cs" != "$pcs" ] || [ "$pf" != "$ppf" ]; then
+		fail $name "task-clock $tc vs perf's $ptc ms, switches $cs vs $pcs, faults $pf vs $ppf"
 	else
-		pass "$name (task-clock $tc vs $ptc ms, page-faults $pf vs $ppf; series $attempt)"
+		pass "$name (task-clock $tc vs $ptc ms, switches $cs vs $pcs, faults $pf vs $ppf)"
 	fi
+fi
+
+# The kernel's own counters of the same run. The tools also count the wakeup at the gate,
+# the process's first and last readings, its printf and its exit, and task-clock and
+# schedstat read different clocks (perf's context time, the scheduler's clock_task).
+# Measured (the same 20 runs): ftscope - schedstat = -0.58% to +1.29% (-3.4 to +7.4 ms),
+# faults +7 to +9, switches 0 to +1. Allowed: run time -2% to +3% + 5 ms, faults 0 to
+# +50 of the kernel's count, switches 0 to +5.
+name=stat_vs_kernel_counters
+if [ $rc1 -ne 0 ] || [ -z "$run" ] || [ -z "$mf" ]; then
+	fail $name "exit $rc1, workload said '$(cat $OUT/stat.self)'"
+elif ! between "$tc" "$(awk -v r="$run" 'BEGIN { print r * 0.98 }')" \
+		"$(awk -v r="$run" 'BEGIN { print r * 1.03 + 5 }')" ||
+     ! between "$pf" "$mf" $((mf + 50)) || ! between "$cs" $sw $((sw + 5)); then
+	fail $name "task-clock $tc ms vs schedstat $run ms, faults $pf vs $mf, switches $cs vs $sw"
+else
+	pass "$name (task-clock $tc vs $run ms, faults $pf vs $mf, switches $cs vs $sw)"
+fi
+
+# The command form (fork, counters enabled at exec): the same counters from the first
+# instruction of the command, which does its startup (the loader, libc) before the gate;
+# nothing of ftscope's own may be counted. Measured (20 runs, half under messaging):
+# -0.25% to +1.90% (-1.8 to +10.7 ms), faults +55 to +59, switches 0 to +5 (startup
+# preemptions under load). Allowed: -2% to +3% + 10 ms, faults 0 to +200, switches 0 to +12.
+name=stat_command_vs_kernel_counters
+$FTSCOPE stat -x, -e task-clock,context-switches,page-faults -- $WL/selfcount 64 300 10 5 \
+	< /dev/null > $OUT/stat.cself 2> $OUT/stat.cmd
+rc=$?
+tc=$(field $OUT/stat.cmd task-clock) pf=$(field $OUT/stat.cmd page-faults)
+cs=$(field $OUT/stat.cmd context-switches)
+run=$(awk -v n="$(kv run_ns $OUT/stat.cself)" 'BEGIN { printf "%.2f", n / 1e6 }')
+mf=$(kv minflt $OUT/stat.cself)
+sw=$(( $(kv nvcsw $OUT/stat.cself) + $(kv nivcsw $OUT/stat.cself) ))
+if [ $rc -ne 0 ] || [ -z "$tc" ] || [ -z "$mf" ]; then
+	fail $name "exit $rc: $(head -2 $OUT/stat.cmd | tr '\n' '|') $(cat $OUT/stat.cself)"
+elif ! between "$tc" "$(awk -v r="$run" 'BEGIN { print r * 0.98 }')" \
+		"$(awk -v r="$run" 'BEGIN { print r * 1.03 + 10 }')" ||
+     ! between "$pf" "$mf" $((mf + 200)) || ! between "$cs" $sw $((sw + 12)); then
+	fail $name "task-clock $tc ms vs schedstat $run ms, faults $pf vs $mf, switches $cs vs $sw"
+else
+	pass "$name (task-clock $tc vs $run ms, faults $pf vs $mf, switches $cs vs $sw)"
 fi
 
 # --- known answers, without any peer
 name=stat_known_answers
-if [ ! -s $OUT/stat.ours ]; then
-	$FTSCOPE stat -x, -e task-clock,context-switches,page-faults -- $FA 64 300 2> $OUT/stat.ours
-fi
-tc=$(field $OUT/stat.ours task-clock)
-pf=$(field $OUT/stat.ours page-faults)
+$FTSCOPE stat -x, -e task-clock,context-switches,page-faults -- $FA 64 300 2> $OUT/stat.known
+tc=$(field $OUT/stat.known task-clock)
+pf=$(field $OUT/stat.known page-faults)
 if awk -v t="$tc" -v f="$pf" 'BEGIN { exit !(t >= 300 && t < 3000 && f >= 16384 && f < 20000) }'; then
 	pass "$name (task-clock $tc ms >= 300, page-faults $pf >= 16384)"
 else
@@ -115,18 +183,33 @@ else
 	fail $name "$(tr '\n' '|' < $OUT/stat.nd)"
 fi
 
-# --- -p: a process burning CPU is ~1 CPU busy while counted; no -d needed to stop
+# --- -p: a process burning CPU, counted for -d 0.5 s, against the kernel's run time of
+# it (schedstat) read before ftscope starts and after it ends, inside two clock readings:
+# the window lies inside that interval, so task-clock is at most the process's run time over the interval and
+# at least that minus the interval's wall time outside the window (one thread runs at
+# most 1 s per s). Holds however busy the machine is (the old ">= 0.7 CPUs utilized"
+# failed at 0.61 with four other suites on 2 vCPUs); 1% + 1 ms each side for the two
+# clocks (task-clock against schedstat: within 0.6% in the same-run checks above).
 name=stat_pid
 $FA 0 60000 &
 burn=$!
+wait_for 5 grep -q faulter /proc/$burn/comm
+t0=$(date +%s%N)
+s0=$(cut -d' ' -f1 /proc/$burn/schedstat)
 $FTSCOPE stat -p $burn -e task-clock -x, -d 0.5 2> $OUT/stat.p
 rc=$?
+s1=$(cut -d' ' -f1 /proc/$burn/schedstat)
+t1=$(date +%s%N)
 kill $burn; wait $burn 2> /dev/null
+tc=$(field $OUT/stat.p task-clock)
 util=$(awk -F, '$3 == "task-clock" { print $6 }' $OUT/stat.p)
-if [ $rc -eq 0 ] && awk -v u="$util" 'BEGIN { exit !(u > 0.7 && u <= 1.05) }'; then
-	pass "$name ($util CPUs utilized)"
+read -r lo hi < <(awk -v s0="$s0" -v s1="$s1" -v t0="$t0" -v t1="$t1" -v tc="$tc" -v u="$util" 'BEGIN {
+	run = (s1 - s0) / 1e6; wall = (t1 - t0) / 1e6; win = u > 0 ? tc / u : wall
+	printf "%.2f %.2f\n", (run - (wall - win)) * 0.99 - 1, run * 1.01 + 1 }')
+if [ $rc -eq 0 ] && [ -n "$tc" ] && between "$tc" "$lo" "$hi"; then
+	pass "$name (task-clock $tc ms, the kernel's bounds $lo .. $hi ms)"
 else
-	fail $name "exit $rc: $(cat $OUT/stat.p)"
+	fail $name "exit $rc: task-clock '$tc' ms outside the kernel's $lo .. $hi ms: $(cat $OUT/stat.p)"
 fi
 
 # --- -a: cpu-clock counts every CPU for the whole window
@@ -161,25 +244,34 @@ else
 	fail $name "$(head -c 300 $OUT/stat.json)"
 fi
 
-# --- --pmu: counters over the trace window. The tracepoint counter of the command
-# counts its switches; the trace has one more row for it, the switch at its exit
-# (counters are detached in do_exit, before that last switch).
+# --- --pmu: counters over the trace window, against the trace of the same run. The
+# counters are attached from the command's exec until the kernel detaches them in its
+# exit (perf_event_exit_task), and the trace shows every switch of the task, including
+# the exit's: its last (X or Z) and, when exit_mm or its like block, D rows after the
+# counters have gone (seen: one or two D rows, woken by kdamond, 88 ms long; that is
+# what made the old "rows = counter + 1" fail with counter 20 and 22 rows). So the
+# counter lies between the rows up to the sleeper's 20th nap and all rows but its last;
+# the two counters count the same switches. Measured 30 runs idle and 20 beside
+# messaging: counter = rows - 1 in 48, rows - 2 in 2 (earlier, by hand: rows - 3 in 3 of
+# 30), never outside the range; context-switches always equal to sched:sched_switch.
 name=pmu_beside_timehist
 before=$(snapshot)
-$FTSCOPE timehist --pmu sched:sched_switch,context-switches,task-clock -- $WL/sleeper 0 20 10 \
-	> $OUT/pmu.th 2> $OUT/pmu.err
+$FTSCOPE timehist --state --pmu sched:sched_switch,context-switches,task-clock -- \
+	$WL/sleeper 0 20 10 > $OUT/pmu.th 2> $OUT/pmu.err
 rc=$?
-rows=$(grep -c ' sleeper\[' $OUT/pmu.th)
+# rows: all the sleeper's; naps: its S rows; upto: rows through its 20th S
+read -r rows naps upto < <(awk '/ sleeper\[/ { n++; if ($NF == "S") { s++; if (s == 20) u = n } }
+	END { print n + 0, s + 0, u + 0 }' $OUT/pmu.th)
 sw=$(awk '$2 == "sched:sched_switch" { print $1 }' $OUT/pmu.th)
 cs=$(awk '$2 == "context-switches" { print $1 }' $OUT/pmu.th)
 if [ $rc -ne 0 ] || [ -z "$sw" ]; then
 	fail $name "exit $rc: $(tail -3 $OUT/pmu.err)"
-elif [ "$sw" -lt 20 ] || [ "$sw" != "$cs" ] || [ $((sw + 1)) -ne "$rows" ]; then
-	fail $name "sched_switch counter $sw, context-switches $cs, timehist rows $rows"
+elif [ "$naps" -ne 20 ] || [ "$sw" -lt "$upto" ] || [ "$sw" -gt $((rows - 1)) ] || [ "$sw" != "$cs" ]; then
+	fail $name "sched_switch counter $sw, context-switches $cs; timehist rows $rows, $naps naps, the 20th at row $upto"
 elif ! grep -q "over the trace" $OUT/pmu.th || [ "$before" != "$(snapshot)" ]; then
 	fail $name "no counter block, or tracefs changed"
 else
-	pass "$name ($sw switches counted, $rows rows traced)"
+	pass "$name ($sw switches counted, $rows rows traced, the 20th nap at row $upto)"
 fi
 
 name=pmu_json
