@@ -25,6 +25,7 @@
 #include "events/tasks.h"
 #include "events/tep.h"
 #include "tracer/options.h"
+#include "tests/unit/sched_events.h"
 #include "tracer/util.h"
 
 #define K618	"tests/data/k6.18"
@@ -284,32 +285,10 @@ static void test_page_fmt(void **state)
 
 /* ---- test events ---------------------------------------------------------- */
 
-/* What the test events name their tasks: as long as a record's comm field. */
-static const char comm_t[FT_TASK_COMM_LEN] = "t";
-
-/* ev_switch - a sched_switch event */
-static struct ft_event ev_switch(uint64_t ts, int cpu, int prev, int next, char state)
-{
-	struct ft_event e = { .ts = ts, .cpu = cpu, .type = FT_EV_SWITCH, .common_pid = prev };
-
-	e.sw.prev_pid = prev;
-	e.sw.next_pid = next;
-	e.sw.state = state;
-	e.sw.prev_state = state == 'R' ? 0 : 1;
-	e.sw.prev_comm = e.sw.next_comm = comm_t;
-	e.sw.ts_lo = ts;
-	return e;
-}
-
 /* ev_wake - a sched_wakeup of @pid recorded by @by */
 static struct ft_event ev_wake(uint64_t ts, int cpu, int by, int pid)
 {
-	struct ft_event e = { .ts = ts, .cpu = cpu, .type = FT_EV_WAKEUP, .common_pid = by };
-
-	e.wk.pid = pid;
-	e.wk.target_cpu = cpu;
-	e.wk.comm = comm_t;
-	return e;
+	return ev_wake_as(FT_EV_WAKEUP, ts, cpu, by, pid);
 }
 
 /* ---- runqlat ------------------------------------------------------------- */
