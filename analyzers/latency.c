@@ -216,6 +216,8 @@ static int latency_init(void *priv, const struct ft_env *env)
 		ft_err("out of memory");
 		return -1;
 	}
+	/* delays end where timehist's do and where run times start */
+	l->waits.at_estimate = l->waits.notes.estimated = true;
 	return 0;
 }
 

@@ -11,7 +11,8 @@
  * Only the first wakeup after a switch-out counts (later ones find the task already
  * ready); a wakeup of a task that is running is no wait. After lost events on a CPU,
  * tasks waiting for that CPU are forgotten; a switch-in rebuilt across a loss ends
- * no wait (its time is unknown), one rebuilt otherwise is an upper bound.
+ * no wait (its time is unknown), one rebuilt otherwise is an upper bound, or, with
+ * at_estimate (latency, whose run times start there too), ends at the chain's estimate.
  */
 #include <string.h>
 
@@ -87,7 +88,9 @@ static void on_switch(struct ft_waits *w, const struct ft_event *ev)
 	if (ev->sw.synth && ev->sw.after_loss) {
 		w->notes.unpaired++;
 	} else {
-		t->w.end = ev->ts > t->w.start ? ev->ts : t->w.start;
+		uint64_t end = w->at_estimate ? ft_switch_time(ev) : ev->ts;
+
+		t->w.end = end > t->w.start ? end : t->w.start;
 		t->w.cpu = ev->cpu;
 		t->w.bounded = ev->sw.synth;
 		w->notes.bounded += ev->sw.synth;
@@ -138,7 +141,8 @@ void ft_wait_notes_print(FILE *f, const char *who, const struct ft_wait_notes *n
 {
 	if (n->bounded)
 		fprintf(f, "%s: %llu latencies end at a switch-in the kernel did not record; "
-			"they are upper bounds\n", who, n->bounded);
+			"%s\n", who, n->bounded, n->estimated ?
+			"timed at the chain's estimate, as run times are" : "they are upper bounds");
 	if (n->dropped || n->unpaired)
 		fprintf(f, "%s: %llu pending wakeups dropped and %llu switch-ins not measured "
 			"after lost events\n", who, n->dropped, n->unpaired);
@@ -148,6 +152,8 @@ void ft_wait_notes_print(FILE *f, const char *who, const struct ft_wait_notes *n
 void ft_wait_notes_json(struct ft_json *j, const struct ft_wait_notes *n)
 {
 	ft_json_u64(j, "upper_bounds", n->bounded);
+	if (n->estimated)
+		ft_json_u64(j, "bounds_at_estimate", 1);
 	ft_json_u64(j, "dropped_after_loss", n->dropped);
 	ft_json_u64(j, "unmeasured_after_loss", n->unpaired);
 }

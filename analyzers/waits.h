@@ -34,6 +34,7 @@ struct ft_wait_notes {
 	unsigned long long	bounded;	/* waits ending at a rebuilt switch-in */
 	unsigned long long	dropped;	/* ready tasks forgotten after lost events */
 	unsigned long long	unpaired;	/* switch-ins after lost events: not measured */
+	bool			estimated;	/* bounded waits end at the chain's estimate */
 };
 
 struct ft_waits {
@@ -42,6 +43,7 @@ struct ft_waits {
 	ft_wait_fn		done;
 	void			*ctx;
 	struct ft_wait_notes	notes;
+	bool			at_estimate;	/* end at ft_switch_time(), as run times do */
 };
 
 int ft_waits_init(struct ft_waits *w, const struct ft_env *env, ft_wait_fn done, void *ctx);

@@ -166,19 +166,22 @@ def p99_known(json_path, text_path, comm, ms):
     done(ok, f'{n} delays, p99 {p99:.3f} ms (text {text}), want {lo:.2f}-{hi:.2f}; max {mx:.3f} ms')
 
 
-def pairs(path, rounds):
-    """Each of ping and pong is woken by the other (and at most once by main)."""
+def pairs(path, errpath):
+    """Each of ping and pong is woken by the other (and at most once by main), as
+    often as the kernel counted it sleeping in its loop (waits prints 'ping nvcsw N')."""
     j = last_json(path)
+    slept = {m.group(1): int(m.group(2)) for m in
+             re.finditer(r'^(ping|pong) nvcsw (\d+)$', open(errpath).read(), re.M)}
     by = {}
     for p in j['wakers']:
         by.setdefault(p['wakee_comm'], {})[p['waker_comm']] = p['count']
-    ok, msgs = True, []
+    ok, msgs = len(slept) == 2, []
     for me, other in (('ping', 'pong'), ('pong', 'ping')):
         w = by.get(me, {})
         strangers = {k: v for k, v in w.items() if k not in (other, 'waits')}
         ok = ok and not strangers and w.get('waits', 0) <= 1 and \
-            w.get(other, 0) >= rounds // 4
-        msgs.append(f'{me} woken by {w}')
+            w.get(other, 0) == slept.get(me)
+        msgs.append(f'{me} woken by {w}, slept {slept.get(me)} times')
     done(ok, '; '.join(msgs))
 
 
@@ -306,7 +309,7 @@ if __name__ == '__main__':
      'agree': lambda: agree(*args),
      'slice': lambda: slice_scale(*args),
      'p99': lambda: p99_known(*args),
-     'pairs': lambda: pairs(args[0], int(args[1])),
+     'pairs': lambda: pairs(args[0], args[1]),
      'stream': lambda: stream(*args),
      'golden': lambda: golden(*args),
      'schedstat': lambda: schedstat(*args)}[cmd]()

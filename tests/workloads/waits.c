@@ -3,6 +3,9 @@
  * waits CPU NAPS MSEC ROUNDS: known waits, every thread pinned to CPU.
  *   "napper"        sleeps NAPS times for MSEC ms (nanosleep)
  *   "ping", "pong"  bounce a byte over two pipes ROUNDS times: each wakes the other
+ * At the end ping and pong print to stderr how often each slept in its loop, by the
+ * kernel's count of its voluntary switches ("ping nvcsw N"): every sleep there ends with
+ * a wakeup by the other thread, so N is the number of those wakeups.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -10,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,16 +44,27 @@ static void *napper(void *arg __attribute__((unused)))
 	return NULL;
 }
 
+/* nvcsw - the calling thread's voluntary context switches so far */
+static long nvcsw(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? -1 : ru.ru_nvcsw;
+}
+
 /* pong - echo every byte back */
 static void *pong(void *arg __attribute__((unused)))
 {
 	char c;
 	int i;
+	long v;
 
 	pin("pong");
+	v = nvcsw();
 	for (i = 0; i < rounds; i++)
 		if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
 			break;
+	fprintf(stderr, "pong nvcsw %ld\n", nvcsw() - v);
 	return NULL;
 }
 
@@ -58,11 +73,14 @@ static void *ping(void *arg __attribute__((unused)))
 {
 	char c = 'x';
 	int i;
+	long v;
 
 	pin("ping");
+	v = nvcsw();
 	for (i = 0; i < rounds; i++)
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
 			break;
+	fprintf(stderr, "ping nvcsw %ld\n", nvcsw() - v);
 	return NULL;
 }
 
