@@ -399,6 +399,7 @@ done:
 	if (r->interval) {
 		clear_groups(&l->groups);
 		memset(&l->waits.notes, 0, sizeof(l->waits.notes));
+		l->waits.notes.estimated = l->waits.at_estimate;	/* a setting, not a count */
 	}
 }
 

@@ -143,6 +143,29 @@ int ft_chain_split(struct ft_chain *c, const struct ft_event *ev, int pid,
 }
 
 /**
+ * ft_chain_first - the first record on a CPU whose task was unknown came from @pid:
+ * @pid runs there; a run the chain still has for it on another CPU has ended.
+ * Returns the number of switches rebuilt into @synth.
+ */
+int ft_chain_first(struct ft_chain *c, const struct ft_event *ev, int pid,
+		   struct ft_event *synth)
+{
+	struct ft_chain_task *t;
+	int n = 0;
+
+	if (c->traced && !ft_imap_get(c->traced, pid))
+		return 0;	/* a filtered stream does not follow it */
+	t = ft_chain_task(c, pid);
+	if (!t)
+		return 0;
+	if (t->cpu >= 0 && t->cpu != ev->cpu)
+		n = ft_chain_split(c, ev, pid, synth);
+	t->ts = ev->ts;
+	t->cpu = ev->cpu;
+	return n;
+}
+
+/**
  * ft_chain_repair - @ev on CPU @cc came from @pid, not from the task the chain has
  * running there: fill @synth with the switches it proves and return how many, 0 when
  * the break is expected (an untraced task of a filtered stream). The switch-in is

@@ -44,6 +44,8 @@ int ft_chain_init(struct ft_chain *c, int ncpus, const struct ft_imap *traced);
 void ft_chain_fini(struct ft_chain *c);
 int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft_event *ev,
 		    int pid, struct ft_event *synth);
+int ft_chain_first(struct ft_chain *c, const struct ft_event *ev, int pid,
+		   struct ft_event *synth);
 int ft_chain_split(struct ft_chain *c, const struct ft_event *ev, int pid,
 		   struct ft_event *synth);
 struct ft_chain_task *ft_chain_grow(struct ft_chain *c, int pid);
@@ -72,8 +74,12 @@ int ft_chain_step(struct ft_chain *c, const struct ft_event *ev, int pid,
 	if ((unsigned int)ev->cpu >= (unsigned int)c->ncpus)
 		return 0;
 	cc = &c->cpu[ev->cpu];
-	if (cc->cur >= 0 && pid != cc->cur)
-		n = ft_chain_repair(c, cc, ev, pid, synth);
+	if (cc->cur >= 0) {
+		if (pid != cc->cur)
+			n = ft_chain_repair(c, cc, ev, pid, synth);
+	} else if (pid == next && pid > 0) {
+		n = ft_chain_first(c, ev, pid, synth);
+	}
 	cc->cur = next;
 	cc->last_ts = ev->ts;
 	cc->lost = false;

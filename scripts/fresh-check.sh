@@ -107,6 +107,7 @@ mnt -t sysfs sysfs "$DIR/sys"
 mnt -t tracefs nodev "$DIR/sys/kernel/tracing"
 [ -d /sys/kernel/debug/tracing ] && mnt -t debugfs nodev "$DIR/sys/kernel/debug"
 mnt --bind /dev "$DIR/dev"
+mount --make-rslave "$DIR/dev"	# the pts and shm below must not reach the host's /dev
 mnt -t devpts -o newinstance devpts "$DIR/dev/pts"
 mnt -t tmpfs tmpfs "$DIR/dev/shm"
 if [ -d "$ROOT/../shared" ]; then

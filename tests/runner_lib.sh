@@ -49,11 +49,16 @@ bad() {
 	failed=$((failed + 1))
 }
 
-# units DIR [PREFIX]: the cmocka suites built in DIR
+# units DIR [PREFIX [SRC]]: the cmocka suites built in DIR, one for each SRC/test_*.c
+# (tests/unit): a suite that was not built is a FAIL, not a silence
 units() {
-	local t rc why
-	for t in "$1"/test_*; do
-		[ -x "$t" ] || continue
+	local s t rc why
+	for s in "${3:-tests/unit}"/test_*.c; do
+		t=$1/$(basename "$s" .c)
+		if [ ! -x "$t" ]; then
+			bad "$2${t##*/}" "not built in $1"
+			continue
+		fi
 		echo "## $t"
 		rm -f "$RUNNER_RC"
 		count < <({ CMOCKA_MESSAGE_OUTPUT=tap "$t" 2>&1; echo $? > "$RUNNER_RC"; } |

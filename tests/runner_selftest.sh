@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: the runner's rules (tests/runner_lib.sh) on fake test programs: a unit
 #              binary that crashes, exits 99 (ASan), prints no plan or fewer results
-#              than planned, and a live script that exits 1 or is killed, must each
+#              than planned or was not built, and a live script that exits 1 or is killed, must each
 #              give a FAIL line counted in the totals; clean ones must not.
 # requires: nothing (run first by tests/run-all.sh)
 . tests/live/lib.sh
@@ -14,6 +14,7 @@ fake() {
 	local f
 	if [ "$1" = unit ]; then
 		mkdir -p $D/$2
+		touch $D/$2/test_$2.c
 		f=$D/$2/test_$2
 	else
 		f=$D/$2.sh
@@ -28,7 +29,7 @@ fake() {
 check() {
 	local out got name=runner_selftest_$1_$2
 	out=$(OUT=$D/out; mkdir -p $OUT; . tests/runner_lib.sh; passed=0 failed=0 skipped=0
-	      if [ $1 = unit ]; then units $D/$2; else lives "" $D/$2.sh; fi
+	      if [ $1 = unit ]; then units $D/$2 "" $D/$2; else lives "" $D/$2.sh; fi
 	      echo "= $passed $failed $skipped")
 	got=${out##*= }
 	if [ "$3" = - ]; then
@@ -62,6 +63,10 @@ fake unit fewer $'echo 1..3; echo "ok 1 - a"; echo "ok 2 - b"'
 check unit fewer "^FAIL .*test_fewer: 2 of 3 results$" "2 1 0"
 fake unit skipped $'echo 1..2; echo "ok 1 - a"; echo "ok 2 # SKIP b"'
 check unit skipped - "1 0 1"
+# a suite whose source is there but whose binary was not built
+fake unit unbuilt 'exit 0'
+rm $D/unbuilt/test_unbuilt
+check unit unbuilt "^FAIL .*test_unbuilt: not built in " "0 1 0"
 
 fake live good $'echo "PASS a"; echo "SKIP b: why"'
 check live good - "1 0 1"

@@ -332,6 +332,31 @@ static struct ft_blob instance_blob(struct tracefs_instance *inst, const char *f
 }
 
 /*
+ * cpu_stats_blob - the instance's per_cpu/cpuN/stats as trace-cmd writes a CPUSTAT
+ * option: "CPU: N" first, so that readers never count on the options' order
+ */
+static struct ft_blob cpu_stats_blob(struct tracefs_instance *inst, int cpu)
+{
+	struct ft_blob b = { 0 }, text;
+	char path[64], *data;
+	int len;
+
+	snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
+	text = instance_blob(inst, path);
+	if (!text.len) {
+		free((void *)text.data);
+		return b;
+	}
+	len = asprintf(&data, "CPU: %d\n%.*s", cpu, (int)text.len, text.data);
+	free((void *)text.data);
+	if (len >= 0) {
+		b.data = data;
+		b.len = (size_t)len;
+	}
+	return b;
+}
+
+/*
  * ft_capture_tool - the VERSION text of a capture: ftscope's version, then for a
  * pid-filtered run "filter follow|exact PID...", so that offline analysis knows which
  * tasks the kernel recorded, exactly as the live run did
@@ -367,7 +392,7 @@ int ft_capture_finish(struct ft_capture *c, const char *tool)
 	struct ft_tdat_fmt *fmt = NULL;
 	struct ft_blob *stats = calloc(c->ncpus, sizeof(*stats));
 	struct ft_blob *maps = calloc(c->nmaps ? c->nmaps : 1, sizeof(*maps));
-	char *uname_text = NULL, path[64];
+	char *uname_text = NULL;
 	struct utsname u;
 	int i, nfmt = 0, ret = -1;
 
@@ -376,8 +401,7 @@ int ft_capture_finish(struct ft_capture *c, const char *tool)
 		goto out;
 	}
 	for (i = 0; i < c->ncpus; i++) {
-		snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", i);
-		stats[i] = instance_blob(s->inst, path);
+		stats[i] = cpu_stats_blob(s->inst, i);
 		c->events[i] = count_events(c->fd[i], c->bytes[i], &s->pf);
 	}
 	for (i = 0; i < c->nmaps; i++) {

@@ -60,10 +60,10 @@ compare() {
 		# (both tools count that, as BCC's runqlat; seen with the ASan build sharing
 		# the CPU)
 		fail $name "ftscope saw $ours wakeups of the sleeper's 100"
-	elif [ "$n" -lt 100 ]; then
-		# the peer missed some of the 100 (seen under host steal): nothing to compare
-		skip $name "bpftrace saw only $n of the sleeper's 100 wakeups (ftscope $ours)"
-	elif [ $((ours - n)) -lt 0 ] || [ $((ours - n)) -gt 2 ]; then
+	elif [ $((ours - n)) -lt 0 ] || [ $((ours - n)) -gt 7 ]; then
+		# bpftrace's counts: ours less the two before exec, less up to 5 that it
+		# missed (seen once: 99 of 100, under host steal; it was a skip before).
+		# The median of 95 or more of the same 100 moves by at most 3 ranks.
 		fail $name "ftscope saw $ours wakeups, bpftrace $n"
 	elif [ "$exact" = 1 ] && [ $d -gt $((btp50 / 4 + 2000)) ]; then
 		# every switch recorded: the medians agree within 25% (+2 us); our percentiles

@@ -188,6 +188,7 @@ fi
 
 # --- recordings (root) ---
 if ! need_root tracedat_record_trace_cmd_count; then
+	skip tracedat_record_cpustat_cpu_lines "needs root"
 	skip tracedat_timehist_file_equals_live "needs root"
 	skip tracedat_record_extra_event "needs root"
 	skip tracedat_record_offcpu_stacks "needs root"
@@ -195,6 +196,7 @@ if ! need_root tracedat_record_trace_cmd_count; then
 fi
 if [ $have_tc = 0 ]; then
 	skip tracedat_record_trace_cmd_count "no trace-cmd"
+	skip tracedat_record_cpustat_cpu_lines "no trace-cmd"
 else
 	rm -f $OUT/rec.dat
 	$FTSCOPE record --json -o $OUT/rec.dat -- taskset -c 0 $WL/sleeper 0 20 5 \
@@ -208,6 +210,14 @@ else
 		fail tracedat_record_trace_cmd_count "ftscope wrote '$ours', trace-cmd reads $theirs, sleeper switches $sw: $(head -1 $OUT/rec.err)"
 	fi
 	echo "# record: $ours events written, trace-cmd report: $theirs; sleeper switch-outs $sw"
+	# each CPU's kernel counters under "CPU: N", as trace-cmd writes them: the CPUs
+	# trace-cmd lists are 0 .. nproc-1, in order
+	cpus=$(trace-cmd report --stat -i $OUT/rec.dat 2>/dev/null | sed -n 's/^CPU: \([0-9]*\)$/\1/p' | tr '\n' ' ')
+	if [ "$cpus" = "$(seq -s ' ' 0 $(($(nproc) - 1))) " ]; then
+		pass tracedat_record_cpustat_cpu_lines
+	else
+		fail tracedat_record_cpustat_cpu_lines "trace-cmd report --stat lists CPUs '$cpus'"
+	fi
 fi
 
 # the live report and the report of the file it wrote: the same rows
@@ -301,8 +311,12 @@ else
 	for f in rq rec; do
 		live=$(lost_of $OUT/loss-$f-live.txt)
 		[ -n "$live" ] || r="$r $f: no loss live, the load did not overflow the buffers;"
-		[ $have_tc = 0 ] || [ "$(stats_lost $OUT/loss-$f.dat)" = "$live" ] ||
+		# the peer's reading of the file's stats (install-deps.sh installs trace-cmd)
+		if [ $have_tc = 0 ]; then
+			r="$r trace-cmd is missing;"
+		elif [ "$(stats_lost $OUT/loss-$f.dat)" != "$live" ]; then
 			r="$r $f: live '$live', the file's stats by trace-cmd '$(stats_lost $OUT/loss-$f.dat)';"
+		fi
 		for a in runqlat timehist latency wakeup offcpu "report runqlat timehist"; do
 			n=${a// /-}
 			$FTSCOPE $a -i $OUT/loss-$f.dat > $OUT/loss-$f-$n.txt 2>&1

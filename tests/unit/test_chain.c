@@ -161,7 +161,7 @@ static void test_chain_two_cpus(void **state)
 	assert_int_equal(synth[1].cpu, 0);
 	assert_int_equal(synth[1].sw.prev_pid, 4);
 	assert_int_equal(synth[1].sw.next_pid, 7);
-	assert_true(synth[1].sw.ts_est >= synth[0].sw.ts_est);
+	assert_int_equal(synth[1].sw.ts_est, 40);	/* CPU 0 silent: 7's evidence */
 	assert_int_equal(c.cpu[1].cur, 0);
 	assert_int_equal(c.split, 1);
 	/* the same through a recorded switch-in: 7 is back on CPU 1, then 0 -> 7 on 0 */
@@ -174,6 +174,27 @@ static void test_chain_two_cpus(void **state)
 	assert_int_equal(synth[0].cpu, 1);
 	assert_int_equal(synth[0].sw.prev_pid, 7);
 	assert_int_equal(c.split, 2);
+	ft_chain_fini(&c);
+}
+
+/* a task's first records on two CPUs whose tasks were unknown: the first run ends */
+static void test_chain_first_records(void **state)
+{
+	struct ft_event e, synth[FT_CHAIN_MAX_SYNTH];
+	struct ft_chain c;
+
+	assert_int_equal(ft_chain_init(&c, 2, NULL), 0);
+	e = ev_other(10, 0, 3);				/* 3 on CPU 0, from the start */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 0);
+	e = ev_other(50, 1, 3);				/* then on CPU 1 */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].cpu, 0);
+	assert_int_equal(synth[0].sw.prev_pid, 3);
+	assert_int_equal(synth[0].sw.next_pid, 0);
+	assert_int_equal(synth[0].sw.ts_est, 10);
+	assert_int_equal(c.cpu[0].cur, 0);
+	assert_int_equal(c.cpu[1].cur, 3);
+	assert_int_equal(c.split, 1);
 	ft_chain_fini(&c);
 }
 
@@ -208,7 +229,11 @@ static void test_chain_bad_pids(void **state)
 	ft_chain_feed(&c, &e, synth);
 	e = ev_wake(20, 0, 1 << 30, -1);
 	assert_int_equal(ft_chain_feed(&c, &e, synth), 0);
-	assert_true(c.ntasks <= 1024);
+	e = ev_other(30, 0, 3);		/* 3 runs where 1 << 30 did: repaired */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].sw.prev_pid, 1 << 30);
+	assert_int_equal(synth[0].sw.next_pid, 3);
+	assert_true(c.ntasks > 3 && c.ntasks <= 1024);
 	ft_chain_fini(&c);
 }
 
@@ -312,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_chain_evidence_elsewhere),
 		cmocka_unit_test(test_chain_busy_cpu),
 		cmocka_unit_test(test_chain_two_cpus),
+		cmocka_unit_test(test_chain_first_records),
 		cmocka_unit_test(test_chain_filtered),
 		cmocka_unit_test(test_chain_bad_pids),
 		cmocka_unit_test(test_timehist_runtime_rebuilt),
