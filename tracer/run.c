@@ -57,11 +57,9 @@ struct pipeline {
 	struct ft_decoder	dec;
 	struct ft_chain		chain;
 	struct ft_tasks		tasks;
-	struct ft_imap		traced;		/* the traced tasks (in-kernel pid filter, mirrored) */
+	struct ft_imap		traced;		/* in-kernel pid filter, mirrored */
 	unsigned int		need, want;	/* events, after the analyzer's options */
 	bool			filtered, follow;
-	bool			whole;		/* filtered in user space: the kernel records
-						   every task's sched events (whole_stream) */
 	struct ft_env		env;
 	int			ncpus;
 	unsigned long long	*lost_cpu;	/* lost events per CPU, as reported */
@@ -317,7 +315,7 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	want = ft_want_wakeups(p->need, p->want, p->dec.have & FT_NEED(FT_EV_WAKING));
 	p->dec.bare = (FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW)) &
 		      ~(p->need | want);
-	if (ft_chain_init(&p->chain, ncpus, p->filtered && !p->whole ? &p->traced : NULL)) {
+	if (ft_chain_init(&p->chain, ncpus, p->filtered ? &p->traced : NULL)) {
 		ft_err("out of memory");
 		return -1;
 	}
@@ -500,7 +498,7 @@ static int rescan_threads(struct pipeline *p, struct ft_session *s)
 	for (j = 0; j < n; j++) {
 		if (ft_imap_get(&p->traced, tids[j]))
 			continue;
-		if (!p->whole && ft_session_add_pid(s, tids[j])) {
+		if (ft_session_add_pid(s, tids[j])) {
 			ft_err("cannot add thread %d to the pid filter: %s", tids[j], strerror(errno));
 			free(tids);
 			return -1;
@@ -509,22 +507,6 @@ static int rescan_threads(struct pipeline *p, struct ft_session *s)
 	}
 	free(tids);
 	return 0;
-}
-
-/*
- * whole_stream - should a filtered live run record every task's sched events and
- * filter in user space? Yes for analyzers of sched events alone: in a pid-filtered
- * stream a CPU that runs only untraced tasks looks silent, and a traced task's
- * switch-in that the kernel drops out of idle would be rebuilt with that time
- * charged to it. Stacks (recorded after every event), probes, extra events and
- * recordings keep the in-kernel filter.
- */
-static bool whole_stream(const struct pipeline *p)
-{
-	unsigned int stacks = FT_NEED(FT_EV_KSTACK) | FT_NEED(FT_EV_USTACK);
-
-	return p->filtered && (p->need & FT_NEED(FT_EV_SWITCH)) && !p->o->output &&
-	       !p->probes && !p->a->extra_events && !((p->need | p->want) & stacks);
 }
 
 /* stop_reason - why the main loop should end now, or 0 to go on */
@@ -619,10 +601,9 @@ static int run_live(struct pipeline *p)
 		goto out_child;
 	p->filtered = npids > 0;
 	p->follow = o->npids || o->cmd;
-	p->whole = whole_stream(p);
 	if (ft_session_open(&s, o, p->need,
-			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids,
-			    p->whole ? 0 : npids, p->follow))
+			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids, npids,
+			    p->follow))
 		goto out_session;
 	/* the output file first: an unwritable path fails before any report is begun */
 	if (o->output && ft_capture_open(&cap, o->output, &s))
