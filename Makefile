@@ -91,7 +91,7 @@ FUZZ_CFLAGS	:= -O1 -g -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -D_
 FUZZERS		:= $(addprefix $(FUZZ_O),$(notdir $(patsubst %.c,%,$(wildcard tests/fuzz/fuzz_*.c))))
 FUZZ_TIME	?= 60
 
-all: $(O)ftscope
+all: $(O)ftscope $(WORKLOADS)	# the workloads: the README's examples run them
 
 $(O)ftscope: $(O)tracer/main.o $(O)libftscope.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

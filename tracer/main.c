@@ -30,14 +30,37 @@ static void usage(FILE *f)
 	      "  ftscope list                    # what this kernel supports\n", f);
 }
 
+/* command - run command @argv[0] with its arguments; -1 when there is no such command */
+static int command(int argc, char **argv)
+{
+	const struct ft_analyzer *a = ft_analyzer_find(argv[0]);
+	unsigned int i;
+
+	if (a)
+		return ft_run_analyzer(a, argc, argv);
+	for (i = 0; ft_builtins[i].name; i++)
+		if (!strcmp(argv[0], ft_builtins[i].name))
+			return ft_builtins[i].fn(argc, argv);
+	return -1;
+}
+
 /* main - dispatch to an analyzer or a built-in command */
 int main(int argc, char **argv)
 {
-	const struct ft_analyzer *a;
-	unsigned int i;
+	int ret;
 
 	if (argc < 2) {
 		usage(stderr);
+		return FT_EXIT_USAGE;
+	}
+	/* `ftscope help NAME` is `ftscope NAME --help`, as git and perf do */
+	if (!strcmp(argv[1], "help") && argc == 3) {
+		char *help[] = { argv[2], "--help", NULL };
+
+		ret = command(2, help);
+		if (ret >= 0)
+			return ret;
+		ft_err("unknown command '%s' (see ftscope --help)", argv[2]);
 		return FT_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
@@ -48,12 +71,9 @@ int main(int argc, char **argv)
 		puts("ftscope " FTSCOPE_VERSION);
 		return FT_EXIT_OK;
 	}
-	a = ft_analyzer_find(argv[1]);
-	if (a)
-		return ft_run_analyzer(a, argc - 1, argv + 1);
-	for (i = 0; ft_builtins[i].name; i++)
-		if (!strcmp(argv[1], ft_builtins[i].name))
-			return ft_builtins[i].fn(argc - 1, argv + 1);
+	ret = command(argc - 1, argv + 1);
+	if (ret >= 0)
+		return ret;
 	ft_err("unknown command '%s' (see ftscope --help)", argv[1]);
 	return FT_EXIT_USAGE;
 }

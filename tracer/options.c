@@ -41,10 +41,13 @@ static const char common_usage[] =
 	"  -a, --all-cpus        trace the whole system (the default)\n"
 	"  -d, --duration SECS   stop after SECS seconds\n"
 	"  -T, --timestamp       print a timestamp before each interval report\n"
-	"  -b, --buffer KB       ring-buffer size per CPU, in KB\n"
+	"  -b, --buffer KB       ring-buffer size per CPU, in KB\n";
+/* what an analyzer reads and writes besides (a recorder has its own -o and no -i) */
+static const char file_usage[] =
 	"  -o, --output FILE     also save the run's events as a trace.dat (trace-cmd's format)\n"
 	"  -i, --input FILE      analyze a trace.dat (ftscope -o, ftscope record, trace-cmd record)\n"
-	"                        instead of tracing\n"
+	"                        instead of tracing\n";
+static const char common_tail[] =
 	"      --json            print the report as JSON\n"
 	"      --pmu LIST        count these events (see ftscope stat --help) over the trace\n"
 	"  -h, --help            this help\n"
@@ -159,7 +162,8 @@ void ft_usage(const struct ft_analyzer *a, FILE *f)
 		a->name, a->synopsis ? " " : "", a->synopsis ? a->synopsis : "", a->summary);
 	if (a->usage && a->usage[0])
 		fprintf(f, "Options:\n%s\n", a->usage);
-	fprintf(f, "%s\nEXAMPLES:\n%s", common_usage, a->examples ? a->examples : "");
+	fprintf(f, "%s%s%s\nEXAMPLES:\n%s", common_usage, a->splice ? "" : file_usage,
+		common_tail, a->examples ? a->examples : "");
 }
 
 /* build_tables - common plus analyzer options, as one short string and one long table */

@@ -286,11 +286,14 @@ static int resolve(struct ft_probes *pr, const char *spec)
 			return -1;
 		}
 	}
-	if (n == 0) {
-		ft_err("'%s' matches no %s function", spec, !strncmp(spec, "syscall:", 8) ?
-		       "system call" : colon ? "symbol of that file:" : "kernel");
+	if (n == 0 && !strncmp(spec, "syscall:", 8))
+		ft_err("'%s' matches no system call", spec);
+	else if (n == 0 && colon)
+		ft_err("'%s' matches no function of %s", spec, path);
+	else if (n == 0)
+		ft_err("'%s' matches no kernel function", spec);
+	if (n == 0)
 		return -1;
-	}
 	return n < 0 ? -1 : 0;
 }
 
@@ -350,7 +353,8 @@ static int write_filter(struct ft_probes *pr, struct ft_session *s, int *refused
 
 /*
  * use_tracer - @tracer (function_graph, function) in the instance, filtered to our
- * kernel functions and, with @pids, to those tasks
+ * kernel functions and, with @pids, to those tasks; 0, -1 after the error line, or
+ * FT_EXIT_NOFEAT when this kernel refuses function filters
  */
 static int use_tracer(struct ft_probes *pr, struct ft_session *s, const int *pids, int npids,
 		      bool follow, const char *tracer)
@@ -359,9 +363,14 @@ static int use_tracer(struct ft_probes *pr, struct ft_session *s, const int *pid
 	char buf[16];
 
 	n = write_filter(pr, s, &refused);
+	if (n < 0 && errno == EPERM) {
+		/* a kernel feature this one lacks: exit 3, as for a missing tracer */
+		ft_err("cannot set the function filter (set_ftrace_filter: %s): this kernel "
+		       "refuses function filters", strerror(errno));
+		return FT_EXIT_NOFEAT;
+	}
 	if (n < 0) {
-		ft_err("cannot set the function filter (set_ftrace_filter: %s)%s", strerror(errno),
-		       errno == EPERM ? ": this kernel refuses function filters" : "");
+		ft_err("cannot set the function filter (set_ftrace_filter: %s)", strerror(errno));
 		return -1;
 	}
 	if (!n) {

@@ -39,6 +39,10 @@ int ft_source_open(struct ft_source *src, const char *path)
 	int cpu;
 
 	memset(src, 0, sizeof(*src));
+	if (access(path, R_OK)) {
+		ft_err("%s: %s", path, strerror(errno));
+		return -1;
+	}
 	if (ft_tdat_is(path)) {
 		src->is_tdat = true;
 		if (ft_tdat_open(&src->tdat, path)) {

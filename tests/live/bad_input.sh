@@ -27,7 +27,9 @@ cases=(
 	"dead_tid|runqlat -t $dead -d 1|no thread"
 	"missing_command|runqlat -- /nonexistent/ftscope-cmd|cannot run"
 	"not_executable|runqlat -- $OUT/noexec|cannot run"
-	"bad_input_dir|runqlat -i /nonexistent|not a trace.dat file"
+	"bad_input_missing|runqlat -i /nonexistent|/nonexistent: No such file or directory"
+	"help_unknown_command|help nosuch|unknown command 'nosuch'"
+	"funclat_no_such_user_function|funclat $WL/busyfn:no_such_fn -d 0.1|'$WL/busyfn:no_such_fn' matches no function of $WL/busyfn\$"
 	"damaged_capture|runqlat -i tests/data|not a trace.dat file"
 	"tdat_compressed_section_under_its_header|timehist -i $OUT/tdat-small-section.dat|compressed section 16 at offset 79 is damaged"
 	"tdat_decompression_budget|runqlat -i $OUT/tdat-budget.dat|compressed blocks claim more than 171718656 bytes"
@@ -187,6 +189,38 @@ if [ "$(echo "$readme" | wc -l)" -lt 10 ]; then
 	fail $name "only $(echo $readme) found in README.md's command table"
 elif [ "$readme" != "$listed" ] || [ "$readme" != "$helped" ]; then
 	fail $name "README: $(echo $readme); list: $(echo $listed); --help: $(echo $helped)"
+else
+	pass $name
+fi
+
+# `ftscope help NAME` is `ftscope NAME --help` (it printed the top-level usage); a
+# recorder's help offers its own -o once and no -i
+name=help_command
+r=""
+for c in runqlat record stat list; do
+	cmp -s <($FTSCOPE help $c 2>&1) <($FTSCOPE $c --help 2>&1) || r="$r help $c differs from $c --help;"
+done
+$FTSCOPE help runqlat | grep -q '^Usage: ftscope runqlat ' || r="$r help runqlat: $($FTSCOPE help runqlat | head -1);"
+o=$($FTSCOPE record --help | grep -c '^  -o, ')
+i=$($FTSCOPE record --help | grep -c '^  -i, ')
+[ "$o" = 1 ] && [ "$i" = 0 ] || r="$r record --help lists -o $o times, -i $i times;"
+if [ -z "$r" ]; then
+	pass $name
+else
+	fail $name "$r"
+fi
+
+# The README's examples run after the README's own `make` (issue 20: its first one needed
+# tests/workloads/spin3, which only `make check` built): every workload an example of
+# the README or docs/ names is a target of `make all`.
+name=examples_built_by_make
+want=$(grep -ho '^# \(\./\)\?ftscope .*' README.md docs/*.md | grep -o 'tests/workloads/[a-z0-9]*' | sort -u)
+built=$(make -n -B all 2>/dev/null | grep -o -- '-o tests/workloads/[a-z0-9]*' | sed 's/^-o //' | sort -u)
+missing=$(comm -23 <(echo "$want") <(echo "$built"))
+if [ -z "$want" ]; then
+	fail $name "no example names a workload"
+elif [ -n "$missing" ]; then
+	fail $name "make all does not build $(echo $missing)"
 else
 	pass $name
 fi
