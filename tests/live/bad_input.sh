@@ -66,7 +66,6 @@ cases=(
 	"funclat_no_pattern|funclat -d 0.1|at least one PATTERN"
 	"funclat_unknown_kernel_function|funclat no_such_kernel_fn_xyz -d 0.1|matches no kernel"
 	"funclat_missing_binary|funclat /nonexistent/bin:main -d 0.1|cannot open"
-	"funclat_missing_symbol|funclat $WL/busyfn:no_such_symbol -d 0.1|matches no symbol"
 	"funclat_not_elf|funclat $OUT/noexec:main -d 0.1|not an ELF"
 	"funclat_unknown_library|funclat nosuchlibxyz:malloc -d 0.1|cannot find library"
 	"funclat_too_many|funclat --max-funcs 5 c:* -d 0.1|more than the limit"
