@@ -142,6 +142,38 @@ void ft_command_kill(struct ft_child *c)
 	}
 }
 
+/**
+ * ft_command_finish - the run ended (-d, interval count, a signal or an error) while
+ * the released command still runs: end it as timeout(1) does, SIGTERM and then
+ * SIGKILL after FT_COMMAND_GRACE_MS, or with @keep leave it running; either way say
+ * so on stderr. Nothing when it has exited or never ran.
+ */
+void ft_command_finish(struct ft_child *c, char *const *cmd, bool keep)
+{
+	unsigned int waited = 0;
+
+	if (c->pid <= 0 || c->go_fd >= 0 || ft_command_reap(c))
+		return;
+	if (keep) {
+		ft_err("'%s' (pid %d) runs on, untraced (--keep-command)", cmd[0], c->pid);
+		return;
+	}
+	kill(c->pid, SIGTERM);
+	while (!ft_command_reap(c) && waited < FT_COMMAND_GRACE_MS) {
+		usleep(10000);
+		waited += 10;
+	}
+	if (!c->exited) {
+		kill(c->pid, SIGKILL);
+		while (wait4(c->pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
+			;
+		c->exited = true;
+	}
+	ft_err("the run ended before '%s' (pid %d): ended it with %s (--keep-command lets it "
+	       "run on)", cmd[0], c->pid, waited < FT_COMMAND_GRACE_MS ? "SIGTERM" :
+	       "SIGTERM, then SIGKILL 2 s later");
+}
+
 /* ft_pid_alive - 1 when a process @pid exists, 0 when not */
 int ft_pid_alive(int pid)
 {

@@ -11,6 +11,9 @@
 
 struct ft_opts;
 
+/* How long a command may take to exit on SIGTERM before SIGKILL, once the run ended. */
+#define FT_COMMAND_GRACE_MS	2000
+
 struct ft_child {
 	pid_t	pid;
 	int	go_fd;		/* write a byte: the child may exec */
@@ -25,6 +28,7 @@ int ft_command_spawn(struct ft_child *c, char *const *cmd);
 int ft_command_release(struct ft_child *c);
 bool ft_command_reap(struct ft_child *c);
 void ft_command_kill(struct ft_child *c);
+void ft_command_finish(struct ft_child *c, char *const *cmd, bool keep);
 int ft_pid_alive(int pid);
 bool ft_pid_exiting(int pid);
 int ft_pid_threads(int pid, int **tids, int *n);

@@ -15,7 +15,7 @@
 #include "tracer/options.h"
 #include "tracer/util.h"
 
-enum { OPT_JSON = 0x1000, OPT_HELP, OPT_PMU };
+enum { OPT_JSON = 0x1000, OPT_HELP, OPT_PMU, OPT_KEEP_CMD };
 
 static const char common_short[] = "p:t:C:ad:Tb:i:o:h";
 static const struct option common_long[] = {
@@ -30,6 +30,7 @@ static const struct option common_long[] = {
 	{ "output",	required_argument, NULL, 'o' },
 	{ "json",	no_argument,       NULL, OPT_JSON },
 	{ "pmu",	required_argument, NULL, OPT_PMU },
+	{ "keep-command", no_argument,     NULL, OPT_KEEP_CMD },
 	{ "help",	no_argument,       NULL, 'h' },
 };
 
@@ -52,7 +53,10 @@ static const char common_tail[] =
 	"      --pmu LIST        count these events (see ftscope stat --help) over the trace\n"
 	"  -h, --help            this help\n"
 	"  interval [count]      report every interval seconds, count times (as BCC tools)\n"
-	"  -- command [args]     run command, trace it and its children until it exits\n";
+	"  -- command [args]     run command, trace it and its children until it exits; when\n"
+	"                        the run ends first (-d, count, Ctrl-C), end it with SIGTERM\n"
+	"                        (SIGKILL 2 s later), as timeout(1) does\n"
+	"      --keep-command    leave the command running when the run ends first\n";
 
 /**
  * ft_parse_long - a whole number in [@min, @max]
@@ -207,6 +211,7 @@ static int parse_common(struct ft_opts *o, int opt, const char *arg)
 	case 'o': o->output = arg; return 0;
 	case OPT_JSON: o->json = true; return 0;
 	case OPT_PMU: o->pmu = arg; return 0;
+	case OPT_KEEP_CMD: o->keep_cmd = true; return 0;
 	}
 	return -1;
 }

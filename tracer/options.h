@@ -28,6 +28,7 @@ struct ft_opts {
 	const char	*input;		/* -i DIR: a raw capture made by `ftscope capture` */
 	const char	*output;	/* -o DIR (capture) */
 	const char	*pmu;		/* --pmu LIST: counters over the trace window */
+	bool		keep_cmd;	/* --keep-command: leave the command running at the end */
 };
 
 /* Result of parsing: run, or exit with this status (help printed, bad option). */

@@ -725,6 +725,8 @@ out_child:
 	/* a command we never released must not run untraced */
 	if (o->cmd && child.pid > 0 && child.go_fd >= 0)
 		ft_command_kill(&child);
+	if (o->cmd)
+		ft_command_finish(&child, o->cmd, o->keep_cmd);
 	free(pids);
 	ft_imap_fini(&p->traced);
 	return ret;

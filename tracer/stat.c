@@ -54,7 +54,9 @@ static const char stat_help[] =
 	"  -I, --interval-print MS  print the counts of each MS milliseconds (>= 10)\n"
 	"  -x, --field-separator SEP  CSV: value,unit,event,running ns,% running,metric,unit\n"
 	"      --json            one JSON object per window\n"
-	"  -d, --duration SECS   stop after SECS seconds\n"
+	"  -d, --duration SECS   stop after SECS seconds (a command still running then is\n"
+	"                        ended with SIGTERM, SIGKILL 2 s later)\n"
+	"      --keep-command    leave it running instead\n"
 	"  -o, --output FILE     write the report to FILE instead of stderr\n"
 	"  -h, --help            this help\n\n"
 	"Events (perf's names; append :u or :k for user or kernel only):\n"
@@ -222,6 +224,8 @@ static int count(struct ft_opts *o, struct stat_opts *so, FILE *f)
 out:
 	if (o->cmd && child.pid > 0 && child.go_fd >= 0)
 		ft_command_kill(&child);
+	if (o->cmd)
+		ft_command_finish(&child, o->cmd, o->keep_cmd);
 	if (pfd >= 0)
 		close(pfd);
 	free(pids);
