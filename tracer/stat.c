@@ -49,7 +49,7 @@ static const char stat_help[] =
 	"  -e, --event LIST      events, comma separated; {a,b} counts a and b as one group\n"
 	"  -a, --all-cpus        count on every CPU (with a command: while it runs)\n"
 	"  -C, --cpu CPUS        count on these CPUs only (e.g. 0,2-3)\n"
-	"  -p, --pid PID[,PID]   count these processes (all their threads)\n"
+	"  -p, --pid PID[,PID]   count these processes (all their threads), until they exit\n"
 	"  -t, --tid TID[,TID]   count these threads\n"
 	"  -I, --interval-print MS  print the counts of each MS milliseconds (>= 10)\n"
 	"  -x, --field-separator SEP  CSV: value,unit,event,running ns,% running,metric,unit\n"
@@ -115,16 +115,44 @@ static int pidfd(pid_t pid)
 	return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
-/* wait_until - sleep until @deadline (ns, 0: none), the command's exit or a signal */
-static void wait_until(int pfd, uint64_t deadline)
+/*
+ * watch - pidfds of what the count ends with: the command, or the processes of -p
+ * (perf stat -p ends when they have all exited). Returns how many could be opened.
+ */
+static int watch(const struct ft_opts *o, const struct ft_child *child, struct pollfd **pf)
 {
-	struct pollfd pf = { .fd = pfd, .events = POLLIN };
+	int i, n = 0, want = o->cmd ? 1 : o->npids;
+
+	*pf = want ? calloc(want, sizeof(**pf)) : NULL;
+	for (i = 0; *pf && i < want; i++) {
+		(*pf)[n].fd = pidfd(o->cmd ? child->pid : o->pids[i]);
+		(*pf)[n].events = POLLIN;
+		n += (*pf)[n].fd >= 0;
+	}
+	return n;
+}
+
+/* wait_until - sleep until @deadline (ns, 0: none), an exit of @pf's, or a signal */
+static void wait_until(struct pollfd *pf, int n, uint64_t deadline)
+{
 	uint64_t now = ft_now_ns();
 	int ms = -1;
 
 	if (deadline)
 		ms = deadline > now ? (int)((deadline - now + 999999) / 1000000) : 0;
-	poll(&pf, pfd >= 0 ? 1 : 0, ms);
+	poll(pf, n, ms);
+}
+
+/* all_gone - have all the -p processes watched in @pf exited? */
+static bool all_gone(const struct ft_opts *o, struct pollfd *pf, int n)
+{
+	int i, gone = 0;
+
+	if (o->cmd || !n || poll(pf, n, 0) < 0)
+		return false;
+	for (i = 0; i < n; i++)
+		gone += !!(pf[i].revents & (POLLIN | POLLHUP));
+	return gone == n;
 }
 
 /* window - print one window: text block, CSV lines or a JSON object */
@@ -171,7 +199,8 @@ static int count(struct ft_opts *o, struct stat_opts *so, FILE *f)
 	struct ft_child child = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	struct ft_pmu p = { 0 };
 	uint64_t end = 0, next = 0;
-	int ret = FT_EXIT_ERR, pfd = -1, e, *pids = NULL, npids = 0;
+	int ret = FT_EXIT_ERR, e, *pids = NULL, npids = 0, npf = 0, i;
+	struct pollfd *pf = NULL;
 
 	if (ft_pmu_parse(&p, so->events ? so->events :
 			 o->cmd && !o->all && !o->cpu_on ? DEFAULT_TASK :
@@ -191,8 +220,8 @@ static int count(struct ft_opts *o, struct stat_opts *so, FILE *f)
 			ft_err("cannot run '%s': %s", o->cmd[0], strerror(e));
 			goto out;
 		}
-		pfd = pidfd(child.pid);
 	}
+	npf = watch(o, &child, &pf);
 	if (o->duration)
 		end = p.t_start + (uint64_t)(o->duration * 1e9);
 	if (so->interval_ms) {
@@ -200,7 +229,7 @@ static int count(struct ft_opts *o, struct stat_opts *so, FILE *f)
 		if (!o->json && !so->sep)
 			fprintf(f, "#           time             counts unit events\n");
 	}
-	while (!ft_stop_signal && !(o->cmd && ft_command_reap(&child))) {
+	while (!ft_stop_signal && !(o->cmd && ft_command_reap(&child)) && !all_gone(o, pf, npf)) {
 		uint64_t now = ft_now_ns(), wake = end;
 
 		if (end && now >= end)
@@ -213,7 +242,7 @@ static int count(struct ft_opts *o, struct stat_opts *so, FILE *f)
 			next += so->interval_ms * 1000000ULL;
 			continue;
 		}
-		wait_until(pfd, wake);
+		wait_until(pf, npf, wake);
 	}
 	ft_pmu_disable(&p);
 	window(f, &p, so, o->json, (ft_now_ns() - p.t_start) / 1e9, o->cmd ? &child : NULL);
@@ -226,8 +255,9 @@ out:
 		ft_command_kill(&child);
 	if (o->cmd)
 		ft_command_finish(&child, o->cmd, o->keep_cmd);
-	if (pfd >= 0)
-		close(pfd);
+	for (i = 0; i < npf; i++)
+		close(pf[i].fd);
+	free(pf);
 	free(pids);
 	ft_pmu_close(&p);
 	return ret;

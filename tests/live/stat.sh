@@ -213,6 +213,22 @@ else
 	fail $name "exit $rc: task-clock '$tc' ms outside the kernel's $lo .. $hi ms: $(cat $OUT/stat.p)"
 fi
 
+# --- -p ends when its processes have exited, as perf stat -p does (it ran until -d):
+# two sleepers of 0.5 and 1 s, -d 60 under timeout 30. Exit 124 means it kept counting;
+# a sleeper still there means it ended too early.
+name=stat_pid_ends_with_processes
+sleep 0.5 & s1=$!
+sleep 1.0 & s2=$!
+timeout 30 $FTSCOPE stat -p $s1,$s2 -e task-clock -d 60 > $OUT/stat.pe 2>&1
+rc=$?
+alive=$(kill -0 $s2 2> /dev/null && echo " sleeper $s2 still runs")
+wait $s1 $s2 2> /dev/null
+if [ $rc = 0 ] && [ -z "$alive" ] && grep -q 'task-clock' $OUT/stat.pe; then
+	pass $name
+else
+	fail $name "exit $rc$alive: $(tail -2 $OUT/stat.pe | tr '\n' '|')"
+fi
+
 # --- -a: cpu-clock counts every CPU for the whole window
 name=stat_system_wide
 $FTSCOPE stat -a -e cpu-clock -x, -d 0.5 2> $OUT/stat.a
