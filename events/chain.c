@@ -30,9 +30,6 @@
 
 #include "events/chain.h"
 
-/* Pids the task table follows: the kernel's PID_MAX_LIMIT on 64-bit machines. */
-#define FT_CHAIN_PID_LIMIT	(1 << 22)
-
 /* What a rebuilt switch names idle: as long as a record's comm field. */
 static const char swapper_comm[FT_TASK_COMM_LEN] = "swapper";
 
@@ -48,7 +45,8 @@ int ft_chain_init(struct ft_chain *c, int ncpus, const struct ft_imap *traced)
 	memset(c, 0, sizeof(*c));
 	c->cpu = calloc(ncpus, sizeof(*c->cpu));
 	c->repaired_cpu = calloc(ncpus, sizeof(*c->repaired_cpu));
-	if (!c->cpu || !c->repaired_cpu) {
+	c->leaf = calloc(FT_CHAIN_PIDS / FT_CHAIN_LEAF, sizeof(*c->leaf));
+	if (!c->cpu || !c->repaired_cpu || !c->leaf) {
 		ft_chain_fini(c);
 		errno = ENOMEM;
 		return -1;
@@ -60,40 +58,37 @@ int ft_chain_init(struct ft_chain *c, int ncpus, const struct ft_imap *traced)
 	return 0;
 }
 
-/* ft_chain_fini - free the per-CPU state */
+/* ft_chain_fini - free the per-CPU and per-task state */
 void ft_chain_fini(struct ft_chain *c)
 {
+	unsigned int i;
+
+	for (i = 0; c->leaf && i < FT_CHAIN_PIDS / FT_CHAIN_LEAF; i++)
+		free(c->leaf[i]);
+	free(c->leaf);
 	free(c->cpu);
 	free(c->repaired_cpu);
-	free(c->task);
 	memset(c, 0, sizeof(*c));
 }
 
 /**
- * ft_chain_grow - make room for @pid in the task table and return its entry;
- * NULL for a pid no kernel gives, or without memory (its evidence is then not kept)
+ * ft_chain_grow - make the leaf of @pid (0 <= @pid < FT_CHAIN_PIDS) and return its
+ * entry; NULL without memory (its evidence is then not kept)
  */
 struct ft_chain_task *ft_chain_grow(struct ft_chain *c, int pid)
 {
-	unsigned int n = c->ntasks ? c->ntasks : 1024, i;
-	struct ft_chain_task *t;
+	struct ft_chain_task *leaf = malloc(FT_CHAIN_LEAF * sizeof(*leaf));
+	unsigned int i;
 
-	if (pid < 0 || pid >= FT_CHAIN_PID_LIMIT)
+	if (!leaf)
 		return NULL;
-	while (n <= (unsigned int)pid)
-		n *= 2;
-	if (n > FT_CHAIN_PID_LIMIT)
-		n = FT_CHAIN_PID_LIMIT;
-	t = realloc(c->task, n * sizeof(*t));
-	if (!t)
-		return NULL;
-	for (i = c->ntasks; i < n; i++) {
-		t[i].ts = 0;
-		t[i].cpu = -1;
+	for (i = 0; i < FT_CHAIN_LEAF; i++) {
+		leaf[i].ts = 0;
+		leaf[i].cpu = -1;
 	}
-	c->task = t;
-	c->ntasks = n;
-	return &t[pid];
+	c->leaf[(unsigned int)pid >> FT_CHAIN_LEAF_BITS] = leaf;
+	c->nleaves++;
+	return &leaf[pid & (FT_CHAIN_LEAF - 1)];
 }
 
 /* rebuilt - a sched_switch @prev -> @next on @cpu that the kernel did not record */
@@ -123,7 +118,7 @@ static void rebuilt(struct ft_event *synth, const struct ft_event *ev, int cpu, 
 int ft_chain_split(struct ft_chain *c, const struct ft_event *ev, int pid,
 		   struct ft_event *synth)
 {
-	struct ft_chain_task *t = &c->task[pid];
+	struct ft_chain_task *t = ft_chain_task(c, pid);
 	struct ft_chain_cpu *cy = &c->cpu[t->cpu];
 	uint64_t est;
 
@@ -183,12 +178,9 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 		c->resynced++;
 		return 0;
 	}
-	/* grow for the task switched out first: growing for @pid moves the table */
-	if (cc->cur > 0)
-		ft_chain_task(c, cc->cur);
 	t = pid > 0 ? ft_chain_task(c, pid) : NULL;
-	if (cc->cur > 0 && (unsigned int)cc->cur < c->ntasks)
-		out = &c->task[cc->cur];
+	if (cc->cur > 0)
+		out = ft_chain_task(c, cc->cur);
 	if (t && t->cpu >= 0 && t->cpu != ev->cpu)
 		n = ft_chain_split(c, ev, pid, synth);
 	/*

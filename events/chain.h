@@ -28,11 +28,20 @@ struct ft_chain_task {
 	int		cpu;		/* CPU the chain has it running on, -1 none */
 };
 
+/*
+ * Tasks by pid, in leaves of FT_CHAIN_LEAF made on first use (16 KB each) under a
+ * directory that spans every pid the kernel gives (pid_max is at most 2^22): a pid of
+ * four million costs one leaf, not a table up to it.
+ */
+#define FT_CHAIN_LEAF_BITS	10
+#define FT_CHAIN_LEAF		(1u << FT_CHAIN_LEAF_BITS)
+#define FT_CHAIN_PIDS		(1u << 22)
+
 struct ft_chain {
 	int			ncpus;
 	struct ft_chain_cpu	*cpu;
-	struct ft_chain_task	*task;		/* by pid, grown on demand */
-	unsigned int		ntasks;
+	struct ft_chain_task	**leaf;		/* FT_CHAIN_PIDS / FT_CHAIN_LEAF, made on use */
+	unsigned int		nleaves;	/* leaves made */
 	const struct ft_imap	*traced;	/* a filtered stream's pids; NULL: whole system */
 	unsigned long long	repaired;	/* switch-ins reconstructed */
 	unsigned long long	*repaired_cpu;
@@ -54,8 +63,13 @@ struct ft_chain_task *ft_chain_grow(struct ft_chain *c, int pid);
 static inline __attribute__((always_inline))
 struct ft_chain_task *ft_chain_task(struct ft_chain *c, int pid)
 {
-	if ((unsigned int)pid < c->ntasks)
-		return &c->task[pid];
+	struct ft_chain_task *leaf;
+
+	if ((unsigned int)pid >= FT_CHAIN_PIDS)
+		return NULL;
+	leaf = c->leaf[(unsigned int)pid >> FT_CHAIN_LEAF_BITS];
+	if (leaf)
+		return &leaf[pid & (FT_CHAIN_LEAF - 1)];
 	return ft_chain_grow(c, pid);
 }
 
