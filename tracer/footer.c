@@ -82,23 +82,26 @@ static void per_cpu(FILE *f, const unsigned long long *n, int ncpus)
 		}
 }
 
-/* counts_json - the figures as fields of the open object */
-static void counts_json(struct ft_json *j, const struct ft_counts *c, int ncpus)
+/* json_cpus - the array @key of one count per CPU */
+static void json_cpus(struct ft_json *j, const char *key, const unsigned long long *n, int ncpus)
 {
 	int cpu;
 
+	ft_json_arr_begin(j, key);
+	for (cpu = 0; cpu < ncpus; cpu++)
+		ft_json_u64(j, NULL, n[cpu]);
+	ft_json_arr_end(j);
+}
+
+/* counts_json - the figures as fields of the open object */
+static void counts_json(struct ft_json *j, const struct ft_counts *c, int ncpus)
+{
 	ft_json_u64(j, "events", c->events);
 	ft_json_u64(j, "lost", c->lost);
-	ft_json_arr_begin(j, "lost_per_cpu");
-	for (cpu = 0; cpu < ncpus; cpu++)
-		ft_json_u64(j, NULL, c->lost_cpu[cpu]);
-	ft_json_arr_end(j);
+	json_cpus(j, "lost_per_cpu", c->lost_cpu, ncpus);
 	ft_json_u64(j, "lost_unknown_count", c->lost_unknown);
 	ft_json_u64(j, "switch_ins_reconstructed", c->repaired);
-	ft_json_arr_begin(j, "switch_ins_reconstructed_per_cpu");
-	for (cpu = 0; cpu < ncpus; cpu++)
-		ft_json_u64(j, NULL, c->repaired_cpu[cpu]);
-	ft_json_arr_end(j);
+	json_cpus(j, "switch_ins_reconstructed_per_cpu", c->repaired_cpu, ncpus);
 	ft_json_u64(j, "runs_ended_on_another_cpu", c->split);
 	ft_json_u64(j, "bad_pages", c->bad);
 	ft_json_u64(j, "malformed_records", c->malformed);
@@ -179,15 +182,9 @@ void ft_footer_record(const struct ft_footer *ft, const struct ft_capture *c, FI
 		ft_json_str(j, "output", c->path);
 		ft_json_u64(j, "events", ev);
 		ft_json_u64(j, "bytes", bytes);
-		ft_json_arr_begin(j, "events_per_cpu");
-		for (cpu = 0; cpu < c->ncpus; cpu++)
-			ft_json_u64(j, NULL, c->events[cpu]);
-		ft_json_arr_end(j);
+		json_cpus(j, "events_per_cpu", c->events, c->ncpus);
 		ft_json_u64(j, "lost", run->lost);
-		ft_json_arr_begin(j, "lost_per_cpu");
-		for (cpu = 0; cpu < ft->ncpus; cpu++)
-			ft_json_u64(j, NULL, run->lost_cpu[cpu]);
-		ft_json_arr_end(j);
+		json_cpus(j, "lost_per_cpu", run->lost_cpu, ft->ncpus);
 		return;
 	}
 	fprintf(f, "%llu events (%llu KiB of pages) written to %s: ", ev, bytes / 1024, c->path);
