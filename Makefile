@@ -59,7 +59,7 @@ ANALYZERS_SRC	:= analyzers/registry.c analyzers/runqlat.c analyzers/record.c ana
 		   analyzers/output/flame.c analyzers/output/pmu_print.c analyzers/funclat.c \
 		   analyzers/report.c analyzers/funccount.c
 TRACER_SRC	:= tracer/options.c tracer/session.c tracer/reader.c tracer/features.c \
-		   tracer/command.c tracer/run.c tracer/reset.c tracer/util.c tracer/flamegraph.c \
+		   tracer/command.c tracer/footer.c tracer/run.c tracer/reset.c tracer/util.c tracer/flamegraph.c \
 		   tracer/pmu.c tracer/stat.c tracer/probes.c tracer/probes_file.c tracer/capture.c \
 		   tracer/source.c
 LIB_SRC		:= $(EVENTS_SRC) $(ANALYZERS_SRC) $(TRACER_SRC)

@@ -133,8 +133,10 @@ static void funccount_report(void *priv, struct ft_report *r)
 				f->unknown ? "; some records named no traced function" : "");
 	}
 	free(order);
-	if (r->interval)
+	if (r->interval) {
 		memset(f->count, 0, f->pr.n * sizeof(*f->count));
+		f->unknown = 0;
+	}
 }
 
 /* funccount_fini - the counters */

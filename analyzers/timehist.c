@@ -651,19 +651,22 @@ static void timehist_event(void *priv, const struct ft_event *ev)
 	}
 }
 
-/* timehist_report - the summary (-s, -S, -I) at the end */
+/*
+ * timehist_report - the summary (-s, -S, -I) at the end, or of each interval (BCC's
+ * interval mode: every report covers its interval alone, the last one too)
+ */
 static void timehist_report(void *priv, struct ft_report *r)
 {
 	struct timehist *th = priv;
 
 	rows_flush(th);
-	if (!r->final)
+	if (!r->final && !r->interval)
 		return;
-	if (th->oom)
+	if (th->oom && r->final)
 		ft_err("out of memory: some tasks are missing from the results");
 	if (r->json) {
 		th_summary_json(th, r->json);
-		return;
+		goto done;
 	}
 	if (th->summary || th->idle_hist)
 		th_summary(th, r->f);
@@ -671,6 +674,9 @@ static void timehist_report(void *priv, struct ft_report *r)
 		fprintf(r->f, "\n^ %llu rows start or end at a switch the kernel did not record, "
 			"timed at the latest record proving it had not happened yet\n",
 			th->rows_rebuilt);
+done:
+	if (r->interval)
+		th_summary_reset(th);
 }
 
 /* timehist_fini - free the tables */

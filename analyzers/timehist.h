@@ -72,5 +72,6 @@ struct timehist {
 void th_commstr(struct timehist *th, int tid, char *buf, size_t len);
 void th_summary(struct timehist *th, FILE *f);
 void th_summary_json(struct timehist *th, struct ft_json *j);
+void th_summary_reset(struct timehist *th);
 
 #endif

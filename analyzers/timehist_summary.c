@@ -5,6 +5,7 @@
  * JSON.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyzers/output/json.h"
 #include "analyzers/timehist.h"
@@ -121,6 +122,7 @@ void th_summary(struct timehist *th, FILE *f)
 	int cpu;
 
 	ft_tab_sort(&th->tasks, cmp_tid);
+	th->tasks_rebuilt = 0;
 	if (th->idle_hist) {
 		fprintf(f, "\nIdle-time summary\n%*s  parent  sched-out  ", TH_COMM_WIDTH, "comm");
 		fprintf(f, "  idle-time   min-idle    avg-idle    max-idle  stddev  migrations\n");
@@ -215,4 +217,32 @@ void th_summary_json(struct timehist *th, struct ft_json *j)
 	ft_json_arr_end(j);
 	ft_json_u64(j, "span_ns", th->hist_end - th->hist_start);
 	ft_json_u64(j, "rows_rebuilt", th->rows_rebuilt);
+}
+
+/* reset_totals - forget a task's totals, keeping what its next row needs */
+static void reset_totals(struct th_task *tr)
+{
+	memset(&tr->run, 0, sizeof(tr->run));
+	memset(&tr->idle, 0, sizeof(tr->idle));
+	tr->sleep = tr->iowait = tr->preempt = tr->delay = 0;
+	tr->migrations = tr->rebuilt = tr->run_under = tr->run_over = 0;
+}
+
+/*
+ * th_summary_reset - start the next interval: totals of every task and idle CPU
+ * at zero, its span from the last switch seen; rows' state (last switch, wakeup,
+ * rebuilt run) carries over, so a run across the boundary counts where it ends
+ */
+void th_summary_reset(struct timehist *th)
+{
+	unsigned int i;
+	int cpu;
+
+	for (i = 0; i < th->tasks.n; i++)
+		reset_totals(ft_tab_at(&th->tasks, i));
+	for (cpu = 0; cpu < th->env->ncpus; cpu++)
+		reset_totals(&th->idle[cpu]);
+	th->hist_start = th->hist_end;
+	th->rows_rebuilt = 0;
+	th->tasks_rebuilt = 0;
 }

@@ -30,6 +30,7 @@
 #include "events/tdat.h"
 #include "events/tep.h"
 #include "tracer/command.h"
+#include "tracer/footer.h"
 #include "tracer/options.h"
 #include "tracer/pmu.h"
 #include "tracer/probes.h"
@@ -62,9 +63,7 @@ struct pipeline {
 	bool			filtered, follow;
 	struct ft_env		env;
 	int			ncpus;
-	unsigned long long	*lost_cpu;	/* lost events per CPU, as reported */
-	unsigned long long	lost_unknown;	/* loss markers without a count */
-	unsigned long long	events_reported;
+	struct ft_footer	foot;		/* the footer's counts: lost ones kept here */
 	uint64_t		first_ts, last_ts;
 	struct ft_pmu		*pmu;		/* --pmu counters, NULL without */
 	struct ft_probes	*probes;	/* the analyzer's function probes, or NULL */
@@ -93,9 +92,9 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 		ev.common_pid = -1;
 		ev.lost = raw->lost;
 		if (raw->lost > 0)
-			p->lost_cpu[raw->cpu] += raw->lost;
+			p->foot.run.lost_cpu[raw->cpu] += raw->lost;
 		else
-			p->lost_unknown++;
+			p->foot.run.lost_unknown++;
 		ft_chain_feed(&p->chain, &ev, synth);
 		deliver(p, &ev);
 		return;
@@ -138,109 +137,23 @@ static void on_raws(void *ctx, const struct ft_raw *raw, unsigned int n)
 		on_raw(p, &raw[i]);
 }
 
-/* per_cpu - "cpu0 N, cpu1 M" for the CPUs with a non-zero count */
-static void per_cpu(FILE *f, const unsigned long long *n, int ncpus)
+/* counts_take - the run's running totals for the footer */
+static void counts_take(struct pipeline *p, struct ft_merge *m)
 {
-	const char *sep = "";
+	struct ft_counts *c = &p->foot.run;
 	int cpu;
 
-	for (cpu = 0; cpu < ncpus; cpu++)
-		if (n[cpu]) {
-			fprintf(f, "%scpu%d %llu", sep, cpu, n[cpu]);
-			sep = ", ";
-		}
-}
-
-/* record_footer - what a recording wrote: events and bytes per CPU, and what was lost */
-static void record_footer(struct pipeline *p, struct ft_report *r, unsigned long long lost)
-{
-	const struct ft_capture *c = p->cap;
-	unsigned long long ev = 0, bytes = 0;
-	FILE *f = r->footer ? r->footer : r->f;
-	int cpu;
-
-	for (cpu = 0; cpu < c->ncpus; cpu++) {
-		ev += c->events[cpu];
-		bytes += c->bytes[cpu];
-	}
-	if (r->json) {
-		ft_json_str(r->json, "output", c->path);
-		ft_json_u64(r->json, "events", ev);
-		ft_json_u64(r->json, "bytes", bytes);
-		ft_json_arr_begin(r->json, "events_per_cpu");
-		for (cpu = 0; cpu < c->ncpus; cpu++)
-			ft_json_u64(r->json, NULL, c->events[cpu]);
-		ft_json_arr_end(r->json);
-		ft_json_u64(r->json, "lost", lost);
-		ft_json_arr_begin(r->json, "lost_per_cpu");
-		for (cpu = 0; cpu < p->ncpus; cpu++)
-			ft_json_u64(r->json, NULL, p->lost_cpu[cpu]);
-		ft_json_arr_end(r->json);
-		return;
-	}
-	fprintf(f, "%llu events (%llu KiB of pages) written to %s: ", ev, bytes / 1024, c->path);
-	per_cpu(f, c->events, c->ncpus);
-	fprintf(f, "\n%llu events lost", lost);
-	if (lost) {
-		fputs(" (", f);
-		per_cpu(f, p->lost_cpu, p->ncpus);
-		fputs("; the recording is incomplete)", f);
-	}
-	fputc('\n', f);
-}
-
-/* footer - "N events processed, M lost" (per CPU when any), repairs, damage */
-static void footer(struct pipeline *p, struct ft_merge *m, struct ft_report *r)
-{
-	unsigned long long lost = 0, bad = 0;
-	FILE *f = r->footer ? r->footer : r->f;
-	int cpu;
-
+	c->events = m->events;
+	c->lost = c->bad = 0;
 	for (cpu = 0; cpu < p->ncpus; cpu++) {
-		lost += p->lost_cpu[cpu];
-		bad += m->cpu[cpu].bad_pages;
+		c->lost += c->lost_cpu[cpu];
+		c->bad += m->cpu[cpu].bad_pages;
+		c->repaired_cpu[cpu] = p->chain.repaired_cpu[cpu];
 	}
-	if (p->a->splice && p->cap) {
-		record_footer(p, r, lost);
-		return;
-	}
-	if (r->json) {
-		ft_json_u64(r->json, "events", m->events - p->events_reported);
-		ft_json_u64(r->json, "lost", lost);
-		ft_json_arr_begin(r->json, "lost_per_cpu");
-		for (cpu = 0; cpu < p->ncpus; cpu++)
-			ft_json_u64(r->json, NULL, p->lost_cpu[cpu]);
-		ft_json_arr_end(r->json);
-		ft_json_u64(r->json, "lost_unknown_count", p->lost_unknown);
-		ft_json_u64(r->json, "switch_ins_reconstructed", p->chain.repaired);
-		ft_json_u64(r->json, "runs_ended_on_another_cpu", p->chain.split);
-		ft_json_u64(r->json, "bad_pages", bad);
-		ft_json_u64(r->json, "malformed_records", p->dec.malformed);
-		ft_json_u64(r->json, "unordered_records", m->unordered);
-		return;
-	}
-	fprintf(f, "\n%llu events processed, %llu lost", m->events - p->events_reported, lost);
-	if (lost) {
-		fputs(" (", f);
-		per_cpu(f, p->lost_cpu, p->ncpus);
-		fputs("; results may be incomplete)", f);
-	}
-	if (p->lost_unknown)
-		fprintf(f, ", %llu losses of unknown size", p->lost_unknown);
-	if (p->chain.repaired) {
-		fprintf(f, "; %llu switch-ins reconstructed (", p->chain.repaired);
-		per_cpu(f, p->chain.repaired_cpu, p->ncpus);
-		fputc(')', f);
-	}
-	if (p->chain.split)
-		fprintf(f, "; %llu runs ended where the task showed up on another CPU",
-			p->chain.split);
-	if (bad || p->dec.malformed)
-		fprintf(f, "; %llu damaged pages, %llu malformed records skipped", bad,
-			p->dec.malformed);
-	if (m->unordered)
-		fprintf(f, "; %llu records came after later ones", m->unordered);
-	fputc('\n', f);
+	c->repaired = p->chain.repaired;
+	c->split = p->chain.split;
+	c->malformed = p->dec.malformed;
+	c->unordered = m->unordered;
 }
 
 /* report - one report of the analyzer, with its footer; JSON as one object per line */
@@ -271,15 +184,14 @@ static void report(struct pipeline *p, struct ft_merge *m, bool final)
 	p->a->report(p->priv, &r);
 	if (p->pmu)
 		ft_pmu_report(p->pmu, r.footer ? r.footer : r.f, r.json, r.interval);
-	footer(p, m, &r);
+	counts_take(p, m);
+	if (p->a->splice && p->cap)
+		ft_footer_record(&p->foot, p->cap, r.footer ? r.footer : r.f, r.json);
+	else
+		ft_footer_print(&p->foot, r.footer ? r.footer : r.f, r.json, r.interval, final);
 	if (r.json)
 		ft_json_obj_end(&j);
 	fflush(stdout);
-	if (r.interval) {
-		p->events_reported = m->events;
-		memset(p->lost_cpu, 0, p->ncpus * sizeof(*p->lost_cpu));
-		p->lost_unknown = 0;
-	}
 }
 
 /* pipeline_init - decoder, chain, tasks and the analyzer over @tep */
@@ -288,8 +200,7 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	unsigned int want;
 
 	p->ncpus = ncpus;
-	p->lost_cpu = calloc(ncpus, sizeof(*p->lost_cpu));
-	if (!p->lost_cpu || ft_tasks_init(&p->tasks, live) ||
+	if (ft_footer_init(&p->foot, ncpus) || ft_tasks_init(&p->tasks, live) ||
 	    (p->env.cmdlines && ft_tasks_saved(&p->tasks, p->env.cmdlines->data,
 					       p->env.cmdlines->len))) {
 		ft_err("out of memory");
@@ -337,8 +248,7 @@ static void pipeline_fini(struct pipeline *p)
 	ft_chain_fini(&p->chain);
 	ft_decoder_fini(&p->dec);
 	ft_tasks_fini(&p->tasks);
-	free(p->lost_cpu);
-	p->lost_cpu = NULL;
+	ft_footer_fini(&p->foot);
 }
 
 /* load_filter - the pid filter from a capture's VERSION text, or DIR/filter */

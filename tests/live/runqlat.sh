@@ -49,15 +49,16 @@ else
 	fail $name "live and offline reports differ (see $OUT/live.json $OUT/offline.json)"
 fi
 
-# Interval output: count reports, each with a timestamp and a footer.
+# Interval output: count reports, each with a timestamp and a footer, then the run's total.
 name=runqlat_interval_count
 $FTSCOPE runqlat -T 0.3 3 > $OUT/interval.txt 2>/dev/null
-reports=$(grep -c 'events processed' $OUT/interval.txt)
+reports=$(grep -Ec '^[0-9]+ events processed' $OUT/interval.txt)
 stamps=$(grep -Ec '^[0-9]{2}:[0-9]{2}:[0-9]{2}$' $OUT/interval.txt)
-if [ "$reports" -eq 3 ] && [ "$stamps" -eq 3 ]; then
+totals=$(grep -Ec '^total: [0-9]+ events processed' $OUT/interval.txt)
+if [ "$reports" -eq 3 ] && [ "$stamps" -eq 3 ] && [ "$totals" -eq 1 ]; then
 	pass $name
 else
-	fail $name "expected 3 timestamped reports, got $reports reports, $stamps timestamps"
+	fail $name "want 3 timestamped reports and a total: $reports, $stamps, $totals"
 fi
 
 # The last of count intervals holds what the final drain read. edge naps 100 us from 8 ms
@@ -97,4 +98,26 @@ if [ "$groups" = "$spin" ]; then
 	pass $name
 else
 	fail $name "expected one group for pid $spin, got '$groups'"
+fi
+
+# Interval footers (issue 20): each gives its own interval's figures, and the last adds
+# the whole run's ("total:", JSON whole_run). sleeper naps 20 x 30 ms on CPU 1, whose
+# switches out of idle the kernel does not record here, so intervals rebuild switch-ins.
+# Per interval: events, losses, switch-ins rebuilt (per CPU too) add up to the whole run
+# exactly, none rebuilds more than it read, upper bounds <= rebuilt switch-ins; the
+# latencies over intervals are the 20 naps (+ up to 3: the command's start).
+cpu=$(( $(nproc) > 1 ? 1 : 0 ))
+name=interval_footer_json_per_interval
+$FTSCOPE runqlat --json 0.2 -- $WL/sleeper $cpu 20 30 > $OUT/ivf.json 2> $OUT/ivf.err
+if r=$(python3 tests/live/interval_check.py footer-json $OUT/ivf.json 20); then
+	pass "$name ($r)"
+else
+	fail $name "$r"
+fi
+name=interval_footer_text_total
+$FTSCOPE runqlat 0.2 -- $WL/sleeper $cpu 20 30 > $OUT/ivf.txt 2> $OUT/ivf.err
+if r=$(python3 tests/live/interval_check.py footer-text $OUT/ivf.txt); then
+	pass "$name ($r)"
+else
+	fail $name "$r"
 fi

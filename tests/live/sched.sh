@@ -157,3 +157,32 @@ if r=$(python3 $PY stream $OUT/wk.txt); then
 else
 	fail wakeup_min_us_and_top "$r"
 fi
+
+# timehist -s in interval mode (issue 20): every interval prints its own summary. spinself's
+# three spinners share CPU 1 (CPU 0 with one CPU) for 1 s, in 0.3 s intervals: each interval
+# lists all three, and their run times over the intervals add up to the whole run's, read
+# from the run's own -o file (exactly: a run counts in the interval where it ends) and to
+# the kernel's schedstat within 5% + 2 ms (as latency_vs_schedstat's run time).
+name=timehist_interval_summary
+cpu=$(( $(nproc) > 1 ? 1 : 0 ))
+$FTSCOPE timehist -s --json -o $OUT/thi.dat 0.3 -- $WL/spinself $cpu 1 > $OUT/thi.json \
+	2> $OUT/thi.err &&
+$FTSCOPE timehist -s --json -i $OUT/thi.dat > $OUT/thi-whole.json 2>> $OUT/thi.err
+if r=$(python3 tests/live/interval_check.py timehist $OUT/thi.json $OUT/thi-whole.json \
+	$OUT/thi.json); then
+	pass "$name ($r)"
+else
+	fail $name "$r"
+fi
+# the text summaries: one Runtime summary per footer, each naming the spinners
+name=timehist_interval_summary_text
+$FTSCOPE timehist -s 0.3 -- $WL/spinself $cpu 1 > $OUT/thi.txt 2> $OUT/thi.err
+sums=$(grep -c '^Runtime summary$' $OUT/thi.txt)
+foot=$(grep -Ec '^[0-9]+ events processed' $OUT/thi.txt)
+spin=$(awk '/^Runtime summary$/ { n++ } /spinself\[/ { s[n]++ } END {
+	for (i = 1; i <= n; i++) if (s[i] >= 3) k++; print k + 0 }' $OUT/thi.txt)
+if [ "$sums" -ge 3 ] && [ "$sums" -eq "$foot" ] && [ "$spin" -eq "$sums" ]; then
+	pass "$name ($sums summaries)"
+else
+	fail $name "$sums summaries, $foot footers, $spin listing the spinners"
+fi
