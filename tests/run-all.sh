@@ -53,7 +53,8 @@ if [ -z "$FTSCOPE" ] && [ -x build/asan/ftscope ]; then
 	export ASAN_OPTIONS=detect_leaks=1:exitcode=99
 	export UBSAN_OPTIONS=halt_on_error=1:exitcode=99:print_stacktrace=1
 	units build/asan/tests/unit "asan: "
-	lives "asan:" tests/live/bad_input.sh tests/live/tracedat.sh tests/live/leaks.sh
+	lives "asan:" tests/live/bad_input.sh tests/live/tracedat.sh tests/live/leaks.sh \
+	      tests/live/flamegraph_input.sh
 	unset FTSCOPE
 fi
 

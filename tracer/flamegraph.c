@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `ftscope flamegraph`: folded stacks in, an interactive SVG out. Reads ftscope's
- * own folded output or any stackcollapse output (perf script, bpftrace), and
- * draws differential graphs from two folded files (or difffolded's two-count
- * lines): width from the second profile, red where a frame grew, blue where it
- * shrank.
+ * `ftscope flamegraph`: stacks in, an interactive SVG out. Reads folded stacks
+ * (ftscope's own, any stackcollapse output), bpftrace map output and perf script
+ * output (tracer/fold*.c), and draws differential graphs from two inputs (or
+ * difffolded's two-count lines): width from the second profile, red where a
+ * frame grew, blue where it shrank. --folded prints the stacks instead.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,12 +14,13 @@
 #include <unistd.h>
 
 #include "analyzers/output/flame.h"
+#include "tracer/fold.h"
 #include "tracer/options.h"
 #include "tracer/run.h"
 #include "tracer/util.h"
 
 enum { OPT_DIFF = 0x100, OPT_TITLE, OPT_SUBTITLE, OPT_COUNTNAME, OPT_WIDTH, OPT_INVERTED,
-       OPT_COLORS };
+       OPT_COLORS, OPT_FORMAT };
 
 static const struct option fg_longopts[] = {
 	{ "diff",	required_argument,	NULL, OPT_DIFF },
@@ -29,6 +30,8 @@ static const struct option fg_longopts[] = {
 	{ "width",	required_argument,	NULL, OPT_WIDTH },
 	{ "inverted",	no_argument,		NULL, OPT_INVERTED },
 	{ "colors",	required_argument,	NULL, OPT_COLORS },
+	{ "format",	required_argument,	NULL, OPT_FORMAT },
+	{ "folded",	no_argument,		NULL, 'f' },
 	{ "output",	required_argument,	NULL, 'o' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ 0 }
@@ -37,13 +40,22 @@ static const struct option fg_longopts[] = {
 /* fg_usage - the command's help */
 static void fg_usage(FILE *f)
 {
-	fputs("Usage: ftscope flamegraph [options] [FOLDED...] > out.svg\n"
+	fputs("Usage: ftscope flamegraph [options] [INPUT...] > out.svg\n"
 	      "       ftscope flamegraph --diff BEFORE AFTER [options] > diff.svg\n\n"
-	      "Folded stacks (\"frame;frame;frame COUNT\" lines) from files or standard input\n"
-	      "become an interactive SVG flame graph: hover for details, click to zoom,\n"
-	      "Search or Ctrl-F to highlight frames by regular expression.\n\n"
+	      "Stacks from files or standard input become an interactive SVG flame graph:\n"
+	      "hover for details, click to zoom, Search or Ctrl-F to highlight frames by\n"
+	      "regular expression. Each input is told apart by its lines:\n"
+	      "  folded     \"frame;frame;frame COUNT\" lines (ftscope offcpu -f, stackcollapse)\n"
+	      "  bpftrace   map output with stacks in the keys: @[kstack]: N,\n"
+	      "             @[kstack, ustack, comm]: N, @name[comm, ustack, kstack]: N\n"
+	      "  perf       perf script output with callchains (perf record -g), one count\n"
+	      "             a sample, the first event only\n"
+	      "A line none of them explains is an error.\n\n"
 	      "  --diff BEFORE AFTER  differential graph: widths from AFTER, red = grew,\n"
 	      "                       blue = shrank (lines with two counts work without it)\n"
+	      "  --format FORMAT      read the inputs as folded, bpftrace or perf (default auto)\n"
+	      "  -f, --folded         print the stacks read as folded stacks (sorted, equal\n"
+	      "                       ones merged) instead of a graph\n"
 	      "  --title TEXT         title (default \"Flame Graph\")\n"
 	      "  --subtitle TEXT      second title line\n"
 	      "  --countname NAME     unit of the counts (default samples)\n"
@@ -53,83 +65,180 @@ static void fg_usage(FILE *f)
 	      "  -o, --output FILE    write FILE instead of standard output\n\n"
 	      "EXAMPLES:\n"
 	      "  ftscope offcpu -f -d 5 > off.folded && ftscope flamegraph --colors io off.folded > off.svg\n"
-	      "  perf script | stackcollapse-perf.pl | ftscope flamegraph > cpu.svg\n"
+	      "  perf record -g -a -- sleep 5 && perf script | ftscope flamegraph > cpu.svg\n"
+	      "  bpftrace -e 'profile:hz:99 { @[kstack, ustack, comm] = count(); }' > bt.out\n"
+	      "  ftscope flamegraph bt.out > bt.svg; ftscope flamegraph -f bt.out > bt.folded\n"
 	      "  ftscope flamegraph --diff before.folded after.folded > diff.svg\n", f);
 }
 
-/* Every input line, kept until the graph's kind is known. */
-struct lines {
-	char	**l;
-	bool	*before;
-	size_t	n, cap;
-};
-
-/* read_lines - append the lines of @path ("-": standard input) */
-static int read_lines(struct lines *ls, const char *path, bool before)
+/* read_lines - the lines of @path ("-": standard input) into @in */
+static int read_lines(struct ft_fold_in *in, const char *path)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
 	char *line = NULL;
 	size_t cap = 0;
+	int ret = 0;
 
 	if (!f) {
 		ft_err("cannot read %s: %s", path, strerror(errno));
 		return -1;
 	}
 	while (getline(&line, &cap, f) > 0) {
-		if (ls->n == ls->cap) {
-			size_t ncap = ls->cap ? ls->cap * 2 : 1024;
-			char **l = realloc(ls->l, ncap * sizeof(*l));
-			bool *b;
+		if (in->n == in->cap) {
+			size_t ncap = in->cap ? in->cap * 2 : 1024;
+			char **l = realloc(in->l, ncap * sizeof(*l));
 
-			if (!l)
+			if (!l) {
+				ft_err("out of memory");
+				ret = -1;
 				break;
-			ls->l = l;
-			b = realloc(ls->before, ncap * sizeof(*b));
-			if (!b)
-				break;
-			ls->before = b;
-			ls->cap = ncap;
+			}
+			in->l = l;
+			in->cap = ncap;
 		}
-		ls->before[ls->n] = before;
-		ls->l[ls->n++] = line;
+		in->l[in->n++] = line;
 		line = NULL;
 		cap = 0;
+	}
+	if (!ret && ferror(f)) {
+		ft_err("cannot read %s: %s", in->what, strerror(errno));
+		ret = -1;
 	}
 	free(line);
 	if (f != stdin)
 		fclose(f);
+	return ret;
+}
+
+/*
+ * read_input - the stacks of one input into @fo. The first input's first line
+ * tells whether the graph is differential when --diff does not: two counts.
+ */
+static int read_input(struct ft_fold *fo, const char *path, bool before, bool *diff,
+		      enum ft_fold_format fmt)
+{
+	struct ft_fold_in in = { .what = strcmp(path, "-") ? path : "standard input",
+				 .before = before };
+	size_t i;
+	int ret;
+
+	ret = read_lines(&in, path);
+	if (!ret) {
+		if (!fo->n && !*diff && in.n && ft_folded_is_diff(in.l[0]))
+			*diff = true;
+		in.diff = *diff;
+		ret = ft_fold_read(fo, &in, fmt);
+	}
+	for (i = 0; i < in.n; i++)
+		free(in.l[i]);
+	free(in.l);
+	return ret;
+}
+
+/* build - the graph of the stacks read (their strings are cut up) */
+static struct ft_flame *build(struct ft_fold *fo, bool diff)
+{
+	struct ft_flame *fg = ft_flame_new(diff);
+	size_t i;
+
+	for (i = 0; fg && i < fo->n; i++) {
+		if (ft_flame_add_stack(fg, fo->e[i].stack, fo->e[i].a, fo->e[i].b)) {
+			ft_flame_free(fg);
+			fg = NULL;
+		}
+	}
+	if (!fg)
+		ft_err("out of memory");
+	return fg;
+}
+
+/* The command line. */
+struct fg_args {
+	struct ft_flame_opts	fo;
+	const char		*before, *out;
+	enum ft_fold_format	fmt;
+	bool			folded;
+};
+
+/* parse_args - the options into @a; -1 after an error line, 1 when --help was printed */
+static int parse_args(int argc, char **argv, struct fg_args *a)
+{
+	int opt;
+	long v;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:fh", fg_longopts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_DIFF: a->before = optarg; break;
+		case OPT_TITLE: a->fo.title = optarg; break;
+		case OPT_SUBTITLE: a->fo.subtitle = optarg; break;
+		case OPT_COUNTNAME: a->fo.countname = optarg; break;
+		case OPT_INVERTED: a->fo.inverted = true; break;
+		case 'o': a->out = optarg; break;
+		case 'f': a->folded = true; break;
+		case 'h': fg_usage(stdout); return 1;
+		case OPT_WIDTH:
+			if (ft_parse_long(optarg, 200, 100000, &v)) {
+				ft_err("invalid value '%s' for --width (200 to 100000)", optarg);
+				return -1;
+			}
+			a->fo.width = (int)v;
+			break;
+		case OPT_COLORS:
+			if (strcmp(optarg, "hot") && strcmp(optarg, "io")) {
+				ft_err("unknown palette '%s' (hot or io)", optarg);
+				return -1;
+			}
+			a->fo.palette = strcmp(optarg, "io") ? FT_PALETTE_HOT : FT_PALETTE_IO;
+			break;
+		case OPT_FORMAT:
+			if (ft_fold_parse_format(optarg, &a->fmt)) {
+				ft_err("unknown input format '%s' (folded, bpftrace or perf)",
+				       optarg);
+				return -1;
+			}
+			break;
+		case ':':
+			ft_err("option '%s' needs a value", argv[optind - 1]);
+			return -1;
+		default:
+			ft_err("unknown option '%s' (see ftscope flamegraph --help)", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (a->before && optind + 1 != argc) {
+		ft_err("--diff takes two files: BEFORE AFTER");
+		return -1;
+	}
 	return 0;
 }
 
-/* build - the graph from the lines; a file with no folded line at all is an error */
-static struct ft_flame *build(struct lines *ls, bool diff, const char *what)
+/* write_out - the graph (or with --folded the stacks) to standard output or -o FILE */
+static int write_out(struct fg_args *a, struct ft_fold *fo, bool diff)
 {
-	struct ft_flame *fg;
-	size_t i, good = 0;
+	struct ft_flame *fg = NULL;
+	FILE *f = stdout;
+	int r;
 
-	if (!diff && ls->n && ft_folded_is_diff(ls->l[0]))
-		diff = true;
-	fg = ft_flame_new(diff);
-	if (!fg) {
-		ft_err("out of memory");
-		return NULL;
-	}
-	for (i = 0; i < ls->n; i++) {
-		int r = ft_flame_add_folded(fg, ls->l[i], ls->before[i]);
-
-		if (r < 0) {
-			ft_err("out of memory");
-			ft_flame_free(fg);
-			return NULL;
-		}
-		good += !r;
-	}
-	if (ls->n && !good) {
-		ft_err("%s holds no folded stacks (\"frame;frame COUNT\" lines)", what);
+	if (!a->folded && !(fg = build(fo, diff)))
+		return -1;
+	if (!a->fo.title)
+		a->fo.title = diff ? "Differential Flame Graph" : "Flame Graph";
+	if (a->out && !(f = fopen(a->out, "we"))) {
+		ft_err("cannot write %s: %s", a->out, strerror(errno));
 		ft_flame_free(fg);
-		return NULL;
+		return -1;
 	}
-	return fg;
+	r = fg ? ft_flame_write(fg, f, &a->fo) : ft_fold_print(fo, f, diff);
+	if (a->out && fclose(f))
+		r = -1;
+	if (r) {
+		ft_err("cannot write %s: %s", a->out ? a->out : "standard output", strerror(errno));
+		if (a->out)
+			unlink(a->out);
+	}
+	ft_flame_free(fg);
+	return r;
 }
 
 /**
@@ -138,85 +247,27 @@ static struct ft_flame *build(struct lines *ls, bool diff, const char *what)
  */
 int ft_cmd_flamegraph(int argc, char **argv)
 {
-	struct ft_flame_opts fo = { .countname = "samples" };
-	struct lines ls = { 0 };
-	const char *before = NULL, *out = NULL;
-	struct ft_flame *fg = NULL;
-	int opt, ret = FT_EXIT_USAGE;
-	FILE *f = stdout;
-	long v;
-	size_t i;
+	struct fg_args a = { .fo = { .countname = "samples" } };
+	struct ft_fold fo = { 0 };
+	int r, ret = FT_EXIT_ERR;
+	bool diff;
 
 	ft_set_prog("ftscope flamegraph");
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:h", fg_longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_DIFF: before = optarg; break;
-		case OPT_TITLE: fo.title = optarg; break;
-		case OPT_SUBTITLE: fo.subtitle = optarg; break;
-		case OPT_COUNTNAME: fo.countname = optarg; break;
-		case OPT_INVERTED: fo.inverted = true; break;
-		case 'o': out = optarg; break;
-		case 'h': fg_usage(stdout); return FT_EXIT_OK;
-		case OPT_WIDTH:
-			if (ft_parse_long(optarg, 200, 100000, &v)) {
-				ft_err("invalid value '%s' for --width (200 to 100000)", optarg);
-				return FT_EXIT_USAGE;
-			}
-			fo.width = (int)v;
-			break;
-		case OPT_COLORS:
-			if (strcmp(optarg, "hot") && strcmp(optarg, "io")) {
-				ft_err("unknown palette '%s' (hot or io)", optarg);
-				return FT_EXIT_USAGE;
-			}
-			fo.palette = strcmp(optarg, "io") ? FT_PALETTE_HOT : FT_PALETTE_IO;
-			break;
-		case ':':
-			ft_err("option '%s' needs a value", argv[optind - 1]);
-			return FT_EXIT_USAGE;
-		default:
-			ft_err("unknown option '%s' (see ftscope flamegraph --help)", argv[optind - 1]);
-			return FT_EXIT_USAGE;
-		}
-	}
-	if (before && optind + 1 != argc) {
-		ft_err("--diff takes two files: BEFORE AFTER");
-		return FT_EXIT_USAGE;
-	}
-	ret = FT_EXIT_ERR;
-	if (before && read_lines(&ls, before, true))
+	r = parse_args(argc, argv, &a);
+	if (r)
+		return r > 0 ? FT_EXIT_OK : FT_EXIT_USAGE;
+	diff = a.before != NULL;
+	if (a.before && read_input(&fo, a.before, true, &diff, a.fmt))
 		goto out;
-	if (optind == argc && read_lines(&ls, "-", false))
+	if (optind == argc && read_input(&fo, "-", false, &diff, a.fmt))
 		goto out;
-	for (i = optind; i < (size_t)argc; i++)
-		if (read_lines(&ls, argv[i], false))
+	for (r = optind; r < argc; r++)
+		if (read_input(&fo, argv[r], false, &diff, a.fmt))
 			goto out;
-	fg = build(&ls, before != NULL, before ? "the input" : optind < argc ? argv[optind] :
-		   "standard input");
-	if (!fg)
-		goto out;
-	if (!fo.title)
-		fo.title = ft_flame_is_diff(fg) ? "Differential Flame Graph" : "Flame Graph";
-	if (out && !(f = fopen(out, "we"))) {
-		ft_err("cannot write %s: %s", out, strerror(errno));
-		goto out;
-	}
-	opt = ft_flame_write(fg, f, &fo);
-	if (out && fclose(f))
-		opt = -1;
-	if (opt) {
-		ft_err("cannot write %s: %s", out ? out : "standard output", strerror(errno));
-		if (out)
-			unlink(out);
-		goto out;
-	}
-	ret = FT_EXIT_OK;
+	ft_fold_finish(&fo);
+	if (!write_out(&a, &fo, diff))
+		ret = FT_EXIT_OK;
 out:
-	for (i = 0; i < ls.n; i++)
-		free(ls.l[i]);
-	free(ls.l);
-	free(ls.before);
-	ft_flame_free(fg);
+	ft_fold_free(&fo);
 	return ret;
 }

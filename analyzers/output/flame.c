@@ -151,28 +151,36 @@ static bool trailing_number(char *s, double *v)
 }
 
 /**
- * ft_flame_add_folded - one line of folded stacks: "a;b;c N"; in a differential
- * graph also "a;b;c BEFORE AFTER", and a single N counts as before when @before.
- * Kernel frames may carry "_[k]"; frames after "--" are a waker's.
- * Returns 0, 1 for a line that is not folded stacks (skipped), -1 out of memory.
+ * ft_folded_split - split the counts off one folded line "a;b;c N", leaving the
+ * stack in @line; with @diff also "a;b;c BEFORE AFTER", and a single N counts as
+ * before when @before. Returns 0, or 1 for a line that is not folded stacks.
  */
-int ft_flame_add_folded(struct ft_flame *fg, char *line, bool before)
+int ft_folded_split(char *line, bool diff, bool before, double *a, double *b)
+{
+	line[strcspn(line, "\r\n")] = 0;
+	if (!trailing_number(line, b) || line[strspn(line, ";")] == 0)
+		return 1;
+	if (!diff || !trailing_number(line, a)) {
+		*a = before ? *b : 0;
+		*b = before ? 0 : *b;
+	}
+	return 0;
+}
+
+/**
+ * ft_flame_add_stack - one folded stack "a;b;c" (cut up in place) with its values.
+ * Kernel frames may carry "_[k]"; frames after "--" are a waker's.
+ * Returns 0, or -1 when out of memory.
+ */
+int ft_flame_add_stack(struct ft_flame *fg, char *stack, double before, double after)
 {
 	const char *frames[1024];
 	unsigned char kinds[1024];
-	double a = 0, b;
 	bool waker = false;
 	char *p, *save;
 	int n = 0;
 
-	line[strcspn(line, "\r\n")] = 0;
-	if (!trailing_number(line, &b) || !*line)
-		return 1;
-	if (!fg->diff || !trailing_number(line, &a)) {
-		a = before ? b : 0;
-		b = before ? 0 : b;
-	}
-	for (p = strtok_r(line, ";", &save); p && n < 1024; p = strtok_r(NULL, ";", &save)) {
+	for (p = strtok_r(stack, ";", &save); p && n < 1024; p = strtok_r(NULL, ";", &save)) {
 		size_t len = strlen(p);
 		bool meta = !strcmp(p, "--") || !strcmp(p, "-");
 
@@ -181,9 +189,7 @@ int ft_flame_add_folded(struct ft_flame *fg, char *line, bool before)
 		kinds[n++] = meta ? FT_FRAME_META : waker ? FT_FRAME_WAKER :
 			     len > 4 && !strcmp(p + len - 4, "_[k]") ? FT_FRAME_KERNEL : FT_FRAME_USER;
 	}
-	if (!n)
-		return 1;
-	return ft_flame_add(fg, frames, kinds, n, a, b) ? -1 : 0;
+	return ft_flame_add(fg, frames, kinds, n, before, after);
 }
 
 /**

@@ -32,7 +32,8 @@ struct ft_flame *ft_flame_new(bool diff);
 void ft_flame_free(struct ft_flame *fg);
 int ft_flame_add(struct ft_flame *fg, const char *const *frames, const unsigned char *kinds,
 		 int n, double before, double after);
-int ft_flame_add_folded(struct ft_flame *fg, char *line, bool before);
+int ft_folded_split(char *line, bool diff, bool before, double *a, double *b);
+int ft_flame_add_stack(struct ft_flame *fg, char *stack, double before, double after);
 bool ft_folded_is_diff(const char *line);
 bool ft_flame_is_diff(const struct ft_flame *fg);
 int ft_flame_write(struct ft_flame *fg, FILE *f, const struct ft_flame_opts *o);
