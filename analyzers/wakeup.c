@@ -41,11 +41,16 @@ struct wakeup {
 	long long		min_us;		/* --min-us N */
 	bool			min_set;
 	bool			wakers;
+	long			wakers_top;	/* --wakers-top N: pairs printed, 0: all */
+	bool			wakers_top_set;
 	struct ft_tab		pairs;		/* key -> struct pair */
 	bool			oom;
 };
 
-enum { OPT_TOP = 0x100, OPT_MIN_US, OPT_WAKERS };
+enum { OPT_TOP = 0x100, OPT_MIN_US, OPT_WAKERS, OPT_WAKERS_TOP };
+
+/* Pairs --wakers prints unless --wakers-top says otherwise (BCC's tools cap theirs). */
+#define WAKERS_TOP	20
 
 static const struct option wakeup_longopts[] = {
 	{ "milliseconds",	no_argument,       NULL, 'm' },
@@ -55,10 +60,11 @@ static const struct option wakeup_longopts[] = {
 	{ "top",		required_argument, NULL, OPT_TOP },
 	{ "min-us",		required_argument, NULL, OPT_MIN_US },
 	{ "wakers",		no_argument,       NULL, OPT_WAKERS },
+	{ "wakers-top",		required_argument, NULL, OPT_WAKERS_TOP },
 	{ 0 }
 };
 
-/* wakeup_parse_opt - units, grouping, --top, --min-us, --wakers */
+/* wakeup_parse_opt - units, grouping, --top, --min-us, --wakers, --wakers-top */
 static int wakeup_parse_opt(void *priv, int opt, const char *arg)
 {
 	struct wakeup *w = priv;
@@ -70,6 +76,13 @@ static int wakeup_parse_opt(void *priv, int opt, const char *arg)
 	case 'P': w->h.by = FT_BY_PID; return 0;
 	case 'L': w->h.by = FT_BY_TID; return 0;
 	case OPT_WAKERS: w->wakers = true; return 0;
+	case OPT_WAKERS_TOP:
+		if (ft_parse_long(arg, 0, 10000000, &w->wakers_top)) {
+			ft_err("bad --wakers-top '%s': want a count, 0 for all", arg);
+			return FT_OPT_REPORTED;
+		}
+		w->wakers = w->wakers_top_set = true;
+		return 0;
 	case OPT_TOP:
 		if (ft_parse_long(arg, 1, 100000, &w->top)) {
 			ft_err("bad --top '%s': want a count from 1 to 100000", arg);
@@ -232,14 +245,17 @@ static int cmp_pair(const void *a, const void *b)
 	return (x->wakee > y->wakee) - (x->wakee < y->wakee);
 }
 
-/* print_pairs - who wakes whom */
+/* print_pairs - who wakes whom: the most frequent pairs, and how many more there are */
 static void print_pairs(struct wakeup *w, FILE *f)
 {
-	unsigned int i;
+	long top = w->wakers_top_set ? w->wakers_top : WAKERS_TOP;
+	unsigned int i, n = w->pairs.n;
 
+	if (top && (unsigned long)top < n)
+		n = (unsigned int)top;
 	fprintf(f, "\n%-16s %-7s    %-16s %-7s %8s %12s %12s\n", "WAKER", "PID", "WAKEE", "PID",
 		"COUNT", "AVG(us)", "MAX(us)");
-	for (i = 0; i < w->pairs.n; i++) {
+	for (i = 0; i < n; i++) {
 		struct pair *p = ft_tab_at(&w->pairs, i);
 		char a[FT_TASK_COMM_LEN + 1], b[FT_TASK_COMM_LEN + 1];
 
@@ -249,6 +265,9 @@ static void print_pairs(struct wakeup *w, FILE *f)
 			p->wakee, (unsigned long long)p->count, p->sum / 1e3 / p->count,
 			p->max / 1e3);
 	}
+	if (n < w->pairs.n)
+		fprintf(f, "... %u more pairs (--wakers-top 0 prints all)\n",
+			w->pairs.n - n);
 }
 
 /* report_json - histograms, slowest wakeups, pairs */
@@ -350,7 +369,9 @@ const struct ft_analyzer ft_wakeup = {
 			  "      --top N          the N slowest wakeups: task, waker, waking CPU,\n"
 			  "                       target CPU, CPU it ran on\n"
 			  "      --min-us N       print each wakeup of N us or more as it happens\n"
-			  "      --wakers         waker -> wakee pairs: count, average and max latency\n",
+			  "      --wakers         waker -> wakee pairs: count, average and max latency\n"
+			  "                       (the 20 most frequent; --json has all)\n"
+			  "      --wakers-top N   with --wakers: the N most frequent pairs, 0: all\n",
 	.examples	= "  ftscope wakeup -d 5                   # histogram of the whole system\n"
 			  "  ftscope wakeup --min-us 1000          # every wakeup slower than 1 ms\n"
 			  "  ftscope wakeup --top 10 --wakers -- make   # a build: worst 10, pairs\n",

@@ -186,6 +186,38 @@ EOF
 	fi
 fi
 
+# wakeup --wakers prints the 20 most frequent pairs and says how many more there are;
+# --wakers-top N prints N (0: all). Oracle: the JSON of the same file, which lists all.
+name=wakeup_wakers_top
+$FTSCOPE wakeup --wakers --json -i $SPARSE > $OUT/wk.json 2>&1
+r=""
+for top in default 5 0; do
+	opt=""
+	[ $top = default ] || opt="--wakers-top $top"
+	# shellcheck disable=SC2086
+	$FTSCOPE wakeup --wakers $opt -i $SPARSE > $OUT/wk-$top.txt 2>&1
+	r="$r$(python3 - $OUT/wk.json $OUT/wk-$top.txt $top <<'PY'
+import json, re, sys
+pairs = json.load(open(sys.argv[1]))['wakers']
+text = open(sys.argv[2]).read().split('\n')
+top = 20 if sys.argv[3] == 'default' else int(sys.argv[3])
+want = pairs if top == 0 else pairs[:top]
+rows = [tuple(int(x) for x in m.groups()) for m in
+        (re.match(r'^.{16} (\d+)\s+-> .{16} (\d+)\s+(\d+) ', l) for l in text) if m]
+more = [int(m.group(1)) for m in (re.match(r'^\.\.\. (\d+) more pairs', l) for l in text) if m]
+exp = [(p['waker'], p['wakee'], p['count']) for p in want]
+left = len(pairs) - len(want)
+if len(pairs) <= 20 or rows != exp or more != ([left] if left else []):
+    print(f' top {sys.argv[3]}: {len(rows)} rows, more {more}; JSON {len(pairs)} pairs;', end='')
+PY
+)"
+done
+if [ -z "$r" ]; then
+	pass $name
+else
+	fail $name "$r"
+fi
+
 # --- recordings (root) ---
 if ! need_root tracedat_record_trace_cmd_count; then
 	skip tracedat_record_cpustat_cpu_lines "needs root"
