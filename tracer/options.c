@@ -198,7 +198,7 @@ static int parse_common(struct ft_opts *o, int opt, const char *arg)
 	switch (opt) {
 	case 'p': return ft_parse_pids(arg, &o->pids, &o->npids) ? 1 : 0;
 	case 't': return ft_parse_pids(arg, &o->tids, &o->ntids) ? 1 : 0;
-	case 'C': return ft_parse_cpus(arg, o->ncpus, &o->cpu_on) ? 1 : 0;
+	case 'C': o->cpu_arg = arg; return 0;
 	case 'a': o->all = true; return 0;
 	case 'd': return ft_parse_double(arg, 0.001, 1e7, &o->duration) ? 1 : 0;
 	case 'T': o->timestamps = true; return 0;
@@ -335,12 +335,20 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
 			goto out;
 		}
 	}
+	/* -C: this machine's CPUs live, any a capture can name with -i */
+	if (o->cpu_arg && ft_parse_cpus(o->cpu_arg, o->input ? FT_FILE_MAX_CPUS : o->ncpus,
+					&o->cpu_on)) {
+		ft_err("invalid value '%s' for -C", o->cpu_arg);
+		ret = FT_EXIT_USAGE;
+		goto out;
+	}
+	if (o->cpu_arg && o->input)
+		o->ncpus = FT_FILE_MAX_CPUS;
 	if ((o->npids || o->ntids) && o->cmd) {
 		ft_err("-p/-t and '-- command' cannot be combined");
 		ret = FT_EXIT_USAGE;
-	} else if (o->input && (o->cmd || o->npids || o->ntids || o->cpu_on || o->buffer_kb ||
-				o->pmu)) {
-		ft_err("-i reads a capture: it cannot be combined with -p, -t, -C, -b, --pmu or a command");
+	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu)) {
+		ft_err("-i reads a capture: it cannot be combined with -b, --pmu or a command");
 		ret = FT_EXIT_USAGE;
 	} else if (a->check && a->check(priv, o)) {
 		ret = FT_EXIT_USAGE;

@@ -16,6 +16,7 @@ struct ft_opts {
 	int		*tids;		/* -t TID[,TID]: single threads */
 	int		ntids;
 	bool		*cpu_on;	/* -C CPUS: which CPUs to trace (NULL: all) */
+	const char	*cpu_arg;	/* -C's text, parsed once -i is known */
 	int		ncpus;		/* possible CPUs on this machine (or in the input) */
 	bool		all;		/* -a */
 	double		duration;	/* -d SECONDS, 0: until Ctrl-C / command exit */
@@ -30,6 +31,9 @@ struct ft_opts {
 	const char	*pmu;		/* --pmu LIST: counters over the trace window */
 	bool		keep_cmd;	/* --keep-command: leave the command running at the end */
 };
+
+/* CPUs a capture may name (trace.dat: ids below 4096), for -C with -i. */
+#define FT_FILE_MAX_CPUS	4096
 
 /* Result of parsing: run, or exit with this status (help printed, bad option). */
 enum { FT_PARSE_RUN = -1 };

@@ -59,6 +59,8 @@ struct pipeline {
 	struct ft_chain		chain;
 	struct ft_tasks		tasks;
 	struct ft_imap		traced;		/* in-kernel pid filter, mirrored */
+	struct ft_imap		shown;		/* -p/-t on a capture: the tasks reported */
+	bool			show, show_follow;
 	unsigned int		need, want;	/* events, after the analyzer's options */
 	bool			filtered, follow;
 	struct ft_env		env;
@@ -75,6 +77,11 @@ struct pipeline {
 /* deliver - hand one decoded event to the analyzer */
 static inline void deliver(struct pipeline *p, const struct ft_event *ev)
 {
+	const bool *on = p->o->cpu_on;
+
+	/* -C: what the kernel's tracing_cpumask keeps live, here on a capture too */
+	if (on && (ev->cpu >= p->o->ncpus || !on[ev->cpu]))
+		return;
 	p->a->event(p->priv, ev);
 }
 
@@ -112,6 +119,8 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 		ft_tasks_fork(&p->tasks, ev.fork.parent_pid, ev.fork.child_pid, ev.fork.child_comm);
 		if (p->filtered && p->follow && ft_imap_get(&p->traced, ev.fork.parent_pid))
 			ft_imap_put(&p->traced, ev.fork.child_pid, 1);
+		if (p->show_follow && ft_imap_get(&p->shown, ev.fork.parent_pid))
+			ft_imap_put(&p->shown, ev.fork.child_pid, 1);
 	}
 	/* a stack belongs to the record before it, made by the task that switched out */
 	if (ev.type == FT_EV_KSTACK || ev.type == FT_EV_USTACK) {
@@ -232,7 +241,8 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	}
 	p->env.opts = p->o;
 	p->env.tasks = &p->tasks;
-	p->env.traced = p->filtered ? &p->traced : NULL;
+	p->env.traced = p->show ? &p->shown : p->filtered ? &p->traced : NULL;
+	p->env.traced_tgids = p->show_follow;
 	p->env.live = live;
 	p->env.have = p->dec.have;
 	p->env.ncpus = ncpus;
@@ -284,6 +294,28 @@ static int load_filter(struct pipeline *p, struct ft_source *src)
 	for (line = filter + n; sscanf(line, "%d%n", &pid, &n) == 1; line += n)
 		ft_imap_put(&p->traced, pid, 1);
 	free(text);
+	return 0;
+}
+
+/*
+ * show_filter - -p/-t on a capture report these tasks, as perf sched timehist -p/-t
+ * does: -p a process with its threads and the children the file shows it fork. The
+ * file's own pid filter still tells the chain what the kernel recorded.
+ */
+static int show_filter(struct pipeline *p)
+{
+	const struct ft_opts *o = p->o;
+	int i;
+
+	if (!o->npids && !o->ntids)
+		return 0;
+	if (ft_imap_init(&p->shown, 64))
+		return -1;
+	p->show = true;
+	p->show_follow = o->npids > 0;
+	for (i = 0; i < o->npids + o->ntids; i++)
+		if (!ft_imap_put(&p->shown, i < o->npids ? o->pids[i] : o->tids[i - o->npids], 1))
+			return -1;
 	return 0;
 }
 
@@ -352,6 +384,10 @@ static int run_offline(struct pipeline *p)
 	}
 	if (ft_imap_init(&p->traced, 64) || load_filter(p, &src))
 		goto out_pipe;
+	if (show_filter(p)) {
+		ft_err("out of memory");
+		goto out_pipe;
+	}
 	/* only analyzers with kernel stacks name kernel addresses */
 	if ((p->need | p->want) & FT_NEED(FT_EV_KSTACK))
 		ksyms_fd = src_kallsyms(p, &src);
@@ -373,6 +409,8 @@ out_pipe:
 	pipeline_fini(p);
 	ft_merge_fini(&m);
 	ft_imap_fini(&p->traced);
+	if (p->show)
+		ft_imap_fini(&p->shown);
 out_src:
 	if (tep)
 		tep_free(tep);

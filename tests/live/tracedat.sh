@@ -132,6 +132,57 @@ EOF
 	echo "# CPUs 0, 1, 2, 5 in a v7 zstd file: $tc events as trace-cmd reads; timehist $m"
 fi
 
+# -C, -p and -t on a capture, as perf sched timehist takes them on a perf.data. -C 5:
+# the rows (time, CPU, task) are exactly the unfiltered run's rows on CPU 5, each a switch
+# trace-cmd shows there. -p 21884 (sh): sh and every descendant trace-cmd shows it forking, of the tasks
+# that ran; -t 21885: that thread alone.
+name=tracedat_file_filters
+if [ $have_tc = 0 ]; then
+	skip $name "no trace-cmd"
+else
+	$FTSCOPE timehist -C 5 -i $SPARSE > $OUT/filt-c5.txt 2>&1
+	$FTSCOPE timehist -s -p 21884 -i $SPARSE > $OUT/filt-p.txt 2>&1
+	$FTSCOPE timehist -s -t 21885 -i $SPARSE > $OUT/filt-t.txt 2>&1
+	$FTSCOPE timehist -s -i $SPARSE > $OUT/filt-all.txt 2>&1
+	m=$(python3 - $OUT/sparse-tc.txt $OUT/sparse-timehist.txt $OUT/filt-c5.txt \
+		$OUT/filt-all.txt $OUT/filt-p.txt $OUT/filt-t.txt <<'PY'
+import re, sys
+tcf, allrows, c5, alls, ps, ts = (open(f).read() for f in sys.argv[1:])
+row = re.compile(r'^\s*\d+\.\d+ \[\d+\]')
+# (time, CPU, task) of each row: waits differ, as in a live -C run the wakeups recorded
+# on other CPUs are not there
+key = lambda l: tuple(l.split()[:3])
+want = [key(l) for l in allrows.split('\n') if re.match(r'^\s*\d+\.\d+ \[0005\]', l)]
+got = [key(l) for l in c5.split('\n') if row.match(l)]
+sw = [float(t) for t in re.findall(r'\[005\]\s+(\d+\.\d+): sched_switch:', tcf)]
+bad = [l for l in c5.split('\n') if row.match(l) and not l.rstrip().endswith('^') and
+       not any(abs(float(l.split()[0]) - x) < 1.5e-6 for x in sw)]
+msg = []
+if got != want or bad or not got:
+    msg.append(f'-C 5: {len(got)} rows, want the {len(want)} on CPU 5; {len(bad)} on no switch')
+kids = {}
+for par, child in re.findall(r'sched_process_fork:.*? pid=(\d+) .*child_pid=(\d+)', tcf):
+    kids.setdefault(int(par), []).append(int(child))
+desc, todo = set(), [21884]
+while todo:
+    t = todo.pop()
+    if t not in desc:
+        desc.add(t)
+        todo += kids.get(t, [])
+def tids(text):
+    return {int(t) for t in re.findall(r'^\s+\S+\[(\d+)(?:/\d+)?\]\s+-?\d+\s', text, re.M)}
+ran = tids(alls)
+if tids(ps) != ran & desc or len(ran & desc) < 2:
+    msg.append(f'-p: {len(tids(ps))} tasks, want {len(ran & desc)} of sh and its descendants')
+if tids(ts) != {21885}:
+    msg.append(f'-t: {sorted(tids(ts))}')
+print('; '.join(msg) if msg else f'{len(got)} rows on CPU 5; -p {len(tids(ps))} tasks')
+sys.exit(1 if msg else 0)
+PY
+	) && pass $name || fail $name "$m"
+	echo "# $name: $m"
+fi
+
 # --- damaged files: one error line, no crash; built from LISA's file or our own ---
 src=$LISA
 [ -f "$src" ] || src=""
