@@ -31,17 +31,19 @@ struct stat_opts {
 	char		*events;	/* -e, comma-joined when given several times */
 	long		interval_ms;	/* -I */
 	const char	*sep;		/* -x */
+	bool		perf_json;	/* -j */
 };
 
 static const struct option stat_long[] = {
 	{ "event",		required_argument, NULL, 'e' },
 	{ "interval-print",	required_argument, NULL, 'I' },
 	{ "field-separator",	required_argument, NULL, 'x' },
+	{ "perf-json",		no_argument,       NULL, 'j' },
 	{ NULL, 0, NULL, 0 },
 };
 
 static const char stat_help[] =
-	"Usage: ftscope stat [-e LIST] [-a | -C CPUS | -p PID | -t TID] [-I MS] [-x SEP] [--json]\n"
+	"Usage: ftscope stat [-e LIST] [-a | -C CPUS | -p PID | -t TID] [-I MS] [-x SEP | -j] [--json]\n"
 	"                    [-d SECS] [-o FILE] [[--] command [args]]\n\n"
 	"Count events with perf_event_open, as perf stat does, and print them in its layout\n"
 	"on stderr (or -o FILE). Without a command, -p or -t: the whole system, per CPU.\n\n"
@@ -53,6 +55,7 @@ static const char stat_help[] =
 	"  -t, --tid TID[,TID]   count these threads\n"
 	"  -I, --interval-print MS  print the counts of each MS milliseconds (>= 10)\n"
 	"  -x, --field-separator SEP  CSV: value,unit,event,running ns,% running,metric,unit\n"
+	"  -j, --perf-json       perf stat -j's layout: one JSON object per counter and line\n"
 	"      --json            one JSON object per window\n"
 	"  -d, --duration SECS   stop after SECS seconds (a command still running then is\n"
 	"                        ended with SIGTERM, SIGKILL 2 s later)\n"
@@ -95,6 +98,9 @@ static int stat_opt(void *priv, int opt, const char *arg)
 			return -1;
 		so->sep = arg;
 		return 0;
+	case 'j':
+		so->perf_json = true;
+		return 0;
 	}
 	return -1;
 }
@@ -102,7 +108,7 @@ static int stat_opt(void *priv, int opt, const char *arg)
 static const struct ft_analyzer stat_def = {
 	.name = "stat",
 	.summary = "count hardware, software and tracepoint events, as perf stat",
-	.shortopts = "e:I:x:",
+	.shortopts = "e:I:x:j",
 	.longopts = stat_long,
 	.parse_opt = stat_opt,
 	.help = stat_help,
@@ -159,7 +165,8 @@ static bool all_gone(const struct ft_opts *o, struct pollfd *pf, int n)
 static void window(FILE *f, struct ft_pmu *p, const struct stat_opts *so, bool json,
 		   double time_s, const struct ft_child *child)
 {
-	struct ft_pmu_fmt fmt = { .csv_sep = so->sep, .interval = so->interval_ms > 0,
+	struct ft_pmu_fmt fmt = { .csv_sep = so->sep, .perf_json = so->perf_json,
+				  .interval = so->interval_ms > 0,
 				  .time_s = time_s };
 	uint64_t elapsed = ft_pmu_read(p, fmt.interval);
 	struct ft_json j;
@@ -181,7 +188,7 @@ static void window(FILE *f, struct ft_pmu *p, const struct stat_opts *so, bool j
 		fputc('\n', f);
 		return;
 	}
-	if (fmt.interval || so->sep) {
+	if (fmt.interval || so->sep || so->perf_json) {
 		ft_pmu_print(f, p->count, p->nev, elapsed, &fmt);
 		return;
 	}
@@ -226,7 +233,7 @@ static int count(struct ft_opts *o, struct stat_opts *so, FILE *f)
 		end = p.t_start + (uint64_t)(o->duration * 1e9);
 	if (so->interval_ms) {
 		next = p.t_start + so->interval_ms * 1000000ULL;
-		if (!o->json && !so->sep)
+		if (!o->json && !so->sep && !so->perf_json)
 			fprintf(f, "#           time             counts unit events\n");
 	}
 	while (!ft_stop_signal && !(o->cmd && ft_command_reap(&child)) && !all_gone(o, pf, npf)) {

@@ -215,9 +215,39 @@ static void print_csv(FILE *f, const struct ft_pmu_count *c, int i, int n,
 	fputc('\n', f);
 }
 
+/*
+ * print_perf_json - one line of perf stat -j: an object with perf's keys in perf's
+ * order (perf 6.1), the counter value a string, "<not supported>" when not counted
+ */
+static void print_perf_json(FILE *f, const struct ft_pmu_count *c, int i, int n,
+			    uint64_t elapsed_ns, const struct ft_pmu_fmt *fmt)
+{
+	const struct ft_pmu_count *e = &c[i];
+	struct ft_pmu_metric m = { .value = 0, .unit = "" };
+	double v = ft_pmu_scaled(e);
+	bool counted = e->state == FT_PMU_COUNTED;
+
+	if (fmt->interval)
+		fprintf(f, "{\"interval\" : %.9f, ", fmt->time_s);
+	else
+		fputc('{', f);
+	if (counted)
+		fprintf(f, "\"counter-value\" : \"%f\", ", ft_pmu_is_clock(e) ? v / 1e6 : v);
+	else
+		fprintf(f, "\"counter-value\" : \"%s\", ", state_text(e));
+	fprintf(f, "\"unit\" : \"%s\", \"event\" : \"%s\", \"event-runtime\" : %llu, "
+		"\"pcnt-running\" : %.2f, ", ft_pmu_is_clock(e) ? "msec" : "", e->name,
+		(unsigned long long)e->running_ns, counted ? ft_pmu_pct_running(e) : 100.0);
+	if (!counted || !ft_pmu_metric(c, i, n, elapsed_ns, &m)) {
+		m.value = 0;
+		m.unit = "";
+	}
+	fprintf(f, "\"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n", m.value, m.unit);
+}
+
 /**
- * ft_pmu_print - every counter of one window, in perf stat's text layout or as
- * CSV; the caller prints the heading and the elapsed time around it
+ * ft_pmu_print - every counter of one window, in perf stat's text layout, as CSV or
+ * as perf's JSON lines; the caller prints the heading and the elapsed time around it
  */
 void ft_pmu_print(FILE *f, const struct ft_pmu_count *c, int n, uint64_t elapsed_ns,
 		  const struct ft_pmu_fmt *fmt)
@@ -225,7 +255,9 @@ void ft_pmu_print(FILE *f, const struct ft_pmu_count *c, int n, uint64_t elapsed
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (fmt->csv_sep)
+		if (fmt->perf_json)
+			print_perf_json(f, c, i, n, elapsed_ns, fmt);
+		else if (fmt->csv_sep)
 			print_csv(f, c, i, n, elapsed_ns, fmt);
 		else
 			print_text(f, c, i, n, elapsed_ns, fmt);

@@ -40,6 +40,7 @@ struct ft_pmu_metric {
 /* How a report is laid out. */
 struct ft_pmu_fmt {
 	const char	*csv_sep;	/* -x SEP, or NULL for the text layout */
+	bool		perf_json;	/* -j: perf stat -j's JSON lines */
 	bool		interval;	/* lines start with the time since start */
 	double		time_s;		/* that time */
 };

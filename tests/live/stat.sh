@@ -229,6 +229,45 @@ else
 	fail $name "exit $rc$alive: $(tail -2 $OUT/stat.pe | tr '\n' '|')"
 fi
 
+# --- -j: perf stat -j's layout, against perf stat -j itself on the same events: each
+# line one JSON object with perf's keys in perf's order and of perf's types, plain and
+# with -I; a counter the machine lacks (cycles here, or counted where it has one) with
+# the same keys. The values are checked against perf in the same-run checks above.
+name=stat_perf_json_layout
+ev=task-clock,context-switches,page-faults,cycles
+perf stat -j -e $ev -- $FA 1 0 > /dev/null 2> $OUT/stat-j-perf.txt
+$FTSCOPE stat -j -e $ev -- $FA 1 0 > /dev/null 2> $OUT/stat-j-ours.txt
+perf stat -j -I 100 -e task-clock -- sleep 0.25 > /dev/null 2> $OUT/stat-ji-perf.txt
+$FTSCOPE stat -j -I 100 -e task-clock -- sleep 0.25 > /dev/null 2> $OUT/stat-ji-ours.txt
+if r=$(python3 - $OUT/stat-j-perf.txt $OUT/stat-j-ours.txt $OUT/stat-ji-perf.txt \
+	$OUT/stat-ji-ours.txt <<'PY'
+import json, sys
+def shape(path):
+    out = []
+    for line in open(path):
+        if line.startswith('{'):
+            o = json.loads(line)
+            out.append((o.get('event'), [(k, type(v).__name__) for k, v in o.items()]))
+    return out
+msg = []
+for perf, ours in ((sys.argv[1], sys.argv[2]), (sys.argv[3], sys.argv[4])):
+    p, o = shape(perf), shape(ours)
+    if not p or not o or {e for e, _ in p} != {e for e, _ in o}:
+        msg.append(f'{ours}: events {[e for e, _ in o]}, perf {[e for e, _ in p]}')
+        continue
+    keys = dict(p)
+    for e, k in o:
+        if k != keys[e]:
+            msg.append(f'{e}: {k} against perf {keys[e]}')
+print('; '.join(msg) or 'same keys, order and types as perf stat -j')
+sys.exit(1 if msg else 0)
+PY
+); then
+	pass $name
+else
+	fail $name "$r"
+fi
+
 # --- -a: cpu-clock counts every CPU for the whole window
 name=stat_system_wide
 $FTSCOPE stat -a -e cpu-clock -x, -d 0.5 2> $OUT/stat.a
