@@ -7,48 +7,69 @@
 . tests/live/lib.sh
 need_root command_ended_at_duration || exit 0
 
-# ended NAME MARK SIGNALS COMMAND...: run ftscope COMMAND...; the process whose command
-# line holds MARK must be gone once ftscope has returned, and stderr must name SIGNALS
+# running PID: is PID a process still (not a zombie)? /proc, no procps needed
+running() {
+	local st
+	st=$(awk '{ sub(/.*\) /, ""); print $1 }' /proc/$1/stat 2> /dev/null)
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+
+# child_of PID COMM: the pid of PID's child named COMM, or nothing
+child_of() {
+	awk -v p="$1" -v c="($2)" '$2 == c && $4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null
+}
+
+# has_child PID COMM: has PID a child named COMM yet?
+has_child() {
+	[ -n "$(child_of "$1" "$2")" ]
+}
+
+# ended NAME SIGNALS COMMAND...: run ftscope COMMAND...; it must exit 0 and say on
+# stderr that it ended the command (its pid) with SIGNALS, and that pid must be gone
 ended() {
-	local name=$1 mark=$2 sig=$3 rc left
-	shift 3
+	local name=$1 sig=$2 rc pid
+	shift 2
 	"$@" > $OUT/cmd.out 2> $OUT/cmd.err
 	rc=$?
-	left=$(pgrep -f -- "$mark")
-	if [ -n "$left" ]; then
-		fail $name "'$mark' still runs (pid $left) after ftscope returned $rc"
-		pkill -KILL -f -- "$mark"
-	elif [ $rc != 0 ]; then
+	pid=$(sed -n 's/.*the run ended before .* (pid \([0-9]*\)): ended it with.*/\1/p' $OUT/cmd.err)
+	if [ $rc != 0 ]; then
 		fail $name "exit $rc: $(tr '\n' '|' < $OUT/cmd.err)"
-	elif ! grep -q "the run ended before .*: ended it with $sig (--keep-command" $OUT/cmd.err; then
+	elif [ -z "$pid" ] ||
+	     ! grep -q "the run ended before .*: ended it with $sig (--keep-command" $OUT/cmd.err; then
 		fail $name "no line saying so: $(tr '\n' '|' < $OUT/cmd.err)"
+	elif running $pid; then
+		fail $name "pid $pid still runs after ftscope returned"
+		kill -KILL $pid
 	else
 		pass $name
 	fi
 }
 
-ended command_ended_at_duration "sleep 4.321" SIGTERM $FTSCOPE runqlat -d 1 -- sleep 4.321
-ended command_ended_at_interval_count "sleep 4.322" SIGTERM \
-	$FTSCOPE runqlat 0.5 1 -- sleep 4.322
-ended command_ended_by_stat_duration "sleep 4.323" SIGTERM \
-	$FTSCOPE stat -e task-clock -d 0.5 -- sleep 4.323
+ended command_ended_at_duration SIGTERM $FTSCOPE runqlat -d 1 -- sleep 4.321
+ended command_ended_at_interval_count SIGTERM $FTSCOPE runqlat 0.5 1 -- sleep 4.322
+ended command_ended_by_stat_duration SIGTERM $FTSCOPE stat -e task-clock -d 0.5 -- sleep 4.323
 # a command that ignores SIGTERM is killed after the grace period
-ended command_killed_after_grace "ftscope-ignores-term" "SIGTERM, then SIGKILL 2 s later" \
-	$FTSCOPE runqlat -d 0.5 -- bash -c 'trap "" TERM; exec -a ftscope-ignores-term sleep 6'
+ended command_killed_after_grace "SIGTERM, then SIGKILL 2 s later" \
+	$FTSCOPE runqlat -d 0.5 -- bash -c 'trap "" TERM; sleep 6'
 
-# SIGINT to ftscope alone (not to the command, as a terminal's Ctrl-C would be)
+# SIGINT to ftscope alone (not to the command, as a terminal's Ctrl-C would be), once
+# its command runs
 name=command_ended_at_sigint
 $FTSCOPE runqlat -- sleep 4.324 > $OUT/cmd.out 2> $OUT/cmd.err &
 ft=$!
-wait_for 5 pgrep -f "sleep 4.324" > /dev/null
-sleep 0.5
+wait_for 10 has_child $ft sleep
+pid=$(child_of $ft sleep)
+sleep 0.3
 kill -INT $ft
 wait $ft
 rc=$?
-if pgrep -f "sleep 4.324" > /dev/null; then
-	fail $name "sleep still runs after ftscope returned $rc"
-	pkill -KILL -f "sleep 4.324"
-elif [ $rc != 0 ] || ! grep -q "ended it with SIGTERM" $OUT/cmd.err; then
+if [ -z "$pid" ]; then
+	kill $ft 2> /dev/null
+	fail $name "ftscope's command never ran: exit $rc: $(tr '\n' '|' < $OUT/cmd.err)"
+elif running $pid; then
+	fail $name "sleep (pid $pid) still runs after ftscope returned $rc"
+	kill -KILL $pid
+elif [ $rc != 0 ] || ! grep -q "(pid $pid): ended it with SIGTERM" $OUT/cmd.err; then
 	fail $name "exit $rc: $(tr '\n' '|' < $OUT/cmd.err)"
 else
 	pass $name
@@ -58,15 +79,15 @@ fi
 name=command_kept
 $FTSCOPE runqlat -d 0.5 --keep-command -- sleep 4.325 > $OUT/cmd.out 2> $OUT/cmd.err
 rc=$?
-left=$(pgrep -f "sleep 4.325")
-if [ -z "$left" ]; then
-	fail $name "the command was ended: $(tr '\n' '|' < $OUT/cmd.err)"
-elif [ $rc != 0 ] || ! grep -q "(pid $left) runs on, untraced (--keep-command)" $OUT/cmd.err; then
+pid=$(sed -n 's/.*(pid \([0-9]*\)) runs on, untraced (--keep-command).*/\1/p' $OUT/cmd.err)
+if [ $rc != 0 ] || [ -z "$pid" ]; then
 	fail $name "exit $rc: $(tr '\n' '|' < $OUT/cmd.err)"
+elif ! running $pid || [ "$(cat /proc/$pid/comm 2> /dev/null)" != sleep ]; then
+	fail $name "the command (pid $pid) was ended"
 else
 	pass $name
 fi
-[ -n "$left" ] && kill $left
+[ -n "$pid" ] && kill $pid 2> /dev/null
 
 # a command that exits first is not touched, and nothing is said
 name=command_exits_first

@@ -54,11 +54,11 @@ compare() {
 	# two switch-ins before exec (its first, and the one after the start gate opens), when
 	# its comm is still "ftscope" and bpftrace's comm filter leaves them out.
 	d=$((p50 > btp50 ? p50 - btp50 : btp50 - p50))
-	if [ "$ours" -lt 100 ] || [ "$ours" -gt 103 ]; then
-		# the sleeper makes 100 wakeups: a known answer, whatever the peer says; plus
-		# the two switch-ins before exec, and one requeue when something preempts it
-		# (both tools count that, as BCC's runqlat; seen with the ASan build sharing
-		# the CPU)
+	if [ "$ours" -lt 100 ]; then
+		# the sleeper makes 100 wakeups: a known answer, whatever the peer says. More
+		# come from the switch-ins before exec, and a requeue each time something
+		# preempts it, which both tools count (as BCC's runqlat): bpftrace saw 103 of
+		# the sleeper alone in a fresh Debian root. The peer bounds those below.
 		fail $name "ftscope saw $ours wakeups of the sleeper's 100"
 	elif [ $((ours - n)) -lt 0 ] || [ $((ours - n)) -gt 7 ]; then
 		# bpftrace's counts: ours less the two before exec, less up to 5 that it
