@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,18 @@ struct stat_opts {
 	long		interval_ms;	/* -I */
 	const char	*sep;		/* -x */
 	bool		perf_json;	/* -j */
+	long		repeat;		/* -r N: run the command N times */
+};
+
+/* What -r keeps of each run: every counter's mean and spread, and the elapsed time's. */
+struct stat_runs {
+	int			n;
+	int			nev;
+	struct ft_pmu_count	*c;		/* types and states of the first run */
+	char			**names;	/* their names (the runs' own go with them) */
+	char			target[128];	/* "'cmd args'" */
+	double			*mean, *m2;	/* per counter, Welford; [nev]: elapsed ns */
+	double			*enabled, *running;
 };
 
 static const struct option stat_long[] = {
@@ -39,11 +52,12 @@ static const struct option stat_long[] = {
 	{ "interval-print",	required_argument, NULL, 'I' },
 	{ "field-separator",	required_argument, NULL, 'x' },
 	{ "perf-json",		no_argument,       NULL, 'j' },
+	{ "repeat",		required_argument, NULL, 'r' },
 	{ NULL, 0, NULL, 0 },
 };
 
 static const char stat_help[] =
-	"Usage: ftscope stat [-e LIST] [-a | -C CPUS | -p PID | -t TID] [-I MS] [-x SEP | -j] [--json]\n"
+	"Usage: ftscope stat [-e LIST] [-a | -C CPUS | -p PID | -t TID] [-I MS] [-x SEP | -j] [-r N] [--json]\n"
 	"                    [-d SECS] [-o FILE] [[--] command [args]]\n\n"
 	"Count events with perf_event_open, as perf stat does, and print them in its layout\n"
 	"on stderr (or -o FILE). Without a command, -p or -t: the whole system, per CPU.\n\n"
@@ -56,6 +70,7 @@ static const char stat_help[] =
 	"  -I, --interval-print MS  print the counts of each MS milliseconds (>= 10)\n"
 	"  -x, --field-separator SEP  CSV: value,unit,event,running ns,% running,metric,unit\n"
 	"  -j, --perf-json       perf stat -j's layout: one JSON object per counter and line\n"
+	"  -r, --repeat N        run the command N times: means, and perf's ( +- x% ) spread\n"
 	"      --json            one JSON object per window\n"
 	"  -d, --duration SECS   stop after SECS seconds (a command still running then is\n"
 	"                        ended with SIGTERM, SIGKILL 2 s later)\n"
@@ -101,6 +116,8 @@ static int stat_opt(void *priv, int opt, const char *arg)
 	case 'j':
 		so->perf_json = true;
 		return 0;
+	case 'r':
+		return ft_parse_long(arg, 1, 100000, &so->repeat) ? -1 : 0;
 	}
 	return -1;
 }
@@ -108,7 +125,7 @@ static int stat_opt(void *priv, int opt, const char *arg)
 static const struct ft_analyzer stat_def = {
 	.name = "stat",
 	.summary = "count hardware, software and tracepoint events, as perf stat",
-	.shortopts = "e:I:x:j",
+	.shortopts = "e:I:x:jr:",
 	.longopts = stat_long,
 	.parse_opt = stat_opt,
 	.help = stat_help,
@@ -200,8 +217,103 @@ static void window(FILE *f, struct ft_pmu *p, const struct stat_opts *so, bool j
 	fputc('\n', f);
 }
 
-/* count - open, run the window(s), print; returns the exit status */
-static int count(struct ft_opts *o, struct stat_opts *so, FILE *f)
+/* runs_add - one more run of -r: each counter's scaled value and the elapsed time */
+static int runs_add(struct stat_runs *r, struct ft_pmu *p)
+{
+	uint64_t elapsed = ft_pmu_read(p, false);
+	int e;
+
+	if (!r->c) {
+		r->nev = p->nev;
+		r->c = calloc(p->nev, sizeof(*r->c));
+		r->mean = calloc(p->nev + 1, sizeof(double));
+		r->m2 = calloc(p->nev + 1, sizeof(double));
+		r->enabled = calloc(p->nev, sizeof(double));
+		r->running = calloc(p->nev, sizeof(double));
+		r->names = calloc(p->nev, sizeof(*r->names));
+		if (!r->c || !r->mean || !r->m2 || !r->enabled || !r->running || !r->names)
+			return -1;
+		memcpy(r->c, p->count, p->nev * sizeof(*r->c));
+		for (e = 0; e < r->nev; e++) {
+			r->names[e] = strdup(p->count[e].name);
+			if (!r->names[e])
+				return -1;
+			r->c[e].name = r->names[e];
+		}
+	}
+	r->n++;
+	for (e = 0; e <= r->nev; e++) {
+		double x = e < r->nev ? ft_pmu_scaled(&p->count[e]) : (double)elapsed;
+		double d = x - r->mean[e];
+
+		r->mean[e] += d / r->n;
+		r->m2[e] += d * (x - r->mean[e]);
+		if (e == r->nev)
+			break;
+		r->enabled[e] += p->count[e].enabled_ns;
+		r->running[e] += p->count[e].running_ns;
+		if (p->count[e].state == FT_PMU_COUNTED)
+			r->c[e].state = FT_PMU_COUNTED;
+	}
+	return 0;
+}
+
+/* noise - perf's spread of a mean: the standard error, in % of the mean (0: none) */
+static double noise(const struct stat_runs *r, int e)
+{
+	if (r->n < 2 || r->mean[e] == 0)
+		return 0;
+	return 100.0 * sqrt(r->m2[e] / (r->n - 1) / r->n) / fabs(r->mean[e]);
+}
+
+/* runs_print - perf stat -r's block: each counter's mean and spread, then the time */
+static void runs_print(const struct stat_runs *r, FILE *f, const char *target)
+{
+	double *pct = calloc(r->nev + 1, sizeof(*pct));
+	struct ft_pmu_fmt fmt = { .noise = pct };
+	double el = r->mean[r->nev], sd;
+	int e, prec;
+
+	if (!pct)
+		return;
+	for (e = 0; e < r->nev; e++) {
+		r->c[e].raw = (uint64_t)llround(r->mean[e]);
+		r->c[e].enabled_ns = (uint64_t)llround(r->enabled[e] / r->n);
+		r->c[e].running_ns = (uint64_t)llround(r->running[e] / r->n);
+		pct[e] = noise(r, e);
+	}
+	fprintf(f, "\n Performance counter stats for %s (%d runs):\n\n", target, r->n);
+	ft_pmu_print(f, r->c, r->nev, (uint64_t)llround(el), &fmt);
+	/* perf's digits: two more than the spread's first significant one */
+	sd = el * noise(r, r->nev) / 100 / 1e9;
+	prec = sd > 0 && sd < 1 ? (int)lround(ceil(-log10(sd))) + 2 : 2;
+	fprintf(f, "\n %17.*f +- %.*f seconds time elapsed", prec, el / 1e9, prec, sd);
+	if (noise(r, r->nev))
+		fprintf(f, "  ( +-%6.2f%% )", noise(r, r->nev));
+	fputs("\n\n", f);
+	free(pct);
+}
+
+/* runs_free - what -r kept */
+static void runs_free(struct stat_runs *r)
+{
+	int e;
+
+	for (e = 0; r->names && e < r->nev; e++)
+		free(r->names[e]);
+	free(r->names);
+	free(r->c);
+	free(r->mean);
+	free(r->m2);
+	free(r->enabled);
+	free(r->running);
+}
+
+/*
+ * count - open, run the window(s), print; returns the exit status. With @runs (-r),
+ * the run's counts go there instead of being printed.
+ */
+static int count(struct ft_opts *o, struct stat_opts *so, FILE *f, struct stat_runs *runs)
 {
 	struct ft_child child = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	struct ft_pmu p = { 0 };
@@ -252,7 +364,15 @@ static int count(struct ft_opts *o, struct stat_opts *so, FILE *f)
 		wait_until(pf, npf, wake);
 	}
 	ft_pmu_disable(&p);
-	window(f, &p, so, o->json, (ft_now_ns() - p.t_start) / 1e9, o->cmd ? &child : NULL);
+	if (runs && runs_add(runs, &p)) {
+		ft_err("out of memory");
+		goto out;
+	}
+	if (!runs)
+		window(f, &p, so, o->json, (ft_now_ns() - p.t_start) / 1e9,
+		       o->cmd ? &child : NULL);
+	if (runs && !runs->target[0])
+		snprintf(runs->target, sizeof(runs->target), "%s", p.target);
 	ret = FT_EXIT_OK;
 	/* as perf stat: the command's own exit status */
 	if (o->cmd && child.exited && WIFEXITED(child.status))
@@ -267,6 +387,24 @@ out:
 	free(pf);
 	free(pids);
 	ft_pmu_close(&p);
+	return ret;
+}
+
+/* repeat - -r N: the command N times, one after another; the last one's exit status */
+static int repeat(struct ft_opts *o, struct stat_opts *so, FILE *f)
+{
+	struct stat_runs runs = { 0 };
+	int ret = FT_EXIT_OK;
+	long i;
+
+	for (i = 0; i < so->repeat && !ft_stop_signal; i++) {
+		ret = count(o, so, f, &runs);
+		if (runs.n <= i)
+			break;	/* this run failed before counting: its line said why */
+	}
+	if (runs.n)
+		runs_print(&runs, f, runs.target);
+	runs_free(&runs);
 	return ret;
 }
 
@@ -295,8 +433,13 @@ int ft_cmd_stat(int argc, char **argv)
 			ret = FT_EXIT_ERR;
 		}
 	}
+	if (ret == FT_PARSE_RUN && so.repeat > 1 &&
+	    (!o.cmd || so.interval_ms || so.sep || so.perf_json || o.json)) {
+		ft_err("-r repeats a command, in the text layout (not with -I, -x, -j or --json)");
+		ret = FT_EXIT_USAGE;
+	}
 	if (ret == FT_PARSE_RUN) {
-		ret = count(&o, &so, f);
+		ret = so.repeat > 1 ? repeat(&o, &so, f) : count(&o, &so, f, NULL);
 		if (f != stderr && fclose(f) && ret == FT_EXIT_OK) {
 			ft_err("cannot write %s: %s", o.output, strerror(errno));
 			ret = FT_EXIT_ERR;

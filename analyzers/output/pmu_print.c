@@ -180,10 +180,13 @@ static void print_text(FILE *f, const struct ft_pmu_count *c, int i, int n,
 		fprintf(f, "%18.0f", v);
 	fprintf(f, " %-4s ", unit);
 	if (ft_pmu_metric(c, i, n, elapsed_ns, &m))
-		fprintf(f, m.percent ? "%-32s # %7.2f%% %s" : "%-32s # %8.3f %s",
-			e->name, m.value, m.unit);
+		fprintf(f, m.percent ? "%-32s # %7.2f%% %-*s" : "%-32s # %8.3f %-*s",
+			e->name, m.value, fmt->noise ? 24 : 0, m.unit);
 	else
-		fputs(e->name, f);
+		fprintf(f, fmt->noise ? "%-67s" : "%s", e->name);
+	/* -r: perf's spread column */
+	if (fmt->noise && fmt->noise[i])
+		fprintf(f, " ( +-%6.2f%% )", fmt->noise[i]);
 	if (ft_pmu_pct_running(e) < 100.0)
 		fprintf(f, "  (%.2f%%)", ft_pmu_pct_running(e));
 	fputc('\n', f);

@@ -41,6 +41,7 @@ struct ft_pmu_metric {
 struct ft_pmu_fmt {
 	const char	*csv_sep;	/* -x SEP, or NULL for the text layout */
 	bool		perf_json;	/* -j: perf stat -j's JSON lines */
+	const double	*noise;		/* -r: each counter's spread in %, or NULL */
 	bool		interval;	/* lines start with the time since start */
 	double		time_s;		/* that time */
 };
