@@ -522,7 +522,8 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 		}
 		if (rebuilt)
 			th->rows_rebuilt++;
-		if (th->rows)
+		/* -I: the idle periods' rows alone, as perf's --idle-hist */
+		if (th->rows && (!th->idle_hist || prev == 0))
 			print_row(th, ev, t, tr, e, rebuilt);
 		if (!th->hist_start)
 			th->hist_start = t;
@@ -704,7 +705,9 @@ const struct ft_analyzer ft_timehist = {
 			  "      --state          show the task state; with -s/-S a wait-time summary\n"
 			  "                       (sleep / iowait / preempt / delay)\n"
 			  "  -V, --cpu-visual     one column per CPU: s switch, i idle, m migration\n"
-			  "  -I, --idle-hist      idle-time summary: idle periods by the task ending them\n"
+			  "  -I, --idle-hist      rows of idle periods only (as perf), then the Idle-time\n"
+			  "                       summary: each idle period charged to the task that\n"
+			  "                       ended it (perf charges the task that ran before it)\n"
 			  "      --time START,STOP  only this window (trace seconds; either may be empty)\n",
 	.examples	= "  ftscope timehist -d 2                 # every switch for 2 seconds\n"
 			  "  ftscope timehist -S --state -- make    # a build, then its wait-time summary\n"

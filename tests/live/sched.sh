@@ -186,3 +186,18 @@ if [ "$sums" -ge 3 ] && [ "$sums" -eq "$foot" ] && [ "$spin" -eq "$sums" ]; then
 else
 	fail $name "$sums summaries, $foot footers, $spin listing the spinners"
 fi
+
+# -I: the rows of idle periods alone, as perf's --idle-hist prints them (6.12 on):
+# exactly the <idle> rows of the plain rows of the same recording (time, CPU)
+name=timehist_idle_rows
+$FTSCOPE record -o $OUT/idle.dat -a -d 1 > /dev/null 2>&1
+$FTSCOPE timehist -I -i $OUT/idle.dat > $OUT/idle-I.txt 2>&1
+$FTSCOPE timehist -i $OUT/idle.dat > $OUT/idle-all.txt 2>&1
+rows() { awk '$1 ~ /^[0-9]+\.[0-9]+$/ && $2 ~ /^\[/ { print $1, $2, $3 }' "$1"; }
+want=$(rows $OUT/idle-all.txt | awk '$3 == "<idle>"')
+got=$(rows $OUT/idle-I.txt)
+if [ -n "$want" ] && [ "$got" = "$want" ] && grep -q '^Idle-time summary' $OUT/idle-I.txt; then
+	pass "$name ($(echo "$got" | wc -l) idle rows)"
+else
+	fail $name "$(echo "$got" | wc -l) rows with -I, $(echo "$want" | wc -l) <idle> rows without; $(echo "$got" | awk '$3 != "<idle>"' | head -1)"
+fi
