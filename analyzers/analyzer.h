@@ -15,7 +15,6 @@
 
 #include "events/decode.h"
 #include "events/pidset.h"
-#include "events/tasks.h"
 
 struct ft_opts;
 struct ft_json;
@@ -29,8 +28,8 @@ struct ft_env {
 	struct ft_tasks		*tasks;		/* comm and tgid per tid */
 	const struct ft_imap	*traced;	/* the pids a filtered trace records; NULL:
 						   the whole system */
-	bool			traced_tgids;	/* a thread is traced when its process is
-						   (-p on a capture) */
+	bool			filtered_stream; /* the kernel recorded only the traced
+						   tasks (else traced filters the report) */
 	bool			live;		/* false when reading a capture */
 	unsigned int		have;		/* FT_NEED() of the event types the trace has */
 	int			ncpus;		/* CPUs of the trace */
@@ -44,10 +43,7 @@ struct ft_env {
 /* ft_env_traced - does the trace follow @pid (always, for a whole-system trace)? */
 static inline bool ft_env_traced(const struct ft_env *env, int pid)
 {
-	if (!env->traced || ft_imap_get(env->traced, pid))
-		return true;
-	return env->traced_tgids && pid > 0 &&
-	       ft_imap_get(env->traced, ft_tasks_tgid(env->tasks, pid));
+	return !env->traced || ft_imap_get(env->traced, pid);
 }
 
 /*

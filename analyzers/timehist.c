@@ -495,7 +495,7 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 {
 	int prev = ev->sw.prev_pid, next = ev->sw.next_pid;
 	uint64_t t = ft_switch_time(ev), tprev = th->tprev[ev->cpu];
-	bool in = in_window(th, t), rebuilt;
+	bool in = in_window(th, t), rebuilt, show;
 	const struct ft_task *e;
 	struct th_task *tr;
 
@@ -509,10 +509,13 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 		return;
 	update_runtime(tr, t, tprev);
 	rebuilt = ev->sw.synth || (tr->in_rebuilt && tprev);
-	if (in && shown(th, prev) && (!th->env->opts->cpu_on || th->env->opts->cpu_on[ev->cpu])) {
+	show = shown(th, prev);
+	/* idle time is known wherever the kernel recorded every task, -p on a file or not */
+	if (in && (show || (!prev && !th->env->filtered_stream)) &&
+	    (!th->env->opts->cpu_on || th->env->opts->cpu_on[ev->cpu])) {
 		if (th->totals) {
 			account(tr);
-			if (rebuilt)
+			if (rebuilt && show)
 				note_rebuilt(tr, ev, t);
 		}
 		/* the parent is read from /proc while the task lives (cached in the task table) */
@@ -520,10 +523,10 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 			ft_tasks_ppid(th->env->tasks, prev);
 			e = NULL;	/* it may have grown the table */
 		}
-		if (rebuilt)
+		if (rebuilt && show)
 			th->rows_rebuilt++;
 		/* -I: the idle periods' rows alone, as perf's --idle-hist */
-		if (th->rows && (!th->idle_hist || prev == 0))
+		if (show && th->rows && (!th->idle_hist || prev == 0))
 			print_row(th, ev, t, tr, e, rebuilt);
 		if (!th->hist_start)
 			th->hist_start = t;

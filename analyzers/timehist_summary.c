@@ -152,7 +152,7 @@ void th_summary(struct timehist *th, FILE *f)
 
 		if (cpu_on && !cpu_on[cpu])
 			continue;
-		if (th->env->traced) {
+		if (th->env->filtered_stream) {
 			fprintf(f, "    CPU %2d idle time not known (tasks filtered)\n", cpu);
 			continue;
 		}

@@ -115,7 +115,13 @@ int ft_command_release(struct ft_child *c)
 	} while (n < 0 && errno == EINTR);
 	close(c->err_fd);
 	c->err_fd = -1;
-	return n == sizeof(e) ? e : 0;
+	if (n != sizeof(e))
+		return 0;
+	/* exec failed: the child is on its way out (_exit 127); reap it */
+	while (wait4(c->pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
+		;
+	c->exited = true;
+	return e;
 }
 
 /* ft_command_reap - true once the command has exited (status kept) */
@@ -144,13 +150,15 @@ void ft_command_kill(struct ft_child *c)
 
 /**
  * ft_command_finish - the run ended (-d, interval count, a signal or an error) while
- * the released command still runs: end it as timeout(1) does, SIGTERM and then
- * SIGKILL after FT_COMMAND_GRACE_MS, or with @keep leave it running; either way say
- * so on stderr. Nothing when it has exited or never ran.
+ * the released command still runs: end it, SIGTERM and then SIGKILL after
+ * FT_COMMAND_GRACE_MS (the command itself: timeout(1) signals its process group), or
+ * with @keep leave it running; either way say so on stderr. Nothing when it has
+ * exited or never ran.
  */
 void ft_command_finish(struct ft_child *c, char *const *cmd, bool keep)
 {
 	unsigned int waited = 0;
+	bool killed = false;
 
 	if (c->pid <= 0 || c->go_fd >= 0 || ft_command_reap(c))
 		return;
@@ -164,14 +172,15 @@ void ft_command_finish(struct ft_child *c, char *const *cmd, bool keep)
 		waited += 10;
 	}
 	if (!c->exited) {
+		killed = true;
 		kill(c->pid, SIGKILL);
 		while (wait4(c->pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
 			;
 		c->exited = true;
 	}
 	ft_err("the run ended before '%s' (pid %d): ended it with %s (--keep-command lets it "
-	       "run on)", cmd[0], c->pid, waited < FT_COMMAND_GRACE_MS ? "SIGTERM" :
-	       "SIGTERM, then SIGKILL 2 s later");
+	       "run on)", cmd[0], c->pid, killed ? "SIGTERM, then SIGKILL 2 s later" :
+	       "SIGTERM");
 }
 
 /* ft_pid_alive - 1 when a process @pid exists, 0 when not */

@@ -55,7 +55,7 @@ static const char common_tail[] =
 	"  interval [count]      report every interval seconds, count times (as BCC tools)\n"
 	"  -- command [args]     run command, trace it and its children until it exits; when\n"
 	"                        the run ends first (-d, count, Ctrl-C), end it with SIGTERM\n"
-	"                        (SIGKILL 2 s later), as timeout(1) does\n"
+	"                        (SIGKILL 2 s later); its own children are not signalled\n"
 	"      --keep-command    leave the command running when the run ends first\n";
 
 /**
@@ -349,6 +349,9 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
 		ret = FT_EXIT_USAGE;
 	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu)) {
 		ft_err("-i reads a capture: it cannot be combined with -b, --pmu or a command");
+		ret = FT_EXIT_USAGE;
+	} else if (o->input && (o->npids || o->ntids) && a->probes) {
+		ft_err("-p and -t filter a capture's scheduler events, not %s's probes", a->name);
 		ret = FT_EXIT_USAGE;
 	} else if (a->check && a->check(priv, o)) {
 		ret = FT_EXIT_USAGE;

@@ -242,7 +242,7 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	p->env.opts = p->o;
 	p->env.tasks = &p->tasks;
 	p->env.traced = p->show ? &p->shown : p->filtered ? &p->traced : NULL;
-	p->env.traced_tgids = p->show_follow;
+	p->env.filtered_stream = p->filtered;
 	p->env.live = live;
 	p->env.have = p->dec.have;
 	p->env.ncpus = ncpus;

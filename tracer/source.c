@@ -12,21 +12,23 @@
 
 #include "events/merge.h"
 #include "events/tep.h"
+#include "tracer/options.h"
 #include "tracer/source.h"
 #include "tracer/util.h"
 
-/* dir_cpus - the number of cpuN.raw files of a capture directory */
+/* dir_cpus - the number of cpuN.raw files of a capture directory (at most 4096) */
 static int dir_cpus(const char *dir)
 {
 	char path[4096];
 	int n = 0;
 
-	for (;;) {
+	while (n < FT_FILE_MAX_CPUS) {
 		snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, n);
 		if (access(path, R_OK))
 			return n;
 		n++;
 	}
+	return n;
 }
 
 /**

@@ -277,9 +277,11 @@ static void runs_print(const struct stat_runs *r, FILE *f, const char *target)
 	if (!pct)
 		return;
 	for (e = 0; e < r->nev; e++) {
-		r->c[e].raw = (uint64_t)llround(r->mean[e]);
 		r->c[e].enabled_ns = (uint64_t)llround(r->enabled[e] / r->n);
 		r->c[e].running_ns = (uint64_t)llround(r->running[e] / r->n);
+		/* the mean is scaled already: raw is what scales back to it */
+		r->c[e].raw = (uint64_t)llround(r->c[e].enabled_ns ?
+			r->mean[e] * r->c[e].running_ns / r->c[e].enabled_ns : r->mean[e]);
 		pct[e] = noise(r, e);
 	}
 	fprintf(f, "\n Performance counter stats for %s (%d runs):\n\n", target, r->n);

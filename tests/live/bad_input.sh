@@ -29,6 +29,7 @@ cases=(
 	"not_executable|runqlat -- $OUT/noexec|cannot run"
 	"bad_input_missing|runqlat -i /nonexistent|/nonexistent: No such file or directory"
 	"help_unknown_command|help nosuch|unknown command 'nosuch'"
+	"funclat_file_pid|funclat -i tests/data -p 1 vfs_read|not funclat's probes"
 	"funclat_no_such_user_function|funclat $WL/busyfn:no_such_fn -d 0.1|'$WL/busyfn:no_such_fn' matches no function of $WL/busyfn\$"
 	"damaged_capture|runqlat -i tests/data|not a trace.dat file"
 	"tdat_compressed_section_under_its_header|timehist -i $OUT/tdat-small-section.dat|compressed section 16 at offset 79 is damaged"

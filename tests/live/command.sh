@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # description: `-- command` when the run ends first (-d, interval count, SIGINT): the
-#              command is ended as timeout(1) ends it (SIGTERM, SIGKILL 2 s later),
+#              command itself is ended (SIGTERM, SIGKILL 2 s later, as timeout(1) but
+#              not its children),
 #              said on stderr, and never left running; --keep-command leaves it.
 # requires: root
 . tests/live/lib.sh
