@@ -201,3 +201,16 @@ if [ -n "$want" ] && [ "$got" = "$want" ] && grep -q '^Idle-time summary' $OUT/i
 else
 	fail $name "$(echo "$got" | wc -l) rows with -I, $(echo "$want" | wc -l) <idle> rows without; $(echo "$got" | awk '$3 != "<idle>"' | head -1)"
 fi
+
+# -p on a whole-system recording still knows each CPU's idle time: the same as without -p
+name=timehist_file_pid_idle
+pid=$(rows $OUT/idle-all.txt | awk '$3 != "<idle>" { sub(/.*\[/, "", $3); sub(/[]\/].*/, "", $3); print $3; exit }')
+$FTSCOPE timehist -s -i $OUT/idle.dat > $OUT/idle-s.txt 2>&1
+$FTSCOPE timehist -s -p "$pid" -i $OUT/idle.dat > $OUT/idle-sp.txt 2>&1
+a=$(grep 'idle for' $OUT/idle-s.txt | awk '{ print $2, $5 }')
+b=$(grep 'idle for' $OUT/idle-sp.txt | awk '{ print $2, $5 }')
+if [ -n "$pid" ] && [ -n "$a" ] && [ "$a" = "$b" ]; then
+	pass "$name (-p $pid)"
+else
+	fail $name "-p '$pid': idle '$(echo $b)', without -p '$(echo $a)'"
+fi
