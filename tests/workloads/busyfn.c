@@ -4,7 +4,9 @@
  * N2 times; each call spins on the monotonic clock for that many microseconds and
  * returns it. Then R times recurse(DEPTH): DEPTH nested calls of itself, the
  * innermost spinning 100 us. Known answers for function latency: exact counts, and
- * latencies of at least the requested time.
+ * latencies of at least the requested time. With BUSYFN_TIMES=1 in the environment it
+ * prints each call's own wall-clock time on stderr, "call US TOOK_US": the host's
+ * stalls lengthen those as they lengthen what a tracer measures.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +43,7 @@ __attribute__((noinline)) long recurse(int depth)
 int main(int argc, char **argv)
 {
 	long n1, us1, n2, us2, r = 0, depth = 0, i, sum = 0;
+	int times;
 
 	if (argc != 5 && argc != 7) {
 		fprintf(stderr, "usage: busyfn N1 US1 N2 US2 [R DEPTH]\n");
@@ -54,10 +57,15 @@ int main(int argc, char **argv)
 		r = atol(argv[5]);
 		depth = atol(argv[6]);
 	}
-	for (i = 0; i < n1; i++)
-		sum += busy_wait(us1);
-	for (i = 0; i < n2; i++)
-		sum += busy_wait(us2);
+	times = getenv("BUSYFN_TIMES") != NULL;
+	for (i = 0; i < n1 + n2; i++) {
+		long us = i < n1 ? us1 : us2;
+		double t0 = now_us();
+
+		sum += busy_wait(us);
+		if (times)
+			fprintf(stderr, "call %ld %.1f\n", us, now_us() - t0);
+	}
 	for (i = 0; i < r; i++)
 		sum += recurse((int)depth);
 	return sum < 0;
