@@ -20,7 +20,8 @@ name=funclat_uprobe_known_latencies
 # its own figure as it lengthens ftscope's, so no run needs to be set aside. ftscope's
 # 200 calls split at 1024 us as the workload's own times split, but for calls within
 # 40 us of the boundary (counted); no call is shorter than the 200 us asked; the
-# average is the workload's within 2% + 5 us (the probes' cost; measured +0.4%).
+# average is at most the workload's + 5 us and at least it - 2% - 5 us: the workload's
+# own time holds the two probe traps (measured 5.2 and 6.0 us less in ftscope).
 # SCHED_FIFO: no guest task preempts the spins.
 BUSYFN_TIMES=1 $FTSCOPE funclat -u --json $BF:busy_wait -- chrt -f 10 $BF 100 200 100 2000 \
 	> $OUT/fl.json 2> $OUT/fl.err
@@ -38,7 +39,7 @@ if [ $rc -ne 0 ] || [ "$n" != 200 ] || [ "$own" != 200 ]; then
 	fail $name "exit $rc, count $n, the workload's $own (expected 200): $(grep -v '^call' $OUT/fl.err | head -2)"
 elif [ $((b200 + b2000)) != 200 ] || [ $d200 -gt "$near" ] || [ "$min" != True ]; then
 	fail $name "128-1023 us: $b200, >= 1024 us: $b2000; the workload's own: $own200 and $own2000 ($near near 1024 us); min >= 200 us: $min"
-elif ! awk -v a="$avg" -v o="$ownavg" 'BEGIN { exit !(a >= o - 5 && a <= o * 1.02 + 5) }'; then
+elif ! awk -v a="$avg" -v o="$ownavg" 'BEGIN { exit !(a >= o * 0.98 - 5 && a <= o + 5) }'; then
 	fail $name "average $avg us, the workload's own $ownavg us"
 else
 	pass "$name (200 calls: $b200 + $b2000, the workload's own $own200 + $own2000; avg $avg us, own $ownavg us)"
