@@ -239,8 +239,10 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 		if (ev->sw.synth && ev->sw.after_loss) {
 			o->notes.unpaired++;
 		} else {
+			uint64_t end = ft_switch_time(ev);	/* a rebuilt one's estimate */
+
 			o->notes.bounded += ev->sw.synth;
-			add(o, t, ev->ts > t->start ? ev->ts - t->start : 0);
+			add(o, t, end > t->start ? end - t->start : 0);
 		}
 		t->start = 0;
 	}

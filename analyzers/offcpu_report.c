@@ -204,7 +204,8 @@ static void print_notes(struct offcpu *o, FILE *f)
 
 	fprintf(f, "offcpu: %llu blocked periods", sn->periods);
 	if (o->notes.bounded)
-		fprintf(f, "; %llu end at a switch-in the kernel did not record (upper bounds)",
+		fprintf(f, "; %llu end at a switch-in the kernel did not record, timed at "
+			"the chain's estimate",
 			o->notes.bounded);
 	if (o->notes.dropped || o->notes.unpaired)
 		fprintf(f, "; %llu dropped after lost events", o->notes.dropped + o->notes.unpaired);

@@ -19,7 +19,8 @@
  * starts on a CPU only after it left another, was woken or was moved), when that comes
  * after lo or the CPU ran idle; an idle CPU takes a ready task within tens of us (on
  * that VM bpftrace, which sees the switch, puts it 8-31 us after the wakeup). When the
- * task before was seen running after that, the wait is unknown and ts_est is hi.
+ * task before was seen running after that, or the task's last evidence is its own
+ * switch-out to sleep (a stream without wakeups), the wait is unknown and ts_est is hi.
  * A task seen on a CPU while the chain has it running on another has that run ended
  * (ft_chain_split). Lost events break chains the same way; such a switch is marked
  * after_loss.
@@ -85,6 +86,7 @@ struct ft_chain_task *ft_chain_grow(struct ft_chain *c, int pid)
 	for (i = 0; i < FT_CHAIN_LEAF; i++) {
 		leaf[i].ts = 0;
 		leaf[i].cpu = -1;
+		leaf[i].asleep = false;
 	}
 	c->leaf[(unsigned int)pid >> FT_CHAIN_LEAF_BITS] = leaf;
 	c->nleaves++;
@@ -133,6 +135,7 @@ int ft_chain_split(struct ft_chain *c, const struct ft_event *ev, int pid,
 	cy->last_ts = synth->sw.ts_est;
 	t->ts = synth->sw.ts_est;	/* it runs elsewhere only after that */
 	t->cpu = -1;
+	t->asleep = false;
 	c->split++;
 	return 1;
 }
@@ -157,6 +160,7 @@ int ft_chain_first(struct ft_chain *c, const struct ft_event *ev, int pid,
 		n = ft_chain_split(c, ev, pid, synth);
 	t->ts = ev->ts;
 	t->cpu = ev->cpu;
+	t->asleep = false;
 	return n;
 }
 
@@ -186,9 +190,12 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 	/*
 	 * @pid became ready (or left another CPU) after the CPU's last record: with the
 	 * CPU idle or silent since, it runs at once. Otherwise the task there was still
-	 * running then, and how long @pid waited is unknown: only its record is proof.
+	 * running then, or @pid's last evidence is its switch-out to sleep (its wakeup
+	 * was not recorded), and when it ran is unknown: only its record is proof.
 	 */
-	if (t && t->ts > est)
+	if (t && t->asleep)
+		est = ev->ts;
+	else if (t && t->ts > est)
 		est = t->ts;
 	else if (cc->cur != 0)
 		est = ev->ts;
@@ -206,6 +213,7 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 	if (t) {
 		t->ts = ev->ts;
 		t->cpu = ev->cpu;
+		t->asleep = false;
 	}
 	c->repaired++;
 	c->repaired_cpu[ev->cpu]++;

@@ -26,6 +26,8 @@ struct ft_chain_cpu {
 struct ft_chain_task {
 	uint64_t	ts;		/* its last switch, wakeup or migration */
 	int		cpu;		/* CPU the chain has it running on, -1 none */
+	bool		asleep;		/* ts is a switch-out to sleep: when it became
+					   ready again is unknown */
 };
 
 /*
@@ -114,12 +116,14 @@ int ft_chain_switch(struct ft_chain *c, const struct ft_event *ev,
 	if ((t = ft_chain_task(c, ev->sw.prev_pid))) {
 		t->ts = ev->ts;
 		t->cpu = -1;
+		t->asleep = !ev->sw.preempt && ev->sw.state != 'R';
 	}
 	if (next > 0 && (t = ft_chain_task(c, next))) {
 		if (t->cpu >= 0 && t->cpu != ev->cpu)
 			n += ft_chain_split(c, ev, next, synth + n);
 		t->ts = ev->ts;
 		t->cpu = ev->cpu;
+		t->asleep = false;
 	}
 	return n;
 }
@@ -146,8 +150,10 @@ int ft_chain_feed(struct ft_chain *c, const struct ft_event *ev,
 		/* the task is not running where it goes next: it is woken or moved */
 		n = ft_chain_step(c, ev, ev->common_pid, ev->common_pid, synth);
 		pid = ev->type == FT_EV_MIGRATE ? ev->mig.pid : ev->wk.pid;
-		if (pid > 0 && (t = ft_chain_task(c, pid)))
+		if (pid > 0 && (t = ft_chain_task(c, pid))) {
 			t->ts = ev->ts;
+			t->asleep = false;
+		}
 		return n;
 	case FT_EV_LOST:
 		if ((unsigned int)ev->cpu < (unsigned int)c->ncpus)

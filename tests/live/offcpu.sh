@@ -56,8 +56,8 @@ rc=$?
 if [ $rc != 0 ]; then
 	fail offcpu_known_blocks "exit $rc: $(tail -1 $OUT/off.err)"
 else
-	check offcpu_known_sleep known $OUT/off.folded bk-sleeper sleep_here do_nanosleep 1000000
-	check offcpu_known_pipe_read known $OUT/off.folded bk-reader read_here pipe_read 1000000
+	check offcpu_known_sleep known $OUT/off.folded $OUT/off.err bk-sleeper sleep_here do_nanosleep 1000000
+	check offcpu_known_pipe_read known $OUT/off.folded $OUT/off.err bk-reader read_here pipe_read 1000000
 	check offcpu_svg svg $OUT/off.svg sleep_here read_here do_nanosleep bk-sleeper
 	if [ -n "$bt" ]; then
 		check offcpu_matches_bpftrace_sleeper peer $OUT/off.folded $OUT/off-bt.out bk-sleeper 20
@@ -70,15 +70,15 @@ fi
 # who woke them: the writer through pipe_write, the sleeper a timer interrupt. On
 # CPU 0: this VM records no stack for events of idle on CPU 1 (counted in a note).
 $FTSCOPE offcpu -f --wakers -- taskset -c 0 $WL/blocker 4 50 4 100 > $OUT/offw.folded 2>$OUT/offw.err
-check offcpu_wakers_pipe waker $OUT/offw.folded bk-reader bk-writer pipe_write 400000
+check offcpu_wakers_pipe waker $OUT/offw.folded $OUT/offw.err bk-reader bk-writer pipe_write 400000
 # (the timer interrupt's "waker" is whichever task it interrupted, as in BCC)
-check offcpu_wakers_timer waker $OUT/offw.folded bk-sleeper '*' hrtimer_wakeup 200000
+check offcpu_wakers_timer waker $OUT/offw.folded $OUT/offw.err bk-sleeper '*' hrtimer_wakeup 200000
 
 # JIT code named through /tmp/perf-PID.map
 if [ "$(uname -m)" = x86_64 ]; then
 	$FTSCOPE offcpu -f -- $WL/jitnap 10 50 > $OUT/offj.folded 2>$OUT/offj.err
 	rm -f /tmp/perf-*.map
-	check offcpu_jit_perf_map known $OUT/offj.folded jitnap jit_nap do_nanosleep 500000
+	check offcpu_jit_perf_map known $OUT/offj.folded $OUT/offj.err jitnap jit_nap do_nanosleep 500000
 else
 	skip offcpu_jit_perf_map "the JIT stub is x86-64 code"
 fi
@@ -88,13 +88,16 @@ cp $WL/blocker $OUT/blocker-stripped && strip $OUT/blocker-stripped
 $FTSCOPE offcpu -f -- $OUT/blocker-stripped 4 50 2 100 > $OUT/offs.folded 2>$OUT/offs.err
 check offcpu_stripped_binary stripped $OUT/offs.folded bk-sleeper sleep_here
 
-# whole system, a process that exits mid-run: its maps were read when first seen
-$FTSCOPE offcpu -f -d 3 > $OUT/offa.folded 2>$OUT/offa.err &
+# whole system, a process that exits mid-run: its maps were read when first seen.
+# Beside perf bench sched messaging -g 2 (80 busy tasks), ftscope with 2 MB a CPU lost
+# events, and at nice 0 it got to the process's first records only after the process
+# had gone (its note counts such stacks): 16 MB a CPU, and nice -10 as a user would.
+nice -n -10 $FTSCOPE offcpu -f -d 3 -b 16384 > $OUT/offa.folded 2>$OUT/offa.err &
 ft=$!
 if wait_for 30 our_instance $ft; then
-	$WL/blocker 10 50 1 10
+	$WL/blocker 10 50 1 10 2>$OUT/offa-wl.err
 	wait $ft
-	check offcpu_exited_process_symbols known $OUT/offa.folded bk-sleeper sleep_here do_nanosleep 500000
+	check offcpu_exited_process_symbols known $OUT/offa.folded $OUT/offa-wl.err bk-sleeper sleep_here do_nanosleep 500000
 else
 	kill -INT $ft
 	wait $ft

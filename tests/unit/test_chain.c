@@ -115,6 +115,34 @@ static void test_chain_evidence_elsewhere(void **state)
 }
 
 /*
+ * a stream without wakeups (offcpu without --wakers): a task whose last evidence is
+ * its own switch-out to sleep became ready at an unknown time, so its rebuilt
+ * switch-in is timed at the record that proves it, not at that switch-out (which
+ * made its whole sleep vanish from offcpu and counted it as run time); a preempted
+ * task was ready all along and runs as soon as the CPU is idle
+ */
+static void test_chain_asleep_no_wakeup(void **state)
+{
+	struct ft_event e, synth[FT_CHAIN_MAX_SYNTH];
+	struct ft_chain c;
+
+	assert_int_equal(ft_chain_init(&c, 2, NULL), 0);
+	e = ev_switch(10, 1, 7, 0, 'S');		/* 7 sleeps, CPU 1 idle */
+	ft_chain_feed(&c, &e, synth);
+	e = ev_switch(50010, 1, 7, 0, 'S');		/* 7's next record: asleep again */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].sw.next_pid, 7);
+	assert_int_equal(synth[0].sw.ts_lo, 10);
+	assert_int_equal(synth[0].sw.ts_est, 50010);
+	e = ev_switch(60000, 0, 8, 0, 'R');		/* 8 preempted on CPU 0 */
+	ft_chain_feed(&c, &e, synth);
+	e = ev_other(60500, 1, 8);			/* and seen on idle CPU 1 */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].sw.ts_est, 60000);
+	ft_chain_fini(&c);
+}
+
+/*
  * the task before was seen running after the woken task became ready: how long it
  * waited is unknown, so the switch stays at the record that proves it
  */
@@ -339,6 +367,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chain_repair),
 		cmocka_unit_test(test_chain_evidence_elsewhere),
+		cmocka_unit_test(test_chain_asleep_no_wakeup),
 		cmocka_unit_test(test_chain_busy_cpu),
 		cmocka_unit_test(test_chain_two_cpus),
 		cmocka_unit_test(test_chain_first_records),

@@ -7,6 +7,8 @@
  * Defaults 20 x 50 ms and 10 x 100 ms: about 1 s blocked in each named function.
  * Frame pointers are kept; libc has none, so a frame-pointer walk skips the
  * function that calls into libc (nap, take) and shows its caller.
+ * The sleeper and the reader each print, on stderr, their off-CPU time inside the
+ * blocking calls by the kernel's own counters (offwin.h).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -14,9 +16,11 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#include "offwin.h"
 
 static long sleeps = 20, sleep_ms = 50, reads = 10, read_ms = 100;
 static int pfd[2];
+static struct offwin sleeper_off, reader_off;
 
 /* nap - one sleep of @ms */
 __attribute__((noinline)) static void nap(long ms)
@@ -29,10 +33,14 @@ __attribute__((noinline)) static void nap(long ms)
 /* sleep_here - the sleeps, in a function a stack can name */
 __attribute__((noinline)) static void sleep_here(void)
 {
+	struct offwin_mark m;
 	long i;
 
-	for (i = 0; i < sleeps; i++)
+	for (i = 0; i < sleeps; i++) {
+		offwin_begin(&sleeper_off, &m);
 		nap(sleep_ms);
+		offwin_end(&sleeper_off, &m);
+	}
 }
 
 /* take - one blocking read of the pipe */
@@ -46,11 +54,15 @@ __attribute__((noinline)) static int take(void)
 /* read_here - the reads, in a function a stack can name */
 __attribute__((noinline)) static void read_here(void)
 {
+	struct offwin_mark m;
 	long i;
 
-	for (i = 0; i < reads; i++)
+	for (i = 0; i < reads; i++) {
+		offwin_begin(&reader_off, &m);
 		if (take())
 			exit(1);
+		offwin_end(&reader_off, &m);
+	}
 }
 
 /* sleeper - thread body */
@@ -58,6 +70,7 @@ static void *sleeper(__attribute__((unused)) void *arg)
 {
 	pthread_setname_np(pthread_self(), "bk-sleeper");
 	sleep_here();
+	offwin_print(&sleeper_off);
 	return NULL;
 }
 
@@ -66,6 +79,7 @@ static void *reader(__attribute__((unused)) void *arg)
 {
 	pthread_setname_np(pthread_self(), "bk-reader");
 	read_here();
+	offwin_print(&reader_off);
 	return NULL;
 }
 

@@ -3,6 +3,7 @@
  * jitnap [COUNT MSEC]: sleeps COUNT x MSEC ms inside generated code, as a JIT's
  * would be: a nanosleep stub copied into anonymous executable memory and named in
  * /tmp/perf-PID.map (the perf map convention of JVMs, node and .NET). x86-64 only.
+ * Prints its off-CPU time inside the calls by the kernel's counters (offwin.h).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include "offwin.h"
 
 /* mov eax, 35 (SYS_nanosleep); syscall; ret: rdi and rsi are the caller's arguments */
 static const unsigned char stub[] = { 0xb8, 0x23, 0x00, 0x00, 0x00, 0x0f, 0x05, 0xc3 };
@@ -21,6 +23,8 @@ int main(int argc, char **argv)
 	long count = argc > 2 ? atol(argv[1]) : 10, ms = argc > 2 ? atol(argv[2]) : 50, i;
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 	long (*nap)(const struct timespec *, struct timespec *);
+	struct offwin off = { 0 };
+	struct offwin_mark m;
 	char path[64];
 	void *code;
 	FILE *f;
@@ -42,7 +46,11 @@ int main(int argc, char **argv)
 	fprintf(f, "%lx %zx jit_nap\n", (unsigned long)code, sizeof(stub));
 	fclose(f);
 	nap = (long (*)(const struct timespec *, struct timespec *))code;
-	for (i = 0; i < count; i++)
+	for (i = 0; i < count; i++) {
+		offwin_begin(&off, &m);
 		nap(&ts, NULL);
+		offwin_end(&off, &m);
+	}
+	offwin_print(&off);
 	return 0;
 }
