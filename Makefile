@@ -51,7 +51,7 @@ endif
 
 EVENTS_SRC	:= events/page.c events/tep.c events/decode.c events/merge.c events/chain.c \
 		   events/pidset.c events/tasks.c events/tab.c events/intern.c events/symtab.c \
-		   events/ksyms.c events/usyms.c events/tdat.c events/tdat_stats.c events/tdat_write.c
+		   events/ksyms.c events/usyms.c events/tdat.c events/tdat_buffers.c events/tdat_stats.c events/tdat_write.c
 ANALYZERS_SRC	:= analyzers/registry.c analyzers/runqlat.c analyzers/record.c analyzers/timehist.c \
 		   analyzers/timehist_summary.c analyzers/latency.c analyzers/waits.c \
 		   analyzers/wakeup.c analyzers/output/hist.c analyzers/output/hgroups.c \

@@ -38,6 +38,7 @@ struct ft_env {
 	const struct ft_blob	*procmaps;	/* offline: the file's maps of the traced */
 	int			nprocmaps;	/* processes (PROCMAPS), for user stacks */
 	const struct ft_blob	*cmdlines;	/* offline: the file's saved_cmdlines, or NULL */
+	char			clock[16];	/* the trace clock of the times: "mono", "perf" */
 };
 
 /* ft_env_traced - does the trace follow @pid (always, for a whole-system trace)? */

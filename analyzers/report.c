@@ -65,7 +65,7 @@ static bool own_only(const struct ft_opts *t)
 {
 	return !t->npids && !t->ntids && !t->cpu_on && !t->all && !t->duration && !t->interval &&
 	       !t->count && !t->timestamps && !t->buffer_kb && !t->json && !t->cmd &&
-	       !t->input && !t->output && !t->pmu;
+	       !t->input && !t->instance && !t->output && !t->pmu;
 }
 
 /* parse_stage - "NAME [its options]" into @s, with @common as the shared options */
@@ -283,6 +283,7 @@ const struct ft_analyzer ft_report = {
 			  "  ANALYZER...          timehist, runqlat, latency, wakeup, offcpu; quote one\n"
 			  "                       with its own options: 'timehist -s' 'runqlat -P'\n"
 			  "  -i, --input FILE     read a trace.dat instead of tracing\n"
+			  "  -B, --instance NAME  with -i: read that instance's buffer of the file\n"
 			  "  -o, --output FILE    also write the events to a trace.dat\n"
 			  "  --json               one object, with a \"reports\" array: one per analyzer\n"
 			  "  -p PID, -t TID, -C CPUS, -a, -d SECONDS, -b KB: as for every analyzer\n"

@@ -116,10 +116,11 @@ static void dots(FILE *f, int n)
 		fputc('-', f);
 }
 
-/* header - perf's three header lines: names, units, rule */
+/* header - perf's three header lines: names, units (and the trace clock), rule */
 static void header(struct timehist *th, FILE *f)
 {
 	int ncpus = th->env->ncpus, i;
+	char ck[32];
 
 	fprintf(f, "%15s %6s ", "time", "cpu");
 	if (th->visual) {
@@ -132,7 +133,8 @@ static void header(struct timehist *th, FILE *f)
 		"run time");
 	if (th->state)
 		fprintf(f, "  %s", "state");
-	fprintf(f, "\n%15s %-6s ", "", "");
+	snprintf(ck, sizeof(ck), "clock %s", th->env->clock);	/* the time column's unit */
+	fprintf(f, "\n%15.15s %-6s ", ck, "");
 	if (th->visual)
 		fprintf(f, " %*s ", ncpus, "");
 	fprintf(f, " %-*s  %9s  %9s  %9s", TH_COMM_WIDTH, "[tid/pid]", "(msec)", "(msec)", "(msec)");
@@ -711,7 +713,10 @@ const struct ft_analyzer ft_timehist = {
 			  "  -I, --idle-hist      rows of idle periods only (as perf), then the Idle-time\n"
 			  "                       summary: each idle period charged to the task that\n"
 			  "                       ended it (perf charges the task that ran before it)\n"
-			  "      --time START,STOP  only this window (trace seconds; either may be empty)\n",
+			  "      --time START,STOP  only this window (trace seconds; either may be empty)\n"
+			  "Rows name a thread comm[tid/pid] as perf does, comm[tid] for a process's main\n"
+			  "thread. Live the process comes from /proc; a trace.dat records no thread's\n"
+			  "process (perf.data does), so from -i FILE threads show as comm[tid].\n",
 	.examples	= "  ftscope timehist -d 2                 # every switch for 2 seconds\n"
 			  "  ftscope timehist -S --state -- make    # a build, then its wait-time summary\n"
 			  "  ftscope timehist -w -n -p 1234         # pid 1234 with wakeups and next task\n"

@@ -18,6 +18,7 @@
 #include <zstd.h>
 
 #include "events/tdat.h"
+#include "events/tdat_cur.h"
 
 const unsigned char ft_tdat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
@@ -35,66 +36,8 @@ const unsigned char ft_tdat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 
 #define TDAT_INFLATE_RATIO	1024
 #define TDAT_INFLATE_SLACK	(64ULL << 20)
 
-/* A bounded cursor over file bytes. */
-struct cur {
-	const unsigned char	*p, *end;
-	bool			bad;
-};
-
-/* take - advance over @n bytes, or mark the cursor bad */
-static const unsigned char *take(struct cur *c, size_t n)
-{
-	const unsigned char *p = c->p;
-
-	if (c->bad || (size_t)(c->end - c->p) < n) {
-		c->bad = true;
-		return NULL;
-	}
-	c->p += n;
-	return p;
-}
-
-/* get_u - a little-endian unsigned of @n bytes */
-static uint64_t get_u(struct cur *c, int n)
-{
-	const unsigned char *p = take(c, n);
-	uint64_t v = 0;
-
-	while (p && n--)
-		v = v << 8 | p[n];
-	return v;
-}
-
-/* get_str - a NUL-terminated string, or NULL */
-static const char *get_str(struct cur *c)
-{
-	const unsigned char *nul;
-	const char *s = (const char *)c->p;
-
-	if (c->bad || !(nul = memchr(c->p, 0, c->end - c->p))) {
-		c->bad = true;
-		return NULL;
-	}
-	c->p = nul + 1;
-	return s;
-}
-
-/* get_blob - @n bytes as a blob */
-static struct ft_blob get_blob(struct cur *c, uint64_t n)
-{
-	struct ft_blob b = { 0 };
-
-	if (n > (uint64_t)(c->end - c->p)) {
-		c->bad = true;
-		return b;
-	}
-	b.data = (const char *)take(c, n);
-	b.len = b.data ? n : 0;
-	return b;
-}
-
-/* fail - record why the file is unusable; returns -1 */
-static int fail(struct ft_tdat *t, const char *fmt, ...)
+/* ft_tdat_fail - record why the file is unusable (the first reason); returns -1 */
+int ft_tdat_fail(struct ft_tdat *t, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -104,16 +47,6 @@ static int fail(struct ft_tdat *t, const char *fmt, ...)
 	vsnprintf(t->err, sizeof(t->err), fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-/* at - a cursor from file offset @off to the end */
-static struct cur at(const struct ft_tdat *t, uint64_t off)
-{
-	struct cur c = { t->map + t->len, t->map + t->len, off > t->len };
-
-	if (!c.bad)
-		c.p = t->map + off;
-	return c;
 }
 
 /* own - keep @mem until close */
@@ -270,107 +203,6 @@ static int read_event_fmts(struct ft_tdat *t, struct cur *c)
 	return c->bad ? fail(t, "the event formats are truncated") : 0;
 }
 
-/* Highest CPU id a file may name: a damaged id must not size the CPU table. */
-#define TDAT_MAX_CPU	4096
-
-/* has_data - does a CPU table of @n CPUs hold any data? */
-static bool has_data(const struct ft_tdat_cpu *cpu, unsigned int n)
-{
-	while (n--)
-		if (cpu[n].size)
-			return true;
-	return false;
-}
-
-/*
- * read_cpu_list - a BUFFER option's count and that many (CPU id, offset, size), into
- * a table indexed by CPU id (*@n: the highest id + 1). trace-cmd lists only the CPUs
- * that hold data (CPUs 0, 1, 2 and 5 of a 6-CPU trace give a count of 4), and its
- * reader indexes them by id; a CPU named twice is damage.
- */
-static struct ft_tdat_cpu *read_cpu_list(struct ft_tdat *t, struct cur *c, unsigned int *n)
-{
-	unsigned int count = get_u(c, 4), i, max = 0;
-	const unsigned char *list = c->p;
-	struct ft_tdat_cpu *cpu;
-
-	if (c->bad || count > TDAT_MAX_CPU || !take(c, count * 20ULL)) {
-		fail(t, "a BUFFER option is damaged");
-		return NULL;
-	}
-	for (i = 0; i < count; i++) {
-		struct cur e = { list + i * 20, list + i * 20 + 4, false };
-		unsigned int id = get_u(&e, 4);
-
-		if (id >= TDAT_MAX_CPU) {
-			fail(t, "a BUFFER option names CPU %u (at most %u)", id, TDAT_MAX_CPU - 1);
-			return NULL;
-		}
-		if (id + 1 > max)
-			max = id + 1;
-	}
-	cpu = calloc(max ? max : 1, sizeof(*cpu));
-	for (i = 0; cpu && i < count; i++) {
-		struct cur e = { list + i * 20, list + (i + 1) * 20, false };
-		unsigned int id = get_u(&e, 4);
-
-		if (cpu[id].off || cpu[id].size) {
-			free(cpu);
-			fail(t, "a BUFFER option names CPU %u twice", id);
-			return NULL;
-		}
-		cpu[id].off = get_u(&e, 8);
-		cpu[id].size = get_u(&e, 8);
-	}
-	if (!cpu)
-		fail(t, "out of memory");
-	*n = max;
-	return cpu;
-}
-
-/*
- * read_buffer_v7 - the BUFFER option: offset, name, clock, page size, CPUs. The top
- * instance's buffer is read; an instance's only when the top one holds no data
- * (`trace-cmd extract -B NAME` writes an empty top buffer, or none): the first
- * instance with data then.
- */
-static int read_buffer_v7(struct ft_tdat *t, struct cur *c)
-{
-	struct ft_tdat_cpu *cpu;
-	const char *name, *clock;
-	unsigned int n, page_size = 0;
-	size_t left;
-	bool data, have;
-
-	get_u(c, 8);
-	name = get_str(c);
-	clock = get_str(c);
-	if (c->bad)
-		return fail(t, "a BUFFER option is damaged");
-	left = c->end - c->p;
-	if (left >= 8 && (left - 8) % 20 == 0)
-		page_size = get_u(c, 4);
-	cpu = read_cpu_list(t, c, &n);
-	if (!cpu)
-		return -1;
-	data = has_data(cpu, n);
-	have = t->cpu && has_data(t->cpu, t->ncpus);
-	/* keep what we have unless this one has data and ours has none, or is the top's */
-	if (t->cpu && (!data || (have && (!*t->buffer || *name)))) {
-		free(cpu);
-		return 0;
-	}
-	free(t->cpu);
-	t->cpu = cpu;
-	t->ncpus = n;
-	t->buffer = name;
-	t->clock.data = clock;
-	t->clock.len = strlen(clock);
-	if (page_size)
-		t->page_size = page_size;
-	return 0;
-}
-
 /* read_v7_section_at - the metadata section an offset option points to */
 static int read_v7_section_at(struct ft_tdat *t, int id, uint64_t off)
 {
@@ -446,7 +278,7 @@ static int read_options(struct ft_tdat *t, struct cur *c, uint64_t *next)
 				return -1;
 			break;
 		case FT_TDAT_OPT_BUFFER:
-			if (t->version >= 7 && read_buffer_v7(t, &oc))
+			if (t->version >= 7 ? ft_tdat_buffer_v7(t, &oc) : ft_tdat_buffer_v6(t, &oc))
 				return -1;
 			break;
 		case FT_TDAT_OPT_TRACECLOCK:
@@ -504,7 +336,9 @@ static int read_v6(struct ft_tdat *t, struct cur *c)
 		t->cpu[i].off = get_u(c, 8);
 		t->cpu[i].size = get_u(c, 8);
 	}
-	return c->bad ? fail(t, "the CPU table is truncated") : 0;
+	if (c->bad)
+		return fail(t, "the CPU table is truncated");
+	return ft_tdat_pick_v6(t);
 }
 
 /* read_v7 - compression header, then the chain of options sections */
@@ -530,7 +364,7 @@ static int read_v7(struct ft_tdat *t, struct cur *c)
 		if (++hops > 1024 || section(t, off, 0, &body) || read_options(t, &body, &off))
 			return fail(t, "the options sections are damaged");
 	}
-	if (!t->cpu)
+	if (!t->cpu && !t->want)	/* else the one asked for is missing: said later */
 		return fail(t, "no flyrecord buffer");
 	return 0;
 }
@@ -572,10 +406,12 @@ bool ft_tdat_is(const char *path)
 }
 
 /**
- * ft_tdat_open - map and parse a trace.dat file
+ * ft_tdat_open - map and parse a trace.dat file, to read its buffer @buffer (an
+ * instance's name, "top" for the top one; NULL: the top one, or the first instance
+ * with data when the top one has none)
  * Returns 0, or -1 with t->err saying what is wrong (errno set for system errors).
  */
-int ft_tdat_open(struct ft_tdat *t, const char *path)
+int ft_tdat_open(struct ft_tdat *t, const char *path, const char *buffer)
 {
 	struct stat st;
 	struct cur c;
@@ -584,6 +420,7 @@ int ft_tdat_open(struct ft_tdat *t, const char *path)
 
 	memset(t, 0, sizeof(*t));
 	t->path = path;
+	t->want = buffer;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st)) {
 		fail(t, "%s", strerror(errno));
@@ -615,6 +452,8 @@ int ft_tdat_open(struct ft_tdat *t, const char *path)
 	if (t->long_size != 4 && t->long_size != 8)
 		return fail(t, "bad long size %d", t->long_size);
 	if (t->version == 6 ? read_v6(t, &c) : read_v7(t, &c))
+		return -1;
+	if (ft_tdat_check_buffer(t))
 		return -1;
 	if (!t->header_page.len)
 		return fail(t, "no header_page");

@@ -56,6 +56,9 @@ struct ft_tdat_cpu {
 
 enum { FT_COMP_NONE, FT_COMP_ZLIB, FT_COMP_ZSTD };
 
+/* Instance buffers of a file that are named in notes and can be picked. */
+#define FT_TDAT_MAX_BUFFERS	32
+
 struct ft_tdat {
 	const char		*path;
 	const unsigned char	*map;
@@ -69,7 +72,13 @@ struct ft_tdat {
 	int			nfmt;
 	int			ncpus;
 	struct ft_tdat_cpu	*cpu;
-	const char		*buffer;	/* v7: the buffer read, "" the top one; NULL: v6 */
+	const char		*buffer;	/* the buffer read, "" the top one */
+	const char		*want;		/* asked for ("top"); NULL: default */
+	bool			found;		/* the buffer asked for is read */
+	bool			picked;		/* an instance's: the top had no data */
+	const char		*names[FT_TDAT_MAX_BUFFERS];	/* the instances' */
+	uint64_t		v6off[FT_TDAT_MAX_BUFFERS];	/* v6: their tables */
+	int			nnames;
 	struct ft_blob		*cpustat;	/* CPUSTAT options, in file order */
 	int			ncpustat;
 	struct ft_blob		clock, uname;
@@ -83,12 +92,13 @@ struct ft_tdat {
 };
 
 bool ft_tdat_is(const char *path);
-int ft_tdat_open(struct ft_tdat *t, const char *path);
+int ft_tdat_open(struct ft_tdat *t, const char *path, const char *buffer);
 void ft_tdat_close(struct ft_tdat *t);
 char *ft_tdat_format_read(void *t, const char *system, const char *event, size_t *len);
 long ft_tdat_map_page(struct ft_tdat *t, int cpu, const void **page);
 bool ft_tdat_lost(const struct ft_tdat *t, int cpu, unsigned long long *lost);
 long ft_tdat_next_page(struct ft_tdat *t, int cpu, void *buf, size_t size);
+void ft_tdat_clock(const struct ft_tdat *t, char *buf, size_t len);
 
 /* What a version 6 file holds besides the per-CPU data. */
 struct ft_tdat_meta {

@@ -15,9 +15,9 @@
 #include "tracer/options.h"
 #include "tracer/util.h"
 
-enum { OPT_JSON = 0x1000, OPT_HELP, OPT_PMU, OPT_KEEP_CMD };
+enum { OPT_JSON = 0x1000, OPT_HELP, OPT_PMU, OPT_KEEP_CMD, OPT_CLOCK };
 
-static const char common_short[] = "p:t:C:ad:Tb:i:o:h";
+static const char common_short[] = "p:t:C:ad:Tb:i:B:o:h";
 static const struct option common_long[] = {
 	{ "pid",	required_argument, NULL, 'p' },
 	{ "tid",	required_argument, NULL, 't' },
@@ -27,10 +27,12 @@ static const struct option common_long[] = {
 	{ "timestamp",	no_argument,       NULL, 'T' },
 	{ "buffer",	required_argument, NULL, 'b' },
 	{ "input",	required_argument, NULL, 'i' },
+	{ "instance",	required_argument, NULL, 'B' },
 	{ "output",	required_argument, NULL, 'o' },
 	{ "json",	no_argument,       NULL, OPT_JSON },
 	{ "pmu",	required_argument, NULL, OPT_PMU },
 	{ "keep-command", no_argument,     NULL, OPT_KEEP_CMD },
+	{ "clock",	required_argument, NULL, OPT_CLOCK },
 	{ "help",	no_argument,       NULL, 'h' },
 };
 
@@ -42,12 +44,18 @@ static const char common_usage[] =
 	"  -a, --all-cpus        trace the whole system (the default)\n"
 	"  -d, --duration SECS   stop after SECS seconds\n"
 	"  -T, --timestamp       print a timestamp before each interval report\n"
-	"  -b, --buffer KB       ring-buffer size per CPU, in KB\n";
+	"  -b, --buffer KB       ring-buffer size per CPU, in KB\n"
+	"      --clock NAME      the trace clock: mono (default, CLOCK_MONOTONIC), perf (perf's:\n"
+	"                        the times perf sched prints), boot, global, local, ... (the\n"
+	"                        kernel's trace_clock list); a file keeps the one it was made with\n";
 /* what an analyzer reads and writes besides (a recorder has its own -o and no -i) */
 static const char file_usage[] =
 	"  -o, --output FILE     also save the run's events as a trace.dat (trace-cmd's format)\n"
 	"  -i, --input FILE      analyze a trace.dat (ftscope -o, ftscope record, trace-cmd record)\n"
-	"                        instead of tracing\n";
+	"                        instead of tracing\n"
+	"  -B, --instance NAME   with -i: read the buffer of instance NAME (trace-cmd record -B;\n"
+	"                        top: the top one; default: the top one, or the first instance\n"
+	"                        with events when it holds none)\n";
 static const char common_tail[] =
 	"      --json            print the report as JSON\n"
 	"      --pmu LIST        count these events (see ftscope stat --help) over the trace\n"
@@ -208,10 +216,12 @@ static int parse_common(struct ft_opts *o, int opt, const char *arg)
 		o->buffer_kb = (unsigned int)v;
 		return 0;
 	case 'i': o->input = arg; return 0;
+	case 'B': o->instance = arg; return 0;
 	case 'o': o->output = arg; return 0;
 	case OPT_JSON: o->json = true; return 0;
 	case OPT_PMU: o->pmu = arg; return 0;
 	case OPT_KEEP_CMD: o->keep_cmd = true; return 0;
+	case OPT_CLOCK: o->clock = arg; return 0;
 	}
 	return -1;
 }
@@ -347,8 +357,11 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
 	if ((o->npids || o->ntids) && o->cmd) {
 		ft_err("-p/-t and '-- command' cannot be combined");
 		ret = FT_EXIT_USAGE;
-	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu)) {
-		ft_err("-i reads a capture: it cannot be combined with -b, --pmu or a command");
+	} else if (o->instance && !o->input) {
+		ft_err("-B picks a buffer of a trace.dat: it needs -i FILE");
+		ret = FT_EXIT_USAGE;
+	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu || o->clock)) {
+		ft_err("-i reads a capture: it cannot be combined with -b, --clock, --pmu or a command");
 		ret = FT_EXIT_USAGE;
 	} else if (o->input && (o->npids || o->ntids) && a->probes) {
 		ft_err("-p and -t filter a capture's scheduler events, not %s's probes", a->name);

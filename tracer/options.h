@@ -26,7 +26,9 @@ struct ft_opts {
 	unsigned int	buffer_kb;	/* -b KB per CPU, 0: default */
 	bool		json;		/* --json */
 	char		**cmd;		/* -- command [args] */
-	const char	*input;		/* -i DIR: a raw capture made by `ftscope capture` */
+	const char	*input;		/* -i FILE: a trace.dat or a capture directory */
+	const char	*instance;	/* -B NAME: the buffer of a trace.dat to read */
+	const char	*clock;		/* --clock NAME: a live run's trace clock (mono) */
 	const char	*output;	/* -o DIR (capture) */
 	const char	*pmu;		/* --pmu LIST: counters over the trace window */
 	bool		keep_cmd;	/* --keep-command: leave the command running at the end */

@@ -244,6 +244,8 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	p->env.traced = p->show ? &p->shown : p->filtered ? &p->traced : NULL;
 	p->env.filtered_stream = p->filtered;
 	p->env.live = live;
+	if (live)
+		snprintf(p->env.clock, sizeof(p->env.clock), "%s", p->o->clock ? p->o->clock : "mono");
 	p->env.have = p->dec.have;
 	p->env.ncpus = ncpus;
 	p->env.kallsyms = p->kallsyms[0] ? p->kallsyms : "/proc/kallsyms";
@@ -363,7 +365,7 @@ static int run_offline(struct pipeline *p)
 	struct ft_source src;
 	int ret = FT_EXIT_ERR, ksyms_fd = -1;
 
-	if (ft_source_open(&src, p->o->input))
+	if (ft_source_open(&src, p->o->input, p->o->instance))
 		goto out_src;
 	/*
 	 * Every event type the file holds, not only the analyzer's: the switch-chain
@@ -391,7 +393,9 @@ static int run_offline(struct pipeline *p)
 	/* only analyzers with kernel stacks name kernel addresses */
 	if ((p->need | p->want) & FT_NEED(FT_EV_KSTACK))
 		ksyms_fd = src_kallsyms(p, &src);
+	snprintf(p->env.clock, sizeof(p->env.clock), "mono");	/* a capture directory's */
 	if (src.is_tdat) {
+		ft_tdat_clock(&src.tdat, p->env.clock, sizeof(p->env.clock));
 		p->env.procmaps = src.tdat.procmaps;
 		p->env.nprocmaps = src.tdat.nprocmaps;
 		p->env.cmdlines = &src.tdat.cmdlines;
@@ -521,6 +525,47 @@ static int capture_end(struct pipeline *p, struct ft_capture *cap, const int *pi
 	return ret;
 }
 
+/*
+ * A live run's trace clock against CLOCK_MONOTONIC, by which rounds are timed. mono
+ * is the same clock. Another (--clock perf, boot, local, ...) is learnt from what is
+ * read: a record read when CLOCK_MONOTONIC says now was stamped before the trace
+ * clock said so, so the largest (newest record - now) is at most the offset, and
+ * times mapped with it are never ahead of the trace clock: the merge can only wait.
+ */
+struct clock_map {
+	bool	other;		/* not mono */
+	bool	known;		/* a record has been read */
+	int64_t	off;		/* trace clock - CLOCK_MONOTONIC, at most */
+};
+
+/* clock_learn - after a round: every CPU's newest record was stamped before @now */
+static void clock_learn(struct clock_map *c, const struct ft_merge *m, uint64_t now)
+{
+	int i;
+
+	for (i = 0; c->other && i < m->ncpus; i++) {
+		int64_t d = (int64_t)(m->cpu[i].newest - now);
+
+		if (m->cpu[i].newest && (!c->known || d > c->off)) {
+			c->off = d;
+			c->known = true;
+		}
+	}
+}
+
+/* clock_at - the trace clock at CLOCK_MONOTONIC time @mono, never ahead of it (0: unknown) */
+static uint64_t clock_at(const struct clock_map *c, uint64_t mono)
+{
+	int64_t t;
+
+	if (!c->other)
+		return mono;
+	if (!c->known)
+		return 0;
+	t = (int64_t)mono + c->off;
+	return t > 0 ? (uint64_t)t : 0;
+}
+
 /* run_live - trace: the whole lifecycle with unwinding on every path */
 static int run_live(struct pipeline *p)
 {
@@ -530,7 +575,8 @@ static int run_live(struct pipeline *p)
 	struct tep_handle *tep = NULL;
 	struct ft_merge m = { 0 };
 	struct ft_capture cap = { 0 };
-	uint64_t start, end = 0, next_report = 0;
+	uint64_t start, end = 0, next_report = 0, h, due;
+	struct clock_map ck = { .other = o->clock && strcmp(o->clock, "mono") };
 	int ret = FT_EXIT_ERR, *pids = NULL, npids = 0, e;
 	long reports = 0;
 	unsigned int max_wait = p->a->max_wait_ms ? p->a->max_wait_ms : MAX_WAIT_MS;
@@ -625,13 +671,17 @@ static int run_live(struct pipeline *p)
 		ft_reader_losses(&s, &m);
 		if (p->cap)
 			capture_round(p, &s, &child);
+		clock_learn(&ck, &m, ft_now_ns());
 		/* every CPU has been read up to the start of this round, and records
 		   stamped COMMIT_LAG_NS before it are committed: merge to there */
 		now = now > COMMIT_LAG_NS ? now - COMMIT_LAG_NS : 0;
-		if (s.complete_to < now)
-			now = s.complete_to;
-		ft_merge_run(&m, next_report && now >= next_report ? next_report : now);
-		if (next_report && now >= next_report) {
+		h = clock_at(&ck, now);
+		if (s.complete_to < h)
+			h = s.complete_to;
+		/* an interval is due once merged to its end (at once when nothing was read) */
+		due = next_report && (ck.known || !ck.other) ? clock_at(&ck, next_report) : 0;
+		ft_merge_run(&m, due && h >= due ? due : h);
+		if (next_report && (due ? h >= due : now >= next_report)) {
 			/* the last of count: printed after the final drain, with what it read */
 			if (++reports == o->count)
 				break;

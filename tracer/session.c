@@ -49,6 +49,26 @@ static int write_knob(struct ft_session *s, const char *file, const char *val)
 	return 0;
 }
 
+/* set_clock - the instance's trace clock, one of those its trace_clock file lists */
+static int set_clock(struct ft_session *s, const char *name)
+{
+	char *list = tracefs_instance_file_read(s->inst, "trace_clock", NULL), *w, *save;
+	bool have = false;
+
+	for (w = list ? strtok_r(list, " []\n", &save) : NULL; w && !have;
+	     w = strtok_r(NULL, " []\n", &save))
+		have = !strcmp(w, name);
+	free(list);
+	if (!have) {
+		list = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
+		ft_err("this kernel has no trace clock '%s' (it has: %s)", name,
+		       list ? strtok_r(list, "\n", &save) : "?");
+		free(list);
+		return -1;
+	}
+	return write_knob(s, "trace_clock", name);
+}
+
 /* cpumask_str - tracing_cpumask text: 32-bit hex groups, most significant first */
 static void cpumask_str(const bool *on, int ncpus, char *buf, size_t len)
 {
@@ -185,7 +205,7 @@ int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int 
 		return -1;
 	}
 	if (write_knob(s, "tracing_on", "0") || write_knob(s, "options/overwrite", "0") ||
-	    write_knob(s, "trace_clock", "mono"))
+	    set_clock(s, o->clock ? o->clock : "mono"))
 		return -1;
 	if (o->buffer_kb) {
 		snprintf(mask, sizeof(mask), "%u", o->buffer_kb);

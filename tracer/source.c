@@ -31,11 +31,24 @@ static int dir_cpus(const char *dir)
 	return n;
 }
 
+/* note_buffers - say that an instance's buffer is read, the top one holding no events */
+static void note_buffers(const struct ft_tdat *t)
+{
+	int i;
+
+	fprintf(stderr, "%s: the top buffer holds no events; reading instance '%s' (-B NAME picks "
+		"another of: top", t->path, t->buffer);
+	for (i = 0; i < t->nnames; i++)
+		fprintf(stderr, ", %s", t->names[i]);
+	fprintf(stderr, ")\n");
+}
+
 /**
- * ft_source_open - open @path as a trace.dat or a capture directory
+ * ft_source_open - open @path as a trace.dat (its buffer @buffer: ft_tdat_open) or a
+ * capture directory, which has one buffer
  * Returns 0, or -1 after printing the error (ft_source_close frees what was opened).
  */
-int ft_source_open(struct ft_source *src, const char *path)
+int ft_source_open(struct ft_source *src, const char *path, const char *buffer)
 {
 	char file[4096];
 	int cpu;
@@ -47,12 +60,18 @@ int ft_source_open(struct ft_source *src, const char *path)
 	}
 	if (ft_tdat_is(path)) {
 		src->is_tdat = true;
-		if (ft_tdat_open(&src->tdat, path)) {
+		if (ft_tdat_open(&src->tdat, path, buffer)) {
 			ft_err("%s: %s", path, src->tdat.err);
 			return -1;
 		}
+		if (src->tdat.picked)
+			note_buffers(&src->tdat);
 		src->ncpus = src->tdat.ncpus;
 		return 0;
+	}
+	if (buffer) {
+		ft_err("%s: a capture directory has one buffer: -B is for trace.dat files", path);
+		return -1;
 	}
 	src->dir = path;
 	src->ncpus = dir_cpus(path);

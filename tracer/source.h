@@ -21,7 +21,7 @@ struct ft_source {
 	int		ncpus;
 };
 
-int ft_source_open(struct ft_source *src, const char *path);
+int ft_source_open(struct ft_source *src, const char *path, const char *buffer);
 void ft_source_close(struct ft_source *src);
 char *ft_source_format_read(void *ctx, const char *system, const char *event, size_t *len);
 int ft_source_stream(struct ft_source *src, struct ft_merge *m);

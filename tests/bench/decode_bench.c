@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: decode_bench TRACE.DAT\n");
 		return 2;
 	}
-	if (ft_tdat_open(&t, abs)) {
+	if (ft_tdat_open(&t, abs, NULL)) {
 		fprintf(stderr, "decode_bench: %s: %s\n", abs, t.err);
 		return 1;
 	}

@@ -78,6 +78,11 @@ cases=(
 	"funccount_user_function|funccount c:malloc -d 0.1|kernel functions only"
 	"funccount_unknown_function|funccount no_such_kernel_fn_xyz -d 0.1|matches no kernel"
 	"funccount_bad_top|funccount --top 0 vfs_read|invalid value"
+	"bad_clock|timehist --clock nosuch -d 0.1|this kernel has no trace clock 'nosuch' (it has: "
+	"clock_with_input|timehist --clock perf -i tests/data/cap-sleeper|cannot be combined with -b, --clock"
+	"instance_without_input|runqlat -B foo -d 0.1|picks a buffer of a trace.dat: it needs -i FILE"
+	"instance_missing|runqlat -i tests/data/tdat-v7-zstd-cpus-0125.dat -B foo|no buffer 'foo' (the file holds: top)"
+	"instance_of_capture|runqlat -i tests/data/cap-sleeper -B foo|a capture directory has one buffer"
 )
 # Every tracing command: the same mistakes with the common options, one line each.
 for cmd in runqlat timehist latency wakeup offcpu "funclat syscall:read" "funccount vfs_read" \

@@ -68,6 +68,32 @@ wait_for() {
 	return 0
 }
 
+# gone PID: has process PID (a child of ours) ended? (a zombie has)
+gone() {
+	local st
+	st=$(cut -d' ' -f3 /proc/$1/stat 2>/dev/null)
+	[ -z "$st" ] || [ "$st" = Z ]
+}
+
+# stop_bpftrace PID: end bpftrace (our child) with SIGINT, as a user does, so that it
+# prints its maps, and reap it. Beside perf bench sched messaging -g 2 a SIGINT went
+# unanswered: bpftrace ran on for 8 minutes until a second one. So SIGINT again every
+# 5 s, and SIGKILL after 60 s. Returns 1 when it had to be killed.
+stop_bpftrace() {
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		kill -INT $1 2>/dev/null
+		wait_for 5 gone $1 && break
+	done
+	if ! gone $1; then
+		kill -KILL $1 2>/dev/null
+		wait $1
+		return 1
+	fi
+	wait $1
+	return 0
+}
+
 # has_threads PID N: does process PID have at least N threads?
 has_threads() {
 	[ "$(ls /proc/$1/task 2>/dev/null | wc -l)" -ge "$2" ]

@@ -52,7 +52,7 @@ fi
 # one run: 20 x 50 ms asleep in sleep_here, 10 x 100 ms reading a pipe in read_here
 $FTSCOPE offcpu -f --delimited --svg $OUT/off.svg -- $WL/blocker > $OUT/off.folded 2>$OUT/off.err
 rc=$?
-[ -n "$bt" ] && { kill -INT $bt; wait $bt; }
+[ -n "$bt" ] && stop_bpftrace $bt
 if [ $rc != 0 ]; then
 	fail offcpu_known_blocks "exit $rc: $(tail -1 $OUT/off.err)"
 else

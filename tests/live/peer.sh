@@ -18,7 +18,8 @@ tracepoint:sched:sched_switch {
 	if ($t != 0 && args->next_comm == "sleeper") { @lat = lhist((nsecs - $t) / 1000, 0, 1000, 1); }
 	delete(@q[args->next_pid]);
 }
-END { clear(@q); clear(@w); clear(@s); print(@lat); clear(@lat); }
+tracepoint:sched:sched_process_exit /comm == "sleeper"/ { print(@lat); @done = 1; exit(); }
+END { clear(@q); clear(@w); clear(@s); if (@done == 0) { print(@lat); } clear(@lat); clear(@done); }
 BT
 # compare CPU EXACT: the sleeper pinned to CPU, ftscope and bpftrace watching the same
 # run; EXACT 1 when this kernel records every switch on that CPU
@@ -34,8 +35,12 @@ compare() {
 		return
 	fi
 	$FTSCOPE runqlat -L --json -- $WL/sleeper $cpu 100 5 > $OUT/ft.json 2>/dev/null
-	kill -INT $bt
-	wait $bt
+	# bpftrace prints its histogram and ends when the sleeper exits; else SIGINT
+	if wait_for 30 gone $bt; then
+		wait $bt
+	else
+		stop_bpftrace $bt
+	fi
 	# lhist rows "[lo, hi)  count |@@@|", 1 us wide ("[1000, ...)" above): the count,
 	# and the middle of the median's bucket
 	read -r n btp50 < <(awk '/^\[[0-9]/ {k++; lo[k] = substr($1, 2) + 0; cnt[k] = $3; n += $3}

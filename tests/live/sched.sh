@@ -11,10 +11,11 @@ PY=tests/live/sched_check.py
 have_perf=1
 perf sched record -o $OUT/perf-probe.data -- true >/dev/null 2>&1 || have_perf=0
 
-# rows of a run against perf's: CPU 0, where this VM records every switch
+# rows of a run against perf's: CPU 0, where this VM records every switch; on perf's
+# clock (--clock perf), so that the rows come at the times perf prints
 if [ $have_perf = 1 ]; then
-	perf sched record -a -o $OUT/th0.data -- \
-		$FTSCOPE timehist -- taskset -c 0 $WL/waits 0 20 50 200 > $OUT/th0.txt 2>$OUT/th0.err
+	perf sched record -a -o $OUT/th0.data -- $FTSCOPE timehist --clock perf -- \
+		taskset -c 0 $WL/waits 0 20 50 200 > $OUT/th0.txt 2>$OUT/th0.err
 	perf sched timehist -i $OUT/th0.data > $OUT/th0-perf.txt 2>/dev/null
 	for n in napper ping pong; do
 		if r=$(python3 $PY peer $OUT/th0.txt $OUT/th0-perf.txt $n); then
@@ -24,6 +25,13 @@ if [ $have_perf = 1 ]; then
 		fi
 		echo "# $n: $r"
 	done
+	if r=$(python3 $PY times $OUT/th0.txt $OUT/th0-perf.txt napper) &&
+	   grep -q '^ *clock perf ' $OUT/th0.txt; then
+		pass timehist_clock_perf_times
+	else
+		fail timehist_clock_perf_times "$r; header: $(sed -n 2p $OUT/th0.txt)"
+	fi
+	echo "# clock: $r"
 else
 	skip timehist_matches_perf "perf sched record does not work here"
 fi

@@ -65,6 +65,23 @@ def peer(ours_path, perf_path, comm):
          (f' (first: row {bad[0]} ours {o[bad[0]]} perf {p[bad[0]]})' if bad else ''))
 
 
+def times(ours_path, perf_path, comm):
+    """--clock perf: each row of the thread at a time perf printed for it, within
+    20 us (perf and ftrace read the clock at different points of the same tracepoint;
+    an interrupt between the two moves one by tens of us, rarely: 1 row in 100)."""
+    ours, perf = rows(ours_path), rows(perf_path)
+    tid = tid_of(ours, comm)
+    o = [r['time'] for r in ours if r['tid'] == tid]
+    p = sorted(r['time'] for r in perf if r['tid'] == tid)
+    if len(o) < 5 or len(p) < 5:
+        done(False, f'{comm}: ours {len(o)} rows, perf {len(p)}')
+    off = [min(abs(t - q) for q in p) for t in o]
+    bad = [d for d in off if d > 20e-6]
+    done(len(bad) <= max(1, len(o) // 100),
+         f'{comm}: {len(o)} rows, {len(bad)} not at a time of perf\'s within 20 us; '
+         f'median distance {statistics.median(off) * 1e6:.1f} us')
+
+
 def sleeps(path, comm, count, ms):
     """COUNT sleeps of MS: that many waits of at least MS, summing within 3%."""
     rs = rows(path)
@@ -305,6 +322,7 @@ def schedstat(self_path, *json_paths):
 if __name__ == '__main__':
     cmd, args = sys.argv[1], sys.argv[2:]
     {'peer': lambda: peer(*args),
+     'times': lambda: times(*args),
      'sleeps': lambda: sleeps(args[0], args[1], int(args[2]), float(args[3])),
      'preempt': lambda: preempt(*args),
      'agree': lambda: agree(*args),
