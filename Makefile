@@ -61,7 +61,8 @@ ANALYZERS_SRC	:= analyzers/registry.c analyzers/runqlat.c analyzers/record.c ana
 TRACER_SRC	:= tracer/options.c tracer/session.c tracer/reader.c tracer/features.c \
 		   tracer/command.c tracer/footer.c tracer/run.c tracer/reset.c tracer/util.c tracer/flamegraph.c \
 		   tracer/pmu.c tracer/stat.c tracer/probes.c tracer/probes_file.c tracer/capture.c \
-		   tracer/source.c tracer/fold.c tracer/fold_bpftrace.c tracer/fold_perf.c
+		   tracer/source.c tracer/fold.c tracer/fold_in.c tracer/fold_bpftrace.c \
+		   tracer/fold_perf.c
 LIB_SRC		:= $(EVENTS_SRC) $(ANALYZERS_SRC) $(TRACER_SRC)
 LIB_OBJ		:= $(addprefix $(O),$(LIB_SRC:.c=.o))
 HEADERS		:= $(wildcard */*.h */*/*.h)

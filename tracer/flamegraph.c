@@ -44,7 +44,8 @@ static void fg_usage(FILE *f)
 	      "       ftscope flamegraph --diff BEFORE AFTER [options] > diff.svg\n\n"
 	      "Stacks from files or standard input become an interactive SVG flame graph:\n"
 	      "hover for details, click to zoom, Search or Ctrl-F to highlight frames by\n"
-	      "regular expression. Each input is told apart by its lines:\n"
+	      "regular expression. Inputs are read as they stream (memory holds the distinct\n"
+	      "stacks, not the input); each one's format is told from its first lines:\n"
 	      "  folded     \"frame;frame;frame COUNT\" lines (ftscope offcpu -f, stackcollapse)\n"
 	      "  bpftrace   map output with stacks in the keys: @[kstack]: N,\n"
 	      "             @[kstack, ustack, comm]: N, @name[comm, ustack, kstack]: N\n"
@@ -71,67 +72,26 @@ static void fg_usage(FILE *f)
 	      "  ftscope flamegraph --diff before.folded after.folded > diff.svg\n", f);
 }
 
-/* read_lines - the lines of @path ("-": standard input) into @in */
-static int read_lines(struct ft_fold_in *in, const char *path)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
-	char *line = NULL;
-	size_t cap = 0;
-	int ret = 0;
-
-	if (!f) {
-		ft_err("cannot read %s: %s", path, strerror(errno));
-		return -1;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		if (in->n == in->cap) {
-			size_t ncap = in->cap ? in->cap * 2 : 1024;
-			char **l = realloc(in->l, ncap * sizeof(*l));
-
-			if (!l) {
-				ft_err("out of memory");
-				ret = -1;
-				break;
-			}
-			in->l = l;
-			in->cap = ncap;
-		}
-		in->l[in->n++] = line;
-		line = NULL;
-		cap = 0;
-	}
-	if (!ret && ferror(f)) {
-		ft_err("cannot read %s: %s", in->what, strerror(errno));
-		ret = -1;
-	}
-	free(line);
-	if (f != stdin)
-		fclose(f);
-	return ret;
-}
-
 /*
- * read_input - the stacks of one input into @fo. The first input's first line
- * tells whether the graph is differential when --diff does not: two counts.
+ * read_input - the stacks of one input into @fo, read a line at a time. The first
+ * input's first line tells whether the graph is differential when --diff does not:
+ * two counts.
  */
 static int read_input(struct ft_fold *fo, const char *path, bool before, bool *diff,
 		      enum ft_fold_format fmt)
 {
 	struct ft_fold_in in = { .what = strcmp(path, "-") ? path : "standard input",
 				 .before = before };
-	size_t i;
 	int ret;
 
-	ret = read_lines(&in, path);
+	ret = ft_fold_open(&in, path);
 	if (!ret) {
-		if (!fo->n && !*diff && in.n && ft_folded_is_diff(in.l[0]))
+		if (!fo->n && !*diff && in.nhead && ft_folded_is_diff(in.head[0]))
 			*diff = true;
 		in.diff = *diff;
 		ret = ft_fold_read(fo, &in, fmt);
 	}
-	for (i = 0; i < in.n; i++)
-		free(in.l[i]);
-	free(in.l);
+	ft_fold_close(&in);
 	return ret;
 }
 

@@ -187,21 +187,22 @@ static size_t frames(const char *stack)
 }
 
 /* read_folded - folded stacks, one "frame;frame COUNT" line each (blank lines skipped) */
-static int read_folded(struct ft_fold *fo, const struct ft_fold_in *in)
+static int read_folded(struct ft_fold *fo, struct ft_fold_in *in)
 {
-	size_t i, good = 0;
+	size_t good = 0;
 	double a, b;
+	char *l;
+	int got;
 
-	for (i = 0; i < in->n; i++) {
-		char *l = in->l[i];
-
+	while ((got = ft_fold_next(in, &l)) > 0) {
+		ft_fold_drop(in, true);		/* each line stands alone */
 		if (blank(l))
 			continue;
 		if (ft_folded_split(l, in->diff, in->before, &a, &b))
-			return ft_fold_err(in, i + 1, "not folded stacks (\"frame;frame COUNT\"), "
+			return ft_fold_err(in, in->lineno, "not folded stacks (\"frame;frame COUNT\"), "
 					   "bpftrace map output or perf script output: '%.60s'", l);
 		if (frames(l) > FT_FOLD_MAX_FRAMES)
-			return ft_fold_err(in, i + 1, "a stack of more than %d frames",
+			return ft_fold_err(in, in->lineno, "a stack of more than %d frames",
 					   FT_FOLD_MAX_FRAMES);
 		if (ft_fold_add(fo, l, a, b)) {
 			ft_err("out of memory");
@@ -209,36 +210,25 @@ static int read_folded(struct ft_fold *fo, const struct ft_fold_in *in)
 		}
 		good++;
 	}
-	if (in->n && !good) {
+	if (got < 0)
+		return -1;
+	if (in->lineno && !good) {
 		ft_err("%s holds no folded stacks (\"frame;frame COUNT\" lines)", in->what);
 		return -1;
 	}
 	return 0;
 }
 
-/* detect - the format of an input: bpftrace map output, perf script, or folded */
-static enum ft_fold_format detect(const struct ft_fold_in *in)
-{
-	size_t i;
-
-	if (ft_fold_bpftrace_like(in->l, in->n))
-		return FT_FOLD_BPFTRACE;
-	for (i = 0; i < in->n; i++) {
-		if (blank(in->l[i]) || in->l[i][0] == '#')
-			continue;
-		return ft_fold_perf_header(in->l[i]) ? FT_FOLD_PERF : FT_FOLD_FOLDED;
-	}
-	return FT_FOLD_FOLDED;
-}
-
 /**
  * ft_fold_read - add the stacks of one input, read as format @f (FT_FOLD_AUTO:
- * told from its lines). Returns 0, or -1 after an error line.
+ * told from its first lines). Returns 0, or -1 after an error line.
  */
-int ft_fold_read(struct ft_fold *fo, const struct ft_fold_in *in, enum ft_fold_format f)
+int ft_fold_read(struct ft_fold *fo, struct ft_fold_in *in, enum ft_fold_format f)
 {
-	if (f == FT_FOLD_AUTO)
-		f = detect(in);
+	if (f == FT_FOLD_AUTO) {
+		f = ft_fold_detect(in);
+		in->watch = f != FT_FOLD_BPFTRACE;
+	}
 	switch (f) {
 	case FT_FOLD_BPFTRACE:
 		return ft_fold_bpftrace(fo, in);

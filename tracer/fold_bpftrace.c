@@ -43,9 +43,10 @@ struct part {
 
 struct reader {
 	struct ft_fold			*fo;
-	const struct ft_fold_in		*in;
+	struct ft_fold_in		*in;		/* holds the open entry's lines */
 	size_t				lineno, start;	/* this line, the entry's first */
-	const char			*map, *key_map;	/* this entry's map, the stacks' map */
+	const char			*map;		/* this entry's map */
+	char				*key_map;	/* the stacks' map (a copy) */
 	int				map_len, key_map_len;
 	size_t				key_map_line;
 	bool				open;		/* inside a key */
@@ -69,18 +70,13 @@ static int entry_start(const char *l)
 }
 
 /**
- * ft_fold_bpftrace_like - does an input look like bpftrace output: a map entry
- * "@name[" or bpftrace's "Attaching N probes..."?
+ * ft_fold_bpftrace_line - is @line bpftrace's own: a map entry "@name[" or
+ * "Attaching N probes..."?
  */
-bool ft_fold_bpftrace_like(char *const *l, size_t n)
+bool ft_fold_bpftrace_line(const char *line)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (entry_start(l[i]) >= 0 ||
-		    (!strncmp(l[i], "Attaching ", 10) && strstr(l[i], " probe")))
-			return true;
-	return false;
+	return entry_start(line) >= 0 ||
+	       (!strncmp(line, "Attaching ", 10) && strstr(line, " probe"));
 }
 
 /* closing - the "]" of a "]: VALUE" or "]:" that ends @l, or NULL */
@@ -214,7 +210,10 @@ static int emit(struct reader *r, double count)
 	int order[MAX_PARTS], ns = 0, n = 0, i, j;
 
 	if (!r->key_map) {
-		r->key_map = r->map;
+		if (!(r->key_map = strndup(r->map, r->map_len))) {
+			ft_err("out of memory");
+			return -1;
+		}
 		r->key_map_len = r->map_len;
 		r->key_map_line = r->start;
 	} else if (r->map_len != r->key_map_len || strncmp(r->map, r->key_map, r->map_len)) {
@@ -346,25 +345,29 @@ static int start(struct reader *r, char *l, int br)
  * ft_fold_bpftrace - add the stacks of bpftrace's map output: the entries of the
  * one map whose keys hold stacks. Returns 0, or -1 after an error line.
  */
-int ft_fold_bpftrace(struct ft_fold *fo, const struct ft_fold_in *in)
+int ft_fold_bpftrace(struct ft_fold *fo, struct ft_fold_in *in)
 {
 	struct reader rd = { .fo = fo, .in = in }, *r = &rd;
-	int br, ret = 0;
-	size_t i;
+	int br, ret = 0, got = 0;
+	char *l;
 
-	for (i = 0; i < in->n && !ret; i++) {
-		char *l = in->l[i];
+	while (!ret && (got = ft_fold_next(in, &l)) > 0) {
 		size_t len = strlen(l);
 
 		while (len && isspace((unsigned char)l[len - 1]))
 			l[--len] = 0;
-		r->lineno = i + 1;
-		if (r->open)
+		r->lineno = in->lineno;
+		if (r->open) {
 			ret = key_line(r, l);
-		else if ((br = entry_start(l)) >= 0)
+			continue;
+		}
+		ft_fold_drop(in, true);		/* the entries before are in the table */
+		if ((br = entry_start(l)) >= 0)
 			ret = start(r, l, br);
 		/* else printf output, histograms, "Attaching N probes...": not stacks */
 	}
+	if (got < 0)
+		ret = -1;
 	if (!ret && r->open) {
 		ret = ft_fold_err(in, r->start, "the key of @%.*s[ never ends with ']: COUNT'",
 				  r->map_len, r->map);
@@ -373,5 +376,6 @@ int ft_fold_bpftrace(struct ft_fold *fo, const struct ft_fold_in *in)
 		       "@name[comm, ustack]: COUNT)", in->what);
 		ret = -1;
 	}
+	free(r->key_map);
 	return ret;
 }

@@ -15,6 +15,7 @@
  * event only are drawn: counts of different events do not add up.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tracer/fold.h"
@@ -36,11 +37,10 @@ struct sample {
 
 struct reader {
 	struct ft_fold			*fo;
-	const struct ft_fold_in		*in;
-	size_t				lineno;
+	struct ft_fold_in		*in;		/* holds the open sample's lines */
 	struct sample			s;
 	bool				open;		/* in a sample */
-	const char			*event;		/* the event drawn */
+	char				*event;		/* the event drawn (a copy) */
 	size_t				samples, other;
 };
 
@@ -183,7 +183,7 @@ static const char *frame(char *s)
 static int add(struct reader *r, const char *f)
 {
 	if (r->s.n == FT_FOLD_MAX_FRAMES)
-		return ft_fold_err(r->in, r->lineno, "the sample at line %zu has more than %d "
+		return ft_fold_err(r->in, r->in->lineno, "the sample at line %zu has more than %d "
 				   "frames", r->s.line, FT_FOLD_MAX_FRAMES);
 	r->s.frames[r->s.n++] = f;
 	return 0;
@@ -196,8 +196,10 @@ static int end(struct reader *r)
 	int i;
 
 	r->open = false;
-	if (!r->event)
-		r->event = r->s.event;
+	if (!r->event && !(r->event = strdup(r->s.event))) {
+		ft_err("out of memory");
+		return -1;
+	}
 	if (strcmp(r->event, r->s.event)) {
 		r->other++;
 		return 0;
@@ -219,9 +221,10 @@ static int start(struct reader *r, char *l, const struct header *h)
 	char *comm = l + h->comm, *p;
 	const char *f;
 
+	ft_fold_drop(r->in, true);	/* the samples before are in the table */
 	r->open = true;
 	r->s.n = 0;
-	r->s.line = r->lineno;
+	r->s.line = r->in->lineno;
 	r->s.event = "";
 	if (h->rest >= 0 && (f = frame(l + h->rest)) && add(r, f))
 		return -1;
@@ -247,6 +250,8 @@ static int line(struct reader *r, char *l)
 	const char *f;
 	struct header h;
 
+	if (!r->open)
+		ft_fold_drop(r->in, true);	/* no line before this one is needed */
 	if (l[0] == '#')
 		return 0;
 	if (!l[strspn(l, " \t\r\n")])
@@ -259,7 +264,7 @@ static int line(struct reader *r, char *l)
 	if (r->open && isspace((unsigned char)l[0]) && (f = frame(l)))
 		return add(r, f);
 	l[strcspn(l, "\r\n")] = 0;
-	return ft_fold_err(r->in, r->lineno, "neither a perf script sample's header (\"comm "
+	return ft_fold_err(r->in, r->in->lineno, "neither a perf script sample's header (\"comm "
 			   "pid [cpu] time: event:\") nor a frame (\"addr sym (dso)\"): '%.60s'",
 			   ft_fold_trim(l));
 }
@@ -268,16 +273,16 @@ static int line(struct reader *r, char *l)
  * ft_fold_perf - add the samples of perf script output. Returns 0, or -1 after an
  * error line.
  */
-int ft_fold_perf(struct ft_fold *fo, const struct ft_fold_in *in)
+int ft_fold_perf(struct ft_fold *fo, struct ft_fold_in *in)
 {
 	struct reader rd = { .fo = fo, .in = in }, *r = &rd;
-	int ret = 0;
-	size_t i;
+	int ret = 0, got = 0;
+	char *l;
 
-	for (i = 0; i < in->n && !ret; i++) {
-		r->lineno = i + 1;
-		ret = line(r, in->l[i]);
-	}
+	while (!ret && (got = ft_fold_next(in, &l)) > 0)
+		ret = line(r, l);
+	if (got < 0)
+		ret = -1;
 	if (!ret && r->open)
 		ret = end(r);
 	if (!ret && !r->samples) {
@@ -288,5 +293,6 @@ int ft_fold_perf(struct ft_fold *fo, const struct ft_fold_in *in)
 	if (!ret && r->other)
 		ft_err("note: %s: drew the %zu samples of %s, left out %zu of other events",
 		       in->what, r->samples, r->event, r->other);
+	free(r->event);
 	return ret;
 }

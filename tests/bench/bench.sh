@@ -10,6 +10,9 @@
 #     runs, ftscope runqlat vs perf sched record -a;
 #  3. what tracing costs the traced workload: `perf bench sched pipe` usec/op with
 #     nothing, ftscope runqlat, perf sched record -a, and a bpftrace runqlat.
+#  4. offline: peak memory of `ftscope flamegraph` on 20 and 200 MB of perf script
+#     output, as a ratio to the input and beside a stackcollapse-perf peer when one
+#     is installed (tests/bench/flame_mem.sh, which runs alone too).
 
 cd "$(dirname "$0")/../.." || exit 1
 [ "$(id -u)" -eq 0 ] || { echo "bench.sh: needs root" >&2; exit 1; }
@@ -132,3 +135,7 @@ awk -v b="$base" -v f="$ft" -v p="$pf" -v t="$bt" 'BEGIN {
 	printf "  ftscope runqlat:      %6.2f  (+%.0f%%)\n", f, (f / b - 1) * 100;
 	printf "  perf sched record -a: %6.2f  (+%.0f%%)\n", p, (p / b - 1) * 100;
 	printf "  bpftrace runqlat:     %6.2f  (+%.0f%%)\n", t, (t / b - 1) * 100 }'
+
+echo
+echo "== 4. flamegraph memory on perf script output (tests/bench/flame_mem.sh)"
+tests/bench/flame_mem.sh
