@@ -391,8 +391,8 @@ static void latency_report(void *priv, struct ft_report *r)
 	fprintf(f, " ---------------------------------------------------\n");
 	if (rebuilt)
 		fprintf(f, "latency: ^N: the run time of %llu rows rests on N runs (%llu in all) that "
-			"start or end at a switch the kernel did not record, timed at the latest "
-			"record proving it had not happened yet\n", (unsigned long long)rtasks,
+			"start or end at a switch the kernel did not record, timed at the chain's "
+			"estimate\n", (unsigned long long)rtasks,
 			(unsigned long long)rebuilt);
 	ft_wait_notes_print(f, "latency", &l->waits.notes);
 done:

@@ -8,9 +8,10 @@
  * The stacks are those of the instance's stacktrace and userstacktrace options:
  * the kernel records them right after the sched_switch, on the same CPU, in the
  * context of the task switching out. A switch-in the kernel did not record (idle
- * on some CPUs) is rebuilt by the switch chain at the task's first record, so the
- * period is an upper bound there, and counted as one. With --wakers, the
- * sched_waking that ends a period is followed by the waker's stacks.
+ * on some CPUs) is rebuilt by the switch chain, and the period ends at its estimate:
+ * the task's wakeup or migration when the trace has it (--wakers records wakeups),
+ * else the task's first record there, an upper bound. Both kinds are counted. With
+ * --wakers, the sched_waking that ends a period is followed by the waker's stacks.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -256,7 +257,7 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 	 */
 	t = ft_tab_find(&o->tasks, ev->sw.prev_pid);
 	if (t && t->start && ev->sw.prev_pid) {
-		o->notes.bounded++;
+		o->unseen_in++;
 		add(o, t, ev->ts > t->start ? ev->ts - t->start : 0);
 		t->start = 0;
 	}
@@ -373,6 +374,7 @@ static void offcpu_report(void *priv, struct ft_report *r)
 		if (o->sum)	/* none yet: an interval with no stack (UBSan: memset(NULL)) */
 			memset(o->sum, 0, o->vcap * sizeof(*o->sum));
 		memset(&o->notes, 0, sizeof(o->notes));
+		o->unseen_in = 0;
 		memset(&o->sn, 0, sizeof(o->sn));
 	}
 }

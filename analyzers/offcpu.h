@@ -51,7 +51,8 @@ struct offcpu {
 	struct ft_intern	kst, ust, keys;
 	struct offcpu_sum	*sum;		/* per key id */
 	uint32_t		vcap;
-	struct ft_wait_notes	notes;
+	struct ft_wait_notes	notes;		/* bounded: ended at a rebuilt switch-in */
+	unsigned long long	unseen_in;	/* ended at a switch-out: upper bounds */
 	struct offcpu_stack_notes sn;
 	/* report */
 	struct ft_ksyms		ksyms;

@@ -207,6 +207,9 @@ static void print_notes(struct offcpu *o, FILE *f)
 		fprintf(f, "; %llu end at a switch-in the kernel did not record, timed at "
 			"the chain's estimate",
 			o->notes.bounded);
+	if (o->unseen_in)
+		fprintf(f, "; %llu end at the switch-out of a task whose switch-in was not seen "
+			"(upper bounds)", o->unseen_in);
 	if (o->notes.dropped || o->notes.unpaired)
 		fprintf(f, "; %llu dropped after lost events", o->notes.dropped + o->notes.unpaired);
 	fputc('\n', f);

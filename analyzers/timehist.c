@@ -27,7 +27,7 @@
  *
  * The kernel does not always record a switch (a 6.18 VM never records CPU 1's
  * switch out of idle). The switch chain (events/chain.c) rebuilds them and estimates
- * when they happened (ft_switch_time: the latest record proving they had not yet): a
+ * when they happened (ft_switch_time: the chain's estimate, within [ts_min, ts]): a
  * row whose run starts or ends at such a switch is marked '^', and the summary counts
  * such runs per task and how far their switches can be from the estimate. Lost events
  * are printed where they happen, and the CPU's previous switch is then unknown (no run
@@ -475,10 +475,14 @@ static void print_row(struct timehist *th, const struct ft_event *ev, uint64_t t
 static void note_rebuilt(struct th_task *tr, const struct ft_event *ev, uint64_t t)
 {
 	tr->rebuilt++;
-	if (tr->in_rebuilt)
+	if (tr->in_rebuilt) {
 		tr->run_under += tr->in_slack;
-	if (ev->sw.synth)
+		tr->run_over += tr->in_early;
+	}
+	if (ev->sw.synth) {
 		tr->run_over += ev->ts - t;
+		tr->run_under += t - ev->sw.ts_min;
+	}
 }
 
 /* rebuilt_in - the task switched in by rebuilt switch @ev: its run starts at @t */
@@ -489,6 +493,7 @@ static void rebuilt_in(struct timehist *th, const struct ft_event *ev, uint64_t 
 	if (nt) {
 		nt->in_rebuilt = true;
 		nt->in_slack = ev->ts - t;
+		nt->in_early = t - ev->sw.ts_min;
 	}
 }
 
@@ -678,7 +683,7 @@ static void timehist_report(void *priv, struct ft_report *r)
 		th_summary(th, r->f);
 	if (th->rows_rebuilt && th->rows)
 		fprintf(r->f, "\n^ %llu rows start or end at a switch the kernel did not record, "
-			"timed at the latest record proving it had not happened yet\n",
+			"timed at the chain's estimate (design.md)\n",
 			th->rows_rebuilt);
 done:
 	if (r->interval)

@@ -36,6 +36,7 @@ struct th_task {
 	 * time can be off (the switches lie between their estimate and their record) */
 	bool		in_rebuilt;	/* the current run began at a rebuilt switch */
 	uint64_t	in_slack;	/* its record - estimate */
+	uint64_t	in_early;	/* estimate - the earliest it can have been */
 	uint64_t	rebuilt;
 	uint64_t	run_under, run_over;	/* run time could be this much less, more */
 	/* print_row: the task's "comm[tid/pid]", while its comm and tgid are these */

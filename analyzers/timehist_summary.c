@@ -104,13 +104,13 @@ static void rebuilt_note(struct timehist *th, FILE *f)
 		over += tr->run_over;
 	}
 	fprintf(f, "\n^N: N runs of the task start or end at a switch the kernel did not record "
-		"(%llu runs of %llu tasks),\n    timed at the latest record proving it had not "
-		"happened yet; the switches lie at most\n    ", (unsigned long long)runs,
+		"(%llu runs of %llu tasks),\n    timed at the chain's estimate; their run times "
+		"may be at most\n    ", (unsigned long long)runs,
 		(unsigned long long)th->tasks_rebuilt);
 	ms(f, under, 0);
-	fputs("ms (run time less) and ", f);
+	fputs("ms less and ", f);
 	ms(f, over, 0);
-	fputs("ms (more) later in all\n", f);
+	fputs("ms more in all\n", f);
 }
 
 /* th_summary - perf's summary after the rows */

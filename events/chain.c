@@ -131,6 +131,7 @@ int ft_chain_split(struct ft_chain *c, const struct ft_event *ev, int pid,
 	synth->sw.after_loss = cy->lost;
 	synth->sw.ts_lo = cy->last_ts;
 	synth->sw.ts_est = est < ev->ts ? est : ev->ts;
+	synth->sw.ts_min = synth->sw.ts_est;
 	cy->cur = 0;
 	cy->last_ts = synth->sw.ts_est;
 	t->ts = synth->sw.ts_est;	/* it runs elsewhere only after that */
@@ -175,7 +176,7 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 		    int pid, struct ft_event *synth)
 {
 	struct ft_chain_task *t, *out = NULL;
-	uint64_t est = cc->last_ts;
+	uint64_t est = cc->last_ts, min;
 	int n = 0;
 
 	if (c->traced && !ft_imap_get(c->traced, pid)) {
@@ -193,11 +194,10 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 	 * running then, or @pid's last evidence is its switch-out to sleep (its wakeup
 	 * was not recorded), and when it ran is unknown: only its record is proof.
 	 */
-	if (t && t->asleep)
-		est = ev->ts;
-	else if (t && t->ts > est)
+	if (t && !t->asleep && t->ts > est)
 		est = t->ts;
-	else if (cc->cur != 0)
+	min = est < ev->ts ? est : ev->ts;
+	if ((t && t->asleep) || (cc->cur != 0 && est == cc->last_ts))
 		est = ev->ts;
 	if (est > ev->ts)
 		est = ev->ts;
@@ -205,6 +205,7 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 		ev->type == FT_EV_SWITCH ? ev->sw.prev_comm : "");
 	synth[n].sw.after_loss = cc->lost;
 	synth[n].sw.ts_lo = cc->last_ts;
+	synth[n].sw.ts_min = min;
 	synth[n].sw.ts_est = est;
 	if (out) {
 		out->ts = est;

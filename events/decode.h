@@ -67,9 +67,11 @@ struct ft_switch {
 	bool		synth;		/* reconstructed by the switch-chain repair */
 	bool		after_loss;	/* synthesised across lost events: timing unknown */
 	uint64_t	ts_lo;		/* synth: the CPU's last record before the switch */
-	uint64_t	ts_est;		/* synth: the latest record proving it had not happened
-					   yet: the switch lies in [ts_est, ts], and ts_est is
-					   the estimate (ts_lo <= ts_est <= ts) */
+	uint64_t	ts_min;		/* synth: the latest record proving it had not happened
+					   yet: the switch lies in [ts_min, ts] */
+	uint64_t	ts_est;		/* synth: the estimate, ts_min <= ts_est <= ts: ts_min
+					   on a CPU idle since, ts when how long the task
+					   waited is unknown */
 };
 
 

@@ -20,6 +20,9 @@
 #include "events/tdat.h"
 #include "events/tdat_cur.h"
 
+/* the reader's short name for ft_tdat_fail */
+#define fail	ft_tdat_fail
+
 const unsigned char ft_tdat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
 /*
@@ -307,7 +310,6 @@ static int read_v6(struct ft_tdat *t, struct cur *c)
 {
 	const unsigned char *word;
 	uint64_t next, ncpus;
-	int i;
 
 	if (read_headers(t, c) || read_ftrace_fmts(t, c) || read_event_fmts(t, c))
 		return -1;
@@ -329,14 +331,8 @@ static int read_v6(struct ft_tdat *t, struct cur *c)
 	}
 	if (!word || memcmp(word, "flyrecord", 10))
 		return fail(t, "no flyrecord data (latency-format files are not supported)");
-	t->cpu = calloc(t->ncpus ? t->ncpus : 1, sizeof(*t->cpu));
+	t->cpu = ft_tdat_table(t, c, t->ncpus);
 	if (!t->cpu)
-		return fail(t, "out of memory");
-	for (i = 0; i < t->ncpus; i++) {
-		t->cpu[i].off = get_u(c, 8);
-		t->cpu[i].size = get_u(c, 8);
-	}
-	if (c->bad)
 		return fail(t, "the CPU table is truncated");
 	return ft_tdat_pick_v6(t);
 }
@@ -482,6 +478,10 @@ void ft_tdat_close(struct ft_tdat *t)
 	free(t->fmt);
 	free(t->procmaps);
 	free(t->cpustat);
+	free(t->names);
+	free(t->v6off);
+	t->names = NULL;
+	t->v6off = NULL;
 	t->procmaps = NULL;
 	t->cpustat = NULL;
 	t->map = NULL;

@@ -56,8 +56,6 @@ struct ft_tdat_cpu {
 
 enum { FT_COMP_NONE, FT_COMP_ZLIB, FT_COMP_ZSTD };
 
-/* Instance buffers of a file that are named in notes and can be picked. */
-#define FT_TDAT_MAX_BUFFERS	32
 
 struct ft_tdat {
 	const char		*path;
@@ -76,9 +74,12 @@ struct ft_tdat {
 	const char		*want;		/* asked for ("top"); NULL: default */
 	bool			found;		/* the buffer asked for is read */
 	bool			picked;		/* an instance's: the top had no data */
-	const char		*names[FT_TDAT_MAX_BUFFERS];	/* the instances' */
-	uint64_t		v6off[FT_TDAT_MAX_BUFFERS];	/* v6: their tables */
+	bool			has_top;	/* the file has a top buffer */
+	const char		**names;	/* the instances', in file order */
+	uint64_t		*v6off;		/* v6: their CPU tables */
 	int			nnames;
+	int			skipped;	/* instances with damaged tables, not read */
+	char			buffers[256];	/* "top, a, b": for notes and errors */
 	struct ft_blob		*cpustat;	/* CPUSTAT options, in file order */
 	int			ncpustat;
 	struct ft_blob		clock, uname;

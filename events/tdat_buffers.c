@@ -37,7 +37,7 @@ static struct ft_tdat_cpu *read_cpu_list(struct ft_tdat *t, struct cur *c, unsig
 	struct ft_tdat_cpu *cpu;
 
 	if (c->bad || count > TDAT_MAX_CPU || !take(c, count * 20ULL)) {
-		fail(t, "a BUFFER option is damaged");
+		ft_tdat_fail(t, "a BUFFER option is damaged");
 		return NULL;
 	}
 	for (i = 0; i < count; i++) {
@@ -45,7 +45,8 @@ static struct ft_tdat_cpu *read_cpu_list(struct ft_tdat *t, struct cur *c, unsig
 		unsigned int id = get_u(&e, 4);
 
 		if (id >= TDAT_MAX_CPU) {
-			fail(t, "a BUFFER option names CPU %u (at most %u)", id, TDAT_MAX_CPU - 1);
+			ft_tdat_fail(t, "a BUFFER option names CPU %u (at most %u)", id,
+				     TDAT_MAX_CPU - 1);
 			return NULL;
 		}
 		if (id + 1 > max)
@@ -58,43 +59,58 @@ static struct ft_tdat_cpu *read_cpu_list(struct ft_tdat *t, struct cur *c, unsig
 
 		if (cpu[id].off || cpu[id].size) {
 			free(cpu);
-			fail(t, "a BUFFER option names CPU %u twice", id);
+			ft_tdat_fail(t, "a BUFFER option names CPU %u twice", id);
 			return NULL;
 		}
 		cpu[id].off = get_u(&e, 8);
 		cpu[id].size = get_u(&e, 8);
 	}
 	if (!cpu)
-		fail(t, "out of memory");
+		ft_tdat_fail(t, "out of memory");
 	*n = max;
 	return cpu;
 }
 
-/* wanted - is the buffer @name ("" the top one) the one asked for? */
-static bool wanted(const struct ft_tdat *t, const char *name)
+/* ft_tdat_table - a v6 CPU table of @n CPUs at @c: (offset, size) each; NULL when short */
+struct ft_tdat_cpu *ft_tdat_table(struct ft_tdat *t, struct cur *c, int n)
 {
-	return *name ? !strcmp(t->want, name) : !strcmp(t->want, "top");
+	struct ft_tdat_cpu *cpu = calloc(n ? n : 1, sizeof(*cpu));
+	int i;
+
+	if (!cpu) {
+		ft_tdat_fail(t, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		cpu[i].off = get_u(c, 8);
+		cpu[i].size = get_u(c, 8);
+	}
+	if (c->bad) {
+		free(cpu);
+		return NULL;
+	}
+	return cpu;
 }
 
-/* note_name - keep an instance's name for the note and the error that list them */
-static void note_name(struct ft_tdat *t, const char *name)
+/* note_name - keep an instance's name (and a v6 one's table offset) for notes and -B */
+static int note_name(struct ft_tdat *t, const char *name, uint64_t off)
 {
-	if (*name && t->nnames < FT_TDAT_MAX_BUFFERS)
-		t->names[t->nnames++] = name;
-}
+	const char **names;
+	uint64_t *offs;
 
-/*
- * replaces - does the buffer @name, with data or not, replace the one read so far?
- * The one asked for, else: the first; then one with data where ours has none, or
- * the top one's with data in place of an instance's.
- */
-static bool replaces(const struct ft_tdat *t, const char *name, bool data)
-{
-	if (t->want)
-		return wanted(t, name);
-	if (!t->cpu)
-		return true;
-	return data && (!has_data(t->cpu, t->ncpus) || (*t->buffer && !*name));
+	if (t->nnames % 16 == 0) {
+		names = realloc(t->names, (t->nnames + 16) * sizeof(*names));
+		if (names)
+			t->names = names;
+		offs = realloc(t->v6off, (t->nnames + 16) * sizeof(*offs));
+		if (offs)
+			t->v6off = offs;
+		if (!names || !offs)
+			return ft_tdat_fail(t, "out of memory");
+	}
+	t->names[t->nnames] = name;
+	t->v6off[t->nnames++] = off;
+	return 0;
 }
 
 /* use - read the CPU table @cpu of @n CPUs: the buffer @name's */
@@ -104,7 +120,30 @@ static void use(struct ft_tdat *t, struct ft_tdat_cpu *cpu, unsigned int n, cons
 	t->cpu = cpu;
 	t->ncpus = n;
 	t->buffer = name;
-	t->found = t->want != NULL;
+	t->found = t->want && (*name ? !strcmp(t->want, name) : !strcmp(t->want, "top"));
+}
+
+/*
+ * replaces - does the buffer @name ("" the top one), with data or not, replace the one
+ * read so far? The one asked for ("top": the top one before an instance of that name).
+ * Else the first; then one with data where ours has none, the top one's with data in
+ * place of an instance's, or the empty top one in place of an empty instance.
+ */
+static bool replaces(const struct ft_tdat *t, const char *name, bool data)
+{
+	bool have;
+
+	if (t->want) {
+		if (!*name)
+			return !strcmp(t->want, "top");
+		return !strcmp(t->want, name) && !(t->found && !*t->buffer);
+	}
+	if (!t->cpu)
+		return true;
+	have = has_data(t->cpu, t->ncpus);
+	if (!data)
+		return !have && !*name && *t->buffer;
+	return !have || (*t->buffer && !*name);
 }
 
 /* ft_tdat_buffer_v7 - a v7 BUFFER option: offset, name, clock, page size, CPUs */
@@ -119,14 +158,17 @@ int ft_tdat_buffer_v7(struct ft_tdat *t, struct cur *c)
 	name = get_str(c);
 	clock = get_str(c);
 	if (c->bad)
-		return fail(t, "a BUFFER option is damaged");
+		return ft_tdat_fail(t, "a BUFFER option is damaged");
 	left = c->end - c->p;
 	if (left >= 8 && (left - 8) % 20 == 0)
 		page_size = get_u(c, 4);
 	cpu = read_cpu_list(t, c, &n);
 	if (!cpu)
 		return -1;
-	note_name(t, name);
+	if (*name ? note_name(t, name, 0) : (t->has_top = true, 0)) {
+		free(cpu);
+		return -1;
+	}
 	if (!replaces(t, name, has_data(cpu, n))) {
 		free(cpu);
 		return 0;
@@ -146,59 +188,51 @@ int ft_tdat_buffer_v6(struct ft_tdat *t, struct cur *c)
 	const char *name = get_str(c);
 
 	if (c->bad || !*name)
-		return fail(t, "a BUFFER option is damaged");
-	if (t->nnames < FT_TDAT_MAX_BUFFERS)
-		t->v6off[t->nnames] = off;
-	note_name(t, name);
-	return 0;
+		return ft_tdat_fail(t, "a BUFFER option is damaged");
+	return note_name(t, name, off);
 }
 
-/* read_v6_table - the CPU table of a v6 instance at @off: "flyrecord", then the top's layout */
-static struct ft_tdat_cpu *read_v6_table(struct ft_tdat *t, uint64_t off, const char *name)
+/* v6_table - the CPU table of v6 instance @i: "flyrecord", then the top one's layout */
+static struct ft_tdat_cpu *v6_table(struct ft_tdat *t, int i)
 {
-	struct cur c = at(t, off);
+	struct cur c = at(t, t->v6off[i]);
 	const unsigned char *word = take(&c, 10);
-	struct ft_tdat_cpu *cpu;
-	int i;
+	struct ft_tdat_cpu *cpu = NULL;
 
-	if (!word || memcmp(word, "flyrecord", 10)) {
-		fail(t, "buffer '%.64s' has no flyrecord data", name);
-		return NULL;
-	}
-	cpu = calloc(t->ncpus ? t->ncpus : 1, sizeof(*cpu));
-	if (!cpu) {
-		fail(t, "out of memory");
-		return NULL;
-	}
-	for (i = 0; i < t->ncpus; i++) {
-		cpu[i].off = get_u(&c, 8);
-		cpu[i].size = get_u(&c, 8);
-	}
-	if (c.bad) {
-		free(cpu);
-		fail(t, "buffer '%.64s''s CPU table is truncated", name);
-		return NULL;
-	}
+	if (word && !memcmp(word, "flyrecord", 10))
+		cpu = ft_tdat_table(t, &c, t->ncpus);
+	if (!cpu)
+		ft_tdat_fail(t, "buffer '%.64s' has no CPU table", t->names[i]);
 	return cpu;
 }
 
-/* ft_tdat_pick_v6 - after the top's CPU table: the instance to read instead, if any */
+/*
+ * ft_tdat_pick_v6 - after the top's CPU table (v6 files always have one): the instance
+ * to read instead, if any. Without -B an instance whose table is damaged is skipped
+ * (and counted); the one asked for must be whole.
+ */
 int ft_tdat_pick_v6(struct ft_tdat *t)
 {
 	struct ft_tdat_cpu *cpu;
 	int i;
 
 	t->buffer = "";
-	if (t->want ? wanted(t, "") : has_data(t->cpu, t->ncpus)) {
+	t->has_top = true;
+	if (t->want ? !strcmp(t->want, "top") : has_data(t->cpu, t->ncpus)) {
 		t->found = t->want != NULL;
 		return 0;
 	}
 	for (i = 0; i < t->nnames; i++) {
-		if (t->want && !wanted(t, t->names[i]))
+		if (t->want && strcmp(t->want, t->names[i]))
 			continue;
-		cpu = read_v6_table(t, t->v6off[i], t->names[i]);
-		if (!cpu)
-			return -1;
+		cpu = v6_table(t, i);
+		if (!cpu) {
+			if (t->want)
+				return -1;
+			t->err[0] = 0;		/* skipped, not fatal */
+			t->skipped++;
+			continue;
+		}
 		if (t->want || has_data(cpu, t->ncpus)) {
 			use(t, cpu, t->ncpus, t->names[i]);
 			break;
@@ -208,25 +242,35 @@ int ft_tdat_pick_v6(struct ft_tdat *t)
 	return 0;
 }
 
+/* list_buffers - "top, a, b": the file's buffers, into t->buffers */
+static void list_buffers(struct ft_tdat *t)
+{
+	size_t len = 0;
+	int i;
+
+	t->buffers[0] = 0;
+	if (t->has_top)
+		len = snprintf(t->buffers, sizeof(t->buffers), "top");
+	for (i = 0; i < t->nnames && len < sizeof(t->buffers) - 1; i++)
+		len += snprintf(t->buffers + len, sizeof(t->buffers) - len, "%s%.64s",
+				len ? ", " : "", t->names[i]);
+}
+
 /*
  * ft_tdat_check_buffer - the buffer asked for was found; one read in place of an
- * empty top buffer is said (t->picked)
+ * empty or missing top buffer is said (t->picked), with the file's buffers
  */
 int ft_tdat_check_buffer(struct ft_tdat *t)
 {
-	char list[256] = "top";
-	size_t len = 3;
-	int i;
-
+	list_buffers(t);
 	if (!t->want) {
 		t->picked = t->buffer && *t->buffer;
 		return 0;
 	}
 	if (t->found)
 		return 0;
-	for (i = 0; i < t->nnames && len < sizeof(list) - 1; i++)
-		len += snprintf(list + len, sizeof(list) - len, ", %s", t->names[i]);
-	return fail(t, "no buffer '%.64s' (the file holds: %s)", t->want, list);
+	return ft_tdat_fail(t, "no buffer '%.64s' (the file holds: %s)", t->want,
+			    *t->buffers ? t->buffers : "none");
 }
 
 /*

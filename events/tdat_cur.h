@@ -84,11 +84,10 @@ static inline struct cur at(const struct ft_tdat *t, uint64_t off)
 }
 
 int ft_tdat_fail(struct ft_tdat *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* the reader's short name for ft_tdat_fail */
-#define fail	ft_tdat_fail
 int ft_tdat_buffer_v7(struct ft_tdat *t, struct cur *c);
 int ft_tdat_buffer_v6(struct ft_tdat *t, struct cur *c);
 int ft_tdat_pick_v6(struct ft_tdat *t);
+struct ft_tdat_cpu *ft_tdat_table(struct ft_tdat *t, struct cur *c, int n);
 int ft_tdat_check_buffer(struct ft_tdat *t);
 
 #endif

@@ -31,16 +31,16 @@ static int dir_cpus(const char *dir)
 	return n;
 }
 
-/* note_buffers - say that an instance's buffer is read, the top one holding no events */
+/* note_buffers - say which buffer is read when not the top one, and what was skipped */
 static void note_buffers(const struct ft_tdat *t)
 {
-	int i;
-
-	fprintf(stderr, "%s: the top buffer holds no events; reading instance '%s' (-B NAME picks "
-		"another of: top", t->path, t->buffer);
-	for (i = 0; i < t->nnames; i++)
-		fprintf(stderr, ", %s", t->names[i]);
-	fprintf(stderr, ")\n");
+	if (t->picked)
+		fprintf(stderr, "%s: %s; reading instance '%s' (-B NAME picks one of: %s)\n",
+			t->path, t->has_top ? "the top buffer holds no events" :
+			"the file has no top buffer", t->buffer, t->buffers);
+	if (t->skipped)
+		fprintf(stderr, "%s: %d instance buffer%s with a damaged CPU table skipped\n",
+			t->path, t->skipped, t->skipped > 1 ? "s" : "");
 }
 
 /**
@@ -64,8 +64,7 @@ int ft_source_open(struct ft_source *src, const char *path, const char *buffer)
 			ft_err("%s: %s", path, src->tdat.err);
 			return -1;
 		}
-		if (src->tdat.picked)
-			note_buffers(&src->tdat);
+		note_buffers(&src->tdat);
 		src->ncpus = src->tdat.ncpus;
 		return 0;
 	}

@@ -3,7 +3,8 @@
  * libFuzzer harness: a trace.dat file (v6, v7, compressed v7) read by an analyzer
  * exactly as `ftscope ANALYZER -i FILE` does: the reader, the formats it carries
  * (handed to libtraceevent), kallsyms, cmdlines, the merge, decoder and analyzer.
- * The analyzer follows from the input's length, so every one is reached.
+ * The analyzer follows from the input's length, so every one is reached, and so does
+ * -B (none, the top buffer, an instance named "sw").
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -29,7 +30,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct ft_analyzer *a = ft_analyzer_find(names[size % 5]);
-	char path[64], name[16], *argv[4];
+	static const char *const buffers[] = { NULL, "top", "sw" };
+	const char *buffer = buffers[size / 5 % 3];
+	char path[64], name[16], bname[8], *argv[6];
 	int fd = memfd_create("fuzz.dat", 0);
 
 	if (fd < 0)
@@ -44,7 +47,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[1] = "-i";
 	argv[2] = path;
 	argv[3] = NULL;
-	ft_run_analyzer(a, 3, argv);
+	if (buffer) {		/* -B: a named instance's buffer, or the top one */
+		snprintf(bname, sizeof(bname), "%s", buffer);
+		argv[3] = "-B";
+		argv[4] = bname;
+		argv[5] = NULL;
+	}
+	ft_run_analyzer(a, buffer ? 5 : 3, argv);
 	fflush(stdout);
 	close(fd);
 	return 0;

@@ -22,7 +22,7 @@ echo sched:sched_waking > $T/instances/$B/set_event
 $WL/blocker 4 20 2 20 2> /dev/null
 echo 0 > $T/instances/$A/tracing_on
 echo 0 > $T/instances/$B/tracing_on
-rm -f $OUT/inst.dat $OUT/inst7.dat
+rm -f $OUT/inst.dat $OUT/inst6.dat $OUT/inst7.dat
 trace-cmd extract -B $A -B $B -o $OUT/inst.dat > $OUT/inst-extract.out 2>&1
 for i in $A $B; do	# trace-cmd extract removes the instances it read; else we do
 	if [ -d $T/instances/$i ]; then
@@ -30,12 +30,15 @@ for i in $A $B; do	# trace-cmd extract removes the instances it read; else we do
 		rmdir $T/instances/$i
 	fi
 done
+# extract writes version 7 with an empty top buffer; convert keeps it in version 6
+# and drops it in a zstd version 7
+trace-cmd convert --file-version 6 -i $OUT/inst.dat -o $OUT/inst6.dat > /dev/null 2>&1
 trace-cmd convert --file-version 7 --compression zstd -i $OUT/inst.dat -o $OUT/inst7.dat \
 	> /dev/null 2>&1
-# the events trace-cmd report prints of each (its report merges the buffers)
+# the events trace-cmd report prints of each buffer ("NAME:" before each line)
 trace-cmd report -i $OUT/inst.dat > $OUT/inst-tc.txt 2>/dev/null
-nsw=$(grep -c ' sched_switch: ' $OUT/inst-tc.txt)
-nwk=$(grep -c ' sched_waking: ' $OUT/inst-tc.txt)
+nsw=$(grep -c "^$A: .* sched_switch: " $OUT/inst-tc.txt)
+nwk=$(grep -c "^$B: .* sched_waking: " $OUT/inst-tc.txt)
 echo "# trace-cmd report: $nsw sched_switch in $A, $nwk sched_waking in $B"
 
 # events F [ARGS]: "N" of ftscope's "N events processed" over file F
@@ -45,31 +48,49 @@ events() {
 	$FTSCOPE runqlat -i $f "$@" 2> $OUT/inst-ft.err | sed -n 's/^\([0-9]*\) events processed.*/\1/p'
 }
 
-for f in $OUT/inst.dat $OUT/inst7.dat; do
-	v=v$(head -c 11 $f | tail -c 1)
-	[ -s $f ] || { fail tdat_instance_file "$f was not written"; continue; }
+for v in "" 6 7; do
+	f=$OUT/inst$v.dat
+	name=${v:-7_extract}
+	[ -n "$v" ] && name=${v}_convert
+	if [ ! -s $f ]; then
+		fail tdat_instance_file_$name "$f was not written"
+		continue
+	fi
 	a=$(events $f -B $A)
 	b=$(events $f -B $B)
 	if [ "$nsw" -gt 0 ] && [ "$nwk" -gt 0 ] && [ "$a" = "$nsw" ] && [ "$b" = "$nwk" ]; then
-		pass "tdat_instance_named_$v ($a switches, $b wakings)"
+		pass "tdat_instance_named_$name ($a switches, $b wakings)"
 	else
-		fail tdat_instance_named_$v "-B $A: '$a' events, -B $B: '$b'; trace-cmd: $nsw, $nwk"
+		fail tdat_instance_named_$name "-B $A: '$a' events, -B $B: '$b'; trace-cmd: $nsw, $nwk"
 	fi
-	d=$(events $f)
-	note="reading instance '$A' (-B NAME picks another of: top, $A, $B)"
-	if [ "$d" = "$nsw" ] && grep -qF "the top buffer holds no events; $note" $OUT/inst-ft.err; then
-		pass tdat_instance_default_$v
-	else
-		fail tdat_instance_default_$v "'$d' events (want $nsw): $(head -1 $OUT/inst-ft.err)"
-	fi
-	t=$(events $f -B top)
+	# the file's buffers, in its order: the error for a NAME it lacks lists them
 	$FTSCOPE runqlat -i $f -B nosuch > /dev/null 2> $OUT/inst-miss.err
 	rc=$?
-	want="no buffer 'nosuch' (the file holds: top, $A, $B)"
-	if [ "$t" = 0 ] && [ $rc = 1 ] && [ "$(wc -l < $OUT/inst-miss.err)" = 1 ] &&
-	   grep -qF "$want" $OUT/inst-miss.err; then
-		pass tdat_instance_top_and_missing_$v
+	list=$(sed -n "s/.*no buffer 'nosuch' (the file holds: \(.*\))$/\1/p" $OUT/inst-miss.err)
+	first=$(echo "$list" | tr -d ' ' | tr ',' '\n' | grep -vx top | head -1)
+	want=$([ "$first" = $A ] && echo $nsw || echo $nwk)
+	top="the top buffer holds no events"
+	[ "$v" = 7 ] && top="the file has no top buffer"
+	d=$(events $f)
+	if [ $rc = 1 ] && [ "$(wc -l < $OUT/inst-miss.err)" = 1 ] &&
+	   [ "$(echo "$list" | tr -d ' ' | tr ',' '\n' | sort | paste -sd,)" = \
+	     "$(printf '%s\n' $A $B $([ "$v" = 7 ] || echo top) | sort | paste -sd,)" ]; then
+		pass tdat_instance_missing_$name
 	else
-		fail tdat_instance_top_and_missing_$v "-B top: '$t' events; -B nosuch: exit $rc, $(head -1 $OUT/inst-miss.err)"
+		fail tdat_instance_missing_$name "exit $rc: $(head -1 $OUT/inst-miss.err)"
+	fi
+	if [ "$d" = "$want" ] && grep -qF "$top; reading instance '$first' (-B NAME picks one of: $list)" \
+	   $OUT/inst-ft.err; then
+		pass tdat_instance_default_$name
+	else
+		fail tdat_instance_default_$name "'$d' events (want $want of $first): $(head -1 $OUT/inst-ft.err)"
+	fi
+	t=$(events $f -B top)
+	if [ "$v" = 7 ] && grep -qF "no buffer 'top' (the file holds: $list)" $OUT/inst-ft.err; then
+		pass tdat_instance_top_$name
+	elif [ "$v" != 7 ] && [ "$t" = 0 ]; then
+		pass tdat_instance_top_$name
+	else
+		fail tdat_instance_top_$name "-B top: '$t' events: $(head -1 $OUT/inst-ft.err)"
 	fi
 done

@@ -57,7 +57,7 @@ if [ $have_perf = 1 ]; then
 	# Rows after a preemption only (sched_check.py preempt): measured 0 of 4499 rows
 	# with delay != wait in 23 runs (15 idle, 8 beside messaging); no retry, no skip.
 	perf sched record -a -o $OUT/thp.data -- \
-		$FTSCOPE timehist --state -- taskset -c 0 $WL/spin3 0 1 > $OUT/thp.txt 2>$OUT/thp.err
+		$FTSCOPE timehist --clock perf --state -- taskset -c 0 $WL/spin3 0 1 > $OUT/thp.txt 2>$OUT/thp.err
 	perf sched timehist --state -i $OUT/thp.data > $OUT/thp-perf.txt 2>/dev/null
 	if r=$(python3 $PY preempt $OUT/thp.txt $OUT/thp-perf.txt spin3); then
 		pass timehist_preempt_delay_where_perf_is_wrong

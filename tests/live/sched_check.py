@@ -75,6 +75,12 @@ def times(ours_path, perf_path, comm):
     p = sorted(r['time'] for r in perf if r['tid'] == tid)
     if len(o) < 5 or len(p) < 5:
         done(False, f'{comm}: ours {len(o)} rows, perf {len(p)}')
+    # perf forgets a thread at its exit record: its last one or two rows go to
+    # ":-1[-1/pid]"; ours keep them
+    late = [t for t in o if t > p[-1] + 20e-6]
+    if len(late) > 2:
+        done(False, f'{comm}: {len(late)} rows after perf\'s last')
+    o = [t for t in o if t <= p[-1] + 20e-6]
     off = [min(abs(t - q) for q in p) for t in o]
     bad = [d for d in off if d > 20e-6]
     done(len(bad) <= max(1, len(o) // 100),
@@ -111,20 +117,33 @@ def preempt(ours_path, perf_path, comm):
         done(False, f'only {len(ours)} preempted rows of {comm}')
     bad = [r for r in ours if abs(r['delay'] - r['wait']) > 0.002]
     med = statistics.median(r['delay'] for r in ours)
-    ok = not bad and 0.3 <= med <= 100
     msg = f'{len(ours)} preempted rows, median sch delay {med:.3f} ms, {len(bad)} with delay != wait'
-    if perf_path != '-':
-        tids = {r['tid'] for r in ours}
-        perf = [r for r in rows(perf_path) if r['tid'] in tids and r['wait'] > 0 and
-                r['rest'][:1] != ['S']]
-        letters = statistics.mode(r['rest'][0] for r in perf if r['rest']) if perf else '?'
-        pd = sum(r['delay'] for r in perf)
-        od = sum(r['delay'] for r in ours)
-        # informative: perf 6.1 starts sch delay only at a wakeup, so it reports none
-        # for preempted threads (whatever letter it prints)
-        msg += (f'; perf prints {len(perf)} such rows as {letters} with {pd:.3f} ms of sch '
-                f'delay in all, ours {od:.3f} ms')
-    done(ok, msg)
+    if perf_path == '-':
+        done(not bad and 0.3 <= med <= 100, msg)
+    # the same rows in perf's output of the same run (--clock perf: at the same times,
+    # within 20 us): our sch delay is perf's wait there, which perf gets right (3% or
+    # 20 us a row, as timehist_matches_perf); perf 6.1 starts sch delay only at a
+    # wakeup, so it reports none for preempted threads (whatever letter it prints)
+    perf = {}
+    for r in rows(perf_path):
+        perf.setdefault(r['tid'], []).append(r)
+    unmatched, differ, pd, late = 0, 0, 0.0, {}
+    for r in ours:
+        mine = perf.get(r['tid'], [])
+        if mine and r['time'] > mine[-1]['time'] + 20e-6:
+            late[r['tid']] = late.get(r['tid'], 0) + 1  # after its exit record, as above
+            continue
+        near = min(mine, key=lambda q: abs(q['time'] - r['time']), default=None)
+        if not near or abs(near['time'] - r['time']) > 20e-6:
+            unmatched += 1
+            continue
+        pd += near['delay']
+        differ += abs(r['delay'] - near['wait']) > max(0.03 * near['wait'], 0.020)
+    od = sum(r['delay'] for r in ours)
+    ok = not bad and unmatched + differ <= max(1, len(ours) // 100) and \
+        all(n <= 2 for n in late.values())
+    done(ok, msg + f'; {unmatched} not in perf\'s rows, {differ} whose sch delay is not perf\'s '
+         f'wait; perf\'s sch delay on them {pd:.3f} ms in all, ours {od:.3f} ms')
 
 
 def last_json(path):

@@ -133,6 +133,7 @@ static void test_chain_asleep_no_wakeup(void **state)
 	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
 	assert_int_equal(synth[0].sw.next_pid, 7);
 	assert_int_equal(synth[0].sw.ts_lo, 10);
+	assert_int_equal(synth[0].sw.ts_min, 10);	/* it may have run from there */
 	assert_int_equal(synth[0].sw.ts_est, 50010);
 	e = ev_switch(60000, 0, 8, 0, 'R');		/* 8 preempted on CPU 0 */
 	ft_chain_feed(&c, &e, synth);
@@ -161,6 +162,7 @@ static void test_chain_busy_cpu(void **state)
 	e = ev_other(1000, 0, 7);			/* 3 -> 7 was not recorded */
 	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
 	assert_int_equal(synth[0].sw.prev_pid, 3);
+	assert_int_equal(synth[0].sw.ts_min, 30);
 	assert_int_equal(synth[0].sw.ts_est, 1000);
 	/* 3 left at or after 30: its next switch-in elsewhere cannot be timed before */
 	assert_int_equal(ft_chain_task(&c, 3)->ts, 1000);
