@@ -65,7 +65,8 @@ static bool own_only(const struct ft_opts *t)
 {
 	return !t->npids && !t->ntids && !t->cpu_on && !t->all && !t->duration && !t->interval &&
 	       !t->count && !t->timestamps && !t->buffer_kb && !t->json && !t->cmd &&
-	       !t->input && !t->instance && !t->output && !t->pmu;
+	       !t->input && !t->instance && !t->output && !t->pmu && !t->cgroup &&
+	       !t->clock;
 }
 
 /* parse_stage - "NAME [its options]" into @s, with @common as the shared options */

@@ -246,9 +246,63 @@ int ft_pid_threads(int pid, int **tids, int *n)
 	return 0;
 }
 
+/* cgroup_dir - the directory of cgroup @path: absolute, or under /sys/fs/cgroup or a
+ * hierarchy mounted there (perf -G names them so); 0, or -1 */
+static int cgroup_dir(const char *path, char *dir, size_t len)
+{
+	static const char *const roots[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified",
+		"/sys/fs/cgroup/perf_event", "/sys/fs/cgroup/cpu", "/sys/fs/cgroup/systemd" };
+	char procs[PATH_MAX + 16];
+	size_t i;
+
+	for (i = 0; i < (path[0] == '/' ? 1 : sizeof(roots) / sizeof(roots[0])); i++) {
+		if (path[0] == '/')
+			snprintf(dir, len, "%s", path);
+		else
+			snprintf(dir, len, "%s/%s", roots[i], path);
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+		if (!access(procs, R_OK))
+			return 0;
+	}
+	return -1;
+}
+
+/**
+ * ft_cgroup_procs - the processes in cgroup @path (its cgroup.procs), into *@pids
+ * Returns 0, or -1 after printing one line (no such cgroup, or it has none).
+ */
+int ft_cgroup_procs(const char *path, int **pids, int *n)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 16];
+	int pid, *arr;
+	FILE *f;
+
+	if (cgroup_dir(path, dir, sizeof(dir))) {
+		ft_err("no cgroup '%s' (absolute, or under /sys/fs/cgroup or its hierarchies)", path);
+		return -1;
+	}
+	snprintf(file, sizeof(file), "%s/cgroup.procs", dir);
+	f = fopen(file, "r");
+	while (f && fscanf(f, "%d", &pid) == 1) {
+		arr = realloc(*pids, (*n + 1) * sizeof(**pids));
+		if (!arr)
+			break;
+		*pids = arr;
+		(*pids)[(*n)++] = pid;
+	}
+	if (f)
+		fclose(f);
+	if (!*n) {
+		ft_err("cgroup %s has no processes", dir);
+		return -1;
+	}
+	return 0;
+}
+
 /**
  * ft_targets - the tasks the options name, appended to *@pids: every thread of the
- * -p processes, the -t threads, and the command @child_pid (-1: none)
+ * -p processes and of the --cgroup ones still alive, the -t threads, and the command
+ * @child_pid (-1: none)
  * Returns 0, or -1 after printing one line.
  */
 int ft_targets(const struct ft_opts *o, int child_pid, int **pids, int *n)
@@ -260,6 +314,12 @@ int ft_targets(const struct ft_opts *o, int child_pid, int **pids, int *n)
 			ft_err("no process with pid %d", o->pids[i]);
 			return -1;
 		}
+	for (i = 0; i < o->ncg; i++)
+		ft_pid_threads(o->cg_pids[i], pids, n);	/* gone since: nothing to trace */
+	if (o->ncg && !*n) {
+		ft_err("the processes of cgroup %s have all exited", o->cgroup);
+		return -1;
+	}
 	for (i = 0; i < o->ntids + (child_pid > 0); i++) {
 		int tid = i < o->ntids ? o->tids[i] : child_pid;
 

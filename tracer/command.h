@@ -33,5 +33,6 @@ int ft_pid_alive(int pid);
 bool ft_pid_exiting(int pid);
 int ft_pid_threads(int pid, int **tids, int *n);
 int ft_targets(const struct ft_opts *o, int child_pid, int **pids, int *n);
+int ft_cgroup_procs(const char *path, int **pids, int *n);
 
 #endif

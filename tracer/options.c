@@ -12,10 +12,11 @@
 #include <unistd.h>
 
 #include "analyzers/analyzer.h"
+#include "tracer/command.h"
 #include "tracer/options.h"
 #include "tracer/util.h"
 
-enum { OPT_JSON = 0x1000, OPT_HELP, OPT_PMU, OPT_KEEP_CMD, OPT_CLOCK };
+enum { OPT_JSON = 0x1000, OPT_HELP, OPT_PMU, OPT_KEEP_CMD, OPT_CLOCK, OPT_CGROUP };
 
 static const char common_short[] = "p:t:C:ad:Tb:i:B:o:h";
 static const struct option common_long[] = {
@@ -33,6 +34,7 @@ static const struct option common_long[] = {
 	{ "pmu",	required_argument, NULL, OPT_PMU },
 	{ "keep-command", no_argument,     NULL, OPT_KEEP_CMD },
 	{ "clock",	required_argument, NULL, OPT_CLOCK },
+	{ "cgroup",	required_argument, NULL, OPT_CGROUP },
 	{ "help",	no_argument,       NULL, 'h' },
 };
 
@@ -40,6 +42,9 @@ static const char common_usage[] =
 	"Common options:\n"
 	"  -p, --pid PID[,PID]   trace these processes (all their threads, and new ones)\n"
 	"  -t, --tid TID[,TID]   trace these threads only\n"
+	"      --cgroup PATH     trace the processes of this cgroup (as perf -G: PATH under\n"
+	"                        /sys/fs/cgroup or a hierarchy there, or absolute), with their\n"
+	"                        new threads and children; ones that join it later are not seen\n"
 	"  -C, --cpu CPUS        trace these CPUs only (e.g. 0,2-3)\n"
 	"  -a, --all-cpus        trace the whole system (the default)\n"
 	"  -d, --duration SECS   stop after SECS seconds\n"
@@ -222,6 +227,7 @@ static int parse_common(struct ft_opts *o, int opt, const char *arg)
 	case OPT_PMU: o->pmu = arg; return 0;
 	case OPT_KEEP_CMD: o->keep_cmd = true; return 0;
 	case OPT_CLOCK: o->clock = arg; return 0;
+	case OPT_CGROUP: o->cgroup = arg; return 0;
 	}
 	return -1;
 }
@@ -357,6 +363,11 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
 	if ((o->npids || o->ntids) && o->cmd) {
 		ft_err("-p/-t and '-- command' cannot be combined");
 		ret = FT_EXIT_USAGE;
+	} else if (o->cgroup && (o->input || o->cmd)) {
+		ft_err("--cgroup picks the processes of a live run: not with -i or a command");
+		ret = FT_EXIT_USAGE;
+	} else if (o->cgroup && ft_cgroup_procs(o->cgroup, &o->cg_pids, &o->ncg)) {
+		ret = FT_EXIT_ERR;
 	} else if (o->instance && !o->input) {
 		ft_err("-B picks a buffer of a trace.dat: it needs -i FILE");
 		ret = FT_EXIT_USAGE;
@@ -377,7 +388,7 @@ out:
 /* ft_opts_filtered - whether the kernel is asked to record only some tasks */
 bool ft_opts_filtered(const struct ft_opts *o)
 {
-	return o->npids || o->ntids || o->cmd;
+	return o->npids || o->ntids || o->ncg || o->cmd;
 }
 
 /* ft_opts_free - free what parsing allocated */
@@ -385,6 +396,8 @@ void ft_opts_free(struct ft_opts *o)
 {
 	free(o->pids);
 	free(o->tids);
+	free(o->cg_pids);
+	o->cg_pids = NULL;
 	free(o->cpu_on);
 	o->pids = o->tids = NULL;
 	o->cpu_on = NULL;

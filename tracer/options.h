@@ -29,6 +29,9 @@ struct ft_opts {
 	const char	*input;		/* -i FILE: a trace.dat or a capture directory */
 	const char	*instance;	/* -B NAME: the buffer of a trace.dat to read */
 	const char	*clock;		/* --clock NAME: a live run's trace clock (mono) */
+	const char	*cgroup;	/* --cgroup PATH: the processes in that cgroup */
+	int		*cg_pids;	/* ... as read when the run starts */
+	int		ncg;
 	const char	*output;	/* -o DIR (capture) */
 	const char	*pmu;		/* --pmu LIST: counters over the trace window */
 	bool		keep_cmd;	/* --keep-command: leave the command running at the end */

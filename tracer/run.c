@@ -437,7 +437,7 @@ static int targets(struct pipeline *p, const struct ft_child *child, int **pids,
 }
 
 /*
- * rescan_threads - threads of -p processes made between the first look at /proc and
+ * rescan_threads - threads of -p and --cgroup processes made between the first look at /proc and
  * tracing on escaped both the kernel's filter and ours: add them (later ones are
  * followed through event-fork and sched_process_fork)
  */
@@ -447,6 +447,8 @@ static int rescan_threads(struct pipeline *p, struct ft_session *s)
 
 	for (i = 0; i < p->o->npids; i++)
 		ft_pid_threads(p->o->pids[i], &tids, &n);
+	for (i = 0; i < p->o->ncg; i++)
+		ft_pid_threads(p->o->cg_pids[i], &tids, &n);
 	for (j = 0; j < n; j++) {
 		if (ft_imap_get(&p->traced, tids[j]))
 			continue;
@@ -594,7 +596,7 @@ static int run_live(struct pipeline *p)
 	if (ft_imap_init(&p->traced, 64) || targets(p, o->cmd ? &child : NULL, &pids, &npids))
 		goto out_child;
 	p->filtered = npids > 0;
-	p->follow = o->npids || o->cmd;
+	p->follow = o->npids || o->ncg || o->cmd;
 	if (ft_session_open(&s, o, p->need,
 			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids, npids,
 			    p->follow))

@@ -83,6 +83,8 @@ cases=(
 	"instance_without_input|runqlat -B foo -d 0.1|picks a buffer of a trace.dat: it needs -i FILE"
 	"instance_missing|runqlat -i tests/data/tdat-v7-zstd-cpus-0125.dat -B foo|no buffer 'foo' (the file holds: top)"
 	"instance_of_capture|runqlat -i tests/data/cap-sleeper -B foo|a capture directory has one buffer"
+	"cgroup_missing|runqlat --cgroup ftscope-no-such-cgroup -d 0.1|no cgroup 'ftscope-no-such-cgroup'"
+	"cgroup_with_input|runqlat --cgroup x -i tests/data/cap-sleeper|not with -i or a command"
 )
 # Every tracing command: the same mistakes with the common options, one line each.
 for cmd in runqlat timehist latency wakeup offcpu "funclat syscall:read" "funccount vfs_read" \
