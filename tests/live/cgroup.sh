@@ -7,10 +7,14 @@
 # requires: root; cgroup v2 (mounted under tests/out when the machine has none mounted)
 . tests/live/lib.sh
 need_root cgroup_filter || exit 0
-root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+# a cgroup2 mount this root sees (a chroot lists its host's mounts too)
+root=
+for m in $(awk '$3 == "cgroup2" { print $2 }' /proc/mounts); do
+	[ -f $m/cgroup.procs ] && { root=$m; break; }
+done
 own=
 if [ -z "$root" ]; then
-	own=$OUT/cgroup2
+	own=$(realpath $OUT)/cgroup2
 	mkdir -p $own
 	if ! mount -t cgroup2 none $own; then
 		fail cgroup_filter "no cgroup2 mounted, and mounting one failed"
@@ -24,6 +28,7 @@ mkdir $cg
 # inside: a shell that waits at a FIFO until tracing is on, then becomes a sleeper
 # (40 naps) whose last act prints the kernel's count of its switches out; a second
 # sleeper inside, and one outside
+rm -f $OUT/cg.fifo
 mkfifo $OUT/cg.fifo
 rm -f $OUT/cg.counts
 SLEEPER_COUNTS=$OUT/cg.counts sh -c "read x < $OUT/cg.fifo; exec $WL/sleeper 0 40 5" & in=$!
@@ -38,8 +43,10 @@ $FTSCOPE runqlat -P --json --cgroup $name -d 20 > $OUT/cg.json 2> $OUT/cg.err &
 ft=$!
 if wait_for 30 our_instance $ft; then
 	echo go > $OUT/cg.fifo
+	wait $in
+else
+	kill $in	# ftscope never traced (its error is in cg.err): no hang at the FIFO
 fi
-wait $in
 kill -INT $ft
 wait $ft
 rc=$?
