@@ -497,8 +497,16 @@ enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 	if (id >= (unsigned int)d->nids)
 		return ev->type = FT_EV_UNKNOWN;
 	ev->type = d->type_of[id];
-	if (d->bare & FT_NEED(ev->type))
+	if (d->bare & FT_NEED(ev->type)) {
+		/* a wakeup nobody reads: the woken pid alone, when it became ready, for the
+		   switch chain (its estimates must not depend on the analyzers reading) */
+		w = &d->wk[ev->type - FT_EV_WAKING];
+		if (size < w->min_size)
+			ev->wk.pid = -1;
+		else
+			ev->wk.pid = w->common ? ld_s32(data, w->pid.off) : (int)ft_num(data, w->pid);
 		return ev->type;
+	}
 	switch (ev->type) {
 	case FT_EV_SWITCH:
 		if (size < d->sw.min_size)

@@ -214,8 +214,9 @@ struct ft_decoder {
 	struct ft_stack_fmt	stk[2];		/* kernel_stack, user_stack */
 	struct ft_states	states;
 	unsigned int		have;		/* FT_NEED() of each type the tep knows */
-	unsigned int		bare;		/* FT_NEED() of types decoded only up to
-						   common_pid: nobody reads their fields */
+	unsigned int		bare;		/* FT_NEED() of wakeup types decoded only up to
+						   common_pid and the woken pid: nobody else
+						   reads their fields */
 	unsigned long long	malformed;	/* records too short for their format */
 	int			*fn_of;		/* event id -> index in fn, for FT_EV_FUNC */
 	struct ft_func_fmt	*fn;

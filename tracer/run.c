@@ -108,9 +108,9 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 	}
 	if (ft_decode(&p->dec, raw->data, raw->size, &ev) == FT_EV_UNKNOWN)
 		return;
-	/* a wakeup the analyzer does not read still tells the chain who runs */
+	/* a wakeup the analyzer does not read still tells the chain who runs and who woke */
 	if (p->dec.bare & FT_NEED(ev.type)) {
-		n = ft_chain_step(&p->chain, &ev, ev.common_pid, ev.common_pid, synth);
+		n = ft_chain_feed(&p->chain, &ev, synth);
 		for (i = 0; i < n; i++)
 			deliver(p, &synth[i]);
 		return;

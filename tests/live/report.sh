@@ -27,6 +27,17 @@ else
 	skip report_lisa_equals_runs_alone "no $LISA (../shared fixtures)"
 fi
 
+# a file with rebuilt switch-ins and wakeups: offcpu alone (which reads no wakeups) and
+# beside timehist (which does) must see the same switch chain: its estimates use the
+# wakeups whoever reads them (offcpu's sections differed: 995 against 310 us)
+F=tests/data/tdat-v7-zstd-cpus-0125.dat
+$FTSCOPE report -i $F offcpu 'timehist -s' runqlat > $OUT/rep-fix.txt 2> $OUT/rep-fix.err
+if r=$(python3 $PY $FTSCOPE $F $OUT/rep-fix.txt); then
+	pass report_fixture_equals_runs_alone
+else
+	fail report_fixture_equals_runs_alone "$r"
+fi
+
 need_root report_recording || exit 0
 r=
 rm -f $OUT/rep.dat
