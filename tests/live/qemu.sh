@@ -45,14 +45,20 @@ else
 	fail $name "$rows rows with a 10 ms wait: $(head -2 $Q/timehist.err)"
 fi
 
+# the counters, attached from the sleeper's exec to its exit, count its 20 naps' switches
+# out and at most every row but the exit's; rows before exec (preemptions of the command
+# while the host was loaded: 24 rows for 22 switches once) are not counted (as
+# pmu_beside_timehist on this kernel)
 name=qemu_pmu_beside_timehist
 rows=$(grep -c ' sleeper\[' $Q/pmu.out)
+naps=$(awk '$3 ~ /^sleeper\[/ && $4 >= 9.5 && $4 < 40 { n++ } END { print n + 0 }' $Q/pmu.out)
 sw=$(awk '$2 == "sched:sched_switch" { print $1 }' $Q/pmu.out)
 cs=$(awk '$2 == "context-switches" { print $1 }' $Q/pmu.out)
-if ok pmu && [ -n "$sw" ] && [ "$sw" -ge 20 ] && [ "$sw" = "$cs" ] && [ $((sw + 1)) -eq "$rows" ]; then
+if ok pmu && [ -n "$sw" ] && [ "$naps" -ge 20 ] && [ "$sw" -ge 20 ] && [ "$sw" = "$cs" ] &&
+   [ "$sw" -le $((rows - 1)) ]; then
 	pass "$name ($sw switches counted, $rows rows traced)"
 else
-	fail $name "sched_switch $sw, context-switches $cs, rows $rows"
+	fail $name "sched_switch $sw, context-switches $cs, rows $rows ($naps after a 10 ms nap)"
 fi
 
 # bk-sleeper sleeps 10 x 50 ms in sleep_here: against its own off-CPU time in those calls
