@@ -197,10 +197,7 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 	if (t && !t->asleep && t->ts > est)
 		est = t->ts;
 	min = est < ev->ts ? est : ev->ts;
-	if ((t && t->asleep) || (cc->cur != 0 && est == cc->last_ts))
-		est = ev->ts;
-	if (est > ev->ts)
-		est = ev->ts;
+	est = (t && t->asleep) || (cc->cur != 0 && est == cc->last_ts) ? ev->ts : min;
 	rebuilt(synth + n, ev, ev->cpu, cc->cur, pid,
 		ev->type == FT_EV_SWITCH ? ev->sw.prev_comm : "");
 	synth[n].sw.after_loss = cc->lost;

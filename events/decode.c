@@ -472,6 +472,12 @@ static void decode_switch(const struct ft_decoder *d, const void *data, struct f
 	switch_state(&d->states, &ev->sw);
 }
 
+/* wake_pid - the woken task of a wakeup record of format @w */
+static inline int wake_pid(const struct ft_wake_fmt *w, const void *data)
+{
+	return w->common ? ld_s32(data, w->pid.off) : (int)ft_num(data, w->pid);
+}
+
 /**
  * ft_decode - decode one raw record into @ev (ts and cpu are the caller's)
  * Returns the record's type; FT_EV_UNKNOWN for events we do not decode or
@@ -501,10 +507,7 @@ enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 		/* a wakeup nobody reads: the woken pid alone, when it became ready, for the
 		   switch chain (its estimates must not depend on the analyzers reading) */
 		w = &d->wk[ev->type - FT_EV_WAKING];
-		if (size < w->min_size)
-			ev->wk.pid = -1;
-		else
-			ev->wk.pid = w->common ? ld_s32(data, w->pid.off) : (int)ft_num(data, w->pid);
+		ev->wk.pid = size < w->min_size ? -1 : wake_pid(w, data);
 		return ev->type;
 	}
 	switch (ev->type) {
@@ -522,14 +525,13 @@ enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 		w = &d->wk[ev->type - FT_EV_WAKING];
 		if (size < w->min_size)
 			goto bad;
+		ev->wk.pid = wake_pid(w, data);
 		if (w->common) {
-			ev->wk.pid = ld_s32(data, w->pid.off);
 			ev->wk.prio = ld_s32(data, w->prio.off);
 			ev->wk.target_cpu = ld_s32(data, w->target_cpu.off);
 			ev->wk.comm = (const char *)data + w->comm.off;
 			break;
 		}
-		ev->wk.pid = (int)ft_num(data, w->pid);
 		ev->wk.prio = w->prio.off < 0 ? 0 : (int)ft_num(data, w->prio);
 		ev->wk.target_cpu = w->target_cpu.off < 0 ? -1 : (int)ft_num(data, w->target_cpu);
 		ev->wk.comm = w->comm.off < 0 ? "" : (const char *)data + w->comm.off;

@@ -56,7 +56,6 @@ struct ft_tdat_cpu {
 
 enum { FT_COMP_NONE, FT_COMP_ZLIB, FT_COMP_ZSTD };
 
-
 struct ft_tdat {
 	const char		*path;
 	const unsigned char	*map;
@@ -72,7 +71,6 @@ struct ft_tdat {
 	struct ft_tdat_cpu	*cpu;
 	const char		*buffer;	/* the buffer read, "" the top one */
 	const char		*want;		/* asked for ("top"); NULL: default */
-	bool			found;		/* the buffer asked for is read */
 	bool			picked;		/* an instance's: the top had no data */
 	bool			has_top;	/* the file has a top buffer */
 	const char		**names;	/* the instances', in file order */

@@ -113,6 +113,18 @@ static int note_name(struct ft_tdat *t, const char *name, uint64_t off)
 	return 0;
 }
 
+/* asked - is the buffer @name ("" the top one) the one -B names? */
+static bool asked(const struct ft_tdat *t, const char *name)
+{
+	return t->want && !strcmp(t->want, *name ? name : "top");
+}
+
+/* found - is the buffer read the one -B names? */
+static bool found(const struct ft_tdat *t)
+{
+	return t->cpu && t->buffer && asked(t, t->buffer);
+}
+
 /* use - read the CPU table @cpu of @n CPUs: the buffer @name's */
 static void use(struct ft_tdat *t, struct ft_tdat_cpu *cpu, unsigned int n, const char *name)
 {
@@ -120,7 +132,6 @@ static void use(struct ft_tdat *t, struct ft_tdat_cpu *cpu, unsigned int n, cons
 	t->cpu = cpu;
 	t->ncpus = n;
 	t->buffer = name;
-	t->found = t->want && (*name ? !strcmp(t->want, name) : !strcmp(t->want, "top"));
 }
 
 /*
@@ -133,11 +144,8 @@ static bool replaces(const struct ft_tdat *t, const char *name, bool data)
 {
 	bool have;
 
-	if (t->want) {
-		if (!*name)
-			return !strcmp(t->want, "top");
-		return !strcmp(t->want, name) && !(t->found && !*t->buffer);
-	}
+	if (t->want)	/* "top": the top one, not an instance named so after it */
+		return asked(t, name) && !(*name && found(t) && !*t->buffer);
 	if (!t->cpu)
 		return true;
 	have = has_data(t->cpu, t->ncpus);
@@ -218,12 +226,10 @@ int ft_tdat_pick_v6(struct ft_tdat *t)
 
 	t->buffer = "";
 	t->has_top = true;
-	if (t->want ? !strcmp(t->want, "top") : has_data(t->cpu, t->ncpus)) {
-		t->found = t->want != NULL;
+	if (t->want ? asked(t, "") : has_data(t->cpu, t->ncpus))
 		return 0;
-	}
 	for (i = 0; i < t->nnames; i++) {
-		if (t->want && strcmp(t->want, t->names[i]))
+		if (t->want && !asked(t, t->names[i]))
 			continue;
 		cpu = v6_table(t, i);
 		if (!cpu) {
@@ -267,7 +273,7 @@ int ft_tdat_check_buffer(struct ft_tdat *t)
 		t->picked = t->buffer && *t->buffer;
 		return 0;
 	}
-	if (t->found)
+	if (found(t))
 		return 0;
 	return ft_tdat_fail(t, "no buffer '%.64s' (the file holds: %s)", t->want,
 			    *t->buffers ? t->buffers : "none");

@@ -49,24 +49,20 @@ static int write_knob(struct ft_session *s, const char *file, const char *val)
 	return 0;
 }
 
-/* set_clock - the instance's trace clock, one of those its trace_clock file lists */
+/* set_clock - the instance's trace clock; an unknown name is said with the kernel's list */
 static int set_clock(struct ft_session *s, const char *name)
 {
-	char *list = tracefs_instance_file_read(s->inst, "trace_clock", NULL), *w, *save;
-	bool have = false;
+	char *list, *save;
 
-	for (w = list ? strtok_r(list, " []\n", &save) : NULL; w && !have;
-	     w = strtok_r(NULL, " []\n", &save))
-		have = !strcmp(w, name);
+	if (tracefs_instance_file_write(s->inst, "trace_clock", name) >= 0)
+		return 0;
+	if (errno != EINVAL)
+		return write_knob(s, "trace_clock", name);	/* says why */
+	list = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
+	ft_err("this kernel has no trace clock '%s' (it has: %s)", name,
+	       list ? strtok_r(list, "\n", &save) : "?");
 	free(list);
-	if (!have) {
-		list = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
-		ft_err("this kernel has no trace clock '%s' (it has: %s)", name,
-		       list ? strtok_r(list, "\n", &save) : "?");
-		free(list);
-		return -1;
-	}
-	return write_knob(s, "trace_clock", name);
+	return -1;
 }
 
 /* cpumask_str - tracing_cpumask text: 32-bit hex groups, most significant first */

@@ -57,8 +57,7 @@ wait $in2 $out 2> /dev/null
 rm -f $OUT/cg.fifo
 rmdir $cg
 [ -n "$own" ] && umount $own
-k=$(sed -n 's/^nvcsw=\([0-9]*\) nivcsw=\([0-9]*\)$/\1 \2/p' $OUT/cg.counts 2>/dev/null |
-	awk '{ print $1 + $2 }')
+k=$(switches_out $OUT/cg.counts)
 
 # runqlat counts each switch-in after a wakeup or a preemption: all of the inside
 # sleeper's after the FIFO let it go, which are its switches out as the kernel counted

@@ -68,6 +68,12 @@ wait_for() {
 	return 0
 }
 
+# switches_out FILE: nvcsw + nivcsw of the line a sleeper wrote with SLEEPER_COUNTS=FILE
+switches_out() {
+	sed -n 's/^nvcsw=\([0-9]*\) nivcsw=\([0-9]*\)$/\1 \2/p' "$1" 2>/dev/null |
+		awk '{ print $1 + $2 }'
+}
+
 # gone PID: has process PID (a child of ours) ended? (a zombie has)
 gone() {
 	local st

@@ -92,8 +92,7 @@ n=$(awk '/^==> runqlat -L <==/ { f = 1 } /^==> wakeup/ { f = 0 }
 	f && /^tid = .* sleeper$/ { s = 1 } f && s && /^count / { print $2 + 0; exit }' $OUT/rep-live.txt)
 rows=$(awk -v t="[$tid]" '/^==> timehist <==/ { f = 1 } /^==> runqlat/ { f = 0 }
 	f && index($3, t) { k++ } END { print k + 0 }' $OUT/rep-live.txt)
-k=$(sed -n 's/^nvcsw=\([0-9]*\) nivcsw=\([0-9]*\)$/\1 \2/p' $OUT/rep-live.counts 2>/dev/null |
-	awk '{ print $1 + $2 }')
+k=$(switches_out $OUT/rep-live.counts)
 if [ $rc -ne 0 ]; then
 	fail report_live "exit $rc: $(head -1 $OUT/rep-live.err)"
 elif [ "$(grep -c '^==> ' $OUT/rep-live.txt)" -ne 3 ]; then

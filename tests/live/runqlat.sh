@@ -114,8 +114,7 @@ name=interval_footer_json_per_interval
 rm -f $OUT/ivf.counts
 SLEEPER_COUNTS=$OUT/ivf.counts $FTSCOPE runqlat --json 0.2 -- $WL/sleeper $cpu 20 30 \
 	> $OUT/ivf.json 2> $OUT/ivf.err
-k=$(sed -n 's/^nvcsw=\([0-9]*\) nivcsw=\([0-9]*\)$/\1 \2/p' $OUT/ivf.counts 2>/dev/null |
-	awk '{ print $1 + $2 }')
+k=$(switches_out $OUT/ivf.counts)
 if r=$(python3 tests/live/interval_check.py footer-json $OUT/ivf.json ${k:-0}); then
 	pass "$name ($r; the kernel's $k)"
 else
