@@ -51,13 +51,9 @@ endif
 
 EVENTS_SRC	:= events/page.c events/tep.c events/decode.c events/merge.c events/chain.c \
 		   events/pidset.c events/tasks.c events/tab.c events/intern.c events/symtab.c \
-		   events/ksyms.c events/usyms.c events/tdat.c events/tdat_buffers.c events/tdat_stats.c events/tdat_write.c
-ANALYZERS_SRC	:= analyzers/registry.c analyzers/runqlat.c analyzers/record.c analyzers/timehist.c \
-		   analyzers/timehist_summary.c analyzers/latency.c analyzers/waits.c \
-		   analyzers/wakeup.c analyzers/output/hist.c analyzers/output/hgroups.c \
-		   analyzers/output/json.c analyzers/offcpu.c analyzers/offcpu_report.c \
-		   analyzers/output/flame.c analyzers/output/pmu_print.c analyzers/funclat.c \
-		   analyzers/report.c analyzers/funccount.c
+		   events/ksyms.c events/usyms.c events/tdat.c events/tdat_buffers.c events/tdat_stats.c events/tdat_write.c events/tp.c
+# every analyzer's file is found: a new one needs no line here
+ANALYZERS_SRC	:= $(sort $(wildcard analyzers/*.c analyzers/output/*.c))
 TRACER_SRC	:= tracer/options.c tracer/session.c tracer/reader.c tracer/features.c \
 		   tracer/command.c tracer/footer.c tracer/run.c tracer/reset.c tracer/util.c tracer/flamegraph.c \
 		   tracer/pmu.c tracer/stat.c tracer/probes.c tracer/probes_file.c tracer/capture.c \

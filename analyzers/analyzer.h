@@ -15,6 +15,7 @@
 
 #include "events/decode.h"
 #include "events/pidset.h"
+#include "events/tp.h"
 
 struct ft_opts;
 struct ft_json;
@@ -106,6 +107,10 @@ struct ft_analyzer {
 	struct ft_probes *(*probes)(void *priv);
 	/* optional: the events the parsed options need, on top of need and want */
 	void	(*events)(void *priv, unsigned int *need, unsigned int *want);
+	/* optional: the tracepoints it reads by name (chained by next), after parse_opt;
+	   the pipeline enables them live, resolves their fields in the trace's formats
+	   and delivers their records (ft_tp_is) */
+	struct ft_tp *(*tracepoints)(void *priv);
 	/* optional: more events to enable, "SYSTEM:EVENT", NULL-terminated */
 	char	**(*extra_events)(void *priv);
 	/* returns 0, or -1 after printing one error line */

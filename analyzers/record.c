@@ -12,11 +12,16 @@
 #include "tracer/options.h"
 #include "tracer/util.h"
 
+#define RECORD_MAX	16	/* analyzers named */
+
 struct record {
 	char		**events;	/* -e SYSTEM:EVENT, NULL-terminated */
 	int		nevents;
 	unsigned int	need, want;	/* of the named analyzers */
 	int		nnamed;
+	const struct ft_analyzer *an[RECORD_MAX];	/* the named ones, */
+	void		*apriv[RECORD_MAX];	/* with their options' defaults */
+	struct ft_tp	*tps;		/* the tracepoints they read by name */
 };
 
 /* The scheduler events when no analyzer is named (timehist, runqlat, wakeup, latency). */
@@ -63,16 +68,22 @@ static int record_arg(void *priv, const char *name)
 		       a->name, a->name);
 		return FT_OPT_REPORTED;
 	}
+	if (r->nnamed == RECORD_MAX) {
+		ft_err("at most %d analyzers in one recording", RECORD_MAX);
+		return FT_OPT_REPORTED;
+	}
 	need = a->need;
 	want = a->want;
-	if (a->events) {
-		/* the events of the analyzer run without options */
-		apriv = calloc(1, a->priv_size);
-		if (!apriv)
-			return -1;
+	/* the events of the analyzer run without options */
+	apriv = calloc(1, a->priv_size);
+	if (!apriv)
+		return -1;
+	r->an[r->nnamed] = a;
+	r->apriv[r->nnamed] = apriv;
+	if (a->events)
 		a->events(apriv, &need, &want);
-		free(apriv);
-	}
+	if (a->tracepoints)
+		r->tps = ft_tp_append(r->tps, a->tracepoints(apriv));
 	r->need |= need;
 	r->want |= want;
 	r->nnamed++;
@@ -86,6 +97,12 @@ static void record_events(void *priv, unsigned int *need, unsigned int *want)
 
 	*need |= r->nnamed ? r->need : RECORD_DEFAULT_NEED;
 	*want |= r->nnamed ? r->want : RECORD_DEFAULT_WANT;
+}
+
+/* record_tracepoints - those the named analyzers read by name */
+static struct ft_tp *record_tracepoints(void *priv)
+{
+	return ((struct record *)priv)->tps;
 }
 
 /* record_extra - the -e events */
@@ -129,7 +146,7 @@ static void record_fini(void *priv)
 {
 }
 
-/* record_free - the -e list */
+/* record_free - the -e list and the named analyzers' defaults */
 static void record_free(void *priv)
 {
 	struct record *r = priv;
@@ -138,6 +155,11 @@ static void record_free(void *priv)
 	for (i = 0; i < r->nevents; i++)
 		free(r->events[i]);
 	free(r->events);
+	for (i = 0; i < r->nnamed; i++) {
+		if (r->an[i]->free)
+			r->an[i]->free(r->apriv[i]);
+		free(r->apriv[i]);
+	}
 }
 
 static const struct option record_longopts[] = {
@@ -166,6 +188,7 @@ const struct ft_analyzer ft_record = {
 	.arg		= record_arg,
 	.events		= record_events,
 	.extra_events	= record_extra,
+	.tracepoints	= record_tracepoints,
 	.check		= record_check,
 	.init		= record_init,
 	.event		= record_event,

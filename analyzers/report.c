@@ -142,6 +142,19 @@ static void report_events(void *priv, unsigned int *need, unsigned int *want)
 	}
 }
 
+/* report_tracepoints - the tracepoints every analyzer reads by name, chained */
+static struct ft_tp *report_tracepoints(void *priv)
+{
+	struct report *r = priv;
+	struct ft_tp *all = NULL;
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->st[i].a->tracepoints)
+			all = ft_tp_append(all, r->st[i].a->tracepoints(r->st[i].priv));
+	return all;
+}
+
 /* report_init - each analyzer sees the shared pipeline with its own options */
 static int report_init(void *priv, const struct ft_env *env)
 {
@@ -300,6 +313,7 @@ const struct ft_analyzer ft_report = {
 	.arg		= report_arg,
 	.check		= report_check,
 	.events		= report_events,
+	.tracepoints	= report_tracepoints,
 	.init		= report_init,
 	.event		= report_event,
 	.report		= report_report,

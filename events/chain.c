@@ -101,6 +101,7 @@ static void rebuilt(struct ft_event *synth, const struct ft_event *ev, int cpu, 
 	synth->ts = ev->ts;
 	synth->cpu = cpu;
 	synth->type = FT_EV_SWITCH;
+	synth->id = -1;
 	synth->common_pid = prev;
 	synth->sw.prev_pid = prev;
 	synth->sw.next_pid = next;

@@ -314,6 +314,19 @@ int ft_decoder_add_func(struct ft_decoder *d, const char *system, const char *na
 	return 0;
 }
 
+/**
+ * ft_decoder_add_tp - records of event @id reach the analyzers (as FT_EV_TP unless a
+ * fast path already decodes them). Returns 0, or -1 when the id is out of range.
+ */
+int ft_decoder_add_tp(struct ft_decoder *d, int id)
+{
+	if (id < 0 || id >= d->nids)
+		return -1;
+	if (d->type_of[id] == FT_EV_UNKNOWN)
+		d->type_of[id] = FT_EV_TP;
+	return 0;
+}
+
 /* opt_num - a field's value when the record holds it, else @def */
 static long long opt_num(const void *data, int size, struct ft_field f, long long def)
 {
@@ -490,6 +503,9 @@ enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 	unsigned int id;
 	uint16_t id16;
 
+	ev->data = data;
+	ev->size = size;
+	ev->id = -1;
 	if (size < d->common_end)
 		goto bad;
 	if (d->common_std) {
@@ -502,6 +518,7 @@ enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 	}
 	if (id >= (unsigned int)d->nids)
 		return ev->type = FT_EV_UNKNOWN;
+	ev->id = (int)id;
 	ev->type = d->type_of[id];
 	if (d->bare & FT_NEED(ev->type)) {
 		/* a wakeup nobody reads: the woken pid alone, when it became ready, for the

@@ -25,6 +25,7 @@ enum ft_ev_type {
 	FT_EV_NTYPES,
 	FT_EV_LOST = FT_EV_NTYPES,	/* not a kernel event: events were lost on a CPU */
 	FT_EV_FUNC,		/* a traced function's entry or return (ft_decoder_add_func) */
+	FT_EV_TP,		/* any other tracepoint an analyzer declared (events/tp.h) */
 };
 
 #define FT_NEED(t)	(1u << (t))
@@ -133,12 +134,19 @@ struct ft_fcall {
 	long long	ret;		/* return value, when has_ret */
 };
 
-/* One decoded record. Pointers refer to the raw record, valid during the callback. */
+/*
+ * One decoded record. Pointers refer to the raw record, valid during the callback.
+ * Every kernel record keeps its event id and payload, so that a declared tracepoint
+ * (events/tp.h) reads its fields whatever type the fast paths gave it.
+ */
 struct ft_event {
 	uint64_t	ts;
 	int		cpu;
 	enum ft_ev_type	type;
 	int		common_pid;
+	int		id;		/* the trace's event id; -1 when no kernel record */
+	int		size;		/* payload bytes */
+	const void	*data;		/* the payload; NULL for losses and rebuilt switches */
 	union {
 		struct ft_switch	sw;
 		struct ft_wake		wk;
@@ -225,6 +233,7 @@ struct ft_decoder {
 
 int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep);
 void ft_decoder_fini(struct ft_decoder *d);
+int ft_decoder_add_tp(struct ft_decoder *d, int id);
 int ft_decoder_add_func(struct ft_decoder *d, const char *system, const char *name, int func,
 			enum ft_fcall_kind kind);
 void ft_decode_func(const struct ft_decoder *d, unsigned int id, const void *data, int size,

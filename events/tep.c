@@ -364,3 +364,28 @@ fail:
 	errno = err;
 	return NULL;
 }
+
+/**
+ * ft_tep_add_event - add the format of @system:@event, read with @rd, to @tep (parsed in
+ * a child first with FT_TEP_UNTRUSTED). Already there: nothing to do.
+ * Returns 0; -1 with errno ENOENT when @rd has no such format, or EINVAL.
+ */
+int ft_tep_add_event(struct tep_handle *tep, ft_format_read_fn rd, void *ctx,
+		     const char *system, const char *event, unsigned int flags)
+{
+	size_t len;
+	char *text;
+	int ret;
+
+	if (tep_find_event_by_name(tep, system, event))
+		return 0;
+	text = rd(ctx, system, event, &len);
+	if (!text) {
+		errno = ENOENT;
+		return -1;
+	}
+	ret = (flags & FT_TEP_UNTRUSTED) ? ft_tep_add_untrusted(tep, system, text, len) :
+					   ft_tep_add_format(tep, system, text, len);
+	free(text);
+	return ret;
+}

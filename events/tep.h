@@ -26,6 +26,8 @@ typedef char *(*ft_format_read_fn)(void *ctx, const char *system, const char *ev
 
 struct tep_handle *ft_tep_load(ft_format_read_fn rd, void *ctx, unsigned int need,
 			       struct ft_page_fmt *pf, unsigned int flags);
+int ft_tep_add_event(struct tep_handle *tep, ft_format_read_fn rd, void *ctx,
+		     const char *system, const char *event, unsigned int flags);
 int ft_format_check(const char *text, size_t len);
 int ft_tep_add_format(struct tep_handle *tep, const char *system, const char *text,
 		      size_t len);

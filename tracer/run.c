@@ -69,6 +69,7 @@ struct pipeline {
 	uint64_t		first_ts, last_ts;
 	struct ft_pmu		*pmu;		/* --pmu counters, NULL without */
 	struct ft_probes	*probes;	/* the analyzer's function probes, or NULL */
+	struct ft_tp		*tps;		/* the tracepoints it reads by name, or NULL */
 	struct ft_capture	*cap;		/* -o FILE, or NULL */
 	bool			progress;	/* a progress line is on the terminal */
 	char			kallsyms[64];	/* offline: the trace.dat's kallsyms (a memfd) */
@@ -97,6 +98,8 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 	if (raw->lost) {
 		ev.type = FT_EV_LOST;
 		ev.common_pid = -1;
+		ev.id = -1;
+		ev.data = NULL;
 		ev.lost = raw->lost;
 		if (raw->lost > 0)
 			p->foot.run.lost_cpu[raw->cpu] += raw->lost;
@@ -203,9 +206,81 @@ static void report(struct pipeline *p, struct ft_merge *m, bool final)
 	fflush(stdout);
 }
 
+/*
+ * tps_formats - the formats of the analyzer's tracepoints, read with @rd into @tep. A
+ * missing one is left for tps_resolve to report (or skip, when optional).
+ */
+static int tps_formats(struct pipeline *p, struct tep_handle *tep, ft_format_read_fn rd,
+		       void *ctx, unsigned int flags)
+{
+	const struct ft_tp *tp;
+
+	for (tp = p->tps; tp; tp = tp->next) {
+		if (!ft_tp_name_ok(tp->system) || !ft_tp_name_ok(tp->name)) {
+			ft_err("bad event '%s:%s'", tp->system, tp->name);
+			return -1;
+		}
+		if (!ft_tep_add_event(tep, rd, ctx, tp->system, tp->name, flags) || errno == ENOENT)
+			continue;
+		ft_err("cannot parse the format of %s:%s: %s", tp->system, tp->name,
+		       strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* tps_resolve - the analyzer's tracepoints against the trace's formats, into the decoder */
+static int tps_resolve(struct pipeline *p, struct tep_handle *tep, bool live)
+{
+	struct ft_tp *tp;
+	char err[512];
+
+	for (tp = p->tps; tp; tp = tp->next) {
+		if (ft_tp_resolve(tp, tep, err, sizeof(err))) {
+			if (tp->id < 0)
+				ft_err("%s needs %s:%s, which the %s lacks", p->a->name, tp->system,
+				       tp->name, live ? "kernel" : "capture");
+			else
+				ft_err("%s", err);
+			return -1;
+		}
+		if (tp->id >= 0 && ft_decoder_add_tp(&p->dec, tp->id)) {
+			ft_err("%s:%s: event id %d is out of range", tp->system, tp->name, tp->id);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* tps_enable - live: enable the analyzer's tracepoints (optional ones only if there) */
+static int tps_enable(struct pipeline *p, struct ft_session *s)
+{
+	const struct ft_tp *tp;
+	char spec[512];
+
+	for (tp = p->tps; tp; tp = tp->next) {
+		if (!ft_tp_name_ok(tp->system) || !ft_tp_name_ok(tp->name)) {
+			ft_err("bad event '%s:%s'", tp->system, tp->name);
+			return -1;
+		}
+		if (!ft_session_has_event(s, tp->system, tp->name)) {
+			if (tp->optional)
+				continue;
+			ft_err("%s needs %s:%s, which the kernel lacks", p->a->name, tp->system,
+			       tp->name);
+			return -1;
+		}
+		snprintf(spec, sizeof(spec), "%s:%s", tp->system, tp->name);
+		if (ft_session_enable(s, spec))
+			return -1;
+	}
+	return 0;
+}
+
 /* pipeline_init - decoder, chain, tasks and the analyzer over @tep */
 static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, bool live)
 {
+	const struct ft_tp *tp;
 	unsigned int want;
 
 	p->ncpus = ncpus;
@@ -231,10 +306,15 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	}
 	if (p->probes && ft_probes_decoder(p->probes, &p->dec))
 		return -1;
+	if (tps_resolve(p, tep, live))
+		return -1;
 	/* wakeup types no analyzer reads (sched_wakeup beside sched_waking) feed only the chain */
 	want = ft_want_wakeups(p->need, p->want, p->dec.have & FT_NEED(FT_EV_WAKING));
 	p->dec.bare = (FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW)) &
 		      ~(p->need | want);
+	for (tp = p->tps; tp; tp = tp->next)	/* a wakeup read by name is read whole */
+		if (tp->id >= 0)
+			p->dec.bare &= ~FT_NEED(p->dec.type_of[tp->id]);
 	if (ft_chain_init(&p->chain, ncpus, p->filtered ? &p->traced : NULL)) {
 		ft_err("out of memory");
 		return -1;
@@ -379,6 +459,8 @@ static int run_offline(struct pipeline *p)
 		goto out_src;
 	}
 	if (p->probes && probes_of_file(p, &src, tep))
+		goto out_src;
+	if (tps_formats(p, tep, ft_source_format_read, &src, FT_TEP_UNTRUSTED))
 		goto out_src;
 	if (ft_merge_init(&m, &pf, src.ncpus, on_raws, p)) {
 		ft_err("out of memory");
@@ -611,6 +693,8 @@ static int run_live(struct pipeline *p)
 			if (ft_session_enable(&s, *ev))
 				goto out_session;
 	}
+	if (tps_enable(p, &s))
+		goto out_session;
 	if (p->probes) {
 		e = ft_probes_setup(p->probes, &s, pids, npids, p->follow);
 		if (e) {
@@ -624,6 +708,8 @@ static int run_live(struct pipeline *p)
 		goto out_session;
 	}
 	if (p->probes && ft_probes_formats(p->probes, ft_session_format_read, &s, tep, false))
+		goto out_session;
+	if (tps_formats(p, tep, ft_session_format_read, &s, 0))
 		goto out_session;
 	if (ft_merge_init(&m, &s.pf, s.ncpus, on_raws, p)) {
 		ft_err("out of memory");
@@ -766,6 +852,8 @@ int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
 			ret = FT_EXIT_USAGE;
 		}
 	}
+	if (ret == FT_PARSE_RUN && a->tracepoints)
+		p.tps = a->tracepoints(p.priv);
 	if (ret == FT_PARSE_RUN && o.pmu) {
 		if (ft_pmu_parse(&pmu, o.pmu))
 			ret = FT_EXIT_USAGE;

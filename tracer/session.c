@@ -136,6 +136,12 @@ static int enable_one(struct ft_session *s, const char *system, const char *even
 	return 0;
 }
 
+/* ft_session_has_event - does the kernel have event @system:@event? */
+bool ft_session_has_event(struct ft_session *s, const char *system, const char *event)
+{
+	return tracefs_event_file_exists(s->inst, system, event, "enable");
+}
+
 /*
  * enable_events - enable what the analyzers need (required) and want (if present).
  * sched_wakeup only wanted beside sched_waking is a fallback: skipped when waking exists.

@@ -73,6 +73,7 @@ struct ft_capture {
 
 int ft_capture_open(struct ft_capture *c, const char *path, struct ft_session *s);
 void ft_capture_tap(void *ctx, int cpu, const void *page, unsigned int len);
+bool ft_session_has_event(struct ft_session *s, const char *system, const char *event);
 long ft_capture_splice(struct ft_capture *c, bool flush);
 void ft_capture_maps(struct ft_capture *c, const int *pids, int n);
 char *ft_capture_tool(const int *pids, int npids, bool follow);

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracepoints by name (events/tp.c): a made-up event whose fields are of every kind
+ * (signed and unsigned integers of 1, 2, 4 and 8 bytes, char[16], __data_loc and
+ * __rel_loc strings) is resolved from its format text, and each field read from a
+ * record built by hand must equal what was written, and what libtraceevent reads.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <traceevent/event-parse.h>
+
+#include "events/decode.h"
+#include "events/tep.h"
+#include "events/tp.h"
+
+static const char fmt_text[] =
+	"name: thing\n"
+	"ID: 901\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:s8 a;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield:u16 b;\toffset:10;\tsize:2;\tsigned:0;\n"
+	"\tfield:int c;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:u64 d;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:char comm[16];\toffset:24;\tsize:16;\tsigned:0;\n"
+	"\tfield:__data_loc char[] name;\toffset:40;\tsize:4;\tsigned:0;\n"
+	"\tfield:__rel_loc char[] rel;\toffset:44;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long addrs[2];\toffset:48;\tsize:16;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"a=%d name=%s\", REC->a, __get_str(name)\n";
+
+/* tep_with_thing - a tep that knows ftest:thing */
+static struct tep_handle *tep_with_thing(void)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	assert_non_null(tep);
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	assert_int_equal(ft_tep_add_format(tep, "ftest", fmt_text, strlen(fmt_text)), 0);
+	return tep;
+}
+
+/* record - a thing record: a=-3 b=65000 c=-70000 d=2^40+5 comm "dd" name "eth0" rel "xy" */
+static int record(unsigned char *r, size_t len)
+{
+	uint16_t type = 901, b = 65000;
+	int32_t pid = 77, c = -70000;
+	uint64_t d = (1ull << 40) + 5;
+	uint32_t loc = (5u << 16) | 64, rel = (3u << 16) | 21;	/* rel: from byte 48 */
+
+	memset(r, 0, len);
+	memcpy(r, &type, 2);
+	memcpy(r + 4, &pid, 4);
+	r[8] = (unsigned char)-3;
+	memcpy(r + 10, &b, 2);
+	memcpy(r + 12, &c, 4);
+	memcpy(r + 16, &d, 8);
+	memcpy(r + 24, "dd", 3);
+	memcpy(r + 40, &loc, 4);
+	memcpy(r + 44, &rel, 4);
+	memcpy(r + 64, "eth0", 5);
+	memcpy(r + 69, "xy", 3);
+	return 72;
+}
+
+/* test_fields - every kind of field reads back what the record holds */
+static void test_fields(void **state)
+{
+	struct tep_handle *tep = tep_with_thing();
+	struct ft_tp tp = { .system = "ftest", .name = "thing",
+			    .field = { "a", "b", "c", "d", "comm", "name", "rel", "common_pid" } };
+	struct ft_event ev = { 0 };
+	unsigned long long v;
+	unsigned char r[128];
+	char err[256];
+	int len, k;
+	const char *s;
+
+	assert_int_equal(ft_tp_resolve(&tp, tep, err, sizeof(err)), 0);
+	assert_int_equal(tp.id, 901);
+	ev.id = 901;
+	ev.data = r;
+	ev.size = record(r, sizeof(r));
+	assert_true(ft_tp_is(&ev, &tp));
+	assert_int_equal(ft_tp_num(&ev, &tp, 0), -3);
+	assert_int_equal(ft_tp_num(&ev, &tp, 1), 65000);
+	assert_int_equal(ft_tp_num(&ev, &tp, 2), -70000);
+	assert_int_equal(ft_tp_num(&ev, &tp, 3), (1ll << 40) + 5);
+	assert_int_equal(ft_tp_num(&ev, &tp, 7), 77);
+	s = ft_tp_str(&ev, &tp, 4, &len);
+	assert_int_equal(len, 2);
+	assert_memory_equal(s, "dd", 2);
+	s = ft_tp_str(&ev, &tp, 5, &len);
+	assert_int_equal(len, 4);
+	assert_memory_equal(s, "eth0", 4);
+	s = ft_tp_str(&ev, &tp, 6, &len);
+	assert_int_equal(len, 2);
+	assert_memory_equal(s, "xy", 2);
+	/* the integers as libtraceevent reads them (its values are not sign-extended) */
+	for (k = 0; k < 4; k++) {
+		struct tep_format_field *f = tep_find_field(tep_find_event(tep, 901), tp.field[k]);
+
+		assert_int_equal(tep_read_number_field(f, r, &v), 0);
+		assert_int_equal((unsigned long long)ft_tp_num(&ev, &tp, k) &
+				 (f->size == 8 ? ~0ull : (1ull << (8 * f->size)) - 1), v);
+	}
+	/* a string is not a number, nor a number a string */
+	assert_int_equal(ft_tp_num(&ev, &tp, 5), 0);
+	assert_int_equal(ft_tp_str(&ev, &tp, 0, &len)[0], 0);
+	assert_int_equal(len, 0);
+	tep_free(tep);
+}
+
+/* test_bounds - a record too short, or a __data_loc pointing past it, reads as absent */
+static void test_bounds(void **state)
+{
+	struct tep_handle *tep = tep_with_thing();
+	struct ft_tp tp = { .system = "ftest", .name = "thing", .field = { "d", "name" } };
+	struct ft_event ev = { .id = 901 };
+	unsigned char r[128];
+	char err[256];
+	uint32_t loc = (200u << 16) | 64;
+	int len;
+
+	assert_int_equal(ft_tp_resolve(&tp, tep, err, sizeof(err)), 0);
+	ev.data = r;
+	ev.size = record(r, sizeof(r));
+	memcpy(r + 40, &loc, 4);
+	assert_int_equal(ft_tp_str(&ev, &tp, 1, &len)[0], 0);
+	assert_int_equal(len, 0);
+	ev.size = 20;			/* d ends at 24 */
+	assert_false(ft_tp_has(&ev, &tp, 0));
+	assert_int_equal(ft_tp_num(&ev, &tp, 0), 0);
+	ev.id = 902;
+	assert_false(ft_tp_is(&ev, &tp));
+	tep_free(tep);
+}
+
+/* test_resolve_errors - a missing event, field or an array of numbers: one line each */
+static void test_resolve_errors(void **state)
+{
+	struct tep_handle *tep = tep_with_thing();
+	struct ft_tp none = { .system = "ftest", .name = "other", .field = { "a" } };
+	struct ft_tp nofield = { .system = "ftest", .name = "thing", .field = { "a", "zz" } };
+	struct ft_tp array = { .system = "ftest", .name = "thing", .field = { "addrs" } };
+	char err[512];
+
+	assert_int_equal(ft_tp_resolve(&none, tep, err, sizeof(err)), -1);
+	assert_int_equal(none.id, -1);
+	none.optional = true;
+	assert_int_equal(ft_tp_resolve(&none, tep, err, sizeof(err)), 0);
+	assert_int_equal(ft_tp_resolve(&nofield, tep, err, sizeof(err)), -1);
+	assert_string_equal(err, "ftest:thing has no field 'zz' (it has: "
+			    "a, b, c, d, comm, name, rel, addrs)");
+	assert_int_equal(ft_tp_resolve(&array, tep, err, sizeof(err)), -1);
+	assert_string_equal(err, "ftest:thing: field 'addrs' is neither a number nor a string");
+	nofield.opt_fields = true;
+	assert_int_equal(ft_tp_resolve(&nofield, tep, err, sizeof(err)), 0);
+	assert_int_equal(nofield.fmt[1].kind, FT_TPF_NONE);
+	assert_false(ft_tp_name_ok("a/b"));
+	assert_false(ft_tp_name_ok(""));
+	assert_true(ft_tp_name_ok("irq_handler_entry"));
+	tep_free(tep);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_resolve_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
