@@ -49,17 +49,9 @@ CFLAGS	:= -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 LDFLAGS	:= -fsanitize=address,undefined $(filter-out -flto=auto,$(LDFLAGS))
 endif
 
-EVENTS_SRC	:= events/page.c events/tep.c events/decode.c events/merge.c events/chain.c \
-		   events/pidset.c events/tasks.c events/tab.c events/intern.c events/symtab.c \
-		   events/ksyms.c events/usyms.c events/tdat.c events/tdat_buffers.c events/tdat_stats.c events/tdat_write.c events/tp.c
-# every analyzer's file is found: a new one needs no line here
-ANALYZERS_SRC	:= $(sort $(wildcard analyzers/*.c analyzers/output/*.c))
-TRACER_SRC	:= tracer/options.c tracer/session.c tracer/reader.c tracer/features.c \
-		   tracer/command.c tracer/footer.c tracer/run.c tracer/reset.c tracer/util.c tracer/flamegraph.c \
-		   tracer/pmu.c tracer/stat.c tracer/probes.c tracer/probes_file.c tracer/capture.c \
-		   tracer/source.c tracer/fold.c tracer/fold_in.c tracer/fold_bpftrace.c \
-		   tracer/fold_perf.c
-LIB_SRC		:= $(EVENTS_SRC) $(ANALYZERS_SRC) $(TRACER_SRC)
+# every file of each layer is found: a new analyzer needs no line here
+LIB_SRC		:= $(sort $(wildcard lib/*.c events/*.c output/*.c analyzers/*.c tracer/*.c) \
+		   $(filter-out cmd/main.c,$(wildcard cmd/*.c)))
 LIB_OBJ		:= $(addprefix $(O),$(LIB_SRC:.c=.o))
 HEADERS		:= $(wildcard */*.h */*/*.h)
 
@@ -90,7 +82,7 @@ FUZZ_TIME	?= 60
 
 all: $(O)ftscope $(WORKLOADS)	# the workloads: the README's examples run them
 
-$(O)ftscope: $(O)tracer/main.o $(O)libftscope.a
+$(O)ftscope: $(O)cmd/main.o $(O)libftscope.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(O)libftscope.a: $(LIB_OBJ)
@@ -158,7 +150,7 @@ install: ftscope
 	install -D -m 0644 docs/ftscope.1 $(DESTDIR)$(MANDIR)/man1/ftscope.1
 
 clean:
-	rm -f ftscope libftscope.a tracer/main.o $(LIB_OBJ) $(UNIT_TESTS) $(WORKLOADS) $(BENCH)
+	rm -f ftscope libftscope.a cmd/main.o $(LIB_OBJ) $(UNIT_TESTS) $(WORKLOADS) $(BENCH)
 	rm -f $(INJECT_STAMP)
 	rm -rf tests/out build
 

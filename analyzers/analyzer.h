@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "events/decode.h"
-#include "events/pidset.h"
+#include "lib/pidset.h"
 #include "events/tp.h"
 
 struct ft_opts;

@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "analyzers/output/json.h"
-#include "tracer/options.h"
+#include "output/json.h"
+#include "cmd/options.h"
 #include "tracer/probes.h"
-#include "tracer/util.h"
+#include "lib/util.h"
 
 struct funccount {
 	const struct ft_env	*env;

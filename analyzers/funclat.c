@@ -12,13 +12,13 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "analyzers/output/hist.h"
-#include "analyzers/output/json.h"
-#include "events/tab.h"
+#include "output/hist.h"
+#include "output/json.h"
+#include "lib/tab.h"
 #include "events/tasks.h"
-#include "tracer/options.h"
+#include "cmd/options.h"
 #include "tracer/probes.h"
-#include "tracer/util.h"
+#include "lib/util.h"
 
 #define FSTACK_DEPTH	32
 

@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "analyzers/output/hist.h"
-#include "analyzers/output/json.h"
+#include "output/hist.h"
+#include "output/json.h"
 #include "analyzers/waits.h"
 #include "events/tasks.h"
-#include "tracer/options.h"
-#include "tracer/util.h"
+#include "cmd/options.h"
+#include "lib/util.h"
 
 enum sort_key { SK_PID, SK_AVG, SK_MAX, SK_COUNT, SK_RUNTIME, SK_NKEYS };
 

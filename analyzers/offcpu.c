@@ -21,8 +21,8 @@
 #include "analyzers/offcpu.h"
 #include "events/tasks.h"
 #include "events/tdat.h"
-#include "tracer/options.h"
-#include "tracer/util.h"
+#include "cmd/options.h"
+#include "lib/util.h"
 
 /* One thread: blocked since start, with the stacks it blocked on. */
 struct offcpu_task {

@@ -12,9 +12,9 @@
 
 #include "analyzers/analyzer.h"
 #include "analyzers/waits.h"
-#include "events/intern.h"
+#include "lib/intern.h"
 #include "events/syms.h"
-#include "events/tab.h"
+#include "lib/tab.h"
 
 /* The parts of an aggregation key (an interned array); stack ids are id + 1, 0 none. */
 enum { K_TID, K_TGID, K_KST, K_UST, K_WTID, K_WTGID, K_WKST, K_WUST, K_LEN };

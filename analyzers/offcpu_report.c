@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "analyzers/offcpu.h"
-#include "analyzers/output/flame.h"
-#include "analyzers/output/json.h"
+#include "output/flame.h"
+#include "output/json.h"
 #include "events/tasks.h"
-#include "tracer/util.h"
+#include "lib/util.h"
 
 #define MAX_FRAMES	300
 

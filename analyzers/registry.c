@@ -6,20 +6,23 @@
 
 #include "analyzers/analyzer.h"
 
-extern const struct ft_analyzer ft_runqlat, ft_timehist, ft_latency,
-				 ft_wakeup, ft_offcpu, ft_funclat, ft_funccount,
-				 ft_record, ft_report;
+/* One line per analyzer: X(NAME) is `struct ft_analyzer ft_NAME`, in --help's order. */
+#define ANALYZERS(X)	\
+	X(runqlat)	\
+	X(timehist)	\
+	X(latency)	\
+	X(wakeup)	\
+	X(offcpu)	\
+	X(funclat)	\
+	X(funccount)
+
+#define DECLARE(name)	extern const struct ft_analyzer ft_##name;
+#define ENTRY(name)	&ft_##name,
+
+ANALYZERS(DECLARE)
 
 const struct ft_analyzer *const ft_analyzers[] = {
-	&ft_runqlat,
-	&ft_timehist,
-	&ft_latency,
-	&ft_wakeup,
-	&ft_offcpu,
-	&ft_funclat,
-	&ft_funccount,
-	&ft_record,
-	&ft_report,
+	ANALYZERS(ENTRY)
 	NULL,
 };
 

@@ -19,14 +19,14 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "analyzers/output/hgroups.h"
-#include "analyzers/output/json.h"
+#include "output/hgroups.h"
+#include "output/json.h"
 #include "analyzers/waits.h"
 #include "events/chain.h"
-#include "events/pidset.h"
+#include "lib/pidset.h"
 #include "events/tasks.h"
-#include "tracer/options.h"
-#include "tracer/util.h"
+#include "cmd/options.h"
+#include "lib/util.h"
 
 struct runqlat {
 	const struct ft_env	*env;

@@ -37,12 +37,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/output/json.h"
-#include "analyzers/output/line.h"
+#include "output/json.h"
+#include "output/line.h"
 #include "analyzers/timehist.h"
 #include "events/tasks.h"
-#include "tracer/options.h"
-#include "tracer/util.h"
+#include "cmd/options.h"
+#include "lib/util.h"
 
 enum { OPT_STATE = 0x100, OPT_TIME };
 

@@ -11,9 +11,9 @@
 #include <stdio.h>
 
 #include "analyzers/analyzer.h"
-#include "analyzers/output/line.h"
-#include "analyzers/output/stats.h"
-#include "events/tab.h"
+#include "output/line.h"
+#include "output/stats.h"
+#include "lib/tab.h"
 
 /* perf's default width of the task name column */
 #define TH_COMM_WIDTH	30

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/output/json.h"
+#include "output/json.h"
 #include "analyzers/timehist.h"
 #include "events/tasks.h"
-#include "tracer/options.h"
+#include "cmd/options.h"
 
 /* cmp_tid - order tasks by tid */
 static int cmp_tid(const void *a, const void *b)

@@ -16,7 +16,7 @@
  */
 #include <string.h>
 
-#include "analyzers/output/json.h"
+#include "output/json.h"
 #include "analyzers/waits.h"
 
 /* Per-task state: the wait being built, in the ft_wait itself (start 0: not ready). */

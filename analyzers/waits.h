@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "analyzers/analyzer.h"
-#include "events/tab.h"
+#include "lib/tab.h"
 
 /* One finished wait, handed to the analyzer at the switch-in. */
 struct ft_wait {

@@ -11,12 +11,12 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "analyzers/output/hgroups.h"
-#include "analyzers/output/json.h"
+#include "output/hgroups.h"
+#include "output/json.h"
 #include "analyzers/waits.h"
 #include "events/tasks.h"
-#include "tracer/options.h"
-#include "tracer/util.h"
+#include "cmd/options.h"
+#include "lib/util.h"
 
 /* A waker -> wakee pair. */
 struct pair {

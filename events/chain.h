@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "events/decode.h"
-#include "events/pidset.h"
+#include "lib/pidset.h"
 
 /* Most switches one record can reveal: a switch-in on its CPU, and a run elsewhere
  * ended for each of its two tasks. */

@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "events/intern.h"
-#include "events/tab.h"
+#include "lib/intern.h"
+#include "lib/tab.h"
 
 struct ft_sym {
 	uint64_t	addr, size;

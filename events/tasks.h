@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "events/decode.h"
-#include "events/tab.h"
+#include "lib/tab.h"
 
 struct ft_task {
 	int	tid;

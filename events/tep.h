@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "events/page.h"
+#include "lib/file.h"
 
 struct tep_handle;
 
@@ -34,7 +35,5 @@ int ft_tep_add_format(struct tep_handle *tep, const char *system, const char *te
 int ft_tep_add_untrusted(struct tep_handle *tep, const char *system, const char *text,
 			 size_t len);
 char *ft_dir_format_read(void *dir, const char *system, const char *event, size_t *len);
-char *ft_read_file(const char *path, size_t max, size_t *len);
-int ft_write_all(int fd, const void *buf, size_t len);
 
 #endif

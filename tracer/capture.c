@@ -25,7 +25,7 @@
 #include "events/tep.h"
 #include "tracer/command.h"
 #include "tracer/session.h"
-#include "tracer/util.h"
+#include "lib/util.h"
 
 /* Largest /proc/kallsyms and saved_cmdlines read into a capture. */
 #define CAPTURE_TEXT_MAX	(256UL << 20)

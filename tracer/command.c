@@ -17,8 +17,8 @@
 
 #include "events/tep.h"
 #include "tracer/command.h"
-#include "tracer/options.h"
-#include "tracer/util.h"
+#include "cmd/options.h"
+#include "lib/util.h"
 
 /* executable - a regular file we may execute */
 static bool executable(const char *path)

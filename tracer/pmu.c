@@ -16,12 +16,12 @@
 
 #include <tracefs.h>
 
-#include "analyzers/output/json.h"
+#include "output/json.h"
 #include "events/tep.h"
-#include "tracer/options.h"
+#include "cmd/options.h"
 #include "tracer/pmu.h"
 #include "tracer/session.h"
-#include "tracer/util.h"
+#include "lib/util.h"
 
 static const struct {
 	const char	*name;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analyzers/output/pmu_print.h"
+#include "output/pmu_print.h"
 
 struct ft_json;
 struct ft_opts;

@@ -26,10 +26,10 @@
 #include "events/decode.h"
 #include "events/syms.h"
 #include "events/tep.h"
-#include "tracer/options.h"
+#include "cmd/options.h"
 #include "tracer/probes.h"
 #include "tracer/session.h"
-#include "tracer/util.h"
+#include "lib/util.h"
 
 /* Default ceiling on functions per run: each one costs two probes. */
 #define FT_PROBES_LIMIT	256

@@ -15,7 +15,7 @@
 
 #include "events/decode.h"
 #include "tracer/probes.h"
-#include "tracer/util.h"
+#include "lib/util.h"
 
 static const char kind_letter[] = { [FT_FK_KERNEL] = 'k', [FT_FK_USER] = 'u',
 				    [FT_FK_SYSCALL] = 's' };

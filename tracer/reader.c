@@ -19,7 +19,7 @@
 #include "events/decode.h"
 #include "events/merge.h"
 #include "tracer/session.h"
-#include "tracer/util.h"
+#include "lib/util.h"
 
 /* At most this many pages per CPU in one round, so that a flood cannot starve the rest. */
 #define ROUND_PAGES	4096

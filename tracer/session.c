@@ -17,9 +17,9 @@
 
 #include "events/decode.h"
 #include "events/tep.h"
-#include "tracer/options.h"
+#include "cmd/options.h"
 #include "tracer/session.h"
-#include "tracer/util.h"
+#include "lib/util.h"
 
 /**
  * ft_tracefs_mount - make sure tracefs is mounted (this VM boots without it)

@@ -22,7 +22,7 @@
 #include "events/decode.h"
 #include "events/tdat.h"
 #include "events/tep.h"
-#include "tracer/run.h"
+#include "cmd/run.h"
 
 /* cpu_now - process CPU time in seconds */
 static double cpu_now(void)

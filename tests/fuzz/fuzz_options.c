@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "tracer/options.h"
+#include "cmd/options.h"
 
 #define MAX_ARGS	32
 

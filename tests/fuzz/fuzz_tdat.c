@@ -14,7 +14,7 @@
 
 #include "analyzers/analyzer.h"
 #include "events/tep.h"
-#include "tracer/run.h"
+#include "cmd/run.h"
 
 static const char *const names[] = { "timehist", "runqlat", "wakeup", "offcpu", "latency" };
 

@@ -15,12 +15,12 @@
 #include <cmocka.h>
 
 #include "analyzers/analyzer.h"
-#include "analyzers/output/json.h"
+#include "output/json.h"
 #include "events/chain.h"
 #include "events/decode.h"
-#include "events/pidset.h"
+#include "lib/pidset.h"
 #include "events/tasks.h"
-#include "tracer/options.h"
+#include "cmd/options.h"
 #include "tests/unit/sched_events.h"
 
 #define MS	1000000ULL

@@ -16,17 +16,17 @@
 #include <traceevent/event-parse.h>
 
 #include "analyzers/analyzer.h"
-#include "analyzers/output/hist.h"
-#include "analyzers/output/line.h"
+#include "output/hist.h"
+#include "output/line.h"
 #include "events/chain.h"
 #include "events/decode.h"
 #include "events/merge.h"
-#include "events/pidset.h"
+#include "lib/pidset.h"
 #include "events/tasks.h"
 #include "events/tep.h"
-#include "tracer/options.h"
+#include "cmd/options.h"
 #include "tests/unit/sched_events.h"
-#include "tracer/util.h"
+#include "lib/util.h"
 
 #define K618	"tests/data/k6.18"
 

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "analyzers/output/hist.h"
+#include "output/hist.h"
 
 #define N_BIG	100000
 

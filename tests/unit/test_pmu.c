@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "analyzers/output/json.h"
-#include "analyzers/output/pmu_print.h"
+#include "output/json.h"
+#include "output/pmu_print.h"
 #include "tracer/pmu.h"
 
 #define SW(n, c, v, ena, run) { n, PERF_TYPE_SOFTWARE, c, FT_PMU_COUNTED, v, ena, run }

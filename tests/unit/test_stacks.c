@@ -18,7 +18,7 @@
 #include <traceevent/event-parse.h>
 
 #include "events/decode.h"
-#include "events/intern.h"
+#include "lib/intern.h"
 #include "events/syms.h"
 #include "events/tep.h"
 

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `ftscope list`: the commands, and what this kernel offers them. Everything is
+ * found by reading; nothing is written (set_ftrace_filter is never opened).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <tracefs/tracefs.h>
+
+#include "analyzers/analyzer.h"
+#include "events/decode.h"
+#include "events/tep.h"
+#include "cmd/run.h"
+#include "tracer/session.h"
+#include "lib/util.h"
+
+/* pmu_works - can we open a counting perf event of this type/config on ourselves? */
+static const char *pmu_works(unsigned int type, unsigned long long config)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = config;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return errno == ENOENT || errno == EOPNOTSUPP ? "not supported" : strerror(errno);
+	close(fd);
+	return NULL;
+}
+
+/* yesno - one feature line */
+static void yesno(const char *what, int ok, const char *why)
+{
+	printf("  %-26s %s%s%s%s\n", what, ok ? "yes" : "no", why ? " (" : "", why ? why : "",
+	       why ? ")" : "");
+}
+
+/* readable - whether a tracefs file can be read (EPERM on locked-down kernels) */
+static const char *readable(const char *file)
+{
+	char path[512];
+	char buf[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", tracefs_tracing_dir(), file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return strerror(errno);
+	if (read(fd, buf, sizeof(buf)) < 0) {
+		int e = errno;
+
+		close(fd);
+		return strerror(e);
+	}
+	close(fd);
+	return NULL;
+}
+
+/* tracer_listed - is @name in available_tracers? */
+static bool tracer_listed(const char *name)
+{
+	return tracefs_tracer_available(tracefs_tracing_dir(), name);
+}
+
+/* the commands that are not analyzers: main.c runs them, --help and list print them */
+/**
+ * ft_cmd_list - print the commands and this machine's tracing features
+ * Returns the exit status.
+ */
+int ft_cmd_list(int argc, char **argv)
+{
+	const char *why;
+	int i;
+
+	ft_set_prog("ftscope list");
+	i = ft_no_args(argc, argv, "Usage: ftscope list\n\nThe commands, and which tracing "
+		       "features this kernel offers: events,\nfunction and function_graph "
+		       "tracers, kprobe and uprobe events, stack options,\nPMU counters "
+		       "(as root).\n\nEXAMPLES:\n  ftscope list\n");
+	if (i >= 0)
+		return i;
+	puts("Commands:");
+	ft_commands_print(stdout, 12);
+	if (geteuid() != 0) {
+		puts("\nKernel features: run as root to probe them.");
+		return FT_EXIT_OK;
+	}
+	if (ft_tracefs_mount())
+		return FT_EXIT_ERR;
+	printf("\nKernel features (tracefs at %s):\n", tracefs_tracing_dir());
+	for (i = 1; i < FT_EV_NTYPES; i++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "event %s:%s", ft_event_defs[i].system,
+			 ft_event_defs[i].name);
+		yesno(name, tracefs_event_file_exists(NULL, ft_event_defs[i].system,
+						      ft_event_defs[i].name, "format"), NULL);
+	}
+	yesno("event raw_syscalls", tracefs_dir_exists(NULL, "events/raw_syscalls"), NULL);
+	yesno("instances", tracefs_dir_exists(NULL, "instances"), NULL);
+	why = readable("available_filter_functions");
+	yesno("function tracer", tracer_listed("function") && !why,
+	      tracer_listed("function") && why ? why : NULL);
+	yesno("function_graph tracer", tracer_listed("function_graph"), NULL);
+	yesno("kprobe events", tracefs_file_exists(NULL, "kprobe_events"), NULL);
+	yesno("uprobe events", tracefs_file_exists(NULL, "uprobe_events"), NULL);
+	yesno("options/stacktrace", tracefs_file_exists(NULL, "options/stacktrace"), NULL);
+	yesno("options/userstacktrace", tracefs_file_exists(NULL, "options/userstacktrace"), NULL);
+	yesno("hist triggers", tracefs_file_exists(NULL, "events/sched/sched_switch/hist"), NULL);
+	why = pmu_works(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	yesno("PMU hardware counters", !why, why);
+	why = pmu_works(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	yesno("PMU software counters", !why, why);
+	return FT_EXIT_OK;
+}

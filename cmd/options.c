@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Common options, parsed once for every analyzer; the analyzer's own options are
+ * merged into the same getopt_long table and handed to its parse_opt.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzers/analyzer.h"
+#include "tracer/command.h"
+#include "cmd/options.h"
+#include "lib/parse.h"
+#include "lib/util.h"
+
+enum { OPT_JSON = 0x1000, OPT_HELP, OPT_PMU, OPT_KEEP_CMD, OPT_CLOCK, OPT_CGROUP };
+
+static const char common_short[] = "p:t:C:ad:Tb:i:B:o:h";
+static const struct option common_long[] = {
+	{ "pid",	required_argument, NULL, 'p' },
+	{ "tid",	required_argument, NULL, 't' },
+	{ "cpu",	required_argument, NULL, 'C' },
+	{ "all-cpus",	no_argument,       NULL, 'a' },
+	{ "duration",	required_argument, NULL, 'd' },
+	{ "timestamp",	no_argument,       NULL, 'T' },
+	{ "buffer",	required_argument, NULL, 'b' },
+	{ "input",	required_argument, NULL, 'i' },
+	{ "instance",	required_argument, NULL, 'B' },
+	{ "output",	required_argument, NULL, 'o' },
+	{ "json",	no_argument,       NULL, OPT_JSON },
+	{ "pmu",	required_argument, NULL, OPT_PMU },
+	{ "keep-command", no_argument,     NULL, OPT_KEEP_CMD },
+	{ "clock",	required_argument, NULL, OPT_CLOCK },
+	{ "cgroup",	required_argument, NULL, OPT_CGROUP },
+	{ "help",	no_argument,       NULL, 'h' },
+};
+
+static const char common_usage[] =
+	"Common options:\n"
+	"  -p, --pid PID[,PID]   trace these processes (all their threads, and new ones)\n"
+	"  -t, --tid TID[,TID]   trace these threads only\n"
+	"      --cgroup PATH     trace the processes of this cgroup (as perf -G: PATH under\n"
+	"                        /sys/fs/cgroup or a hierarchy there, or absolute), with their\n"
+	"                        new threads and children; ones that join it later are not seen\n"
+	"  -C, --cpu CPUS        trace these CPUs only (e.g. 0,2-3)\n"
+	"  -a, --all-cpus        trace the whole system (the default)\n"
+	"  -d, --duration SECS   stop after SECS seconds\n"
+	"  -T, --timestamp       print a timestamp before each interval report\n"
+	"  -b, --buffer KB       ring-buffer size per CPU, in KB\n"
+	"      --clock NAME      the trace clock: mono (default, CLOCK_MONOTONIC), perf (perf's:\n"
+	"                        the times perf sched prints), boot, global, local, ... (the\n"
+	"                        kernel's trace_clock list); a file keeps the one it was made with\n";
+/* what an analyzer reads and writes besides (a recorder has its own -o and no -i) */
+static const char file_usage[] =
+	"  -o, --output FILE     also save the run's events as a trace.dat (trace-cmd's format)\n"
+	"  -i, --input FILE      analyze a trace.dat (ftscope -o, ftscope record, trace-cmd record)\n"
+	"                        instead of tracing\n"
+	"  -B, --instance NAME   with -i: read the buffer of instance NAME (trace-cmd record -B;\n"
+	"                        top: the top one; default: the top one, or the first instance\n"
+	"                        with events when it holds none)\n";
+static const char common_tail[] =
+	"      --json            print the report as JSON\n"
+	"      --pmu LIST        count these events (see ftscope stat --help) over the trace\n"
+	"  -h, --help            this help\n"
+	"  interval [count]      report every interval seconds, count times (as BCC tools)\n"
+	"  -- command [args]     run command, trace it and its children until it exits; when\n"
+	"                        the run ends first (-d, count, Ctrl-C), end it with SIGTERM\n"
+	"                        (SIGKILL 2 s later); its own children are not signalled\n"
+	"      --keep-command    leave the command running when the run ends first\n";
+
+/* ft_usage - the help of one analyzer: synopsis, its options, common options, examples */
+void ft_usage(const struct ft_analyzer *a, FILE *f)
+{
+	if (a->help) {
+		fputs(a->help, f);
+		return;
+	}
+	fprintf(f, "Usage: ftscope %s [options]%s%s [interval [count]] [-- command [args]]\n\n%s.\n\n",
+		a->name, a->synopsis ? " " : "", a->synopsis ? a->synopsis : "", a->summary);
+	if (a->usage && a->usage[0])
+		fprintf(f, "Options:\n%s\n", a->usage);
+	fprintf(f, "%s%s%s\nEXAMPLES:\n%s", common_usage, a->splice ? "" : file_usage,
+		common_tail, a->examples ? a->examples : "");
+}
+
+/* build_tables - common plus analyzer options, as one short string and one long table */
+static struct option *build_tables(const struct ft_analyzer *a, char *shortopts, size_t len)
+{
+	size_t nc = sizeof(common_long) / sizeof(common_long[0]), na = 0;
+	struct option *lo;
+
+	while (a->longopts && a->longopts[na].name)
+		na++;
+	lo = calloc(nc + na + 1, sizeof(*lo));
+	if (!lo)
+		return NULL;
+	memcpy(lo, common_long, sizeof(common_long));
+	if (na)
+		memcpy(lo + nc, a->longopts, na * sizeof(*lo));
+	/* '+': stop at the first word that is no option (glibc skips it before ':') */
+	snprintf(shortopts, len, "%s:%s%s", a->command_words ? "+" : "", common_short,
+		 a->shortopts ? a->shortopts : "");
+	return lo;
+}
+
+/* parse_common - one common option; -1 when @opt is not common, 0 ok, 1 bad value */
+static int parse_common(struct ft_opts *o, int opt, const char *arg)
+{
+	long v;
+
+	switch (opt) {
+	case 'p': return ft_parse_pids(arg, &o->pids, &o->npids) ? 1 : 0;
+	case 't': return ft_parse_pids(arg, &o->tids, &o->ntids) ? 1 : 0;
+	case 'C': o->cpu_arg = arg; return 0;
+	case 'a': o->all = true; return 0;
+	case 'd': return ft_parse_double(arg, 0.001, 1e7, &o->duration) ? 1 : 0;
+	case 'T': o->timestamps = true; return 0;
+	case 'b':
+		if (ft_parse_long(arg, 4, 4L << 20, &v))
+			return 1;
+		o->buffer_kb = (unsigned int)v;
+		return 0;
+	case 'i': o->input = arg; return 0;
+	case 'B': o->instance = arg; return 0;
+	case 'o': o->output = arg; return 0;
+	case OPT_JSON: o->json = true; return 0;
+	case OPT_PMU: o->pmu = arg; return 0;
+	case OPT_KEEP_CMD: o->keep_cmd = true; return 0;
+	case OPT_CLOCK: o->clock = arg; return 0;
+	case OPT_CGROUP: o->cgroup = arg; return 0;
+	}
+	return -1;
+}
+
+/* opt_name - how the user spelled option @opt, for error lines */
+static void opt_name(int opt, const struct option *lo, char *buf, size_t len)
+{
+	int i;
+
+	if (opt <= 0xff) {
+		snprintf(buf, len, "-%c", opt);
+		return;
+	}
+	for (i = 0; lo[i].name; i++)
+		if (lo[i].val == opt) {
+			snprintf(buf, len, "--%s", lo[i].name);
+			return;
+		}
+	snprintf(buf, len, "an option");
+}
+
+/**
+ * ft_opts_parse - parse `ftscope NAME [options] [interval [count]] [-- cmd]`
+ * @argv[0] is the analyzer name. Fills @o and, through parse_opt, @priv.
+ * Returns FT_PARSE_RUN, or an exit status after printing help or one error line.
+ */
+int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
+		  int argc, char **argv)
+{
+	int i, opt, nargs = argc, ret = FT_PARSE_RUN, npos = 0;
+	char shortopts[128], name[64];
+	struct option *lo;
+	long cnt;
+
+	for (i = 1; i < argc && !a->command_words; i++)
+		if (!strcmp(argv[i], "--")) {
+			nargs = i;
+			if (i + 1 >= argc) {
+				ft_err("'--' must be followed by a command");
+				return FT_EXIT_USAGE;
+			}
+			o->cmd = argv + i + 1;
+			break;
+		}
+	lo = build_tables(a, shortopts, sizeof(shortopts));
+	if (!lo) {
+		ft_err("out of memory");
+		return FT_EXIT_ERR;
+	}
+	optind = 0;	/* glibc: 0 resets getopt completely, as each parse must */
+	opterr = 0;
+	while ((opt = getopt_long(nargs, argv, shortopts, lo, NULL)) != -1) {
+		int r;
+
+		if (opt == 'h') {
+			ft_usage(a, stdout);
+			ret = FT_EXIT_OK;
+			goto out;
+		}
+		if (opt == '?' || opt == ':') {
+			if (optopt)
+				opt_name(optopt, lo, name, sizeof(name));
+			else
+				snprintf(name, sizeof(name), "%s", argv[optind - 1]);
+			/* getopt gives a long option's own value when it was given "=value" */
+			ft_err(opt == ':' ? "option %s needs a value (see --help)" :
+			       optopt > 0xff ? "option %s takes no value (see --help)" :
+			       "unknown option %s (see --help)", name);
+			ret = FT_EXIT_USAGE;
+			goto out;
+		}
+		r = parse_common(o, opt, optarg);
+		if (r < 0)
+			r = a->parse_opt ? a->parse_opt(priv, opt, optarg) : -1;
+		if (r == FT_OPT_REPORTED) {
+			ret = FT_EXIT_USAGE;
+			goto out;
+		}
+		if (r) {
+			opt_name(opt, lo, name, sizeof(name));
+			ft_err("invalid value '%s' for %s", optarg ? optarg : "", name);
+			ret = FT_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (a->command_words && optind < argc) {
+		o->cmd = argv + optind;
+		nargs = optind;
+	} else if (a->command_words && optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		ft_err("'--' must be followed by a command");
+		ret = FT_EXIT_USAGE;
+		goto out;
+	}
+	for (i = optind; i < nargs; i++, npos++) {
+		double num;
+
+		if (a->arg && ft_parse_double(argv[i], 0.001, 1e7, &num)) {
+			if (a->arg(priv, argv[i])) {
+				ret = FT_EXIT_USAGE;
+				goto out;
+			}
+			npos--;
+			continue;
+		}
+		if (npos == 0 && ft_parse_double(argv[i], 0.001, 1e7, &o->interval)) {
+			ft_err("invalid interval '%s' (seconds)", argv[i]);
+			ret = FT_EXIT_USAGE;
+			goto out;
+		}
+		if (npos == 1) {
+			if (ft_parse_long(argv[i], 1, LONG_MAX, &cnt)) {
+				ft_err("invalid count '%s'", argv[i]);
+				ret = FT_EXIT_USAGE;
+				goto out;
+			}
+			o->count = cnt;
+		}
+		if (npos > 1) {
+			ft_err("unexpected argument '%s' (see --help)", argv[i]);
+			ret = FT_EXIT_USAGE;
+			goto out;
+		}
+	}
+	/* -C: this machine's CPUs live, any a capture can name with -i */
+	if (o->cpu_arg && ft_parse_cpus(o->cpu_arg, o->input ? FT_FILE_MAX_CPUS : o->ncpus,
+					&o->cpu_on)) {
+		ft_err("invalid value '%s' for -C", o->cpu_arg);
+		ret = FT_EXIT_USAGE;
+		goto out;
+	}
+	if (o->cpu_arg && o->input)
+		o->ncpus = FT_FILE_MAX_CPUS;
+	if ((o->npids || o->ntids) && o->cmd) {
+		ft_err("-p/-t and '-- command' cannot be combined");
+		ret = FT_EXIT_USAGE;
+	} else if (o->cgroup && (o->input || o->cmd)) {
+		ft_err("--cgroup picks the processes of a live run: not with -i or a command");
+		ret = FT_EXIT_USAGE;
+	} else if (o->cgroup && ft_cgroup_procs(o->cgroup, &o->cg_pids, &o->ncg)) {
+		ret = FT_EXIT_ERR;
+	} else if (o->instance && !o->input) {
+		ft_err("-B picks a buffer of a trace.dat: it needs -i FILE");
+		ret = FT_EXIT_USAGE;
+	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu || o->clock)) {
+		ft_err("-i reads a capture: it cannot be combined with -b, --clock, --pmu or a command");
+		ret = FT_EXIT_USAGE;
+	} else if (o->input && (o->npids || o->ntids) && a->probes) {
+		ft_err("-p and -t filter a capture's scheduler events, not %s's probes", a->name);
+		ret = FT_EXIT_USAGE;
+	} else if (a->check && a->check(priv, o)) {
+		ret = FT_EXIT_USAGE;
+	}
+out:
+	free(lo);
+	return ret;
+}
+
+/* ft_opts_filtered - whether the kernel is asked to record only some tasks */
+bool ft_opts_filtered(const struct ft_opts *o)
+{
+	return o->npids || o->ntids || o->ncg || o->cmd;
+}
+
+/* ft_opts_free - free what parsing allocated */
+void ft_opts_free(struct ft_opts *o)
+{
+	free(o->pids);
+	free(o->tids);
+	free(o->cg_pids);
+	o->cg_pids = NULL;
+	free(o->cpu_on);
+	o->pids = o->tids = NULL;
+	o->cpu_on = NULL;
+}

@@ -1,0 +1,872 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run_tool: the one lifecycle every analyzer goes through.
+ *
+ *   parse -> check targets -> session (instance, events, filter) -> tep + decoder
+ *   -> readers -> start (command released) -> rounds: read, losses, merge up to the
+ *   watermark, chain repair, analyzer -> interval reports -> stop, drain, final
+ *   report and footer -> unwind through out_* labels on every path.
+ *
+ * Data flows one way: source -> decode -> merge -> chain -> analyzer -> output.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#include "analyzers/analyzer.h"
+#include "output/json.h"
+#include "events/chain.h"
+#include "events/decode.h"
+#include "events/merge.h"
+#include "lib/pidset.h"
+#include "events/tasks.h"
+#include "events/tdat.h"
+#include "events/tep.h"
+#include "tracer/command.h"
+#include "cmd/footer.h"
+#include "cmd/options.h"
+#include "tracer/pmu.h"
+#include "tracer/probes.h"
+#include "cmd/run.h"
+#include "events/source.h"
+#include "tracer/session.h"
+#include "lib/util.h"
+
+/* Longest sleep between rounds: bounds the delay of Ctrl-C-free reports and memory. */
+#define MAX_WAIT_MS	1000
+/* Longest sleep while a capture samples the traced processes' maps. */
+#define CAPTURE_MAPS_MS	100
+/*
+ * How far behind the clock the live merge stays. A record is stamped when its
+ * writer reserves it and becomes readable when the writer commits; a writer whose
+ * vCPU the host stalls in between commits late, after records stamped later on
+ * other CPUs were merged. Records that still arrive later are counted (unordered).
+ */
+#define COMMIT_LAG_NS	20000000ULL
+
+struct pipeline {
+	const struct ft_analyzer *a;
+	void			*priv;
+	struct ft_opts		*o;
+	struct ft_decoder	dec;
+	struct ft_chain		chain;
+	struct ft_tasks		tasks;
+	struct ft_imap		traced;		/* in-kernel pid filter, mirrored */
+	struct ft_imap		shown;		/* -p/-t on a capture: the tasks reported */
+	bool			show, show_follow;
+	unsigned int		need, want;	/* events, after the analyzer's options */
+	bool			filtered, follow;
+	struct ft_env		env;
+	int			ncpus;
+	struct ft_footer	foot;		/* the footer's counts: lost ones kept here */
+	uint64_t		first_ts, last_ts;
+	struct ft_pmu		*pmu;		/* --pmu counters, NULL without */
+	struct ft_probes	*probes;	/* the analyzer's function probes, or NULL */
+	struct ft_tp		*tps;		/* the tracepoints it reads by name, or NULL */
+	struct ft_capture	*cap;		/* -o FILE, or NULL */
+	bool			progress;	/* a progress line is on the terminal */
+	char			kallsyms[64];	/* offline: the trace.dat's kallsyms (a memfd) */
+};
+
+/* deliver - hand one decoded event to the analyzer */
+static inline void deliver(struct pipeline *p, const struct ft_event *ev)
+{
+	const bool *on = p->o->cpu_on;
+
+	/* -C: what the kernel's tracing_cpumask keeps live, here on a capture too */
+	if (on && (ev->cpu >= p->o->ncpus || !on[ev->cpu]))
+		return;
+	p->a->event(p->priv, ev);
+}
+
+/* on_raw - one record: decode, follow forks, repair the chain, deliver */
+static inline __attribute__((always_inline))
+void on_raw(struct pipeline *p, const struct ft_raw *raw)
+{
+	struct ft_event ev, synth[FT_CHAIN_MAX_SYNTH];
+	int i, n;
+
+	ev.ts = raw->ts;
+	ev.cpu = raw->cpu;
+	if (raw->lost) {
+		ev.type = FT_EV_LOST;
+		ev.common_pid = -1;
+		ev.id = -1;
+		ev.data = NULL;
+		ev.lost = raw->lost;
+		if (raw->lost > 0)
+			p->foot.run.lost_cpu[raw->cpu] += raw->lost;
+		else
+			p->foot.run.lost_unknown++;
+		ft_chain_feed(&p->chain, &ev, synth);
+		deliver(p, &ev);
+		return;
+	}
+	if (ft_decode(&p->dec, raw->data, raw->size, &ev) == FT_EV_UNKNOWN)
+		return;
+	/* a wakeup the analyzer does not read still tells the chain who runs and who woke */
+	if (p->dec.bare & FT_NEED(ev.type)) {
+		n = ft_chain_feed(&p->chain, &ev, synth);
+		for (i = 0; i < n; i++)
+			deliver(p, &synth[i]);
+		return;
+	}
+	if (ev.type == FT_EV_FORK) {
+		ft_tasks_fork(&p->tasks, ev.fork.parent_pid, ev.fork.child_pid, ev.fork.child_comm);
+		if (p->filtered && p->follow && ft_imap_get(&p->traced, ev.fork.parent_pid))
+			ft_imap_put(&p->traced, ev.fork.child_pid, 1);
+		if (p->show_follow && ft_imap_get(&p->shown, ev.fork.parent_pid))
+			ft_imap_put(&p->shown, ev.fork.child_pid, 1);
+	}
+	/* a stack belongs to the record before it, made by the task that switched out */
+	if (ev.type == FT_EV_KSTACK || ev.type == FT_EV_USTACK) {
+		deliver(p, &ev);
+		return;
+	}
+	n = ft_chain_feed(&p->chain, &ev, synth);
+	for (i = 0; i < n; i++)
+		deliver(p, &synth[i]);
+	deliver(p, &ev);
+}
+
+/* on_raws - merge callback: @n records in time order */
+static void on_raws(void *ctx, const struct ft_raw *raw, unsigned int n)
+{
+	struct pipeline *p = ctx;
+	unsigned int i;
+
+	if (!p->first_ts)
+		p->first_ts = raw[0].ts;
+	p->last_ts = raw[n - 1].ts;
+	for (i = 0; i < n; i++)
+		on_raw(p, &raw[i]);
+}
+
+/* counts_take - the run's running totals for the footer */
+static void counts_take(struct pipeline *p, struct ft_merge *m)
+{
+	struct ft_counts *c = &p->foot.run;
+	int cpu;
+
+	c->events = m->events;
+	c->lost = c->bad = 0;
+	for (cpu = 0; cpu < p->ncpus; cpu++) {
+		c->lost += c->lost_cpu[cpu];
+		c->bad += m->cpu[cpu].bad_pages;
+		c->repaired_cpu[cpu] = p->chain.repaired_cpu[cpu];
+	}
+	c->repaired = p->chain.repaired;
+	c->split = p->chain.split;
+	c->malformed = p->dec.malformed;
+	c->unordered = m->unordered;
+}
+
+/* report - one report of the analyzer, with its footer; JSON as one object per line */
+static void report(struct pipeline *p, struct ft_merge *m, bool final)
+{
+	struct ft_report r = { .f = stdout, .final = final, .interval = p->o->interval > 0 };
+	struct ft_json j;
+	char tbuf[32];
+
+	r.ts = p->last_ts;
+	if (p->o->json) {
+		ft_json_init(&j, stdout);
+		r.json = &j;
+		ft_json_obj_begin(&j, NULL);
+		ft_json_str(&j, "analyzer", p->a->name);
+		ft_json_bool(&j, "final", final);
+		ft_json_u64(&j, "time_ns", r.ts);
+	} else if (r.interval) {
+		if (p->o->timestamps) {
+			time_t now = time(NULL);
+
+			strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&now));
+			printf("\n%s\n", tbuf);
+		} else {
+			putchar('\n');
+		}
+	}
+	p->a->report(p->priv, &r);
+	if (p->pmu)
+		ft_pmu_report(p->pmu, r.footer ? r.footer : r.f, r.json, r.interval);
+	counts_take(p, m);
+	if (p->a->splice && p->cap)
+		ft_footer_record(&p->foot, p->cap, r.footer ? r.footer : r.f, r.json);
+	else
+		ft_footer_print(&p->foot, r.footer ? r.footer : r.f, r.json, r.interval, final);
+	if (r.json)
+		ft_json_obj_end(&j);
+	fflush(stdout);
+}
+
+/*
+ * tps_formats - the formats of the analyzer's tracepoints, read with @rd into @tep. A
+ * missing one is left for tps_resolve to report (or skip, when optional).
+ */
+static int tps_formats(struct pipeline *p, struct tep_handle *tep, ft_format_read_fn rd,
+		       void *ctx, unsigned int flags)
+{
+	const struct ft_tp *tp;
+
+	for (tp = p->tps; tp; tp = tp->next) {
+		if (!ft_tp_name_ok(tp->system) || !ft_tp_name_ok(tp->name)) {
+			ft_err("bad event '%s:%s'", tp->system, tp->name);
+			return -1;
+		}
+		if (!ft_tep_add_event(tep, rd, ctx, tp->system, tp->name, flags) || errno == ENOENT)
+			continue;
+		ft_err("cannot parse the format of %s:%s: %s", tp->system, tp->name,
+		       strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* tps_resolve - the analyzer's tracepoints against the trace's formats, into the decoder */
+static int tps_resolve(struct pipeline *p, struct tep_handle *tep, bool live)
+{
+	struct ft_tp *tp;
+	char err[512];
+
+	for (tp = p->tps; tp; tp = tp->next) {
+		if (ft_tp_resolve(tp, tep, err, sizeof(err))) {
+			if (tp->id < 0)
+				ft_err("%s needs %s:%s, which the %s lacks", p->a->name, tp->system,
+				       tp->name, live ? "kernel" : "capture");
+			else
+				ft_err("%s", err);
+			return -1;
+		}
+		if (tp->id >= 0 && ft_decoder_add_tp(&p->dec, tp->id)) {
+			ft_err("%s:%s: event id %d is out of range", tp->system, tp->name, tp->id);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* tps_enable - live: enable the analyzer's tracepoints (optional ones only if there) */
+static int tps_enable(struct pipeline *p, struct ft_session *s)
+{
+	const struct ft_tp *tp;
+	char spec[512];
+
+	for (tp = p->tps; tp; tp = tp->next) {
+		if (!ft_tp_name_ok(tp->system) || !ft_tp_name_ok(tp->name)) {
+			ft_err("bad event '%s:%s'", tp->system, tp->name);
+			return -1;
+		}
+		if (!ft_session_has_event(s, tp->system, tp->name)) {
+			if (tp->optional)
+				continue;
+			ft_err("%s needs %s:%s, which the kernel lacks", p->a->name, tp->system,
+			       tp->name);
+			return -1;
+		}
+		snprintf(spec, sizeof(spec), "%s:%s", tp->system, tp->name);
+		if (ft_session_enable(s, spec))
+			return -1;
+	}
+	return 0;
+}
+
+/* pipeline_init - decoder, chain, tasks and the analyzer over @tep */
+static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, bool live)
+{
+	const struct ft_tp *tp;
+	unsigned int want;
+
+	p->ncpus = ncpus;
+	if (ft_footer_init(&p->foot, ncpus) || ft_tasks_init(&p->tasks, live) ||
+	    (p->env.cmdlines && ft_tasks_saved(&p->tasks, p->env.cmdlines->data,
+					       p->env.cmdlines->len))) {
+		ft_err("out of memory");
+		return -1;
+	}
+	if (ft_decoder_init(&p->dec, tep)) {
+		ft_err("the trace has no usable scheduler event formats");
+		return -1;
+	}
+	if ((p->dec.have & p->need) != p->need) {
+		int i;
+
+		for (i = 1; i < FT_EV_NTYPES; i++)
+			if ((p->need & FT_NEED(i)) && !(p->dec.have & FT_NEED(i)))
+				ft_err("%s needs %s:%s, which the %s lacks", p->a->name,
+				       ft_event_defs[i].system, ft_event_defs[i].name,
+				       live ? "kernel" : "capture");
+		return -1;
+	}
+	if (p->probes && ft_probes_decoder(p->probes, &p->dec))
+		return -1;
+	if (tps_resolve(p, tep, live))
+		return -1;
+	/* wakeup types no analyzer reads (sched_wakeup beside sched_waking) feed only the chain */
+	want = ft_want_wakeups(p->need, p->want, p->dec.have & FT_NEED(FT_EV_WAKING));
+	p->dec.bare = (FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW)) &
+		      ~(p->need | want);
+	for (tp = p->tps; tp; tp = tp->next)	/* a wakeup read by name is read whole */
+		if (tp->id >= 0)
+			p->dec.bare &= ~FT_NEED(p->dec.type_of[tp->id]);
+	if (ft_chain_init(&p->chain, ncpus, p->filtered ? &p->traced : NULL)) {
+		ft_err("out of memory");
+		return -1;
+	}
+	p->env.opts = p->o;
+	p->env.tasks = &p->tasks;
+	p->env.traced = p->show ? &p->shown : p->filtered ? &p->traced : NULL;
+	p->env.filtered_stream = p->filtered;
+	p->env.live = live;
+	if (live)
+		snprintf(p->env.clock, sizeof(p->env.clock), "%s", p->o->clock ? p->o->clock : "mono");
+	p->env.have = p->dec.have;
+	p->env.ncpus = ncpus;
+	p->env.kallsyms = p->kallsyms[0] ? p->kallsyms : "/proc/kallsyms";
+	if (p->a->init(p->priv, &p->env))
+		return -1;	/* init printed why */
+	return 0;
+}
+
+/* pipeline_fini - free what pipeline_init made */
+static void pipeline_fini(struct pipeline *p)
+{
+	ft_chain_fini(&p->chain);
+	ft_decoder_fini(&p->dec);
+	ft_tasks_fini(&p->tasks);
+	ft_footer_fini(&p->foot);
+}
+
+/* load_filter - the pid filter from a capture's VERSION text, or DIR/filter */
+static int load_filter(struct pipeline *p, struct ft_source *src)
+{
+	char path[4096], mode[16], *text = NULL, *filter, *line;
+	int pid, n;
+
+	if (src->is_tdat) {
+		const struct ft_blob *b = &src->tdat.tool;
+
+		if (b->len < 8 || memcmp(b->data, "ftscope ", 8))
+			return 0;
+		text = strndup(b->data, b->len);
+		filter = text ? strstr(text, "\nfilter ") : NULL;
+		if (filter)
+			filter += 8;
+	} else {
+		snprintf(path, sizeof(path), "%s/filter", src->dir);
+		filter = text = ft_read_file(path, 1 << 20, NULL);
+	}
+	if (!filter || !filter[0]) {
+		free(text);
+		return 0;
+	}
+	if (sscanf(filter, "%15s%n", mode, &n) != 1 || (strcmp(mode, "follow") && strcmp(mode, "exact"))) {
+		free(text);
+		ft_err("%s: its pid filter is damaged", p->o->input);
+		return -1;
+	}
+	p->filtered = true;
+	p->follow = !strcmp(mode, "follow");
+	for (line = filter + n; sscanf(line, "%d%n", &pid, &n) == 1; line += n)
+		ft_imap_put(&p->traced, pid, 1);
+	free(text);
+	return 0;
+}
+
+/*
+ * show_filter - -p/-t on a capture report these tasks, as perf sched timehist -p/-t
+ * does: -p a process with its threads and the children the file shows it fork. The
+ * file's own pid filter still tells the chain what the kernel recorded.
+ */
+static int show_filter(struct pipeline *p)
+{
+	const struct ft_opts *o = p->o;
+	int i;
+
+	if (!o->npids && !o->ntids)
+		return 0;
+	if (ft_imap_init(&p->shown, 64))
+		return -1;
+	p->show = true;
+	p->show_follow = o->npids > 0;
+	for (i = 0; i < o->npids + o->ntids; i++)
+		if (!ft_imap_put(&p->shown, i < o->npids ? o->pids[i] : o->tids[i - o->npids], 1))
+			return -1;
+	return 0;
+}
+
+/*
+ * src_kallsyms - a trace.dat's kallsyms, for symbolising its kernel stacks: they
+ * belong to the traced kernel, not this one. Copied into a memfd that the symbol
+ * loader reads by path. Returns the fd (kept open until the end), or -1 without.
+ */
+static int src_kallsyms(struct pipeline *p, struct ft_source *src)
+{
+	const struct ft_blob *k = &src->tdat.kallsyms;
+	int fd;
+
+	if (!src->is_tdat || !k->len)
+		return -1;
+	fd = memfd_create("ftscope-kallsyms", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (ft_write_all(fd, k->data, k->len)) {
+		close(fd);
+		return -1;
+	}
+	snprintf(p->kallsyms, sizeof(p->kallsyms), "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+/* probes_of_file - funclat -i: the probes the file recorded, and their formats */
+static int probes_of_file(struct pipeline *p, struct ft_source *src, struct tep_handle *tep)
+{
+	char *text = src->is_tdat ? strndup(src->tdat.tool.data, src->tdat.tool.len) : NULL;
+	int ret = ft_probes_load(p->probes, text, p->o->input);
+
+	free(text);
+	if (!ret)
+		ret = ft_probes_formats(p->probes, ft_source_format_read, src, tep, true);
+	return ret;
+}
+
+/* run_offline - analyze a trace.dat or a capture directory in one pass */
+static int run_offline(struct pipeline *p)
+{
+	struct tep_handle *tep = NULL;
+	struct ft_page_fmt pf;
+	struct ft_merge m = { 0 };
+	struct ft_source src;
+	int ret = FT_EXIT_ERR, ksyms_fd = -1;
+
+	if (ft_source_open(&src, p->o->input, p->o->instance))
+		goto out_src;
+	/*
+	 * Every event type the file holds, not only the analyzer's: the switch-chain
+	 * repair then sees the same records whichever analyzers read the file (alone or
+	 * several in a report), and the file's own events are no dearer to walk.
+	 */
+	tep = ft_tep_load(ft_source_format_read, &src, FT_ALL_TYPES, &pf, FT_TEP_UNTRUSTED);
+	if (!tep) {
+		ft_err("%s: cannot parse its event formats: %s", p->o->input,
+		       strerror(errno ? errno : EINVAL));
+		goto out_src;
+	}
+	if (p->probes && probes_of_file(p, &src, tep))
+		goto out_src;
+	if (tps_formats(p, tep, ft_source_format_read, &src, FT_TEP_UNTRUSTED))
+		goto out_src;
+	if (ft_merge_init(&m, &pf, src.ncpus, on_raws, p)) {
+		ft_err("out of memory");
+		goto out_src;
+	}
+	if (ft_imap_init(&p->traced, 64) || load_filter(p, &src))
+		goto out_pipe;
+	if (show_filter(p)) {
+		ft_err("out of memory");
+		goto out_pipe;
+	}
+	/* only analyzers with kernel stacks name kernel addresses */
+	if ((p->need | p->want) & FT_NEED(FT_EV_KSTACK))
+		ksyms_fd = src_kallsyms(p, &src);
+	snprintf(p->env.clock, sizeof(p->env.clock), "mono");	/* a capture directory's */
+	if (src.is_tdat) {
+		ft_tdat_clock(&src.tdat, p->env.clock, sizeof(p->env.clock));
+		p->env.procmaps = src.tdat.procmaps;
+		p->env.nprocmaps = src.tdat.nprocmaps;
+		p->env.cmdlines = &src.tdat.cmdlines;
+	}
+	if (pipeline_init(p, tep, src.ncpus, false))
+		goto out_pipe;
+	if (ft_source_stream(&src, &m))
+		goto out_an;
+	ft_merge_flush_losses(&m);
+	report(p, &m, true);
+	ret = FT_EXIT_OK;
+out_an:
+	p->a->fini(p->priv);
+out_pipe:
+	pipeline_fini(p);
+	ft_merge_fini(&m);
+	ft_imap_fini(&p->traced);
+	if (p->show)
+		ft_imap_fini(&p->shown);
+out_src:
+	if (tep)
+		tep_free(tep);
+	if (ksyms_fd >= 0)
+		close(ksyms_fd);
+	ft_source_close(&src);
+	return ret;
+}
+
+/* targets - the pids for the in-kernel filter: threads of -p, -t, or the command */
+static int targets(struct pipeline *p, const struct ft_child *child, int **pids, int *n)
+{
+	int i;
+
+	if (ft_targets(p->o, child ? child->pid : -1, pids, n))
+		return -1;
+	for (i = 0; i < *n; i++)
+		ft_imap_put(&p->traced, (*pids)[i], 1);
+	return 0;
+}
+
+/*
+ * rescan_threads - threads of -p and --cgroup processes made between the first look at /proc and
+ * tracing on escaped both the kernel's filter and ours: add them (later ones are
+ * followed through event-fork and sched_process_fork)
+ */
+static int rescan_threads(struct pipeline *p, struct ft_session *s)
+{
+	int i, j, *tids = NULL, n = 0;
+
+	for (i = 0; i < p->o->npids; i++)
+		ft_pid_threads(p->o->pids[i], &tids, &n);
+	for (i = 0; i < p->o->ncg; i++)
+		ft_pid_threads(p->o->cg_pids[i], &tids, &n);
+	for (j = 0; j < n; j++) {
+		if (ft_imap_get(&p->traced, tids[j]))
+			continue;
+		if (ft_session_add_pid(s, tids[j])) {
+			ft_err("cannot add thread %d to the pid filter: %s", tids[j], strerror(errno));
+			free(tids);
+			return -1;
+		}
+		ft_imap_put(&p->traced, tids[j], 1);
+	}
+	free(tids);
+	return 0;
+}
+
+/* stop_reason - why the main loop should end now, or 0 to go on */
+static int stop_reason(struct pipeline *p, struct ft_child *child, uint64_t end, long reports)
+{
+	if (ft_stop_signal)
+		return 1;
+	if (child && ft_command_reap(child))
+		return 2;
+	if (end && ft_now_ns() >= end)
+		return 3;
+	if (p->o->count && reports >= p->o->count)
+		return 4;
+	return 0;
+}
+
+/* capture_round - sample the traced processes' maps; the progress line of a recording */
+static void capture_round(struct pipeline *p, struct ft_session *s, const struct ft_child *child)
+{
+	unsigned long long ev = 0, lost = 0, bytes = 0;
+	int cpu;
+
+	ft_capture_maps(p->cap, p->o->pids, p->o->npids);
+	if (child->pid > 0)
+		ft_capture_maps(p->cap, &child->pid, 1);
+	if (!p->a->splice || !isatty(STDERR_FILENO))
+		return;
+	for (cpu = 0; cpu < s->ncpus; cpu++) {
+		if (!s->tcpu[cpu])
+			continue;
+		ev += ft_session_read_events(s, cpu);
+		lost += s->lost_seen[cpu];
+		bytes += p->cap->bytes[cpu];
+	}
+	fprintf(stderr, "\r%llu events, %llu KiB written to %s, %llu lost ", ev,
+		bytes / 1024, p->o->output, lost);
+	p->progress = true;
+}
+
+/* capture_end - write the trace.dat; its VERSION text has the pid filter and funclat's probes */
+static int capture_end(struct pipeline *p, struct ft_capture *cap, const int *pids, int npids)
+{
+	char *tool = ft_capture_tool(pids, npids, p->follow), *probes, *both;
+	int ret;
+
+	/* funclat: which function each probe event is, for funclat -i */
+	if (tool && p->probes) {
+		probes = ft_probes_describe(p->probes);
+		if (!probes || asprintf(&both, "%s\n%s", tool, probes) < 0)
+			both = NULL;
+		free(probes);
+		free(tool);
+		tool = both;
+	}
+	if (p->progress)
+		fputc('\n', stderr);
+	if (cap->errors) {
+		ft_err("%llu pages could not be written to %s", cap->errors, cap->path);
+		free(tool);
+		return -1;
+	}
+	ret = tool ? ft_capture_finish(cap, tool) : -1;
+	free(tool);
+	return ret;
+}
+
+/*
+ * A live run's trace clock against CLOCK_MONOTONIC, by which rounds are timed. mono
+ * is the same clock. Another (--clock perf, boot, local, ...) is learnt from what is
+ * read: a record read when CLOCK_MONOTONIC says now was stamped before the trace
+ * clock said so, so the largest (newest record - now) is at most the offset, and
+ * times mapped with it are never ahead of the trace clock: the merge can only wait.
+ */
+struct clock_map {
+	bool	other;		/* not mono */
+	bool	known;		/* a record has been read */
+	int64_t	off;		/* trace clock - CLOCK_MONOTONIC, at most */
+};
+
+/* clock_learn - after a round: every CPU's newest record was stamped before @now */
+static void clock_learn(struct clock_map *c, const struct ft_merge *m, uint64_t now)
+{
+	int i;
+
+	for (i = 0; c->other && i < m->ncpus; i++) {
+		int64_t d = (int64_t)(m->cpu[i].newest - now);
+
+		if (m->cpu[i].newest && (!c->known || d > c->off)) {
+			c->off = d;
+			c->known = true;
+		}
+	}
+}
+
+/* clock_at - the trace clock at CLOCK_MONOTONIC time @mono, never ahead of it (0: unknown) */
+static uint64_t clock_at(const struct clock_map *c, uint64_t mono)
+{
+	int64_t t;
+
+	if (!c->other)
+		return mono;
+	if (!c->known)
+		return 0;
+	t = (int64_t)mono + c->off;
+	return t > 0 ? (uint64_t)t : 0;
+}
+
+/* run_live - trace: the whole lifecycle with unwinding on every path */
+static int run_live(struct pipeline *p)
+{
+	struct ft_opts *o = p->o;
+	struct ft_child child = { .pid = -1, .go_fd = -1, .err_fd = -1 };
+	struct ft_session s = { 0 };
+	struct tep_handle *tep = NULL;
+	struct ft_merge m = { 0 };
+	struct ft_capture cap = { 0 };
+	uint64_t start, end = 0, next_report = 0, h, due;
+	struct clock_map ck = { .other = o->clock && strcmp(o->clock, "mono") };
+	int ret = FT_EXIT_ERR, *pids = NULL, npids = 0, e;
+	long reports = 0;
+	unsigned int max_wait = p->a->max_wait_ms ? p->a->max_wait_ms : MAX_WAIT_MS;
+
+	if (geteuid() != 0) {
+		ft_err("tracing needs root (tracefs and its instances belong to root)");
+		return FT_EXIT_ERR;
+	}
+	/* a capture samples the traced processes' maps each round: short-lived ones
+	   need rounds often enough to be seen alive */
+	if (o->output && (o->cmd || o->npids) && max_wait > CAPTURE_MAPS_MS)
+		max_wait = CAPTURE_MAPS_MS;
+	if (o->cmd && (ft_command_check(o->cmd) || ft_command_spawn(&child, o->cmd)))
+		goto out_child;
+	if (ft_imap_init(&p->traced, 64) || targets(p, o->cmd ? &child : NULL, &pids, &npids))
+		goto out_child;
+	p->filtered = npids > 0;
+	p->follow = o->npids || o->ncg || o->cmd;
+	if (ft_session_open(&s, o, p->need,
+			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids, npids,
+			    p->follow))
+		goto out_session;
+	/* the output file first: an unwritable path fails before any report is begun */
+	if (o->output && ft_capture_open(&cap, o->output, &s))
+		goto out_session;
+	if (p->a->extra_events) {
+		char **ev = p->a->extra_events(p->priv);
+
+		for (; ev && *ev; ev++)
+			if (ft_session_enable(&s, *ev))
+				goto out_session;
+	}
+	if (tps_enable(p, &s))
+		goto out_session;
+	if (p->probes) {
+		e = ft_probes_setup(p->probes, &s, pids, npids, p->follow);
+		if (e) {
+			ret = e > 0 ? e : FT_EXIT_ERR;
+			goto out_session;
+		}
+	}
+	tep = ft_tep_load(ft_session_format_read, &s, s.enabled, &s.pf, 0);
+	if (!tep) {
+		ft_err("cannot parse the event formats of instance %s: %s", s.name, strerror(errno));
+		goto out_session;
+	}
+	if (p->probes && ft_probes_formats(p->probes, ft_session_format_read, &s, tep, false))
+		goto out_session;
+	if (tps_formats(p, tep, ft_session_format_read, &s, 0))
+		goto out_session;
+	if (ft_merge_init(&m, &s.pf, s.ncpus, on_raws, p)) {
+		ft_err("out of memory");
+		goto out_session;
+	}
+	if (pipeline_init(p, tep, s.ncpus, true))
+		goto out_pipe;
+	if (o->output) {
+		p->cap = &cap;
+		if (!p->a->splice) {
+			m.tap = ft_capture_tap;
+			m.tap_ctx = &cap;
+		}
+	}
+	if (p->pmu && ft_pmu_open_opts(p->pmu, o, pids, npids))
+		goto out_an;
+	if (ft_reader_open(&s) || ft_session_start(&s) || rescan_threads(p, &s))
+		goto out_an;
+	if (p->pmu)
+		ft_pmu_enable(p->pmu);
+	if (o->cmd) {
+		e = ft_command_release(&child);
+		if (e) {
+			ft_err("cannot run '%s': %s", o->cmd[0], strerror(e));
+			goto out_an;
+		}
+	} else if (!o->json) {
+		fprintf(stderr, "Tracing... Hit Ctrl-C to end.\n");
+	}
+	start = ft_now_ns();
+	if (o->duration)
+		end = start + (uint64_t)(o->duration * 1e9);
+	if (o->interval)
+		next_report = start + (uint64_t)(o->interval * 1e9);
+	while (!stop_reason(p, o->cmd ? &child : NULL, end, reports)) {
+		uint64_t now = ft_now_ns(), wake = now + max_wait * 1000000ULL;
+
+		if (end && end < wake)
+			wake = end;
+		if (next_report && next_report + COMMIT_LAG_NS < wake)
+			wake = next_report + COMMIT_LAG_NS;
+		if (wake > now)
+			ft_reader_wait(&s, (int)((wake - now + 999999) / 1000000));
+		now = ft_now_ns();
+		if (p->a->splice ? ft_capture_splice(&cap, false) < 0 : ft_reader_round(&s, &m) < 0)
+			goto out_an;
+		ft_reader_losses(&s, &m);
+		if (p->cap)
+			capture_round(p, &s, &child);
+		clock_learn(&ck, &m, ft_now_ns());
+		/* every CPU has been read up to the start of this round, and records
+		   stamped COMMIT_LAG_NS before it are committed: merge to there */
+		now = now > COMMIT_LAG_NS ? now - COMMIT_LAG_NS : 0;
+		h = clock_at(&ck, now);
+		if (s.complete_to < h)
+			h = s.complete_to;
+		/* an interval is due once merged to its end (at once when nothing was read) */
+		due = next_report && (ck.known || !ck.other) ? clock_at(&ck, next_report) : 0;
+		ft_merge_run(&m, due && h >= due ? due : h);
+		if (next_report && (due ? h >= due : now >= next_report)) {
+			/* the last of count: printed after the final drain, with what it read */
+			if (++reports == o->count)
+				break;
+			report(p, &m, false);
+			next_report += (uint64_t)(o->interval * 1e9);
+		}
+	}
+	ft_session_stop(&s);
+	if (p->pmu)
+		ft_pmu_disable(p->pmu);
+	if (p->a->splice) {
+		if (ft_capture_splice(&cap, true) < 0)
+			goto out_an;
+	} else {
+		while (ft_reader_round(&s, &m) > 0)
+			;
+	}
+	ft_reader_losses(&s, &m);
+	ft_merge_run(&m, UINT64_MAX);
+	ft_merge_flush_losses(&m);
+	if (p->cap && capture_end(p, &cap, pids, npids))
+		goto out_an;
+	report(p, &m, true);
+	ret = FT_EXIT_OK;
+out_an:
+	ft_capture_close(&cap);
+	p->a->fini(p->priv);
+out_pipe:
+	pipeline_fini(p);
+	ft_merge_fini(&m);
+out_session:
+	ft_capture_close(&cap);		/* again after out_an: it is idempotent */
+	if (tep)
+		tep_free(tep);
+	ft_session_close(&s);
+	if (p->probes)
+		ft_probes_close(p->probes);	/* probes go once no instance uses them */
+out_child:
+	/* a command we never released must not run untraced */
+	if (o->cmd && child.pid > 0 && child.go_fd >= 0)
+		ft_command_kill(&child);
+	if (o->cmd)
+		ft_command_finish(&child, o->cmd, o->keep_cmd);
+	free(pids);
+	ft_imap_fini(&p->traced);
+	return ret;
+}
+
+/**
+ * ft_run_analyzer - `ftscope NAME ...`: parse, then trace live or read a capture
+ * Returns the exit status.
+ */
+int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
+{
+	struct ft_opts o = { 0 };
+	struct pipeline p = { 0 };
+	struct ft_pmu pmu = { 0 };
+	char prog[64];
+	int ret;
+
+	snprintf(prog, sizeof(prog), "ftscope %s", a->name);
+	ft_set_prog(prog);
+	o.ncpus = ft_possible_cpus();
+	p.a = a;
+	p.o = &o;
+	p.priv = calloc(1, a->priv_size);
+	if (!p.priv) {
+		ft_err("out of memory");
+		return FT_EXIT_ERR;
+	}
+	ret = ft_opts_parse(&o, a, p.priv, argc, argv);
+	p.need = a->need;
+	p.want = a->want;
+	if (ret == FT_PARSE_RUN && a->events)
+		a->events(p.priv, &p.need, &p.want);
+	if (ret == FT_PARSE_RUN && a->probes) {
+		p.probes = a->probes(p.priv);
+		if (!p.probes->nspecs) {
+			ft_err("%s needs at least one PATTERN (see --help)", a->name);
+			ret = FT_EXIT_USAGE;
+		}
+	}
+	if (ret == FT_PARSE_RUN && a->tracepoints)
+		p.tps = a->tracepoints(p.priv);
+	if (ret == FT_PARSE_RUN && o.pmu) {
+		if (ft_pmu_parse(&pmu, o.pmu))
+			ret = FT_EXIT_USAGE;
+		p.pmu = &pmu;
+	}
+	if (ret == FT_PARSE_RUN) {
+		ft_install_signals();
+		ret = o.input ? run_offline(&p) : run_live(&p);
+	}
+	ft_pmu_close(&pmu);
+	if (a->free)
+		a->free(p.priv);
+	ft_opts_free(&o);
+	free(p.priv);
+	return ret;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Parsing numbers and lists of the command line.
+ */
+#ifndef FTSCOPE_LIB_PARSE_H
+#define FTSCOPE_LIB_PARSE_H
+
+#include <stdbool.h>
+
+int ft_parse_cpus(const char *s, int ncpus, bool **out);
+int ft_parse_pids(const char *s, int **out, int *n);
+int ft_parse_double(const char *s, double min, double max, double *out);
+int ft_parse_long(const char *s, long min, long max, long *out);
+
+#endif

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Error reporting, the monotonic clock (the trace clock of our instances), the
+ * signal handlers, which only set flags, and the machine's possible CPUs.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/file.h"
+#include "lib/util.h"
+
+volatile sig_atomic_t ft_stop_signal;
+static char prog[64] = "ftscope";
+
+/* ft_set_prog - the prefix of error lines, e.g. "ftscope runqlat" */
+void ft_set_prog(const char *name)
+{
+	snprintf(prog, sizeof(prog), "%s", name);
+}
+
+/* ft_err - print "ftscope: message" as one line on stderr */
+void ft_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ft_now_ns - CLOCK_MONOTONIC in ns: the same clock as trace_clock "mono" */
+uint64_t ft_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* on_stop - SIGINT, SIGTERM, SIGHUP, SIGPIPE: remember, and let the loop unwind */
+static void on_stop(int sig)
+{
+	ft_stop_signal = sig;
+}
+
+/* on_child - the traced command ended: the handler's only job is to end a blocked poll */
+static void on_child(int sig)
+{
+}
+
+/*
+ * ft_install_signals - the handlers only set flags. SA_RESTART, so that a signal
+ * during set-up does not fail a tracefs write with EINTR; poll() is never restarted
+ * (signal(7)), so the main loop still wakes at once.
+ */
+void ft_install_signals(void)
+{
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa;
+	unsigned int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sa.sa_handler = on_stop;
+	for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		sigaction(stops[i], &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+/**
+ * ft_no_args - for a command that takes no arguments: -h/--help prints @help, any
+ * other argument is one error line. Returns -1 to go on, or the exit status.
+ */
+int ft_no_args(int argc, char **argv, const char *help)
+{
+	if (argc < 2)
+		return -1;
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(help, stdout);
+		return FT_EXIT_OK;
+	}
+	ft_err("unexpected argument '%s' (see --help)", argv[1]);
+	return FT_EXIT_USAGE;
+}
+
+/* ft_possible_cpus - CPUs that may exist (per_cpu directories are made for each) */
+int ft_possible_cpus(void)
+{
+	char *text = ft_read_file("/sys/devices/system/cpu/possible", 4096, NULL);
+	const char *p;
+	int max = -1;
+
+	for (p = text; p && *p; p++)
+		if ((p == text || p[-1] == '-' || p[-1] == ',') && atoi(p) > max)
+			max = atoi(p);
+	free(text);
+	if (max < 0)
+		max = (int)sysconf(_SC_NPROCESSORS_CONF) - 1;
+	return max < 0 ? 1 : max + 1;
+}
