@@ -14,19 +14,23 @@
 #include <stdio.h>
 
 #include "events/decode.h"
+#include "events/funcs.h"
 #include "lib/pidset.h"
 #include "events/tp.h"
+#include "lib/parse.h"
 
-struct ft_opts;
 struct ft_json;
 struct ft_tasks;
-struct ft_probes;
 struct ft_blob;
 
 /* What the pipeline offers an analyzer. */
 struct ft_env {
-	const struct ft_opts	*opts;
+	FILE			*out;		/* where rows printed while events flow go */
+	bool			json;		/* --json: the report is written as JSON */
+	const bool		*cpu_on;	/* -C: the CPUs reported (NULL: all) */
+	bool			task_filter;	/* -p/-t: the tasks were chosen */
 	struct ft_tasks		*tasks;		/* comm and tgid per tid */
+	const struct ft_funcs	*funcs;		/* the functions probed, resolved (functions) */
 	const struct ft_imap	*traced;	/* the pids a filtered trace records; NULL:
 						   the whole system */
 	bool			filtered_stream; /* the kernel recorded only the traced
@@ -76,43 +80,43 @@ struct ft_report {
 	uint64_t	ts;		/* trace time of the report (ns) */
 };
 
-/* parse_opt's return when it printed its own error line */
-#define FT_OPT_REPORTED	(-2)
-
-struct ft_analyzer {
+/* A command's command line: its name, help text and own options (cmd/options.c). */
+struct ft_cli {
 	const char		*name;
 	const char		*summary;	/* one line for `ftscope --help` */
 	const char		*synopsis;	/* positional arguments it takes, e.g. "PATTERN..." */
 	const char		*help;		/* the whole --help text, when the default does not fit */
 	bool			command_words;	/* the first word that is no option starts the
 						   command, "--" or not (perf stat) */
-	const char		*usage;		/* the analyzer's own options */
+	bool			recorder;	/* -o FILE is what it writes, and -i does not apply */
+	const char		*usage;		/* the command's own options */
 	const char		*examples;
-	const char		*shortopts;	/* analyzer's own, added to the common ones */
+	const char		*shortopts;	/* its own, added to the common ones */
 	const struct option	*longopts;
-	unsigned int		need;		/* FT_NEED() of required events */
-	unsigned int		want;		/* FT_NEED() of events used when present */
-	size_t			priv_size;
-	unsigned int		max_wait_ms;	/* live: read at least this often (0: 1 s) */
-	bool			splice;		/* a recorder: pages go from the kernel to -o FILE
-						   with splice; nothing is decoded */
 	/* 0, -1 (the caller names the bad value) or FT_OPT_REPORTED (error printed) */
 	int	(*parse_opt)(void *priv, int opt, const char *arg);
 	/* optional: the parsed options against each other, before anything is set up
 	   (so a usage error comes first, root or not); 0, or -1 after one error line */
-	int	(*check)(void *priv, const struct ft_opts *o);
+	int	(*check)(void *priv);
 	/* optional: a positional argument that is not a number (interval, count) */
 	int	(*arg)(void *priv, const char *arg);
-	/* optional: functions to probe, set up by the tracer (tracer/probes.c) */
-	struct ft_probes *(*probes)(void *priv);
+};
+
+struct ft_analyzer {
+	struct ft_cli		cli;
+	unsigned int		need;		/* FT_NEED() of required events */
+	unsigned int		want;		/* FT_NEED() of events used when present */
+	size_t			priv_size;
+	unsigned int		max_wait_ms;	/* live: read at least this often (0: 1 s) */
+	/* optional: the functions it probes (after parse_opt); the tracer resolves and
+	   owns the probes, and the analyzer reads the functions in env->funcs */
+	const struct ft_func_req *(*functions)(void *priv);
 	/* optional: the events the parsed options need, on top of need and want */
 	void	(*events)(void *priv, unsigned int *need, unsigned int *want);
 	/* optional: the tracepoints it reads by name (chained by next), after parse_opt;
 	   the pipeline enables them live, resolves their fields in the trace's formats
 	   and delivers their records (ft_tp_is) */
 	struct ft_tp *(*tracepoints)(void *priv);
-	/* optional: more events to enable, "SYSTEM:EVENT", NULL-terminated */
-	char	**(*extra_events)(void *priv);
 	/* returns 0, or -1 after printing one error line */
 	int	(*init)(void *priv, const struct ft_env *env);
 	void	(*event)(void *priv, const struct ft_event *ev);

@@ -10,13 +10,13 @@
 
 #include "analyzers/analyzer.h"
 #include "output/json.h"
-#include "cmd/options.h"
-#include "tracer/probes.h"
+#include "lib/parse.h"
 #include "lib/util.h"
 
 struct funccount {
 	const struct ft_env	*env;
-	struct ft_probes	pr;
+	struct ft_func_req	req;		/* the patterns, method and limit */
+	const struct ft_funcs	*fns;		/* as resolved (set at init) */
 	long			top;		/* --top N: the N most called (0: all) */
 	unsigned long long	*count;		/* per function */
 	unsigned long long	unknown;	/* records whose ip is none of ours */
@@ -39,7 +39,7 @@ static int funccount_parse_opt(void *priv, int opt, const char *arg)
 	case OPT_TOP:
 		return ft_parse_long(arg, 1, 1000000, &f->top) ? -1 : 0;
 	case OPT_MAX_FUNCS:
-		return ft_probes_max(&f->pr, arg);
+		return ft_func_req_max(&f->req, arg);
 	}
 	return -1;
 }
@@ -47,16 +47,16 @@ static int funccount_parse_opt(void *priv, int opt, const char *arg)
 /* funccount_arg - a pattern */
 static int funccount_arg(void *priv, const char *arg)
 {
-	return ft_probes_arg(&((struct funccount *)priv)->pr, arg);
+	return ft_func_req_arg(&((struct funccount *)priv)->req, arg);
 }
 
-/* funccount_probes - the function tracer, filtered to the patterns */
-static struct ft_probes *funccount_probes(void *priv)
+/* funccount_functions - the function tracer, filtered to the patterns */
+static const struct ft_func_req *funccount_functions(void *priv)
 {
 	struct funccount *f = priv;
 
-	f->pr.method = FT_FM_FUNCTION;
-	return &f->pr;
+	f->req.method = FT_FM_FUNCTION;
+	return &f->req;
 }
 
 /* funccount_init - one counter per function */
@@ -65,7 +65,8 @@ static int funccount_init(void *priv, const struct ft_env *env)
 	struct funccount *f = priv;
 
 	f->env = env;
-	f->count = calloc(f->pr.n ? f->pr.n : 1, sizeof(*f->count));
+	f->fns = env->funcs;
+	f->count = calloc(f->fns->n ? f->fns->n : 1, sizeof(*f->count));
 	if (!f->count) {
 		ft_err("out of memory");
 		return -1;
@@ -81,8 +82,8 @@ static void funccount_event(void *priv, const struct ft_event *ev)
 
 	if (ev->type != FT_EV_FUNC || ev->fc.kind != FT_FC_FUNCTION)
 		return;
-	func = ft_probes_find(&f->pr, ev->fc.ip);
-	if (func >= 0 && func < f->pr.n)
+	func = ft_funcs_find(f->fns, ev->fc.ip);
+	if (func >= 0 && func < f->fns->n)
 		f->count[func]++;
 	else
 		f->unknown++;
@@ -103,13 +104,13 @@ static int by_count(const void *a, const void *b, void *counts)
 static void funccount_report(void *priv, struct ft_report *r)
 {
 	struct funccount *f = priv;
-	int *order = malloc((f->pr.n ? f->pr.n : 1) * sizeof(*order)), i, n = 0, from;
+	int *order = malloc((f->fns->n ? f->fns->n : 1) * sizeof(*order)), i, n = 0, from;
 
 	if (!order) {
 		ft_err("out of memory");
 		return;
 	}
-	for (i = 0; i < f->pr.n; i++)
+	for (i = 0; i < f->fns->n; i++)
 		if (f->count[i])
 			order[n++] = i;
 	qsort_r(order, n, sizeof(*order), by_count, f->count);
@@ -118,7 +119,7 @@ static void funccount_report(void *priv, struct ft_report *r)
 		ft_json_arr_begin(r->json, "functions");
 		for (i = from; i < n; i++) {
 			ft_json_obj_begin(r->json, NULL);
-			ft_json_str(r->json, "name", f->pr.fn[order[i]].name);
+			ft_json_str(r->json, "name", f->fns->fn[order[i]].name);
 			ft_json_u64(r->json, "count", f->count[order[i]]);
 			ft_json_obj_end(r->json);
 		}
@@ -127,14 +128,14 @@ static void funccount_report(void *priv, struct ft_report *r)
 	} else {
 		fprintf(r->f, "%-36s %8s\n", "FUNC", "COUNT");
 		for (i = from; i < n; i++)
-			fprintf(r->f, "%-36s %8llu\n", f->pr.fn[order[i]].name, f->count[order[i]]);
+			fprintf(r->f, "%-36s %8llu\n", f->fns->fn[order[i]].name, f->count[order[i]]);
 		if (r->final)
-			fprintf(r->f, "funccount: %d functions matched, %d called%s\n", f->pr.n, n,
+			fprintf(r->f, "funccount: %d functions matched, %d called%s\n", f->fns->n, n,
 				f->unknown ? "; some records named no traced function" : "");
 	}
 	free(order);
 	if (r->interval) {
-		memset(f->count, 0, f->pr.n * sizeof(*f->count));
+		memset(f->count, 0, f->fns->n * sizeof(*f->count));
 		f->unknown = 0;
 	}
 }
@@ -148,28 +149,30 @@ static void funccount_fini(void *priv)
 	f->count = NULL;
 }
 
-/* funccount_free - the patterns and functions */
+/* funccount_free - the patterns */
 static void funccount_free(void *priv)
 {
-	ft_probes_free(&((struct funccount *)priv)->pr);
+	ft_func_req_free(&((struct funccount *)priv)->req);
 }
 
 const struct ft_analyzer ft_funccount = {
-	.name		= "funccount",
-	.summary	= "calls per kernel function, from the function tracer (BCC funccount)",
-	.synopsis	= "PATTERN...",
-	.usage		= "  PATTERN...           kernel functions: a name or a glob (vfs_*, tcp_send*)\n"
-			  "  --top N              only the N most called\n"
-			  "  --max-funcs N        refuse patterns matching more than N functions (256)\n",
-	.examples	= "  ftscope funccount 'vfs_*' -d 5           # calls of the VFS functions, 5 s\n"
-			  "  ftscope funccount 'tcp_*' 1 10            # per second, 10 times\n"
-			  "  ftscope funccount --top 5 'ext4_*' -- make  # the 5 most called, during a build\n",
-	.shortopts	= "",
-	.longopts	= funccount_longopts,
+	.cli = {
+		.name		= "funccount",
+		.summary	= "calls per kernel function, from the function tracer (BCC funccount)",
+		.synopsis	= "PATTERN...",
+		.usage		= "  PATTERN...           kernel functions: a name or a glob (vfs_*, tcp_send*)\n"
+				  "  --top N              only the N most called\n"
+				  "  --max-funcs N        refuse patterns matching more than N functions (256)\n",
+		.examples	= "  ftscope funccount 'vfs_*' -d 5           # calls of the VFS functions, 5 s\n"
+				  "  ftscope funccount 'tcp_*' 1 10            # per second, 10 times\n"
+				  "  ftscope funccount --top 5 'ext4_*' -- make  # the 5 most called, during a build\n",
+		.shortopts	= "",
+		.longopts	= funccount_longopts,
+		.parse_opt	= funccount_parse_opt,
+		.arg		= funccount_arg,
+	},
 	.priv_size	= sizeof(struct funccount),
-	.parse_opt	= funccount_parse_opt,
-	.arg		= funccount_arg,
-	.probes		= funccount_probes,
+	.functions	= funccount_functions,
 	.init		= funccount_init,
 	.event		= funccount_event,
 	.report		= funccount_report,

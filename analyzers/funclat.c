@@ -16,8 +16,7 @@
 #include "output/json.h"
 #include "lib/tab.h"
 #include "events/tasks.h"
-#include "cmd/options.h"
-#include "tracer/probes.h"
+#include "lib/parse.h"
 #include "lib/util.h"
 
 #define FSTACK_DEPTH	32
@@ -33,7 +32,8 @@ struct fstack {
 
 struct funclat {
 	const struct ft_env	*env;
-	struct ft_probes	pr;
+	struct ft_func_req	req;		/* the patterns, method and limit */
+	const struct ft_funcs	*fns;		/* as resolved (set at init) */
 	const struct ft_unit	*unit;
 	bool			per_func;	/* -F */
 	double			min_us;		/* --min-us: list slower calls */
@@ -70,14 +70,14 @@ static int funclat_parse_opt(void *priv, int opt, const char *arg)
 	case 'l': return 0;	/* calls always pair through a per-thread stack */
 	case OPT_MIN_US: return ft_parse_double(arg, 0, 1e12, &f->min_us) ? -1 : 0;
 	case OPT_MAX_FUNCS:
-		return ft_probes_max(&f->pr, arg);
+		return ft_func_req_max(&f->req, arg);
 	case OPT_METHOD:
 		if (!strcmp(arg, "auto"))
-			f->pr.method = FT_FM_AUTO;
+			f->req.method = FT_FM_AUTO;
 		else if (!strcmp(arg, "graph") || !strcmp(arg, "function_graph"))
-			f->pr.method = FT_FM_GRAPH;
+			f->req.method = FT_FM_GRAPH;
 		else if (!strcmp(arg, "kprobe"))
-			f->pr.method = FT_FM_KPROBE;
+			f->req.method = FT_FM_KPROBE;
 		else
 			return -1;
 		return 0;
@@ -88,15 +88,15 @@ static int funclat_parse_opt(void *priv, int opt, const char *arg)
 /* funclat_arg - a pattern */
 static int funclat_arg(void *priv, const char *arg)
 {
-	return ft_probes_arg(&((struct funclat *)priv)->pr, arg);
+	return ft_func_req_arg(&((struct funclat *)priv)->req, arg);
 }
 
-/* funclat_probes - what the tracer must set up */
-static struct ft_probes *funclat_probes(void *priv)
+/* funclat_functions - what the tracer must set up */
+static const struct ft_func_req *funclat_functions(void *priv)
 {
 	struct funclat *f = priv;
 
-	return &f->pr;
+	return &f->req;
 }
 
 /* funclat_init - one histogram per function, no open calls */
@@ -105,9 +105,10 @@ static int funclat_init(void *priv, const struct ft_env *env)
 	struct funclat *f = priv;
 
 	f->env = env;
+	f->fns = env->funcs;
 	if (!f->unit)
 		f->unit = &ft_unit_ns;
-	f->hist = calloc(f->pr.n ? f->pr.n : 1, sizeof(*f->hist));
+	f->hist = calloc(f->fns->n ? f->fns->n : 1, sizeof(*f->hist));
 	if (!f->hist || ft_tab_init(&f->threads, sizeof(struct fstack))) {
 		ft_err("out of memory");
 		return -1;
@@ -119,17 +120,17 @@ static int funclat_init(void *priv, const struct ft_env *env)
 static void slow_call(struct funclat *f, const struct ft_event *ev, int func, uint64_t ns)
 {
 	if (!f->listed) {
-		printf("%-10s %-16s %-7s %12s %18s %s\n", "TIME(s)", "COMM", "PID", "LAT(us)",
+		fprintf(f->env->out, "%-10s %-16s %-7s %12s %18s %s\n", "TIME(s)", "COMM", "PID", "LAT(us)",
 		       "RVAL", "FUNC");
 		f->listed = true;
 	}
-	printf("%-10.6f %-16.16s %-7d %12.2f ", (ev->ts - f->t0) / 1e9,
+	fprintf(f->env->out, "%-10.6f %-16.16s %-7d %12.2f ", (ev->ts - f->t0) / 1e9,
 	       ft_tasks_comm(f->env->tasks, ev->common_pid), ev->common_pid, ns / 1e3);
 	if (ev->fc.has_ret)
-		printf("%18lld ", ev->fc.ret);
+		fprintf(f->env->out, "%18lld ", ev->fc.ret);
 	else
-		printf("%18s ", "-");
-	printf("%s\n", f->pr.fn[func].name);
+		fprintf(f->env->out, "%18s ", "-");
+	fprintf(f->env->out, "%s\n", f->fns->fn[func].name);
 }
 
 /* done - one call of @func took @ns */
@@ -195,8 +196,8 @@ static void funclat_event(void *priv, const struct ft_event *ev)
 	}
 	if (ev->type != FT_EV_FUNC)
 		return;
-	func = ev->fc.func >= 0 ? ev->fc.func : ft_probes_find(&f->pr, ev->fc.ip);
-	if (func < 0 || func >= f->pr.n)
+	func = ev->fc.func >= 0 ? ev->fc.func : ft_funcs_find(f->fns, ev->fc.ip);
+	if (func < 0 || func >= f->fns->n)
 		return;
 	switch (ev->fc.kind) {
 	case FT_FC_ENTRY:
@@ -235,12 +236,12 @@ static void report_json(struct funclat *f, struct ft_json *j)
 {
 	int i;
 
-	ft_json_str(j, "method", ft_fmethod_name(f->pr.used));
+	ft_json_str(j, "method", ft_fmethod_name(f->fns->used));
 	ft_hist_json(j, "total", &f->total, f->unit);
 	ft_json_arr_begin(j, "functions");
-	for (i = 0; i < f->pr.n; i++) {
+	for (i = 0; i < f->fns->n; i++) {
 		ft_json_obj_begin(j, NULL);
-		ft_json_str(j, "name", f->pr.fn[i].name);
+		ft_json_str(j, "name", f->fns->fn[i].name);
 		ft_hist_json(j, "hist", &f->hist[i], f->unit);
 		ft_json_obj_end(j);
 	}
@@ -264,19 +265,19 @@ static void funclat_report(void *priv, struct ft_report *r)
 	if (f->min_us > 0 && f->listed)
 		fputc('\n', r->f);
 	if (f->per_func) {
-		for (i = 0; i < f->pr.n; i++)
+		for (i = 0; i < f->fns->n; i++)
 			if (f->hist[i].count) {
-				fprintf(r->f, "\nFunction = %s\n", f->pr.fn[i].name);
+				fprintf(r->f, "\nFunction = %s\n", f->fns->fn[i].name);
 				print_hist(f, r->f, &f->hist[i]);
 			}
 	} else {
 		print_hist(f, r->f, &f->total);
 	}
-	for (i = 0; i < f->pr.n; i++)
-		kernel |= f->pr.fn[i].kind == FT_FK_KERNEL;
-	fprintf(r->f, "funclat: %d function%s", f->pr.n, f->pr.n == 1 ? "" : "s");
+	for (i = 0; i < f->fns->n; i++)
+		kernel |= f->fns->fn[i].kind == FT_FK_KERNEL;
+	fprintf(r->f, "funclat: %d function%s", f->fns->n, f->fns->n == 1 ? "" : "s");
 	if (kernel)
-		fprintf(r->f, ", kernel ones through %s", ft_fmethod_name(f->pr.used));
+		fprintf(r->f, ", kernel ones through %s", ft_fmethod_name(f->fns->used));
 	if (f->unpaired || f->dropped || f->too_deep)
 		fprintf(r->f, "; %llu returns without their entry, %llu open calls dropped after lost "
 			"events, %llu calls nested deeper than %d", f->unpaired, f->dropped,
@@ -285,7 +286,7 @@ static void funclat_report(void *priv, struct ft_report *r)
 done:
 	if (r->interval) {
 		ft_hist_reset(&f->total);
-		for (i = 0; i < f->pr.n; i++)
+		for (i = 0; i < f->fns->n; i++)
 			ft_hist_reset(&f->hist[i]);
 		f->unpaired = f->dropped = f->too_deep = 0;
 	}
@@ -299,45 +300,47 @@ static void funclat_fini(void *priv)
 
 	ft_tab_fini(&f->threads);
 	ft_hist_fini(&f->total);
-	for (i = 0; f->hist && i < (f->pr.n ? f->pr.n : 1); i++)
+	for (i = 0; f->hist && i < (f->fns->n ? f->fns->n : 1); i++)
 		ft_hist_fini(&f->hist[i]);
 	free(f->hist);
 	f->hist = NULL;
 }
 
-/* funclat_free - the patterns and functions, after the run */
+/* funclat_free - the patterns, after the run */
 static void funclat_free(void *priv)
 {
 	struct funclat *f = priv;
 
-	ft_probes_free(&f->pr);
+	ft_func_req_free(&f->req);
 }
 
 const struct ft_analyzer ft_funclat = {
-	.name		= "funclat",
-	.summary	= "function latency histograms: kernel, user and system calls (BCC funclatency)",
-	.synopsis	= "PATTERN...",
-	.usage		= "  PATTERN              vfs_read, vfs_* (kernel); /path/bin:func, lib:func, c:malloc\n"
-			  "                       (user, globs allowed); syscall:NAME (system calls)\n"
-			  "  -u, --microseconds   histogram in microseconds (default: nanoseconds)\n"
-			  "  -m, --milliseconds   histogram in milliseconds\n"
-			  "  -F, --function       one histogram per function\n"
-			  "  -l, --nested         nested and recursive calls (always on: per-thread stack)\n"
-			  "      --min-us N       list each call slower than N us (funcslower)\n"
-			  "      --method M       kernel functions: graph, kprobe or auto (default)\n"
-			  "      --max-funcs N    refuse patterns matching more than N functions (256)\n",
-	.examples	= "  ftscope funclat vfs_read -d 5            # kernel function, whole system\n"
-			  "  ftscope funclat -u c:malloc -p 1234      # libc malloc of one process\n"
-			  "  ftscope funclat -F './app:handle_*' -- ./app   # each matching function\n"
-			  "  ftscope funclat syscall:nanosleep -- sleep 1\n"
-			  "  ftscope funclat --min-us 1000 vfs_fsync  # list calls slower than 1 ms\n",
-	.shortopts	= "umFl",
-	.longopts	= funclat_longopts,
+	.cli = {
+		.name		= "funclat",
+		.summary	= "function latency histograms: kernel, user and system calls (BCC funclatency)",
+		.synopsis	= "PATTERN...",
+		.usage		= "  PATTERN              vfs_read, vfs_* (kernel); /path/bin:func, lib:func, c:malloc\n"
+				  "                       (user, globs allowed); syscall:NAME (system calls)\n"
+				  "  -u, --microseconds   histogram in microseconds (default: nanoseconds)\n"
+				  "  -m, --milliseconds   histogram in milliseconds\n"
+				  "  -F, --function       one histogram per function\n"
+				  "  -l, --nested         nested and recursive calls (always on: per-thread stack)\n"
+				  "      --min-us N       list each call slower than N us (funcslower)\n"
+				  "      --method M       kernel functions: graph, kprobe or auto (default)\n"
+				  "      --max-funcs N    refuse patterns matching more than N functions (256)\n",
+		.examples	= "  ftscope funclat vfs_read -d 5            # kernel function, whole system\n"
+				  "  ftscope funclat -u c:malloc -p 1234      # libc malloc of one process\n"
+				  "  ftscope funclat -F './app:handle_*' -- ./app   # each matching function\n"
+				  "  ftscope funclat syscall:nanosleep -- sleep 1\n"
+				  "  ftscope funclat --min-us 1000 vfs_fsync  # list calls slower than 1 ms\n",
+		.shortopts	= "umFl",
+		.longopts	= funclat_longopts,
+		.parse_opt	= funclat_parse_opt,
+		.arg		= funclat_arg,
+	},
 	.need		= 0,
 	.priv_size	= sizeof(struct funclat),
-	.parse_opt	= funclat_parse_opt,
-	.arg		= funclat_arg,
-	.probes		= funclat_probes,
+	.functions	= funclat_functions,
 	.init		= funclat_init,
 	.event		= funclat_event,
 	.report		= funclat_report,

@@ -14,7 +14,7 @@
 #include "output/json.h"
 #include "analyzers/waits.h"
 #include "events/tasks.h"
-#include "cmd/options.h"
+#include "lib/parse.h"
 #include "lib/util.h"
 
 enum sort_key { SK_PID, SK_AVG, SK_MAX, SK_COUNT, SK_RUNTIME, SK_NKEYS };
@@ -199,7 +199,7 @@ static int latency_init(void *priv, const struct ft_env *env)
 	struct latency *l = priv;
 
 	l->env = env;
-	if (env->opts->npids || env->opts->ntids)
+	if (env->task_filter)
 		l->per_pid = true;
 	if (!l->nsort) {
 		l->sort[0] = SK_AVG;
@@ -418,20 +418,22 @@ static void latency_fini(void *priv)
 }
 
 const struct ft_analyzer ft_latency = {
-	.name		= "latency",
-	.summary	= "scheduling delay per task: avg, max, p99 (perf sched latency)",
-	.usage		= "  -s, --sort KEYS      order by KEYS: pid, avg, max, count (or switch),\n"
-			  "                       runtime (default avg,max,count,runtime)\n"
-			  "      --pids           one row per thread, not per command name\n",
-	.examples	= "  ftscope latency -d 5                 # whole system, 5 seconds\n"
-			  "  ftscope latency -s max -- make -j2   # a build, worst delay first\n"
-			  "  ftscope latency -p 1234              # per thread of pid 1234\n",
-	.shortopts	= "s:",
-	.longopts	= latency_longopts,
+	.cli = {
+		.name		= "latency",
+		.summary	= "scheduling delay per task: avg, max, p99 (perf sched latency)",
+		.usage		= "  -s, --sort KEYS      order by KEYS: pid, avg, max, count (or switch),\n"
+				  "                       runtime (default avg,max,count,runtime)\n"
+				  "      --pids           one row per thread, not per command name\n",
+		.examples	= "  ftscope latency -d 5                 # whole system, 5 seconds\n"
+				  "  ftscope latency -s max -- make -j2   # a build, worst delay first\n"
+				  "  ftscope latency -p 1234              # per thread of pid 1234\n",
+		.shortopts	= "s:",
+		.longopts	= latency_longopts,
+		.parse_opt	= latency_parse_opt,
+	},
 	.need		= FT_NEED(FT_EV_SWITCH),
 	.want		= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW),
 	.priv_size	= sizeof(struct latency),
-	.parse_opt	= latency_parse_opt,
 	.init		= latency_init,
 	.event		= latency_event,
 	.report		= latency_report,

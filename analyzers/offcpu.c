@@ -21,7 +21,7 @@
 #include "analyzers/offcpu.h"
 #include "events/tasks.h"
 #include "events/tdat.h"
-#include "cmd/options.h"
+#include "lib/parse.h"
 #include "lib/util.h"
 
 /* One thread: blocked since start, with the stacks it blocked on. */
@@ -115,7 +115,7 @@ static void offcpu_events(void *priv, unsigned int *need, unsigned int *want)
 }
 
 /* offcpu_check - the options against each other */
-static int offcpu_check(void *priv, const struct ft_opts *opts)
+static int offcpu_check(void *priv)
 {
 	struct offcpu *o = priv;
 
@@ -401,33 +401,35 @@ static void offcpu_fini(void *priv)
 }
 
 const struct ft_analyzer ft_offcpu = {
-	.name		= "offcpu",
-	.summary	= "off-CPU time by kernel and user stack, as BCC's offcputime",
-	.usage		= "  -f, --folded         folded stacks (comm;user;kernel us) for flame graphs\n"
-			  "      --svg FILE       write an interactive flame graph to FILE\n"
-			  "  -u, --user-threads-only    user threads only\n"
-			  "  -k, --kernel-threads-only  kernel threads only\n"
-			  "  -U, --user-stacks-only     user stacks only\n"
-			  "  -K, --kernel-stacks-only   kernel stacks only\n"
-			  "  -m, --min-block-time US    count periods of at least US (default 1)\n"
-			  "  -M, --max-block-time US    count periods of at most US\n"
-			  "      --state LETTERS  switch-out states counted: S, D, R (preempted)...\n"
-			  "                       or all (default: every state but R)\n"
-			  "      --delimited      a '-' frame between kernel and user stacks\n"
-			  "      --wakers         add the waker's stacks and comm (BCC offwaketime)\n",
-	.examples	= "  ftscope offcpu -d 5                   # whole system for 5 seconds\n"
-			  "  ftscope offcpu -p 1234 -f > out.folded # folded, for flamegraph.pl\n"
-			  "  ftscope offcpu --svg off.svg -- ./app # flame graph of a command\n"
-			  "  ftscope offcpu --state D -d 10        # uninterruptible (I/O) sleep only\n"
-			  "  ftscope offcpu --wakers -f -p 1234    # who woke the blocked threads\n",
-	.shortopts	= "fukUKm:M:",
-	.longopts	= offcpu_longopts,
+	.cli = {
+		.name		= "offcpu",
+		.summary	= "off-CPU time by kernel and user stack, as BCC's offcputime",
+		.usage		= "  -f, --folded         folded stacks (comm;user;kernel us) for flame graphs\n"
+				  "      --svg FILE       write an interactive flame graph to FILE\n"
+				  "  -u, --user-threads-only    user threads only\n"
+				  "  -k, --kernel-threads-only  kernel threads only\n"
+				  "  -U, --user-stacks-only     user stacks only\n"
+				  "  -K, --kernel-stacks-only   kernel stacks only\n"
+				  "  -m, --min-block-time US    count periods of at least US (default 1)\n"
+				  "  -M, --max-block-time US    count periods of at most US\n"
+				  "      --state LETTERS  switch-out states counted: S, D, R (preempted)...\n"
+				  "                       or all (default: every state but R)\n"
+				  "      --delimited      a '-' frame between kernel and user stacks\n"
+				  "      --wakers         add the waker's stacks and comm (BCC offwaketime)\n",
+		.examples	= "  ftscope offcpu -d 5                   # whole system for 5 seconds\n"
+				  "  ftscope offcpu -p 1234 -f > out.folded # folded, for flamegraph.pl\n"
+				  "  ftscope offcpu --svg off.svg -- ./app # flame graph of a command\n"
+				  "  ftscope offcpu --state D -d 10        # uninterruptible (I/O) sleep only\n"
+				  "  ftscope offcpu --wakers -f -p 1234    # who woke the blocked threads\n",
+		.shortopts	= "fukUKm:M:",
+		.longopts	= offcpu_longopts,
+		.parse_opt	= offcpu_parse_opt,
+		.check		= offcpu_check,
+	},
 	.need		= FT_NEED(FT_EV_SWITCH),
 	.priv_size	= sizeof(struct offcpu),
 	.max_wait_ms	= 100,
-	.parse_opt	= offcpu_parse_opt,
 	.events		= offcpu_events,
-	.check		= offcpu_check,
 	.init		= offcpu_init,
 	.event		= offcpu_event,
 	.report		= offcpu_report,

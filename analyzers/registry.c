@@ -32,7 +32,7 @@ const struct ft_analyzer *ft_analyzer_find(const char *name)
 	int i;
 
 	for (i = 0; ft_analyzers[i]; i++)
-		if (!strcmp(ft_analyzers[i]->name, name))
+		if (!strcmp(ft_analyzers[i]->cli.name, name))
 			return ft_analyzers[i];
 	return NULL;
 }

@@ -25,7 +25,7 @@
 #include "events/chain.h"
 #include "lib/pidset.h"
 #include "events/tasks.h"
-#include "cmd/options.h"
+#include "lib/parse.h"
 #include "lib/util.h"
 
 struct runqlat {
@@ -190,24 +190,26 @@ static void runqlat_fini(void *priv)
 }
 
 const struct ft_analyzer ft_runqlat = {
-	.name		= "runqlat",
-	.summary	= "run-queue (scheduler) latency histogram, as BCC's runqlat",
-	.usage		= "  -m, --milliseconds   histogram in milliseconds\n"
-			  "  -u, --microseconds   histogram in microseconds (default)\n"
-			  "  -P, --pids           one histogram per process\n"
-			  "  -L, --tids           one histogram per thread\n"
-			  "      --per-cpu        one histogram per CPU\n",
-	.examples	= "  ftscope runqlat                # whole system until Ctrl-C\n"
-			  "  ftscope runqlat -d 5           # whole system for 5 seconds\n"
-			  "  ftscope runqlat 1 10 -T        # ten 1-second histograms, timestamped\n"
-			  "  ftscope runqlat -m -P -p 1234  # per-thread-group histogram of pid 1234, ms\n"
-			  "  ftscope runqlat -L -- make -j2 # per-thread histograms of a build\n"
-			  "  ftscope runqlat --json -d 2    # the same data as JSON\n",
-	.shortopts	= "muPL",
-	.longopts	= runqlat_longopts,
+	.cli = {
+		.name		= "runqlat",
+		.summary	= "run-queue (scheduler) latency histogram, as BCC's runqlat",
+		.usage		= "  -m, --milliseconds   histogram in milliseconds\n"
+				  "  -u, --microseconds   histogram in microseconds (default)\n"
+				  "  -P, --pids           one histogram per process\n"
+				  "  -L, --tids           one histogram per thread\n"
+				  "      --per-cpu        one histogram per CPU\n",
+		.examples	= "  ftscope runqlat                # whole system until Ctrl-C\n"
+				  "  ftscope runqlat -d 5           # whole system for 5 seconds\n"
+				  "  ftscope runqlat 1 10 -T        # ten 1-second histograms, timestamped\n"
+				  "  ftscope runqlat -m -P -p 1234  # per-thread-group histogram of pid 1234, ms\n"
+				  "  ftscope runqlat -L -- make -j2 # per-thread histograms of a build\n"
+				  "  ftscope runqlat --json -d 2    # the same data as JSON\n",
+		.shortopts	= "muPL",
+		.longopts	= runqlat_longopts,
+		.parse_opt	= runqlat_parse_opt,
+	},
 	.need		= FT_NEED(FT_EV_SWITCH) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW),
 	.priv_size	= sizeof(struct runqlat),
-	.parse_opt	= runqlat_parse_opt,
 	.init		= runqlat_init,
 	.event		= runqlat_event,
 	.report		= runqlat_report,

@@ -41,7 +41,7 @@
 #include "output/line.h"
 #include "analyzers/timehist.h"
 #include "events/tasks.h"
-#include "cmd/options.h"
+#include "lib/parse.h"
 #include "lib/util.h"
 
 enum { OPT_STATE = 0x100, OPT_TIME };
@@ -194,10 +194,10 @@ static int timehist_init(void *priv, const struct ft_env *env)
 	}
 	for (i = 0; i < env->ncpus; i++)
 		th->cpu_len[i] = put_cpu(th->cpu_text[i], i) - th->cpu_text[i];
-	th->rows = !th->summary_only && !env->opts->json;
-	th->totals = th->summary || th->idle_hist || env->opts->json;
+	th->rows = !th->summary_only && !env->json;
+	th->totals = th->summary || th->idle_hist || env->json;
 	if (th->rows)
-		header(th, stdout);
+		header(th, th->env->out);
 	return 0;
 }
 
@@ -298,11 +298,11 @@ char *put_time(struct timehist *th, char *d, uint64_t ts, int cpu)
 	return d + th->cpu_len[cpu];
 }
 
-/* rows_flush - hand the queued rows to stdout (before anything else is printed there) */
+/* rows_flush - hand the queued rows to the output (before anything else is printed there) */
 static void rows_flush(struct timehist *th)
 {
 	if (th->out_len)
-		fwrite_unlocked(th->out, 1, th->out_len, stdout);
+		fwrite_unlocked(th->out, 1, th->out_len, th->env->out);
 	th->out_len = 0;
 }
 
@@ -519,7 +519,7 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 	show = shown(th, prev);
 	/* idle time is known wherever the kernel recorded every task, -p on a file or not */
 	if (in && (show || (!prev && !th->env->filtered_stream)) &&
-	    (!th->env->opts->cpu_on || th->env->opts->cpu_on[ev->cpu])) {
+	    (!th->env->cpu_on || th->env->cpu_on[ev->cpu])) {
 		if (th->totals) {
 			account(tr);
 			if (rebuilt && show)
@@ -572,17 +572,17 @@ static void print_event_prefix(struct timehist *th, const struct ft_event *ev, c
 
 	print_time_now(th, ev->ts, ev->cpu);
 	if (th->visual) {
-		fputc(' ', stdout);
+		fputc(' ', th->env->out);
 		for (i = 0; i < th->env->ncpus; i++)
-			fputc(i == ev->cpu ? mark : ' ', stdout);
-		fputc(' ', stdout);
+			fputc(i == ev->cpu ? mark : ' ', th->env->out);
+		fputc(' ', th->env->out);
 	}
 	if (ev->common_pid)
 		th_commstr(th, ev->common_pid, name, sizeof(name));
 	else
 		snprintf(name, sizeof(name), "swapper");
-	printf(" %-*s ", TH_COMM_WIDTH, name);
-	printf("  %9s  %9s  %9s ", "", "", "");
+	fprintf(th->env->out, " %-*s ", TH_COMM_WIDTH, name);
+	fprintf(th->env->out, "  %9s  %9s  %9s ", "", "", "");
 }
 
 /* print_wakeup - a -w row: the waker, then "awakened: task" */
@@ -592,7 +592,7 @@ static void print_wakeup(struct timehist *th, const struct ft_event *ev)
 
 	print_event_prefix(th, ev, ' ');
 	th_commstr(th, ev->wk.pid, name, sizeof(name));
-	printf("awakened: %s\n", name);
+	fprintf(th->env->out, "awakened: %s\n", name);
 }
 
 /* on_wakeup - the first wakeup since a task's switch-out starts its sch delay */
@@ -626,7 +626,7 @@ static void on_migrate(struct timehist *th, const struct ft_event *ev)
 		return;
 	print_event_prefix(th, ev, 'm');
 	th_commstr(th, ev->mig.pid, name, sizeof(name));
-	printf("migrated: %s cpu %d => %d\n", name, ev->mig.orig_cpu, ev->mig.dest_cpu);
+	fprintf(th->env->out, "migrated: %s cpu %d => %d\n", name, ev->mig.orig_cpu, ev->mig.dest_cpu);
 }
 
 /* timehist_event - one record, in time order */
@@ -652,9 +652,9 @@ static void timehist_event(void *priv, const struct ft_event *ev)
 		if (th->rows) {
 			print_time_now(th, ev->ts, ev->cpu);
 			if (ev->lost > 0)
-				printf(" lost %lld events on cpu %d\n", ev->lost, ev->cpu);
+				fprintf(th->env->out, " lost %lld events on cpu %d\n", ev->lost, ev->cpu);
 			else
-				printf(" lost events on cpu %d\n", ev->cpu);
+				fprintf(th->env->out, " lost events on cpu %d\n", ev->cpu);
 		}
 		break;
 	default:
@@ -705,34 +705,36 @@ static void timehist_fini(void *priv)
 }
 
 const struct ft_analyzer ft_timehist = {
-	.name		= "timehist",
-	.summary	= "one row per context switch: wait, sch delay, run time (perf sched timehist)",
-	.usage		= "  -s, --summary        only the summary (per task run-time statistics)\n"
-			  "  -S, --with-summary   rows, then the summary\n"
-			  "  -w, --wakeups        show wakeup rows\n"
-			  "  -M, --migrations     show migration rows\n"
-			  "  -n, --next           show the task switched in\n"
-			  "      --state          show the task state; with -s/-S a wait-time summary\n"
-			  "                       (sleep / iowait / preempt / delay)\n"
-			  "  -V, --cpu-visual     one column per CPU: s switch, i idle, m migration\n"
-			  "  -I, --idle-hist      rows of idle periods only (as perf), then the Idle-time\n"
-			  "                       summary: each idle period charged to the task that\n"
-			  "                       ended it (perf charges the task that ran before it)\n"
-			  "      --time START,STOP  only this window (trace seconds; either may be empty)\n"
-			  "Rows name a thread comm[tid/pid] as perf does, comm[tid] for a process's main\n"
-			  "thread. Live the process comes from /proc; a trace.dat records no thread's\n"
-			  "process (perf.data does), so from -i FILE threads show as comm[tid].\n",
-	.examples	= "  ftscope timehist -d 2                 # every switch for 2 seconds\n"
-			  "  ftscope timehist -S --state -- make    # a build, then its wait-time summary\n"
-			  "  ftscope timehist -w -n -p 1234         # pid 1234 with wakeups and next task\n"
-			  "  ftscope timehist -s -i /tmp/cap        # summary of a capture\n",
-	.shortopts	= "sSwMnVI",
-	.longopts	= timehist_longopts,
+	.cli = {
+		.name		= "timehist",
+		.summary	= "one row per context switch: wait, sch delay, run time (perf sched timehist)",
+		.usage		= "  -s, --summary        only the summary (per task run-time statistics)\n"
+				  "  -S, --with-summary   rows, then the summary\n"
+				  "  -w, --wakeups        show wakeup rows\n"
+				  "  -M, --migrations     show migration rows\n"
+				  "  -n, --next           show the task switched in\n"
+				  "      --state          show the task state; with -s/-S a wait-time summary\n"
+				  "                       (sleep / iowait / preempt / delay)\n"
+				  "  -V, --cpu-visual     one column per CPU: s switch, i idle, m migration\n"
+				  "  -I, --idle-hist      rows of idle periods only (as perf), then the Idle-time\n"
+				  "                       summary: each idle period charged to the task that\n"
+				  "                       ended it (perf charges the task that ran before it)\n"
+				  "      --time START,STOP  only this window (trace seconds; either may be empty)\n"
+				  "Rows name a thread comm[tid/pid] as perf does, comm[tid] for a process's main\n"
+				  "thread. Live the process comes from /proc; a trace.dat records no thread's\n"
+				  "process (perf.data does), so from -i FILE threads show as comm[tid].\n",
+		.examples	= "  ftscope timehist -d 2                 # every switch for 2 seconds\n"
+				  "  ftscope timehist -S --state -- make    # a build, then its wait-time summary\n"
+				  "  ftscope timehist -w -n -p 1234         # pid 1234 with wakeups and next task\n"
+				  "  ftscope timehist -s -i /tmp/cap        # summary of a capture\n",
+		.shortopts	= "sSwMnVI",
+		.longopts	= timehist_longopts,
+		.parse_opt	= timehist_parse_opt,
+	},
 	.need		= FT_NEED(FT_EV_SWITCH),
 	.want		= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW) |
 			  FT_NEED(FT_EV_MIGRATE) | FT_NEED(FT_EV_FORK),
 	.priv_size	= sizeof(struct timehist),
-	.parse_opt	= timehist_parse_opt,
 	.init		= timehist_init,
 	.event		= timehist_event,
 	.report		= timehist_report,

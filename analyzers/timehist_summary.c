@@ -10,7 +10,7 @@
 #include "output/json.h"
 #include "analyzers/timehist.h"
 #include "events/tasks.h"
-#include "cmd/options.h"
+#include "lib/parse.h"
 
 /* cmp_tid - order tasks by tid */
 static int cmp_tid(const void *a, const void *b)
@@ -116,7 +116,7 @@ static void rebuilt_note(struct timehist *th, FILE *f)
 /* th_summary - perf's summary after the rows */
 void th_summary(struct timehist *th, FILE *f)
 {
-	const bool *cpu_on = th->env->opts->cpu_on;
+	const bool *cpu_on = th->env->cpu_on;
 	uint64_t span = th->hist_end - th->hist_start, count = 0, run = 0;
 	unsigned int tasks, dead;
 	int cpu;

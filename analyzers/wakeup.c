@@ -15,7 +15,7 @@
 #include "output/json.h"
 #include "analyzers/waits.h"
 #include "events/tasks.h"
-#include "cmd/options.h"
+#include "lib/parse.h"
 #include "lib/util.h"
 
 /* A waker -> wakee pair. */
@@ -192,10 +192,10 @@ static void on_wait(void *ctx, const struct ft_wait *x)
 	if (w->wakers)
 		add_pair(w, x);
 	if (w->min_set && (long long)((x->end - x->start) / 1000) >= w->min_us &&
-	    !w->env->opts->json) {
+	    !w->env->json) {
 		comm_copy(w, x->tid, comm);
 		comm_copy(w, x->waker, waker);
-		print_slow(stdout, x, comm, waker);
+		print_slow(w->env->out, x, comm, waker);
 	}
 }
 
@@ -213,8 +213,8 @@ static int wakeup_init(void *priv, const struct ft_env *env)
 		ft_err("out of memory");
 		return -1;
 	}
-	if (w->min_set && !env->opts->json)
-		print_slow_header(stdout);
+	if (w->min_set && !env->json)
+		print_slow_header(w->env->out);
 	return 0;
 }
 
@@ -360,27 +360,29 @@ static void wakeup_fini(void *priv)
 }
 
 const struct ft_analyzer ft_wakeup = {
-	.name		= "wakeup",
-	.summary	= "wakeup latency: histogram, slowest wakeups, who wakes whom",
-	.usage		= "  -m, --milliseconds   histogram in milliseconds\n"
-			  "  -u, --microseconds   histogram in microseconds (default)\n"
-			  "  -P, --pids           one histogram per process\n"
-			  "  -L, --tids           one histogram per thread\n"
-			  "      --top N          the N slowest wakeups: task, waker, waking CPU,\n"
-			  "                       target CPU, CPU it ran on\n"
-			  "      --min-us N       print each wakeup of N us or more as it happens\n"
-			  "      --wakers         waker -> wakee pairs: count, average and max latency\n"
-			  "                       (the 20 most frequent; --json has all)\n"
-			  "      --wakers-top N   with --wakers: the N most frequent pairs, 0: all\n",
-	.examples	= "  ftscope wakeup -d 5                   # histogram of the whole system\n"
-			  "  ftscope wakeup --min-us 1000          # every wakeup slower than 1 ms\n"
-			  "  ftscope wakeup --top 10 --wakers -- make   # a build: worst 10, pairs\n",
-	.shortopts	= "muPL",
-	.longopts	= wakeup_longopts,
+	.cli = {
+		.name		= "wakeup",
+		.summary	= "wakeup latency: histogram, slowest wakeups, who wakes whom",
+		.usage		= "  -m, --milliseconds   histogram in milliseconds\n"
+				  "  -u, --microseconds   histogram in microseconds (default)\n"
+				  "  -P, --pids           one histogram per process\n"
+				  "  -L, --tids           one histogram per thread\n"
+				  "      --top N          the N slowest wakeups: task, waker, waking CPU,\n"
+				  "                       target CPU, CPU it ran on\n"
+				  "      --min-us N       print each wakeup of N us or more as it happens\n"
+				  "      --wakers         waker -> wakee pairs: count, average and max latency\n"
+				  "                       (the 20 most frequent; --json has all)\n"
+				  "      --wakers-top N   with --wakers: the N most frequent pairs, 0: all\n",
+		.examples	= "  ftscope wakeup -d 5                   # histogram of the whole system\n"
+				  "  ftscope wakeup --min-us 1000          # every wakeup slower than 1 ms\n"
+				  "  ftscope wakeup --top 10 --wakers -- make   # a build: worst 10, pairs\n",
+		.shortopts	= "muPL",
+		.longopts	= wakeup_longopts,
+		.parse_opt	= wakeup_parse_opt,
+	},
 	.need		= FT_NEED(FT_EV_SWITCH),
 	.want		= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW),
 	.priv_size	= sizeof(struct wakeup),
-	.parse_opt	= wakeup_parse_opt,
 	.init		= wakeup_init,
 	.event		= wakeup_event,
 	.report		= wakeup_report,

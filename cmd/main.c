@@ -28,7 +28,7 @@ static void usage(FILE *f)
 /* command - run command @argv[0] with its arguments; -1 when there is no such command */
 static int command(int argc, char **argv)
 {
-	const struct ft_analyzer *a = ft_command_find(argv[0]);
+	const struct ft_analyzer *a = ft_analyzer_find(argv[0]);
 	unsigned int i;
 
 	if (a)

@@ -14,6 +14,7 @@
 #include "analyzers/analyzer.h"
 #include "tracer/command.h"
 #include "cmd/options.h"
+#include "events/source.h"
 #include "lib/parse.h"
 #include "lib/util.h"
 
@@ -73,7 +74,7 @@ static const char common_tail[] =
 	"      --keep-command    leave the command running when the run ends first\n";
 
 /* ft_usage - the help of one analyzer: synopsis, its options, common options, examples */
-void ft_usage(const struct ft_analyzer *a, FILE *f)
+void ft_usage(const struct ft_cli *a, FILE *f)
 {
 	if (a->help) {
 		fputs(a->help, f);
@@ -83,12 +84,12 @@ void ft_usage(const struct ft_analyzer *a, FILE *f)
 		a->name, a->synopsis ? " " : "", a->synopsis ? a->synopsis : "", a->summary);
 	if (a->usage && a->usage[0])
 		fprintf(f, "Options:\n%s\n", a->usage);
-	fprintf(f, "%s%s%s\nEXAMPLES:\n%s", common_usage, a->splice ? "" : file_usage,
+	fprintf(f, "%s%s%s\nEXAMPLES:\n%s", common_usage, a->recorder ? "" : file_usage,
 		common_tail, a->examples ? a->examples : "");
 }
 
 /* build_tables - common plus analyzer options, as one short string and one long table */
-static struct option *build_tables(const struct ft_analyzer *a, char *shortopts, size_t len)
+static struct option *build_tables(const struct ft_cli *a, char *shortopts, size_t len)
 {
 	size_t nc = sizeof(common_long) / sizeof(common_long[0]), na = 0;
 	struct option *lo;
@@ -158,7 +159,7 @@ static void opt_name(int opt, const struct option *lo, char *buf, size_t len)
  * @argv[0] is the analyzer name. Fills @o and, through parse_opt, @priv.
  * Returns FT_PARSE_RUN, or an exit status after printing help or one error line.
  */
-int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
+int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 		  int argc, char **argv)
 {
 	int i, opt, nargs = argc, ret = FT_PARSE_RUN, npos = 0;
@@ -278,10 +279,7 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
 	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu || o->clock)) {
 		ft_err("-i reads a capture: it cannot be combined with -b, --clock, --pmu or a command");
 		ret = FT_EXIT_USAGE;
-	} else if (o->input && (o->npids || o->ntids) && a->probes) {
-		ft_err("-p and -t filter a capture's scheduler events, not %s's probes", a->name);
-		ret = FT_EXIT_USAGE;
-	} else if (a->check && a->check(priv, o)) {
+	} else if (a->check && a->check(priv)) {
 		ret = FT_EXIT_USAGE;
 	}
 out:

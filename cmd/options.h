@@ -9,46 +9,17 @@
 #include <stdbool.h>
 
 #include "lib/parse.h"
+#include "tracer/opts.h"
 
-struct ft_analyzer;
-
-struct ft_opts {
-	int		*pids;		/* -p PID[,PID]: processes (all their threads) */
-	int		npids;
-	int		*tids;		/* -t TID[,TID]: single threads */
-	int		ntids;
-	bool		*cpu_on;	/* -C CPUS: which CPUs to trace (NULL: all) */
-	const char	*cpu_arg;	/* -C's text, parsed once -i is known */
-	int		ncpus;		/* possible CPUs on this machine (or in the input) */
-	bool		all;		/* -a */
-	double		duration;	/* -d SECONDS, 0: until Ctrl-C / command exit */
-	double		interval;	/* positional interval in seconds, 0: one report */
-	long		count;		/* positional count, 0: unlimited */
-	bool		timestamps;	/* -T */
-	unsigned int	buffer_kb;	/* -b KB per CPU, 0: default */
-	bool		json;		/* --json */
-	char		**cmd;		/* -- command [args] */
-	const char	*input;		/* -i FILE: a trace.dat or a capture directory */
-	const char	*instance;	/* -B NAME: the buffer of a trace.dat to read */
-	const char	*clock;		/* --clock NAME: a live run's trace clock (mono) */
-	const char	*cgroup;	/* --cgroup PATH: the processes in that cgroup */
-	int		*cg_pids;	/* ... as read when the run starts */
-	int		ncg;
-	const char	*output;	/* -o DIR (capture) */
-	const char	*pmu;		/* --pmu LIST: counters over the trace window */
-	bool		keep_cmd;	/* --keep-command: leave the command running at the end */
-};
-
-/* CPUs a capture may name (trace.dat: ids below 4096), for -C with -i. */
-#define FT_FILE_MAX_CPUS	4096
+struct ft_cli;
 
 /* Result of parsing: run, or exit with this status (help printed, bad option). */
 enum { FT_PARSE_RUN = -1 };
 
-int ft_opts_parse(struct ft_opts *o, const struct ft_analyzer *a, void *priv,
+int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 		  int argc, char **argv);
 void ft_opts_free(struct ft_opts *o);
 bool ft_opts_filtered(const struct ft_opts *o);
-void ft_usage(const struct ft_analyzer *a, FILE *f);
+void ft_usage(const struct ft_cli *a, FILE *f);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
+#include "cmd/run.h"
 #include "cmd/options.h"
 #include "lib/util.h"
 
@@ -59,13 +60,13 @@ static int record_arg(void *priv, const char *name)
 	unsigned int need, want;
 	void *apriv;
 
-	if (!a || a->splice || a->help) {
+	if (!a) {
 		ft_err("'%s' is not an analyzer whose events can be recorded", name);
 		return FT_OPT_REPORTED;
 	}
-	if (a->probes) {
+	if (a->functions) {
 		ft_err("%s probes functions: record it with `ftscope %s PATTERN... -o FILE`",
-		       a->name, a->name);
+		       a->cli.name, a->cli.name);
 		return FT_OPT_REPORTED;
 	}
 	if (r->nnamed == RECORD_MAX) {
@@ -90,29 +91,8 @@ static int record_arg(void *priv, const char *name)
 	return 0;
 }
 
-/* record_events - the named analyzers' events, or the scheduler set */
-static void record_events(void *priv, unsigned int *need, unsigned int *want)
-{
-	struct record *r = priv;
-
-	*need |= r->nnamed ? r->need : RECORD_DEFAULT_NEED;
-	*want |= r->nnamed ? r->want : RECORD_DEFAULT_WANT;
-}
-
-/* record_tracepoints - those the named analyzers read by name */
-static struct ft_tp *record_tracepoints(void *priv)
-{
-	return ((struct record *)priv)->tps;
-}
-
-/* record_extra - the -e events */
-static char **record_extra(void *priv)
-{
-	return ((struct record *)priv)->events;
-}
-
 /* record_check - a recording needs somewhere to go, and there is nothing to read back */
-static int record_check(void *priv, const struct ft_opts *o)
+static int record_check(const struct ft_opts *o)
 {
 	if (o->input) {
 		ft_err("record writes a trace: it does not read one (-i)");
@@ -125,31 +105,9 @@ static int record_check(void *priv, const struct ft_opts *o)
 	return 0;
 }
 
-/* record_init - nothing to set up: the pages go to the file undecoded */
-static int record_init(void *priv, const struct ft_env *env)
-{
-	return 0;
-}
-
-/* record_event - pages are not decoded while recording */
-static void record_event(void *priv, const struct ft_event *ev)
-{
-}
-
-/* record_report - the footer says what was written */
-static void record_report(void *priv, struct ft_report *r)
-{
-}
-
-/* record_fini - nothing to finish */
-static void record_fini(void *priv)
-{
-}
-
 /* record_free - the -e list and the named analyzers' defaults */
-static void record_free(void *priv)
+static void record_free(struct record *r)
 {
-	struct record *r = priv;
 	int i;
 
 	for (i = 0; i < r->nevents; i++)
@@ -167,8 +125,9 @@ static const struct option record_longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-const struct ft_analyzer ft_record = {
+static const struct ft_cli record_cli = {
 	.name		= "record",
+	.recorder	= true,
 	.summary	= "record events to a trace.dat (trace-cmd's format) for -i FILE later",
 	.synopsis	= "[ANALYZER...]",
 	.usage		= "  -o, --output FILE    the trace.dat to write (required)\n"
@@ -182,17 +141,39 @@ const struct ft_analyzer ft_record = {
 			  "  trace-cmd report -i sched.dat                    # or with trace-cmd, KernelShark\n",
 	.shortopts	= "e:",
 	.longopts	= record_longopts,
-	.splice		= true,
-	.priv_size	= sizeof(struct record),
 	.parse_opt	= record_parse_opt,
 	.arg		= record_arg,
-	.events		= record_events,
-	.extra_events	= record_extra,
-	.tracepoints	= record_tracepoints,
-	.check		= record_check,
-	.init		= record_init,
-	.event		= record_event,
-	.report		= record_report,
-	.fini		= record_fini,
-	.free		= record_free,
 };
+
+/**
+ * ft_cmd_record - `ftscope record -o FILE [ANALYZER...]`
+ * Returns the exit status.
+ */
+int ft_cmd_record(int argc, char **argv)
+{
+	struct record *r = calloc(1, sizeof(*r));
+	struct ft_run run = { .name = "record", .record = true };
+	struct ft_opts o = { 0 };
+	int ret;
+
+	ft_set_prog("ftscope record");
+	if (!r) {
+		ft_err("out of memory");
+		return FT_EXIT_ERR;
+	}
+	o.ncpus = ft_possible_cpus();
+	ret = ft_opts_parse(&o, &record_cli, r, argc, argv);
+	if (ret == FT_PARSE_RUN && record_check(&o))
+		ret = FT_EXIT_USAGE;
+	if (ret == FT_PARSE_RUN) {
+		run.need = r->nnamed ? r->need : RECORD_DEFAULT_NEED;
+		run.want = r->nnamed ? r->want : RECORD_DEFAULT_WANT;
+		run.tps = r->tps;
+		run.extra = r->events;
+		ret = ft_run(&o, &run);
+	}
+	record_free(r);
+	ft_opts_free(&o);
+	free(r);
+	return ret;
+}

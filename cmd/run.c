@@ -35,6 +35,7 @@
 #include "tracer/pmu.h"
 #include "tracer/probes.h"
 #include "cmd/run.h"
+#include "cmd/stages.h"
 #include "events/source.h"
 #include "tracer/session.h"
 #include "lib/util.h"
@@ -52,8 +53,7 @@
 #define COMMIT_LAG_NS	20000000ULL
 
 struct pipeline {
-	const struct ft_analyzer *a;
-	void			*priv;
+	struct ft_run		*run;		/* what to drive: analyzers, or a recording */
 	struct ft_opts		*o;
 	struct ft_decoder	dec;
 	struct ft_chain		chain;
@@ -69,13 +69,14 @@ struct pipeline {
 	uint64_t		first_ts, last_ts;
 	struct ft_pmu		*pmu;		/* --pmu counters, NULL without */
 	struct ft_probes	*probes;	/* the analyzer's function probes, or NULL */
-	struct ft_tp		*tps;		/* the tracepoints it reads by name, or NULL */
+	struct ft_probes	probes_own;	/* ... the tracer's, for its request */
+	struct ft_tp		*tps;		/* the tracepoints read by name, or NULL */
 	struct ft_capture	*cap;		/* -o FILE, or NULL */
 	bool			progress;	/* a progress line is on the terminal */
 	char			kallsyms[64];	/* offline: the trace.dat's kallsyms (a memfd) */
 };
 
-/* deliver - hand one decoded event to the analyzer */
+/* deliver - hand one decoded event to the analyzers */
 static inline void deliver(struct pipeline *p, const struct ft_event *ev)
 {
 	const bool *on = p->o->cpu_on;
@@ -83,7 +84,7 @@ static inline void deliver(struct pipeline *p, const struct ft_event *ev)
 	/* -C: what the kernel's tracing_cpumask keeps live, here on a capture too */
 	if (on && (ev->cpu >= p->o->ncpus || !on[ev->cpu]))
 		return;
-	p->a->event(p->priv, ev);
+	ft_stages_event(&p->run->stages, ev);
 }
 
 /* on_raw - one record: decode, follow forks, repair the chain, deliver */
@@ -180,7 +181,7 @@ static void report(struct pipeline *p, struct ft_merge *m, bool final)
 		ft_json_init(&j, stdout);
 		r.json = &j;
 		ft_json_obj_begin(&j, NULL);
-		ft_json_str(&j, "analyzer", p->a->name);
+		ft_json_str(&j, "analyzer", p->run->name);
 		ft_json_bool(&j, "final", final);
 		ft_json_u64(&j, "time_ns", r.ts);
 	} else if (r.interval) {
@@ -193,11 +194,11 @@ static void report(struct pipeline *p, struct ft_merge *m, bool final)
 			putchar('\n');
 		}
 	}
-	p->a->report(p->priv, &r);
+	ft_stages_report(&p->run->stages, &r);
 	if (p->pmu)
 		ft_pmu_report(p->pmu, r.footer ? r.footer : r.f, r.json, r.interval);
 	counts_take(p, m);
-	if (p->a->splice && p->cap)
+	if (p->run->record && p->cap)
 		ft_footer_record(&p->foot, p->cap, r.footer ? r.footer : r.f, r.json);
 	else
 		ft_footer_print(&p->foot, r.footer ? r.footer : r.f, r.json, r.interval, final);
@@ -238,7 +239,7 @@ static int tps_resolve(struct pipeline *p, struct tep_handle *tep, bool live)
 	for (tp = p->tps; tp; tp = tp->next) {
 		if (ft_tp_resolve(tp, tep, err, sizeof(err))) {
 			if (tp->id < 0)
-				ft_err("%s needs %s:%s, which the %s lacks", p->a->name, tp->system,
+				ft_err("%s needs %s:%s, which the %s lacks", p->run->name, tp->system,
 				       tp->name, live ? "kernel" : "capture");
 			else
 				ft_err("%s", err);
@@ -266,7 +267,7 @@ static int tps_enable(struct pipeline *p, struct ft_session *s)
 		if (!ft_session_has_event(s, tp->system, tp->name)) {
 			if (tp->optional)
 				continue;
-			ft_err("%s needs %s:%s, which the kernel lacks", p->a->name, tp->system,
+			ft_err("%s needs %s:%s, which the kernel lacks", p->run->name, tp->system,
 			       tp->name);
 			return -1;
 		}
@@ -299,7 +300,7 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 
 		for (i = 1; i < FT_EV_NTYPES; i++)
 			if ((p->need & FT_NEED(i)) && !(p->dec.have & FT_NEED(i)))
-				ft_err("%s needs %s:%s, which the %s lacks", p->a->name,
+				ft_err("%s needs %s:%s, which the %s lacks", p->run->name,
 				       ft_event_defs[i].system, ft_event_defs[i].name,
 				       live ? "kernel" : "capture");
 		return -1;
@@ -319,7 +320,11 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 		ft_err("out of memory");
 		return -1;
 	}
-	p->env.opts = p->o;
+	p->env.out = stdout;
+	p->env.json = p->o->json;
+	p->env.cpu_on = p->o->cpu_on;
+	p->env.task_filter = p->o->npids || p->o->ntids;
+	p->env.funcs = p->probes ? &p->probes->funcs : NULL;
 	p->env.tasks = &p->tasks;
 	p->env.traced = p->show ? &p->shown : p->filtered ? &p->traced : NULL;
 	p->env.filtered_stream = p->filtered;
@@ -329,9 +334,7 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	p->env.have = p->dec.have;
 	p->env.ncpus = ncpus;
 	p->env.kallsyms = p->kallsyms[0] ? p->kallsyms : "/proc/kallsyms";
-	if (p->a->init(p->priv, &p->env))
-		return -1;	/* init printed why */
-	return 0;
+	return ft_stages_init(&p->run->stages, &p->env);
 }
 
 /* pipeline_fini - free what pipeline_init made */
@@ -490,7 +493,7 @@ static int run_offline(struct pipeline *p)
 	report(p, &m, true);
 	ret = FT_EXIT_OK;
 out_an:
-	p->a->fini(p->priv);
+	ft_stages_fini(&p->run->stages);
 out_pipe:
 	pipeline_fini(p);
 	ft_merge_fini(&m);
@@ -568,7 +571,7 @@ static void capture_round(struct pipeline *p, struct ft_session *s, const struct
 	ft_capture_maps(p->cap, p->o->pids, p->o->npids);
 	if (child->pid > 0)
 		ft_capture_maps(p->cap, &child->pid, 1);
-	if (!p->a->splice || !isatty(STDERR_FILENO))
+	if (!p->run->record || !isatty(STDERR_FILENO))
 		return;
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		if (!s->tcpu[cpu])
@@ -662,8 +665,9 @@ static int run_live(struct pipeline *p)
 	uint64_t start, end = 0, next_report = 0, h, due;
 	struct clock_map ck = { .other = o->clock && strcmp(o->clock, "mono") };
 	int ret = FT_EXIT_ERR, *pids = NULL, npids = 0, e;
+	char **ev;
 	long reports = 0;
-	unsigned int max_wait = p->a->max_wait_ms ? p->a->max_wait_ms : MAX_WAIT_MS;
+	unsigned int max_wait = ft_stages_max_wait(&p->run->stages, MAX_WAIT_MS);
 
 	if (geteuid() != 0) {
 		ft_err("tracing needs root (tracefs and its instances belong to root)");
@@ -686,13 +690,9 @@ static int run_live(struct pipeline *p)
 	/* the output file first: an unwritable path fails before any report is begun */
 	if (o->output && ft_capture_open(&cap, o->output, &s))
 		goto out_session;
-	if (p->a->extra_events) {
-		char **ev = p->a->extra_events(p->priv);
-
-		for (; ev && *ev; ev++)
-			if (ft_session_enable(&s, *ev))
-				goto out_session;
-	}
+	for (ev = p->run->extra; ev && *ev; ev++)
+		if (ft_session_enable(&s, *ev))
+			goto out_session;
 	if (tps_enable(p, &s))
 		goto out_session;
 	if (p->probes) {
@@ -719,7 +719,7 @@ static int run_live(struct pipeline *p)
 		goto out_pipe;
 	if (o->output) {
 		p->cap = &cap;
-		if (!p->a->splice) {
+		if (!p->run->record) {
 			m.tap = ft_capture_tap;
 			m.tap_ctx = &cap;
 		}
@@ -754,7 +754,7 @@ static int run_live(struct pipeline *p)
 		if (wake > now)
 			ft_reader_wait(&s, (int)((wake - now + 999999) / 1000000));
 		now = ft_now_ns();
-		if (p->a->splice ? ft_capture_splice(&cap, false) < 0 : ft_reader_round(&s, &m) < 0)
+		if (p->run->record ? ft_capture_splice(&cap, false) < 0 : ft_reader_round(&s, &m) < 0)
 			goto out_an;
 		ft_reader_losses(&s, &m);
 		if (p->cap)
@@ -780,7 +780,7 @@ static int run_live(struct pipeline *p)
 	ft_session_stop(&s);
 	if (p->pmu)
 		ft_pmu_disable(p->pmu);
-	if (p->a->splice) {
+	if (p->run->record) {
 		if (ft_capture_splice(&cap, true) < 0)
 			goto out_an;
 	} else {
@@ -796,7 +796,7 @@ static int run_live(struct pipeline *p)
 	ret = FT_EXIT_OK;
 out_an:
 	ft_capture_close(&cap);
-	p->a->fini(p->priv);
+	ft_stages_fini(&p->run->stages);
 out_pipe:
 	pipeline_fini(p);
 	ft_merge_fini(&m);
@@ -819,54 +819,81 @@ out_child:
 }
 
 /**
- * ft_run_analyzer - `ftscope NAME ...`: parse, then trace live or read a capture
+ * ft_run - drive @r over the run @o asks for: trace live or read a capture
  * Returns the exit status.
  */
-int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
+int ft_run(struct ft_opts *o, struct ft_run *r)
 {
-	struct ft_opts o = { 0 };
-	struct pipeline p = { 0 };
+	struct pipeline p = { .run = r, .o = o, .need = r->need, .want = r->want };
 	struct ft_pmu pmu = { 0 };
-	char prog[64];
-	int ret;
+	int ret = FT_PARSE_RUN;
 
-	snprintf(prog, sizeof(prog), "ftscope %s", a->name);
-	ft_set_prog(prog);
-	o.ncpus = ft_possible_cpus();
-	p.a = a;
-	p.o = &o;
-	p.priv = calloc(1, a->priv_size);
-	if (!p.priv) {
-		ft_err("out of memory");
-		return FT_EXIT_ERR;
+	ft_stages_events(&r->stages, &p.need, &p.want);
+	p.tps = ft_tp_append(r->tps, ft_stages_tps(&r->stages));
+	if (r->funcs) {
+		p.probes_own.req = r->funcs;
+		p.probes = &p.probes_own;
 	}
-	ret = ft_opts_parse(&o, a, p.priv, argc, argv);
-	p.need = a->need;
-	p.want = a->want;
-	if (ret == FT_PARSE_RUN && a->events)
-		a->events(p.priv, &p.need, &p.want);
-	if (ret == FT_PARSE_RUN && a->probes) {
-		p.probes = a->probes(p.priv);
-		if (!p.probes->nspecs) {
-			ft_err("%s needs at least one PATTERN (see --help)", a->name);
-			ret = FT_EXIT_USAGE;
-		}
-	}
-	if (ret == FT_PARSE_RUN && a->tracepoints)
-		p.tps = a->tracepoints(p.priv);
-	if (ret == FT_PARSE_RUN && o.pmu) {
-		if (ft_pmu_parse(&pmu, o.pmu))
+	if (o->pmu) {
+		if (ft_pmu_parse(&pmu, o->pmu))
 			ret = FT_EXIT_USAGE;
 		p.pmu = &pmu;
 	}
 	if (ret == FT_PARSE_RUN) {
 		ft_install_signals();
-		ret = o.input ? run_offline(&p) : run_live(&p);
+		ret = o->input ? run_offline(&p) : run_live(&p);
 	}
+	if (p.probes)
+		ft_probes_free(p.probes);
 	ft_pmu_close(&pmu);
+	return ret;
+}
+
+/* check_functions - a function analyzer's patterns against the other options */
+static int check_functions(const struct ft_analyzer *a, const struct ft_func_req *req,
+			   const struct ft_opts *o)
+{
+	if (!req->nspecs) {
+		ft_err("%s needs at least one PATTERN (see --help)", a->cli.name);
+		return FT_EXIT_USAGE;
+	}
+	if (o->input && (o->npids || o->ntids)) {
+		ft_err("-p and -t filter a capture's scheduler events, not %s's probes", a->cli.name);
+		return FT_EXIT_USAGE;
+	}
+	return FT_PARSE_RUN;
+}
+
+/**
+ * ft_run_analyzer - `ftscope NAME ...`: parse, then trace live or read a capture
+ * Returns the exit status.
+ */
+int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
+{
+	struct ft_stage st = { .a = a };
+	struct ft_run r = { .name = a->cli.name, .stages = { .st = &st, .n = 1 } };
+	struct ft_opts o = { 0 };
+	char prog[64];
+	int ret;
+
+	snprintf(prog, sizeof(prog), "ftscope %s", a->cli.name);
+	ft_set_prog(prog);
+	o.ncpus = ft_possible_cpus();
+	st.priv = calloc(1, a->priv_size);
+	if (!st.priv) {
+		ft_err("out of memory");
+		return FT_EXIT_ERR;
+	}
+	ret = ft_opts_parse(&o, &a->cli, st.priv, argc, argv);
+	if (ret == FT_PARSE_RUN && a->functions) {
+		r.funcs = a->functions(st.priv);
+		ret = check_functions(a, r.funcs, &o);
+	}
+	if (ret == FT_PARSE_RUN)
+		ret = ft_run(&o, &r);
 	if (a->free)
-		a->free(p.priv);
+		a->free(st.priv);
 	ft_opts_free(&o);
-	free(p.priv);
+	free(st.priv);
 	return ret;
 }

@@ -7,7 +7,21 @@
 
 #include <stdio.h>
 
+#include "cmd/stages.h"
+
 struct ft_analyzer;
+struct ft_opts;
+
+/* What one run drives: analyzers (one, or report's sections), or a recording. */
+struct ft_run {
+	const char		*name;		/* in messages and JSON: an analyzer, report, record */
+	struct ft_stages	stages;		/* none for a recording */
+	bool			record;		/* pages go to -o FILE with splice, undecoded */
+	unsigned int		need, want;	/* events besides the analyzers' own */
+	struct ft_tp		*tps;		/* tracepoints read by name, chained */
+	char			**extra;	/* more events to enable, NULL-terminated */
+	const struct ft_func_req *funcs;	/* the one analyzer's functions to probe, or NULL */
+};
 
 /* a command that is not an analyzer: `ftscope NAME`, in --help and in `ftscope list` */
 struct ft_builtin {
@@ -18,10 +32,11 @@ struct ft_builtin {
 
 extern const struct ft_builtin ft_builtins[];	/* ends with a NULL name */
 
-const struct ft_analyzer *ft_command_find(const char *name);
 void ft_commands_print(FILE *f, int width);
+int ft_run(struct ft_opts *o, struct ft_run *r);
 int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv);
-int ft_cmd_capture(int argc, char **argv);
+int ft_cmd_record(int argc, char **argv);
+int ft_cmd_report(int argc, char **argv);
 int ft_cmd_list(int argc, char **argv);
 int ft_cmd_reset(int argc, char **argv);
 int ft_cmd_flamegraph(int argc, char **argv);

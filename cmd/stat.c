@@ -122,7 +122,7 @@ static int stat_opt(void *priv, int opt, const char *arg)
 	return -1;
 }
 
-static const struct ft_analyzer stat_def = {
+static const struct ft_cli stat_def = {
 	.name = "stat",
 	.summary = "count hardware, software and tracepoint events, as perf stat",
 	.shortopts = "e:I:x:jr:",

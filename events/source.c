@@ -12,7 +12,6 @@
 
 #include "events/merge.h"
 #include "events/tep.h"
-#include "cmd/options.h"
 #include "events/source.h"
 #include "lib/util.h"
 

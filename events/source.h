@@ -11,6 +11,9 @@
 
 #include "events/tdat.h"
 
+/* CPUs a capture may name (trace.dat: ids below 4096), for -C with -i. */
+#define FT_FILE_MAX_CPUS	4096
+
 struct ft_merge;
 
 struct ft_source {

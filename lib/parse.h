@@ -7,6 +7,9 @@
 
 #include <stdbool.h>
 
+/* an option parser's return when it printed its own error line */
+#define FT_OPT_REPORTED	(-2)
+
 int ft_parse_cpus(const char *s, int ncpus, bool **out);
 int ft_parse_pids(const char *s, int **out, int *n);
 int ft_parse_double(const char *s, double min, double max, double *out);

@@ -17,7 +17,7 @@
 
 #include "events/tep.h"
 #include "tracer/command.h"
-#include "cmd/options.h"
+#include "tracer/opts.h"
 #include "lib/util.h"
 
 /* executable - a regular file we may execute */

@@ -18,7 +18,8 @@
 
 #include "output/json.h"
 #include "events/tep.h"
-#include "cmd/options.h"
+#include "lib/parse.h"
+#include "tracer/opts.h"
 #include "tracer/pmu.h"
 #include "tracer/session.h"
 #include "lib/util.h"

@@ -26,7 +26,7 @@
 #include "events/decode.h"
 #include "events/syms.h"
 #include "events/tep.h"
-#include "cmd/options.h"
+#include "tracer/opts.h"
 #include "tracer/probes.h"
 #include "tracer/session.h"
 #include "lib/util.h"
@@ -38,58 +38,22 @@
 static struct ft_fn *add_fn(struct ft_probes *pr, enum ft_fkind kind, const char *name,
 			    uint64_t addr, const char *path)
 {
-	struct ft_fn *fn = realloc(pr->fn, (pr->n + 1) * sizeof(*fn)), *f;
+	struct ft_fn *fn = realloc(pr->funcs.fn, (pr->funcs.n + 1) * sizeof(*fn)), *f;
 	int i;
 
 	if (!fn)
 		return NULL;
-	pr->fn = fn;
-	for (i = 0; i < pr->n; i++)	/* aliases and repeated patterns: once */
+	pr->funcs.fn = fn;
+	for (i = 0; i < pr->funcs.n; i++)	/* aliases and repeated patterns: once */
 		if (fn[i].kind == kind && !strcmp(fn[i].name, name))
 			return &fn[i];
-	f = &fn[pr->n++];
+	f = &fn[pr->funcs.n++];
 	memset(f, 0, sizeof(*f));
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	f->kind = kind;
 	f->addr = addr;
 	f->path = path ? strdup(path) : NULL;
 	return f;
-}
-
-/* ft_probes_add_spec - keep one pattern as the user gave it; -1 when out of memory */
-int ft_probes_add_spec(struct ft_probes *pr, const char *spec)
-{
-	char **s = realloc(pr->specs, (pr->nspecs + 1) * sizeof(*s));
-
-	if (!s)
-		return -1;
-	pr->specs = s;
-	s[pr->nspecs] = strdup(spec);
-	return s[pr->nspecs] ? pr->nspecs++, 0 : -1;
-}
-
-/**
- * ft_probes_arg - an analyzer's positional PATTERN: kept as given
- * Returns 0, or FT_OPT_REPORTED after printing the error.
- */
-int ft_probes_arg(struct ft_probes *pr, const char *arg)
-{
-	if (ft_probes_add_spec(pr, arg)) {
-		ft_err("out of memory");
-		return FT_OPT_REPORTED;
-	}
-	return 0;
-}
-
-/* ft_probes_max - --max-funcs N: refuse patterns matching more; 0 or -1 (bad value) */
-int ft_probes_max(struct ft_probes *pr, const char *arg)
-{
-	long v;
-
-	if (ft_parse_long(arg, 1, 100000, &v))
-		return -1;
-	pr->limit = (unsigned int)v;
-	return 0;
 }
 
 struct kernel_match {
@@ -335,10 +299,10 @@ static int write_filter(struct ft_probes *pr, struct ft_session *s, int *refused
 	*refused = 0;
 	if (fd < 0)
 		return -1;
-	for (i = 0; i < pr->n && !err; i++) {
-		if (pr->fn[i].kind != FT_FK_KERNEL)
+	for (i = 0; i < pr->funcs.n && !err; i++) {
+		if (pr->funcs.fn[i].kind != FT_FK_KERNEL)
 			continue;
-		snprintf(line, sizeof(line), "%s\n", pr->fn[i].name);
+		snprintf(line, sizeof(line), "%s\n", pr->funcs.fn[i].name);
 		if (!ft_write_all(fd, line, strlen(line)))
 			n++;
 		else if (errno == EINVAL)
@@ -414,7 +378,7 @@ static int use_event(struct ft_probes *pr, struct ft_session *s, const char *sys
 	if (kind != FT_FC_GRAPH_ENTRY && kind != FT_FC_GRAPH_EXIT && kind != FT_FC_FUNCTION &&
 	    tracefs_event_enable(s->inst, sys, name) < 0) {
 		ft_err("cannot enable %s:%s for %s: %s", sys, name,
-		       func >= 0 ? pr->fn[func].name : "function_graph", strerror(errno));
+		       func >= 0 ? pr->funcs.fn[func].name : "function_graph", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -424,7 +388,7 @@ static int use_event(struct ft_probes *pr, struct ft_session *s, const char *sys
 static int make_probe(struct ft_probes *pr, struct ft_session *s, int i, bool ret)
 {
 	struct tracefs_dynevent *d, **dyn;
-	struct ft_fn *f = &pr->fn[i];
+	struct ft_fn *f = &pr->funcs.fn[i];
 	char ev[16];
 
 	snprintf(ev, sizeof(ev), "%c%d", ret ? 'r' : 'f', i);
@@ -457,20 +421,20 @@ static int choose_method(struct ft_probes *pr, struct ft_session *s)
 	bool graph = instance_has_tracer(s, "function_graph");
 	bool kprobe = tracefs_file_exists(NULL, "kprobe_events");
 
-	pr->used = pr->method;
-	if (pr->used == FT_FM_FUNCTION && !instance_has_tracer(s, "function")) {
+	pr->funcs.used = pr->req->method;
+	if (pr->funcs.used == FT_FM_FUNCTION && !instance_has_tracer(s, "function")) {
 		ft_err("the function tracer is not available in tracefs instances on this kernel");
 		return -1;
 	}
-	if (pr->method == FT_FM_AUTO)
-		pr->used = graph ? FT_FM_GRAPH : FT_FM_KPROBE;
-	if (pr->used == FT_FM_GRAPH && !graph) {
+	if (pr->req->method == FT_FM_AUTO)
+		pr->funcs.used = graph ? FT_FM_GRAPH : FT_FM_KPROBE;
+	if (pr->funcs.used == FT_FM_GRAPH && !graph) {
 		ft_err("function_graph is not available in tracefs instances on this kernel "
 		       "(instances offer it from 6.7; ftscope never uses the top-level buffer): "
 		       "use --method kprobe");
 		return -1;
 	}
-	if (pr->used == FT_FM_KPROBE && !kprobe) {
+	if (pr->funcs.used == FT_FM_KPROBE && !kprobe) {
 		ft_err("cannot trace kernel functions: this kernel offers neither function_graph "
 		       "in instances nor kprobe events");
 		return -1;
@@ -487,35 +451,35 @@ static int choose_method(struct ft_probes *pr, struct ft_session *s)
 int ft_probes_setup(struct ft_probes *pr, struct ft_session *s, const int *pids, int npids,
 		    bool follow)
 {
-	unsigned int rnd = 0, limit = pr->limit ? pr->limit : FT_PROBES_LIMIT;
+	unsigned int rnd = 0, limit = pr->req->limit ? pr->req->limit : FT_PROBES_LIMIT;
 	bool kernel = false;
 	int i;
 
-	for (i = 0; i < pr->nspecs; i++)
-		if (resolve(pr, pr->specs[i]))
+	for (i = 0; i < pr->req->nspecs; i++)
+		if (resolve(pr, pr->req->specs[i]))
 			return -1;
-	if ((unsigned int)pr->n > limit) {
+	if ((unsigned int)pr->funcs.n > limit) {
 		ft_err("the patterns match %d functions, more than the limit of %u: narrow them, or "
-		       "raise the limit with --max-funcs", pr->n, limit);
+		       "raise the limit with --max-funcs", pr->funcs.n, limit);
 		return -1;
 	}
 	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
 		rnd = (unsigned int)ft_now_ns();
 	snprintf(pr->group, sizeof(pr->group), "ftscope_%d_%08x", getpid(), rnd);
-	for (i = 0; i < pr->n; i++) {
-		kernel |= pr->fn[i].kind == FT_FK_KERNEL;
-		if (pr->method == FT_FM_FUNCTION && pr->fn[i].kind != FT_FK_KERNEL) {
-			ft_err("%s: the function tracer counts kernel functions only", pr->fn[i].name);
+	for (i = 0; i < pr->funcs.n; i++) {
+		kernel |= pr->funcs.fn[i].kind == FT_FK_KERNEL;
+		if (pr->req->method == FT_FM_FUNCTION && pr->funcs.fn[i].kind != FT_FK_KERNEL) {
+			ft_err("%s: the function tracer counts kernel functions only", pr->funcs.fn[i].name);
 			return -1;
 		}
 	}
 	if (kernel && choose_method(pr, s))
 		return FT_EXIT_NOFEAT;
-	if (pr->used == FT_FM_FUNCTION)
+	if (pr->funcs.used == FT_FM_FUNCTION)
 		return use_event(pr, s, "ftrace", "function", -1, FT_FC_FUNCTION) ? -1 :
 		       use_tracer(pr, s, pids, npids, follow, "function");
-	for (i = 0; i < pr->n; i++) {
-		struct ft_fn *f = &pr->fn[i];
+	for (i = 0; i < pr->funcs.n; i++) {
+		struct ft_fn *f = &pr->funcs.fn[i];
 		char enter[64], exit[64];
 
 		if (f->kind == FT_FK_SYSCALL) {
@@ -524,12 +488,12 @@ int ft_probes_setup(struct ft_probes *pr, struct ft_session *s, const int *pids,
 			if (use_event(pr, s, "syscalls", enter, i, FT_FC_ENTRY) ||
 			    use_event(pr, s, "syscalls", exit, i, FT_FC_EXIT))
 				return -1;
-		} else if (f->kind == FT_FK_USER || pr->used == FT_FM_KPROBE) {
+		} else if (f->kind == FT_FK_USER || pr->funcs.used == FT_FM_KPROBE) {
 			if (make_probe(pr, s, i, false) || make_probe(pr, s, i, true))
 				return -1;
 		}
 	}
-	if (!kernel || pr->used != FT_FM_GRAPH)
+	if (!kernel || pr->funcs.used != FT_FM_GRAPH)
 		return 0;
 	if (use_event(pr, s, "ftrace", "funcgraph_entry", -1, FT_FC_GRAPH_ENTRY) ||
 	    use_event(pr, s, "ftrace", "funcgraph_exit", -1, FT_FC_GRAPH_EXIT))
@@ -584,32 +548,6 @@ int ft_probes_decoder(struct ft_probes *pr, struct ft_decoder *d)
 	return 0;
 }
 
-/*
- * ft_probes_find - the kernel function an ip of the function or function_graph
- * tracer belongs to (the ip may sit a few bytes into it, after endbr64), or -1
- */
-int ft_probes_find(const struct ft_probes *pr, uint64_t ip)
-{
-	int i, best = -1;
-
-	for (i = 0; i < pr->n; i++)
-		if (pr->fn[i].kind == FT_FK_KERNEL && pr->fn[i].addr <= ip && ip - pr->fn[i].addr < 32 &&
-		    (best < 0 || pr->fn[i].addr > pr->fn[best].addr))
-			best = i;
-	return best;
-}
-
-/* ft_fmethod_name - how a method is called in messages and JSON */
-const char *ft_fmethod_name(enum ft_fmethod m)
-{
-	switch (m) {
-	case FT_FM_GRAPH:	return "function_graph";
-	case FT_FM_KPROBE:	return "kprobe";
-	case FT_FM_FUNCTION:	return "function";
-	default:		return "auto";
-	}
-}
-
 /* ft_probes_close - destroy the run's dynamic events (after its instance is gone) */
 void ft_probes_close(struct ft_probes *pr)
 {
@@ -624,21 +562,12 @@ void ft_probes_close(struct ft_probes *pr)
 	pr->ndyn = 0;
 }
 
-/* ft_probes_free - free patterns and functions */
+/* ft_probes_free - close, and free the resolved functions (the request is the analyzer's) */
 void ft_probes_free(struct ft_probes *pr)
 {
-	int i;
-
 	ft_probes_close(pr);
-	for (i = 0; i < pr->nspecs; i++)
-		free(pr->specs[i]);
-	for (i = 0; i < pr->n; i++)
-		free(pr->fn[i].path);
-	free(pr->specs);
-	free(pr->fn);
+	ft_funcs_free(&pr->funcs);
 	free(pr->ev);
-	pr->specs = NULL;
-	pr->fn = NULL;
 	pr->ev = NULL;
-	pr->n = pr->nspecs = pr->nev = 0;
+	pr->nev = 0;
 }

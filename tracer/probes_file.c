@@ -33,10 +33,10 @@ char *ft_probes_describe(const struct ft_probes *pr)
 
 	if (!f)
 		return NULL;
-	fprintf(f, "probes %d\n", (int)pr->used);
-	for (i = 0; i < pr->n; i++)
-		fprintf(f, "fn %c %llx %s\n", kind_letter[pr->fn[i].kind],
-			(unsigned long long)pr->fn[i].addr, pr->fn[i].name);
+	fprintf(f, "probes %d\n", (int)pr->funcs.used);
+	for (i = 0; i < pr->funcs.n; i++)
+		fprintf(f, "fn %c %llx %s\n", kind_letter[pr->funcs.fn[i].kind],
+			(unsigned long long)pr->funcs.fn[i].addr, pr->funcs.fn[i].name);
 	for (i = 0; i < pr->nev; i++)
 		fprintf(f, "ev %d %d %s %s\n", pr->ev[i].func, pr->ev[i].kind, pr->ev[i].sys,
 			pr->ev[i].name);
@@ -51,8 +51,8 @@ static bool wanted(const struct ft_probes *pr, const char *name)
 	const char *colon = strrchr(name, ':');
 	int i;
 
-	for (i = 0; i < pr->nspecs; i++) {
-		const char *spec = pr->specs[i], *sc = strrchr(spec, ':');
+	for (i = 0; i < pr->req->nspecs; i++) {
+		const char *spec = pr->req->specs[i], *sc = strrchr(spec, ':');
 
 		if (!fnmatch(spec, name, 0))
 			return true;
@@ -81,15 +81,15 @@ static int parse_fn(struct ft_probes *pr, const char *line, int **map, int *nmap
 	m[(*nmap)++] = -1;
 	if (!wanted(pr, name))
 		return 0;
-	fn = realloc(pr->fn, (pr->n + 1) * sizeof(*fn));
+	fn = realloc(pr->funcs.fn, (pr->funcs.n + 1) * sizeof(*fn));
 	if (!fn)
 		return -1;
-	pr->fn = fn;
-	memset(&fn[pr->n], 0, sizeof(*fn));
-	snprintf(fn[pr->n].name, sizeof(fn[pr->n].name), "%s", name);
-	fn[pr->n].kind = kind == 'k' ? FT_FK_KERNEL : kind == 'u' ? FT_FK_USER : FT_FK_SYSCALL;
-	fn[pr->n].addr = addr;
-	m[*nmap - 1] = pr->n++;
+	pr->funcs.fn = fn;
+	memset(&fn[pr->funcs.n], 0, sizeof(*fn));
+	snprintf(fn[pr->funcs.n].name, sizeof(fn[pr->funcs.n].name), "%s", name);
+	fn[pr->funcs.n].kind = kind == 'k' ? FT_FK_KERNEL : kind == 'u' ? FT_FK_USER : FT_FK_SYSCALL;
+	fn[pr->funcs.n].addr = addr;
+	m[*nmap - 1] = pr->funcs.n++;
 	return 0;
 }
 
@@ -135,7 +135,7 @@ int ft_probes_load(struct ft_probes *pr, const char *text, const char *path)
 	}
 	if (sscanf(copy, "probes %d", &nmap) != 1 || nmap < FT_FM_AUTO || nmap > FT_FM_FUNCTION)
 		ret = -1;
-	pr->used = (enum ft_fmethod)nmap;
+	pr->funcs.used = (enum ft_fmethod)nmap;
 	nmap = 0;
 	for (line = strtok_r(copy, "\n", &save); line && !ret; line = strtok_r(NULL, "\n", &save))
 		if (!strncmp(line, "fn ", 3))
@@ -146,7 +146,7 @@ int ft_probes_load(struct ft_probes *pr, const char *text, const char *path)
 	free(map);
 	if (ret)
 		ft_err("%s: its probe list is damaged", path);
-	else if (!pr->n)
+	else if (!pr->funcs.n)
 		ft_err("no pattern matches a function recorded in %s", path);
-	return ret || !pr->n ? -1 : 0;
+	return ret || !pr->funcs.n ? -1 : 0;
 }

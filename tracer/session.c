@@ -17,7 +17,7 @@
 
 #include "events/decode.h"
 #include "events/tep.h"
-#include "cmd/options.h"
+#include "tracer/opts.h"
 #include "tracer/session.h"
 #include "lib/util.h"
 

@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* NUL-separated words after byte 0; the last one ends where the input ends */
 	memcpy(copy, data + 1, size - 1);
 	copy[size - 1] = 0;
-	argv[0] = (char *)a->name;
+	argv[0] = (char *)a->cli.name;
 	for (i = 0, start = 0; i < size && argc <= MAX_ARGS; i++) {
 		if (copy[i])
 			continue;
@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	argv[argc] = NULL;
 	o.ncpus = 2;
-	ft_opts_parse(&o, a, priv, argc, argv);
+	ft_opts_parse(&o, &a->cli, priv, argc, argv);
 	if (a->free)
 		a->free(priv);
 	ft_opts_free(&o);

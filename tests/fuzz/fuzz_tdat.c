@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	snprintf(name, sizeof(name), "%s", a->name);
+	snprintf(name, sizeof(name), "%s", a->cli.name);
 	argv[0] = name;
 	argv[1] = "-i";
 	argv[2] = path;

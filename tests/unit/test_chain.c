@@ -294,9 +294,8 @@ static const struct ft_event hop[] = {
 static void run_hop(const struct ft_analyzer *a, const char *opts, char *out, size_t len)
 {
 	struct ft_event evs[5], synth[FT_CHAIN_MAX_SYNTH];
-	struct ft_opts o = { .json = true };
 	struct ft_tasks tasks;
-	struct ft_env env = { .opts = &o, .tasks = &tasks, .ncpus = 2,
+	struct ft_env env = { .out = stdout, .json = true, .tasks = &tasks, .ncpus = 2,
 			      .have = FT_NEED(FT_EV_SWITCH) | FT_NEED(FT_EV_WAKING) };
 	void *priv = calloc(1, a->priv_size);
 	FILE *f = fmemopen(out, len, "w");
@@ -314,7 +313,7 @@ static void run_hop(const struct ft_analyzer *a, const char *opts, char *out, si
 	ft_tasks_init(&tasks, false);
 	assert_int_equal(ft_chain_init(&c, 2, NULL), 0);
 	for (; *opts; opts++)
-		assert_int_equal(a->parse_opt(priv, *opts, NULL), 0);
+		assert_int_equal(a->cli.parse_opt(priv, *opts, NULL), 0);
 	assert_int_equal(a->init(priv, &env), 0);
 	for (i = 0; i < 5; i++) {
 		n = ft_chain_feed(&c, &evs[i], synth);

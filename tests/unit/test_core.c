@@ -297,16 +297,15 @@ static struct ft_event ev_wake(uint64_t ts, int cpu, int by, int pid)
 static void run_runqlat(const struct ft_event *evs, int n, char *out, size_t len)
 {
 	extern const struct ft_analyzer ft_runqlat;
-	struct ft_opts o = { 0 };
 	struct ft_tasks tasks;
-	struct ft_env env = { .opts = &o, .tasks = &tasks };
+	struct ft_env env = { .out = stdout, .tasks = &tasks };
 	void *priv = calloc(1, ft_runqlat.priv_size);
 	FILE *f = fmemopen(out, len, "w");
 	struct ft_report r = { .f = f, .final = true };
 	int i;
 
 	ft_tasks_init(&tasks, false);
-	assert_int_equal(ft_runqlat.parse_opt(priv, 'u', NULL), 0);
+	assert_int_equal(ft_runqlat.cli.parse_opt(priv, 'u', NULL), 0);
 	assert_int_equal(ft_runqlat.init(priv, &env), 0);
 	for (i = 0; i < n; i++)
 		ft_runqlat.event(priv, &evs[i]);
@@ -356,9 +355,8 @@ static void test_offcpu_unseen_switch_in(void **state)
 		ev_switch(51000000, 1, 7, 0, 'S'),	/* woke on CPU 1 unseen, sleeps again */
 		ev_switch(101000000, 1, 0, 7, 'R'),	/* seen back on CPU 1 */
 	};
-	struct ft_opts o = { 0 };
 	struct ft_tasks tasks;
-	struct ft_env env = { .opts = &o, .tasks = &tasks, .ncpus = 2, .live = false };
+	struct ft_env env = { .out = stdout, .tasks = &tasks, .ncpus = 2, .live = false };
 	void *priv = calloc(1, ft_offcpu.priv_size);
 	char out[4096] = { 0 };
 	FILE *f = fmemopen(out, sizeof(out), "w");
@@ -368,7 +366,7 @@ static void test_offcpu_unseen_switch_in(void **state)
 	size_t i;
 
 	ft_tasks_init(&tasks, false);
-	assert_int_equal(ft_offcpu.parse_opt(priv, 'f', NULL), 0);
+	assert_int_equal(ft_offcpu.cli.parse_opt(priv, 'f', NULL), 0);
 	assert_int_equal(ft_offcpu.init(priv, &env), 0);
 	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
 		ft_offcpu.event(priv, &evs[i]);
@@ -658,7 +656,7 @@ static int parse(struct ft_opts *o, const char *line)
 	for (tok = strtok_r(buf, " ", &save); tok && argc < 31; tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
-	return ft_opts_parse(o, &ft_runqlat, priv, argc, argv);
+	return ft_opts_parse(o, &ft_runqlat.cli, priv, argc, argv);
 }
 
 /* good and bad command lines */

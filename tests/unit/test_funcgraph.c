@@ -183,10 +183,9 @@ static void run(const char *dir, bool times)
 	struct tep_event *ent, *ex;
 	struct tep_format_field *efunc, *edepth, *xfunc, *xdepth, *xcall, *xret, *etype, *epid;
 	struct ft_decoder dec;
-	struct ft_opts o = { 0 };
 	struct ft_tasks tasks;
-	struct ft_env env = { .opts = &o, .tasks = &tasks };
-	struct ft_probes *pr;
+	struct ft_funcs funcs = { 0 }, *pr = &funcs;
+	struct ft_env env = { .out = stdout, .tasks = &tasks, .funcs = &funcs };
 	struct expect want;
 	char *text, *json = NULL;
 	size_t len, jlen = 0;
@@ -237,7 +236,6 @@ static void run(const char *dir, bool times)
 	/* funclat, told about every function of the trace (as a kernel address each) */
 	priv = calloc(1, ft_funclat.priv_size);
 	assert_non_null(priv);
-	pr = ft_funclat.probes(priv);
 	pr->fn = calloc(MAX_FUNCS, sizeof(*pr->fn));
 	assert_non_null(pr->fn);
 	for (i = 0; i < nlines; i++) {
@@ -310,6 +308,7 @@ static void run(const char *dir, bool times)
 	free(json);
 	ft_funclat.fini(priv);
 	ft_funclat.free(priv);
+	ft_funcs_free(&funcs);
 	free(priv);
 	ft_tasks_fini(&tasks);
 	ft_decoder_fini(&dec);

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The analyzers one run drives. Alone, an analyzer prints to stdout and names tasks
+ * in the pipeline's table. In sections (report), each prints what it would alone:
+ * while events flow into a temporary file of its own, copied out in order at each
+ * report, and it names tasks in a table of its own.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cmd/stages.h"
+#include "events/tdat.h"
+#include "lib/util.h"
+#include "output/json.h"
+
+/* ft_stages_events - the events every analyzer needs and wants, for its options */
+void ft_stages_events(const struct ft_stages *s, unsigned int *need, unsigned int *want)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		*need |= s->st[i].a->need;
+		*want |= s->st[i].a->want;
+		if (s->st[i].a->events)
+			s->st[i].a->events(s->st[i].priv, need, want);
+	}
+}
+
+/* ft_stages_tps - the tracepoints every analyzer reads by name, chained */
+struct ft_tp *ft_stages_tps(const struct ft_stages *s)
+{
+	struct ft_tp *all = NULL;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->st[i].a->tracepoints)
+			all = ft_tp_append(all, s->st[i].a->tracepoints(s->st[i].priv));
+	return all;
+}
+
+/* ft_stages_max_wait - live: the shortest read interval any analyzer asks for */
+unsigned int ft_stages_max_wait(const struct ft_stages *s, unsigned int dflt)
+{
+	unsigned int w = dflt;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->st[i].a->max_wait_ms && s->st[i].a->max_wait_ms < w)
+			w = s->st[i].a->max_wait_ms;
+	return w;
+}
+
+/* ft_stages_init - each analyzer over @env; in sections, with its own tasks and output */
+int ft_stages_init(struct ft_stages *s, const struct ft_env *env)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		struct ft_stage *st = &s->st[i];
+
+		st->env = *env;
+		if (s->sections) {
+			st->own_tasks = !ft_tasks_init(&st->tasks, env->live) &&
+					(!env->cmdlines ||
+					 !ft_tasks_saved(&st->tasks, env->cmdlines->data,
+							 env->cmdlines->len));
+			st->out = tmpfile();
+			if (!st->own_tasks || !st->out) {
+				ft_err("cannot set up %s: %m", st->a->cli.name);
+				return -1;
+			}
+			st->env.tasks = &st->tasks;
+			st->env.out = st->out;
+		}
+		if (st->a->init(st->priv, &st->env))
+			return -1;	/* init printed why */
+		st->inited = true;
+	}
+	return 0;
+}
+
+/* drain - copy what a section printed so far to @f, and start its file again */
+static void drain(struct ft_stage *st, FILE *f)
+{
+	char buf[65536];
+	size_t n;
+
+	fflush(st->out);
+	rewind(st->out);
+	while ((n = fread(buf, 1, sizeof(buf), st->out)) > 0)
+		fwrite(buf, 1, n, f);
+	rewind(st->out);
+	if (ftruncate(fileno(st->out), 0))
+		ft_err("cannot reuse a temporary file: %m");
+}
+
+/* ft_stages_report - alone, the analyzer's report; in sections, each under its title */
+void ft_stages_report(struct ft_stages *s, struct ft_report *r)
+{
+	int i;
+
+	if (!s->sections) {
+		for (i = 0; i < s->n; i++)
+			s->st[i].a->report(s->st[i].priv, r);
+		return;
+	}
+	if (r->json)
+		ft_json_arr_begin(r->json, "reports");
+	for (i = 0; i < s->n; i++) {
+		struct ft_report sub = *r;
+
+		sub.footer = NULL;
+		if (r->json) {
+			ft_json_obj_begin(r->json, NULL);
+			ft_json_str(r->json, "analyzer", s->st[i].a->cli.name);
+		} else {
+			fprintf(r->f, "%s==> %s <==\n", i ? "\n" : "", s->st[i].title);
+		}
+		drain(&s->st[i], r->f);
+		/* what it still holds back (timehist's queued rows) goes out in its place */
+		s->st[i].env.out = r->f;
+		s->st[i].a->report(s->st[i].priv, &sub);
+		s->st[i].env.out = s->st[i].out;
+		if (r->json)
+			ft_json_obj_end(r->json);
+	}
+	if (r->json)
+		ft_json_arr_end(r->json);
+}
+
+/* ft_stages_fini - end each analyzer that began, and what its section held */
+void ft_stages_fini(struct ft_stages *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		struct ft_stage *st = &s->st[i];
+
+		if (st->inited)
+			st->a->fini(st->priv);
+		st->inited = false;
+		if (st->out)
+			fclose(st->out);
+		st->out = NULL;
+		if (st->own_tasks)
+			ft_tasks_fini(&st->tasks);
+		st->own_tasks = false;
+	}
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The analyzers one run drives: one (`ftscope NAME`), several (report: a section
+ * each), or none (record).
+ */
+#ifndef FTSCOPE_CMD_STAGES_H
+#define FTSCOPE_CMD_STAGES_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analyzers/analyzer.h"
+#include "events/tasks.h"
+
+struct ft_stage {
+	const struct ft_analyzer *a;
+	void			*priv;
+	const char		*title;		/* sections: the line over its section */
+	struct ft_env		env;
+	struct ft_tasks		tasks;		/* sections: its own task names */
+	FILE			*out;		/* sections: what it prints while events flow */
+	bool			own_tasks, inited;
+};
+
+struct ft_stages {
+	struct ft_stage		*st;
+	int			n;
+	bool			sections;	/* report: "==> TITLE <==" sections, JSON "reports" */
+};
+
+void ft_stages_events(const struct ft_stages *s, unsigned int *need, unsigned int *want);
+struct ft_tp *ft_stages_tps(const struct ft_stages *s);
+unsigned int ft_stages_max_wait(const struct ft_stages *s, unsigned int dflt);
+int ft_stages_init(struct ft_stages *s, const struct ft_env *env);
+void ft_stages_report(struct ft_stages *s, struct ft_report *r);
+void ft_stages_fini(struct ft_stages *s);
+
+/* ft_stages_event - one record to every analyzer, in order */
+static inline void ft_stages_event(struct ft_stages *s, const struct ft_event *ev)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		struct ft_stage *st = &s->st[i];
+
+		/* a section's own task table follows forks as the pipeline's does */
+		if (st->own_tasks && ev->type == FT_EV_FORK)
+			ft_tasks_fork(&st->tasks, ev->fork.parent_pid, ev->fork.child_pid,
+				      ev->fork.child_comm);
+		st->a->event(st->priv, ev);
+	}
+}
+
+#endif

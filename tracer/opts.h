@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a run asks of the tracer: targets, CPUs, buffer, clock, duration, input and
+ * output. Filled from the command line by cmd/options.c.
+ */
+#ifndef FTSCOPE_TRACER_OPTS_H
+#define FTSCOPE_TRACER_OPTS_H
+
+#include <stdbool.h>
+
+struct ft_opts {
+	int		*pids;		/* -p PID[,PID]: processes (all their threads) */
+	int		npids;
+	int		*tids;		/* -t TID[,TID]: single threads */
+	int		ntids;
+	bool		*cpu_on;	/* -C CPUS: which CPUs to trace (NULL: all) */
+	const char	*cpu_arg;	/* -C's text, parsed once -i is known */
+	int		ncpus;		/* possible CPUs on this machine (or in the input) */
+	bool		all;		/* -a */
+	double		duration;	/* -d SECONDS, 0: until Ctrl-C / command exit */
+	double		interval;	/* positional interval in seconds, 0: one report */
+	long		count;		/* positional count, 0: unlimited */
+	bool		timestamps;	/* -T */
+	unsigned int	buffer_kb;	/* -b KB per CPU, 0: default */
+	bool		json;		/* --json */
+	char		**cmd;		/* -- command [args] */
+	const char	*input;		/* -i FILE: a trace.dat or a capture directory */
+	const char	*instance;	/* -B NAME: the buffer of a trace.dat to read */
+	const char	*clock;		/* --clock NAME: a live run's trace clock (mono) */
+	const char	*cgroup;	/* --cgroup PATH: the processes in that cgroup */
+	int		*cg_pids;	/* ... as read when the run starts */
+	int		ncg;
+	const char	*output;	/* -o DIR (capture) */
+	const char	*pmu;		/* --pmu LIST: counters over the trace window */
+	bool		keep_cmd;	/* --keep-command: leave the command running at the end */
+};
+
+#endif
