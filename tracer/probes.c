@@ -22,7 +22,6 @@
 
 #include <tracefs.h>
 
-#include "analyzers/analyzer.h"
 #include "events/decode.h"
 #include "events/syms.h"
 #include "events/tep.h"

@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: the layers of docs/design.md, from the sources: each directory includes
+#              only itself and the layers below it (cmd -> analyzers, tracer -> output ->
+#              events -> lib), and a new analyzer is one file plus one registry line
+#              (the Makefile finds analyzers/*.c; registry.c lists X(NAME)).
+# requires: nothing (no root, no kernel)
+. tests/live/lib.sh
+
+# allowed DIR: the directories DIR's files may include from
+allowed() {
+	case $1 in
+	lib)		echo "lib" ;;
+	events)		echo "lib events" ;;
+	output)		echo "lib events output" ;;
+	tracer)		echo "lib events output tracer" ;;
+	analyzers)	echo "lib events output analyzers" ;;
+	cmd)		echo "lib events output tracer analyzers cmd" ;;
+	esac
+}
+
+# violations: "file -> header" for every include outside the file's allowed layers
+violations() {
+	local d f inc
+
+	for d in lib events output tracer analyzers cmd; do
+		for f in $d/*.[ch]; do
+			[ -e "$f" ] || continue
+			for inc in $(sed -n 's/^#include "\([a-z_]*\)\/.*"/\1/p' "$f" | sort -u); do
+				grep -qw "$inc" <<< "$(allowed $d)" || echo "$f -> $inc/"
+			done
+		done
+	done
+}
+
+name=layers_include_only_below
+v=$(violations)
+if [ -z "$v" ]; then
+	pass "$name ($(ls lib events output tracer analyzers cmd | grep -c '\.[ch]$') files)"
+else
+	fail $name "$(echo "$v" | head -5 | tr '\n' ' ')"
+fi
+
+# an analyzer includes nothing of tracer/ or cmd/: analyzer.h is its whole interface
+name=layers_analyzers_see_only_analyzer_h
+v=$(grep -l '#include "\(tracer\|cmd\)/' analyzers/*.[ch] 2> /dev/null)
+if [ -z "$v" ]; then
+	pass $name
+else
+	fail $name "$v"
+fi
+
+# every analyzers/*.c that defines an analyzer is in the registry (one line, X(NAME)),
+# and the Makefile names no analyzer file: it finds them
+name=layers_one_registry_line_per_analyzer
+missing=
+for f in analyzers/*.c; do
+	for a in $(sed -n 's/^const struct ft_analyzer ft_\([a-z0-9_]*\) = {/\1/p' "$f"); do
+		grep -q "^	X($a)" analyzers/registry.c || missing="$missing $a"
+	done
+done
+listed=$(grep -c '^	X(' analyzers/registry.c)
+defined=$(cat analyzers/*.c | grep -c '^const struct ft_analyzer ft_')
+if [ -z "$missing" ] && [ "$listed" = "$defined" ] && ! grep -q 'analyzers/[a-z_]*\.c' Makefile; then
+	pass "$name ($defined analyzers)"
+else
+	fail $name "not listed:$missing; $listed listed, $defined defined; Makefile: $(grep -o 'analyzers/[a-z_]*\.c' Makefile | head -3 | tr '\n' ' ')"
+fi
