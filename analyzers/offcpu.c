@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "analyzers/offcpu.h"
+#include "analyzers/ready.h"
 #include "events/tasks.h"
 #include "events/tdat.h"
 #include "lib/parse.h"
@@ -30,7 +31,8 @@ struct offcpu_task {
 	int		tgid;
 	uint64_t	start;		/* 0: not blocked in a counted state */
 	uint32_t	kst, ust;	/* id + 1, 0 none */
-	int		waker, wtgid;	/* -1 none */
+	struct ft_ready	r;		/* waker: the first wakeup of the period (-1 none) */
+	int		wtgid;
 	uint32_t	wkst, wust;
 };
 
@@ -204,8 +206,8 @@ static void add(struct offcpu *o, struct offcpu_task *t, uint64_t ns)
 	key[K_TGID] = t->tgid;
 	key[K_KST] = t->kst;
 	key[K_UST] = t->ust;
-	if (o->wakers && t->waker >= 0) {
-		key[K_WTID] = t->waker + 1;
+	if (o->wakers && t->r.waker >= 0) {
+		key[K_WTID] = t->r.waker + 1;
 		key[K_WTGID] = t->wtgid;
 		key[K_WKST] = t->wkst;
 		key[K_WUST] = t->wust;
@@ -228,7 +230,7 @@ static void add(struct offcpu *o, struct offcpu_task *t, uint64_t ns)
 	o->sn.periods++;
 	o->sn.no_kstack += !t->kst && !o->ustack_only;
 	o->sn.no_ustack += !t->ust && !o->kstack_only && t->tgid;
-	o->sn.waker_no_kstack += o->wakers && t->waker >= 0 && !t->wkst && !o->ustack_only;
+	o->sn.waker_no_kstack += o->wakers && t->r.waker >= 0 && !t->wkst && !o->ustack_only;
 }
 
 /* on_switch - a period ends at the switch-in, another starts at the switch-out */
@@ -269,7 +271,7 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 		return;
 	t->start = ev->ts;
 	t->kst = t->ust = t->wkst = t->wust = 0;
-	t->waker = -1;
+	ft_ready_out(&t->r, ev, FT_READY_FIRST);
 	t->wtgid = 0;
 	if (!t->tgid)
 		t->tgid = ft_tasks_tgid(o->env->tasks, t->tid);
@@ -282,9 +284,8 @@ static void on_wake(struct offcpu *o, const struct ft_event *ev)
 {
 	struct offcpu_task *t = ft_tab_find(&o->tasks, ev->wk.pid);
 
-	if (!t || !t->start || t->waker >= 0)
+	if (!t || !t->start || !ft_ready_wakeup(&t->r, ev, FT_READY_FIRST))
 		return;
-	t->waker = ev->common_pid;
 	t->wtgid = ev->common_pid ? ft_tasks_tgid(o->env->tasks, ev->common_pid) : 0;
 	o->pend[ev->cpu] = t->tid;
 	o->pend_waker[ev->cpu] = true;

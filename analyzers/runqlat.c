@@ -21,6 +21,7 @@
 #include "analyzers/analyzer.h"
 #include "output/hgroups.h"
 #include "output/json.h"
+#include "analyzers/ready.h"
 #include "analyzers/waits.h"
 #include "events/chain.h"
 #include "lib/pidset.h"
@@ -31,7 +32,7 @@
 struct runqlat {
 	const struct ft_env	*env;
 	struct ft_hgroups	h;		/* total and per group histograms */
-	struct ft_imap		start;		/* tid -> (ts << 12) | (cpu + 1) */
+	struct ft_tab		tasks;		/* struct rq_task: readiness per traced task */
 	struct ft_wait_notes	notes;		/* upper bounds, losses */
 };
 
@@ -46,11 +47,11 @@ static const struct option runqlat_longopts[] = {
 	{ 0 }
 };
 
-/* pack - a pending start: time and the CPU it is expected to run on */
-static inline uint64_t pack(uint64_t ts, int cpu)
-{
-	return (ts << 12) | (uint64_t)((cpu + 1) & 0xfff);
-}
+/* A traced task: ready since when (BCC's rule: the last wakeup, or its preemption). */
+struct rq_task {
+	int		tid;		/* the table's key */
+	struct ft_ready	r;
+};
 
 /* runqlat_parse_opt - the options only runqlat has */
 static int runqlat_parse_opt(void *priv, int opt, const char *arg)
@@ -73,61 +74,49 @@ static int runqlat_init(void *priv, const struct ft_env *env)
 	struct runqlat *r = priv;
 
 	r->env = env;
-	if (ft_imap_init(&r->start, 1024) || ft_hgroups_init(&r->h, env->tasks)) {
+	if (ft_tab_init(&r->tasks, sizeof(struct rq_task)) || ft_hgroups_init(&r->h, env->tasks)) {
 		ft_err("out of memory");
 		return -1;
 	}
 	return 0;
 }
 
-/* enqueue - task @pid became runnable at @ts, to run on @cpu */
-static void enqueue(struct runqlat *r, int pid, uint64_t ts, int cpu)
+/* task - the state of traced task @pid (never idle), made on first use; NULL otherwise */
+static struct rq_task *task(struct runqlat *r, int pid)
 {
-	if (!pid || !ft_env_traced(r->env, pid))
-		return;
-	ft_imap_put(&r->start, pid, pack(ts, cpu));
+	return pid && ft_env_traced(r->env, pid) ? ft_tab_get(&r->tasks, pid) : NULL;
 }
 
 /* switch_in - task ev->sw.next_pid got the CPU: its latency ends here */
 static void switch_in(struct runqlat *r, const struct ft_event *ev)
 {
-	int pid = ev->sw.next_pid;
-	uint64_t st, t_in, t0, ns;
+	struct rq_task *t = ft_tab_find(&r->tasks, ev->sw.next_pid);
+	uint64_t t0, t_in;
 
-	if (!ft_imap_take(&r->start, pid, &st))
+	if (!t)
 		return;
-	t0 = st >> 12;
-	if (ev->sw.synth && ev->sw.after_loss) {
+	switch (ft_ready_in(&t->r, ev, false, &t0, &t_in)) {
+	case FT_READY_NONE:
+		return;
+	case FT_READY_UNKNOWN:
 		r->notes.unpaired++;
 		return;
+	case FT_READY_WAITED:
+		break;
 	}
 	/* a reconstructed switch-in is timed at the first record that proves it: an upper bound */
 	if (ev->sw.synth)
 		r->notes.bounded++;
-	t_in = ev->ts;
-	ns = t_in > t0 ? t_in - t0 : 0;
-	ft_hgroups_add(&r->h, pid, ev->cpu, ev->sw.next_comm, ns);
+	ft_hgroups_add(&r->h, ev->sw.next_pid, ev->cpu, ev->sw.next_comm, t_in - t0);
 }
 
 /* drop_cpu - forget pending starts bound for @cpu (events were lost there) */
 static void drop_cpu(struct runqlat *r, int cpu)
 {
-	struct ft_imap_slot *s;
-	unsigned int n = 0, i;
-	int *keys = malloc(r->start.count * sizeof(*keys) + 1);
+	unsigned int i;
 
-	if (!keys) {
-		ft_imap_clear(&r->start);	/* cannot be selective: forget them all */
-		return;
-	}
-	/* collect first: deleting shifts entries under the iterator */
-	ft_imap_for_each(&r->start, s)
-		if ((int)(s->val & 0xfff) - 1 == cpu)
-			keys[n++] = s->key - 1;
-	for (i = 0; i < n; i++)
-		ft_imap_del(&r->start, keys[i]);
-	r->notes.dropped += n;
-	free(keys);
+	for (i = 0; i < r->tasks.n; i++)
+		r->notes.dropped += ft_ready_drop(&((struct rq_task *)ft_tab_at(&r->tasks, i))->r, cpu);
 }
 
 /* runqlat_event - one record, in time order */
@@ -135,15 +124,18 @@ static void runqlat_event(void *priv, const struct ft_event *ev)
 {
 	struct runqlat *r = priv;
 
+	struct rq_task *t;
+
 	switch (ev->type) {
 	case FT_EV_WAKEUP:
 	case FT_EV_WAKEUP_NEW:
-		enqueue(r, ev->wk.pid, ev->ts, ev->wk.target_cpu >= 0 ? ev->wk.target_cpu : ev->cpu);
+		if ((t = task(r, ev->wk.pid)))
+			ft_ready_wakeup(&t->r, ev, FT_READY_LAST);
 		break;
 	case FT_EV_SWITCH:
 		/* preempted while runnable: back on the run queue now */
-		if (ev->sw.prev_pid && ev->sw.state == 'R' && !ev->sw.synth)
-			enqueue(r, ev->sw.prev_pid, ev->ts, ev->cpu);
+		if ((t = task(r, ev->sw.prev_pid)))
+			ft_ready_out(&t->r, ev, FT_READY_LAST);
 		if (ev->sw.next_pid)
 			switch_in(r, ev);
 		break;
@@ -185,7 +177,7 @@ static void runqlat_fini(void *priv)
 {
 	struct runqlat *r = priv;
 
-	ft_imap_fini(&r->start);
+	ft_tab_fini(&r->tasks);
 	ft_hgroups_fini(&r->h);
 }
 

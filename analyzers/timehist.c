@@ -392,8 +392,8 @@ static void update_runtime(struct th_task *tr, uint64_t t, uint64_t tprev)
 	if (!tprev)
 		return;
 	tr->dt_run = t - tprev;
-	if (tr->ready && tr->ready <= tprev)
-		tr->dt_delay = tprev - tr->ready;
+	if (tr->ready.since && tr->ready.since <= tprev)
+		tr->dt_delay = tprev - tr->ready.since;
 	if (tr->last_time && tr->last_time <= tprev) {
 		wait = tprev - tr->last_time;
 		if (tr->last_state == 'R')
@@ -553,7 +553,7 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 	}
 	tr->last_time = t;
 	tr->last_state = ev->sw.preempt ? 'R' : ev->sw.state;
-	tr->ready = tr->last_state == 'R' ? t : 0;
+	ft_ready_out(&tr->ready, ev, FT_READY_PERF);	/* at t when preempted */
 	tr->dead = ev->sw.state == 'X' || ev->sw.state == 'Z' || ev->sw.state == 'x';
 	tr->in_rebuilt = false;
 	th->tprev[ev->cpu] = t;
@@ -606,8 +606,7 @@ static void on_wakeup(struct timehist *th, const struct ft_event *ev)
 	tr = task(th, ev->wk.pid, ev->cpu);
 	if (!tr)
 		return;
-	if (!tr->ready)
-		tr->ready = ev->ts;
+	ft_ready_wakeup(&tr->ready, ev, FT_READY_PERF);
 	if (th->wakeups && th->rows && in_window(th, ev->ts) &&
 	    (shown(th, ev->wk.pid) || shown(th, ev->common_pid)))
 		print_wakeup(th, ev);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "analyzers/analyzer.h"
+#include "analyzers/ready.h"
 #include "output/line.h"
 #include "output/stats.h"
 #include "lib/tab.h"
@@ -24,7 +25,8 @@ struct th_task {
 	char		last_state;	/* state letter at the last switch-out */
 	bool		dead;		/* last switched out as X or Z */
 	uint64_t	last_time;	/* last switch-out, 0 when never seen */
-	uint64_t	ready;		/* first wakeup since then, or the switch-out when preempted */
+	struct ft_ready	ready;		/* since the first wakeup since then, or the switch-out
+					   when preempted (perf's rule, analyzers/ready.h) */
 	/* the row being printed */
 	uint64_t	dt_run, dt_delay, dt_sleep, dt_iowait, dt_preempt;
 	/* totals */

@@ -1,15 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Waits for a CPU: from ready (wakeup or preemption) to the next switch-in.
- *
- *   switch-out(T, S)   waking(T) by W on cpu a    switch-in(T) on cpu b
- *        |---- sleeping ----|------- wait (delay) -------|
- *
- *   switch-out(T, R+)                              switch-in(T)
- *        |-------------- wait (preempted) --------------|
- *
- * Only the first wakeup after a switch-out counts (later ones find the task already
- * ready); a wakeup of a task that is running is no wait. After lost events on a CPU,
+ * Waits for a CPU, from ready to the next switch-in, for latency and wakeup: each
+ * task's readiness follows analyzers/ready.h under perf sched latency's rule (the
+ * first wakeup after a switch-out; none while it runs). After lost events on a CPU,
  * tasks waiting for that CPU are forgotten; a switch-in rebuilt across a loss ends
  * no wait (its time is unknown), one rebuilt otherwise is an upper bound, or, with
  * at_estimate (latency, whose run times start there too), ends at the chain's estimate.
@@ -17,12 +10,13 @@
 #include <string.h>
 
 #include "output/json.h"
+#include "analyzers/ready.h"
 #include "analyzers/waits.h"
 
-/* Per-task state: the wait being built, in the ft_wait itself (start 0: not ready). */
+/* Per-task state: whether and since when it is ready (analyzers/ready.h). */
 struct wtask {
-	struct ft_wait	w;
-	bool		on_cpu;		/* switched in and not yet out */
+	int		tid;		/* the table's key */
+	struct ft_ready	r;
 };
 
 /* ft_waits_init - follow waits, handing each finished one to @done */
@@ -55,48 +49,39 @@ static void on_wakeup(struct ft_waits *w, const struct ft_event *ev)
 	if (!wanted(w, ev->wk.pid))
 		return;
 	t = ft_tab_get(&w->tasks, ev->wk.pid);
-	if (!t || t->on_cpu || t->w.start)
-		return;
-	t->w.start = ev->ts;
-	t->w.preempted = false;
-	t->w.waker = ev->common_pid;
-	t->w.waker_cpu = ev->cpu;
-	t->w.target_cpu = ev->wk.target_cpu;
+	if (t)
+		ft_ready_wakeup(&t->r, ev, FT_READY_FIRST);
 }
 
 /* on_switch - the outgoing task may be ready (preempted); the incoming one's wait ends */
 static void on_switch(struct ft_waits *w, const struct ft_event *ev)
 {
 	int prev = ev->sw.prev_pid, next = ev->sw.next_pid;
+	struct ft_wait done;
 	struct wtask *t;
 
-	if (wanted(w, prev) && (t = ft_tab_get(&w->tasks, prev))) {
-		t->on_cpu = false;
-		t->w.start = 0;
-		if (ev->sw.state == 'R' && !ev->sw.synth) {
-			t->w.start = ev->ts;
-			t->w.preempted = true;
-			t->w.waker = -1;
-			t->w.waker_cpu = t->w.target_cpu = ev->cpu;
-		}
-	}
+	if (wanted(w, prev) && (t = ft_tab_get(&w->tasks, prev)))
+		ft_ready_out(&t->r, ev, FT_READY_FIRST);
 	if (!wanted(w, next) || !(t = ft_tab_get(&w->tasks, next)))
 		return;
-	t->on_cpu = true;
-	if (!t->w.start)
+	switch (ft_ready_in(&t->r, ev, w->at_estimate, &done.start, &done.end)) {
+	case FT_READY_NONE:
 		return;
-	if (ev->sw.synth && ev->sw.after_loss) {
+	case FT_READY_UNKNOWN:
 		w->notes.unpaired++;
-	} else {
-		uint64_t end = w->at_estimate ? ft_switch_time(ev) : ev->ts;
-
-		t->w.end = end > t->w.start ? end : t->w.start;
-		t->w.cpu = ev->cpu;
-		t->w.bounded = ev->sw.synth;
-		w->notes.bounded += ev->sw.synth;
-		w->done(w->ctx, &t->w);
+		return;
+	case FT_READY_WAITED:
+		break;
 	}
-	t->w.start = 0;
+	done.tid = next;
+	done.preempted = t->r.preempted;
+	done.waker = t->r.waker;
+	done.waker_cpu = t->r.waker_cpu;
+	done.target_cpu = t->r.target_cpu;
+	done.cpu = ev->cpu;
+	done.bounded = ev->sw.synth;
+	w->notes.bounded += ev->sw.synth;
+	w->done(w->ctx, &done);
 }
 
 /* drop_cpu - forget the waits of tasks bound for @cpu: events were lost there */
@@ -104,15 +89,8 @@ static void drop_cpu(struct ft_waits *w, int cpu)
 {
 	unsigned int i;
 
-	for (i = 0; i < w->tasks.n; i++) {
-		struct wtask *t = ft_tab_at(&w->tasks, i);
-		int to = t->w.target_cpu >= 0 ? t->w.target_cpu : t->w.waker_cpu;
-
-		if (t->w.start && to == cpu) {
-			t->w.start = 0;
-			w->notes.dropped++;
-		}
-	}
+	for (i = 0; i < w->tasks.n; i++)
+		w->notes.dropped += ft_ready_drop(&((struct wtask *)ft_tab_at(&w->tasks, i))->r, cpu);
 }
 
 /* ft_waits_event - follow one record */
