@@ -29,6 +29,7 @@
 #include "events/tasks.h"
 #include "events/tdat.h"
 #include "events/tep.h"
+#include "events/tool.h"
 #include "tracer/command.h"
 #include "cmd/footer.h"
 #include "cmd/options.h"
@@ -349,37 +350,29 @@ static void pipeline_fini(struct pipeline *p)
 /* load_filter - the pid filter from a capture's VERSION text, or DIR/filter */
 static int load_filter(struct pipeline *p, struct ft_source *src)
 {
-	char path[4096], mode[16], *text = NULL, *filter, *line;
-	int pid, n;
+	char path[4096], *text = NULL;
+	const char *filter;
+	int ret = 0;
 
 	if (src->is_tdat) {
 		const struct ft_blob *b = &src->tdat.tool;
 
-		if (b->len < 8 || memcmp(b->data, "ftscope ", 8))
+		if (!ft_tool_ours(b->data, b->len))
 			return 0;
 		text = strndup(b->data, b->len);
-		filter = text ? strstr(text, "\nfilter ") : NULL;
-		if (filter)
-			filter += 8;
+		filter = text ? ft_tool_line(text, "filter") : NULL;
 	} else {
 		snprintf(path, sizeof(path), "%s/filter", src->dir);
 		filter = text = ft_read_file(path, 1 << 20, NULL);
 	}
-	if (!filter || !filter[0]) {
-		free(text);
-		return 0;
+	if (filter && filter[0]) {
+		p->filtered = true;
+		ret = ft_tool_filter(filter, &p->follow, &p->traced);
+		if (ret)
+			ft_err("%s: its pid filter is damaged", p->o->input);
 	}
-	if (sscanf(filter, "%15s%n", mode, &n) != 1 || (strcmp(mode, "follow") && strcmp(mode, "exact"))) {
-		free(text);
-		ft_err("%s: its pid filter is damaged", p->o->input);
-		return -1;
-	}
-	p->filtered = true;
-	p->follow = !strcmp(mode, "follow");
-	for (line = filter + n; sscanf(line, "%d%n", &pid, &n) == 1; line += n)
-		ft_imap_put(&p->traced, pid, 1);
 	free(text);
-	return 0;
+	return ret;
 }
 
 /*
@@ -431,9 +424,13 @@ static int src_kallsyms(struct pipeline *p, struct ft_source *src)
 static int probes_of_file(struct pipeline *p, struct ft_source *src, struct tep_handle *tep)
 {
 	char *text = src->is_tdat ? strndup(src->tdat.tool.data, src->tdat.tool.len) : NULL;
-	int ret = ft_probes_load(p->probes, text, p->o->input);
+	struct ft_tool_probes tp = { 0 };
+	int ret = ft_tool_probes(text, p->probes->req, &tp, p->o->input);
 
 	free(text);
+	p->probes->funcs = tp.funcs;	/* freed with the probes, whatever happened */
+	p->probes->ev = tp.ev;
+	p->probes->nev = tp.nev;
 	if (!ret)
 		ret = ft_probes_formats(p->probes, ft_source_format_read, src, tep, true);
 	return ret;
@@ -588,18 +585,13 @@ static void capture_round(struct pipeline *p, struct ft_session *s, const struct
 /* capture_end - write the trace.dat; its VERSION text has the pid filter and funclat's probes */
 static int capture_end(struct pipeline *p, struct ft_capture *cap, const int *pids, int npids)
 {
-	char *tool = ft_capture_tool(pids, npids, p->follow), *probes, *both;
+	struct ft_tool_probes tp = { 0 };
+	char *tool;
 	int ret;
 
-	/* funclat: which function each probe event is, for funclat -i */
-	if (tool && p->probes) {
-		probes = ft_probes_describe(p->probes);
-		if (!probes || asprintf(&both, "%s\n%s", tool, probes) < 0)
-			both = NULL;
-		free(probes);
-		free(tool);
-		tool = both;
-	}
+	if (p->probes)
+		tp = (struct ft_tool_probes){ p->probes->funcs, p->probes->ev, p->probes->nev };
+	tool = ft_tool_text(pids, npids, p->follow, p->probes ? &tp : NULL);
 	if (p->progress)
 		fputc('\n', stderr);
 	if (cap->errors) {

@@ -41,6 +41,13 @@ struct ft_funcs {
 	enum ft_fmethod		used;		/* for kernel functions */
 };
 
+/* An event the run reads, and what its records are. */
+struct ft_pev {
+	char		sys[64], name[64];
+	int		func;		/* index in fn; -1: by the record's ip */
+	int		kind;		/* enum ft_fcall_kind */
+};
+
 int ft_func_req_arg(struct ft_func_req *r, const char *arg);
 int ft_func_req_max(struct ft_func_req *r, const char *arg);
 void ft_func_req_free(struct ft_func_req *r);

@@ -356,30 +356,6 @@ static struct ft_blob cpu_stats_blob(struct tracefs_instance *inst, int cpu)
 	return b;
 }
 
-/*
- * ft_capture_tool - the VERSION text of a capture: ftscope's version, then for a
- * pid-filtered run "filter follow|exact PID...", so that offline analysis knows which
- * tasks the kernel recorded, exactly as the live run did
- */
-char *ft_capture_tool(const int *pids, int npids, bool follow)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int i;
-
-	if (!f)
-		return NULL;
-	fprintf(f, "ftscope " FTSCOPE_VERSION);
-	if (npids) {
-		fprintf(f, "\nfilter %s", follow ? "follow" : "exact");
-		for (i = 0; i < npids; i++)
-			fprintf(f, " %d", pids[i]);
-	}
-	fclose(f);
-	return text;
-}
-
 /**
  * ft_capture_finish - write the trace.dat: metadata, then every CPU's pages; @tool
  * is the VERSION text (ftscope's version and, for filtered runs, the pid filter)

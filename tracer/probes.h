@@ -19,13 +19,6 @@ struct ft_decoder;
 struct tep_handle;
 struct tracefs_dynevent;
 
-/* An event the run reads, and what its records are. */
-struct ft_pev {
-	char		sys[64], name[64];
-	int		func;		/* index in fn; -1: by the record's ip */
-	int		kind;		/* enum ft_fcall_kind */
-};
-
 /* The probes of a run, owned by the tracer. */
 struct ft_probes {
 	const struct ft_func_req *req;		/* the analyzer's: patterns, method, limit */
@@ -41,8 +34,6 @@ int ft_probes_setup(struct ft_probes *pr, struct ft_session *s, const int *pids,
 		    bool follow);
 int ft_probes_formats(struct ft_probes *pr, ft_format_read_fn rd, void *ctx,
 		      struct tep_handle *tep, bool untrusted);
-char *ft_probes_describe(const struct ft_probes *pr);
-int ft_probes_load(struct ft_probes *pr, const char *text, const char *path);
 int ft_probes_decoder(struct ft_probes *pr, struct ft_decoder *d);
 void ft_probes_close(struct ft_probes *pr);
 void ft_probes_free(struct ft_probes *pr);

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Probes in a trace.dat: a recording of funclat keeps, in its VERSION text, which
+ * ftscope's VERSION text in a trace.dat (events/tool.h): written at the end of a
+ * recording, read back by every `-i FILE`. A recording of funclat keeps which
  * function each probe event belongs to, so that `funclat -i FILE PATTERN...` reads
- * the records as the live run did. The lines:
- *
- *   probes METHOD		enum ft_fmethod used for kernel functions
- *   fn KIND ADDR NAME		k(ernel), u(ser) or s(yscall); ADDR hex; NAME as reported
- *   ev FUNC KIND SYS NAME	the event SYS:NAME: function index (-1: by ip), fcall kind
+ * the records as the live run did; a pid-filtered one, which tasks the kernel
+ * recorded, so that offline analysis knows them exactly as the live run did.
  */
 #include <fnmatch.h>
 #include <stdio.h>
@@ -14,17 +12,19 @@
 #include <string.h>
 
 #include "events/decode.h"
-#include "tracer/probes.h"
+#include "events/tool.h"
 #include "lib/util.h"
+
+#define FTSCOPE_VERSION_LINE	"ftscope " FTSCOPE_VERSION
 
 static const char kind_letter[] = { [FT_FK_KERNEL] = 'k', [FT_FK_USER] = 'u',
 				    [FT_FK_SYSCALL] = 's' };
 
 /**
- * ft_probes_describe - the probe lines of a capture's VERSION text
- * Returns a malloc'ed text, or NULL when out of memory.
+ * ft_tool_text - the VERSION text of a recording: ftscope's version; for a
+ * pid-filtered run the filter; with @pr, the probes. Returns it malloc'ed, or NULL.
  */
-char *ft_probes_describe(const struct ft_probes *pr)
+char *ft_tool_text(const int *pids, int npids, bool follow, const struct ft_tool_probes *pr)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -33,26 +33,71 @@ char *ft_probes_describe(const struct ft_probes *pr)
 
 	if (!f)
 		return NULL;
-	fprintf(f, "probes %d\n", (int)pr->funcs.used);
-	for (i = 0; i < pr->funcs.n; i++)
-		fprintf(f, "fn %c %llx %s\n", kind_letter[pr->funcs.fn[i].kind],
-			(unsigned long long)pr->funcs.fn[i].addr, pr->funcs.fn[i].name);
-	for (i = 0; i < pr->nev; i++)
-		fprintf(f, "ev %d %d %s %s\n", pr->ev[i].func, pr->ev[i].kind, pr->ev[i].sys,
-			pr->ev[i].name);
-	if (fclose(f))
+	fputs(FTSCOPE_VERSION_LINE, f);
+	if (npids) {
+		fprintf(f, "\nfilter %s", follow ? "follow" : "exact");
+		for (i = 0; i < npids; i++)
+			fprintf(f, " %d", pids[i]);
+	}
+	if (pr) {
+		fprintf(f, "\nprobes %d\n", (int)pr->funcs.used);
+		for (i = 0; i < pr->funcs.n; i++)
+			fprintf(f, "fn %c %llx %s\n", kind_letter[pr->funcs.fn[i].kind],
+				(unsigned long long)pr->funcs.fn[i].addr, pr->funcs.fn[i].name);
+		for (i = 0; i < pr->nev; i++)
+			fprintf(f, "ev %d %d %s %s\n", pr->ev[i].func, pr->ev[i].kind,
+				pr->ev[i].sys, pr->ev[i].name);
+	}
+	if (fclose(f)) {
+		free(text);
 		return NULL;
+	}
 	return text;
 }
 
+/* ft_tool_ours - is a VERSION text of @len bytes ftscope's? */
+bool ft_tool_ours(const char *text, size_t len)
+{
+	return len >= 8 && !memcmp(text, "ftscope ", 8);
+}
+
+/* ft_tool_line - what follows "KEY " on a line of @text after the first, or NULL */
+const char *ft_tool_line(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p;
+
+	for (p = strchr(text, '\n'); p; p = strchr(p + 1, '\n'))
+		if (!strncmp(p + 1, key, n) && p[1 + n] == ' ')
+			return p + 2 + n;
+	return NULL;
+}
+
+/*
+ * ft_tool_filter - "follow|exact PID..." (a filter line's rest) into @follow and @pids.
+ * Returns 0, or -1 when it is damaged.
+ */
+int ft_tool_filter(const char *filter, bool *follow, struct ft_imap *pids)
+{
+	char mode[16];
+	int pid, n;
+
+	if (sscanf(filter, "%15s%n", mode, &n) != 1 || (strcmp(mode, "follow") && strcmp(mode, "exact")))
+		return -1;
+	*follow = !strcmp(mode, "follow");
+	for (filter += n; sscanf(filter, "%d%n", &pid, &n) == 1; filter += n)
+		ft_imap_put(pids, pid, 1);
+	return 0;
+}
+
 /* wanted - does function @name match one of the patterns given offline? */
-static bool wanted(const struct ft_probes *pr, const char *name)
+static bool wanted(const struct ft_func_req *req, const char *name)
 {
 	const char *colon = strrchr(name, ':');
 	int i;
 
-	for (i = 0; i < pr->req->nspecs; i++) {
-		const char *spec = pr->req->specs[i], *sc = strrchr(spec, ':');
+	for (i = 0; i < req->nspecs; i++) {
+		const char *spec = req->specs[i], *sc = strrchr(spec, ':');
 
 		if (!fnmatch(spec, name, 0))
 			return true;
@@ -65,7 +110,8 @@ static bool wanted(const struct ft_probes *pr, const char *name)
 }
 
 /* parse_fn - one "fn" line into @pr (kept when a pattern wants it); @map: old -> new */
-static int parse_fn(struct ft_probes *pr, const char *line, int **map, int *nmap)
+static int parse_fn(const struct ft_func_req *req, struct ft_tool_probes *pr, const char *line,
+		    int **map, int *nmap)
 {
 	char kind, name[192];
 	unsigned long long addr;
@@ -79,7 +125,7 @@ static int parse_fn(struct ft_probes *pr, const char *line, int **map, int *nmap
 	    !strchr("kus", kind))
 		return -1;
 	m[(*nmap)++] = -1;
-	if (!wanted(pr, name))
+	if (!wanted(req, name))
 		return 0;
 	fn = realloc(pr->funcs.fn, (pr->funcs.n + 1) * sizeof(*fn));
 	if (!fn)
@@ -94,7 +140,7 @@ static int parse_fn(struct ft_probes *pr, const char *line, int **map, int *nmap
 }
 
 /* parse_ev - one "ev" line: kept when its function is, or when it is found by ip */
-static int parse_ev(struct ft_probes *pr, const char *line, const int *map, int nmap)
+static int parse_ev(struct ft_tool_probes *pr, const char *line, const int *map, int nmap)
 {
 	struct ft_pev e = { 0 }, *ev;
 
@@ -114,10 +160,11 @@ static int parse_ev(struct ft_probes *pr, const char *line, const int *map, int 
 }
 
 /**
- * ft_probes_load - the probes a capture recorded (@text: its VERSION text), keeping
- * the functions the patterns name. Returns 0, or -1 after printing the error.
+ * ft_tool_probes - the probes a capture recorded (@text: its VERSION text), keeping
+ * the functions the patterns of @req name. Returns 0, or -1 after printing the error.
  */
-int ft_probes_load(struct ft_probes *pr, const char *text, const char *path)
+int ft_tool_probes(const char *text, const struct ft_func_req *req, struct ft_tool_probes *pr,
+		   const char *path)
 {
 	const char *p = text ? strstr(text, "\nprobes ") : NULL;
 	char *copy, *line, *save = NULL;
@@ -139,7 +186,7 @@ int ft_probes_load(struct ft_probes *pr, const char *text, const char *path)
 	nmap = 0;
 	for (line = strtok_r(copy, "\n", &save); line && !ret; line = strtok_r(NULL, "\n", &save))
 		if (!strncmp(line, "fn ", 3))
-			ret = parse_fn(pr, line, &map, &nmap);
+			ret = parse_fn(req, pr, line, &map, &nmap);
 		else if (!strncmp(line, "ev ", 3))
 			ret = parse_ev(pr, line, map, nmap);
 	free(copy);
