@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The analyzer interface. An analyzer declares the events it needs and implements
- * parse_opt, init, event, report and fini. It never touches tracefs: records come
- * decoded, in time order, with the switch chain already repaired. Adding one means
- * its own file and one line in registry.c.
+ * The analyzer interface, all an analyzer sees of the layers above events/. An
+ * analyzer declares its command line (struct ft_cli) and the events it reads (the
+ * scheduler's by FT_NEED, any tracepoint by name through events/tp.h, functions
+ * through events/funcs.h) and implements init, event, report and fini. It never
+ * touches tracefs: records come decoded, in time order, with the switch chain already
+ * repaired. Adding one means its own file and one X(NAME) line in registry.c
+ * (docs/design.md, "Adding an analyzer").
  */
 #ifndef FTSCOPE_ANALYZERS_ANALYZER_H
 #define FTSCOPE_ANALYZERS_ANALYZER_H
