@@ -74,7 +74,31 @@ static bool tracer_listed(const char *name)
 	return tracefs_tracer_available(tracefs_tracing_dir(), name);
 }
 
-/* the commands that are not analyzers: main.c runs them, --help and list print them */
+/* analyzer_events - the tracepoints analyzers read by name (as run without options) */
+static void analyzer_events(void)
+{
+	const struct ft_tp *tp;
+	char name[160];
+	void *priv;
+	int i;
+
+	for (i = 0; ft_analyzers[i]; i++) {
+		const struct ft_analyzer *a = ft_analyzers[i];
+
+		if (!a->tracepoints || !(priv = calloc(1, a->priv_size)))
+			continue;
+		for (tp = a->tracepoints(priv); tp; tp = tp->next) {
+			snprintf(name, sizeof(name), "event %s:%s (%s)", tp->system, tp->name,
+				 a->cli.name);
+			yesno(name, tracefs_event_file_exists(NULL, tp->system, tp->name, "format"),
+			      NULL);
+		}
+		if (a->free)
+			a->free(priv);
+		free(priv);
+	}
+}
+
 /**
  * ft_cmd_list - print the commands and this machine's tracing features
  * Returns the exit status.
@@ -108,6 +132,7 @@ int ft_cmd_list(int argc, char **argv)
 		yesno(name, tracefs_event_file_exists(NULL, ft_event_defs[i].system,
 						      ft_event_defs[i].name, "format"), NULL);
 	}
+	analyzer_events();
 	yesno("event raw_syscalls", tracefs_dir_exists(NULL, "events/raw_syscalls"), NULL);
 	yesno("instances", tracefs_dir_exists(NULL, "instances"), NULL);
 	why = readable("available_filter_functions");
