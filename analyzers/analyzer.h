@@ -111,6 +111,9 @@ struct ft_analyzer {
 	   the pipeline enables them live, resolves their fields in the trace's formats
 	   and delivers their records (ft_tp_is) */
 	struct ft_tp *(*tracepoints)(void *priv);
+	/* optional: true when what it reads belongs to no task (interrupts): the whole
+	   system is traced, a command only bounds the run (no pid filter) */
+	bool	(*whole_system)(void *priv);
 	/* optional: more events to enable, "SYSTEM:EVENT", NULL-terminated */
 	char	**(*extra_events)(void *priv);
 	/* returns 0, or -1 after printing one error line */

@@ -111,9 +111,39 @@ static char **record_extra(void *priv)
 	return ((struct record *)priv)->events;
 }
 
+/* whole - how many named analyzers read events of no task (interrupts) */
+static int whole(const struct record *r)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->nnamed; i++)
+		n += r->an[i]->whole_system && r->an[i]->whole_system(r->apriv[i]);
+	return n;
+}
+
+/* record_whole_system - every named analyzer reads events of no task: no pid filter */
+static bool record_whole_system(void *priv)
+{
+	struct record *r = priv;
+
+	return r->nnamed && whole(r) == r->nnamed;
+}
+
 /* record_check - a recording needs somewhere to go, and there is nothing to read back */
 static int record_check(void *priv, const struct ft_opts *o)
 {
+	struct record *r = priv;
+	int i;
+
+	for (i = 0; i < r->nnamed; i++)
+		if (r->an[i]->whole_system && r->an[i]->check &&
+		    r->an[i]->check(r->apriv[i], o))
+			return -1;
+	if (whole(r) && whole(r) < r->nnamed && (o->cmd || o->npids || o->ntids || o->cgroup)) {
+		ft_err("interrupts are traced system-wide, other events for the given "
+		       "tasks; record them apart");
+		return -1;
+	}
 	if (o->input) {
 		ft_err("record writes a trace: it does not read one (-i)");
 		return -1;
@@ -190,6 +220,7 @@ const struct ft_analyzer ft_record = {
 	.extra_events	= record_extra,
 	.tracepoints	= record_tracepoints,
 	.check		= record_check,
+	.whole_system	= record_whole_system,
 	.init		= record_init,
 	.event		= record_event,
 	.report		= record_report,

@@ -8,6 +8,7 @@
 
 extern const struct ft_analyzer ft_runqlat, ft_timehist, ft_latency,
 				 ft_wakeup, ft_offcpu, ft_funclat, ft_funccount,
+				 ft_hardirqs, ft_softirqs,
 				 ft_record, ft_report;
 
 const struct ft_analyzer *const ft_analyzers[] = {
@@ -18,6 +19,8 @@ const struct ft_analyzer *const ft_analyzers[] = {
 	&ft_offcpu,
 	&ft_funclat,
 	&ft_funccount,
+	&ft_hardirqs,
+	&ft_softirqs,
 	&ft_record,
 	&ft_report,
 	NULL,

@@ -114,7 +114,7 @@ static int parse_stage(struct stage *s, const char *spec, const struct ft_opts *
 static int report_check(void *priv, const struct ft_opts *o)
 {
 	struct report *r = priv;
-	int i;
+	int i, whole;
 
 	if (!r->n) {
 		ft_err("report needs at least one ANALYZER (see --help)");
@@ -123,7 +123,34 @@ static int report_check(void *priv, const struct ft_opts *o)
 	for (i = 0; i < r->n; i++)
 		if (parse_stage(&r->st[i], r->spec[i], o))
 			return -1;
+	/* the analyzers of events of no task (interrupts) check the shared options */
+	for (i = 0, whole = 0; i < r->n; i++) {
+		const struct stage *st = &r->st[i];
+
+		if (!st->a->whole_system || !st->a->whole_system(st->priv))
+			continue;
+		if (st->a->check && st->a->check(st->priv, o))
+			return -1;
+		whole++;
+	}
+	if (whole && whole < r->n && (o->cmd || o->npids || o->ntids || o->cgroup)) {
+		ft_err("interrupts are traced system-wide, other events for the given "
+		       "tasks; run them apart");
+		return -1;
+	}
 	return 0;
+}
+
+/* report_whole_system - every analyzer reads events of no task: no pid filter */
+static bool report_whole_system(void *priv)
+{
+	struct report *r = priv;
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (!r->st[i].a->whole_system || !r->st[i].a->whole_system(r->st[i].priv))
+			return false;
+	return r->n > 0;
 }
 
 /* report_events - what every analyzer needs and wants */
@@ -312,6 +339,7 @@ const struct ft_analyzer ft_report = {
 	.max_wait_ms	= 100,		/* offcpu's, the shortest of the analyzers' */
 	.arg		= report_arg,
 	.check		= report_check,
+	.whole_system	= report_whole_system,
 	.events		= report_events,
 	.tracepoints	= report_tracepoints,
 	.init		= report_init,

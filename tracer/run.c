@@ -63,6 +63,7 @@ struct pipeline {
 	bool			show, show_follow;
 	unsigned int		need, want;	/* events, after the analyzer's options */
 	bool			filtered, follow;
+	bool			chain_on;	/* the trace has switches: repair them */
 	struct ft_env		env;
 	int			ncpus;
 	struct ft_footer	foot;		/* the footer's counts: lost ones kept here */
@@ -105,7 +106,8 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 			p->foot.run.lost_cpu[raw->cpu] += raw->lost;
 		else
 			p->foot.run.lost_unknown++;
-		ft_chain_feed(&p->chain, &ev, synth);
+		if (p->chain_on)
+			ft_chain_feed(&p->chain, &ev, synth);
 		deliver(p, &ev);
 		return;
 	}
@@ -113,7 +115,7 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 		return;
 	/* a wakeup the analyzer does not read still tells the chain who runs and who woke */
 	if (p->dec.bare & FT_NEED(ev.type)) {
-		n = ft_chain_feed(&p->chain, &ev, synth);
+		n = p->chain_on ? ft_chain_feed(&p->chain, &ev, synth) : 0;
 		for (i = 0; i < n; i++)
 			deliver(p, &synth[i]);
 		return;
@@ -130,7 +132,7 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 		deliver(p, &ev);
 		return;
 	}
-	n = ft_chain_feed(&p->chain, &ev, synth);
+	n = p->chain_on ? ft_chain_feed(&p->chain, &ev, synth) : 0;
 	for (i = 0; i < n; i++)
 		deliver(p, &synth[i]);
 	deliver(p, &ev);
@@ -315,6 +317,9 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	for (tp = p->tps; tp; tp = tp->next)	/* a wakeup read by name is read whole */
 		if (tp->id >= 0)
 			p->dec.bare &= ~FT_NEED(p->dec.type_of[tp->id]);
+	/* no switches in the trace (interrupts alone): no chain to repair, and a change of
+	   common_pid between two records of a CPU proves no missing switch */
+	p->chain_on = p->dec.have & FT_NEED(FT_EV_SWITCH);
 	if (ft_chain_init(&p->chain, ncpus, p->filtered ? &p->traced : NULL)) {
 		ft_err("out of memory");
 		return -1;
@@ -675,10 +680,14 @@ static int run_live(struct pipeline *p)
 		max_wait = CAPTURE_MAPS_MS;
 	if (o->cmd && (ft_command_check(o->cmd) || ft_command_spawn(&child, o->cmd)))
 		goto out_child;
-	if (ft_imap_init(&p->traced, 64) || targets(p, o->cmd ? &child : NULL, &pids, &npids))
+	if (ft_imap_init(&p->traced, 64))
+		goto out_child;
+	/* events of no task (interrupts): a command only bounds the run */
+	if (!(p->a->whole_system && p->a->whole_system(p->priv)) &&
+	    targets(p, o->cmd ? &child : NULL, &pids, &npids))
 		goto out_child;
 	p->filtered = npids > 0;
-	p->follow = o->npids || o->ncg || o->cmd;
+	p->follow = npids > 0 && (o->npids || o->ncg || o->cmd);
 	if (ft_session_open(&s, o, p->need,
 			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids, npids,
 			    p->follow))
