@@ -72,7 +72,7 @@ check $name hard $D/h.json
 
 name=irq_softirqs_counts_vs_proc_softirqs
 $FTSCOPE softirqs --count --json -- bash $D/work.sh > $D/s.json 2> $D/s.err
-check $name soft $D/s.json block net_rx
+check $name soft $D/s.json block:2000 net_rx:200
 
 # recorded with both, read back: the same checks on the file
 name=irq_record_then_file
@@ -80,7 +80,7 @@ $FTSCOPE record -o $D/irq.dat hardirqs softirqs -- bash $D/work.sh > $D/rec.out 
 $FTSCOPE hardirqs --count --json -i $D/irq.dat > $D/hf.json 2> $D/hf.err
 $FTSCOPE softirqs --count --json -i $D/irq.dat > $D/sf.json 2> $D/sf.err
 check ${name}_hardirqs hard $D/hf.json
-check ${name}_softirqs soft $D/sf.json block net_rx
+check ${name}_softirqs soft $D/sf.json block:2000 net_rx:200
 
 # Handler time: bpftrace pairs the same entries and exits per CPU at the same time (its
 # window holds ftscope's). The mean time of the block line's handler: ftscope's within
