@@ -111,6 +111,8 @@ struct ft_analyzer {
 	unsigned int		want;		/* FT_NEED() of events used when present */
 	size_t			priv_size;
 	unsigned int		max_wait_ms;	/* live: read at least this often (0: 1 s) */
+	bool			whole_system;	/* what it reads belongs to no task (interrupts):
+						   no pid filter; a command only bounds the run */
 	/* optional: the functions it probes (after parse_opt); the tracer resolves and
 	   owns the probes, and the analyzer reads the functions in env->funcs */
 	const struct ft_func_req *(*functions)(void *priv);

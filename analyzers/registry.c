@@ -14,7 +14,9 @@
 	X(wakeup)	\
 	X(offcpu)	\
 	X(funclat)	\
-	X(funccount)
+	X(funccount)	\
+	X(hardirqs)	\
+	X(softirqs)
 
 #define DECLARE(name)	extern const struct ft_analyzer ft_##name;
 #define ENTRY(name)	&ft_##name,

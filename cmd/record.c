@@ -91,6 +91,19 @@ static int record_arg(void *priv, const char *name)
 	return 0;
 }
 
+/* whole - how many named analyzers read events of no task (interrupts); *@who names one */
+static int whole(const struct record *r, const char **who)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->nnamed; i++)
+		if (r->an[i]->whole_system) {
+			*who = r->an[i]->cli.name;
+			n++;
+		}
+	return n;
+}
+
 /* record_check - a recording needs somewhere to go, and there is nothing to read back */
 static int record_check(const struct ft_opts *o)
 {
@@ -154,7 +167,8 @@ int ft_cmd_record(int argc, char **argv)
 	struct record *r = calloc(1, sizeof(*r));
 	struct ft_run run = { .name = "record", .record = true };
 	struct ft_opts o = { 0 };
-	int ret;
+	const char *who = NULL;
+	int ret, n;
 
 	ft_set_prog("ftscope record");
 	if (!r) {
@@ -164,6 +178,9 @@ int ft_cmd_record(int argc, char **argv)
 	o.ncpus = ft_possible_cpus();
 	ret = ft_opts_parse(&o, &record_cli, r, argc, argv);
 	if (ret == FT_PARSE_RUN && record_check(&o))
+		ret = FT_EXIT_USAGE;
+	n = ret == FT_PARSE_RUN ? whole(r, &who) : 0;	/* every word parsed */
+	if (n && ft_run_whole(&run, who, n, r->nnamed, &o, "record"))
 		ret = FT_EXIT_USAGE;
 	if (ret == FT_PARSE_RUN) {
 		run.need = r->nnamed ? r->need : RECORD_DEFAULT_NEED;

@@ -114,6 +114,19 @@ static int report_check(struct report *r, const struct ft_opts *o)
 	return 0;
 }
 
+/* whole - how many of the analyzers read events of no task (interrupts); *@who names one */
+static int whole(const struct report *r, const char **who)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		if (r->st[i].a->whole_system) {
+			*who = r->st[i].a->cli.name;
+			n++;
+		}
+	return n;
+}
+
 /* report_free - what parsing made */
 static void report_free(struct report *r)
 {
@@ -166,7 +179,8 @@ int ft_cmd_report(int argc, char **argv)
 	struct report *r = calloc(1, sizeof(*r));
 	struct ft_run run = { .name = "report" };
 	struct ft_opts o = { 0 };
-	int ret;
+	const char *who = NULL;
+	int ret, n;
 
 	ft_set_prog("ftscope report");
 	if (!r) {
@@ -176,6 +190,9 @@ int ft_cmd_report(int argc, char **argv)
 	o.ncpus = ft_possible_cpus();
 	ret = ft_opts_parse(&o, &report_cli, r, argc, argv);
 	if (ret == FT_PARSE_RUN && report_check(r, &o))
+		ret = FT_EXIT_USAGE;
+	n = ret == FT_PARSE_RUN ? whole(r, &who) : 0;	/* every word parsed */
+	if (n && ft_run_whole(&run, who, n, r->n, &o, "run"))
 		ret = FT_EXIT_USAGE;
 	if (ret == FT_PARSE_RUN) {
 		run.stages = (struct ft_stages){ .st = r->st, .n = r->n, .sections = true };

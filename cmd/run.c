@@ -64,6 +64,7 @@ struct pipeline {
 	bool			show, show_follow;
 	unsigned int		need, want;	/* events, after the analyzer's options */
 	bool			filtered, follow;
+	bool			chain_on;	/* the trace has switches: repair them */
 	struct ft_env		env;
 	int			ncpus;
 	struct ft_footer	foot;		/* the footer's counts: lost ones kept here */
@@ -107,7 +108,8 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 			p->foot.run.lost_cpu[raw->cpu] += raw->lost;
 		else
 			p->foot.run.lost_unknown++;
-		ft_chain_feed(&p->chain, &ev, synth);
+		if (p->chain_on)
+			ft_chain_feed(&p->chain, &ev, synth);
 		deliver(p, &ev);
 		return;
 	}
@@ -115,7 +117,7 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 		return;
 	/* a wakeup the analyzer does not read still tells the chain who runs and who woke */
 	if (p->dec.bare & FT_NEED(ev.type)) {
-		n = ft_chain_feed(&p->chain, &ev, synth);
+		n = p->chain_on ? ft_chain_feed(&p->chain, &ev, synth) : 0;
 		for (i = 0; i < n; i++)
 			deliver(p, &synth[i]);
 		return;
@@ -132,7 +134,7 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 		deliver(p, &ev);
 		return;
 	}
-	n = ft_chain_feed(&p->chain, &ev, synth);
+	n = p->chain_on ? ft_chain_feed(&p->chain, &ev, synth) : 0;
 	for (i = 0; i < n; i++)
 		deliver(p, &synth[i]);
 	deliver(p, &ev);
@@ -317,6 +319,9 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	for (tp = p->tps; tp; tp = tp->next)	/* a wakeup read by name is read whole */
 		if (tp->id >= 0)
 			p->dec.bare &= ~FT_NEED(p->dec.type_of[tp->id]);
+	/* no switches in the trace (interrupts alone): no chain to repair, and a change of
+	   common_pid between two records of a CPU proves no missing switch */
+	p->chain_on = p->dec.have & FT_NEED(FT_EV_SWITCH);
 	if (ft_chain_init(&p->chain, ncpus, p->filtered ? &p->traced : NULL)) {
 		ft_err("out of memory");
 		return -1;
@@ -671,10 +676,14 @@ static int run_live(struct pipeline *p)
 		max_wait = CAPTURE_MAPS_MS;
 	if (o->cmd && (ft_command_check(o->cmd) || ft_command_spawn(&child, o->cmd)))
 		goto out_child;
-	if (ft_imap_init(&p->traced, 64) || targets(p, o->cmd ? &child : NULL, &pids, &npids))
+	if (ft_imap_init(&p->traced, 64))
+		goto out_child;
+	/* events of no task (interrupts): a command only bounds the run */
+	if (!p->run->whole_system &&
+	    targets(p, o->cmd ? &child : NULL, &pids, &npids))
 		goto out_child;
 	p->filtered = npids > 0;
-	p->follow = o->npids || o->ncg || o->cmd;
+	p->follow = npids > 0 && (o->npids || o->ncg || o->cmd);
 	if (ft_session_open(&s, o, p->need,
 			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids, npids,
 			    p->follow))
@@ -841,6 +850,28 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	return ret;
 }
 
+/**
+ * ft_run_whole - @whole of @n analyzers (@who one of them) read events of no task
+ * (interrupts): no task filter for them, no command beside task-filtered ones (@apart:
+ * "run" or "record"). Sets @r->whole_system when all do. Returns 0, or -1 after one line.
+ */
+int ft_run_whole(struct ft_run *r, const char *who, int whole, int n, const struct ft_opts *o,
+		 const char *apart)
+{
+	r->whole_system = whole && whole == n;
+	if (whole && (o->npids || o->ntids || o->cgroup)) {
+		ft_err("%s traces the whole system (interrupts and I/O completions belong to no "
+		       "task): -p, -t and --cgroup do not apply (-C selects CPUs)", who);
+		return -1;
+	}
+	if (whole && whole < n && o->cmd) {
+		ft_err("%s traces the whole system, the other analyzers the given tasks: %s "
+		       "them apart", who, apart);
+		return -1;
+	}
+	return 0;
+}
+
 /* check_functions - a function analyzer's patterns against the other options */
 static int check_functions(const struct ft_analyzer *a, const struct ft_func_req *req,
 			   const struct ft_opts *o)
@@ -877,6 +908,8 @@ int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
 		return FT_EXIT_ERR;
 	}
 	ret = ft_opts_parse(&o, &a->cli, st.priv, argc, argv);
+	if (ret == FT_PARSE_RUN && ft_run_whole(&r, a->cli.name, a->whole_system, 1, &o, "run"))
+		ret = FT_EXIT_USAGE;
 	if (ret == FT_PARSE_RUN && a->functions) {
 		r.funcs = a->functions(st.priv);
 		ret = check_functions(a, r.funcs, &o);

@@ -17,6 +17,8 @@ struct ft_run {
 	const char		*name;		/* in messages and JSON: an analyzer, report, record */
 	struct ft_stages	stages;		/* none for a recording */
 	bool			record;		/* pages go to -o FILE with splice, undecoded */
+	bool			whole_system;	/* its analyzers read events of no task: no pid
+						   filter, a command only bounds the run */
 	unsigned int		need, want;	/* events besides the analyzers' own */
 	struct ft_tp		*tps;		/* tracepoints read by name, chained */
 	char			**extra;	/* more events to enable, NULL-terminated */
@@ -34,6 +36,8 @@ extern const struct ft_builtin ft_builtins[];	/* ends with a NULL name */
 
 void ft_commands_print(FILE *f, int width);
 int ft_run(struct ft_opts *o, struct ft_run *r);
+int ft_run_whole(struct ft_run *r, const char *who, int whole, int n, const struct ft_opts *o,
+		 const char *apart);
 int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv);
 int ft_cmd_record(int argc, char **argv);
 int ft_cmd_report(int argc, char **argv);

@@ -85,19 +85,30 @@ cases=(
 	"instance_of_capture|runqlat -i tests/data/cap-sleeper -B foo|a capture directory has one buffer"
 	"cgroup_missing|runqlat --cgroup ftscope-no-such-cgroup -d 0.1|no cgroup 'ftscope-no-such-cgroup'"
 	"cgroup_with_input|runqlat --cgroup x -i tests/data/cap-sleeper|not with -i or a command"
+	"hardirqs_count_and_dist|hardirqs --count --dist|exclude each other"
+	"softirqs_count_and_dist|softirqs --count --dist -d 0.1|exclude each other"
+	"hardirqs_tid|hardirqs -t 1 -d 0.1|belong to no task"
+	"softirqs_pid|softirqs -p 1 -d 0.1|belong to no task"
+	"hardirqs_capture_lacks_events|hardirqs -i tests/data/cap-sleeper|hardirqs needs irq:irq_handler_entry, which the capture lacks\$"
+	"softirqs_capture_lacks_events|softirqs -i tests/data/cap-sleeper|softirqs needs irq:softirq_entry, which the capture lacks\$"
+	"record_irqs_beside_task_events|record -o $OUT/bad-rec.dat hardirqs runqlat -- true|record them apart"
+	"report_irqs_beside_task_events|report softirqs timehist -- true|run them apart"
+	"report_irqs_pid|report hardirqs -p 1 -d 0.1|belong to no task"
 )
 # Every tracing command: the same mistakes with the common options, one line each.
 for cmd in runqlat timehist latency wakeup offcpu "funclat syscall:read" "funccount vfs_read" \
-	   "record -o $OUT/bad-rec.dat"; do
+	   hardirqs softirqs "record -o $OUT/bad-rec.dat"; do
 	n=${cmd%% *}
 	notrace="not a trace.dat file"
 	[ $n = record ] && notrace="does not read one"
+	nopid="no process"
+	[[ $n = *irqs ]] && nopid="belong to no task"
 	cases+=(
 		"${n}_unknown_option|$cmd --bogus|unknown option"
 		"${n}_bad_number|$cmd -d abc|invalid value"
 		"${n}_bad_buffer|$cmd -b 99999999999|invalid value"
 		"${n}_bad_cpus|$cmd -C 0-9999|invalid value"
-		"${n}_dead_pid|$cmd -p $dead -d 1|no process"
+		"${n}_dead_pid|$cmd -p $dead -d 1|$nopid"
 		"${n}_not_a_trace_file|$cmd -i $OUT/noexec|$notrace"
 		"${n}_unwritable_output|$cmd -d 0.1 -o /nonexistent/dir/x.dat|cannot write"
 		"${n}_output_is_a_directory|$cmd -d 0.1 -o $OUT|cannot write"
@@ -118,7 +129,7 @@ cases+=(
 	"report_not_a_trace_file|report -i $OUT/noexec timehist|not a trace.dat file"
 )
 # errors found while parsing: the same as root or not
-parse_errors='unknown|invalid|unexpected|needs a value|needs -o|needs -i|bad |exclude|without|two files|palette|at least one|does not read|not an analyzer|not a trace'
+parse_errors='unknown|invalid|unexpected|needs a value|needs -o|needs -i|bad |exclude|without|two files|palette|at least one|does not read|not an analyzer|not a trace|no task|apart|capture lacks'
 echo 'main;a 1' > $OUT/fg-ok.folded
 
 if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/filesystems; then
@@ -154,7 +165,8 @@ done
 
 # Not root: one line that says so, nothing touched, for each command that traces.
 for args in "runqlat -d 1" "timehist -d 1" "latency -d 1" "wakeup -d 1" "offcpu -d 1" \
-	    "funclat syscall:read -d 1" "funccount vfs_read -d 1" "record -o $OUT/nr.dat -d 1" "reset"; do
+	    "funclat syscall:read -d 1" "funccount vfs_read -d 1" "hardirqs -d 1" "softirqs -d 1" \
+	    "record -o $OUT/nr.dat -d 1" "reset"; do
 	name=bad_input_not_root_${args%% *}
 	if ! command -v setpriv > /dev/null || [ -z "$root" ]; then
 		skip $name "needs root and setpriv to drop to an unprivileged user"

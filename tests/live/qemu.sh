@@ -136,6 +136,38 @@ else
 fi
 
 # everything as found (but the top-level buffer's boot size: see same_state)
+# guest_irq NAME KIND CASE PREFIX [NAME...]: the guest's hardirqs or softirqs counts
+# against its own /proc counters read by the traced command (tests/live/irq_check.py). The
+# emulated UART's interrupts for the same 200 lines of 64 bytes varied from 16 to 400
+# (ttyS0's handler: ttyS2 shares its line): IRQ_MIN 10 only says the workload ran
+guest_irq() {
+	local name=$1 kind=$2 c=$3 p=$4 r f=irq
+
+	shift 4
+	[ $kind = soft ] && f=si
+	r=$(IRQ_MIN=10 python3 tests/live/irq_check.py $kind $Q/$p-$f.a $Q/$p-$f.b \
+		"$(awk -v a="$(cat $Q/$p-t.a)" -v b="$(cat $Q/$p-t.b)" 'BEGIN { print b - a }')" \
+		$Q/$c.out "$@" 2>&1)
+	if ok $c && [ "$(tail -1 <<< "$r")" = OK ]; then
+		pass "$name ($(sed '$d' <<< "$r" | tr '\n' ',' | sed 's/,$//'))"
+	else
+		fail $name "exit $(cat $Q/$c.rc): $(grep -v ' kernel [0-9]* ftscope' <<< "$r" | tr '\n' '|') $(head -1 $Q/$c.err)"
+	fi
+}
+guest_irq qemu_hardirqs_counts_vs_proc_interrupts hard irq_hard hard
+guest_irq qemu_softirqs_counts_vs_proc_softirqs soft irq_soft soft net_rx:200
+guest_irq qemu_hardirqs_record_then_file hard irq_rec_hard rec
+guest_irq qemu_softirqs_record_then_file soft irq_rec_soft rec net_rx:200
+
+# the handler names come from irq_handler_entry's __data_loc name: a histogram per handler
+name=qemu_hardirqs_dist_names
+if ok irq_dist && grep -q '^hardirq = ttyS[0-9]' $Q/irq_dist.out &&
+   grep -q '^     usecs               : count     distribution' $Q/irq_dist.out; then
+	pass "$name ($(grep '^hardirq = ' $Q/irq_dist.out | tr '\n' ',' | sed 's/,$//'))"
+else
+	fail $name "exit $(cat $Q/irq_dist.rc): $(head -3 $Q/irq_dist.out | tr '\n' '|') $(head -1 $Q/irq_dist.err)"
+fi
+
 name=qemu_state_restored
 if same_state $Q/before.state $Q/after.state > $Q/state.diff; then
 	pass $name

@@ -40,6 +40,23 @@ run funccount ftscope funccount --json 'vfs_rea*' -- dd if=/ftscope/ftscope of=/
 run funclat_kprobe_rec ftscope funclat -F --json --method kprobe vfs_read -o /tmp/fk.dat -- \
 	dd if=/ftscope/ftscope of=/dev/null bs=4096 count=50
 run funclat_kprobe_file ftscope funclat -F --json -i /tmp/fk.dat vfs_read
+# hardirqs and softirqs: the command reads the kernel's counters at its start and end
+# (irq-P.a/.b, si-P.a/.b, t-P.a/.b for prefix P) around 200 lines to the serial port of
+# stderr (its interrupts) and 200 datagrams to loopback (NET_RX)
+cat > /tmp/irqwork.sh <<'EOS'
+p=/tmp/out/$1
+cat /proc/interrupts > $p-irq.a; cat /proc/softirqs > $p-si.a; cut -d' ' -f1 /proc/uptime > $p-t.a
+for i in $(seq 200); do echo "irq workload: a line of 64 bytes to the serial port .........." > /dev/ttyS2; done
+ip link set lo up
+for i in $(seq 200); do echo x > /dev/udp/127.0.0.1/9; done
+cut -d' ' -f1 /proc/uptime > $p-t.b; cat /proc/interrupts > $p-irq.b; cat /proc/softirqs > $p-si.b
+EOS
+run irq_hard ftscope hardirqs --count --json -- bash /tmp/irqwork.sh hard
+run irq_soft ftscope softirqs --count --json -- bash /tmp/irqwork.sh soft
+run irq_dist ftscope hardirqs --dist -- bash /tmp/irqwork.sh dist
+run irq_rec ftscope record -o /tmp/irq.dat hardirqs softirqs -- bash /tmp/irqwork.sh rec
+run irq_rec_hard ftscope hardirqs --count --json -i /tmp/irq.dat
+run irq_rec_soft ftscope softirqs --count --json -i /tmp/irq.dat
 [ -n "$GUEST_EXTRA" ] && . "$GUEST_EXTRA"
 snapshot > $out/after.state
 tar c -C $out . | gzip | base64

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * softirqs: time per soft interrupt vector, as BCC's softirqs, from irq:softirq_entry
+ * and irq:softirq_exit (vec); and, where the kernel has irq:softirq_raise, the
+ * latency from a vector's raise to the start of its handler.
+ *
+ *   softirq_raise(cpu, v)  ...  softirq_entry(cpu, v)          softirq_exit(cpu, v)
+ *        |--- raise -> entry ---|------------ handler time ------------|
+ *
+ * Softirqs do not nest on one CPU: an entry is paired with the next exit on the same
+ * CPU for the same vector (its time includes the hard interrupts that hit it, as in
+ * BCC). A raise marks the vector pending on its own CPU (raise_softirq always does):
+ * the first raise not yet served starts the latency, the next entry of that vector on
+ * that CPU ends it; raises while it is pending change nothing, as in the kernel's
+ * pending mask. Entries with no raise seen (raised before the trace began) are
+ * counted apart. A CPU that lost events forgets what was open on it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzers/analyzer.h"
+#include "output/hist.h"
+#include "output/json.h"
+#include "lib/parse.h"
+#include "lib/util.h"
+
+/* Vectors: the kernel's order (include/linux/interrupt.h), BCC's lower-case names. */
+#define NVEC	16
+static const char *const vec_names[] = {
+	"hi", "timer", "net_tx", "net_rx", "block", "irq_poll", "tasklet", "sched",
+	"hrtimer", "rcu",
+};
+#define NNAMED	((int)(sizeof(vec_names) / sizeof(vec_names[0])))
+
+/* One CPU: the vector running, and the first unserved raise of each vector. */
+struct cpu_state {
+	uint64_t	ts;		/* entry of the running vector */
+	int		vec;		/* -1: none runs */
+	uint32_t	pending;	/* vectors raised and not yet entered */
+	uint64_t	raised[NVEC];	/* their first raise */
+};
+
+struct softirqs {
+	const struct ft_env	*env;
+	struct ft_tp		entry, exit, raise;
+	const struct ft_unit	*unit;
+	bool			count, dist, no_raise;
+	bool			have_raise;	/* the trace has softirq_raise */
+	unsigned long long	n[NVEC];	/* entries */
+	struct ft_hist		time[NVEC];	/* handler times */
+	struct ft_hist		wait[NVEC];	/* raise -> entry */
+	struct cpu_state	*cpu;
+	int			ncpus;
+	unsigned long long	unpaired;	/* exits without their entry */
+	unsigned long long	overrun;	/* entries without their exit */
+	unsigned long long	unraised;	/* entries with no raise seen */
+	unsigned long long	dropped;	/* forgotten after lost events */
+	unsigned long long	badvec;		/* vectors >= NVEC */
+};
+
+enum { OPT_COUNT = 0x100, OPT_DIST, OPT_NO_RAISE };
+
+static const struct option softirqs_longopts[] = {
+	{ "nanoseconds",	no_argument, NULL, 'N' },
+	{ "count",		no_argument, NULL, OPT_COUNT },
+	{ "dist",		no_argument, NULL, OPT_DIST },
+	{ "no-raise",		no_argument, NULL, OPT_NO_RAISE },
+	{ 0 }
+};
+
+/* softirqs_parse_opt - -N, --count, --dist (BCC's -N, -C, -d), --no-raise */
+static int softirqs_parse_opt(void *priv, int opt, const char *arg)
+{
+	struct softirqs *x = priv;
+
+	(void)arg;
+	switch (opt) {
+	case 'N': x->unit = &ft_unit_ns; return 0;
+	case OPT_COUNT: x->count = true; return 0;
+	case OPT_DIST: x->dist = true; return 0;
+	case OPT_NO_RAISE: x->no_raise = true; return 0;
+	}
+	return -1;
+}
+
+/* softirqs_check - --count or --dist, not both */
+static int softirqs_check(void *priv)
+{
+	struct softirqs *x = priv;
+
+	if (x->count && x->dist) {
+		ft_err("--count and --dist exclude each other");
+		return -1;
+	}
+	return 0;
+}
+
+/* softirqs_tracepoints - entry and exit; raise when the kernel has it (zeroed priv: all) */
+static struct ft_tp *softirqs_tracepoints(void *priv)
+{
+	struct softirqs *x = priv;
+
+	x->entry = (struct ft_tp){ .system = "irq", .name = "softirq_entry",
+				   .field = { "vec" } };
+	x->exit = (struct ft_tp){ .system = "irq", .name = "softirq_exit",
+				  .field = { "vec" } };
+	x->raise = (struct ft_tp){ .system = "irq", .name = "softirq_raise",
+				   .field = { "vec" }, .optional = true };
+	x->entry.next = &x->exit;
+	if (!x->no_raise)
+		x->exit.next = &x->raise;
+	return &x->entry;
+}
+
+/* softirqs_init - nothing running, nothing pending */
+static int softirqs_init(void *priv, const struct ft_env *env)
+{
+	struct softirqs *x = priv;
+	int i;
+
+	x->env = env;
+	if (!x->unit)
+		x->unit = &ft_unit_us;
+	x->have_raise = !x->no_raise && x->raise.id >= 0;
+	x->ncpus = env->ncpus > 0 ? env->ncpus : 1;
+	x->cpu = calloc(x->ncpus, sizeof(*x->cpu));
+	if (!x->cpu) {
+		ft_err("out of memory");
+		return -1;
+	}
+	for (i = 0; i < x->ncpus; i++)
+		x->cpu[i].vec = -1;
+	return 0;
+}
+
+/* vec_of - the record's vector, or -1 (counted) when out of range */
+static int vec_of(struct softirqs *x, const struct ft_event *ev, const struct ft_tp *tp)
+{
+	long long v = ft_tp_num(ev, tp, 0);
+
+	if (v < 0 || v >= NVEC) {
+		x->badvec++;
+		return -1;
+	}
+	return (int)v;
+}
+
+/* entry - vector @v starts on this CPU: its raise latency ends */
+static void entry(struct softirqs *x, const struct ft_event *ev, struct cpu_state *c, int v)
+{
+	x->n[v]++;
+	if (c->vec >= 0)
+		x->overrun++;
+	c->vec = v;
+	c->ts = ev->ts;
+	if (!x->have_raise)
+		return;
+	if (c->pending & (1u << v)) {
+		c->pending &= ~(1u << v);
+		ft_hist_add(&x->wait[v], x->unit, ev->ts > c->raised[v] ? ev->ts - c->raised[v] : 0);
+	} else {
+		x->unraised++;
+	}
+}
+
+/* leave - vector @v returns on this CPU: its time, when its entry is the one open */
+static void leave(struct softirqs *x, const struct ft_event *ev, struct cpu_state *c, int v)
+{
+	if (c->vec != v) {
+		x->unpaired++;
+		c->vec = -1;
+		return;
+	}
+	ft_hist_add(&x->time[v], x->unit, ev->ts > c->ts ? ev->ts - c->ts : 0);
+	c->vec = -1;
+}
+
+/* lost - events were lost on this CPU: forget what was open there */
+static void lost(struct softirqs *x, struct cpu_state *c)
+{
+	x->dropped += (c->vec >= 0) + __builtin_popcount(c->pending);
+	c->vec = -1;
+	c->pending = 0;
+}
+
+/* softirqs_event - one record, in time order */
+static void softirqs_event(void *priv, const struct ft_event *ev)
+{
+	struct softirqs *x = priv;
+	struct cpu_state *c;
+	int v;
+
+	if (ev->cpu < 0 || ev->cpu >= x->ncpus)
+		return;
+	c = &x->cpu[ev->cpu];
+	if (ev->type == FT_EV_LOST) {
+		lost(x, c);
+	} else if (ft_tp_is(ev, &x->entry)) {
+		if ((v = vec_of(x, ev, &x->entry)) >= 0)
+			entry(x, ev, c, v);
+	} else if (ft_tp_is(ev, &x->exit)) {
+		if ((v = vec_of(x, ev, &x->exit)) >= 0)
+			leave(x, ev, c, v);
+	} else if (x->have_raise && ft_tp_is(ev, &x->raise)) {
+		if ((v = vec_of(x, ev, &x->raise)) >= 0 && !(c->pending & (1u << v))) {
+			c->pending |= 1u << v;
+			c->raised[v] = ev->ts;
+		}
+	}
+}
+
+/* vec_name - BCC's name of vector @v, or "vec N" beyond the known ones */
+static const char *vec_name(int v, char *buf, size_t len)
+{
+	if (v < NNAMED)
+		return vec_names[v];
+	snprintf(buf, len, "vec %d", v);
+	return buf;
+}
+
+/* value - what a row shows: entries with --count, else the time in the unit */
+static unsigned long long value(const struct softirqs *x, int v)
+{
+	return x->count ? x->n[v] : x->time[v].sum_ns / x->unit->div;
+}
+
+/* by_value - ascending by what the row shows (BCC's order), then by vector */
+static int by_value(const void *a, const void *b, void *priv)
+{
+	int p = *(const int *)a, q = *(const int *)b;
+	unsigned long long u = value(priv, p), v = value(priv, q);
+
+	if (u != v)
+		return u < v ? -1 : 1;
+	return p - q;
+}
+
+/* print_notes - the lines under a report: what could not be paired */
+static void print_notes(const struct softirqs *x, FILE *f)
+{
+	if (x->unpaired || x->overrun)
+		fprintf(f, "softirqs: %llu exits without their entry, %llu entries without their "
+			"exit (the trace began or ended inside a handler, or events were lost)\n",
+			x->unpaired, x->overrun);
+	if (x->dropped)
+		fprintf(f, "softirqs: %llu handlers or raises not timed after lost events\n",
+			x->dropped);
+	if (x->badvec)
+		fprintf(f, "softirqs: %llu records with a vector above %d ignored\n", x->badvec,
+			NVEC - 1);
+}
+
+/* print_raise - the raise -> entry latency per vector: a table, or histograms with --dist */
+static void print_raise(const struct softirqs *x, FILE *f)
+{
+	double d = (double)x->unit->div;
+	char buf[16], head[4][24];
+	int v;
+
+	if (!x->dist) {
+		snprintf(head[0], sizeof(head[0]), "AVG_%s", x->unit->label);
+		snprintf(head[1], sizeof(head[1]), "P99_%s", x->unit->label);
+		snprintf(head[2], sizeof(head[2]), "MAX_%s", x->unit->label);
+		fprintf(f, "\n%-16s %11s %11s %11s %11s\n", "RAISE->ENTRY", "COUNT", head[0],
+			head[1], head[2]);
+	}
+	for (v = 0; v < NVEC; v++) {
+		const struct ft_hist *h = &x->wait[v];
+
+		if (!h->count)
+			continue;
+		if (x->dist) {
+			fprintf(f, "\nsoftirq raise -> entry = %s\n", vec_name(v, buf, sizeof(buf)));
+			ft_hist_print_log2(f, h, x->unit->label);
+			ft_hist_print_summary(f, h, x->unit);
+			continue;
+		}
+		fprintf(f, "%-16s %11llu %11.1f %11.1f %11.1f\n", vec_name(v, buf, sizeof(buf)),
+			(unsigned long long)h->count, h->sum_ns / h->count / d,
+			ft_hist_percentile(h, 0.99) / d, h->max_ns / d);
+	}
+	if (x->unraised)
+		fprintf(f, "softirqs: %llu entries with no raise seen (raised before the trace "
+			"began)\n", x->unraised);
+}
+
+/* softirqs_text - BCC's table (SOFTIRQ TOTAL_usecs) or its histograms (softirq = NAME) */
+static void softirqs_text(const struct softirqs *x, FILE *f, const int *order, int n)
+{
+	char buf[16], head[32];
+	int i, v;
+
+	snprintf(head, sizeof(head), "TOTAL_%s", x->count ? "count" : x->unit->label);
+	if (!x->dist)
+		fprintf(f, "%-16s %11s\n", "SOFTIRQ", head);
+	for (i = 0; i < n; i++) {
+		v = order[i];
+		if (!x->dist) {
+			fprintf(f, "%-16s %11llu\n", vec_name(v, buf, sizeof(buf)), value(x, v));
+			continue;
+		}
+		fprintf(f, "%ssoftirq = %s\n", i ? "\n" : "", vec_name(v, buf, sizeof(buf)));
+		ft_hist_print_log2(f, &x->time[v], x->unit->label);
+		ft_hist_print_summary(f, &x->time[v], x->unit);
+	}
+	if (x->have_raise)
+		print_raise(x, f);
+	print_notes(x, f);
+}
+
+/* softirqs_json - one object per vector, then the raise latencies */
+static void softirqs_json(const struct softirqs *x, struct ft_json *j, const int *order, int n)
+{
+	char buf[16];
+	int i, v;
+
+	ft_json_str(j, "unit", x->unit->short_name);
+	ft_json_arr_begin(j, "softirqs");
+	for (i = 0; i < n; i++) {
+		v = order[i];
+		ft_json_obj_begin(j, NULL);
+		ft_json_str(j, "name", vec_name(v, buf, sizeof(buf)));
+		ft_json_i64(j, "vec", v);
+		ft_json_u64(j, "count", x->n[v]);
+		ft_json_u64(j, "total_ns", x->time[v].sum_ns);
+		ft_hist_json(j, "hist", &x->time[v], x->unit);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	if (x->have_raise) {
+		ft_json_arr_begin(j, "raise_to_entry");
+		for (v = 0; v < NVEC; v++) {
+			if (!x->wait[v].count)
+				continue;
+			ft_json_obj_begin(j, NULL);
+			ft_json_str(j, "name", vec_name(v, buf, sizeof(buf)));
+			ft_json_i64(j, "vec", v);
+			ft_hist_json(j, "hist", &x->wait[v], x->unit);
+			ft_json_obj_end(j);
+		}
+		ft_json_arr_end(j);
+		ft_json_u64(j, "unraised_entries", x->unraised);
+	}
+	ft_json_u64(j, "unpaired_exits", x->unpaired);
+	ft_json_u64(j, "unpaired_entries", x->overrun);
+	ft_json_u64(j, "dropped_after_loss", x->dropped);
+	ft_json_u64(j, "bad_vectors", x->badvec);
+}
+
+/* softirqs_report - the vectors seen; everything starts again per interval */
+static void softirqs_report(void *priv, struct ft_report *r)
+{
+	struct softirqs *x = priv;
+	int order[NVEC], n = 0, v;
+
+	for (v = 0; v < NVEC; v++)
+		if (x->count ? x->n[v] > 0 : x->time[v].count > 0)
+			order[n++] = v;
+	if (!x->dist)
+		qsort_r(order, n, sizeof(*order), by_value, x);
+	if (r->json)
+		softirqs_json(x, r->json, order, n);
+	else
+		softirqs_text(x, r->f, order, n);
+	if (!r->interval)
+		return;
+	for (v = 0; v < NVEC; v++) {
+		x->n[v] = 0;
+		ft_hist_reset(&x->time[v]);
+		ft_hist_reset(&x->wait[v]);
+	}
+	x->unpaired = x->overrun = x->unraised = x->dropped = x->badvec = 0;
+}
+
+/* softirqs_fini - the histograms and the per-CPU state */
+static void softirqs_fini(void *priv)
+{
+	struct softirqs *x = priv;
+	int v;
+
+	for (v = 0; v < NVEC; v++) {
+		ft_hist_fini(&x->time[v]);
+		ft_hist_fini(&x->wait[v]);
+	}
+	free(x->cpu);
+	x->cpu = NULL;
+}
+
+const struct ft_analyzer ft_softirqs = {
+	.cli = {
+		.name		= "softirqs",
+		.summary	= "time per soft interrupt vector, and raise -> entry latency (BCC softirqs)",
+		.usage		= "  -N, --nanoseconds    times in nanoseconds (default: microseconds)\n"
+				  "      --count          count handler runs instead of timing them\n"
+				  "      --dist           one histogram of handler times per vector (BCC's -d)\n"
+				  "      --no-raise       leave out irq:softirq_raise and the raise -> entry\n"
+				  "                       latency (shown whenever the kernel has the event)\n"
+				  "  BCC's -d is --dist here: -d is the duration and -C the CPUs (BCC's -c CPU),\n"
+				  "  as in every ftscope command. The whole system is traced (soft interrupts\n"
+				  "  belong to no task): a command only bounds the run.\n",
+		.examples	= "  ftscope softirqs -d 5                # time per vector, and raise latency\n"
+				  "  ftscope softirqs --dist -d 5         # histograms per vector\n"
+				  "  ftscope softirqs -NT 1 10            # each second in ns, timestamped\n"
+				  "  ftscope softirqs --json -- ping -c 100 -i 0.01 127.0.0.1\n"
+				  "  ftscope record -o si.dat softirqs -d 5 && ftscope softirqs -i si.dat\n",
+		.shortopts	= "N",
+		.longopts	= softirqs_longopts,
+		.parse_opt	= softirqs_parse_opt,
+		.check		= softirqs_check,
+	},
+	.priv_size	= sizeof(struct softirqs),
+	.whole_system	= true,
+	.tracepoints	= softirqs_tracepoints,
+	.init		= softirqs_init,
+	.event		= softirqs_event,
+	.report		= softirqs_report,
+	.fini		= softirqs_fini,
+};

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hardirqs and softirqs (analyzers/hardirqs.c, softirqs.c) on records built by hand
+ * with the irq events' formats of this VM's 6.18 kernel: the handler times, counts,
+ * raise -> entry latencies and unpaired records of two interleaved CPUs are known to
+ * the nanosecond, and the reports must give exactly them.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <traceevent/event-parse.h>
+
+#include "analyzers/analyzer.h"
+#include "output/json.h"
+#include "events/decode.h"
+#include "events/tep.h"
+#include "events/tp.h"
+
+extern const struct ft_analyzer ft_hardirqs, ft_softirqs;
+
+#define COMMON	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+#define SYMS	"__print_symbolic(REC->vec, { 0, \"HI\" }, { 1, \"TIMER\" }, { 2, \"NET_TX\" }, " \
+		"{ 3, \"NET_RX\" }, { 4, \"BLOCK\" }, { 5, \"IRQ_POLL\" }, { 6, \"TASKLET\" }, " \
+		"{ 7, \"SCHED\" }, { 8, \"HRTIMER\" }, { 9, \"RCU\" })"
+
+static const char *const formats[] = {
+	"name: irq_handler_entry\nID: 225\nformat:\n" COMMON
+	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n",
+	"name: irq_handler_exit\nID: 224\nformat:\n" COMMON
+	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : \"unhandled\"\n",
+	"name: softirq_raise\nID: 221\nformat:\n" COMMON
+	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"vec=%u [action=%s]\", REC->vec, " SYMS "\n",
+	"name: softirq_entry\nID: 223\nformat:\n" COMMON
+	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"vec=%u [action=%s]\", REC->vec, " SYMS "\n",
+	"name: softirq_exit\nID: 222\nformat:\n" COMMON
+	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"vec=%u [action=%s]\", REC->vec, " SYMS "\n",
+};
+
+enum { ENTRY = 225, EXIT = 224, RAISE = 221, SI_ENTRY = 223, SI_EXIT = 222, LOST = -1 };
+
+/* One record of the scenario: event id, CPU, time, irq or vector, handler name. */
+struct rec {
+	int		id, cpu;
+	uint64_t	ts;
+	int		num;
+	const char	*name;
+};
+
+/* An analyzer under test, with its output. */
+struct run {
+	const struct ft_analyzer	*a;
+	void				*priv;
+	struct tep_handle		*tep;
+	struct ft_env			env;
+	char				*text;
+	size_t				len;
+};
+
+/* start - @a with options @opts (short letters or long ids), its tracepoints resolved */
+static void start(struct run *r, const struct ft_analyzer *a, const int *opts, int nopts)
+{
+	struct ft_tp *tp;
+	char err[256];
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	r->a = a;
+	r->priv = calloc(1, a->priv_size);
+	assert_non_null(r->priv);
+	for (i = 0; i < (unsigned int)nopts; i++)
+		assert_int_equal(a->cli.parse_opt(r->priv, opts[i], NULL), 0);
+	r->tep = tep_alloc();
+	assert_non_null(r->tep);
+	tep_set_long_size(r->tep, 8);
+	tep_set_file_bigendian(r->tep, TEP_LITTLE_ENDIAN);
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		assert_int_equal(ft_tep_add_format(r->tep, "irq", formats[i], strlen(formats[i])), 0);
+	for (tp = a->tracepoints(r->priv); tp; tp = tp->next)
+		assert_int_equal(ft_tp_resolve(tp, r->tep, err, sizeof(err)), 0);
+	r->env.ncpus = 2;
+	assert_int_equal(a->init(r->priv, &r->env), 0);
+}
+
+/* feed - the records, as the pipeline delivers them */
+static void feed(struct run *r, const struct rec *recs, int n)
+{
+	unsigned char b[64];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct ft_event ev = { .ts = recs[i].ts, .cpu = recs[i].cpu, .type = FT_EV_TP,
+				       .id = recs[i].id, .data = b };
+		uint16_t type = recs[i].id;
+		int32_t num = recs[i].num, zero = 0;
+		uint32_t loc;
+
+		if (recs[i].id == LOST) {
+			ev = (struct ft_event){ .ts = recs[i].ts, .cpu = recs[i].cpu,
+						.type = FT_EV_LOST, .id = -1, .lost = 1 };
+			r->a->event(r->priv, &ev);
+			continue;
+		}
+		memset(b, 0, sizeof(b));
+		memcpy(b, &type, 2);
+		memcpy(b + 8, &num, 4);
+		ev.size = 12;
+		if (recs[i].id == ENTRY) {
+			loc = (uint32_t)(strlen(recs[i].name) + 1) << 16 | 16;
+			memcpy(b + 12, &loc, 4);
+			memcpy(b + 16, recs[i].name, strlen(recs[i].name) + 1);
+			ev.size = 16 + strlen(recs[i].name) + 1;
+		} else if (recs[i].id == EXIT) {
+			memcpy(b + 12, &zero, 4);
+			ev.size = 16;
+		}
+		r->a->event(r->priv, &ev);
+	}
+}
+
+/* report - the final report, as text or JSON, into r->text */
+static void report(struct run *r, bool json)
+{
+	FILE *f = open_memstream(&r->text, &r->len);
+	struct ft_json j;
+	struct ft_report rep = { .f = f, .final = true };
+
+	assert_non_null(f);
+	if (json) {
+		ft_json_init(&j, f);
+		ft_json_obj_begin(&j, NULL);
+		rep.json = &j;
+	}
+	r->a->report(r->priv, &rep);
+	if (json)
+		ft_json_obj_end(&j);
+	fclose(f);
+}
+
+/* finish - free what start made */
+static void finish(struct run *r)
+{
+	r->a->fini(r->priv);
+	if (r->a->free)
+		r->a->free(r->priv);
+	free(r->priv);
+	free(r->text);
+	tep_free(r->tep);
+}
+
+/* has - does the output hold @s? (print it when not) */
+static void has(const struct run *r, const char *s)
+{
+	if (!strstr(r->text, s))
+		fprintf(stderr, "# missing '%s' in:\n%s\n", s, r->text);
+	assert_non_null(strstr(r->text, s));
+}
+
+/*
+ * Two CPUs: virtio0 (irq 11) 3000 ns on CPU 0 while eth0 (irq 12) runs 1000 ns on
+ * CPU 1; virtio0 again 700 ns; an exit on CPU 1 with no entry; eth0 entered on CPU 0,
+ * whose events are then lost, and its exit; eth0 entered on CPU 1 and an exit of
+ * another line (irq 13) there.
+ */
+static const struct rec hard[] = {
+	{ ENTRY, 0, 1000, 11, "virtio0" },
+	{ ENTRY, 1, 1500, 12, "eth0" },
+	{ EXIT, 0, 4000, 11, NULL },
+	{ EXIT, 1, 2500, 12, NULL },
+	{ ENTRY, 0, 10000, 11, "virtio0" },
+	{ EXIT, 0, 10700, 11, NULL },
+	{ EXIT, 1, 20000, 11, NULL },
+	{ ENTRY, 0, 30000, 12, "eth0" },
+	{ LOST, 0, 30500, 0, NULL },
+	{ EXIT, 0, 31000, 12, NULL },
+	{ ENTRY, 1, 40000, 12, "eth0" },
+	{ EXIT, 1, 41000, 13, NULL },
+};
+
+/* test_hardirqs_times - per-handler counts and times in ns, and what went unpaired */
+static void test_hardirqs_times(void **state)
+{
+	const int opts[] = { 'N' };
+	struct run r;
+
+	start(&r, &ft_hardirqs, opts, 1);
+	feed(&r, hard, sizeof(hard) / sizeof(hard[0]));
+	report(&r, true);
+	has(&r, "{\"name\":\"eth0\",\"irq\":12,\"count\":3,\"total_ns\":1000,");
+	has(&r, "{\"name\":\"virtio0\",\"irq\":11,\"count\":2,\"total_ns\":3700,");
+	has(&r, "\"unpaired_exits\":3,\"unpaired_entries\":0,\"dropped_after_loss\":1}");
+	finish(&r);
+}
+
+/* test_hardirqs_layout - BCC's table in usecs, ascending; --count; --dist sections */
+static void test_hardirqs_layout(void **state)
+{
+	const int count = 0x100, dist = 0x101;
+	struct run r;
+
+	start(&r, &ft_hardirqs, NULL, 0);
+	feed(&r, hard, sizeof(hard) / sizeof(hard[0]));
+	report(&r, false);
+	has(&r, "HARDIRQ                    TOTAL_usecs\n"
+		"eth0                                 1\n"
+		"virtio0                              3\n");
+	finish(&r);
+	start(&r, &ft_hardirqs, &count, 1);
+	feed(&r, hard, sizeof(hard) / sizeof(hard[0]));
+	report(&r, false);
+	has(&r, "HARDIRQ                    TOTAL_count\n"
+		"virtio0                              2\n"
+		"eth0                                 3\n");
+	finish(&r);
+	start(&r, &ft_hardirqs, &dist, 1);
+	feed(&r, hard, sizeof(hard) / sizeof(hard[0]));
+	report(&r, false);
+	/* eth0: 1000 ns = 1 us (slot 1); virtio0: 3 us (slot 2) and 0 us (slot 1) */
+	has(&r, "hardirq = eth0\n     usecs               : count     distribution\n"
+		"         0 -> 1          : 1        |****************************************|\n");
+	has(&r, "\nhardirq = virtio0\n     usecs               : count     distribution\n"
+		"         0 -> 1          : 1        |****************************************|\n"
+		"         2 -> 3          : 1        |****************************************|\n");
+	finish(&r);
+}
+
+/*
+ * CPU 0 raises TIMER twice (the second changes nothing) and SCHED, then runs TIMER
+ * (raised 1000 ns before, runs 2000) and SCHED (waited 2900, runs 500). CPU 1 runs
+ * NET_RX (no raise seen, 4000 ns) and raises TIMER, which CPU 0 then runs (100 ns):
+ * CPU 1's raise is not CPU 0's, so that entry has no raise either.
+ */
+static const struct rec soft[] = {
+	{ RAISE, 0, 100, 1, NULL },
+	{ RAISE, 0, 200, 1, NULL },
+	{ RAISE, 0, 300, 7, NULL },
+	{ SI_ENTRY, 0, 1100, 1, NULL },
+	{ SI_EXIT, 0, 3100, 1, NULL },
+	{ SI_ENTRY, 0, 3200, 7, NULL },
+	{ SI_EXIT, 0, 3700, 7, NULL },
+	{ SI_ENTRY, 1, 5000, 3, NULL },
+	{ SI_EXIT, 1, 9000, 3, NULL },
+	{ RAISE, 1, 9500, 1, NULL },
+	{ SI_ENTRY, 0, 9800, 1, NULL },
+	{ SI_EXIT, 0, 9900, 1, NULL },
+};
+
+/* test_softirqs - per-vector counts, times and raise latencies, in ns and BCC's table */
+static void test_softirqs(void **state)
+{
+	const int opts[] = { 'N' };
+	struct run r;
+
+	start(&r, &ft_softirqs, opts, 1);
+	feed(&r, soft, sizeof(soft) / sizeof(soft[0]));
+	report(&r, true);
+	has(&r, "{\"name\":\"timer\",\"vec\":1,\"count\":2,\"total_ns\":2100,");
+	has(&r, "{\"name\":\"sched\",\"vec\":7,\"count\":1,\"total_ns\":500,");
+	has(&r, "{\"name\":\"net_rx\",\"vec\":3,\"count\":1,\"total_ns\":4000,");
+	has(&r, "\"raise_to_entry\":[{\"name\":\"timer\",\"vec\":1,\"hist\":{\"unit\":\"ns\","
+		"\"count\":1,\"sum_ns\":1000,");
+	has(&r, "{\"name\":\"sched\",\"vec\":7,\"hist\":{\"unit\":\"ns\",\"count\":1,"
+		"\"sum_ns\":2900,");
+	has(&r, "\"unraised_entries\":2,\"unpaired_exits\":0,");
+	finish(&r);
+	start(&r, &ft_softirqs, NULL, 0);
+	feed(&r, soft, sizeof(soft) / sizeof(soft[0]));
+	report(&r, false);
+	has(&r, "SOFTIRQ          TOTAL_usecs\n"
+		"sched                      0\n"
+		"timer                      2\n"
+		"net_rx                     4\n");
+	has(&r, "RAISE->ENTRY           COUNT   AVG_usecs   P99_usecs   MAX_usecs\n"
+		"timer                      1         1.0         1.0         1.0\n"
+		"sched                      1         2.9         2.9         2.9\n");
+	finish(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hardirqs_times),
+		cmocka_unit_test(test_hardirqs_layout),
+		cmocka_unit_test(test_softirqs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
