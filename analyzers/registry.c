@@ -8,7 +8,7 @@
 
 extern const struct ft_analyzer ft_runqlat, ft_timehist, ft_latency,
 				 ft_wakeup, ft_offcpu, ft_funclat, ft_funccount,
-				 ft_record, ft_report;
+				 ft_biolatency, ft_record, ft_report;
 
 const struct ft_analyzer *const ft_analyzers[] = {
 	&ft_runqlat,
@@ -18,6 +18,7 @@ const struct ft_analyzer *const ft_analyzers[] = {
 	&ft_offcpu,
 	&ft_funclat,
 	&ft_funccount,
+	&ft_biolatency,
 	&ft_record,
 	&ft_report,
 	NULL,

@@ -38,6 +38,10 @@ struct ft_tp {
 	const char		*field[FT_TP_FIELDS];	/* names, NULL after the last */
 	bool			optional;	/* the run goes on without the event (id -1) */
 	bool			opt_fields;	/* fields the format lacks are FT_TPF_NONE */
+	bool			any_task;	/* its records come from any task (block I/O
+						   completes in interrupts and kworkers): a live
+						   run with a command records every task, the
+						   command bounding the run only */
 	int			id;		/* the trace's event id; -1 when it lacks it */
 	struct ft_tp_field	fmt[FT_TP_FIELDS];
 	struct ft_tp		*next;

@@ -63,6 +63,7 @@ struct pipeline {
 	bool			show, show_follow;
 	unsigned int		need, want;	/* events, after the analyzer's options */
 	bool			filtered, follow;
+	bool			chain_on;	/* the analyzer reads switches: repair them */
 	struct ft_env		env;
 	int			ncpus;
 	struct ft_footer	foot;		/* the footer's counts: lost ones kept here */
@@ -86,6 +87,13 @@ static inline void deliver(struct pipeline *p, const struct ft_event *ev)
 	p->a->event(p->priv, ev);
 }
 
+/* chain_feed - the switch chain follows @ev, when the analyzer reads switches at all */
+static inline __attribute__((always_inline))
+int chain_feed(struct pipeline *p, const struct ft_event *ev, struct ft_event *synth)
+{
+	return p->chain_on ? ft_chain_feed(&p->chain, ev, synth) : 0;
+}
+
 /* on_raw - one record: decode, follow forks, repair the chain, deliver */
 static inline __attribute__((always_inline))
 void on_raw(struct pipeline *p, const struct ft_raw *raw)
@@ -105,7 +113,7 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 			p->foot.run.lost_cpu[raw->cpu] += raw->lost;
 		else
 			p->foot.run.lost_unknown++;
-		ft_chain_feed(&p->chain, &ev, synth);
+		chain_feed(p, &ev, synth);
 		deliver(p, &ev);
 		return;
 	}
@@ -113,7 +121,7 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 		return;
 	/* a wakeup the analyzer does not read still tells the chain who runs and who woke */
 	if (p->dec.bare & FT_NEED(ev.type)) {
-		n = ft_chain_feed(&p->chain, &ev, synth);
+		n = chain_feed(p, &ev, synth);
 		for (i = 0; i < n; i++)
 			deliver(p, &synth[i]);
 		return;
@@ -130,7 +138,7 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 		deliver(p, &ev);
 		return;
 	}
-	n = ft_chain_feed(&p->chain, &ev, synth);
+	n = chain_feed(p, &ev, synth);
 	for (i = 0; i < n; i++)
 		deliver(p, &synth[i]);
 	deliver(p, &ev);
@@ -204,6 +212,15 @@ static void report(struct pipeline *p, struct ft_merge *m, bool final)
 	if (r.json)
 		ft_json_obj_end(&j);
 	fflush(stdout);
+}
+
+/* tps_any_task - does one of the tracepoints need the records of every task? */
+static bool tps_any_task(const struct ft_tp *tp)
+{
+	for (; tp; tp = tp->next)
+		if (tp->any_task)
+			return true;
+	return false;
 }
 
 /*
@@ -315,6 +332,9 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	for (tp = p->tps; tp; tp = tp->next)	/* a wakeup read by name is read whole */
 		if (tp->id >= 0)
 			p->dec.bare &= ~FT_NEED(p->dec.type_of[tp->id]);
+	/* records of other events are no evidence of switches when none are read: a trace
+	   of block events alone would have every request "reconstruct" a switch */
+	p->chain_on = !!((p->need | p->want) & FT_NEED(FT_EV_SWITCH));
 	if (ft_chain_init(&p->chain, ncpus, p->filtered ? &p->traced : NULL)) {
 		ft_err("out of memory");
 		return -1;
@@ -677,11 +697,11 @@ static int run_live(struct pipeline *p)
 		goto out_child;
 	if (ft_imap_init(&p->traced, 64) || targets(p, o->cmd ? &child : NULL, &pids, &npids))
 		goto out_child;
-	p->filtered = npids > 0;
-	p->follow = o->npids || o->ncg || o->cmd;
+	p->filtered = npids > 0 && !tps_any_task(p->tps);
+	p->follow = p->filtered && (o->npids || o->ncg || o->cmd);
 	if (ft_session_open(&s, o, p->need,
-			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids, npids,
-			    p->follow))
+			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids,
+			    p->filtered ? npids : 0, p->follow))
 		goto out_session;
 	/* the output file first: an unwritable path fails before any report is begun */
 	if (o->output && ft_capture_open(&cap, o->output, &s))
@@ -696,7 +716,7 @@ static int run_live(struct pipeline *p)
 	if (tps_enable(p, &s))
 		goto out_session;
 	if (p->probes) {
-		e = ft_probes_setup(p->probes, &s, pids, npids, p->follow);
+		e = ft_probes_setup(p->probes, &s, pids, p->filtered ? npids : 0, p->follow);
 		if (e) {
 			ret = e > 0 ? e : FT_EXIT_ERR;
 			goto out_session;
@@ -790,7 +810,7 @@ static int run_live(struct pipeline *p)
 	ft_reader_losses(&s, &m);
 	ft_merge_run(&m, UINT64_MAX);
 	ft_merge_flush_losses(&m);
-	if (p->cap && capture_end(p, &cap, pids, npids))
+	if (p->cap && capture_end(p, &cap, pids, p->filtered ? npids : 0))
 		goto out_an;
 	report(p, &m, true);
 	ret = FT_EXIT_OK;
