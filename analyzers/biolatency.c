@@ -71,8 +71,9 @@ struct req {
 
 /* Histograms per disk (-D) or per flags (-F): few, so a plain array. */
 struct group {
-	uint32_t	key;
-	struct ft_hist	hist;
+	uint32_t		key;
+	struct ft_hist		hist;
+	unsigned long long	not_issued, ambiguous;	/* -D: the disk's share of the notes */
 };
 
 /* A device's name: /sys/dev/block live, MAJ:MIN from a file. */
@@ -478,27 +479,45 @@ static void on_requeue(struct biolat *b, const struct ft_event *ev)
 	}
 }
 
-/* group_add - the value also goes to its disk's or flags' histogram */
-static void group_add(struct biolat *b, uint32_t key, uint64_t ns)
+/* group_get - the group of @key, made when missing; NULL on ENOMEM */
+static struct group *group_get(struct biolat *b, uint32_t key)
 {
 	struct group *g;
 	unsigned int i;
 
 	for (i = 0; i < b->ngroups; i++)
 		if (b->groups[i].key == key)
-			break;
-	if (i == b->ngroups) {
-		g = realloc(b->groups, (b->ngroups + 1) * sizeof(*g));
-		if (!g) {
-			b->oom = true;
-			return;
-		}
-		b->groups = g;
-		memset(&g[i], 0, sizeof(g[i]));
-		g[i].key = key;
-		b->ngroups++;
+			return &b->groups[i];
+	g = realloc(b->groups, (b->ngroups + 1) * sizeof(*g));
+	if (!g) {
+		b->oom = true;
+		return NULL;
 	}
-	ft_hist_add(&b->groups[i].hist, b->unit, ns);
+	b->groups = g;
+	memset(&g[i], 0, sizeof(g[i]));
+	g[i].key = key;
+	b->ngroups++;
+	return &g[i];
+}
+
+/* group_add - the value also goes to its disk's or flags' histogram */
+static void group_add(struct biolat *b, uint32_t key, uint64_t ns)
+{
+	struct group *g = group_get(b, key);
+
+	if (g)
+		ft_hist_add(&g->hist, b->unit, ns);
+}
+
+/* disk_note - -D: count a request of disk @dev that was not timed (@ambiguous or not issued) */
+static void disk_note(struct biolat *b, uint32_t dev, bool ambiguous)
+{
+	struct group *g = b->per_disk ? group_get(b, dev) : NULL;
+
+	if (g && ambiguous)
+		g->ambiguous++;
+	else if (g)
+		g->not_issued++;
 }
 
 /* print_slow - biosnoop's line for a request of at least --min-us */
@@ -524,6 +543,7 @@ static void on_complete(struct biolat *b, const struct ft_event *ev)
 
 	if (!r->used || !r->issued) {
 		b->n.not_issued++;
+		disk_note(b, k.dev, false);
 		if (r->used && !r->dups)
 			del(b, r);
 		return;
@@ -531,6 +551,7 @@ static void on_complete(struct biolat *b, const struct ft_event *ev)
 	if (r->dups) {
 		/* which of them completes cannot be told: none of them is timed */
 		b->n.ambiguous++;
+		disk_note(b, k.dev, true);
 		r->dups--;
 		return;
 	}
@@ -676,6 +697,8 @@ static void print_json(struct biolat *b, struct ft_json *j, bool final)
 		if (b->per_disk) {
 			snprintf(buf, sizeof(buf), "%u:%u", g->key >> 20, g->key & 0xfffff);
 			ft_json_str(j, "dev", buf);
+			ft_json_u64(j, "not_issued_in_trace", g->not_issued);
+			ft_json_u64(j, "ambiguous", g->ambiguous);
 		}
 		ft_hist_json(j, "hist", &g->hist, b->unit);
 		ft_json_obj_end(j);
