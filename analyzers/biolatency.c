@@ -246,6 +246,7 @@ static bool read_devname(unsigned int maj, unsigned int min, char *buf, size_t l
 {
 	char path[64], line[128];
 	bool found = false;
+	size_t n;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", maj, min);
@@ -254,9 +255,11 @@ static bool read_devname(unsigned int maj, unsigned int min, char *buf, size_t l
 		return false;
 	while (!found && fgets(line, sizeof(line), f))
 		if (!strncmp(line, "DEVNAME=", 8)) {
-			line[strcspn(line, "\n")] = 0;
-			snprintf(buf, len, "%s", line + 8);
-			found = buf[0] != 0;
+			n = strcspn(line + 8, "\n");
+			n = n < len ? n : len - 1;
+			memcpy(buf, line + 8, n);
+			buf[n] = 0;
+			found = n > 0;
 		}
 	fclose(f);
 	return found;
@@ -604,28 +607,29 @@ static void biolat_event(void *priv, const struct ft_event *ev)
 		on_requeue(b, ev);
 }
 
-/* group_label - the name a group prints under: the disk's, or the flags' */
+/*
+ * group_label - the name a group prints under, the disk's or the flags', copied into
+ * @buf (a disk's name moves when the next disk is added)
+ */
 static const char *group_label(struct biolat *b, const struct group *g, char *buf, size_t len)
 {
-	if (b->per_flag) {
+	if (b->per_flag)
 		flags_name((int)g->key, buf, len);
-		return buf;
-	}
-	return disk_name(b, g->key);
+	else
+		snprintf(buf, len, "%s", disk_name(b, g->key));
+	return buf;
 }
 
-/* cmp_group_name - groups by the name they print under (set up by sort_groups) */
+/* cmp_group_name - groups by the name each element of sort_groups starts with */
 static int cmp_group_name(const void *x, const void *y)
 {
-	const char *const *a = x, *const *c = y;
-
-	return strcmp(*a, *c);
+	return strcmp(x, y);
 }
 
 /* sort_groups - the groups in the order of their names (loop0 before loop1, vda) */
 static void sort_groups(struct biolat *b)
 {
-	struct { const char *name; struct group g; char buf[96]; } *t;
+	struct { char name[96]; struct group g; } *t;
 	unsigned int i;
 
 	t = calloc(b->ngroups ? b->ngroups : 1, sizeof(*t));
@@ -633,9 +637,8 @@ static void sort_groups(struct biolat *b)
 		return;	/* printed in the order first seen */
 	for (i = 0; i < b->ngroups; i++) {
 		t[i].g = b->groups[i];
-		t[i].name = group_label(b, &t[i].g, t[i].buf, sizeof(t[i].buf));
+		group_label(b, &t[i].g, t[i].name, sizeof(t[i].name));
 	}
-	/* name comes first in each element, so the pointer compare sees it */
 	qsort(t, b->ngroups, sizeof(*t), cmp_group_name);
 	for (i = 0; i < b->ngroups; i++)
 		b->groups[i] = t[i].g;

@@ -104,7 +104,9 @@ fi
 # adds its time): per request, median 0.5-0.7 us and p99 1.3-1.7 us apart over 8 runs
 # (biolatency_per_request_matches_bpftrace). dd's requests take 8-20 us, astride the
 # 16 us edge, so 24-388 of 2000 crossed it. So at each edge the counts below it may
-# differ by the requests bpftrace timed within 2 us of it (the p99 apart, rounded up).
+# differ by the requests bpftrace timed within 2 us of it (the p90 apart, rounded up),
+# plus 2% (40) for those whose two times lie farther apart: p99 1.3-3.3 us in quiet
+# runs, 12 us once beside other tests' I/O; 2 crossed the sparse 64 us edge, 1 near it.
 name=biolatency_matches_bpftrace
 if python3 tests/live/bio_check.py peer $OUT/bio-bt.out $OUT/bio-live.json $DEV $N lat r 2; then
 	pass $name
@@ -140,13 +142,13 @@ else
 fi
 
 # Per request, against bpftrace's latency of the same sector (same run), with and without
-# -Q: measured over 12 runs, median 0.47-1.01 us apart, p99 1.3-3.3 us, max 4.9-72 us
-# (an interrupt between the two tools' probes; the listing prints whole us). Allowed:
-# median 3 us, p99 10 us (a loaded host widens it). A wrong pairing or unit is off by
+# -Q: measured over 20 runs, median 0.44-1.01 us apart, p90 1.04-1.22 us, p99 1.3-12 us
+# (12 beside other tests' I/O), max 4.9-72 us (an interrupt between the two tools'
+# probes; the listing prints whole us). Allowed: median 3 us, p90 5 us. A wrong pairing or unit is off by
 # tens of us, or 1000 times.
 name=biolatency_per_request_matches_bpftrace
 if python3 tests/live/bio_check.py perreq $OUT/bio-bt.out $OUT/bio-plain.txt $OUT/bio-queued.txt \
-	$MAJMIN $N 3 10; then
+	$MAJMIN $N 3 5; then
 	pass $name
 else
 	fail $name "see $OUT/bio-report.txt $OUT/bio-bt.out"
