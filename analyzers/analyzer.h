@@ -98,9 +98,10 @@ struct ft_cli {
 	const struct option	*longopts;
 	/* 0, -1 (the caller names the bad value) or FT_OPT_REPORTED (error printed) */
 	int	(*parse_opt)(void *priv, int opt, const char *arg);
-	/* optional: the parsed options against each other, before anything is set up
-	   (so a usage error comes first, root or not); 0, or -1 after one error line */
-	int	(*check)(void *priv);
+	/* optional: the parsed options against each other and the common ones (@env: only
+	   json, live, cpu_on and task_filter are set), before anything is set up (so a
+	   usage error comes first, root or not); 0, or -1 after one error line */
+	int	(*check)(void *priv, const struct ft_env *env);
 	/* optional: a positional argument that is not a number (interval, count) */
 	int	(*arg)(void *priv, const char *arg);
 };

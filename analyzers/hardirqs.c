@@ -76,7 +76,7 @@ static int hardirqs_parse_opt(void *priv, int opt, const char *arg)
 }
 
 /* hardirqs_check - --count or --dist, not both */
-static int hardirqs_check(void *priv)
+static int hardirqs_check(void *priv, const struct ft_env *env)
 {
 	struct hardirqs *x = priv;
 

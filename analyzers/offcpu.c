@@ -117,7 +117,7 @@ static void offcpu_events(void *priv, unsigned int *need, unsigned int *want)
 }
 
 /* offcpu_check - the options against each other */
-static int offcpu_check(void *priv)
+static int offcpu_check(void *priv, const struct ft_env *env)
 {
 	struct offcpu *o = priv;
 

@@ -16,7 +16,8 @@
 	X(funclat)	\
 	X(funccount)	\
 	X(hardirqs)	\
-	X(softirqs)
+	X(softirqs)	\
+	X(biolatency)
 
 #define DECLARE(name)	extern const struct ft_analyzer ft_##name;
 #define ENTRY(name)	&ft_##name,

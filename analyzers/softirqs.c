@@ -84,7 +84,7 @@ static int softirqs_parse_opt(void *priv, int opt, const char *arg)
 }
 
 /* softirqs_check - --count or --dist, not both */
-static int softirqs_check(void *priv)
+static int softirqs_check(void *priv, const struct ft_env *env)
 {
 	struct softirqs *x = priv;
 

@@ -137,6 +137,15 @@ static int parse_common(struct ft_opts *o, int opt, const char *arg)
 	return -1;
 }
 
+/* check - the command's own check, told the common options that concern it */
+static int check(const struct ft_cli *a, void *priv, const struct ft_opts *o)
+{
+	struct ft_env env = { .json = o->json, .live = !o->input, .cpu_on = o->cpu_on,
+			      .task_filter = o->npids || o->ntids };
+
+	return a->check(priv, &env);
+}
+
 /* opt_name - how the user spelled option @opt, for error lines */
 static void opt_name(int opt, const struct option *lo, char *buf, size_t len)
 {
@@ -279,7 +288,7 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu || o->clock)) {
 		ft_err("-i reads a capture: it cannot be combined with -b, --clock, --pmu or a command");
 		ret = FT_EXIT_USAGE;
-	} else if (a->check && a->check(priv)) {
+	} else if (a->check && check(a, priv, o)) {
 		ret = FT_EXIT_USAGE;
 	}
 out:

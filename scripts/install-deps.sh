@@ -6,10 +6,12 @@
 
 set -e
 
+# util-linux: losetup, for the loop device of tests/live/biolatency.sh (essential on
+# Debian, named for minimal images)
 # llvm: /usr/bin/llvm-symbolizer, which clang only recommends; without it ASan prints
 # "invalid path to external symbolizer" and LeakSanitizer's suppressions cannot match
 PKGS="build-essential pkg-config libtracefs-dev libtraceevent-dev libelf-dev libzstd-dev zlib1g-dev libcmocka-dev \
-trace-cmd linux-perf bpftrace clang libclang-rt-14-dev llvm"
+trace-cmd linux-perf bpftrace util-linux clang libclang-rt-14-dev llvm"
 
 missing=""
 for p in $PKGS; do

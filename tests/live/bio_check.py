@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Checks for tests/live/biolatency.sh.
+
+bio_check.py peer BT_OUT JSON DISK N HIST MAP DELTA_US
+    bpftrace's @completed count and its hist @HIST against ftscope's histogram of DISK
+    in JSON (the last line): both hold N requests, and at each log2 edge the counts
+    below it differ by at most the requests bpftrace's @MAP (sector -> ns) has within
+    DELTA_US of that edge, plus 2% of N.
+bio_check.py perreq BT_OUT LIST_PLAIN LIST_Q DISK N MED_US P90_US
+    bpftrace's per-request latencies (@r, @rq: sector -> ns) against both listings: N
+    requests each, the median and p90 of the per-request difference within bounds.
+bio_check.py queued LIST_PLAIN LIST_Q DISK N
+    two --min-us 0 listings of the same requests (report over one file): the same N
+    sectors of DISK in each; with -Q every request's QUE + LAT is at least its LAT
+    without (to the 1 us the columns print), and its LAT is the same; 99% of them
+    show a queue time (under mq-deadline each waits between its insert and issue).
+"""
+import json
+import re
+import sys
+
+
+def bt_hist(text, name):
+    """bpftrace's hist @name as {BCC slot low: count}: [0] and [1] share BCC's 0 -> 1"""
+    out, on = {}, False
+    mult = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    for line in text.splitlines():
+        if line.startswith("@"):
+            on = line.startswith("@%s:" % name)
+            continue
+        m = re.match(r"\[(\d+)([KMG]?)[,\]]", line)
+        if on and m:
+            low = int(m.group(1)) * mult[m.group(2)]
+            low = 0 if low <= 1 else low
+            out[low] = out.get(low, 0) + int(line.split("|")[0].split()[-1])
+    return out
+
+
+def last_json(path):
+    return json.loads(open(path).read().strip().splitlines()[-1])
+
+
+def bt_map(text, name):
+    """bpftrace's map @name[SECTOR]: NS as {sector: us}"""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"@%s\[(\d+)\]: (\d+)$" % name, line.strip())
+        if m:
+            out[int(m.group(1))] = int(m.group(2)) / 1e3
+    return out
+
+
+def peer(bt, js, disk, n, which, per_req, delta):
+    """counts equal; at each bucket edge the two cumulative counts differ by no more
+    than the requests bpftrace timed within DELTA us of that edge, plus 2% of N for
+    the few whose two times lie farther apart (an interrupt between the probes)"""
+    text = open(bt).read()
+    m = re.search(r"@completed: (\d+)", text)
+    done = int(m.group(1)) if m else -1
+    g = next((g["hist"] for g in last_json(js)["groups"] if g["disk"] == disk), None)
+    if g is None:
+        print("# no histogram of %s in %s" % (disk, js))
+        return 1
+    ours = {(0 if b["low"] <= 1 else b["low"]): b["count"] for b in g["buckets"] if b["count"]}
+    theirs = bt_hist(text, which)
+    vals = list(bt_map(text, per_req).values())
+    bad, moved = [], 0
+    for k in range(1, 40):
+        edge = 1 << k
+        cum_a = sum(c for low, c in ours.items() if low < edge)
+        cum_b = sum(c for low, c in theirs.items() if low < edge)
+        near = sum(1 for v in vals if edge - delta <= v < edge + delta) + n // 50
+        moved += abs(cum_a - cum_b)
+        if abs(cum_a - cum_b) > near:
+            bad.append("%d us: %d vs %d, %d near" % (edge, cum_a, cum_b, near))
+    print("# %s: bpftrace %d completions, %d timed; ftscope %d; %d crossed an edge%s" %
+          (which, done, sum(theirs.values()), g["count"], moved,
+           "; too many at " + ", ".join(bad) if bad else ""))
+    return 0 if done == n and g["count"] == n and sum(theirs.values()) == n and not bad else 1
+
+
+def listing(path, disk):
+    """sector -> (que ms, lat ms) of DISK's rows"""
+    rows = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) >= 8 and f[3] == disk and re.match(r"^\d+\.\d+$", f[0]):
+            que = float(f[7]) if len(f) == 9 else 0.0
+            rows[int(f[5])] = (que, float(f[-1]))
+    return rows
+
+
+def queued(plain, q, disk, n):
+    a, b = listing(plain, disk), listing(q, disk)
+    bad = [s for s in a if s in b and not (b[s][0] + b[s][1] >= a[s][1] - 0.001 and
+                                            abs(b[s][1] - a[s][1]) <= 0.001)]
+    queued_some = sum(1 for s in b if b[s][0] > 0)
+    print("# %d rows plain, %d with -Q (%d with queue time); %d disagree" %
+          (len(a), len(b), queued_some, len(bad)))
+    return 0 if len(a) == n and set(a) == set(b) and not bad and queued_some >= n * 99 // 100 else 1
+
+
+def perreq(bt, plain, q, disk, n, med_us, p90_us):
+    """bpftrace's maps @r[SECTOR] and @rq[SECTOR] (ns) against both listings"""
+    r, rq = {}, {}
+    for line in open(bt):
+        m = re.match(r"@(r|rq)\[(\d+)\]: (\d+)$", line.strip())
+        if m:
+            (r if m.group(1) == "r" else rq)[int(m.group(2))] = int(m.group(3)) / 1e3
+    theirs = {s: (r[s], rq[s]) for s in r if s in rq}
+    a, b = listing(plain, disk), listing(q, disk)
+    d = sorted(max(abs(a[s][1] * 1e3 - theirs[s][0]), abs((b[s][0] + b[s][1]) * 1e3 - theirs[s][1]))
+               for s in theirs if s in a and s in b)
+    worst = d[-1] if d else -1
+    pct = [d[len(d) * k // 100] if d else -1 for k in (50, 90, 99)]
+    print("# per request, us off bpftrace: median %.2f, p90 %.2f, p99 %.2f, max %.2f "
+          "(%d of %d compared)" % (pct[0], pct[1], pct[2], worst, len(d), len(theirs)))
+    return 0 if (len(theirs) == n and len(d) == n and pct[0] <= med_us and
+                 pct[1] <= p90_us) else 1
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "perreq":
+        sys.exit(perreq(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]),
+                        float(sys.argv[7]), float(sys.argv[8])))
+    if sys.argv[1] == "peer":
+        sys.exit(peer(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6],
+                      sys.argv[7], float(sys.argv[8])))
+    if sys.argv[1] == "queued":
+        sys.exit(queued(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])))
+    sys.exit(2)
