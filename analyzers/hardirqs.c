@@ -120,7 +120,7 @@ static int hardirqs_init(void *priv, const struct ft_env *env)
 	return 0;
 }
 
-/* handler_find - the handler named @name (@len bytes) on line @irq, added when new; -1: no memory */
+/* handler_find - the handler @name (@len bytes) on line @irq, added when new; -1: no memory */
 static int handler_find(struct hardirqs *x, int irq, const char *name, int len)
 {
 	struct handler *n;
