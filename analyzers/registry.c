@@ -7,7 +7,7 @@
 #include "analyzers/analyzer.h"
 
 extern const struct ft_analyzer ft_runqlat, ft_timehist, ft_latency,
-				 ft_wakeup, ft_offcpu, ft_funclat, ft_funccount,
+				 ft_wakeup, ft_offcpu, ft_funclat, ft_funccount, ft_hist,
 				 ft_record, ft_report;
 
 const struct ft_analyzer *const ft_analyzers[] = {
@@ -18,6 +18,7 @@ const struct ft_analyzer *const ft_analyzers[] = {
 	&ft_offcpu,
 	&ft_funclat,
 	&ft_funccount,
+	&ft_hist,
 	&ft_record,
 	&ft_report,
 	NULL,
