@@ -134,6 +134,32 @@ else
 	fail $name "per interval, total: $iv: $(head -1 $OUT/hist-int.err)"
 fi
 
+# hist_filter_ops: three dd runs read 1, 2 and 3 bytes from fd 0, 100, 200 and 300
+# times (recorded once, then read back with each filter): each operator, &&, ||, !,
+# parentheses and a glob must select the reads the workload's design says
+name=hist_filter_ops
+rm -f $OUT/hist-ops.dat
+$FTSCOPE record -o $OUT/hist-ops.dat -e $READ -e task:task_rename -- sh -c \
+	"$DD if=/dev/zero of=/dev/null bs=1 count=100 2>/dev/null; $DD if=/dev/zero of=/dev/null bs=2 count=200 2>/dev/null; $DD if=/dev/zero of=/dev/null bs=3 count=300 2>/dev/null" \
+	> /dev/null 2> $OUT/hist-ops.err
+bad=
+for c in "count == 2@200" "count != 2@400" "count < 2@100" "count <= 2@300" "count > 2@300" \
+	 "count >= 2@500" "count == 1 || count == 3@400" "!(count == 1)@500" "count ~ 3@300" \
+	 "count >= 0x2 && count <= 2@200" "comm != ftscope-hdd@0" "comm == 'ftscope-*'@600" \
+	 "comm == ftscope-hd?@600" "comm == ftscope@0" "comm ~ *hdd@600"; do
+	IFS='@' read -r expr want <<< "$c"
+	got=$($FTSCOPE hist -i $OUT/hist-ops.dat -e $READ --json \
+		--filter "fd == 0 && comm == 'ftscope-h*' && ($expr)" 2>> $OUT/hist-ops.err |
+		python3 -c "import json, sys; print(json.loads(sys.stdin.read())['records'])")
+	[ "$got" = "$want" ] || bad="$bad [$expr] $got, not $want;"
+done
+if [ -z "$bad" ]; then
+	pass $name
+else
+	fail $name "$bad $(head -1 $OUT/hist-ops.err)"
+fi
+rm -f $OUT/hist-ops.dat
+
 # hist_file_equals_known: record the reads (and task_rename, which names dd from its
 # exec on), then hist -i gives the same 5000; a recording without task_rename gets
 # the note that says what its comms miss
@@ -160,9 +186,13 @@ name=hist_matches_bpftrace
 if ! command -v bpftrace > /dev/null; then
 	fail $name "bpftrace is not installed (scripts/install-deps.sh installs it)"
 else
+	# one probe: "ready" once it is attached (bpftrace attaches one probe at a time,
+	# and a second probe on the same event may not be attached when the first fires)
 	cat > $OUT/hist.bt << 'BT'
-tracepoint:syscalls:sys_enter_read /@r == 0/ { @r = 1; printf("ready\n"); }
-tracepoint:syscalls:sys_enter_read /comm == "ftscope-hdd" && args->count == 1/ { @n = count(); }
+tracepoint:syscalls:sys_enter_read {
+	if (@r == 0) { @r = 1; printf("ready\n"); }
+	if (comm == "ftscope-hdd" && args->count == 1) { @n = count(); }
+}
 END { clear(@r); }
 BT
 	bpftrace $OUT/hist.bt > $OUT/hist-bt.out 2>&1 &
@@ -181,7 +211,7 @@ BT
 		if [ "$ours" = "[5000]" ] && [ "$theirs" = 5000 ]; then
 			pass $name
 		else
-			fail $name "ftscope $ours, bpftrace '$theirs': $(head -1 $OUT/hist-peer.err)"
+			fail $name "ftscope $ours, bpftrace '$theirs': $(tail -3 $OUT/hist-bt.out | tr '\n' '|')"
 		fi
 	fi
 fi
