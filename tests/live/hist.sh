@@ -11,7 +11,8 @@
 need_root hist || exit 0
 
 # the global tracing state, without the ftscope instances of other runs that come and
-# go beside this test (its own leaks show as instances whose owner has ended)
+# go beside this test (they may belong to another pid namespace); its own leaks show
+# as instances with this test's events whose owner has ended
 global_state() {
 	snapshot | awk '/^== / { skip = index($0, "/instances/ftscope-") > 0 }
 		!skip && !/^ftscope-/'
@@ -21,7 +22,9 @@ leaked() {
 	for d in $T/instances/ftscope-*; do
 		p=${d##*/ftscope-}
 		p=${p%%-*}
-		[ -d "$d" ] && [ ! -d /proc/$p ] && echo "${d##*/}"
+		[ -d "$d" ] && [ ! -d /proc/$p ] &&
+			grep -qE 'sys_enter_read|sched_process_exec|sched_process_exit|task_rename' \
+				"$d/set_event" 2>/dev/null && echo "${d##*/}"
 	done
 }
 before=$(global_state)
