@@ -158,9 +158,11 @@ static int parse_cmp(struct parser *ps)
 
 	skip(ps);
 	start = ps->p;
+	if (isdigit((unsigned char)*start))
+		return bad(ps, "expected a field name");
 	while (isalnum((unsigned char)*ps->p) || *ps->p == '_' || *ps->p == '.')
 		ps->p++;
-	if (ps->p == start || isdigit((unsigned char)*start))
+	if (ps->p == start)
 		return bad(ps, "expected a field name");
 	name = name_index(ps, start, ps->p - start);
 	if (name < 0)
