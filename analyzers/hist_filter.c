@@ -173,7 +173,8 @@ static int parse_cmp(struct parser *ps)
 	ps->f->n[i].name = name;
 	if (parse_op(ps, &ps->f->n[i].op, &glob_op) || parse_literal(ps, &ps->f->n[i]))
 		return -1;
-	if (glob_op && !ps->f->n[i].glob)
+	ps->f->n[i].tilde = glob_op;
+	if (glob_op)
 		ps->f->n[i].glob = true;	/* ~ always matches as a glob */
 	return i;
 }
@@ -297,6 +298,11 @@ int hf_bind(struct hist_filter *f, hf_slot_fn slot, void *ctx, char *err, int er
 		if (n->is_str && n->op != HF_EQ && n->op != HF_NE) {
 			snprintf(err, errlen, "'%s %s %s': %s is a string: compare it with == or !=",
 				 name, op_name(n->op), n->text, name);
+			return -1;
+		}
+		if (!n->is_str && n->tilde) {
+			snprintf(err, errlen, "'%s ~ %s': ~ matches strings, and %s is a number",
+				 name, n->text, name);
 			return -1;
 		}
 		if (!n->is_str && !n->num_ok) {

@@ -28,7 +28,8 @@ struct hf_node {
 	unsigned char	kind, op;	/* enum hf_kind, enum hf_op */
 	bool		is_str;		/* bound: the field is a string */
 	bool		is_unsigned;	/* bound: a 64-bit unsigned number */
-	bool		glob;		/* the string pattern has * ? or [ */
+	bool		glob;		/* the string pattern has * ? or [, or ~ */
+	bool		tilde;		/* written with ~ (strings only) */
 	bool		num_ok;		/* the literal is a number */
 	int		l, r;		/* children: AND, OR (both), NOT (l) */
 	int		name;		/* CMP: index in names */

@@ -147,7 +147,7 @@ $FTSCOPE record -o $OUT/hist-ops.dat -e $READ -e task:task_rename -- sh -c \
 	> /dev/null 2> $OUT/hist-ops.err
 bad=
 for c in "count == 2@200" "count != 2@400" "count < 2@100" "count <= 2@300" "count > 2@300" \
-	 "count >= 2@500" "count == 1 || count == 3@400" "!(count == 1)@500" "count ~ 3@300" \
+	 "count >= 2@500" "count == 1 || count == 3@400" "!(count == 1)@500" \
 	 "count >= 0x2 && count <= 2@200" "comm != ftscope-hdd@0" "comm == 'ftscope-*'@600" \
 	 "comm == ftscope-hd?@600" "comm == ftscope@0" "comm ~ *hdd@600"; do
 	IFS='@' read -r expr want <<< "$c"

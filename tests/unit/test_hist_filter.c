@@ -126,6 +126,7 @@ static void test_errors(void **state)
 	assert_string_equal(error("zz == 1"), "no field 'zz'");
 	assert_string_equal(error("s < a"), "'s < a': s is a string: compare it with == or !=");
 	assert_string_equal(error("n == abc"), "'n == abc': n is a number, and 'abc' is not");
+	assert_string_equal(error("n ~ 1"), "'n ~ 1': ~ matches strings, and n is a number");
 	assert_string_equal(error("n == 1 &&"), "expected a field name at the end");
 	assert_string_equal(error("(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((("
 				  "((((n == 1"), "nested too deep at '((((n == 1'");
