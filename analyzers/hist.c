@@ -314,6 +314,7 @@ static int hist_init(void *priv, const struct ft_env *env)
 	char err[256];
 
 	h->env = env;
+	h->offline = !env->live;	/* (report -i: its words' options have no -i) */
 	h->self = env->live ? getpid() : -1;
 	resolve_slots(h);
 	if (h->value && h->slot[h->val_slot].is_str) {
