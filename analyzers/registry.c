@@ -17,7 +17,8 @@
 	X(funccount)	\
 	X(hardirqs)	\
 	X(softirqs)	\
-	X(biolatency)
+	X(biolatency)	\
+	X(hist)
 
 #define DECLARE(name)	extern const struct ft_analyzer ft_##name;
 #define ENTRY(name)	&ft_##name,

@@ -94,6 +94,24 @@ static int grow(struct ft_intern *t, uint32_t n)
 }
 
 /**
+ * ft_intern_find - the id of array @v[0..n), or -1 when it was never added
+ */
+long ft_intern_find(const struct ft_intern *t, const uint64_t *v, uint32_t n)
+{
+	uint64_t h = hash(v, n);
+	uint32_t id;
+
+	for (;; h++) {
+		id = t->slot[h & t->mask];
+		if (!id)
+			return -1;
+		id--;
+		if (t->len[id] == n && (!n || !memcmp(t->pool + t->off[id], v, n * sizeof(*v))))
+			return id;
+	}
+}
+
+/**
  * ft_intern_put - the id of array @v[0..n), adding it when new
  * Returns the id, or -1 when out of memory.
  */

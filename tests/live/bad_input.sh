@@ -94,10 +94,25 @@ cases=(
 	"record_irqs_beside_task_events|record -o $OUT/bad-rec.dat hardirqs runqlat -- true|record them apart"
 	"report_irqs_beside_task_events|report softirqs timehist -- true|run them apart"
 	"report_irqs_pid|report hardirqs -p 1 -d 0.1|belong to no task"
+	"hist_no_event|hist -d 0.1|hist needs -e SYSTEM:EVENT"
+	"hist_bad_event|hist -e sys_enter_read -d 0.1|bad event 'sys_enter_read': expected SYSTEM:EVENT"
+	"hist_two_events|hist -e a:b -e c:d -d 0.1|reads one event"
+	"hist_unknown_event|hist -e syscalls:nosuch -d 0.1|hist needs syscalls:nosuch, which the kernel lacks"
+	"hist_unknown_key|hist -e syscalls:sys_enter_read --key bogus -d 0.1|has no field 'bogus' (it has: __syscall_nr, fd, buf, count)"
+	"hist_unknown_value|hist -e syscalls:sys_enter_read --value bogus -d 0.1|has no field 'bogus'"
+	"hist_unknown_filter_field|hist -e syscalls:sys_enter_read --filter bogus==1 -d 0.1|has no field 'bogus'"
+	"hist_filter_syntax|hist -e syscalls:sys_enter_read --filter count=1|bad --filter 'count=1': expected == != < <= > >= or ~ at '=1'"
+	"hist_filter_unbalanced|hist -e syscalls:sys_enter_read --filter (count==1|expected ')' at the end"
+	"hist_filter_string_order|hist -e syscalls:sys_enter_read --filter comm<a -d 0.1|comm is a string"
+	"hist_filter_not_a_number|hist -e syscalls:sys_enter_read --filter count==dd -d 0.1|count is a number, and 'dd' is not"
+	"hist_string_value|hist -e sched:sched_process_exec --value filename -d 0.1|a histogram needs a number field"
+	"hist_too_many_keys|hist -e a:b --key a,b,c,d,e|at most 4 fields"
+	"hist_bad_top|hist -e a:b --top 0|invalid value"
+	"hist_capture_lacks_event|hist -i tests/data/tdat-v7-zstd-cpus-0125.dat -e syscalls:sys_enter_read|which the capture lacks"
 )
 # Every tracing command: the same mistakes with the common options, one line each.
 for cmd in runqlat timehist latency wakeup offcpu "funclat syscall:read" "funccount vfs_read" \
-	   hardirqs softirqs "record -o $OUT/bad-rec.dat"; do
+	   hardirqs softirqs "hist -e syscalls:sys_enter_read" "record -o $OUT/bad-rec.dat"; do
 	n=${cmd%% *}
 	notrace="not a trace.dat file"
 	[ $n = record ] && notrace="does not read one"
@@ -166,7 +181,7 @@ done
 # Not root: one line that says so, nothing touched, for each command that traces.
 for args in "runqlat -d 1" "timehist -d 1" "latency -d 1" "wakeup -d 1" "offcpu -d 1" \
 	    "funclat syscall:read -d 1" "funccount vfs_read -d 1" "hardirqs -d 1" "softirqs -d 1" \
-	    "record -o $OUT/nr.dat -d 1" "reset"; do
+	    "hist -e syscalls:sys_enter_read -d 1" "record -o $OUT/nr.dat -d 1" "reset"; do
 	name=bad_input_not_root_${args%% *}
 	if ! command -v setpriv > /dev/null || [ -z "$root" ]; then
 		skip $name "needs root and setpriv to drop to an unprivileged user"

@@ -1,0 +1,799 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hist: counts of any tracepoint per key, and with --value a log2 histogram of a
+ * field per key: what ftrace's hist triggers give (hist:keys=..:vals=..), computed
+ * in user space from the records, so it works where the kernel has no hist triggers
+ * and on a trace.dat alike.
+ *
+ * A key is one or more fields of the event, numbers or strings, or the pseudo-fields
+ * comm (the task's name when it made the record), pid (common_pid, the thread) and
+ * cpu. An event field of that name wins; common_comm and common_cpu always mean the
+ * pseudo-fields. Keys are interned into dense ids (lib/intern.h), at most
+ * --max-keys of them; records of new keys beyond that are counted as dropped.
+ *
+ * comm at the time of each record: the task table (env->tasks), kept current by
+ * task:task_rename (exec, prctl), sched_process_fork and, in a trace.dat, its
+ * sched_switch records; a task none of them names comes from /proc live, or from the
+ * file's saved_cmdlines.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzers/analyzer.h"
+#include "analyzers/hist_filter.h"
+#include "output/hist.h"
+#include "output/json.h"
+#include "lib/intern.h"
+#include "events/tasks.h"
+#include "lib/parse.h"
+#include "lib/util.h"
+
+#define HIST_KEYS	4			/* fields of one key */
+#define HIST_SLOTS	(HIST_KEYS + 1 + HF_MAX_NAMES)
+#define HIST_STR_MAX	256			/* bytes of a string key kept */
+#define HIST_WORDS	(HIST_KEYS * (1 + HIST_STR_MAX / 8))
+
+/* Where a slot's value comes from. */
+enum { SRC_FIELD, SRC_MAYBE, SRC_COMM, SRC_PID, SRC_CPU };
+
+struct slot {
+	const char	*name;
+	int		src, k;		/* SRC_FIELD, SRC_MAYBE: field k of tp, or of tpx */
+	bool		in_x;		/* (when in_x) */
+	bool		is_str, is_unsigned;
+};
+
+/* One key's totals: its count, and the --value histogram. */
+struct hent {
+	uint64_t	count;
+	int64_t		sum, min, max;
+	uint64_t	neg;		/* negative values: in count and sum, not the histogram */
+	struct ft_hist	h;
+};
+
+struct hist {
+	const struct ft_env	*env;
+	char			*event, *sys, *ev;	/* -e, split at ':' */
+	char			*keyarg, *keys[HIST_KEYS];
+	int			nkeys;
+	const char		*value, *filter_text;
+	struct hist_filter	flt;
+	long			top, max_keys;
+	bool			offline, comm;
+	struct slot		slot[HIST_SLOTS];
+	int			nslots, key_slot[HIST_KEYS], val_slot;
+	struct ft_tp		tp, tpx, ren;	/* the event; its comm/pid/cpu if any; renames */
+	struct ft_intern	in;
+	struct hent		*ent;
+	uint32_t		ncap;
+	int			self;		/* live: our pid, whose reads of the trace are
+						   records too (left out) */
+	uint64_t		hits, filtered, dropped, oom, own;
+};
+
+enum { OPT_KEY = 0x100, OPT_VALUE, OPT_FILTER, OPT_TOP, OPT_MAX_KEYS };
+
+static const struct option hist_longopts[] = {
+	{ "event",	required_argument, NULL, 'e' },
+	{ "key",	required_argument, NULL, OPT_KEY },
+	{ "value",	required_argument, NULL, OPT_VALUE },
+	{ "filter",	required_argument, NULL, OPT_FILTER },
+	{ "top",	required_argument, NULL, OPT_TOP },
+	{ "max-keys",	required_argument, NULL, OPT_MAX_KEYS },
+	{ 0 }
+};
+
+/* parse_event - -e SYSTEM:EVENT, once */
+static int parse_event(struct hist *h, const char *arg)
+{
+	char *colon;
+
+	if (h->event) {
+		ft_err("hist reads one event: -e given twice");
+		return FT_OPT_REPORTED;
+	}
+	h->event = strdup(arg);
+	h->sys = strdup(arg);
+	if (!h->event || !h->sys)
+		return -1;
+	colon = strchr(h->sys, ':');
+	if (colon) {
+		*colon = 0;
+		h->ev = colon + 1;
+	}
+	if (!colon || !ft_tp_name_ok(h->sys) || !ft_tp_name_ok(h->ev)) {
+		ft_err("bad event '%s': expected SYSTEM:EVENT", arg);
+		return FT_OPT_REPORTED;
+	}
+	return 0;
+}
+
+/* parse_keys - --key FIELD[,FIELD], at most HIST_KEYS */
+static int parse_keys(struct hist *h, const char *arg)
+{
+	char *save = NULL, *k;
+
+	free(h->keyarg);
+	h->keyarg = strdup(arg);
+	if (!h->keyarg)
+		return -1;
+	h->nkeys = 0;
+	for (k = strtok_r(h->keyarg, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		if (!ft_tp_name_ok(k)) {
+			ft_err("bad --key field '%s'", k);
+			return FT_OPT_REPORTED;
+		}
+		if (h->nkeys == HIST_KEYS) {
+			ft_err("--key takes at most %d fields", HIST_KEYS);
+			return FT_OPT_REPORTED;
+		}
+		h->keys[h->nkeys++] = k;
+	}
+	if (!h->nkeys) {
+		ft_err("--key needs a field");
+		return FT_OPT_REPORTED;
+	}
+	return 0;
+}
+
+/* hist_parse_opt - the options only hist has */
+static int hist_parse_opt(void *priv, int opt, const char *arg)
+{
+	struct hist *h = priv;
+	char err[256];
+
+	switch (opt) {
+	case 'e':
+		return parse_event(h, arg);
+	case OPT_KEY:
+		return parse_keys(h, arg);
+	case OPT_VALUE:
+		if (!ft_tp_name_ok(arg)) {
+			ft_err("bad --value field '%s'", arg);
+			return FT_OPT_REPORTED;
+		}
+		h->value = arg;
+		return 0;
+	case OPT_FILTER:
+		hf_free(&h->flt);
+		h->filter_text = arg;
+		if (hf_parse(&h->flt, arg, err, sizeof(err))) {
+			ft_err("bad --filter '%s': %s", arg, err);
+			return FT_OPT_REPORTED;
+		}
+		return 0;
+	case OPT_TOP:
+		return ft_parse_long(arg, 1, 100000000, &h->top) ? -1 : 0;
+	case OPT_MAX_KEYS:
+		return ft_parse_long(arg, 1, 100000000, &h->max_keys) ? -1 : 0;
+	}
+	return -1;
+}
+
+/* add_slot - the value slot of field @name, made on first use; -1 when too many */
+static int add_slot(struct hist *h, const char *name)
+{
+	struct slot *s;
+	struct ft_tp *tp;
+	int i;
+
+	for (i = 0; i < h->nslots; i++)
+		if (!strcmp(h->slot[i].name, name))
+			return i;
+	s = &h->slot[h->nslots];
+	s->name = name;
+	if (!strcmp(name, "common_comm")) {
+		s->src = SRC_COMM;
+	} else if (!strcmp(name, "common_cpu")) {
+		s->src = SRC_CPU;
+	} else {
+		/* comm, pid, cpu: the event's own field when it has one */
+		s->src = !strcmp(name, "comm") || !strcmp(name, "pid") || !strcmp(name, "cpu") ?
+			 SRC_MAYBE : SRC_FIELD;
+		s->in_x = s->src == SRC_MAYBE;
+		tp = s->in_x ? &h->tpx : &h->tp;
+		for (s->k = 0; s->k < FT_TP_FIELDS && tp->field[s->k]; s->k++)
+			;
+		if (s->k == FT_TP_FIELDS) {
+			ft_err("hist reads at most %d fields of an event", FT_TP_FIELDS);
+			return -1;
+		}
+		tp->field[s->k] = name;
+	}
+	return h->nslots++;
+}
+
+/* hist_check - the event is required; every field named gets a slot */
+static int hist_check(void *priv, const struct ft_env *env)
+{
+	struct hist *h = priv;
+	int i;
+
+	if (!h->event) {
+		ft_err("hist needs -e SYSTEM:EVENT (see --help)");
+		return -1;
+	}
+	if (!h->nkeys) {
+		h->keys[0] = "comm";
+		h->nkeys = 1;
+	}
+	if (!h->max_keys)
+		h->max_keys = 10000;
+	h->offline = !env->live;
+	for (i = 0; i < h->nkeys; i++)
+		if ((h->key_slot[i] = add_slot(h, h->keys[i])) < 0)
+			return -1;
+	h->val_slot = h->value ? add_slot(h, h->value) : -1;
+	if (h->value && h->val_slot < 0)
+		return -1;
+	for (i = 0; i < h->flt.nnames; i++)
+		if (add_slot(h, h->flt.names[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* hist_tracepoints - the event, its comm/pid/cpu fields if any, and renames for comm */
+static struct ft_tp *hist_tracepoints(void *priv)
+{
+	struct hist *h = priv;
+
+	if (!h->event)
+		return NULL;	/* `record hist`: nothing without -e */
+	h->tp.system = h->tpx.system = h->sys;
+	h->tp.name = h->tpx.name = h->ev;
+	h->tpx.opt_fields = true;
+	h->tp.next = h->tpx.field[0] ? &h->tpx : NULL;
+	/* task:task_rename for comm: exec and prctl rename tasks between switches */
+	h->ren.system = "task";
+	h->ren.name = "task_rename";
+	h->ren.field[0] = "pid";
+	h->ren.field[1] = "newcomm";
+	h->ren.optional = true;
+	h->ren.opt_fields = true;
+	ft_tp_append(&h->tp, &h->ren);
+	return &h->tp;
+}
+
+/* hist_events - forks name children; a trace.dat's switches name tasks too */
+static void hist_events(void *priv, unsigned int *need, unsigned int *want)
+{
+	struct hist *h = priv;
+
+	*want |= FT_NEED(FT_EV_FORK);
+	if (h->offline)
+		*want |= FT_NEED(FT_EV_SWITCH);
+}
+
+/* bind_slot - hf_slot_fn over the slots */
+static int bind_slot(void *ctx, const char *name, bool *is_str, bool *is_unsigned)
+{
+	struct hist *h = ctx;
+	int i;
+
+	for (i = 0; i < h->nslots; i++)
+		if (!strcmp(h->slot[i].name, name)) {
+			*is_str = h->slot[i].is_str;
+			*is_unsigned = h->slot[i].is_unsigned;
+			return i;
+		}
+	return -1;
+}
+
+/* resolve_slots - each slot's type, now that the event's format is known */
+static void resolve_slots(struct hist *h)
+{
+	const struct ft_tp_field *f;
+	struct slot *s;
+	int i;
+
+	for (i = 0; i < h->nslots; i++) {
+		s = &h->slot[i];
+		f = s->src == SRC_FIELD || s->src == SRC_MAYBE ?
+		    (s->in_x ? &h->tpx.fmt[s->k] : &h->tp.fmt[s->k]) : NULL;
+		if (s->src == SRC_MAYBE && f->kind == FT_TPF_NONE) {
+			/* the event has no such field: the pseudo-field */
+			s->src = !strcmp(s->name, "comm") ? SRC_COMM :
+				 !strcmp(s->name, "pid") ? SRC_PID : SRC_CPU;
+			f = NULL;
+		}
+		if (s->src == SRC_MAYBE)
+			s->src = SRC_FIELD;	/* read through tpx all the same */
+		s->is_str = f ? f->kind == FT_TPF_STR : s->src == SRC_COMM;
+		s->is_unsigned = f && f->kind == FT_TPF_INT && !f->is_signed && f->size == 8;
+		if (s->src == SRC_COMM)
+			h->comm = true;
+	}
+}
+
+/* hist_init - types checked, the filter bound, an empty key table */
+static int hist_init(void *priv, const struct ft_env *env)
+{
+	struct hist *h = priv;
+	char err[256];
+
+	h->env = env;
+	h->offline = !env->live;	/* (report -i: its words' options have no -i) */
+	h->self = env->live ? getpid() : -1;
+	resolve_slots(h);
+	if (h->value && h->slot[h->val_slot].is_str) {
+		ft_err("--value %s is a string: a histogram needs a number field", h->value);
+		return -1;
+	}
+	if (hf_bind(&h->flt, bind_slot, h, err, sizeof(err))) {
+		ft_err("bad --filter '%s': %s", h->filter_text, err);
+		return -1;
+	}
+	if (ft_intern_init(&h->in)) {
+		ft_err("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* load - slot @i's value in @ev into @v */
+static void load(struct hist *h, const struct ft_event *ev, int i, struct hf_val *v)
+{
+	const struct slot *s = &h->slot[i];
+	const struct ft_tp *tp = s->in_x ? &h->tpx : &h->tp;
+
+	v->s = NULL;
+	v->len = 0;
+	switch (s->src) {
+	case SRC_COMM:
+		v->s = ft_tasks_comm(h->env->tasks, ev->common_pid);
+		v->len = (int)strlen(v->s);
+		break;
+	case SRC_PID:
+		v->num = ev->common_pid;
+		break;
+	case SRC_CPU:
+		v->num = ev->cpu;
+		break;
+	default:
+		if (s->is_str)
+			v->s = ft_tp_str(ev, tp, s->k, &v->len);
+		else
+			v->num = ft_tp_num(ev, tp, s->k);
+	}
+}
+
+/* key_id - the id of the key made of @v's key slots; -1 when the table is full */
+static long key_id(struct hist *h, const struct hf_val *v)
+{
+	uint64_t w[HIST_WORDS];
+	uint32_t n = 0;
+	long id;
+	int i, len;
+
+	for (i = 0; i < h->nkeys; i++) {
+		const struct hf_val *x = &v[h->key_slot[i]];
+
+		if (!h->slot[h->key_slot[i]].is_str) {
+			w[n++] = (uint64_t)x->num;
+			continue;
+		}
+		len = x->len < HIST_STR_MAX ? x->len : HIST_STR_MAX;
+		w[n++] = (uint64_t)len;
+		memset(w + n, 0, (len + 7) / 8 * 8);
+		memcpy(w + n, x->s, len);
+		n += (len + 7) / 8;
+	}
+	id = ft_intern_find(&h->in, w, n);
+	if (id >= 0)
+		return id;
+	if (h->in.n >= (uint32_t)h->max_keys)
+		return -1;
+	return ft_intern_put(&h->in, w, n);
+}
+
+/* entry - the totals of key @id, the table grown to hold it; NULL on ENOMEM */
+static struct hent *entry(struct hist *h, long id)
+{
+	uint32_t cap = h->ncap ? h->ncap : 64;
+	struct hent *e;
+
+	if ((uint32_t)id < h->ncap)
+		return &h->ent[id];
+	while (cap <= (uint32_t)id)
+		cap *= 2;
+	e = realloc(h->ent, cap * sizeof(*e));
+	if (!e)
+		return NULL;
+	memset(e + h->ncap, 0, (cap - h->ncap) * sizeof(*e));
+	h->ent = e;
+	h->ncap = cap;
+	return &h->ent[id];
+}
+
+/* count - one record that passed the filter */
+static void count(struct hist *h, const struct hf_val *v)
+{
+	long id = key_id(h, v);
+	struct hent *e = id >= 0 ? entry(h, id) : NULL;
+	int64_t x;
+
+	if (!e) {
+		if (id >= 0 || h->in.n < (uint32_t)h->max_keys)
+			h->oom++;
+		else
+			h->dropped++;
+		return;
+	}
+	h->hits++;
+	e->count++;
+	if (h->val_slot < 0)
+		return;
+	x = v[h->val_slot].num;
+	if (e->count == 1 || x < e->min)
+		e->min = x;
+	if (e->count == 1 || x > e->max)
+		e->max = x;
+	e->sum += x;
+	if (x < 0 && !h->slot[h->val_slot].is_unsigned)
+		e->neg++;
+	else
+		ft_hist_add(&e->h, &ft_unit_ns, (uint64_t)x);
+}
+
+/* note_switch - a trace.dat's switch names both tasks as they were then */
+static void note_switch(struct hist *h, const struct ft_event *ev)
+{
+	if (ev->sw.synth)
+		return;
+	if (ev->sw.prev_pid)
+		ft_tasks_note_field(h->env->tasks, ev->sw.prev_pid, ev->sw.prev_comm);
+	if (ev->sw.next_pid)
+		ft_tasks_note_field(h->env->tasks, ev->sw.next_pid, ev->sw.next_comm);
+}
+
+/* hist_event - one record, in time order */
+static void hist_event(void *priv, const struct ft_event *ev)
+{
+	struct hist *h = priv;
+	struct hf_val v[HIST_SLOTS];
+	char comm[FT_TASK_COMM_LEN + 1];
+	const char *s;
+	int i, len;
+
+	if (h->comm && ev->type == FT_EV_SWITCH)
+		note_switch(h, ev);
+	if (ft_tp_is(ev, &h->tp) && ev->common_pid == h->self) {
+		h->own++;
+	} else if (ft_tp_is(ev, &h->tp) && ft_env_traced(h->env, ev->common_pid)) {
+		for (i = 0; i < h->nslots; i++)
+			load(h, ev, i, &v[i]);
+		if (hf_eval(&h->flt, v))
+			count(h, v);
+		else
+			h->filtered++;
+	}
+	/* after counting: a rename record is made under the old name */
+	if (h->comm && ft_tp_is(ev, &h->ren) && ft_tp_has(ev, &h->ren, 0)) {
+		s = ft_tp_str(ev, &h->ren, 1, &len);
+		len = len < FT_TASK_COMM_LEN ? len : FT_TASK_COMM_LEN;
+		memcpy(comm, s, len);
+		comm[len] = 0;
+		ft_tasks_note(h->env->tasks, (int)ft_tp_num(ev, &h->ren, 0), comm);
+	}
+}
+
+/* by_count - most records first, then the key seen first */
+static int by_count(const void *a, const void *b, void *ctx)
+{
+	const struct hent *e = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (e[x].count != e[y].count)
+		return e[x].count > e[y].count ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* One field of a key, decoded from its interned words. */
+struct kpart {
+	bool		is_str;
+	long long	num;
+	const char	*s;
+	int		len;
+};
+
+/* key_parts - the fields of key @id into @p */
+static void key_parts(const struct hist *h, uint32_t id, struct kpart *p)
+{
+	uint32_t n, j = 0;
+	const uint64_t *w = ft_intern_get(&h->in, id, &n);
+	int i;
+
+	for (i = 0; i < h->nkeys; i++) {
+		p[i].is_str = h->slot[h->key_slot[i]].is_str;
+		if (!p[i].is_str) {
+			p[i].num = (long long)w[j++];
+			continue;
+		}
+		p[i].len = (int)w[j++];
+		p[i].s = (const char *)(w + j);
+		j += (p[i].len + 7) / 8;
+	}
+}
+
+/* print_table - one row per key: the key's fields, then its count */
+static void print_table(const struct hist *h, FILE *f, const uint32_t *order, uint32_t n)
+{
+	struct kpart p[HIST_KEYS];
+	char num[32], head[64];
+	int w[HIST_KEYS], i, c;
+	uint32_t r;
+
+	for (i = 0; i < h->nkeys; i++)
+		w[i] = (int)strlen(h->keys[i]);
+	for (r = 0; r < n; r++) {
+		key_parts(h, order[r], p);
+		for (i = 0; i < h->nkeys; i++) {
+			c = p[i].is_str ? p[i].len : snprintf(num, sizeof(num), "%lld", p[i].num);
+			w[i] = c > w[i] ? c : w[i];
+		}
+	}
+	for (i = 0; i < h->nkeys; i++) {
+		snprintf(head, sizeof(head), "%s", h->keys[i]);
+		for (c = 0; head[c]; c++)
+			head[c] = (char)toupper((unsigned char)head[c]);
+		fprintf(f, h->slot[h->key_slot[i]].is_str ? "%-*s " : "%*s ", w[i], head);
+	}
+	fprintf(f, "%10s\n", "COUNT");
+	for (r = 0; r < n; r++) {
+		key_parts(h, order[r], p);
+		for (i = 0; i < h->nkeys; i++)
+			if (p[i].is_str)
+				fprintf(f, "%-*.*s ", w[i], p[i].len, p[i].s);
+			else
+				fprintf(f, "%*lld ", w[i], p[i].num);
+		fprintf(f, "%10llu\n", (unsigned long long)h->ent[order[r]].count);
+	}
+}
+
+/* print_avg - @sum / @n, with two decimals unless whole */
+static void print_avg(FILE *f, int64_t sum, uint64_t n)
+{
+	if (sum % (int64_t)n == 0)
+		fprintf(f, "%lld", (long long)(sum / (int64_t)n));
+	else
+		fprintf(f, "%.2f", (double)sum / (double)n);
+}
+
+/* print_values - per key: "f = v, ...", the log2 histogram of --value, its summary */
+static void print_values(const struct hist *h, FILE *f, const uint32_t *order, uint32_t n)
+{
+	static const struct { double p; const char *name; } pct[] = {
+		{ 0.50, "p50" }, { 0.90, "p90" }, { 0.99, "p99" },
+	};
+	struct kpart p[HIST_KEYS];
+	const struct hent *e;
+	uint32_t r, k;
+	int i;
+
+	for (r = 0; r < n; r++) {
+		e = &h->ent[order[r]];
+		key_parts(h, order[r], p);
+		fputs(r ? "\n" : "", f);
+		for (i = 0; i < h->nkeys; i++)
+			if (p[i].is_str)
+				fprintf(f, "%s%s = %.*s", i ? ", " : "", h->keys[i], p[i].len, p[i].s);
+			else
+				fprintf(f, "%s%s = %lld", i ? ", " : "", h->keys[i], p[i].num);
+		fputc('\n', f);
+		ft_hist_print_log2(f, &e->h, h->value);
+		fprintf(f, "count %llu, sum %lld, avg ", (unsigned long long)e->count,
+			(long long)e->sum);
+		print_avg(f, e->sum, e->count);
+		fprintf(f, ", min %lld", (long long)e->min);
+		for (k = 0; k < 3 && !e->neg; k++)
+			fprintf(f, ", %s %llu", pct[k].name,
+				(unsigned long long)ft_hist_percentile(&e->h, pct[k].p));
+		fprintf(f, ", max %lld", (long long)e->max);
+		if (e->neg)
+			fprintf(f, "; %llu negative values are not in the histogram",
+				(unsigned long long)e->neg);
+		fputc('\n', f);
+	}
+}
+
+/* json_value - the --value histogram of @e */
+static void json_value(const struct hent *e, struct ft_json *j)
+{
+	int i, top = 0;
+
+	for (i = 1; i < FT_LOG2_SLOTS; i++)
+		if (e->h.log2[i])
+			top = i;
+	ft_json_obj_begin(j, "value");
+	ft_json_u64(j, "count", e->count);
+	ft_json_i64(j, "sum", e->sum);
+	ft_json_i64(j, "min", e->min);
+	ft_json_i64(j, "max", e->max);
+	ft_json_double(j, "avg", (double)e->sum / (double)e->count);
+	ft_json_u64(j, "negative", e->neg);
+	ft_json_u64(j, "p50", ft_hist_percentile(&e->h, 0.50));
+	ft_json_u64(j, "p90", ft_hist_percentile(&e->h, 0.90));
+	ft_json_u64(j, "p99", ft_hist_percentile(&e->h, 0.99));
+	ft_json_arr_begin(j, "buckets");
+	for (i = 1; i <= top; i++) {
+		uint64_t low = (1ULL << i) >> 1, high = i == 64 ? ~0ULL : (1ULL << i) - 1;
+
+		ft_json_obj_begin(j, NULL);
+		ft_json_u64(j, "low", low == high ? low - 1 : low);
+		ft_json_u64(j, "high", high);
+		ft_json_u64(j, "count", e->h.log2[i]);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_obj_end(j);
+}
+
+/* json_rows - the report as JSON: totals, then one object per key */
+static void json_rows(const struct hist *h, struct ft_json *j, const uint32_t *order, uint32_t n)
+{
+	struct kpart p[HIST_KEYS];
+	uint32_t r;
+	int i;
+
+	ft_json_str(j, "event", h->event);
+	ft_json_arr_begin(j, "keys");
+	for (i = 0; i < h->nkeys; i++)
+		ft_json_str(j, NULL, h->keys[i]);
+	ft_json_arr_end(j);
+	if (h->value)
+		ft_json_str(j, "value", h->value);
+	if (h->filter_text)
+		ft_json_str(j, "filter", h->filter_text);
+	ft_json_u64(j, "records", h->hits);
+	ft_json_u64(j, "filtered_out", h->filtered);
+	ft_json_u64(j, "dropped", h->dropped);
+	ft_json_u64(j, "not_counted_oom", h->oom);
+	ft_json_u64(j, "own_records_left_out", h->own);
+	ft_json_u64(j, "entries", h->in.n);
+	ft_json_u64(j, "max_keys", (uint64_t)h->max_keys);
+	ft_json_arr_begin(j, "rows");
+	for (r = 0; r < n; r++) {
+		key_parts(h, order[r], p);
+		ft_json_obj_begin(j, NULL);
+		ft_json_obj_begin(j, "key");
+		for (i = 0; i < h->nkeys; i++)
+			if (p[i].is_str)
+				ft_json_strn(j, h->keys[i], p[i].s, p[i].len);
+			else
+				ft_json_i64(j, h->keys[i], p[i].num);
+		ft_json_obj_end(j);
+		ft_json_u64(j, "count", h->ent[order[r]].count);
+		if (h->value)
+			json_value(&h->ent[order[r]], j);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+}
+
+/* print_totals - what was counted, filtered out, dropped */
+static void print_totals(const struct hist *h, FILE *f, uint32_t shown)
+{
+	fprintf(f, "hist: %llu records of %s under %u key%s", (unsigned long long)h->hits,
+		h->event, h->in.n, h->in.n == 1 ? "" : "s");
+	if (shown < h->in.n)
+		fprintf(f, " (the top %u shown)", shown);
+	if (h->filter_text)
+		fprintf(f, "; %llu filtered out", (unsigned long long)h->filtered);
+	if (h->dropped)
+		fprintf(f, "; %llu dropped: their keys were new beyond --max-keys %ld",
+			(unsigned long long)h->dropped, h->max_keys);
+	if (h->oom)
+		fprintf(f, "; %llu not counted: out of memory", (unsigned long long)h->oom);
+	if (h->own)
+		fprintf(f, "; ftscope's own %llu left out", (unsigned long long)h->own);
+	fputc('\n', f);
+	if (h->comm && h->offline && h->ren.id < 0)
+		fprintf(f, "hist: the trace has no task:task_rename records: a task that exec'd or "
+			"renamed itself counts under its old comm until its next switch (record "
+			"with -e task:task_rename)\n");
+}
+
+/* reset - forget every key (interval reports start again) */
+static void reset(struct hist *h)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->ncap; i++)
+		ft_hist_fini(&h->ent[i].h);
+	free(h->ent);
+	h->ent = NULL;
+	h->ncap = 0;
+	ft_intern_fini(&h->in);
+	h->hits = h->filtered = h->dropped = h->oom = h->own = 0;
+}
+
+/* hist_report - the keys by count, as a table or with their histograms */
+static void hist_report(void *priv, struct ft_report *rep)
+{
+	struct hist *h = priv;
+	uint32_t n = h->in.n, i, *order = malloc((n ? n : 1) * sizeof(*order));
+
+	if (!order) {
+		ft_err("out of memory");
+		return;
+	}
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), by_count, h->ent);
+	if (h->top && n > (uint32_t)h->top)
+		n = (uint32_t)h->top;
+	if (rep->json)
+		json_rows(h, rep->json, order, n);
+	else if (h->value)
+		print_values(h, rep->f, order, n);
+	else
+		print_table(h, rep->f, order, n);
+	if (!rep->json)
+		print_totals(h, rep->f, n);
+	free(order);
+	if (rep->interval) {
+		reset(h);
+		if (ft_intern_init(&h->in))
+			ft_err("out of memory");
+	}
+}
+
+/* hist_fini - the keys and their totals */
+static void hist_fini(void *priv)
+{
+	reset(priv);
+}
+
+/* hist_free - what the options allocated */
+static void hist_free(void *priv)
+{
+	struct hist *h = priv;
+
+	hf_free(&h->flt);
+	free(h->event);
+	free(h->sys);
+	free(h->keyarg);
+}
+
+const struct ft_analyzer ft_hist = {
+	.cli = {
+		.name		= "hist",
+		.summary	= "counts of any tracepoint per key, and log2 histograms of a field (hist triggers)",
+		.usage		= "  -e, --event SYS:EV   the tracepoint (required; one)\n"
+				  "      --key F[,F]      key fields (at most 4): any field of the event, number\n"
+				  "                       or string, and comm, pid (common_pid), cpu (default comm)\n"
+				  "      --value F        a log2 histogram of number field F per key, with its\n"
+				  "                       count, sum, min, percentiles and max\n"
+				  "      --filter EXPR    count only records where EXPR holds: FIELD OP VALUE,\n"
+				  "                       OP == != < <= > >= (numbers), == != ~ (strings, glob\n"
+				  "                       * ? [...]), joined by && || with ! and ( )\n"
+				  "      --top N          only the N keys with most records\n"
+				  "      --max-keys N     at most N distinct keys (10000); records of new keys\n"
+				  "                       beyond are counted as dropped\n"
+				  "  Rows are sorted by count, most first. comm is the task's name when it made\n"
+				  "  the record; common_comm and common_cpu name the pseudo-fields even where the\n"
+				  "  event has fields called comm or cpu.\n",
+		.examples	= "  ftscope hist -e syscalls:sys_enter_read -d 5     # reads per comm\n"
+				  "  ftscope hist -e syscalls:sys_enter_read --key comm --value count \\\n"
+				  "      --filter 'count >= 4096' -- make              # read sizes of a build\n"
+				  "  ftscope hist -e syscalls:sys_enter_openat --key filename --top 10 -d 5\n"
+				  "  ftscope hist -e sched:sched_wakeup --key comm,target_cpu 1 5  # each second\n"
+				  "  ftscope hist -e block:block_rq_issue --key dev --value bytes --json -d 5\n"
+				  "  ftscope record -o r.dat -e syscalls:sys_enter_read -e task:task_rename -d 5\n"
+				  "  ftscope hist -i r.dat -e syscalls:sys_enter_read --filter 'comm == dd*'\n",
+		.shortopts	= "e:",
+		.longopts	= hist_longopts,
+		.parse_opt	= hist_parse_opt,
+		.check		= hist_check,
+	},
+	.priv_size	= sizeof(struct hist),
+	.tracepoints	= hist_tracepoints,
+	.events		= hist_events,
+	.init		= hist_init,
+	.event		= hist_event,
+	.report		= hist_report,
+	.fini		= hist_fini,
+	.free		= hist_free,
+};
