@@ -147,11 +147,11 @@ static int biolat_check(void *priv, const struct ft_env *env)
 	struct biolat *b = priv;
 
 	if (b->per_disk && b->per_flag) {
-		ft_err("biolatency: -D and -F exclude each other");
+		ft_err("-D and -F exclude each other");
 		return -1;
 	}
 	if (b->min_set && env->json) {
-		ft_err("biolatency: --min-us lists requests as text; it does not go with --json");
+		ft_err("--min-us lists requests as text; it does not go with --json");
 		return -1;
 	}
 	return 0;
@@ -181,7 +181,7 @@ static struct ft_tp *biolat_tracepoints(void *priv)
 
 	declare(&b->tp_issue, "block_rq_issue", "bytes", false);
 	b->tp_issue.field[F_COMM] = "comm";
-	declare(&b->tp_complete, "block_rq_complete", "error", false);
+	declare(&b->tp_complete, "block_rq_complete", NULL, false);	/* error(s): not read */
 	declare(&b->tp_insert, "block_rq_insert", "bytes", !b->queued);
 	b->tp_insert.field[F_COMM] = "comm";
 	declare(&b->tp_requeue, "block_rq_requeue", NULL, true);

@@ -271,6 +271,8 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 		return;
 	t->start = ev->ts;
 	t->kst = t->ust = t->wkst = t->wust = 0;
+	/* the period's waker is the first wakeup from here (a runnable task, --state R, gets
+	   none: try_to_wake_up returns before tracing one) */
 	ft_ready_out(&t->r, ev, FT_READY_FIRST);
 	t->wtgid = 0;
 	if (!t->tgid)

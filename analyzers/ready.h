@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Ready to run: the one wakeup -> switch-in pairing of the scheduler analyzers. A task
- * becomes ready at a wakeup, or when it is switched out runnable (preempted); it
- * stops being ready at its next switch-in, which ends its wait for a CPU.
+ * becomes ready at a wakeup, or when it is switched out runnable (preempted); its next
+ * switch-in (ft_ready_in) ends its wait for a CPU. timehist, which measures the delay
+ * at the task's next switch-out from the CPU's previous switch (perf's way), uses the
+ * wakeup and switch-out rules alone.
  *
  *   switch-out(T, S)   wakeup(T) by W on cpu a    switch-in(T) on cpu b
  *        |---- sleeping ----|------- wait (ready) --------|

@@ -255,9 +255,11 @@ static void print_raise(const struct softirqs *x, FILE *f)
 {
 	double d = (double)x->unit->div;
 	char buf[16], head[4][24];
-	int v;
+	int v, seen = 0;
 
-	if (!x->dist) {
+	for (v = 0; v < NVEC; v++)
+		seen += x->wait[v].count > 0;
+	if (!x->dist && seen) {
 		snprintf(head[0], sizeof(head[0]), "AVG_%s", x->unit->label);
 		snprintf(head[1], sizeof(head[1]), "P99_%s", x->unit->label);
 		snprintf(head[2], sizeof(head[2]), "MAX_%s", x->unit->label);

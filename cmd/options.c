@@ -137,8 +137,8 @@ static int parse_common(struct ft_opts *o, int opt, const char *arg)
 	return -1;
 }
 
-/* check - the command's own check, told the common options that concern it */
-static int check(const struct ft_cli *a, void *priv, const struct ft_opts *o)
+/* ft_cli_check - the command's own check, told the common options @o that concern it */
+int ft_cli_check(const struct ft_cli *a, void *priv, const struct ft_opts *o)
 {
 	struct ft_env env = { .json = o->json, .live = !o->input, .cpu_on = o->cpu_on,
 			      .task_filter = o->npids || o->ntids };
@@ -288,7 +288,7 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu || o->clock)) {
 		ft_err("-i reads a capture: it cannot be combined with -b, --clock, --pmu or a command");
 		ret = FT_EXIT_USAGE;
-	} else if (a->check && check(a, priv, o)) {
+	} else if (a->check && ft_cli_check(a, priv, o)) {
 		ret = FT_EXIT_USAGE;
 	}
 out:

@@ -19,6 +19,7 @@ enum { FT_PARSE_RUN = -1 };
 int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 		  int argc, char **argv);
 void ft_opts_free(struct ft_opts *o);
+int ft_cli_check(const struct ft_cli *a, void *priv, const struct ft_opts *o);
 bool ft_opts_filtered(const struct ft_opts *o);
 void ft_usage(const struct ft_cli *a, FILE *f);
 

@@ -108,9 +108,16 @@ static int report_check(struct report *r, const struct ft_opts *o)
 		ft_err("report needs at least one ANALYZER (see --help)");
 		return -1;
 	}
-	for (i = 0; i < r->n; i++)
+	for (i = 0; i < r->n; i++) {
+		const struct ft_cli *c;
+
 		if (parse_stage(&r->st[i], &r->words[i], r->spec[i], o->ncpus))
 			return -1;
+		/* its own options again, against report's common ones (--json, -i, -C, -p) */
+		c = &r->st[i].a->cli;
+		if (c->check && ft_cli_check(c, r->st[i].priv, o))
+			return -1;
+	}
 	return 0;
 }
 
@@ -153,8 +160,8 @@ static const struct ft_cli report_cli = {
 			  "\"==> ANALYZER <==\", what it prints alone over the same events; one footer\n"
 			  "(events, losses, repairs) follows for all.\n\n"
 			  "Options:\n"
-			  "  ANALYZER...          timehist, runqlat, latency, wakeup, offcpu; quote one\n"
-			  "                       with its own options: 'timehist -s' 'runqlat -P'\n"
+			  "  ANALYZER...          any analyzer but funclat and funccount (ftscope list);\n"
+			  "                       quote one with its own options: 'timehist -s' 'runqlat -P'\n"
 			  "  -i, --input FILE     read a trace.dat instead of tracing\n"
 			  "  -B, --instance NAME  with -i: read that instance's buffer of the file\n"
 			  "  -o, --output FILE    also write the events to a trace.dat\n"

@@ -102,6 +102,7 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 		ev.type = FT_EV_LOST;
 		ev.common_pid = -1;
 		ev.id = -1;
+		ev.size = 0;
 		ev.data = NULL;
 		ev.lost = raw->lost;
 		if (raw->lost > 0)
@@ -224,6 +225,7 @@ static int tps_formats(struct pipeline *p, struct tep_handle *tep, ft_format_rea
 			ft_err("bad event '%s:%s'", tp->system, tp->name);
 			return -1;
 		}
+		errno = 0;
 		if (!ft_tep_add_event(tep, rd, ctx, tp->system, tp->name, flags) || errno == ENOENT)
 			continue;
 		ft_err("cannot parse the format of %s:%s: %s", tp->system, tp->name,
@@ -488,7 +490,7 @@ static int run_offline(struct pipeline *p)
 		p->env.cmdlines = &src.tdat.cmdlines;
 	}
 	if (pipeline_init(p, tep, src.ncpus, false))
-		goto out_pipe;
+		goto out_an;	/* the analyzers that began end there */
 	if (ft_source_stream(&src, &m))
 		goto out_an;
 	ft_merge_flush_losses(&m);
@@ -717,7 +719,7 @@ static int run_live(struct pipeline *p)
 		goto out_session;
 	}
 	if (pipeline_init(p, tep, s.ncpus, true))
-		goto out_pipe;
+		goto out_an;	/* the analyzers that began end there */
 	if (o->output) {
 		p->cap = &cap;
 		if (!p->run->record) {
@@ -798,7 +800,6 @@ static int run_live(struct pipeline *p)
 out_an:
 	ft_capture_close(&cap);
 	ft_stages_fini(&p->run->stages);
-out_pipe:
 	pipeline_fini(p);
 	ft_merge_fini(&m);
 out_session:

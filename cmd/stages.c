@@ -60,12 +60,11 @@ int ft_stages_init(struct ft_stages *s, const struct ft_env *env)
 
 		st->env = *env;
 		if (s->sections) {
-			st->own_tasks = !ft_tasks_init(&st->tasks, env->live) &&
-					(!env->cmdlines ||
-					 !ft_tasks_saved(&st->tasks, env->cmdlines->data,
-							 env->cmdlines->len));
+			st->own_tasks = !ft_tasks_init(&st->tasks, env->live);
 			st->out = tmpfile();
-			if (!st->own_tasks || !st->out) {
+			if (!st->own_tasks || !st->out ||
+			    (env->cmdlines && ft_tasks_saved(&st->tasks, env->cmdlines->data,
+							    env->cmdlines->len))) {
 				ft_err("cannot set up %s: %m", st->a->cli.name);
 				return -1;
 			}

@@ -129,21 +129,24 @@ bool ft_tp_is(const struct ft_event *ev, const struct ft_tp *tp)
 /* ft_tp_has - does @ev hold field @k of @tp (in the format and within the record)? */
 bool ft_tp_has(const struct ft_event *ev, const struct ft_tp *tp, int k)
 {
-	const struct ft_tp_field *f = &tp->fmt[k];
+	const struct ft_tp_field *f;
 
+	if (k < 0 || k >= FT_TP_FIELDS || !ev->data)
+		return false;
+	f = &tp->fmt[k];
 	return f->kind != FT_TPF_NONE && f->off + f->size <= ev->size;
 }
 
 /* ft_tp_num - integer field @k of @tp in @ev, sign-extended as the format says; 0 without */
 long long ft_tp_num(const struct ft_event *ev, const struct ft_tp *tp, int k)
 {
-	const struct ft_tp_field *f = &tp->fmt[k];
-	const unsigned char *p = (const unsigned char *)ev->data + f->off;
+	const struct ft_tp_field *f;
 	union { uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64; } v;
 
-	if (f->kind != FT_TPF_INT || !ft_tp_has(ev, tp, k))
+	if (!ft_tp_has(ev, tp, k) || tp->fmt[k].kind != FT_TPF_INT)
 		return 0;
-	memcpy(&v, p, f->size);
+	f = &tp->fmt[k];
+	memcpy(&v, (const unsigned char *)ev->data + f->off, f->size);
 	switch (f->size) {
 	case 1:
 		return f->is_signed ? (long long)(int8_t)v.u8 : (long long)v.u8;
@@ -162,14 +165,15 @@ long long ft_tp_num(const struct ft_event *ev, const struct ft_tp *tp, int k)
  */
 const char *ft_tp_str(const struct ft_event *ev, const struct ft_tp *tp, int k, int *len)
 {
-	const struct ft_tp_field *f = &tp->fmt[k];
 	const char *p = (const char *)ev->data;
+	const struct ft_tp_field *f;
 	uint32_t loc;
 	int off, n;
 
 	*len = 0;
-	if (f->kind != FT_TPF_STR || !ft_tp_has(ev, tp, k))
+	if (!ft_tp_has(ev, tp, k) || tp->fmt[k].kind != FT_TPF_STR)
 		return "";
+	f = &tp->fmt[k];
 	off = f->off;
 	n = f->size;
 	if (f->dynamic) {

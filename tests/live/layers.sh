@@ -41,9 +41,14 @@ else
 	fail $name "$(echo "$v" | head -5 | tr '\n' ' ')"
 fi
 
-# an analyzer includes nothing of tracer/ or cmd/: analyzer.h is its whole interface
+# an analyzer includes nothing of tracer/ or cmd/ (analyzer.h is its whole interface,
+# and names no tracer type); no layer below tracer/ touches tracefs; no include climbs
+# out of its directory with "../"
 name=layers_analyzers_see_only_analyzer_h
-v=$(grep -l '#include "\(tracer\|cmd\)/' analyzers/*.[ch] 2> /dev/null)
+v=$(grep -l '#include "\(tracer\|cmd\)/\|tracefs_\|<tracefs\|struct ft_opts\|struct ft_session\|struct ft_probes' \
+	analyzers/*.[ch] 2> /dev/null
+    grep -l '#include <tracefs\|#include "\.\./' lib/*.[ch] events/*.[ch] output/*.[ch] 2> /dev/null
+    grep -l '#include "\.\./' tracer/*.[ch] cmd/*.[ch] 2> /dev/null)
 if [ -z "$v" ]; then
 	pass $name
 else

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 #include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
 
 #include "events/decode.h"
 #include "events/tep.h"
@@ -116,6 +117,25 @@ static void test_fields(void **state)
 		assert_int_equal((unsigned long long)ft_tp_num(&ev, &tp, k) &
 				 (f->size == 8 ? ~0ull : (1ull << (8 * f->size)) - 1), v);
 	}
+	/* the strings where libtraceevent finds them (__rel_loc counts from the field's end) */
+	{
+		static const int str[] = { 4, 5, 6 };
+		struct tep_record rec = { .data = r, .size = ev.size };
+		struct trace_seq seq;
+		const char *raw;
+		int rlen;
+
+		trace_seq_init(&seq);
+		for (k = 0; k < 3; k++) {
+			raw = tep_get_field_raw(&seq, tep_find_event(tep, 901), tp.field[str[k]], &rec,
+						&rlen, 1);
+			s = ft_tp_str(&ev, &tp, str[k], &len);
+			assert_non_null(raw);
+			assert_ptr_equal(s, raw);
+			assert_int_equal(len, (int)strnlen(raw, rlen));
+		}
+		trace_seq_destroy(&seq);
+	}
 	/* a string is not a number, nor a number a string */
 	assert_int_equal(ft_tp_num(&ev, &tp, 5), 0);
 	assert_int_equal(ft_tp_str(&ev, &tp, 0, &len)[0], 0);
@@ -143,6 +163,8 @@ static void test_bounds(void **state)
 	ev.size = 20;			/* d ends at 24 */
 	assert_false(ft_tp_has(&ev, &tp, 0));
 	assert_int_equal(ft_tp_num(&ev, &tp, 0), 0);
+	assert_false(ft_tp_has(&ev, &tp, FT_TP_FIELDS));	/* no such index */
+	assert_false(ft_tp_has(&ev, &tp, -1));
 	ev.id = 902;
 	assert_false(ft_tp_is(&ev, &tp));
 	tep_free(tep);
