@@ -286,11 +286,12 @@ int ft_tdat_check_buffer(struct ft_tdat *t)
  */
 void ft_tdat_clock(const struct ft_tdat *t, char *buf, size_t len)
 {
-	const char *s = t->clock.data, *end = s + t->clock.len, *open, *close;
+	const char *s = t->clock.data, *end, *open, *close;
 
 	snprintf(buf, len, "local");
 	if (!s || !t->clock.len)
 		return;
+	end = s + t->clock.len;	/* not before: no offset from a NULL pointer */
 	open = memchr(s, '[', t->clock.len);
 	close = open ? memchr(open, ']', end - open) : NULL;
 	if (open && close) {

@@ -16,7 +16,9 @@
 #include "events/tep.h"
 #include "cmd/run.h"
 
-static const char *const names[] = { "timehist", "runqlat", "wakeup", "offcpu", "latency" };
+static const char *const names[] = { "timehist", "runqlat", "wakeup", "offcpu", "latency",
+				     "hardirqs", "softirqs", "biolatency" };
+#define NNAMES	(sizeof(names) / sizeof(names[0]))
 
 /* LLVMFuzzerInitialize - the analyzers' reports go nowhere */
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -29,9 +31,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* LLVMFuzzerTestOneInput - run one analyzer over @data as a trace.dat */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct ft_analyzer *a = ft_analyzer_find(names[size % 5]);
+	const struct ft_analyzer *a = ft_analyzer_find(names[size % NNAMES]);
 	static const char *const buffers[] = { NULL, "top", "sw" };
-	const char *buffer = buffers[size / 5 % 3];
+	const char *buffer = buffers[size / NNAMES % 3];
 	char path[64], name[16], bname[8], *argv[6];
 	int fd = memfd_create("fuzz.dat", 0);
 

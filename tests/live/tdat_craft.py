@@ -9,6 +9,9 @@
   tdat_craft.py sparse IN OUT       ftscope's v6 IN with its CPUs' pages dealt to
                                     CPUs 0, 1, 2 and 5 of 6 (each CPU keeps its order),
                                     without kallsyms and printk formats
+  tdat_craft.py no-clock IN OUT     ftscope's v6 IN without its TRACECLOCK option (as
+                                    trace-cmd files older than the option), kallsyms
+                                    and printk formats
   tdat_craft.py zlib IN OUT         v7 IN (trace-cmd convert --compression none) with
                                     every section, its options and its CPU data in
                                     chunks of 10 pages compressed with zlib, as
@@ -203,11 +206,42 @@ def zlib7(src):
     return bytes(out)
 
 
+def no_clock(src):
+    """ftscope's v6 file without its TRACECLOCK option (4), kallsyms and printk formats
+    (a small fixture); the CPU data's offsets are written again"""
+    d = open(src, 'rb').read()
+    opts = d.index(b'options  \0')
+    fly = d.index(b'flyrecord\0', opts)
+    ncpus = struct.unpack_from('<I', d, opts - 4)[0]
+    out, i = b'', opts + 10
+    while True:
+        oid = struct.unpack_from('<H', d, i)[0]
+        if oid == 0:
+            break
+        size = struct.unpack_from('<I', d, i + 2)[0]
+        if oid != 4:
+            out += d[i:i + 6 + size]
+        i += 6 + size
+    assert i + 2 + 10 == fly + 10 or d[i + 2:i + 12] == b'flyrecord\0'
+    meta = drop_symbols(d[:opts - 4]) + u(ncpus, 4) + b'options  \0' + out + u(0, 2) + \
+        b'flyrecord\0'
+    table = [struct.unpack_from('<QQ', d, fly + 10 + 16 * c) for c in range(ncpus)]
+    page = struct.unpack_from('<I', d, 14)[0]
+    off = -(-(len(meta) + 16 * ncpus) // page) * page
+    tab, data = b'', b''
+    for o, size in table:
+        tab += u(off + len(data), 8) + u(size, 8)
+        data += d[o:o + size]
+    meta += tab
+    meta += b'\0' * (-len(meta) % page)
+    return meta + data
+
+
 def main():
     what, out = sys.argv[1], sys.argv[-1]
     make = {'small-section': small_section, 'budget': budget, 'cpu-id': cpu_id}
-    if what in ('sparse', 'zlib'):
-        data = (sparse if what == 'sparse' else zlib7)(sys.argv[2])
+    if what in ('sparse', 'zlib', 'no-clock'):
+        data = {'sparse': sparse, 'zlib': zlib7, 'no-clock': no_clock}[what](sys.argv[2])
     else:
         data = make[what]()
     open(out, 'wb').write(data)
