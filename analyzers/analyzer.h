@@ -18,9 +18,9 @@
 
 #include "events/decode.h"
 #include "events/funcs.h"
-#include "lib/pidset.h"
 #include "events/tp.h"
 #include "lib/parse.h"
+#include "lib/pidset.h"
 
 struct ft_json;
 struct ft_tasks;

@@ -28,11 +28,11 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "output/hist.h"
-#include "output/json.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "lib/util.h"
+#include "output/hist.h"
+#include "output/json.h"
 
 /* Field indexes, the same in each declaration (complete: error where others have bytes). */
 enum { F_DEV, F_SECTOR, F_NR_SECTOR, F_RWBS, F_BYTES, F_COMM };

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "output/json.h"
 #include "lib/parse.h"
 #include "lib/util.h"
+#include "output/json.h"
 
 struct funccount {
 	const struct ft_env	*env;

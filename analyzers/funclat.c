@@ -12,12 +12,12 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "output/hist.h"
-#include "output/json.h"
-#include "lib/tab.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
+#include "lib/tab.h"
 #include "lib/util.h"
+#include "output/hist.h"
+#include "output/json.h"
 
 #define FSTACK_DEPTH	32
 

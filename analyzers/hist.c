@@ -23,12 +23,12 @@
 
 #include "analyzers/analyzer.h"
 #include "analyzers/hist_filter.h"
-#include "output/hist.h"
-#include "output/json.h"
-#include "lib/intern.h"
 #include "events/tasks.h"
+#include "lib/intern.h"
 #include "lib/parse.h"
 #include "lib/util.h"
+#include "output/hist.h"
+#include "output/json.h"
 
 #define HIST_KEYS	4			/* fields of one key */
 #define HIST_SLOTS	(HIST_KEYS + 1 + HF_MAX_NAMES)

@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "output/hist.h"
-#include "output/json.h"
 #include "analyzers/waits.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "lib/util.h"
+#include "output/hist.h"
+#include "output/json.h"
 
 enum sort_key { SK_PID, SK_AVG, SK_MAX, SK_COUNT, SK_RUNTIME, SK_NKEYS };
 

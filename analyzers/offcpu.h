@@ -12,8 +12,8 @@
 
 #include "analyzers/analyzer.h"
 #include "analyzers/waits.h"
-#include "lib/intern.h"
 #include "events/syms.h"
+#include "lib/intern.h"
 #include "lib/tab.h"
 
 /* The parts of an aggregation key (an interned array); stack ids are id + 1, 0 none. */

@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "analyzers/offcpu.h"
-#include "output/flame.h"
-#include "output/json.h"
 #include "events/tasks.h"
 #include "lib/util.h"
+#include "output/flame.h"
+#include "output/json.h"
 
 #define MAX_FRAMES	300
 

@@ -19,15 +19,15 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "output/hgroups.h"
-#include "output/json.h"
 #include "analyzers/ready.h"
 #include "analyzers/waits.h"
 #include "events/chain.h"
-#include "lib/pidset.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
+#include "lib/pidset.h"
 #include "lib/util.h"
+#include "output/hgroups.h"
+#include "output/json.h"
 
 struct runqlat {
 	const struct ft_env	*env;

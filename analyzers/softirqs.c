@@ -19,10 +19,10 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "output/hist.h"
-#include "output/json.h"
 #include "lib/parse.h"
 #include "lib/util.h"
+#include "output/hist.h"
+#include "output/json.h"
 
 /* Vectors: the kernel's order (include/linux/interrupt.h), BCC's lower-case names. */
 #define NVEC	16

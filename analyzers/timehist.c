@@ -37,12 +37,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/json.h"
-#include "output/line.h"
 #include "analyzers/timehist.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "lib/util.h"
+#include "output/json.h"
+#include "output/line.h"
 
 enum { OPT_STATE = 0x100, OPT_TIME };
 

@@ -12,9 +12,9 @@
 
 #include "analyzers/analyzer.h"
 #include "analyzers/ready.h"
+#include "lib/tab.h"
 #include "output/line.h"
 #include "output/stats.h"
-#include "lib/tab.h"
 
 /* perf's default width of the task name column */
 #define TH_COMM_WIDTH	30

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/json.h"
 #include "analyzers/timehist.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
+#include "output/json.h"
 
 /* cmp_tid - order tasks by tid */
 static int cmp_tid(const void *a, const void *b)

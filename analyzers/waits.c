@@ -9,9 +9,9 @@
  */
 #include <string.h>
 
-#include "output/json.h"
 #include "analyzers/ready.h"
 #include "analyzers/waits.h"
+#include "output/json.h"
 
 /* Per-task state: whether and since when it is ready (analyzers/ready.h). */
 struct wtask {

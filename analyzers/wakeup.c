@@ -11,12 +11,12 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "output/hgroups.h"
-#include "output/json.h"
 #include "analyzers/waits.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "lib/util.h"
+#include "output/hgroups.h"
+#include "output/json.h"
 
 /* A waker -> wakee pair. */
 struct pair {

@@ -13,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output/flame.h"
 #include "cmd/fold.h"
 #include "cmd/options.h"
 #include "cmd/run.h"
 #include "lib/util.h"
+#include "output/flame.h"
 
 enum { OPT_DIFF = 0x100, OPT_TITLE, OPT_SUBTITLE, OPT_COUNTNAME, OPT_WIDTH, OPT_INVERTED,
        OPT_COLORS, OPT_FORMAT };

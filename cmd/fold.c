@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/flame.h"
 #include "cmd/fold.h"
 #include "lib/util.h"
+#include "output/flame.h"
 
 /* by_stack - qsort order of table entries: their stacks, bytewise */
 static int by_stack(const void *x, const void *y)

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/flame.h"
 #include "cmd/fold.h"
 #include "lib/util.h"
+#include "output/flame.h"
 
 /* content - a line that tells a format: neither blank nor a '#' comment */
 static bool content(const char *l)

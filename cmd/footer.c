@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/json.h"
 #include "cmd/footer.h"
+#include "output/json.h"
 #include "tracer/session.h"
 
 /* ft_footer_init - three sets of counts with per-CPU arrays; -1 on ENOMEM */

@@ -15,11 +15,11 @@
 #include <tracefs/tracefs.h>
 
 #include "analyzers/analyzer.h"
+#include "cmd/run.h"
 #include "events/decode.h"
 #include "events/tep.h"
-#include "cmd/run.h"
-#include "tracer/session.h"
 #include "lib/util.h"
+#include "tracer/session.h"
 
 /* pmu_works - can we open a counting perf event of this type/config on ourselves? */
 static const char *pmu_works(unsigned int type, unsigned long long config)

@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "analyzers/analyzer.h"
-#include "tracer/command.h"
 #include "cmd/options.h"
 #include "events/source.h"
 #include "lib/parse.h"
 #include "lib/util.h"
+#include "tracer/command.h"
 
 enum { OPT_JSON = 0x1000, OPT_HELP, OPT_PMU, OPT_KEEP_CMD, OPT_CLOCK, OPT_CGROUP };
 

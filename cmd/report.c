@@ -12,13 +12,13 @@
 #include <unistd.h>
 
 #include "analyzers/analyzer.h"
+#include "cmd/options.h"
 #include "cmd/run.h"
 #include "cmd/stages.h"
-#include "output/json.h"
 #include "events/tasks.h"
 #include "events/tdat.h"
-#include "cmd/options.h"
 #include "lib/util.h"
+#include "output/json.h"
 
 #define MAX_STAGES	8
 #define MAX_WORDS	32

@@ -12,11 +12,11 @@
 
 #include <tracefs/tracefs.h>
 
-#include "events/tep.h"
-#include "tracer/command.h"
 #include "cmd/run.h"
-#include "tracer/session.h"
+#include "events/tep.h"
 #include "lib/util.h"
+#include "tracer/command.h"
+#include "tracer/session.h"
 
 /* owner_pid - the PID in an ftscope name (sep '-' or '_'), -1 when not one of ours */
 static int owner_pid(const char *name, char sep)

@@ -21,25 +21,26 @@
 #include <traceevent/event-parse.h>
 
 #include "analyzers/analyzer.h"
-#include "output/json.h"
+#include "cmd/footer.h"
+#include "cmd/options.h"
+#include "cmd/run.h"
+#include "cmd/stages.h"
+#include "cmd/tps.h"
 #include "events/chain.h"
 #include "events/decode.h"
 #include "events/merge.h"
-#include "lib/pidset.h"
+#include "events/source.h"
 #include "events/tasks.h"
 #include "events/tdat.h"
 #include "events/tep.h"
 #include "events/tool.h"
+#include "lib/pidset.h"
+#include "lib/util.h"
+#include "output/json.h"
 #include "tracer/command.h"
-#include "cmd/footer.h"
-#include "cmd/options.h"
 #include "tracer/pmu.h"
 #include "tracer/probes.h"
-#include "cmd/run.h"
-#include "cmd/stages.h"
-#include "events/source.h"
 #include "tracer/session.h"
-#include "lib/util.h"
 
 /* Longest sleep between rounds: bounds the delay of Ctrl-C-free reports and memory. */
 #define MAX_WAIT_MS	1000
@@ -211,78 +212,6 @@ static void report(struct pipeline *p, struct ft_merge *m, bool final)
 	fflush(stdout);
 }
 
-/*
- * tps_formats - the formats of the analyzer's tracepoints, read with @rd into @tep. A
- * missing one is left for tps_resolve to report (or skip, when optional).
- */
-static int tps_formats(struct pipeline *p, struct tep_handle *tep, ft_format_read_fn rd,
-		       void *ctx, unsigned int flags)
-{
-	const struct ft_tp *tp;
-
-	for (tp = p->tps; tp; tp = tp->next) {
-		if (!ft_tp_name_ok(tp->system) || !ft_tp_name_ok(tp->name)) {
-			ft_err("bad event '%s:%s'", tp->system, tp->name);
-			return -1;
-		}
-		errno = 0;
-		if (!ft_tep_add_event(tep, rd, ctx, tp->system, tp->name, flags) || errno == ENOENT)
-			continue;
-		ft_err("cannot parse the format of %s:%s: %s", tp->system, tp->name,
-		       strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* tps_resolve - the analyzer's tracepoints against the trace's formats, into the decoder */
-static int tps_resolve(struct pipeline *p, struct tep_handle *tep, bool live)
-{
-	struct ft_tp *tp;
-	char err[512];
-
-	for (tp = p->tps; tp; tp = tp->next) {
-		if (ft_tp_resolve(tp, tep, err, sizeof(err))) {
-			if (tp->id < 0)
-				ft_err("%s needs %s:%s, which the %s lacks", p->run->name, tp->system,
-				       tp->name, live ? "kernel" : "capture");
-			else
-				ft_err("%s", err);
-			return -1;
-		}
-		if (tp->id >= 0 && ft_decoder_add_tp(&p->dec, tp->id)) {
-			ft_err("%s:%s: event id %d is out of range", tp->system, tp->name, tp->id);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* tps_enable - live: enable the analyzer's tracepoints (optional ones only if there) */
-static int tps_enable(struct pipeline *p, struct ft_session *s)
-{
-	const struct ft_tp *tp;
-	char spec[512];
-
-	for (tp = p->tps; tp; tp = tp->next) {
-		if (!ft_tp_name_ok(tp->system) || !ft_tp_name_ok(tp->name)) {
-			ft_err("bad event '%s:%s'", tp->system, tp->name);
-			return -1;
-		}
-		if (!ft_session_has_event(s, tp->system, tp->name)) {
-			if (tp->optional)
-				continue;
-			ft_err("%s needs %s:%s, which the kernel lacks", p->run->name, tp->system,
-			       tp->name);
-			return -1;
-		}
-		snprintf(spec, sizeof(spec), "%s:%s", tp->system, tp->name);
-		if (ft_session_enable(s, spec))
-			return -1;
-	}
-	return 0;
-}
-
 /* pipeline_init - decoder, chain, tasks and the analyzer over @tep */
 static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, bool live)
 {
@@ -312,7 +241,7 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	}
 	if (p->probes && ft_probes_decoder(p->probes, &p->dec))
 		return -1;
-	if (tps_resolve(p, tep, live))
+	if (ft_tps_resolve(p->tps, p->run->name, tep, &p->dec, live))
 		return -1;
 	/* wakeup types no analyzer reads (sched_wakeup beside sched_waking) feed only the chain */
 	want = ft_want_wakeups(p->need, p->want, p->dec.have & FT_NEED(FT_EV_WAKING));
@@ -467,7 +396,7 @@ static int run_offline(struct pipeline *p)
 	}
 	if (p->probes && probes_of_file(p, &src, tep))
 		goto out_src;
-	if (tps_formats(p, tep, ft_source_format_read, &src, FT_TEP_UNTRUSTED))
+	if (ft_tps_formats(p->tps, tep, ft_source_format_read, &src, FT_TEP_UNTRUSTED))
 		goto out_src;
 	if (ft_merge_init(&m, &pf, src.ncpus, on_raws, p)) {
 		ft_err("out of memory");
@@ -696,7 +625,7 @@ static int run_live(struct pipeline *p)
 	for (ev = p->run->extra; ev && *ev; ev++)
 		if (ft_session_enable(&s, *ev))
 			goto out_session;
-	if (tps_enable(p, &s))
+	if (ft_tps_enable(p->tps, p->run->name, &s))
 		goto out_session;
 	if (p->probes) {
 		e = ft_probes_setup(p->probes, &s, pids, npids, p->follow);
@@ -712,7 +641,7 @@ static int run_live(struct pipeline *p)
 	}
 	if (p->probes && ft_probes_formats(p->probes, ft_session_format_read, &s, tep, false))
 		goto out_session;
-	if (tps_formats(p, tep, ft_session_format_read, &s, 0))
+	if (ft_tps_formats(p->tps, tep, ft_session_format_read, &s, 0))
 		goto out_session;
 	if (ft_merge_init(&m, &s.pf, s.ncpus, on_raws, p)) {
 		ft_err("out of memory");
@@ -848,78 +777,5 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	if (p.probes)
 		ft_probes_free(p.probes);
 	ft_pmu_close(&pmu);
-	return ret;
-}
-
-/**
- * ft_run_whole - @whole of @n analyzers (@who one of them) read events of no task
- * (interrupts): no task filter for them, no command beside task-filtered ones (@apart:
- * "run" or "record"). Sets @r->whole_system when all do. Returns 0, or -1 after one line.
- */
-int ft_run_whole(struct ft_run *r, const char *who, int whole, int n, const struct ft_opts *o,
-		 const char *apart)
-{
-	r->whole_system = whole && whole == n;
-	if (whole && (o->npids || o->ntids || o->cgroup)) {
-		ft_err("%s traces the whole system (interrupts and I/O completions belong to no "
-		       "task): -p, -t and --cgroup do not apply (-C selects CPUs)", who);
-		return -1;
-	}
-	if (whole && whole < n && o->cmd) {
-		ft_err("%s traces the whole system, the other analyzers the given tasks: %s "
-		       "them apart", who, apart);
-		return -1;
-	}
-	return 0;
-}
-
-/* check_functions - a function analyzer's patterns against the other options */
-static int check_functions(const struct ft_analyzer *a, const struct ft_func_req *req,
-			   const struct ft_opts *o)
-{
-	if (!req->nspecs) {
-		ft_err("%s needs at least one PATTERN (see --help)", a->cli.name);
-		return FT_EXIT_USAGE;
-	}
-	if (o->input && (o->npids || o->ntids)) {
-		ft_err("-p and -t filter a capture's scheduler events, not %s's probes", a->cli.name);
-		return FT_EXIT_USAGE;
-	}
-	return FT_PARSE_RUN;
-}
-
-/**
- * ft_run_analyzer - `ftscope NAME ...`: parse, then trace live or read a capture
- * Returns the exit status.
- */
-int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
-{
-	struct ft_stage st = { .a = a };
-	struct ft_run r = { .name = a->cli.name, .stages = { .st = &st, .n = 1 } };
-	struct ft_opts o = { 0 };
-	char prog[64];
-	int ret;
-
-	snprintf(prog, sizeof(prog), "ftscope %s", a->cli.name);
-	ft_set_prog(prog);
-	o.ncpus = ft_possible_cpus();
-	st.priv = calloc(1, a->priv_size);
-	if (!st.priv) {
-		ft_err("out of memory");
-		return FT_EXIT_ERR;
-	}
-	ret = ft_opts_parse(&o, &a->cli, st.priv, argc, argv);
-	if (ret == FT_PARSE_RUN && ft_run_whole(&r, a->cli.name, a->whole_system, 1, &o, "run"))
-		ret = FT_EXIT_USAGE;
-	if (ret == FT_PARSE_RUN && a->functions) {
-		r.funcs = a->functions(st.priv);
-		ret = check_functions(a, r.funcs, &o);
-	}
-	if (ret == FT_PARSE_RUN)
-		ret = ft_run(&o, &r);
-	if (a->free)
-		a->free(st.priv);
-	ft_opts_free(&o);
-	free(st.priv);
 	return ret;
 }

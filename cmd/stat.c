@@ -15,12 +15,12 @@
 #include <unistd.h>
 
 #include "analyzers/analyzer.h"
-#include "output/json.h"
-#include "tracer/command.h"
 #include "cmd/options.h"
-#include "tracer/pmu.h"
 #include "cmd/run.h"
 #include "lib/util.h"
+#include "output/json.h"
+#include "tracer/command.h"
+#include "tracer/pmu.h"
 
 /* perf stat's default events, per task and system wide */
 #define DEFAULT_TASK	"task-clock,context-switches,cpu-migrations,page-faults," \

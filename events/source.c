@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "events/merge.h"
-#include "events/tep.h"
 #include "events/source.h"
+#include "events/tep.h"
 #include "lib/util.h"
 
 /* dir_cpus - the number of cpuN.raw files of a capture directory (at most 4096) */

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/flame.h"
 #include "lib/intern.h"
+#include "output/flame.h"
 
 #define FRAME_H		16
 #define FONT_SIZE	12

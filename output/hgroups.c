@@ -2,9 +2,9 @@
 /*
  * Grouped latency histograms.
  */
+#include "events/tasks.h"
 #include "output/hgroups.h"
 #include "output/json.h"
-#include "events/tasks.h"
 
 static const char *const by_name[] = { "none", "pid", "tid", "cpu" };
 

@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
-#include "output/hist.h"
 #include "lib/tab.h"
+#include "output/hist.h"
 
 struct ft_json;
 struct ft_tasks;

@@ -23,9 +23,9 @@
 #include "events/page.h"
 #include "events/tdat.h"
 #include "events/tep.h"
+#include "lib/util.h"
 #include "tracer/command.h"
 #include "tracer/session.h"
-#include "lib/util.h"
 
 /* Largest /proc/kallsyms and saved_cmdlines read into a capture. */
 #define CAPTURE_TEXT_MAX	(256UL << 20)

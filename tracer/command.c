@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "events/tep.h"
+#include "lib/util.h"
 #include "tracer/command.h"
 #include "tracer/opts.h"
-#include "lib/util.h"
 
 /* executable - a regular file we may execute */
 static bool executable(const char *path)

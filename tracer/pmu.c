@@ -16,13 +16,13 @@
 
 #include <tracefs.h>
 
-#include "output/json.h"
 #include "events/tep.h"
 #include "lib/parse.h"
+#include "lib/util.h"
+#include "output/json.h"
 #include "tracer/opts.h"
 #include "tracer/pmu.h"
 #include "tracer/session.h"
-#include "lib/util.h"
 
 static const struct {
 	const char	*name;

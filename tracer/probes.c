@@ -25,10 +25,10 @@
 #include "events/decode.h"
 #include "events/syms.h"
 #include "events/tep.h"
+#include "lib/util.h"
 #include "tracer/opts.h"
 #include "tracer/probes.h"
 #include "tracer/session.h"
-#include "lib/util.h"
 
 /* Default ceiling on functions per run: each one costs two probes. */
 #define FT_PROBES_LIMIT	256

@@ -18,8 +18,8 @@
 
 #include "events/decode.h"
 #include "events/merge.h"
-#include "tracer/session.h"
 #include "lib/util.h"
+#include "tracer/session.h"
 
 /* At most this many pages per CPU in one round, so that a flood cannot starve the rest. */
 #define ROUND_PAGES	4096

@@ -17,9 +17,9 @@
 
 #include "events/decode.h"
 #include "events/tep.h"
+#include "lib/util.h"
 #include "tracer/opts.h"
 #include "tracer/session.h"
-#include "lib/util.h"
 
 /**
  * ft_tracefs_mount - make sure tracefs is mounted (this VM boots without it)

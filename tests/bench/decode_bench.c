@@ -19,10 +19,10 @@
 #include <traceevent/event-parse.h>
 
 #include "analyzers/analyzer.h"
+#include "cmd/run.h"
 #include "events/decode.h"
 #include "events/tdat.h"
 #include "events/tep.h"
-#include "cmd/run.h"
 
 /* cpu_now - process CPU time in seconds */
 static double cpu_now(void)

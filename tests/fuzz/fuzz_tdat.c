@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "analyzers/analyzer.h"
-#include "events/tep.h"
 #include "cmd/run.h"
+#include "events/tep.h"
 
 static const char *const names[] = { "timehist", "runqlat", "wakeup", "offcpu", "latency",
 				     "hardirqs", "softirqs", "biolatency" };

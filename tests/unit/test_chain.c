@@ -15,12 +15,12 @@
 #include <cmocka.h>
 
 #include "analyzers/analyzer.h"
-#include "output/json.h"
+#include "cmd/options.h"
 #include "events/chain.h"
 #include "events/decode.h"
-#include "lib/pidset.h"
 #include "events/tasks.h"
-#include "cmd/options.h"
+#include "lib/pidset.h"
+#include "output/json.h"
 #include "tests/unit/sched_events.h"
 
 #define MS	1000000ULL

@@ -16,17 +16,17 @@
 #include <traceevent/event-parse.h>
 
 #include "analyzers/analyzer.h"
-#include "output/hist.h"
-#include "output/line.h"
+#include "cmd/options.h"
 #include "events/chain.h"
 #include "events/decode.h"
 #include "events/merge.h"
-#include "lib/pidset.h"
 #include "events/tasks.h"
 #include "events/tep.h"
-#include "cmd/options.h"
-#include "tests/unit/sched_events.h"
+#include "lib/pidset.h"
 #include "lib/util.h"
+#include "output/hist.h"
+#include "output/line.h"
+#include "tests/unit/sched_events.h"
 
 #define K618	"tests/data/k6.18"
 

@@ -22,11 +22,11 @@
 #include <traceevent/event-parse.h>
 
 #include "analyzers/analyzer.h"
-#include "output/json.h"
+#include "cmd/options.h"
 #include "events/decode.h"
 #include "events/tasks.h"
 #include "events/tep.h"
-#include "cmd/options.h"
+#include "output/json.h"
 #include "tracer/probes.h"
 
 #define MAX_LINES	512

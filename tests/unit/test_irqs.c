@@ -17,10 +17,10 @@
 #include <traceevent/event-parse.h>
 
 #include "analyzers/analyzer.h"
-#include "output/json.h"
 #include "events/decode.h"
 #include "events/tep.h"
 #include "events/tp.h"
+#include "output/json.h"
 
 extern const struct ft_analyzer ft_hardirqs, ft_softirqs;
 

@@ -18,9 +18,9 @@
 #include <traceevent/event-parse.h>
 
 #include "events/decode.h"
-#include "lib/intern.h"
 #include "events/syms.h"
 #include "events/tep.h"
+#include "lib/intern.h"
 
 /* The two formats as a 6.18 kernel prints them (events/ftrace/.../format). */
 static const char kstack_fmt[] =

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `ftscope NAME ...` for an analyzer: its command line, then one run that drives it
+ * alone (cmd/run.c); and the rules for analyzers of events that belong to no task,
+ * which record and report follow too.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analyzers/analyzer.h"
+#include "cmd/options.h"
+#include "cmd/run.h"
+#include "lib/util.h"
+
+/**
+ * ft_run_whole - @whole of @n analyzers (@who one of them) read events of no task
+ * (interrupts): no task filter for them, no command beside task-filtered ones (@apart:
+ * "run" or "record"). Sets @r->whole_system when all do. Returns 0, or -1 after one line.
+ */
+int ft_run_whole(struct ft_run *r, const char *who, int whole, int n, const struct ft_opts *o,
+		 const char *apart)
+{
+	r->whole_system = whole && whole == n;
+	if (whole && (o->npids || o->ntids || o->cgroup)) {
+		ft_err("%s traces the whole system (interrupts and I/O completions belong to no "
+		       "task): -p, -t and --cgroup do not apply (-C selects CPUs)", who);
+		return -1;
+	}
+	if (whole && whole < n && o->cmd) {
+		ft_err("%s traces the whole system, the other analyzers the given tasks: %s "
+		       "them apart", who, apart);
+		return -1;
+	}
+	return 0;
+}
+
+/* check_functions - a function analyzer's patterns against the other options */
+static int check_functions(const struct ft_analyzer *a, const struct ft_func_req *req,
+			   const struct ft_opts *o)
+{
+	if (!req->nspecs) {
+		ft_err("%s needs at least one PATTERN (see --help)", a->cli.name);
+		return FT_EXIT_USAGE;
+	}
+	if (o->input && (o->npids || o->ntids)) {
+		ft_err("-p and -t filter a capture's scheduler events, not %s's probes", a->cli.name);
+		return FT_EXIT_USAGE;
+	}
+	return FT_PARSE_RUN;
+}
+
+/**
+ * ft_run_analyzer - `ftscope NAME ...`: parse, then trace live or read a capture
+ * Returns the exit status.
+ */
+int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
+{
+	struct ft_stage st = { .a = a };
+	struct ft_run r = { .name = a->cli.name, .stages = { .st = &st, .n = 1 } };
+	struct ft_opts o = { 0 };
+	char prog[64];
+	int ret;
+
+	snprintf(prog, sizeof(prog), "ftscope %s", a->cli.name);
+	ft_set_prog(prog);
+	o.ncpus = ft_possible_cpus();
+	st.priv = calloc(1, a->priv_size);
+	if (!st.priv) {
+		ft_err("out of memory");
+		return FT_EXIT_ERR;
+	}
+	ret = ft_opts_parse(&o, &a->cli, st.priv, argc, argv);
+	if (ret == FT_PARSE_RUN && ft_run_whole(&r, a->cli.name, a->whole_system, 1, &o, "run"))
+		ret = FT_EXIT_USAGE;
+	if (ret == FT_PARSE_RUN && a->functions) {
+		r.funcs = a->functions(st.priv);
+		ret = check_functions(a, r.funcs, &o);
+	}
+	if (ret == FT_PARSE_RUN)
+		ret = ft_run(&o, &r);
+	if (a->free)
+		a->free(st.priv);
+	ft_opts_free(&o);
+	free(st.priv);
+	return ret;
+}
