@@ -13,20 +13,29 @@
 #include "lib/util.h"
 
 /**
- * ft_run_whole - @whole of @n analyzers (@who one of them) read events of no task
- * (interrupts): no task filter for them, no command beside task-filtered ones (@apart:
- * "run" or "record"). Sets @r->whole_system when all do. Returns 0, or -1 after one line.
+ * ft_run_whole - the analyzers of @s that read events of no task (interrupts, I/O
+ * completions): no task filter for them, and no command beside task-filtered ones
+ * (@apart: "run" or "record"). Sets @r->whole_system when all of them do.
+ * Returns 0, or -1 after one error line.
  */
-int ft_run_whole(struct ft_run *r, const char *who, int whole, int n, const struct ft_opts *o,
+int ft_run_whole(struct ft_run *r, const struct ft_stages *s, const struct ft_opts *o,
 		 const char *apart)
 {
-	r->whole_system = whole && whole == n;
+	const char *who = NULL;
+	int i, whole = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (s->st[i].a->whole_system) {
+			who = s->st[i].a->cli.name;
+			whole++;
+		}
+	r->whole_system = whole && whole == s->n;
 	if (whole && (o->npids || o->ntids || o->cgroup)) {
 		ft_err("%s traces the whole system (interrupts and I/O completions belong to no "
 		       "task): -p, -t and --cgroup do not apply (-C selects CPUs)", who);
 		return -1;
 	}
-	if (whole && whole < n && o->cmd) {
+	if (whole && whole < s->n && o->cmd) {
 		ft_err("%s traces the whole system, the other analyzers the given tasks: %s "
 		       "them apart", who, apart);
 		return -1;
@@ -70,7 +79,7 @@ int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
 		return FT_EXIT_ERR;
 	}
 	ret = ft_opts_parse(&o, &a->cli, st.priv, argc, argv);
-	if (ret == FT_PARSE_RUN && ft_run_whole(&r, a->cli.name, a->whole_system, 1, &o, "run"))
+	if (ret == FT_PARSE_RUN && ft_run_whole(&r, &r.stages, &o, "run"))
 		ret = FT_EXIT_USAGE;
 	if (ret == FT_PARSE_RUN && a->functions) {
 		r.funcs = a->functions(st.priv);

@@ -18,11 +18,10 @@
 struct record {
 	char		**events;	/* -e SYSTEM:EVENT, NULL-terminated */
 	int		nevents;
-	unsigned int	need, want;	/* of the named analyzers */
+	struct ft_stage	named[RECORD_MAX];	/* the named analyzers, on their options'
+						   defaults: asked which events they read,
+						   never begun */
 	int		nnamed;
-	const struct ft_analyzer *an[RECORD_MAX];	/* the named ones, */
-	void		*apriv[RECORD_MAX];	/* with their options' defaults */
-	struct ft_tp	*tps;		/* the tracepoints they read by name */
 };
 
 /* The scheduler events when no analyzer is named (timehist, runqlat, wakeup, latency). */
@@ -57,7 +56,6 @@ static int record_arg(void *priv, const char *name)
 {
 	struct record *r = priv;
 	const struct ft_analyzer *a = ft_analyzer_find(name);
-	unsigned int need, want;
 	void *apriv;
 
 	if (!a) {
@@ -73,35 +71,14 @@ static int record_arg(void *priv, const char *name)
 		ft_err("at most %d analyzers in one recording", RECORD_MAX);
 		return FT_OPT_REPORTED;
 	}
-	need = a->need;
-	want = a->want;
-	/* the events of the analyzer run without options */
+	/* the events of the analyzer run without options (asked in ft_cmd_record) */
 	apriv = calloc(1, a->priv_size);
 	if (!apriv)
 		return -1;
-	r->an[r->nnamed] = a;
-	r->apriv[r->nnamed] = apriv;
-	if (a->events)
-		a->events(apriv, &need, &want);
-	if (a->tracepoints)
-		r->tps = ft_tp_append(r->tps, a->tracepoints(apriv));
-	r->need |= need;
-	r->want |= want;
+	r->named[r->nnamed].a = a;
+	r->named[r->nnamed].priv = apriv;
 	r->nnamed++;
 	return 0;
-}
-
-/* whole - how many named analyzers read events of no task (interrupts); *@who names one */
-static int whole(const struct record *r, const char **who)
-{
-	int i, n = 0;
-
-	for (i = 0; i < r->nnamed; i++)
-		if (r->an[i]->whole_system) {
-			*who = r->an[i]->cli.name;
-			n++;
-		}
-	return n;
 }
 
 /* record_check - a recording needs somewhere to go, and there is nothing to read back */
@@ -127,9 +104,9 @@ static void record_free(struct record *r)
 		free(r->events[i]);
 	free(r->events);
 	for (i = 0; i < r->nnamed; i++) {
-		if (r->an[i]->free)
-			r->an[i]->free(r->apriv[i]);
-		free(r->apriv[i]);
+		if (r->named[i].a->free)
+			r->named[i].a->free(r->named[i].priv);
+		free(r->named[i].priv);
 	}
 }
 
@@ -167,8 +144,8 @@ int ft_cmd_record(int argc, char **argv)
 	struct record *r = calloc(1, sizeof(*r));
 	struct ft_run run = { .name = "record", .record = true };
 	struct ft_opts o = { 0 };
-	const char *who = NULL;
-	int ret, n;
+	struct ft_stages named;
+	int ret;
 
 	ft_set_prog("ftscope record");
 	if (!r) {
@@ -179,13 +156,17 @@ int ft_cmd_record(int argc, char **argv)
 	ret = ft_opts_parse(&o, &record_cli, r, argc, argv);
 	if (ret == FT_PARSE_RUN && record_check(&o))
 		ret = FT_EXIT_USAGE;
-	n = ret == FT_PARSE_RUN ? whole(r, &who) : 0;	/* every word parsed */
-	if (n && ft_run_whole(&run, who, n, r->nnamed, &o, "record"))
+	named = (struct ft_stages){ .st = r->named, .n = r->nnamed };
+	if (ret == FT_PARSE_RUN && ft_run_whole(&run, &named, &o, "record"))
 		ret = FT_EXIT_USAGE;
 	if (ret == FT_PARSE_RUN) {
-		run.need = r->nnamed ? r->need : RECORD_DEFAULT_NEED;
-		run.want = r->nnamed ? r->want : RECORD_DEFAULT_WANT;
-		run.tps = r->tps;
+		run.need = RECORD_DEFAULT_NEED;
+		run.want = RECORD_DEFAULT_WANT;
+		if (named.n) {
+			run.need = run.want = 0;
+			ft_stages_events(&named, &run.need, &run.want);
+			run.tps = ft_stages_tps(&named);
+		}
 		run.extra = r->events;
 		ret = ft_run(&o, &run);
 	}

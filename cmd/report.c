@@ -121,19 +121,6 @@ static int report_check(struct report *r, const struct ft_opts *o)
 	return 0;
 }
 
-/* whole - how many of the analyzers read events of no task (interrupts); *@who names one */
-static int whole(const struct report *r, const char **who)
-{
-	int i, n = 0;
-
-	for (i = 0; i < r->n; i++)
-		if (r->st[i].a->whole_system) {
-			*who = r->st[i].a->cli.name;
-			n++;
-		}
-	return n;
-}
-
 /* report_free - what parsing made */
 static void report_free(struct report *r)
 {
@@ -186,8 +173,7 @@ int ft_cmd_report(int argc, char **argv)
 	struct report *r = calloc(1, sizeof(*r));
 	struct ft_run run = { .name = "report" };
 	struct ft_opts o = { 0 };
-	const char *who = NULL;
-	int ret, n;
+	int ret;
 
 	ft_set_prog("ftscope report");
 	if (!r) {
@@ -198,13 +184,12 @@ int ft_cmd_report(int argc, char **argv)
 	ret = ft_opts_parse(&o, &report_cli, r, argc, argv);
 	if (ret == FT_PARSE_RUN && report_check(r, &o))
 		ret = FT_EXIT_USAGE;
-	n = ret == FT_PARSE_RUN ? whole(r, &who) : 0;	/* every word parsed */
-	if (n && ft_run_whole(&run, who, n, r->n, &o, "run"))
+	run.stages = (struct ft_stages){ .st = r->st, .n = r->n, .sections = true };
+	/* only once every word parsed: each stage has its analyzer */
+	if (ret == FT_PARSE_RUN && ft_run_whole(&run, &run.stages, &o, "run"))
 		ret = FT_EXIT_USAGE;
-	if (ret == FT_PARSE_RUN) {
-		run.stages = (struct ft_stages){ .st = r->st, .n = r->n, .sections = true };
+	if (ret == FT_PARSE_RUN)
 		ret = ft_run(&o, &run);
-	}
 	report_free(r);
 	ft_opts_free(&o);
 	free(r);

@@ -36,7 +36,7 @@ extern const struct ft_builtin ft_builtins[];	/* ends with a NULL name */
 
 void ft_commands_print(FILE *f, int width);
 int ft_run(struct ft_opts *o, struct ft_run *r);
-int ft_run_whole(struct ft_run *r, const char *who, int whole, int n, const struct ft_opts *o,
+int ft_run_whole(struct ft_run *r, const struct ft_stages *s, const struct ft_opts *o,
 		 const char *apart);
 int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv);
 int ft_cmd_record(int argc, char **argv);
