@@ -765,7 +765,9 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 		p.probes_own.req = r->funcs;
 		p.probes = &p.probes_own;
 	}
-	if (o->pmu) {
+	if (ft_tps_check(p.tps))	/* once, before the kernel or a file is asked */
+		ret = FT_EXIT_ERR;
+	if (ret == FT_PARSE_RUN && o->pmu) {
 		if (ft_pmu_parse(&pmu, o->pmu))
 			ret = FT_EXIT_USAGE;
 		p.pmu = &pmu;

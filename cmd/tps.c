@@ -13,6 +13,19 @@
 #include "lib/util.h"
 #include "tracer/session.h"
 
+/* ft_tps_check - are the names of @tps tracepoint names? 0, or -1 after one error line */
+int ft_tps_check(const struct ft_tp *tps)
+{
+	const struct ft_tp *tp;
+
+	for (tp = tps; tp; tp = tp->next)
+		if (!ft_tp_name_ok(tp->system) || !ft_tp_name_ok(tp->name)) {
+			ft_err("bad event '%s:%s'", tp->system, tp->name);
+			return -1;
+		}
+	return 0;
+}
+
 /*
  * ft_tps_formats - the formats of the tracepoints @tps, read with @rd into @tep. A
  * missing one is left for ft_tps_resolve to report (or skip, when optional). Returns 0,
@@ -24,10 +37,6 @@ int ft_tps_formats(const struct ft_tp *tps, struct tep_handle *tep, ft_format_re
 	const struct ft_tp *tp;
 
 	for (tp = tps; tp; tp = tp->next) {
-		if (!ft_tp_name_ok(tp->system) || !ft_tp_name_ok(tp->name)) {
-			ft_err("bad event '%s:%s'", tp->system, tp->name);
-			return -1;
-		}
 		errno = 0;
 		if (!ft_tep_add_event(tep, rd, ctx, tp->system, tp->name, flags) || errno == ENOENT)
 			continue;
@@ -75,10 +84,6 @@ int ft_tps_enable(const struct ft_tp *tps, const char *who, struct ft_session *s
 	char spec[512];
 
 	for (tp = tps; tp; tp = tp->next) {
-		if (!ft_tp_name_ok(tp->system) || !ft_tp_name_ok(tp->name)) {
-			ft_err("bad event '%s:%s'", tp->system, tp->name);
-			return -1;
-		}
 		if (!ft_session_has_event(s, tp->system, tp->name)) {
 			if (tp->optional)
 				continue;

@@ -13,6 +13,7 @@
 struct ft_decoder;
 struct ft_session;
 
+int ft_tps_check(const struct ft_tp *tps);
 int ft_tps_formats(const struct ft_tp *tps, struct tep_handle *tep, ft_format_read_fn rd,
 		   void *ctx, unsigned int flags);
 int ft_tps_resolve(struct ft_tp *tps, const char *who, struct tep_handle *tep,
