@@ -104,42 +104,49 @@ def drop_symbols(d):
     return d[:i] + u(0, 4) + u(0, 4) + d[p:]
 
 
-def sparse(src):
-    """ftscope's v6 file with its pages dealt to CPUs 0, 1 (from its CPU 0) and 2, 5
-    (from its CPU 1): what a 6-CPU machine with data on 0, 1, 2 and 5 records"""
-    d = open(src, 'rb').read()
-    fly = d.index(b'flyrecord\0')
+def v6_parts(d):
+    """a v6 file's parts: its metadata up to its CPU count, its options as (id, data),
+    its page size and each CPU's data"""
     opts = d.index(b'options  \0')
+    fly = d.index(b'flyrecord\0', opts)
     ncpus = struct.unpack_from('<I', d, opts - 4)[0]
-    table = [struct.unpack_from('<QQ', d, fly + 10 + 16 * i) for i in range(ncpus)]
-    page = struct.unpack_from('<I', d, 14)[0]
-    pages = [[d[o + k:o + k + page] for k in range(0, s, page)] for o, s in table]
-    cpus = [b''] * 6
-    for src_cpu, (a, b) in enumerate(((0, 1), (2, 5))):
-        for k, p in enumerate(pages[src_cpu]):
-            cpus[(a, b)[k % 2]] += p
-    # the options: CPUCOUNT (8) says 6, the CPUSTAT texts (2) are dropped
-    out, i = b'', opts + 10
+    options, i = [], opts + 10
     while True:
         oid = struct.unpack_from('<H', d, i)[0]
         if oid == 0:
             break
         size = struct.unpack_from('<I', d, i + 2)[0]
-        data = d[i + 6:i + 6 + size]
-        if oid == 8:
-            data = u(6, 4)
-        if oid != 2:
-            out += option(oid, data)
+        options.append((oid, d[i + 6:i + 6 + size]))
         i += 6 + size
-    meta = drop_symbols(d[:opts - 4]) + u(6, 4) + b'options  \0' + out + u(0, 2) + b'flyrecord\0'
-    off = -(-(len(meta) + 16 * 6) // page) * page
-    tab = b''
+    table = [struct.unpack_from('<QQ', d, fly + 10 + 16 * c) for c in range(ncpus)]
+    page = struct.unpack_from('<I', d, 14)[0]
+    return d[:opts - 4], options, page, [d[o:o + size] for o, size in table]
+
+
+def v6_file(head, options, page, cpus):
+    """a v6 file of metadata @head (kallsyms and printk formats dropped), @options and
+    the CPUs' data @cpus, each CPU's data at a page boundary"""
+    meta = drop_symbols(head) + u(len(cpus), 4) + b'options  \0' + \
+        b''.join(option(oid, data) for oid, data in options) + u(0, 2) + b'flyrecord\0'
+    off = -(-(len(meta) + 16 * len(cpus)) // page) * page
     for c in cpus:
-        tab += u(off, 8) + u(len(c), 8)
+        meta += u(off, 8) + u(len(c), 8)
         off += len(c)
-    meta += tab
     meta += b'\0' * (-len(meta) % page)
     return meta + b''.join(cpus)
+
+
+def sparse(src):
+    """ftscope's v6 file with its pages dealt to CPUs 0, 1 (from its CPU 0) and 2, 5
+    (from its CPU 1): what a 6-CPU machine with data on 0, 1, 2 and 5 records"""
+    head, options, page, data = v6_parts(open(src, 'rb').read())
+    cpus = [b''] * 6
+    for src_cpu, (a, b) in enumerate(((0, 1), (2, 5))):
+        for k in range(0, len(data[src_cpu]), page):
+            cpus[(a, b)[k // page % 2]] += data[src_cpu][k:k + page]
+    # the options: CPUCOUNT (8) says 6, the CPUSTAT texts (2) are dropped
+    options = [(oid, u(6, 4) if oid == 8 else x) for oid, x in options if oid != 2]
+    return v6_file(head, options, page, cpus)
 
 
 def zblock(data):
@@ -209,32 +216,8 @@ def zlib7(src):
 def no_clock(src):
     """ftscope's v6 file without its TRACECLOCK option (4), kallsyms and printk formats
     (a small fixture); the CPU data's offsets are written again"""
-    d = open(src, 'rb').read()
-    opts = d.index(b'options  \0')
-    fly = d.index(b'flyrecord\0', opts)
-    ncpus = struct.unpack_from('<I', d, opts - 4)[0]
-    out, i = b'', opts + 10
-    while True:
-        oid = struct.unpack_from('<H', d, i)[0]
-        if oid == 0:
-            break
-        size = struct.unpack_from('<I', d, i + 2)[0]
-        if oid != 4:
-            out += d[i:i + 6 + size]
-        i += 6 + size
-    assert i + 2 + 10 == fly + 10 or d[i + 2:i + 12] == b'flyrecord\0'
-    meta = drop_symbols(d[:opts - 4]) + u(ncpus, 4) + b'options  \0' + out + u(0, 2) + \
-        b'flyrecord\0'
-    table = [struct.unpack_from('<QQ', d, fly + 10 + 16 * c) for c in range(ncpus)]
-    page = struct.unpack_from('<I', d, 14)[0]
-    off = -(-(len(meta) + 16 * ncpus) // page) * page
-    tab, data = b'', b''
-    for o, size in table:
-        tab += u(off + len(data), 8) + u(size, 8)
-        data += d[o:o + size]
-    meta += tab
-    meta += b'\0' * (-len(meta) % page)
-    return meta + data
+    head, options, page, cpus = v6_parts(open(src, 'rb').read())
+    return v6_file(head, [(oid, x) for oid, x in options if oid != 4], page, cpus)
 
 
 def main():
