@@ -18,6 +18,7 @@
 
 #include "events/decode.h"
 #include "events/funcs.h"
+#include "events/sample.h"
 #include "events/tp.h"
 #include "lib/parse.h"
 #include "lib/pidset.h"
@@ -47,6 +48,7 @@ struct ft_env {
 	int			nprocmaps;	/* processes (PROCMAPS), for user stacks */
 	const struct ft_blob	*cmdlines;	/* offline: the file's saved_cmdlines, or NULL */
 	char			clock[16];	/* the trace clock of the times: "mono", "perf" */
+	const struct ft_sample_counts *samples;	/* sampling: what the rings gave and lost */
 };
 
 /* ft_env_traced - does the trace follow @pid (always, for a whole-system trace)? */
@@ -123,6 +125,11 @@ struct ft_analyzer {
 	   the pipeline enables them live, resolves their fields in the trace's formats
 	   and delivers their records (ft_tp_is) */
 	struct ft_tp *(*tracepoints)(void *priv);
+	/* optional: what it samples through perf_event_open (after parse_opt; NULL:
+	   nothing). Samples reach sample() between records, not in time order with them:
+	   live as each round drains the rings, from a file after its records */
+	const struct ft_sample_req *(*sampling)(void *priv);
+	void	(*sample)(void *priv, const struct ft_sample *s);
 	/* returns 0, or -1 after printing one error line */
 	int	(*init)(void *priv, const struct ft_env *env);
 	void	(*event)(void *priv, const struct ft_event *ev);

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf_event_open samples, as an analyzer asks for them and as the pipeline hands
+ * them over: live from the tracer's per-CPU mmap rings, or read back from a
+ * trace.dat that kept them (its FT_TDAT_OPT_SAMPLES option).
+ */
+#ifndef FTSCOPE_EVENTS_SAMPLE_H
+#define FTSCOPE_EVENTS_SAMPLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Deepest callchain kept per sample (perf's default kernel.perf_event_max_stack). */
+#define FT_SAMPLE_MAX_STACK	127
+
+/* What to sample: filled by the analyzer's options, opened by the tracer. */
+struct ft_sample_req {
+	const char	*event;		/* as `stat -e` and funclat take it: cpu-clock (NULL),
+					   page-faults, sched:sched_switch, c:malloc, /bin/x:f */
+	uint64_t	freq;		/* samples per second (-F), 0: every period events */
+	uint64_t	period;		/* -c: one sample every period events */
+	bool		user, kernel;	/* the frames wanted (callchain) */
+};
+
+/* One sample. Frames are leaf first: nk kernel addresses, then nu user ones. */
+struct ft_sample {
+	uint64_t	ts;		/* CLOCK_MONOTONIC ns, as the trace's mono clock */
+	uint64_t	period;		/* what it stands for: ns for cpu-clock, else events */
+	int		pid, tid, cpu;
+	int		nk, nu;
+	const uint64_t	*ip;		/* nk + nu frames */
+};
+
+/*
+ * The losses of sampling: records the kernel dropped (PERF_RECORD_LOST) and
+ * throttling (PERF_RECORD_THROTTLE: the kernel lowered the rate).
+ */
+struct ft_sample_counts {
+	unsigned long long	samples, lost, throttled, bad;
+};
+
+/*
+ * Samples kept in a file: a little-endian blob of records, each
+ *   u64 ts, u64 period, u32 pid, u32 tid, u32 cpu, u16 nk, u16 nu, (nk + nu) x u64 ip
+ * after a header "FTSAMP1\0" u64 freq, u64 period, u32 flags (1 user, 2 kernel),
+ * u32 event name length, the name, and the counts (4 x u64).
+ */
+struct ft_sample_file {
+	struct ft_sample_req	req;
+	char			event[128];
+	struct ft_sample_counts	counts;
+	const unsigned char	*rec, *end;	/* the records */
+};
+
+int ft_sample_file_open(struct ft_sample_file *f, const void *blob, size_t len);
+int ft_sample_file_next(struct ft_sample_file *f, struct ft_sample *s, uint64_t *ip);
+int ft_sample_blob_head(unsigned char **buf, size_t *len, const struct ft_sample_req *r,
+			const struct ft_sample_counts *c);
+int ft_sample_blob_add(unsigned char **buf, size_t *len, size_t *cap,
+		       const struct ft_sample *s);
+
+#endif

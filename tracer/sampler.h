@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The sampling stage: perf_event_open with PERF_SAMPLE_CALLCHAIN, one mmap ring per
+ * CPU (the events of every target on a CPU write to that CPU's ring), drained by the
+ * run's rounds. Lost records and throttling are counted.
+ */
+#ifndef FTSCOPE_TRACER_SAMPLER_H
+#define FTSCOPE_TRACER_SAMPLER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "events/sample.h"
+
+struct ft_opts;
+
+typedef void (*ft_sample_fn)(void *ctx, const struct ft_sample *s);
+
+struct ft_sampler {
+	struct ft_sample_req	req;
+	char			name[128];	/* the event, as printed */
+	uint32_t		type;
+	uint64_t		config, config1, config2;
+	int			*fd;		/* ncpus x ntgt, -1 when not open */
+	int			ntgt, ncpus;
+	void			**ring;		/* per CPU: the mapping, or NULL */
+	size_t			ring_len;	/* bytes mapped: one meta page + data */
+	unsigned char		*wrap;		/* a record that wraps the ring, copied */
+	uint64_t		*ip;		/* FT_SAMPLE_MAX_STACK frames of one sample */
+	bool			on_exec;
+	struct ft_sample_counts	counts;
+};
+
+int ft_sampler_resolve(struct ft_sampler *sp, const struct ft_sample_req *req);
+int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *pids,
+		    int npids);
+void ft_sampler_enable(struct ft_sampler *sp);
+void ft_sampler_disable(struct ft_sampler *sp);
+int ft_sampler_fds(const struct ft_sampler *sp, int *fds, int max);
+long ft_sampler_drain(struct ft_sampler *sp, ft_sample_fn fn, void *ctx);
+void ft_sampler_close(struct ft_sampler *sp);
+
+#endif
