@@ -51,6 +51,11 @@ static void counts_sub(struct ft_counts *d, const struct ft_counts *a, const str
 	d->bad = a->bad - b->bad;
 	d->malformed = a->malformed - b->malformed;
 	d->unordered = a->unordered - b->unordered;
+	d->sampled = a->sampled;
+	d->samples = a->samples - b->samples;
+	d->samples_lost = a->samples_lost - b->samples_lost;
+	d->throttled = a->throttled - b->throttled;
+	d->samples_bad = a->samples_bad - b->samples_bad;
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		d->lost_cpu[cpu] = a->lost_cpu[cpu] - b->lost_cpu[cpu];
 		d->repaired_cpu[cpu] = a->repaired_cpu[cpu] - b->repaired_cpu[cpu];
@@ -106,6 +111,12 @@ static void counts_json(struct ft_json *j, const struct ft_counts *c, int ncpus)
 	ft_json_u64(j, "bad_pages", c->bad);
 	ft_json_u64(j, "malformed_records", c->malformed);
 	ft_json_u64(j, "unordered_records", c->unordered);
+	if (!c->sampled)
+		return;
+	ft_json_u64(j, "samples", c->samples);
+	ft_json_u64(j, "samples_lost", c->samples_lost);
+	ft_json_u64(j, "throttled", c->throttled);
+	ft_json_u64(j, "malformed_samples", c->samples_bad);
 }
 
 /* counts_text - "N events processed, M lost" (per CPU when any), repairs, damage */
@@ -131,6 +142,16 @@ static void counts_text(FILE *f, const struct ft_counts *c, int ncpus)
 			c->malformed);
 	if (c->unordered)
 		fprintf(f, "; %llu records came after later ones", c->unordered);
+	if (c->sampled) {
+		fprintf(f, "; %llu samples, %llu lost", c->samples, c->samples_lost);
+		if (c->samples_lost)
+			fputs(" (results may be incomplete)", f);
+		if (c->throttled)
+			fprintf(f, ", throttled %llu times (the kernel lowered the rate)",
+				c->throttled);
+		if (c->samples_bad)
+			fprintf(f, ", %llu malformed skipped", c->samples_bad);
+	}
 	fputc('\n', f);
 }
 

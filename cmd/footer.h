@@ -18,6 +18,8 @@ struct ft_counts {
 	unsigned long long	events, lost, lost_unknown;
 	unsigned long long	repaired, split, bad, malformed, unordered;
 	unsigned long long	*lost_cpu, *repaired_cpu;	/* per CPU */
+	bool			sampled;	/* the run sampled (profile): the next four count */
+	unsigned long long	samples, samples_lost, throttled, samples_bad;
 };
 
 /* The run's figures now, at the last report, and in between. */

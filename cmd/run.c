@@ -40,6 +40,7 @@
 #include "tracer/command.h"
 #include "tracer/pmu.h"
 #include "tracer/probes.h"
+#include "tracer/sampler.h"
 #include "tracer/session.h"
 
 /* Longest sleep between rounds: bounds the delay of Ctrl-C-free reports and memory. */
@@ -75,6 +76,12 @@ struct pipeline {
 	struct ft_probes	probes_own;	/* ... the tracer's, for its request */
 	struct ft_tp		*tps;		/* the tracepoints read by name, or NULL */
 	struct ft_capture	*cap;		/* -o FILE, or NULL */
+	const struct ft_sample_req *sreq;	/* what the analyzers sample, or NULL */
+	struct ft_sampler	sampler;	/* ... live: the rings */
+	struct ft_sample_counts	scounts;	/* ... what was sampled and lost */
+	unsigned char		*skeep;		/* ... -o FILE: the samples to keep */
+	size_t			skeep_len, skeep_cap;
+	bool			skeep_failed;
 	bool			progress;	/* a progress line is on the terminal */
 	char			kallsyms[64];	/* offline: the trace.dat's kallsyms (a memfd) */
 };
@@ -142,6 +149,90 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 	deliver(p, &ev);
 }
 
+/* on_sample - one sample to the analyzers (and to -o FILE's blob) */
+static void on_sample(void *ctx, const struct ft_sample *s)
+{
+	struct pipeline *p = ctx;
+	const bool *on = p->o->cpu_on;
+
+	if (s->cpu < 0 || s->cpu >= p->ncpus || (on && !on[s->cpu]) ||
+	    (p->show && !ft_imap_get(&p->shown, s->tid))) {
+		return;
+	}
+	if (p->cap && !p->skeep_failed &&
+	    ft_sample_blob_add(&p->skeep, &p->skeep_len, &p->skeep_cap, s))
+		p->skeep_failed = true;
+	if (!p->run->record)
+		ft_stages_sample(&p->run->stages, s);
+}
+
+/* samples_round - live: drain the sample rings into the analyzers */
+static void samples_round(struct pipeline *p)
+{
+	if (!p->sreq)
+		return;
+	ft_sampler_drain(&p->sampler, on_sample, p);
+	p->scounts = p->sampler.counts;
+}
+
+/* samples_keep - -o FILE: the samples go into the trace.dat, after a header */
+static int samples_keep(struct pipeline *p, struct ft_capture *cap)
+{
+	unsigned char *head, *all;
+	size_t hlen;
+
+	if (p->skeep_failed || ft_sample_blob_head(&head, &hlen, p->sreq, &p->scounts) ||
+	    !(all = malloc(hlen + p->skeep_len))) {
+		ft_err("out of memory keeping the samples for %s", cap->path);
+		return -1;
+	}
+	memcpy(all, head, hlen);
+	if (p->skeep_len)
+		memcpy(all + hlen, p->skeep, p->skeep_len);
+	free(head);
+	free(p->skeep);
+	p->skeep = all;
+	p->skeep_len = p->skeep_cap = hlen + p->skeep_len;
+	cap->samples = all;
+	cap->samples_len = p->skeep_len;
+	return 0;
+}
+
+/* samples_of_file - -i: the samples the file kept; -1 after one line when it has none */
+static int samples_of_file(struct pipeline *p, struct ft_source *src, struct ft_sample_file *sf)
+{
+	const struct ft_blob *b = src->is_tdat ? &src->tdat.samples : NULL;
+
+	if (!b || !b->len) {
+		ft_err("%s holds no samples (keep them with ftscope %s -o FILE)", p->o->input,
+		       p->run->name);
+		return -1;
+	}
+	if (ft_sample_file_open(sf, b->data, b->len)) {
+		ft_err("%s: its samples are damaged", p->o->input);
+		return -1;
+	}
+	p->sreq = &sf->req;
+	p->scounts = sf->counts;
+	p->scounts.samples = 0;		/* counted again as they are read */
+	return 0;
+}
+
+/* samples_replay - -i: every kept sample to the analyzers, after the records */
+static void samples_replay(struct pipeline *p, struct ft_sample_file *sf)
+{
+	uint64_t ip[2 * FT_SAMPLE_MAX_STACK];
+	struct ft_sample s;
+	int r;
+
+	while ((r = ft_sample_file_next(sf, &s, ip)) > 0) {
+		p->scounts.samples++;
+		on_sample(p, &s);
+	}
+	if (r < 0)
+		p->scounts.bad++;
+}
+
 /* on_raws - merge callback: @n records in time order */
 static void on_raws(void *ctx, const struct ft_raw *raw, unsigned int n)
 {
@@ -172,6 +263,11 @@ static void counts_take(struct pipeline *p, struct ft_merge *m)
 	c->split = p->chain.split;
 	c->malformed = p->dec.malformed;
 	c->unordered = m->unordered;
+	c->sampled = p->sreq != NULL;
+	c->samples = p->scounts.samples;
+	c->samples_lost = p->scounts.lost;
+	c->throttled = p->scounts.throttled;
+	c->samples_bad = p->scounts.bad;
 }
 
 /* report - one report of the analyzer, with its footer; JSON as one object per line */
@@ -271,6 +367,8 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	p->env.have = p->dec.have;
 	p->env.ncpus = ncpus;
 	p->env.kallsyms = p->kallsyms[0] ? p->kallsyms : "/proc/kallsyms";
+	p->env.samples = p->sreq ? &p->scounts : NULL;
+	p->env.sampled = p->sreq;
 	return ft_stages_init(&p->run->stages, &p->env);
 }
 
@@ -379,9 +477,12 @@ static int run_offline(struct pipeline *p)
 	struct ft_page_fmt pf;
 	struct ft_merge m = { 0 };
 	struct ft_source src;
+	struct ft_sample_file sf;
 	int ret = FT_EXIT_ERR, ksyms_fd = -1;
 
 	if (ft_source_open(&src, p->o->input, p->o->instance))
+		goto out_src;
+	if (p->sreq && samples_of_file(p, &src, &sf))
 		goto out_src;
 	/*
 	 * Every event type the file holds, not only the analyzer's: the switch-chain
@@ -409,7 +510,7 @@ static int run_offline(struct pipeline *p)
 		goto out_pipe;
 	}
 	/* only analyzers with kernel stacks name kernel addresses */
-	if ((p->need | p->want) & FT_NEED(FT_EV_KSTACK))
+	if (((p->need | p->want) & FT_NEED(FT_EV_KSTACK)) || p->sreq)
 		ksyms_fd = src_kallsyms(p, &src);
 	snprintf(p->env.clock, sizeof(p->env.clock), "mono");	/* a capture directory's */
 	if (src.is_tdat) {
@@ -423,6 +524,8 @@ static int run_offline(struct pipeline *p)
 	if (ft_source_stream(&src, &m))
 		goto out_an;
 	ft_merge_flush_losses(&m);
+	if (p->sreq)
+		samples_replay(p, &sf);
 	report(p, &m, true);
 	ret = FT_EXIT_OK;
 out_an:
@@ -530,6 +633,8 @@ static int capture_end(struct pipeline *p, struct ft_capture *cap, const int *pi
 	tool = ft_tool_text(pids, npids, p->follow, p->probes ? &tp : NULL);
 	if (p->progress)
 		fputc('\n', stderr);
+	if (p->sreq && samples_keep(p, cap))
+		return -1;
 	if (cap->errors) {
 		ft_err("%llu pages could not be written to %s", cap->errors, cap->path);
 		free(tool);
@@ -595,6 +700,7 @@ static int run_live(struct pipeline *p)
 	int ret = FT_EXIT_ERR, *pids = NULL, npids = 0, e;
 	char **ev;
 	long reports = 0;
+	int sfd[o->ncpus];
 	unsigned int max_wait = ft_stages_max_wait(&p->run->stages, MAX_WAIT_MS);
 
 	if (geteuid() != 0) {
@@ -649,6 +755,8 @@ static int run_live(struct pipeline *p)
 	}
 	if (pipeline_init(p, tep, s.ncpus, true))
 		goto out_an;	/* the analyzers that began end there */
+	if (p->sreq && ft_sampler_open(&p->sampler, o, pids, npids))
+		goto out_an;
 	if (o->output) {
 		p->cap = &cap;
 		if (!p->run->record) {
@@ -662,6 +770,8 @@ static int run_live(struct pipeline *p)
 		goto out_an;
 	if (p->pmu)
 		ft_pmu_enable(p->pmu);
+	if (p->sreq)
+		ft_sampler_enable(&p->sampler);
 	if (o->cmd) {
 		e = ft_command_release(&child);
 		if (e) {
@@ -684,11 +794,13 @@ static int run_live(struct pipeline *p)
 		if (next_report && next_report + COMMIT_LAG_NS < wake)
 			wake = next_report + COMMIT_LAG_NS;
 		if (wake > now)
-			ft_reader_wait(&s, (int)((wake - now + 999999) / 1000000));
+			ft_reader_wait(&s, (int)((wake - now + 999999) / 1000000), sfd,
+				       p->sreq ? ft_sampler_fds(&p->sampler, sfd, o->ncpus) : 0);
 		now = ft_now_ns();
 		if (p->run->record ? ft_capture_splice(&cap, false) < 0 : ft_reader_round(&s, &m) < 0)
 			goto out_an;
 		ft_reader_losses(&s, &m);
+		samples_round(p);
 		if (p->cap)
 			capture_round(p, &s, &child);
 		clock_learn(&ck, &m, ft_now_ns());
@@ -712,6 +824,10 @@ static int run_live(struct pipeline *p)
 	ft_session_stop(&s);
 	if (p->pmu)
 		ft_pmu_disable(p->pmu);
+	if (p->sreq) {
+		ft_sampler_disable(&p->sampler);
+		samples_round(p);
+	}
 	if (p->run->record) {
 		if (ft_capture_splice(&cap, true) < 0)
 			goto out_an;
@@ -732,6 +848,7 @@ out_an:
 	pipeline_fini(p);
 	ft_merge_fini(&m);
 out_session:
+	ft_sampler_close(&p->sampler);
 	ft_capture_close(&cap);		/* again after out_an: it is idempotent */
 	if (tep)
 		tep_free(tep);
@@ -767,6 +884,12 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	}
 	if (ft_tps_check(p.tps))	/* once, before the kernel or a file is asked */
 		ret = FT_EXIT_ERR;
+	p.sreq = ft_stages_sampling(&r->stages);
+	if (ret == FT_PARSE_RUN && p.sreq && !o->input) {
+		if (ft_sampler_resolve(&p.sampler, p.sreq))
+			ret = FT_EXIT_USAGE;
+		p.sreq = &p.sampler.req;	/* with the defaults filled in */
+	}
 	if (ret == FT_PARSE_RUN && o->pmu) {
 		if (ft_pmu_parse(&pmu, o->pmu))
 			ret = FT_EXIT_USAGE;
@@ -779,5 +902,7 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	if (p.probes)
 		ft_probes_free(p.probes);
 	ft_pmu_close(&pmu);
+	ft_sampler_close(&p.sampler);
+	free(p.skeep);
 	return ret;
 }

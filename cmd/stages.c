@@ -38,6 +38,31 @@ struct ft_tp *ft_stages_tps(const struct ft_stages *s)
 	return all;
 }
 
+/*
+ * ft_stages_sampling - what the analyzers sample: the first request (a run has one
+ * set of rings; only profile samples), or NULL
+ */
+const struct ft_sample_req *ft_stages_sampling(const struct ft_stages *s)
+{
+	const struct ft_sample_req *r;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->st[i].a->sampling && (r = s->st[i].a->sampling(s->st[i].priv)))
+			return r;
+	return NULL;
+}
+
+/* ft_stages_sample - one sample to every analyzer that samples */
+void ft_stages_sample(struct ft_stages *s, const struct ft_sample *smp)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->st[i].a->sample)
+			s->st[i].a->sample(s->st[i].priv, smp);
+}
+
 /* ft_stages_max_wait - live: the shortest read interval any analyzer asks for */
 unsigned int ft_stages_max_wait(const struct ft_stages *s, unsigned int dflt)
 {

@@ -270,7 +270,8 @@ static int read_options(struct ft_tdat *t, struct cur *c, uint64_t *next)
 		oc.end = oc.p + b.len;
 		oc.bad = false;
 		/* text options keep their terminating NUL out of the length */
-		if (b.len && !b.data[b.len - 1] && id != FT_TDAT_OPT_BUFFER)
+		if (b.len && !b.data[b.len - 1] && id != FT_TDAT_OPT_BUFFER &&
+		    id != FT_TDAT_OPT_SAMPLES)
 			b.len--;
 		switch (id) {
 		case FT_TDAT_OPT_DONE:
@@ -300,6 +301,9 @@ static int read_options(struct ft_tdat *t, struct cur *c, uint64_t *next)
 			break;
 		case FT_TDAT_OPT_VERSION:
 			t->tool = b;
+			break;
+		case FT_TDAT_OPT_SAMPLES:
+			t->samples = b;
 			break;
 		}
 	}

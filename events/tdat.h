@@ -30,6 +30,7 @@ enum {
 	FT_TDAT_OPT_KALLSYMS	= 19,
 	FT_TDAT_OPT_PRINTK	= 20,
 	FT_TDAT_OPT_CMDLINES	= 21,
+	FT_TDAT_OPT_SAMPLES	= 0x4654,	/* ftscope's own: perf samples (events/sample.h) */
 };
 
 /* A piece of the file: in the mapping, or decompressed into memory. */
@@ -84,6 +85,7 @@ struct ft_tdat {
 	struct ft_blob		*procmaps;	/* PROCMAPS options: one per process */
 	int			nprocmaps;
 	struct ft_blob		tool;		/* VERSION: who wrote it (ftscope adds its filter) */
+	struct ft_blob		samples;	/* SAMPLES: profile's samples, or empty */
 	void			**owned;	/* decompressed sections */
 	int			nowned;
 	uint64_t		inflated;	/* bytes decompressed so far */
@@ -111,6 +113,7 @@ struct ft_tdat_meta {
 	struct ft_blob		clock, uname, tool;
 	const struct ft_blob	*procmaps;
 	int			nprocmaps;
+	struct ft_blob		samples;	/* profile's samples (events/sample.h), or empty */
 };
 
 int ft_tdat_write(int out, const struct ft_tdat_meta *meta, const int *cpu_fd,

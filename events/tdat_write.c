@@ -79,6 +79,16 @@ static void put_text_opt(struct obuf *b, int id, struct ft_blob text)
 	put_u(b, 0, 1);
 }
 
+/* put_blob_opt - a binary option as it is; nothing when empty */
+static void put_blob_opt(struct obuf *b, int id, struct ft_blob blob)
+{
+	if (!blob.len)
+		return;
+	put_u(b, id, 2);
+	put_u(b, blob.len, 4);
+	put(b, blob.data, blob.len);
+}
+
 /* put_formats - ftrace formats, then the other systems grouped */
 static void put_formats(struct obuf *b, const struct ft_tdat_meta *m)
 {
@@ -172,6 +182,7 @@ int ft_tdat_write(int out, const struct ft_tdat_meta *m, const int *cpu_fd,
 	put_text_opt(&b, FT_TDAT_OPT_VERSION, m->tool);
 	for (i = 0; i < m->nprocmaps; i++)
 		put_text_opt(&b, FT_TDAT_OPT_PROCMAPS, m->procmaps[i]);
+	put_blob_opt(&b, FT_TDAT_OPT_SAMPLES, m->samples);
 	put_u(&b, FT_TDAT_OPT_CPUCOUNT, 2);
 	put_u(&b, 4, 4);
 	put_u(&b, m->ncpus, 4);

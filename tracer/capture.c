@@ -408,6 +408,8 @@ int ft_capture_finish(struct ft_capture *c, const char *tool)
 		m.clock.len--;
 	m.uname.data = uname_text;
 	m.uname.len = uname_text ? strlen(uname_text) : 0;
+	m.samples.data = c->samples;
+	m.samples.len = c->samples_len;
 	m.tool.data = tool;
 	m.tool.len = strlen(tool);
 	if (!m.header_page.len || !m.header_event.len) {

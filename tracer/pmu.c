@@ -123,8 +123,8 @@ static bool modifiers(const char *m, struct ft_pmu_event *e)
 	return true;
 }
 
-/* resolve - fill type/config of @e from its name; prints the error */
-static int resolve(struct ft_pmu_event *e)
+/* ft_pmu_event_resolve - fill type/config of @e from its name; prints the error */
+int ft_pmu_event_resolve(struct ft_pmu_event *e)
 {
 	char base[64], *colon;
 	unsigned int i;
@@ -189,7 +189,7 @@ static int add_event(struct ft_pmu *p, const char *name, size_t len, int leader)
 	memset(e, 0, sizeof(*e));
 	memcpy(e->name, name, len);
 	e->leader = leader;
-	if (resolve(e))
+	if (ft_pmu_event_resolve(e))
 		return -1;
 	p->nev++;
 	return 0;

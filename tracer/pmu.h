@@ -46,6 +46,7 @@ struct ft_pmu {
 	char			target[128];	/* "'cmd args'", "system wide", ... */
 };
 
+int ft_pmu_event_resolve(struct ft_pmu_event *e);
 int ft_pmu_parse(struct ft_pmu *p, const char *list);
 int ft_pmu_open(struct ft_pmu *p, const struct ft_pmu_target *t);
 int ft_pmu_open_opts(struct ft_pmu *p, const struct ft_opts *o, const int *pids, int npids);

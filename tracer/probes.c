@@ -260,6 +260,31 @@ static int resolve(struct ft_probes *pr, const char *spec)
 	return n < 0 ? -1 : 0;
 }
 
+/**
+ * ft_probes_user_fn - one user function "lib:func" or "/path:func" as the ELF file
+ * and the file offset a uprobe takes (the profile's -e c:malloc)
+ * Returns 0, or -1 after printing one line (no such file or function, or several).
+ */
+int ft_probes_user_fn(const char *spec, char *path, size_t len, uint64_t *off)
+{
+	struct ft_probes pr = { 0 };
+	int ret = -1;
+
+	if (resolve(&pr, spec))
+		goto out;
+	if (pr.funcs.n != 1 || pr.funcs.fn[0].kind != FT_FK_USER)
+		ft_err("'%s' names %d functions: sample one at a time", spec, pr.funcs.n);
+	else if ((size_t)snprintf(path, len, "%s", pr.funcs.fn[0].path) >= len)
+		ft_err("'%s': path too long", spec);
+	else {
+		*off = pr.funcs.fn[0].addr;
+		ret = 0;
+	}
+out:
+	ft_funcs_free(&pr.funcs);
+	return ret;
+}
+
 /* instance_has_tracer - does the run's instance offer tracer @name? */
 static bool instance_has_tracer(struct ft_session *s, const char *name)
 {

@@ -9,6 +9,7 @@
 #define FTSCOPE_TRACER_PROBES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "events/funcs.h"
@@ -35,6 +36,7 @@ int ft_probes_setup(struct ft_probes *pr, struct ft_session *s, const int *pids,
 int ft_probes_formats(struct ft_probes *pr, ft_format_read_fn rd, void *ctx,
 		      struct tep_handle *tep, bool untrusted);
 int ft_probes_decoder(struct ft_probes *pr, struct ft_decoder *d);
+int ft_probes_user_fn(const char *spec, char *path, size_t len, uint64_t *off);
 void ft_probes_close(struct ft_probes *pr);
 void ft_probes_free(struct ft_probes *pr);
 

@@ -54,12 +54,20 @@ int ft_reader_open(struct ft_session *s)
 	return 0;
 }
 
-/* ft_reader_wait - sleep until a buffer fills to buffer_percent, a signal, or @timeout_ms */
-void ft_reader_wait(struct ft_session *s, int timeout_ms)
+/*
+ * ft_reader_wait - sleep until a buffer fills to buffer_percent, one of the @nextra
+ * fds is readable (the sample rings at their watermark), a signal, or @timeout_ms
+ */
+void ft_reader_wait(struct ft_session *s, int timeout_ms, const int *extra, int nextra)
 {
-	struct pollfd pfd[s->ncpus];
-	int n = 0, cpu;
+	struct pollfd pfd[s->ncpus + nextra];
+	int n = 0, cpu, i;
 
+	for (i = 0; i < nextra; i++) {
+		pfd[n].fd = extra[i];
+		pfd[n].events = POLLIN;
+		n++;
+	}
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		if (s->fd[cpu] < 0)
 			continue;

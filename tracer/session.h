@@ -46,7 +46,7 @@ void ft_session_close(struct ft_session *s);
 char *ft_session_format_read(void *ctx, const char *system, const char *event, size_t *len);
 
 int ft_reader_open(struct ft_session *s);
-void ft_reader_wait(struct ft_session *s, int timeout_ms);
+void ft_reader_wait(struct ft_session *s, int timeout_ms, const int *extra, int nextra);
 long ft_reader_round(struct ft_session *s, struct ft_merge *m);
 int ft_reader_losses(struct ft_session *s, struct ft_merge *m);
 unsigned long long ft_session_lost(const struct ft_session *s, int cpu);
@@ -69,6 +69,8 @@ struct ft_capture {
 	}			*maps;		/* last maps seen of each traced process */
 	int			nmaps;
 	bool			finished;
+	const void		*samples;	/* profile's samples to keep (events/sample.h) */
+	size_t			samples_len;
 };
 
 int ft_capture_open(struct ft_capture *c, const char *path, struct ft_session *s);

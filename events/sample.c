@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Samples kept in a trace.dat: written by a live run with -o, read back with -i.
+ * The blob is untrusted when read: every length is checked against its end.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/sample.h"
+
+static const char magic[8] = "FTSAMP1";
+
+#define HEAD_FIXED	(8 + 8 + 8 + 4 + 4)
+#define REC_FIXED	(8 + 8 + 4 + 4 + 4 + 2 + 2)
+
+/* put - append @n bytes at @off of @buf */
+static void put(unsigned char *buf, size_t *off, const void *v, size_t n)
+{
+	memcpy(buf + *off, v, n);
+	*off += n;
+}
+
+/* get - take @n bytes from @p, false past @end */
+static bool get(const unsigned char **p, const unsigned char *end, void *v, size_t n)
+{
+	if ((size_t)(end - *p) < n)
+		return false;
+	memcpy(v, *p, n);
+	*p += n;
+	return true;
+}
+
+/**
+ * ft_sample_blob_head - the header of a blob: what was sampled and what was lost
+ * Returns 0, or -1 when out of memory (*buf malloc'ed, *len its size).
+ */
+int ft_sample_blob_head(unsigned char **buf, size_t *len, const struct ft_sample_req *r,
+			const struct ft_sample_counts *c)
+{
+	const char *ev = r->event ? r->event : "cpu-clock";
+	uint32_t nlen = (uint32_t)strnlen(ev, 127), flags = (r->user ? 1 : 0) | (r->kernel ? 2 : 0);
+	uint64_t counts[4] = { c->samples, c->lost, c->throttled, c->bad };
+	size_t off = 0;
+
+	*buf = malloc(HEAD_FIXED + nlen + sizeof(counts));
+	if (!*buf)
+		return -1;
+	put(*buf, &off, magic, 8);
+	put(*buf, &off, &r->freq, 8);
+	put(*buf, &off, &r->period, 8);
+	put(*buf, &off, &flags, 4);
+	put(*buf, &off, &nlen, 4);
+	put(*buf, &off, ev, nlen);
+	put(*buf, &off, counts, sizeof(counts));
+	*len = off;
+	return 0;
+}
+
+/* ft_sample_blob_add - append one sample's record; -1 when out of memory */
+int ft_sample_blob_add(unsigned char **buf, size_t *len, size_t *cap, const struct ft_sample *s)
+{
+	size_t need = REC_FIXED + 8 * (size_t)(s->nk + s->nu), off = *len;
+	uint32_t pid = (uint32_t)s->pid, tid = (uint32_t)s->tid, cpu = (uint32_t)s->cpu;
+	uint16_t nk = (uint16_t)s->nk, nu = (uint16_t)s->nu;
+
+	if (*len + need > *cap) {
+		size_t ncap = *cap ? *cap * 2 : 1 << 16;
+		unsigned char *n;
+
+		while (ncap < *len + need)
+			ncap *= 2;
+		n = realloc(*buf, ncap);
+		if (!n)
+			return -1;
+		*buf = n;
+		*cap = ncap;
+	}
+	put(*buf, &off, &s->ts, 8);
+	put(*buf, &off, &s->period, 8);
+	put(*buf, &off, &pid, 4);
+	put(*buf, &off, &tid, 4);
+	put(*buf, &off, &cpu, 4);
+	put(*buf, &off, &nk, 2);
+	put(*buf, &off, &nu, 2);
+	put(*buf, &off, s->ip, 8 * (size_t)(s->nk + s->nu));
+	*len = off;
+	return 0;
+}
+
+/**
+ * ft_sample_file_open - read a blob's header
+ * Returns 0, or -1 (errno EINVAL) when it is not a sample blob or is damaged.
+ */
+int ft_sample_file_open(struct ft_sample_file *f, const void *blob, size_t len)
+{
+	const unsigned char *p = blob, *end = p + len;
+	uint64_t counts[4];
+	uint32_t flags, nlen;
+	char m[8];
+
+	memset(f, 0, sizeof(*f));
+	if (!get(&p, end, m, 8) || memcmp(m, magic, 8) || !get(&p, end, &f->req.freq, 8) ||
+	    !get(&p, end, &f->req.period, 8) || !get(&p, end, &flags, 4) ||
+	    !get(&p, end, &nlen, 4) || nlen >= sizeof(f->event) ||
+	    !get(&p, end, f->event, nlen) || !get(&p, end, counts, sizeof(counts))) {
+		errno = EINVAL;
+		return -1;
+	}
+	f->event[nlen] = '\0';
+	f->req.event = f->event;
+	f->req.user = flags & 1;
+	f->req.kernel = flags & 2;
+	f->counts = (struct ft_sample_counts){ counts[0], counts[1], counts[2], counts[3] };
+	f->rec = p;
+	f->end = end;
+	return 0;
+}
+
+/**
+ * ft_sample_file_next - the next sample; its frames go to @ip (FT_SAMPLE_MAX_STACK x 2)
+ * Returns 1, 0 at the end, or -1 (errno EINVAL) at a damaged record (the rest is dropped).
+ */
+int ft_sample_file_next(struct ft_sample_file *f, struct ft_sample *s, uint64_t *ip)
+{
+	uint32_t pid, tid, cpu;
+	uint16_t nk, nu;
+
+	if (f->rec == f->end)
+		return 0;
+	if (!get(&f->rec, f->end, &s->ts, 8) || !get(&f->rec, f->end, &s->period, 8) ||
+	    !get(&f->rec, f->end, &pid, 4) || !get(&f->rec, f->end, &tid, 4) ||
+	    !get(&f->rec, f->end, &cpu, 4) || !get(&f->rec, f->end, &nk, 2) ||
+	    !get(&f->rec, f->end, &nu, 2) || nk > FT_SAMPLE_MAX_STACK ||
+	    nu > FT_SAMPLE_MAX_STACK || !get(&f->rec, f->end, ip, 8 * (size_t)(nk + nu))) {
+		f->rec = f->end;
+		errno = EINVAL;
+		return -1;
+	}
+	s->pid = (int)pid;
+	s->tid = (int)tid;
+	s->cpu = (int)cpu;
+	s->nk = nk;
+	s->nu = nu;
+	s->ip = ip;
+	return 1;
+}

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sampling stage. One perf_event_open event per CPU (system wide), or per
+ * (target task, CPU) with inherit so children and new threads are sampled too;
+ * the events of a CPU share that CPU's ring (PERF_EVENT_IOC_SET_OUTPUT), because
+ * the kernel maps no ring of an inherited per-task event. Samples are stamped on
+ * CLOCK_MONOTONIC, the trace's mono clock. Each round drains every ring; the
+ * kernel's LOST and THROTTLE records are counted.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "lib/util.h"
+#include "tracer/opts.h"
+#include "tracer/pmu.h"
+#include "tracer/probes.h"
+#include "tracer/sampler.h"
+#include "tracer/session.h"
+
+/* Data pages of a CPU's ring: 2 MiB, a second of 999 Hz samples with deep stacks. */
+#define RING_PAGES	512
+
+#define SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+
+/* uprobe_type - the dynamic PMU type of uprobes, or -1 */
+static long uprobe_type(void)
+{
+	char *text = ft_read_file("/sys/bus/event_source/devices/uprobe/type", 64, NULL);
+	long t = text && *text ? strtol(text, NULL, 10) : -1;
+
+	free(text);
+	return t;
+}
+
+/* is_tracepoint_system - does tracefs have an event system named @sys? */
+static bool is_tracepoint_system(const char *sys)
+{
+	char path[512];
+	struct stat st;
+
+	if (!*sys || strchr(sys, '/') || ft_tracefs_mount())
+		return false;
+	snprintf(path, sizeof(path), "%s/events/%s", tracefs_tracing_dir(), sys);
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* resolve_uprobe - "lib:func" or "/path:func" as the uprobe PMU's event; prints the error */
+static int resolve_uprobe(struct ft_sampler *sp, const char *spec)
+{
+	static char path[4096];	/* config1 points at it until perf_event_open */
+	long type = uprobe_type();
+	uint64_t off;
+
+	if (type < 0) {
+		ft_err("cannot sample '%s': this kernel has no uprobe PMU", spec);
+		return -1;
+	}
+	if (ft_probes_user_fn(spec, path, sizeof(path), &off))
+		return -1;
+	sp->type = (uint32_t)type;
+	sp->config = 0;			/* not a return probe */
+	sp->config1 = (uint64_t)(uintptr_t)path;
+	sp->config2 = off;
+	return 0;
+}
+
+/**
+ * ft_sampler_resolve - the event of @req: a software, hardware or cache event or a
+ * tracepoint (as `stat -e` takes them), or a user function (as funclat takes it)
+ * Returns 0, or -1 after printing one line.
+ */
+int ft_sampler_resolve(struct ft_sampler *sp, const struct ft_sample_req *req)
+{
+	struct ft_pmu_event e = { 0 };
+	const char *ev = req->event ? req->event : "cpu-clock", *colon = strrchr(ev, ':');
+	char sys[128];
+
+	sp->req = *req;
+	if (!sp->req.freq && !sp->req.period)
+		sp->req.freq = 99;		/* perf's and BCC's profile default */
+	snprintf(sp->name, sizeof(sp->name), "%s", ev);
+	if (strlen(ev) >= sizeof(e.name)) {
+		ft_err("event name too long: %s", ev);
+		return -1;
+	}
+	if (colon) {
+		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - ev), ev);
+		/* not a tracepoint, not :u/:k modifiers: a user function */
+		if (strchr(sys, '/') || (!is_tracepoint_system(sys) &&
+					 strspn(colon + 1, "uk") != strlen(colon + 1)))
+			return resolve_uprobe(sp, ev);
+	}
+	snprintf(e.name, sizeof(e.name), "%s", ev);
+	if (ft_pmu_event_resolve(&e))
+		return -1;
+	sp->type = e.type;
+	sp->config = e.config;
+	return 0;
+}
+
+/* open_one - one sampling event on task @pid (-1: all) and @cpu; -1 with errno set */
+static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = sp->type;
+	a.config = sp->config;
+	a.config1 = sp->config1;
+	a.config2 = sp->config2;
+	a.sample_type = SAMPLE_TYPE;
+	if (sp->req.freq) {
+		a.freq = 1;
+		a.sample_freq = sp->req.freq;
+	} else {
+		a.sample_period = sp->req.period ? sp->req.period : 1;
+	}
+	a.disabled = 1;
+	a.inherit = inherit;
+	a.enable_on_exec = sp->on_exec;
+	a.exclude_callchain_user = !sp->req.user;
+	a.exclude_callchain_kernel = !sp->req.kernel;
+	a.sample_max_stack = FT_SAMPLE_MAX_STACK;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	a.watermark = 1;
+	a.wakeup_watermark = RING_PAGES * 4096 / 4;
+	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* open_error - the one line for a failed perf_event_open of @pid */
+static void open_error(const struct ft_sampler *sp, int pid)
+{
+	int e = errno;
+
+	if (e == ESRCH)
+		ft_err("cannot sample %s: no task with id %d", sp->name, pid);
+	else if (e == EMFILE || e == ENFILE)
+		ft_err("cannot sample %s: out of file descriptors: raise ulimit -n", sp->name);
+	else if (e == ENOENT || e == EOPNOTSUPP || e == ENODEV)
+		ft_err("cannot sample %s: this machine does not support it", sp->name);
+	else if (e == EINVAL && sp->req.freq)
+		ft_err("cannot sample %s at %llu Hz: %s", sp->name,
+		       (unsigned long long)sp->req.freq, strerror(e));
+	else
+		ft_err("cannot sample %s: %s", sp->name, strerror(e));
+}
+
+/* map_cpu - the ring of @cpu on @fd, or route @fd into the ring it has; -1 printed */
+static int map_cpu(struct ft_sampler *sp, int cpu, int fd, int first)
+{
+	if (first >= 0) {
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first) == 0)
+			return 0;
+		ft_err("cannot share the sample ring of CPU %d: %s", cpu, strerror(errno));
+		return -1;
+	}
+	sp->ring[cpu] = mmap(NULL, sp->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (sp->ring[cpu] != MAP_FAILED)
+		return 0;
+	sp->ring[cpu] = NULL;
+	ft_err("cannot map the sample ring of CPU %d: %s%s", cpu, strerror(errno),
+	       errno == EPERM ? " (raise kernel.perf_event_mlock_kb)" : "");
+	return -1;
+}
+
+/**
+ * ft_sampler_open - the events on what the options name: per (task, CPU) on @pids
+ * (ft_targets: -p/-t threads or the command, from its exec; children inherit) or per
+ * CPU (-a, -C, or no task). Returns 0, or -1 after printing one line.
+ */
+int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *pids,
+		    int npids)
+{
+	bool per_task = npids && !(o->cmd && (o->all || o->cpu_on));
+	int cpu, t, fd;
+
+	sp->ncpus = o->ncpus;
+	sp->ntgt = per_task ? npids : 1;
+	sp->on_exec = per_task && o->cmd;
+	sp->ring_len = (RING_PAGES + 1) * (size_t)sysconf(_SC_PAGESIZE);
+	sp->fd = malloc((size_t)sp->ntgt * sp->ncpus * sizeof(*sp->fd));
+	sp->ring = calloc(sp->ncpus, sizeof(*sp->ring));
+	sp->ip = malloc(2 * FT_SAMPLE_MAX_STACK * sizeof(*sp->ip));
+	if (!sp->fd || !sp->ring || !sp->ip) {
+		ft_err("out of memory");
+		return -1;
+	}
+	for (t = 0; t < sp->ntgt * sp->ncpus; t++)
+		sp->fd[t] = -1;
+	for (cpu = 0; cpu < sp->ncpus; cpu++) {
+		int first = -1;
+
+		if (o->cpu_on && !o->cpu_on[cpu])
+			continue;
+		for (t = 0; t < sp->ntgt; t++) {
+			fd = open_one(sp, per_task ? pids[t] : -1, cpu, per_task);
+			if (fd < 0 && errno == ENODEV && t == 0)
+				break;		/* an offline CPU */
+			if (fd < 0) {
+				open_error(sp, per_task ? pids[t] : -1);
+				return -1;
+			}
+			sp->fd[cpu * sp->ntgt + t] = fd;
+			if (map_cpu(sp, cpu, fd, first))
+				return -1;
+			if (first < 0)
+				first = fd;
+		}
+	}
+	if (!ft_sampler_fds(sp, &fd, 1)) {
+		errno = ENODEV;
+		open_error(sp, -1);
+		return -1;
+	}
+	return 0;
+}
+
+/* ioctl_all - one ioctl on every open event */
+static void ioctl_all(struct ft_sampler *sp, unsigned long req)
+{
+	int i;
+
+	for (i = 0; sp->fd && i < sp->ntgt * sp->ncpus; i++)
+		if (sp->fd[i] >= 0)
+			ioctl(sp->fd[i], req, 0);
+}
+
+/* ft_sampler_enable - start sampling now (a command's events start at its exec) */
+void ft_sampler_enable(struct ft_sampler *sp)
+{
+	if (!sp->on_exec)
+		ioctl_all(sp, PERF_EVENT_IOC_ENABLE);
+}
+
+/* ft_sampler_disable - stop sampling; what the rings hold stays to be drained */
+void ft_sampler_disable(struct ft_sampler *sp)
+{
+	ioctl_all(sp, PERF_EVENT_IOC_DISABLE);
+}
+
+/* ft_sampler_fds - the fds of the rings, to poll (up to @max); returns how many */
+int ft_sampler_fds(const struct ft_sampler *sp, int *fds, int max)
+{
+	int cpu, t, n = 0;
+
+	for (cpu = 0; cpu < sp->ncpus && n < max; cpu++)
+		for (t = 0; t < sp->ntgt; t++)
+			if (sp->ring[cpu] && sp->fd[cpu * sp->ntgt + t] >= 0) {
+				fds[n++] = sp->fd[cpu * sp->ntgt + t];
+				break;
+			}
+	return n;
+}
+
+/* get8 - the next u64 of a record, false past its end */
+static inline bool get8(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	if (end - *p < 8)
+		return false;
+	memcpy(v, *p, 8);
+	*p += 8;
+	return true;
+}
+
+/* frames - split a callchain at its context markers: kernel frames, then user ones */
+static bool frames(struct ft_sampler *sp, struct ft_sample *s, const unsigned char *p,
+		   const unsigned char *end)
+{
+	uint64_t nr, ip, ctx = PERF_CONTEXT_KERNEL, *user = sp->ip + FT_SAMPLE_MAX_STACK;
+	uint64_t i;
+
+	s->nk = s->nu = 0;
+	if (!get8(&p, end, &nr) || nr > (uint64_t)(end - p) / 8)
+		return false;
+	for (i = 0; i < nr; i++) {
+		get8(&p, end, &ip);
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			ctx = ip;
+			continue;
+		}
+		if (ctx == PERF_CONTEXT_KERNEL && s->nk < FT_SAMPLE_MAX_STACK)
+			sp->ip[s->nk++] = ip;
+		else if (ctx == PERF_CONTEXT_USER && s->nu < FT_SAMPLE_MAX_STACK)
+			user[s->nu++] = ip;
+	}
+	memmove(sp->ip + s->nk, user, s->nu * sizeof(*user));
+	s->ip = sp->ip;
+	return true;
+}
+
+/* parse_sample - a PERF_RECORD_SAMPLE of SAMPLE_TYPE; false when malformed */
+static bool parse_sample(struct ft_sampler *sp, const unsigned char *p, const unsigned char *end,
+			 struct ft_sample *s)
+{
+	uint64_t ip, pt, cpu;
+
+	if (!get8(&p, end, &ip) || !get8(&p, end, &pt) || !get8(&p, end, &s->ts) ||
+	    !get8(&p, end, &cpu) || !get8(&p, end, &s->period))
+		return false;
+	s->pid = (int)(uint32_t)pt;
+	s->tid = (int)(uint32_t)(pt >> 32);
+	s->cpu = (int)(uint32_t)cpu;
+	return frames(sp, s, p, end);
+}
+
+/* one_record - count or deliver one record */
+static void one_record(struct ft_sampler *sp, const struct perf_event_header *h,
+		       ft_sample_fn fn, void *ctx)
+{
+	const unsigned char *p = (const unsigned char *)(h + 1), *end = (const unsigned char *)h + h->size;
+	struct ft_sample s;
+	uint64_t v;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		if (!parse_sample(sp, p, end, &s)) {
+			sp->counts.bad++;
+			return;
+		}
+		sp->counts.samples++;
+		fn(ctx, &s);
+		return;
+	case PERF_RECORD_LOST:		/* u64 id, u64 lost */
+		if (get8(&p, end, &v) && get8(&p, end, &v))
+			sp->counts.lost += v;
+		return;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (get8(&p, end, &v))
+			sp->counts.lost += v;
+		return;
+	case PERF_RECORD_THROTTLE:
+		sp->counts.throttled++;
+		return;
+	default:
+		return;
+	}
+}
+
+/* drain_ring - every record of one ring; returns how many */
+static long drain_ring(struct ft_sampler *sp, struct perf_event_mmap_page *meta,
+		       ft_sample_fn fn, void *ctx)
+{
+	unsigned char *data = (unsigned char *)meta + meta->data_offset;
+	uint64_t size = meta->data_size, head, tail = meta->data_tail;
+	long n = 0;
+
+	head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+	while (tail < head) {
+		struct perf_event_header h;
+		uint64_t off = tail % size, first;
+		const struct perf_event_header *rec;
+
+		first = size - off < sizeof(h) ? size - off : sizeof(h);
+		memcpy(&h, data + off, first);
+		memcpy((unsigned char *)&h + first, data, sizeof(h) - first);
+		if (h.size < sizeof(h) || h.size > head - tail) {
+			sp->counts.bad++;	/* a damaged ring: skip what is left */
+			break;
+		}
+		if (off + h.size <= size) {
+			rec = (const void *)(data + off);
+		} else {		/* wraps: copy it whole */
+			memcpy(sp->wrap, data + off, size - off);
+			memcpy(sp->wrap + (size - off), data, h.size - (size - off));
+			rec = (const void *)sp->wrap;
+		}
+		one_record(sp, rec, fn, ctx);
+		tail += h.size;
+		n++;
+	}
+	__atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
+	return n;
+}
+
+/* ft_sampler_drain - hand every sample the rings hold to @fn; returns records read */
+long ft_sampler_drain(struct ft_sampler *sp, ft_sample_fn fn, void *ctx)
+{
+	long n = 0;
+	int cpu;
+
+	if (!sp->wrap) {
+		sp->wrap = malloc(65536);	/* perf_event_header.size is a u16 */
+		if (!sp->wrap)
+			return -1;
+	}
+	for (cpu = 0; sp->ring && cpu < sp->ncpus; cpu++)
+		if (sp->ring[cpu])
+			n += drain_ring(sp, sp->ring[cpu], fn, ctx);
+	return n;
+}
+
+/* ft_sampler_close - unmap and close everything (idempotent) */
+void ft_sampler_close(struct ft_sampler *sp)
+{
+	int i;
+
+	for (i = 0; sp->ring && i < sp->ncpus; i++)
+		if (sp->ring[i])
+			munmap(sp->ring[i], sp->ring_len);
+	for (i = 0; sp->fd && i < sp->ntgt * sp->ncpus; i++)
+		if (sp->fd[i] >= 0)
+			close(sp->fd[i]);
+	free(sp->fd);
+	free(sp->ring);
+	free(sp->wrap);
+	free(sp->ip);
+	sp->fd = NULL;
+	sp->ring = NULL;
+	sp->wrap = NULL;
+	sp->ip = NULL;
+}
