@@ -127,8 +127,9 @@ struct ft_analyzer {
 	   and delivers their records (ft_tp_is) */
 	struct ft_tp *(*tracepoints)(void *priv);
 	/* optional: what it samples through perf_event_open (after parse_opt; NULL:
-	   nothing). Samples reach sample() between records, not in time order with them:
-	   live as each round drains the rings, from a file after its records */
+	   nothing). Samples reach sample() between records, not in time order with them,
+	   but ahead: live each round drains the rings (up to now) before the records are
+	   merged (up to 20 ms ago); from a file, every sample comes before the records */
 	const struct ft_sample_req *(*sampling)(void *priv);
 	void	(*sample)(void *priv, const struct ft_sample *s);
 	/* returns 0, or -1 after printing one error line */

@@ -218,7 +218,7 @@ static int samples_of_file(struct pipeline *p, struct ft_source *src, struct ft_
 	return 0;
 }
 
-/* samples_replay - -i: every kept sample to the analyzers, after the records */
+/* samples_replay - -i: every kept sample to the analyzers, before the records */
 static void samples_replay(struct pipeline *p, struct ft_sample_file *sf)
 {
 	uint64_t ip[2 * FT_SAMPLE_MAX_STACK];
@@ -521,11 +521,13 @@ static int run_offline(struct pipeline *p)
 	}
 	if (pipeline_init(p, tep, src.ncpus, false))
 		goto out_an;	/* the analyzers that began end there */
+	/* samples first: an analyzer matching them to records (offcpu --stacks perf)
+	   has them, as it has them live, where the rings run ahead of the merge */
+	if (p->sreq)
+		samples_replay(p, &sf);
 	if (ft_source_stream(&src, &m))
 		goto out_an;
 	ft_merge_flush_losses(&m);
-	if (p->sreq)
-		samples_replay(p, &sf);
 	report(p, &m, true);
 	ret = FT_EXIT_OK;
 out_an:
