@@ -21,9 +21,11 @@
 #include <traceevent/event-parse.h>
 
 #include "analyzers/analyzer.h"
+#include "cmd/clock_map.h"
 #include "cmd/footer.h"
 #include "cmd/options.h"
 #include "cmd/run.h"
+#include "cmd/samples.h"
 #include "cmd/stages.h"
 #include "cmd/tps.h"
 #include "events/chain.h"
@@ -40,7 +42,6 @@
 #include "tracer/command.h"
 #include "tracer/pmu.h"
 #include "tracer/probes.h"
-#include "tracer/sampler.h"
 #include "tracer/session.h"
 
 /* Longest sleep between rounds: bounds the delay of Ctrl-C-free reports and memory. */
@@ -76,12 +77,7 @@ struct pipeline {
 	struct ft_probes	probes_own;	/* ... the tracer's, for its request */
 	struct ft_tp		*tps;		/* the tracepoints read by name, or NULL */
 	struct ft_capture	*cap;		/* -o FILE, or NULL */
-	const struct ft_sample_req *sreq;	/* what the analyzers sample, or NULL */
-	struct ft_sampler	sampler;	/* ... live: the rings */
-	struct ft_sample_counts	scounts;	/* ... what was sampled and lost */
-	unsigned char		*skeep;		/* ... -o FILE: the samples to keep */
-	size_t			skeep_len, skeep_cap;
-	bool			skeep_failed;
+	struct ft_samples	sm;		/* perf samples the analyzers take, if any */
 	bool			progress;	/* a progress line is on the terminal */
 	char			kallsyms[64];	/* offline: the trace.dat's kallsyms (a memfd) */
 };
@@ -149,90 +145,6 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 	deliver(p, &ev);
 }
 
-/* on_sample - one sample to the analyzers (and to -o FILE's blob) */
-static void on_sample(void *ctx, const struct ft_sample *s)
-{
-	struct pipeline *p = ctx;
-	const bool *on = p->o->cpu_on;
-
-	if (s->cpu < 0 || s->cpu >= p->ncpus || (on && !on[s->cpu]) ||
-	    (p->show && !ft_imap_get(&p->shown, s->tid))) {
-		return;
-	}
-	if (p->cap && !p->skeep_failed &&
-	    ft_sample_blob_add(&p->skeep, &p->skeep_len, &p->skeep_cap, s))
-		p->skeep_failed = true;
-	if (!p->run->record)
-		ft_stages_sample(&p->run->stages, s);
-}
-
-/* samples_round - live: drain the sample rings into the analyzers */
-static void samples_round(struct pipeline *p)
-{
-	if (!p->sreq)
-		return;
-	ft_sampler_drain(&p->sampler, on_sample, p);
-	p->scounts = p->sampler.counts;
-}
-
-/* samples_keep - -o FILE: the samples go into the trace.dat, after a header */
-static int samples_keep(struct pipeline *p, struct ft_capture *cap)
-{
-	unsigned char *head, *all;
-	size_t hlen;
-
-	if (p->skeep_failed || ft_sample_blob_head(&head, &hlen, p->sreq, &p->scounts) ||
-	    !(all = malloc(hlen + p->skeep_len))) {
-		ft_err("out of memory keeping the samples for %s", cap->path);
-		return -1;
-	}
-	memcpy(all, head, hlen);
-	if (p->skeep_len)
-		memcpy(all + hlen, p->skeep, p->skeep_len);
-	free(head);
-	free(p->skeep);
-	p->skeep = all;
-	p->skeep_len = p->skeep_cap = hlen + p->skeep_len;
-	cap->samples = all;
-	cap->samples_len = p->skeep_len;
-	return 0;
-}
-
-/* samples_of_file - -i: the samples the file kept; -1 after one line when it has none */
-static int samples_of_file(struct pipeline *p, struct ft_source *src, struct ft_sample_file *sf)
-{
-	const struct ft_blob *b = src->is_tdat ? &src->tdat.samples : NULL;
-
-	if (!b || !b->len) {
-		ft_err("%s holds no samples (keep them with ftscope %s -o FILE)", p->o->input,
-		       p->run->name);
-		return -1;
-	}
-	if (ft_sample_file_open(sf, b->data, b->len)) {
-		ft_err("%s: its samples are damaged", p->o->input);
-		return -1;
-	}
-	p->sreq = &sf->req;
-	p->scounts = sf->counts;
-	p->scounts.samples = 0;		/* counted again as they are read */
-	return 0;
-}
-
-/* samples_replay - -i: every kept sample to the analyzers, before the records */
-static void samples_replay(struct pipeline *p, struct ft_sample_file *sf)
-{
-	uint64_t ip[2 * FT_SAMPLE_MAX_STACK];
-	struct ft_sample s;
-	int r;
-
-	while ((r = ft_sample_file_next(sf, &s, ip)) > 0) {
-		p->scounts.samples++;
-		on_sample(p, &s);
-	}
-	if (r < 0)
-		p->scounts.bad++;
-}
-
 /* on_raws - merge callback: @n records in time order */
 static void on_raws(void *ctx, const struct ft_raw *raw, unsigned int n)
 {
@@ -263,11 +175,11 @@ static void counts_take(struct pipeline *p, struct ft_merge *m)
 	c->split = p->chain.split;
 	c->malformed = p->dec.malformed;
 	c->unordered = m->unordered;
-	c->sampled = p->sreq != NULL;
-	c->samples = p->scounts.samples;
-	c->samples_lost = p->scounts.lost;
-	c->throttled = p->scounts.throttled;
-	c->samples_bad = p->scounts.bad;
+	c->sampled = p->sm.req != NULL;
+	c->samples = p->sm.counts.samples;
+	c->samples_lost = p->sm.counts.lost;
+	c->throttled = p->sm.counts.throttled;
+	c->samples_bad = p->sm.counts.bad;
 }
 
 /* report - one report of the analyzer, with its footer; JSON as one object per line */
@@ -367,8 +279,12 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	p->env.have = p->dec.have;
 	p->env.ncpus = ncpus;
 	p->env.kallsyms = p->kallsyms[0] ? p->kallsyms : "/proc/kallsyms";
-	p->env.samples = p->sreq ? &p->scounts : NULL;
-	p->env.sampled = p->sreq;
+	p->env.samples = p->sm.req ? &p->sm.counts : NULL;
+	p->env.sampled = p->sm.req;
+	p->sm.stages = p->run->record ? NULL : &p->run->stages;
+	p->sm.cpu_on = p->o->cpu_on;
+	p->sm.ncpus = ncpus;
+	p->sm.shown = p->show ? &p->shown : NULL;
 	return ft_stages_init(&p->run->stages, &p->env);
 }
 
@@ -477,12 +393,11 @@ static int run_offline(struct pipeline *p)
 	struct ft_page_fmt pf;
 	struct ft_merge m = { 0 };
 	struct ft_source src;
-	struct ft_sample_file sf;
 	int ret = FT_EXIT_ERR, ksyms_fd = -1;
 
 	if (ft_source_open(&src, p->o->input, p->o->instance))
 		goto out_src;
-	if (p->sreq && samples_of_file(p, &src, &sf))
+	if (ft_samples_of_file(&p->sm, &src, p->o->input, p->run->name))
 		goto out_src;
 	/*
 	 * Every event type the file holds, not only the analyzer's: the switch-chain
@@ -510,7 +425,7 @@ static int run_offline(struct pipeline *p)
 		goto out_pipe;
 	}
 	/* only analyzers with kernel stacks name kernel addresses */
-	if (((p->need | p->want) & FT_NEED(FT_EV_KSTACK)) || p->sreq)
+	if (((p->need | p->want) & FT_NEED(FT_EV_KSTACK)) || p->sm.req)
 		ksyms_fd = src_kallsyms(p, &src);
 	snprintf(p->env.clock, sizeof(p->env.clock), "mono");	/* a capture directory's */
 	if (src.is_tdat) {
@@ -523,8 +438,7 @@ static int run_offline(struct pipeline *p)
 		goto out_an;	/* the analyzers that began end there */
 	/* samples first: an analyzer matching them to records (offcpu --stacks perf)
 	   has them, as it has them live, where the rings run ahead of the merge */
-	if (p->sreq)
-		samples_replay(p, &sf);
+	ft_samples_replay(&p->sm);
 	if (ft_source_stream(&src, &m))
 		goto out_an;
 	ft_merge_flush_losses(&m);
@@ -635,7 +549,7 @@ static int capture_end(struct pipeline *p, struct ft_capture *cap, const int *pi
 	tool = ft_tool_text(pids, npids, p->follow, p->probes ? &tp : NULL);
 	if (p->progress)
 		fputc('\n', stderr);
-	if (p->sreq && samples_keep(p, cap))
+	if (ft_samples_keep(&p->sm))
 		return -1;
 	if (cap->errors) {
 		ft_err("%llu pages could not be written to %s", cap->errors, cap->path);
@@ -645,47 +559,6 @@ static int capture_end(struct pipeline *p, struct ft_capture *cap, const int *pi
 	ret = tool ? ft_capture_finish(cap, tool) : -1;
 	free(tool);
 	return ret;
-}
-
-/*
- * A live run's trace clock against CLOCK_MONOTONIC, by which rounds are timed. mono
- * is the same clock. Another (--clock perf, boot, local, ...) is learnt from what is
- * read: a record read when CLOCK_MONOTONIC says now was stamped before the trace
- * clock said so, so the largest (newest record - now) is at most the offset, and
- * times mapped with it are never ahead of the trace clock: the merge can only wait.
- */
-struct clock_map {
-	bool	other;		/* not mono */
-	bool	known;		/* a record has been read */
-	int64_t	off;		/* trace clock - CLOCK_MONOTONIC, at most */
-};
-
-/* clock_learn - after a round: every CPU's newest record was stamped before @now */
-static void clock_learn(struct clock_map *c, const struct ft_merge *m, uint64_t now)
-{
-	int i;
-
-	for (i = 0; c->other && i < m->ncpus; i++) {
-		int64_t d = (int64_t)(m->cpu[i].newest - now);
-
-		if (m->cpu[i].newest && (!c->known || d > c->off)) {
-			c->off = d;
-			c->known = true;
-		}
-	}
-}
-
-/* clock_at - the trace clock at CLOCK_MONOTONIC time @mono, never ahead of it (0: unknown) */
-static uint64_t clock_at(const struct clock_map *c, uint64_t mono)
-{
-	int64_t t;
-
-	if (!c->other)
-		return mono;
-	if (!c->known)
-		return 0;
-	t = (int64_t)mono + c->off;
-	return t > 0 ? (uint64_t)t : 0;
 }
 
 /* run_live - trace: the whole lifecycle with unwinding on every path */
@@ -698,7 +571,7 @@ static int run_live(struct pipeline *p)
 	struct ft_merge m = { 0 };
 	struct ft_capture cap = { 0 };
 	uint64_t start, end = 0, next_report = 0, h, due;
-	struct clock_map ck = { .other = o->clock && strcmp(o->clock, "mono") };
+	struct ft_clock_map ck = { .other = o->clock && strcmp(o->clock, "mono") };
 	int ret = FT_EXIT_ERR, *pids = NULL, npids = 0, e;
 	char **ev;
 	long reports = 0;
@@ -757,10 +630,11 @@ static int run_live(struct pipeline *p)
 	}
 	if (pipeline_init(p, tep, s.ncpus, true))
 		goto out_an;	/* the analyzers that began end there */
-	if (p->sreq && ft_sampler_open(&p->sampler, o, pids, npids))
+	if (ft_samples_open(&p->sm, o, pids, npids))
 		goto out_an;
 	if (o->output) {
 		p->cap = &cap;
+		p->sm.cap = &cap;
 		if (!p->run->record) {
 			m.tap = ft_capture_tap;
 			m.tap_ctx = &cap;
@@ -772,8 +646,8 @@ static int run_live(struct pipeline *p)
 		goto out_an;
 	if (p->pmu)
 		ft_pmu_enable(p->pmu);
-	if (p->sreq)
-		ft_sampler_enable(&p->sampler);
+	if (p->sm.req)
+		ft_sampler_enable(&p->sm.sampler);
 	if (o->cmd) {
 		e = ft_command_release(&child);
 		if (e) {
@@ -797,23 +671,23 @@ static int run_live(struct pipeline *p)
 			wake = next_report + COMMIT_LAG_NS;
 		if (wake > now)
 			ft_reader_wait(&s, (int)((wake - now + 999999) / 1000000), sfd,
-				       p->sreq ? ft_sampler_fds(&p->sampler, sfd, o->ncpus) : 0);
+				       p->sm.req ? ft_sampler_fds(&p->sm.sampler, sfd, o->ncpus) : 0);
 		now = ft_now_ns();
 		if (p->run->record ? ft_capture_splice(&cap, false) < 0 : ft_reader_round(&s, &m) < 0)
 			goto out_an;
 		ft_reader_losses(&s, &m);
-		samples_round(p);
+		ft_samples_round(&p->sm);
 		if (p->cap)
 			capture_round(p, &s, &child);
-		clock_learn(&ck, &m, ft_now_ns());
+		ft_clock_learn(&ck, &m, ft_now_ns());
 		/* every CPU has been read up to the start of this round, and records
 		   stamped COMMIT_LAG_NS before it are committed: merge to there */
 		now = now > COMMIT_LAG_NS ? now - COMMIT_LAG_NS : 0;
-		h = clock_at(&ck, now);
+		h = ft_clock_at(&ck, now);
 		if (s.complete_to < h)
 			h = s.complete_to;
 		/* an interval is due once merged to its end (at once when nothing was read) */
-		due = next_report && (ck.known || !ck.other) ? clock_at(&ck, next_report) : 0;
+		due = next_report && (ck.known || !ck.other) ? ft_clock_at(&ck, next_report) : 0;
 		ft_merge_run(&m, due && h >= due ? due : h);
 		if (next_report && (due ? h >= due : now >= next_report)) {
 			/* the last of count: printed after the final drain, with what it read */
@@ -826,9 +700,9 @@ static int run_live(struct pipeline *p)
 	ft_session_stop(&s);
 	if (p->pmu)
 		ft_pmu_disable(p->pmu);
-	if (p->sreq) {
-		ft_sampler_disable(&p->sampler);
-		samples_round(p);
+	if (p->sm.req) {
+		ft_sampler_disable(&p->sm.sampler);
+		ft_samples_round(&p->sm);
 	}
 	if (p->run->record) {
 		if (ft_capture_splice(&cap, true) < 0)
@@ -850,7 +724,7 @@ out_an:
 	pipeline_fini(p);
 	ft_merge_fini(&m);
 out_session:
-	ft_sampler_close(&p->sampler);
+	ft_samples_fini(&p->sm);
 	ft_capture_close(&cap);		/* again after out_an: it is idempotent */
 	if (tep)
 		tep_free(tep);
@@ -886,12 +760,8 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	}
 	if (ft_tps_check(p.tps))	/* once, before the kernel or a file is asked */
 		ret = FT_EXIT_ERR;
-	p.sreq = ft_stages_sampling(&r->stages);
-	if (ret == FT_PARSE_RUN && p.sreq && !o->input) {
-		if (ft_sampler_resolve(&p.sampler, p.sreq))
-			ret = FT_EXIT_USAGE;
-		p.sreq = &p.sampler.req;	/* with the defaults filled in */
-	}
+	if (ret == FT_PARSE_RUN && ft_samples_prepare(&p.sm, &r->stages, !o->input))
+		ret = FT_EXIT_USAGE;
 	if (ret == FT_PARSE_RUN && o->pmu) {
 		if (ft_pmu_parse(&pmu, o->pmu))
 			ret = FT_EXIT_USAGE;
@@ -904,7 +774,6 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	if (p.probes)
 		ft_probes_free(p.probes);
 	ft_pmu_close(&pmu);
-	ft_sampler_close(&p.sampler);
-	free(p.skeep);
+	ft_samples_fini(&p.sm);
 	return ret;
 }

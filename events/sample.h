@@ -25,7 +25,7 @@ struct ft_sample_req {
 
 /* One sample. Frames are leaf first: nk kernel addresses, then nu user ones. */
 struct ft_sample {
-	uint64_t	ts;		/* CLOCK_MONOTONIC ns, as the trace's mono clock */
+	uint64_t	ts;		/* ns on the trace clock: mono, boot, perf or local */
 	uint64_t	period;		/* what it stands for: ns for cpu-clock, else events */
 	int		pid, tid, cpu;
 	int		nk, nu;

@@ -4,7 +4,7 @@
  * (target task, CPU) with inherit so children and new threads are sampled too;
  * the events of a CPU share that CPU's ring (PERF_EVENT_IOC_SET_OUTPUT), because
  * the kernel maps no ring of an inherited per-task event. Samples are stamped on
- * CLOCK_MONOTONIC, the trace's mono clock. Each round drains every ring; the
+ * the trace's clock (mono, boot, perf, local; else CLOCK_MONOTONIC). Each round drains every ring; the
  * kernel's LOST and THROTTLE records are counted.
  */
 #include <errno.h>
@@ -133,8 +133,9 @@ static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit)
 	a.exclude_callchain_user = !sp->req.user;
 	a.exclude_callchain_kernel = !sp->req.kernel;
 	a.sample_max_stack = FT_SAMPLE_MAX_STACK;
-	a.use_clockid = 1;
-	a.clockid = CLOCK_MONOTONIC;
+	/* the trace's clock: mono, boot, or perf and local (both local_clock, perf's own) */
+	a.use_clockid = !sp->clock || (strcmp(sp->clock, "perf") && strcmp(sp->clock, "local"));
+	a.clockid = sp->clock && !strcmp(sp->clock, "boot") ? CLOCK_BOOTTIME : CLOCK_MONOTONIC;
 	a.watermark = 1;
 	a.wakeup_watermark = RING_PAGES * 4096 / 4;
 	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -188,6 +189,7 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 	int cpu, t, fd;
 
 	sp->ncpus = o->ncpus;
+	sp->clock = o->clock;
 	sp->ntgt = per_task ? npids : 1;
 	sp->on_exec = per_task && o->cmd;
 	sp->ring_len = (RING_PAGES + 1) * (size_t)sysconf(_SC_PAGESIZE);

@@ -28,6 +28,7 @@ struct ft_sampler {
 	unsigned char		*wrap;		/* a record that wraps the ring, copied */
 	uint64_t		*ip;		/* FT_SAMPLE_MAX_STACK frames of one sample */
 	bool			on_exec;
+	const char		*clock;		/* the trace clock (--clock), NULL: mono */
 	struct ft_sample_counts	counts;
 };
 

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A run's samples (cmd/samples.h). Live, each round drains the rings before the
+ * records are merged; offline, every kept sample is replayed before the records.
+ * Either way an analyzer that matches samples to records has them first.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/samples.h"
+#include "events/source.h"
+#include "lib/util.h"
+#include "tracer/opts.h"
+#include "tracer/session.h"
+
+/*
+ * ft_samples_prepare - what the analyzers of @st sample; live, resolved (the event
+ * named, the defaults filled in). Returns 0, or -1 after one line.
+ */
+int ft_samples_prepare(struct ft_samples *sm, const struct ft_stages *st, bool live)
+{
+	sm->req = ft_stages_sampling(st);
+	if (!sm->req || !live)
+		return 0;
+	if (ft_sampler_resolve(&sm->sampler, sm->req))
+		return -1;
+	sm->req = &sm->sampler.req;
+	return 0;
+}
+
+/* ft_samples_open - live: the rings on the run's targets; 0, or -1 after one line */
+int ft_samples_open(struct ft_samples *sm, const struct ft_opts *o, const int *pids, int npids)
+{
+	if (!sm->req)
+		return 0;
+	if (ft_sampler_open(&sm->sampler, o, pids, npids))
+		return -1;
+	if (o->output && ft_imap_init(&sm->mapped, 64)) {
+		ft_err("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* on_sample - one sample to the analyzers (and to -o FILE's blob) */
+static void on_sample(void *ctx, const struct ft_sample *s)
+{
+	struct ft_samples *sm = ctx;
+
+	if (s->cpu < 0 || s->cpu >= sm->ncpus || (sm->cpu_on && !sm->cpu_on[s->cpu]) ||
+	    (sm->shown && !ft_imap_get(sm->shown, s->tid)))
+		return;
+	if (sm->cap && !sm->keep_failed &&
+	    ft_sample_blob_add(&sm->keep, &sm->keep_len, &sm->keep_cap, s))
+		sm->keep_failed = true;
+	/* -o FILE: the maps of every sampled process, for its user frames offline */
+	if (sm->cap && s->pid > 0 && sm->mapped.slot && !ft_imap_get(&sm->mapped, s->pid)) {
+		ft_imap_put(&sm->mapped, s->pid, 1);
+		ft_capture_maps(sm->cap, &s->pid, 1);
+	}
+	if (sm->stages)
+		ft_stages_sample(sm->stages, s);
+}
+
+/* ft_samples_round - live: drain the rings into the analyzers */
+void ft_samples_round(struct ft_samples *sm)
+{
+	if (!sm->req)
+		return;
+	ft_sampler_drain(&sm->sampler, on_sample, sm);
+	sm->counts = sm->sampler.counts;
+}
+
+/* ft_samples_keep - -o FILE: the samples go into the trace.dat, after their header */
+int ft_samples_keep(struct ft_samples *sm)
+{
+	unsigned char *head, *all;
+	size_t hlen;
+
+	if (!sm->req || !sm->cap)
+		return 0;
+	if (sm->keep_failed || ft_sample_blob_head(&head, &hlen, sm->req, &sm->counts) ||
+	    !(all = malloc(hlen + sm->keep_len))) {
+		ft_err("out of memory keeping the samples for %s", sm->cap->path);
+		return -1;
+	}
+	memcpy(all, head, hlen);
+	if (sm->keep_len)
+		memcpy(all + hlen, sm->keep, sm->keep_len);
+	free(head);
+	free(sm->keep);
+	sm->keep = all;
+	sm->keep_len = sm->keep_cap = hlen + sm->keep_len;
+	sm->cap->samples = all;
+	sm->cap->samples_len = sm->keep_len;
+	return 0;
+}
+
+/* ft_samples_of_file - -i: the samples @src kept; -1 after one line when it has none */
+int ft_samples_of_file(struct ft_samples *sm, struct ft_source *src, const char *input,
+		       const char *name)
+{
+	const struct ft_blob *b = src->is_tdat ? &src->tdat.samples : NULL;
+
+	if (!sm->req)
+		return 0;
+	if (!b || !b->len) {
+		ft_err("%s holds no samples (keep them with ftscope %s -o FILE)", input, name);
+		return -1;
+	}
+	if (ft_sample_file_open(&sm->file, b->data, b->len)) {
+		ft_err("%s: its samples are damaged", input);
+		return -1;
+	}
+	sm->req = &sm->file.req;
+	sm->counts = sm->file.counts;
+	sm->counts.samples = 0;		/* counted again as they are read */
+	return 0;
+}
+
+/* ft_samples_replay - -i: every kept sample to the analyzers, before the records */
+void ft_samples_replay(struct ft_samples *sm)
+{
+	uint64_t ip[2 * FT_SAMPLE_MAX_STACK];
+	struct ft_sample s;
+	int r;
+
+	if (!sm->req)
+		return;
+	while ((r = ft_sample_file_next(&sm->file, &s, ip)) > 0) {
+		sm->counts.samples++;
+		on_sample(sm, &s);
+	}
+	if (r < 0)
+		sm->counts.bad++;
+}
+
+/* ft_samples_fini - close the rings, free the kept samples (idempotent) */
+void ft_samples_fini(struct ft_samples *sm)
+{
+	ft_sampler_close(&sm->sampler);
+	free(sm->keep);
+	sm->keep = NULL;
+	if (sm->mapped.slot)
+		ft_imap_fini(&sm->mapped);
+	sm->mapped.slot = NULL;
+}
