@@ -18,6 +18,8 @@
 
 #include "analyzers/analyzer.h"
 #include "events/tasks.h"
+#include "output/flame.h"
+#include "output/json.h"
 #include "sched_events.h"
 
 #define MS	1000000ULL
@@ -83,14 +85,22 @@ static void sample(struct run *r, int n, int tid, int pid, uint64_t period, int 
 		r->a->sample(r->priv, &s);
 }
 
-/* finish - the final report at @ts into @out, then everything freed */
-static void finish(struct run *r, uint64_t ts, char *out, size_t len)
+/* finish_as - the final report at @ts into @out (@json: as JSON), then everything freed */
+static void finish_as(struct run *r, uint64_t ts, char *out, size_t len, bool json)
 {
 	FILE *f = fmemopen(out, len, "w");
 	struct ft_report rep = { .f = f, .final = true, .ts = ts };
+	struct ft_json j;
 
 	memset(out, 0, len);
+	if (json) {
+		ft_json_init(&j, f);
+		rep.json = &j;
+		ft_json_obj_begin(&j, NULL);
+	}
 	r->a->report(r->priv, &rep);
+	if (json)
+		ft_json_obj_end(&j);
 	fclose(f);
 	r->a->fini(r->priv);
 	if (r->a->free)
@@ -98,6 +108,12 @@ static void finish(struct run *r, uint64_t ts, char *out, size_t len)
 	free(r->priv);
 	ft_tasks_fini(&r->tasks);
 	unlink(r->ksyms);
+}
+
+/* finish - the final report at @ts as text into @out, then everything freed */
+static void finish(struct run *r, uint64_t ts, char *out, size_t len)
+{
+	finish_as(r, ts, out, len, false);
 }
 
 /* Stacks of the first test: a, b, c of "burn" and d of the idle task. */
@@ -310,6 +326,86 @@ static void test_profile_wallclock_text(void **state)
 				    "    40.00%     60.000  t        [kernel.kallsyms]  [k] k_leaf\n"));
 }
 
+/* --json: the header's figures, both tables and the stacks, in one object */
+static void test_profile_json(void **state)
+{
+	static const int opts[] = { 0x103, 0 };
+	static const char *const args[] = { "1", NULL };
+	char out[8192];
+	struct run r;
+
+	(void)state;
+	start(&r, opts, args);
+	samples(&r);
+	finish_as(&r, 0, out, sizeof(out), true);
+	assert_non_null(strstr(out, "\"stacks\":[{\"tid\":4242,"));
+	assert_non_null(strstr(out, "\"kernel\":[\"k_leaf\",\"k_mid\",\"k_root\"],"
+				    "\"user\":[\"user_leaf\",\"user_mid\",\"user_main\"],"
+				    "\"samples\":5,\"count\":5000000}"));
+	assert_non_null(strstr(out, "\"event\":\"cpu-clock\",\"frequency\":99,"
+				    "\"samples\":10,\"event_count\":13000000,\"idle_samples\":1,"));
+	assert_non_null(strstr(out, "\"self\":[{\"overhead\":46.15"));
+	assert_non_null(strstr(out, "\"samples\":4,\"count\":6000000,\"comm\":\"burn\","
+				    "\"dso\":\"test_profile\",\"symbol\":\"user_mid\","
+				    "\"level\":\".\"}],\"total\":[{"));
+}
+
+/* offcpu_fill - is the fill after @title in @svg the off-CPU kind's (dark blue)? */
+static bool offcpu_fill(const char *svg, const char *title)
+{
+	const char *p = strstr(svg, title);
+	int r, g, b;
+
+	p = p ? strstr(p, "fill=\"rgb(") : NULL;
+	if (!p || sscanf(p, "fill=\"rgb(%d,%d,%d)", &r, &g, &b) != 3)
+		return false;
+	return r >= 20 && r <= 60 && g >= 60 && g <= 100 && b >= 190 && b <= 230;
+}
+
+/* --svg: the flame graph, its off-CPU marks in their own colour, as flamegraph reads them */
+static void test_profile_svg(void **state)
+{
+	static const int opts[] = { 0x101, 0x100, 0 };
+	static const uint64_t s_st[2] = { K_SCHED, K_MID };
+	char path[] = "/tmp/ftscope-prof-svg-XXXXXX", out[4096], *svg, stack[] =
+		"t;k_mid;__schedule;[off-cpu]_[o]";
+	const char *args[] = { NULL, path, NULL };
+	struct ft_flame *fg = ft_flame_new(false);
+	size_t len = 0;
+	FILE *f;
+	struct run r;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	start(&r, opts, args);
+	on(&r, 0, 4);
+	off(&r, 40 * MS, 'S', s_st, 2);
+	finish(&r, 100 * MS, out, sizeof(out));
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(getdelim(&svg, &len, 0, f) > 0, 1);
+	fclose(f);
+	unlink(path);
+	assert_non_null(strstr(svg, "Wall-Clock Time Flame Graph"));
+	/* the mark: 60 of 100 ms, in the dark blue no other kind of frame takes */
+	assert_non_null(strstr(svg, "[off-cpu]_[o] (60000 us, 60.00%)</title><rect "));
+	assert_true(offcpu_fill(svg, "[off-cpu]_[o] (60000"));
+	assert_false(offcpu_fill(svg, "__schedule (60000"));
+	free(svg);
+	/* ftscope flamegraph: a folded line's _[o] frame takes the same colour */
+	svg = NULL;
+	f = open_memstream(&svg, &len);
+	assert_int_equal(ft_flame_add_stack(fg, stack, 0, 5), 0);
+	assert_int_equal(ft_flame_write(fg, f, &(struct ft_flame_opts){ .title = "x" }), 0);
+	fclose(f);
+	assert_true(offcpu_fill(svg, "[off-cpu]_[o] (5 "));
+	free(svg);
+	ft_flame_free(fg);
+}
+
 /* bad combinations: one error each, before anything is set up */
 static void test_profile_refusals(void **state)
 {
@@ -354,6 +450,8 @@ int main(void)
 		cmocka_unit_test(test_profile_kernel_only),
 		cmocka_unit_test(test_profile_wallclock),
 		cmocka_unit_test(test_profile_wallclock_text),
+		cmocka_unit_test(test_profile_json),
+		cmocka_unit_test(test_profile_svg),
 		cmocka_unit_test(test_profile_refusals),
 	};
 
