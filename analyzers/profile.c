@@ -21,7 +21,7 @@
 #include "lib/parse.h"
 #include "lib/util.h"
 
-#define DEFAULT_HZ	99	/* perf record's and BCC profile's default */
+#define DEFAULT_HZ	99	/* perf record -F 99 -g, bpftrace profile:hz:99 */
 #define DEFAULT_TOP	20
 
 enum {
@@ -327,8 +327,7 @@ static void profile_fini(void *priv)
 const struct ft_analyzer ft_profile = {
 	.cli = {
 		.name		= "profile",
-		.summary	= "CPU profile by kernel and user stack from perf_event_open samples "
-				  "(perf record -g, BCC profile); --offcpu: wall-clock",
+		.summary	= "CPU samples by kernel and user stack (perf record -g, BCC profile)",
 		.usage		= "  -F, --freq HZ        samples per second per CPU (default 99)\n"
 				  "  -c, --count N        one sample every N events (exclusive with -F)\n"
 				  "  -e, --event EVENT    what to sample, as stat -e takes it (default\n"
