@@ -105,12 +105,18 @@ static int profile_check(void *priv, const struct ft_env *env)
 	struct profile *p = priv;
 	long max;
 
-	if (p->freq_set && p->period_set)
-		return ft_err("-F and -c exclude each other"), -1;
-	if (p->ustack_only && p->kstack_only)
-		return ft_err("-u and -k exclude each other"), -1;
-	if (p->state && !p->offcpu)
-		return ft_err("--state splits off-CPU time: it needs --offcpu"), -1;
+	if (p->freq_set && p->period_set) {
+		ft_err("-F and -c exclude each other");
+		return -1;
+	}
+	if (p->ustack_only && p->kstack_only) {
+		ft_err("-u and -k exclude each other");
+		return -1;
+	}
+	if (p->state && !p->offcpu) {
+		ft_err("--state splits off-CPU time: it needs --offcpu");
+		return -1;
+	}
 	if (p->offcpu && (p->period_set || !is_cpu_clock(p->req.event))) {
 		ft_err("--offcpu adds on-CPU time from cpu-clock samples at a frequency: "
 		       "-c and -e other than cpu-clock do not apply");

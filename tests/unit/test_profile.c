@@ -406,6 +406,40 @@ static void test_profile_svg(void **state)
 	ft_flame_free(fg);
 }
 
+/* report_at - one interval report at @ts into @out, the analyzer kept */
+static void report_at(struct run *r, uint64_t ts, char *out, size_t len)
+{
+	FILE *f = fmemopen(out, len, "w");
+	struct ft_report rep = { .f = f, .interval = true, .ts = ts };
+
+	memset(out, 0, len);
+	r->a->report(r->priv, &rep);
+	fclose(f);
+}
+
+/*
+ * Interval reports cover their interval alone, each adding up to its length: a
+ * wait open at a report is cut there and continues into the next one
+ */
+static void test_profile_intervals(void **state)
+{
+	static const int opts[] = { 0x101, 'f', 0 };
+	static const char *const args[] = { NULL, NULL, NULL };
+	static const uint64_t s_st[2] = { K_SCHED, K_MID };
+	char out[4096];
+	struct run r;
+
+	(void)state;
+	start(&r, opts, args);
+	on(&r, 0, 4);
+	off(&r, 40 * MS, 'S', s_st, 2);
+	report_at(&r, 100 * MS, out, sizeof(out));
+	assert_string_equal(out, "t;k_mid;__schedule;[off-cpu]_[o] 60000\nt;k_root;k_leaf 40000\n");
+	on(&r, 130 * MS, 2);
+	finish(&r, 150 * MS, out, sizeof(out));
+	assert_string_equal(out, "t;k_mid;__schedule;[off-cpu]_[o] 30000\nt;k_root;k_leaf 20000\n");
+}
+
 /* bad combinations: one error each, before anything is set up */
 static void test_profile_refusals(void **state)
 {
@@ -450,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_profile_kernel_only),
 		cmocka_unit_test(test_profile_wallclock),
 		cmocka_unit_test(test_profile_wallclock_text),
+		cmocka_unit_test(test_profile_intervals),
 		cmocka_unit_test(test_profile_json),
 		cmocka_unit_test(test_profile_svg),
 		cmocka_unit_test(test_profile_refusals),
