@@ -49,7 +49,8 @@ struct ft_env {
 	const struct ft_blob	*cmdlines;	/* offline: the file's saved_cmdlines, or NULL */
 	char			clock[16];	/* the trace clock of the times: "mono", "perf" */
 	const struct ft_sample_counts *samples;	/* sampling: what the rings gave and lost */
-	const struct ft_sample_req *sampled;	/* ... what was sampled (a file's, offline) */
+	const struct ft_sample_req *sampled;	/* what was sampled: the request with its
+						   defaults, or a file's (-i) */
 };
 
 /* ft_env_traced - does the trace follow @pid (always, for a whole-system trace)? */

@@ -31,6 +31,7 @@ struct offcpu_task {
 	int		tgid;
 	uint64_t	start;		/* 0: not blocked in a counted state */
 	uint32_t	kst, ust;	/* id + 1, 0 none */
+	char		state;		/* the switch-out's, 'R' when preempted */
 	struct ft_ready	r;		/* waker: the first wakeup of the period (-1 none) */
 	int		wtgid;
 	uint32_t	wkst, wust;
@@ -136,27 +137,16 @@ static int offcpu_check(void *priv, const struct ft_env *env)
 	return 0;
 }
 
-/* offcpu_init - defaults the options left open, the SVG file, empty tables */
-static int offcpu_init(void *priv, const struct ft_env *env)
+/**
+ * offcpu_track_init - the tracking's tables, for offcpu and for an analyzer that
+ * drives it (profile --offcpu), after the options are set. Returns 0 or -1 after
+ * one error line.
+ */
+int offcpu_track_init(struct offcpu *o, const struct ft_env *env)
 {
-	struct offcpu *o = priv;
 	int i;
 
 	o->env = env;
-	if (!o->states_set) {
-		/* every sleeping state, not preemption */
-		memset(o->state_on, 1, sizeof(o->state_on));
-		o->state_on['R'] = false;
-	}
-	if (!o->min_set)
-		o->min_ns = 1000;	/* BCC's default: periods under 1 us are noise */
-	if (o->svg_path) {
-		o->svg = fopen(o->svg_path, "we");
-		if (!o->svg) {
-			ft_err("cannot write %s: %s", o->svg_path, strerror(errno));
-			return -1;
-		}
-	}
 	o->pend = malloc(env->ncpus * sizeof(*o->pend));
 	o->pend_waker = calloc(env->ncpus, sizeof(*o->pend_waker));
 	if (!o->pend || !o->pend_waker || ft_tab_init(&o->tasks, sizeof(struct offcpu_task)) ||
@@ -171,6 +161,28 @@ static int offcpu_init(void *priv, const struct ft_env *env)
 	for (i = 0; i < env->nprocmaps; i++)
 		ft_usyms_add_maps(&o->usyms, env->procmaps[i].data, env->procmaps[i].len);
 	return 0;
+}
+
+/* offcpu_init - defaults the options left open, the SVG file, empty tables */
+static int offcpu_init(void *priv, const struct ft_env *env)
+{
+	struct offcpu *o = priv;
+
+	if (!o->states_set) {
+		/* every sleeping state, not preemption */
+		memset(o->state_on, 1, sizeof(o->state_on));
+		o->state_on['R'] = false;
+	}
+	if (!o->min_set)
+		o->min_ns = 1000;	/* BCC's default: periods under 1 us are noise */
+	if (o->svg_path) {
+		o->svg = fopen(o->svg_path, "we");
+		if (!o->svg) {
+			ft_err("cannot write %s: %s", o->svg_path, strerror(errno));
+			return -1;
+		}
+	}
+	return offcpu_track_init(o, env);
 }
 
 /* is_kthread - a kernel thread: kthreadd or one of its children */
@@ -194,6 +206,15 @@ static bool counted(struct offcpu *o, const struct ft_event *ev)
 	return true;
 }
 
+/* note_stacks - the stack quality of one counted period */
+static void note_stacks(struct offcpu *o, const struct offcpu_task *t)
+{
+	o->sn.periods++;
+	o->sn.no_kstack += !t->kst && !o->ustack_only;
+	o->sn.no_ustack += !t->ust && !o->kstack_only && t->tgid;
+	o->sn.waker_no_kstack += o->wakers && t->r.waker >= 0 && !t->wkst && !o->ustack_only;
+}
+
 /* add - one finished period of @t: total per (thread, stacks, waker) */
 static void add(struct offcpu *o, struct offcpu_task *t, uint64_t ns)
 {
@@ -202,6 +223,16 @@ static void add(struct offcpu *o, struct offcpu_task *t, uint64_t ns)
 
 	if (ns < o->min_ns || (o->max_ns && ns > o->max_ns))
 		return;
+	if (o->period_cb) {
+		struct offcpu_period p = {
+			.tid = t->tid, .tgid = t->tgid, .kst = t->kst, .ust = t->ust,
+			.state = t->state, .ns = ns,
+		};
+
+		note_stacks(o, t);
+		o->period_cb(o->period_ctx, &p);
+		return;
+	}
 	key[K_TID] = t->tid;
 	key[K_TGID] = t->tgid;
 	key[K_KST] = t->kst;
@@ -227,10 +258,7 @@ static void add(struct offcpu *o, struct offcpu_task *t, uint64_t ns)
 	}
 	o->sum[id].ns += ns;
 	o->sum[id].n++;
-	o->sn.periods++;
-	o->sn.no_kstack += !t->kst && !o->ustack_only;
-	o->sn.no_ustack += !t->ust && !o->kstack_only && t->tgid;
-	o->sn.waker_no_kstack += o->wakers && t->r.waker >= 0 && !t->wkst && !o->ustack_only;
+	note_stacks(o, t);
 }
 
 /* on_switch - a period ends at the switch-in, another starts at the switch-out */
@@ -270,6 +298,7 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 	if (!t)
 		return;
 	t->start = ev->ts;
+	t->state = ev->sw.preempt ? 'R' : ev->sw.state;
 	t->kst = t->ust = t->wkst = t->wust = 0;
 	/* the period's waker is the first wakeup from here (a runnable task, --state R, gets
 	   none: try_to_wake_up returns before tracing one) */
@@ -343,11 +372,9 @@ static void on_lost(struct offcpu *o)
 		o->pend[i] = -1;
 }
 
-/* offcpu_event - one record, in time order */
-static void offcpu_event(void *priv, const struct ft_event *ev)
+/* offcpu_track_event - one record, in time order */
+void offcpu_track_event(struct offcpu *o, const struct ft_event *ev)
 {
-	struct offcpu *o = priv;
-
 	switch (ev->type) {
 	case FT_EV_SWITCH:
 		on_switch(o, ev);
@@ -367,6 +394,30 @@ static void offcpu_event(void *priv, const struct ft_event *ev)
 	}
 }
 
+/*
+ * offcpu_track_flush - end every open period at @ts and open it again there, with
+ * the same stacks (a wall-clock profile's report covers its window whole)
+ */
+void offcpu_track_flush(struct offcpu *o, uint64_t ts)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->tasks.n; i++) {
+		struct offcpu_task *t = ft_tab_at(&o->tasks, i);
+
+		if (!t->start || ts <= t->start)
+			continue;
+		add(o, t, ts - t->start);
+		t->start = ts;
+	}
+}
+
+/* offcpu_event - one record, in time order */
+static void offcpu_event(void *priv, const struct ft_event *ev)
+{
+	offcpu_track_event(priv, ev);
+}
+
 /* offcpu_report - the stacks, then reset them for the next interval */
 static void offcpu_report(void *priv, struct ft_report *r)
 {
@@ -382,6 +433,20 @@ static void offcpu_report(void *priv, struct ft_report *r)
 	}
 }
 
+/* offcpu_track_fini - free the tracking's tables and symbols */
+void offcpu_track_fini(struct offcpu *o)
+{
+	free(o->pend);
+	free(o->pend_waker);
+	free(o->sum);
+	ft_tab_fini(&o->tasks);
+	ft_intern_fini(&o->kst);
+	ft_intern_fini(&o->ust);
+	ft_intern_fini(&o->keys);
+	ft_usyms_fini(&o->usyms);
+	ft_ksyms_fini(&o->ksyms);
+}
+
 /* offcpu_fini - free everything; an unfinished SVG file is removed */
 static void offcpu_fini(void *priv)
 {
@@ -392,15 +457,7 @@ static void offcpu_fini(void *priv)
 		o->svg = NULL;
 		unlink(o->svg_path);
 	}
-	free(o->pend);
-	free(o->pend_waker);
-	free(o->sum);
-	ft_tab_fini(&o->tasks);
-	ft_intern_fini(&o->kst);
-	ft_intern_fini(&o->ust);
-	ft_intern_fini(&o->keys);
-	ft_usyms_fini(&o->usyms);
-	ft_ksyms_fini(&o->ksyms);
+	offcpu_track_fini(o);
 }
 
 const struct ft_analyzer ft_offcpu = {

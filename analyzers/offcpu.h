@@ -28,6 +28,14 @@ struct offcpu_stack_notes {
 	unsigned long long	waker_no_kstack;	/* --wakers: the kernel gave no waker stack */
 };
 
+/* One finished blocked period, as offcpu's tracking hands it to a caller's period_cb. */
+struct offcpu_period {
+	int		tid, tgid;
+	uint32_t	kst, ust;	/* stack ids + 1 in kst and ust, 0 none */
+	char		state;		/* the switch-out's state, 'R' when preempted */
+	uint64_t	ns;
+};
+
 /* Blocked time and periods of one key. */
 struct offcpu_sum {
 	uint64_t	ns, n;
@@ -54,11 +62,37 @@ struct offcpu {
 	struct ft_wait_notes	notes;		/* bounded: ended at a rebuilt switch-in */
 	unsigned long long	unseen_in;	/* ended at a switch-out: upper bounds */
 	struct offcpu_stack_notes sn;
+	/* set: each period goes to period_cb instead of the keys and sums (profile) */
+	void			(*period_cb)(void *ctx, const struct offcpu_period *p);
+	void			*period_ctx;
 	/* report */
 	struct ft_ksyms		ksyms;
 	struct ft_usyms		usyms;
 };
 
+/* Deepest stack a report shows, per side. */
+#define OFFCPU_MAX_FRAMES	300
+
+/* One side of a row: a thread and its frames, innermost first. */
+struct offcpu_side {
+	int		tid, tgid;
+	const char	*comm;
+	const char	*k[OFFCPU_MAX_FRAMES], *u[OFFCPU_MAX_FRAMES];
+	int		nk, nu;
+};
+
+/* The tracking, for offcpu and for analyzers that drive it (profile --offcpu). */
+int offcpu_track_init(struct offcpu *o, const struct ft_env *env);
+void offcpu_track_event(struct offcpu *o, const struct ft_event *ev);
+void offcpu_track_flush(struct offcpu *o, uint64_t ts);
+void offcpu_track_fini(struct offcpu *o);
+
+/* Symbols and folded frames, shared with profile (offcpu_report.c). */
+void offcpu_kernel_syms(struct offcpu *o);
+int offcpu_kframes(struct offcpu *o, uint32_t id, bool strip_trace, const char **out);
+int offcpu_uframes(struct offcpu *o, int tgid, uint32_t id, const char **out);
+int offcpu_folded_frames(struct offcpu *o, const struct offcpu_side *t,
+			 const struct offcpu_side *w, const char **f, unsigned char *kind);
 void offcpu_print(struct offcpu *o, struct ft_report *r);
 
 #endif

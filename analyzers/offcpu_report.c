@@ -14,15 +14,7 @@
 #include "output/flame.h"
 #include "output/json.h"
 
-#define MAX_FRAMES	300
-
-/* One side of a row: a thread and its frames, innermost first. */
-struct side {
-	int		tid, tgid;
-	const char	*comm;
-	const char	*k[MAX_FRAMES], *u[MAX_FRAMES];
-	int		nk, nu;
-};
+#define MAX_FRAMES	OFFCPU_MAX_FRAMES
 
 /* Frames of the tracing machinery on top of every kernel stack: not the task's. */
 static const char *const trace_prefix[] = {
@@ -40,8 +32,8 @@ static bool is_trace_frame(const char *name)
 	return false;
 }
 
-/* kernel_syms - load kallsyms once; say so, once, when its addresses are hidden */
-static void kernel_syms(struct offcpu *o)
+/* offcpu_kernel_syms - load kallsyms once; say so, once, when its addresses are hidden */
+void offcpu_kernel_syms(struct offcpu *o)
 {
 	char buf[16] = "?";
 	FILE *f;
@@ -62,13 +54,16 @@ static void kernel_syms(struct offcpu *o)
 	}
 }
 
-/* kframes - names of kernel stack @id + 1, innermost first, tracing frames dropped */
-static int kframes(struct offcpu *o, uint32_t id, const char **out)
+/*
+ * offcpu_kframes - names of kernel stack @id + 1, innermost first; with @strip_trace
+ * the frames of the tracing code on top dropped (ftrace's stacks)
+ */
+int offcpu_kframes(struct offcpu *o, uint32_t id, bool strip_trace, const char **out)
 {
 	const uint64_t *ip;
 	uint32_t n, i;
 	int k = 0;
-	bool top = true;
+	bool top = strip_trace;
 
 	if (!id)
 		return 0;
@@ -84,8 +79,8 @@ static int kframes(struct offcpu *o, uint32_t id, const char **out)
 	return k;
 }
 
-/* uframes - names of user stack @id + 1 of process @tgid, innermost first */
-static int uframes(struct offcpu *o, int tgid, uint32_t id, const char **out)
+/* offcpu_uframes - names of user stack @id + 1 of process @tgid, innermost first */
+int offcpu_uframes(struct offcpu *o, int tgid, uint32_t id, const char **out)
 {
 	const uint64_t *fr;
 	uint32_t n, i;
@@ -99,18 +94,21 @@ static int uframes(struct offcpu *o, int tgid, uint32_t id, const char **out)
 }
 
 /* side_of - one side of key @key: the blocked thread (0) or its waker (K_WTID) */
-static void side_of(struct offcpu *o, const uint64_t *key, int base, struct side *s)
+static void side_of(struct offcpu *o, const uint64_t *key, int base, struct offcpu_side *s)
 {
 	s->tid = (int)key[base + K_TID] - (base ? 1 : 0);
 	s->tgid = (int)key[base + K_TGID];
 	s->comm = ft_tasks_comm(o->env->tasks, s->tid);
-	s->nk = kframes(o, (uint32_t)key[base + K_KST], s->k);
-	s->nu = uframes(o, s->tgid, (uint32_t)key[base + K_UST], s->u);
+	s->nk = offcpu_kframes(o, (uint32_t)key[base + K_KST], true, s->k);
+	s->nu = offcpu_uframes(o, s->tgid, (uint32_t)key[base + K_UST], s->u);
 }
 
-/* folded_frames - root first: comm, user, kernel; then --, the waker inverted, its comm */
-static int folded_frames(struct offcpu *o, const struct side *t, const struct side *w,
-			 const char **f, unsigned char *kind)
+/*
+ * offcpu_folded_frames - root first: comm, user, kernel; then --, the waker inverted,
+ * its comm (@w NULL: none). @f and @kind: room for 2 * OFFCPU_MAX_FRAMES + 8.
+ */
+int offcpu_folded_frames(struct offcpu *o, const struct offcpu_side *t,
+			 const struct offcpu_side *w, const char **f, unsigned char *kind)
 {
 	int n = 0, i;
 
@@ -150,7 +148,7 @@ static int folded_frames(struct offcpu *o, const struct side *t, const struct si
 }
 
 /* print_side - BCC's multi-line layout: kernel frames, --, user frames, comm (tid) */
-static void print_side(FILE *f, const struct side *s)
+static void print_side(FILE *f, const struct offcpu_side *s)
 {
 	int i;
 
@@ -175,7 +173,7 @@ static void json_frames(struct ft_json *j, const char *key, const char *const *f
 }
 
 /* json_side - a thread and its stacks */
-static void json_side(struct ft_json *j, const struct side *s)
+static void json_side(struct ft_json *j, const struct offcpu_side *s)
 {
 	ft_json_i64(j, "tid", s->tid);
 	ft_json_i64(j, "pid", s->tgid);
@@ -266,7 +264,7 @@ static void write_svg(struct offcpu *o, struct ft_flame *fg)
 /* row - one key: printed, folded, as JSON, and into the flame graph */
 static void row(struct offcpu *o, struct ft_report *r, uint32_t id, struct ft_flame *fg)
 {
-	static struct side t, w;
+	static struct offcpu_side t, w;
 	const char *f[2 * MAX_FRAMES + 8];
 	unsigned char kind[2 * MAX_FRAMES + 8];
 	uint64_t us = o->sum[id].ns / 1000;
@@ -292,7 +290,7 @@ static void row(struct offcpu *o, struct ft_report *r, uint32_t id, struct ft_fl
 		}
 		ft_json_obj_end(r->json);
 	}
-	nf = folded_frames(o, &t, waker ? &w : NULL, f, kind);
+	nf = offcpu_folded_frames(o, &t, waker ? &w : NULL, f, kind);
 	if (fg)
 		ft_flame_add(fg, f, kind, nf, 0, (double)us);
 	if (r->json)
@@ -319,7 +317,7 @@ void offcpu_print(struct offcpu *o, struct ft_report *r)
 	struct ft_flame *fg = NULL;
 	uint32_t *ids, i, n = 0;
 
-	kernel_syms(o);
+	offcpu_kernel_syms(o);
 	ids = malloc((o->keys.n + 1) * sizeof(*ids));
 	if (!ids) {
 		ft_err("out of memory");

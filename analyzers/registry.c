@@ -13,6 +13,7 @@
 	X(latency)	\
 	X(wakeup)	\
 	X(offcpu)	\
+	X(profile)	\
 	X(funclat)	\
 	X(funccount)	\
 	X(hardirqs)	\

@@ -97,6 +97,30 @@ static inline long long ft_num(const void *data, struct ft_field f)
 	return 0;
 }
 
+/* fork_comm_loc - a sched_process_fork whose child_comm is __data_loc char[] */
+static void fork_comm_loc(struct ft_decoder *d, struct tep_event *ev)
+{
+	struct tep_format_field *f = tep_find_any_field(ev, "child_comm");
+
+	d->fork.child_comm_loc = false;
+	if (d->fork.child_comm.off >= 0 || !f || !(f->flags & TEP_FIELD_IS_DYNAMIC) ||
+	    f->size != 4 || f->offset < 0 || f->offset + 4 > 0xffff)
+		return;
+	d->fork.child_comm = (struct ft_field){ f->offset, 4, false };
+	d->fork.child_comm_loc = true;
+}
+
+/* loc_str - a __data_loc string of a record of @size bytes, "" unless NUL-ended inside */
+static const char *loc_str(const void *data, int size, struct ft_field f)
+{
+	uint32_t v = (uint32_t)ft_num(data, f);
+	uint32_t off = v & 0xffff, len = v >> 16;
+
+	if (!len || off + len > (uint32_t)size || ((const char *)data)[off + len - 1])
+		return "";
+	return (const char *)data + off;
+}
+
 /* is_int - does the format have @f as a signed integer of @size bytes? */
 static bool is_int(struct ft_field f, int size)
 {
@@ -229,6 +253,7 @@ int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep)
 			d->fork.parent_pid = field_of(ev, "parent_pid");
 			d->fork.child_pid = field_of(ev, "child_pid");
 			d->fork.child_comm = comm_of(ev, "child_comm");
+			fork_comm_loc(d, ev);
 			d->fork.min_size = max_end(&d->fork.parent_pid, 3);
 			break;
 		case FT_EV_MIGRATE:
@@ -558,8 +583,13 @@ enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 			goto bad;
 		ev->fork.parent_pid = (int)ft_num(data, d->fork.parent_pid);
 		ev->fork.child_pid = (int)ft_num(data, d->fork.child_pid);
-		ev->fork.child_comm = d->fork.child_comm.off < 0 ? "" :
-				      (const char *)data + d->fork.child_comm.off;
+		if (d->fork.child_comm.off < 0)
+			ev->fork.child_comm = "";
+		else if (d->fork.child_comm_loc)
+			ev->fork.child_comm = size < field_end(d->fork.child_comm) ? "" :
+					      loc_str(data, size, d->fork.child_comm);
+		else
+			ev->fork.child_comm = (const char *)data + d->fork.child_comm.off;
 		break;
 	case FT_EV_MIGRATE:
 		if (size < d->mig.min_size)

@@ -189,6 +189,7 @@ struct ft_wake_fmt {
 
 struct ft_fork_fmt {
 	struct ft_field parent_pid, child_pid, child_comm;
+	bool child_comm_loc;	/* a __data_loc string (6.x kernels), not char[16] */
 	int min_size;
 };
 

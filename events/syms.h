@@ -77,6 +77,7 @@ int ft_usyms_add_maps(struct ft_usyms *u, const char *text, size_t len);
 bool ft_usyms_known(const struct ft_usyms *u, int tgid);
 int ft_usyms_frames(struct ft_usyms *u, int tgid, const uint64_t *ip, int n, uint64_t *out);
 const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame);
+const char *ft_usyms_path(const struct ft_usyms *u, uint64_t frame);
 
 typedef struct Elf Elf;
 typedef int (*ft_elf_func_cb)(void *ctx, const char *name, uint64_t value, uint64_t size);

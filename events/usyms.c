@@ -449,3 +449,11 @@ const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame)
 		}
 	return name ? name : "[unknown]";
 }
+
+/* ft_usyms_path - the file of a frame made by ft_usyms_frames; NULL: anonymous memory */
+const char *ft_usyms_path(const struct ft_usyms *u, uint64_t frame)
+{
+	unsigned int file = FT_UFRAME_FILE(frame);
+
+	return file && file <= u->nfiles ? u->files[file - 1]->path : NULL;
+}

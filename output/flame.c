@@ -169,7 +169,7 @@ int ft_folded_split(char *line, bool diff, bool before, double *a, double *b)
 
 /**
  * ft_flame_add_stack - one folded stack "a;b;c" (cut up in place) with its values.
- * Kernel frames may carry "_[k]"; frames after "--" are a waker's.
+ * Kernel frames may carry "_[k]", off-CPU marks "_[o]"; frames after "--" are a waker's.
  * Returns 0, or -1 when out of memory.
  */
 int ft_flame_add_stack(struct ft_flame *fg, char *stack, double before, double after)
@@ -187,7 +187,8 @@ int ft_flame_add_stack(struct ft_flame *fg, char *stack, double before, double a
 		waker |= !strcmp(p, "--");
 		frames[n] = p;
 		kinds[n++] = meta ? FT_FRAME_META : waker ? FT_FRAME_WAKER :
-			     len > 4 && !strcmp(p + len - 4, "_[k]") ? FT_FRAME_KERNEL : FT_FRAME_USER;
+			     len > 4 && !strcmp(p + len - 4, "_[k]") ? FT_FRAME_KERNEL :
+			     len > 4 && !strcmp(p + len - 4, "_[o]") ? FT_FRAME_OFFCPU : FT_FRAME_USER;
 	}
 	return ft_flame_add(fg, frames, kinds, n, before, after);
 }
@@ -249,6 +250,8 @@ static void colour(const struct ft_flame *fg, const struct node *nd, enum ft_fla
 		r = g = b = 200;
 	} else if (nd->kind == FT_FRAME_WAKER) {
 		r = 150 + (int)(60 * v1); g = 110 + (int)(50 * v2); b = 225;
+	} else if (nd->kind == FT_FRAME_OFFCPU) {
+		r = 20 + (int)(40 * v1); g = 60 + (int)(40 * v2); b = 190 + (int)(40 * v1);
 	} else if (pal == FT_PALETTE_IO) {
 		r = nd->kind == FT_FRAME_KERNEL ? 40 + (int)(50 * v1) : 70 + (int)(60 * v1);
 		g = nd->kind == FT_FRAME_KERNEL ? 150 + (int)(60 * v2) : 110 + (int)(60 * v2);

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Frame kinds, for colours. */
+/* Frame kinds, for colours; FT_FRAME_OFFCPU: a "..._[o]" off-CPU mark (profile --offcpu). */
 enum ft_frame_kind {
-	FT_FRAME_USER, FT_FRAME_KERNEL, FT_FRAME_META, FT_FRAME_WAKER,
+	FT_FRAME_USER, FT_FRAME_KERNEL, FT_FRAME_META, FT_FRAME_WAKER, FT_FRAME_OFFCPU,
 };
 
 enum ft_flame_palette { FT_PALETTE_HOT, FT_PALETTE_IO };

@@ -484,6 +484,62 @@ static void test_format_guard(void **state)
 	free(text);
 }
 
+/* 6.x's sched_process_fork names the child in a __data_loc string: read it as libtraceevent does */
+static void test_fork_data_loc(void **state)
+{
+	struct tep_handle *tep = tep_alloc();
+	unsigned char rec[64] = { 0 };
+	struct tep_record r = { .data = rec, .size = sizeof(rec) };
+	struct ft_decoder d;
+	struct ft_event ev = { 0 };
+	struct tep_event *te;
+	struct trace_seq s;
+	char *text;
+	size_t len;
+	uint32_t loc;
+	uint16_t id;
+	int32_t pid;
+	int flen;
+	void *raw;
+
+	text = ft_read_file("tests/data/k6.18/events/sched/sched_process_fork/format",
+			    FT_FORMAT_MAX, &len);
+	assert_non_null(text);
+	assert_int_equal(tep_parse_event(tep, text, len, "sched"), 0);
+	free(text);
+	te = tep_find_event_by_name(tep, "sched", "sched_process_fork");
+	assert_non_null(te);
+	id = (uint16_t)te->id;
+	memcpy(rec, &id, 2);
+	loc = 24 | (5u << 16);			/* parent_comm "dad\0\0" at 24 */
+	memcpy(rec + 8, &loc, 4);
+	pid = 100;
+	memcpy(rec + 12, &pid, 4);
+	loc = 29 | (4u << 16);			/* child_comm "kid\0" at 29 */
+	memcpy(rec + 16, &loc, 4);
+	pid = 101;
+	memcpy(rec + 20, &pid, 4);
+	memcpy(rec + 24, "dad\0\0kid", 9);
+	assert_int_equal(ft_decoder_init(&d, tep), 0);
+	assert_int_equal(ft_decode(&d, rec, 33, &ev), FT_EV_FORK);
+	trace_seq_init(&s);
+	raw = tep_get_field_raw(&s, te, "child_comm", &r, &flen, 0);
+	assert_non_null(raw);
+	assert_string_equal(ev.fork.child_comm, (const char *)raw);
+	assert_string_equal(ev.fork.child_comm, "kid");
+	assert_int_equal(ev.fork.parent_pid, 100);
+	assert_int_equal(ev.fork.child_pid, 101);
+	rec[32] = 'x';				/* not NUL-ended inside its length: no name */
+	assert_int_equal(ft_decode(&d, rec, 33, &ev), FT_EV_FORK);
+	assert_string_equal(ev.fork.child_comm, "");
+	rec[32] = 0;				/* past the record's end: no name */
+	assert_int_equal(ft_decode(&d, rec, 32, &ev), FT_EV_FORK);
+	assert_string_equal(ev.fork.child_comm, "");
+	trace_seq_destroy(&s);
+	ft_decoder_fini(&d);
+	tep_free(tep);
+}
+
 /* main - the decode suite */
 int main(void)
 {
@@ -496,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_format_guard),
 		cmocka_unit_test(test_walker_equals_kbuffer),
 		cmocka_unit_test(test_large_record_rounding),
+		cmocka_unit_test(test_fork_data_loc),
 	};
 
 	return cmocka_run_group_tests_name("decode", tests, NULL, NULL);

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profile: where threads run, from perf_event_open samples with callchains (perf
+ * record -g, BCC profile, bpftrace profile:hz:99), and with --offcpu where they
+ * run or wait: a wall-clock profile.
+ *
+ * Each sample is kept per (thread, process, kernel stack, user stack), user
+ * addresses turned into (file, offset) frames at once (the process may exit before
+ * the report). With --offcpu, offcpu's tracking runs on the same records and hands
+ * over every off-CPU period (all switch-out states, preemption included) with its
+ * stacks; a sample counts its period (ns for cpu-clock), a period its length, so a
+ * thread's stacks add up to its time in the window.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzers/profile.h"
+#include "events/tasks.h"
+#include "lib/parse.h"
+#include "lib/util.h"
+
+#define DEFAULT_HZ	99	/* perf record -F 99 -g, bpftrace profile:hz:99 */
+#define DEFAULT_TOP	20
+
+enum {
+	OPT_SVG = 0x100, OPT_OFFCPU, OPT_STATE, OPT_TOP,
+};
+
+static const struct option profile_longopts[] = {
+	{ "freq",		required_argument,	NULL, 'F' },
+	{ "frequency",		required_argument,	NULL, 'F' },
+	{ "count",		required_argument,	NULL, 'c' },
+	{ "event",		required_argument,	NULL, 'e' },
+	{ "user-stacks-only",	no_argument,		NULL, 'u' },
+	{ "kernel-stacks-only",	no_argument,		NULL, 'k' },
+	{ "folded",		no_argument,		NULL, 'f' },
+	{ "svg",		required_argument,	NULL, OPT_SVG },
+	{ "offcpu",		no_argument,		NULL, OPT_OFFCPU },
+	{ "state",		no_argument,		NULL, OPT_STATE },
+	{ "top",		required_argument,	NULL, OPT_TOP },
+	{ 0 }
+};
+
+/* profile_parse_opt - the options only profile has */
+static int profile_parse_opt(void *priv, int opt, const char *arg)
+{
+	struct profile *p = priv;
+	long v;
+
+	switch (opt) {
+	case 'F':
+	case 'c':
+		if (ft_parse_long(arg, 1, opt == 'F' ? 1000L * 1000 * 1000 : (1L << 62), &v))
+			return -1;
+		*(opt == 'F' ? &p->req.freq : &p->req.period) = (uint64_t)v;
+		*(opt == 'F' ? &p->freq_set : &p->period_set) = true;
+		return 0;
+	case 'e':
+		if (!*arg)
+			return -1;
+		p->req.event = arg;
+		p->event_set = true;
+		return 0;
+	case 'u': case 'U': p->ustack_only = true; return 0;
+	case 'k': case 'K': p->kstack_only = true; return 0;
+	case 'f': p->folded = true; return 0;
+	case OPT_SVG: p->svg_path = arg; return 0;
+	case OPT_OFFCPU: p->offcpu = true; return 0;
+	case OPT_STATE: p->state = true; return 0;
+	case OPT_TOP:
+		if (ft_parse_long(arg, 0, 1L << 30, &v))
+			return -1;
+		p->top = v ? v : -1;	/* 0: every row */
+		return 0;
+	}
+	return -1;
+}
+
+/* max_sample_rate - kernel.perf_event_max_sample_rate, 0 when it cannot be read */
+static long max_sample_rate(void)
+{
+	char buf[32];
+	long v = 0;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f))
+		v = strtol(buf, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/* is_cpu_clock - the event a wall-clock profile needs: time samples */
+static bool is_cpu_clock(const char *event)
+{
+	return !event || !strcmp(event, "cpu-clock");
+}
+
+/* profile_check - the options against each other and the kernel's sample-rate limit */
+static int profile_check(void *priv, const struct ft_env *env)
+{
+	struct profile *p = priv;
+	long max;
+
+	if (p->freq_set && p->period_set) {
+		ft_err("-F and -c exclude each other");
+		return -1;
+	}
+	if (p->ustack_only && p->kstack_only) {
+		ft_err("-u and -k exclude each other");
+		return -1;
+	}
+	if (p->state && !p->offcpu) {
+		ft_err("--state splits off-CPU time: it needs --offcpu");
+		return -1;
+	}
+	if (p->offcpu && (p->period_set || !is_cpu_clock(p->req.event))) {
+		ft_err("--offcpu adds on-CPU time from cpu-clock samples at a frequency: "
+		       "-c and -e other than cpu-clock do not apply");
+		return -1;
+	}
+	if (!env->live && (p->freq_set || p->period_set || p->event_set)) {
+		ft_err("-F, -c and -e choose what is sampled live: a file (-i) holds the "
+		       "samples it was recorded with");
+		return -1;
+	}
+	max = env->live && p->freq_set ? max_sample_rate() : 0;
+	if (max > 0 && p->req.freq > (uint64_t)max) {
+		ft_err("-F %llu is above kernel.perf_event_max_sample_rate (%ld Hz)",
+		       (unsigned long long)p->req.freq, max);
+		return -1;
+	}
+	return 0;
+}
+
+/* profile_events - --offcpu: offcpu's events, the stacks the options ask for */
+static void profile_events(void *priv, unsigned int *need, unsigned int *want)
+{
+	struct profile *p = priv;
+
+	/* the tasks born during the run, named as they fork (and a trace to stand on) */
+	*want |= FT_NEED(FT_EV_FORK);
+	if (!p->offcpu)
+		return;
+	*need |= FT_NEED(FT_EV_SWITCH);
+	if (!p->ustack_only)
+		*need |= FT_NEED(FT_EV_KSTACK);
+	if (!p->kstack_only)
+		*need |= FT_NEED(FT_EV_USTACK);
+}
+
+/* profile_req - what was sampled: a file's own request, else the options' */
+const struct ft_sample_req *profile_req(const struct profile *p)
+{
+	return p->env && p->env->sampled ? p->env->sampled : &p->req;
+}
+
+/* profile_sampling - the request, completed with the defaults */
+static const struct ft_sample_req *profile_sampling(void *priv)
+{
+	struct profile *p = priv;
+
+	if (!p->period_set && !p->freq_set)
+		p->req.freq = DEFAULT_HZ;
+	p->req.user = !p->kstack_only;
+	p->req.kernel = !p->ustack_only;
+	return &p->req;
+}
+
+/* sum_of - the totals of key @key (@n parts), made when new; NULL when out of memory */
+static struct profile_sum *sum_of(struct profile *p, const uint64_t *key)
+{
+	long id = ft_intern_put(&p->keys, key, PK_LEN);
+
+	if (id < 0)
+		return NULL;
+	if ((uint32_t)id >= p->vcap) {
+		uint32_t cap = p->vcap ? p->vcap * 2 : 1024;
+		struct profile_sum *sum = realloc(p->sum, cap * sizeof(*sum));
+
+		if (!sum)
+			return NULL;
+		memset(sum + p->vcap, 0, (cap - p->vcap) * sizeof(*sum));
+		p->sum = sum;
+		p->vcap = cap;
+	}
+	return &p->sum[id];
+}
+
+/* on_period - one off-CPU period from offcpu's tracking */
+static void on_period(void *ctx, const struct offcpu_period *op)
+{
+	struct profile *p = ctx;
+	uint64_t key[PK_LEN] = { op->tid, op->tgid, op->kst, op->ust,
+				 p->state ? (uint64_t)(unsigned char)op->state : PROFILE_OFFCPU };
+	struct profile_sum *s = sum_of(p, key);
+
+	if (!s)
+		return;
+	s->value += op->ns;
+	p->n.periods++;
+	p->n.off_ns += op->ns;
+}
+
+/* profile_init - the tracking's tables, offcpu's with every state counted, the SVG */
+static int profile_init(void *priv, const struct ft_env *env)
+{
+	struct profile *p = priv;
+
+	p->env = env;
+	if (!p->top)
+		p->top = DEFAULT_TOP;
+	profile_sampling(p);
+	/* a wall-clock profile counts every wait, however short, but not a dead task's */
+	memset(p->oc.state_on, 1, sizeof(p->oc.state_on));
+	p->oc.state_on['X'] = p->oc.state_on['Z'] = false;
+	p->oc.ustack_only = p->ustack_only;
+	p->oc.kstack_only = p->kstack_only;
+	p->oc.period_cb = on_period;
+	p->oc.period_ctx = p;
+	if (offcpu_track_init(&p->oc, env))
+		return -1;
+	if (ft_tab_init(&p->seen, sizeof(int)) || ft_intern_init(&p->keys)) {
+		ft_err("out of memory");
+		return -1;
+	}
+	if (p->svg_path) {
+		p->svg = fopen(p->svg_path, "we");
+		if (!p->svg) {
+			ft_err("cannot write %s: %s", p->svg_path, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* first_seen - a thread's first sample: its comm and its process's maps, while alive */
+static void first_seen(struct profile *p, const struct ft_sample *s)
+{
+	if (ft_tab_find(&p->seen, s->tid) || !ft_tab_get(&p->seen, s->tid))
+		return;
+	if (s->tid)
+		ft_tasks_comm(p->env->tasks, s->tid);
+	if (s->pid && !p->kstack_only)
+		ft_usyms_note(&p->oc.usyms, s->pid);
+}
+
+/* profile_sample - one sample: its stacks interned, its period added to its key */
+static void profile_sample(void *priv, const struct ft_sample *s)
+{
+	struct profile *p = priv;
+	uint64_t key[PK_LEN] = { 0 }, fr[FT_SAMPLE_MAX_STACK];
+	const struct ft_env *env = p->env;
+	struct profile_sum *sum;
+	int nk = s->nk, nu = s->nu, i;
+	long id;
+
+	if (env->cpu_on && (s->cpu < 0 || s->cpu >= env->ncpus || !env->cpu_on[s->cpu]))
+		return;
+	if (!ft_env_traced(env, s->tid) && !ft_env_traced(env, s->pid))
+		return;
+	first_seen(p, s);
+	key[PK_TID] = (uint64_t)s->tid;
+	key[PK_TGID] = (uint64_t)s->pid;
+	nk = nk < FT_SAMPLE_MAX_STACK ? nk : FT_SAMPLE_MAX_STACK;
+	nu = nu < FT_SAMPLE_MAX_STACK ? nu : FT_SAMPLE_MAX_STACK;
+	if (nk > 0 && !p->ustack_only) {
+		id = ft_intern_put(&p->oc.kst, s->ip, nk);
+		key[PK_KST] = (uint64_t)(id + 1);
+	}
+	if (nu > 0 && !p->kstack_only && s->pid) {
+		i = ft_usyms_frames(&p->oc.usyms, s->pid, s->ip + s->nk, nu, fr);
+		p->n.ustack_early += i < nu && ft_usyms_known(&p->oc.usyms, s->pid);
+		p->n.ustack_unmapped += !ft_usyms_known(&p->oc.usyms, s->pid);
+		id = ft_intern_put(&p->oc.ust, fr, i);
+		key[PK_UST] = (uint64_t)(id + 1);
+	}
+	sum = sum_of(p, key);
+	if (!sum)
+		return;
+	sum->samples++;
+	sum->value += s->period;
+	p->n.samples++;
+	p->n.idle += !s->tid;
+	p->n.on_value += s->period;
+}
+
+/* profile_event - --offcpu: a record for offcpu's tracking */
+static void profile_event(void *priv, const struct ft_event *ev)
+{
+	struct profile *p = priv;
+
+	if (p->offcpu)
+		offcpu_track_event(&p->oc, ev);
+}
+
+/* profile_report - the profile; an interval's totals then start again */
+static void profile_report(void *priv, struct ft_report *r)
+{
+	struct profile *p = priv;
+
+	if (p->offcpu)
+		offcpu_track_flush(&p->oc, r->ts);	/* waits still open count to now */
+	profile_print(p, r);
+	if (r->interval) {
+		if (p->sum)
+			memset(p->sum, 0, p->vcap * sizeof(*p->sum));
+		memset(&p->n, 0, sizeof(p->n));
+		memset(&p->oc.notes, 0, sizeof(p->oc.notes));
+		memset(&p->oc.sn, 0, sizeof(p->oc.sn));
+		p->oc.unseen_in = 0;
+	}
+}
+
+/* profile_fini - free everything; an unfinished SVG file is removed */
+static void profile_fini(void *priv)
+{
+	struct profile *p = priv;
+
+	if (p->svg) {
+		fclose(p->svg);
+		p->svg = NULL;
+		unlink(p->svg_path);
+	}
+	free(p->sum);
+	p->sum = NULL;
+	ft_tab_fini(&p->seen);
+	ft_intern_fini(&p->keys);
+	offcpu_track_fini(&p->oc);
+}
+
+const struct ft_analyzer ft_profile = {
+	.cli = {
+		.name		= "profile",
+		.summary	= "CPU samples by kernel and user stack (perf record -g, BCC profile)",
+		.usage		= "  -F, --freq HZ        samples per second per CPU (default 99)\n"
+				  "  -c, --count N        one sample every N events (exclusive with -F)\n"
+				  "  -e, --event EVENT    what to sample, as stat -e takes it (default\n"
+				  "                       cpu-clock): page-faults, a tracepoint, c:malloc\n"
+				  "  -u, -U, --user-stacks-only    user frames only\n"
+				  "  -k, -K, --kernel-stacks-only  kernel frames only\n"
+				  "  -f, --folded         folded stacks (comm;user;kernel COUNT) for flame graphs\n"
+				  "      --svg FILE       write an interactive flame graph to FILE\n"
+				  "      --top N          rows of each table (default 20, 0: all)\n"
+				  "      --offcpu         wall-clock: add off-CPU time from the sched events,\n"
+				  "                       every stack in microseconds, off-CPU ones end in\n"
+				  "                       [off-cpu]_[o]\n"
+				  "      --state          with --offcpu: [sleeping], [uninterruptible],\n"
+				  "                       [runnable] (preempted) instead of [off-cpu]\n",
+		.examples	= "  ftscope profile -a -d 10               # whole system, 99 Hz, 10 s\n"
+				  "  ftscope profile -F 499 --svg cpu.svg -- ./app   # flame graph of a command\n"
+				  "  ftscope profile -p 1234 -f > cpu.folded # folded, for flamegraph.pl\n"
+				  "  ftscope profile --offcpu --state -f -p 1234 -d 5  # wall-clock\n"
+				  "  ftscope profile -e page-faults -c 1 -- ./app     # faults per stack\n",
+		.shortopts	= "F:c:e:uUkKf",
+		.longopts	= profile_longopts,
+		.parse_opt	= profile_parse_opt,
+		.check		= profile_check,
+	},
+	.priv_size	= sizeof(struct profile),
+	.max_wait_ms	= 100,
+	.events		= profile_events,
+	.sampling	= profile_sampling,
+	.sample		= profile_sample,
+	.init		= profile_init,
+	.event		= profile_event,
+	.report		= profile_report,
+	.fini		= profile_fini,
+};

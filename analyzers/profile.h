@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * profile: on-CPU samples per (thread, kernel stack, user stack), and with
+ * --offcpu the off-CPU periods of offcpu's tracking in the same profile. Options
+ * and tracking in profile.c, the reports in profile_report.c.
+ */
+#ifndef FTSCOPE_ANALYZERS_PROFILE_H
+#define FTSCOPE_ANALYZERS_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analyzers/offcpu.h"
+
+/* The parts of a key; stack ids are id + 1 in the offcpu part's kst and ust, 0 none. */
+enum { PK_TID, PK_TGID, PK_KST, PK_UST, PK_MARK, PK_LEN };
+
+/* PK_MARK: 0 on-CPU samples; off-CPU time: its state letter (--state), else this. */
+#define PROFILE_OFFCPU	'o'
+
+/* Samples and value of one key: summed periods (events, or ns); off-CPU: ns. */
+struct profile_sum {
+	uint64_t	samples, value;
+};
+
+/* What the totals cannot show, since the last report. */
+struct profile_notes {
+	unsigned long long	samples, idle;
+	unsigned long long	ustack_early;	/* frame-pointer walk left executable memory */
+	unsigned long long	ustack_unmapped;	/* the process's maps were never read */
+	unsigned long long	periods;	/* --offcpu: off-CPU periods */
+	uint64_t		on_value, off_ns;
+};
+
+struct profile {
+	struct offcpu		oc;		/* tracking (--offcpu), stacks and symbols */
+	const struct ft_env	*env;
+	/* options */
+	struct ft_sample_req	req;
+	bool			freq_set, period_set, event_set;
+	bool			folded, offcpu, state;
+	bool			ustack_only, kstack_only;	/* -u, -k */
+	long			top;
+	const char		*svg_path;
+	FILE			*svg;
+	/* totals */
+	struct ft_tab		seen;		/* tids seen in samples */
+	struct ft_intern	keys;
+	struct profile_sum	*sum;		/* per key id */
+	uint32_t		vcap;
+	struct profile_notes	n;
+};
+
+const struct ft_sample_req *profile_req(const struct profile *p);
+void profile_print(struct profile *p, struct ft_report *r);
+
+#endif
