@@ -262,6 +262,8 @@ static void profile_sample(void *priv, const struct ft_sample *s)
 		return;
 	if (!ft_env_traced(env, s->tid) && !ft_env_traced(env, s->pid))
 		return;
+	if (s->maps)		/* the kernel's word on its mappings, before its frames */
+		ft_usyms_add_maps(&p->oc.usyms, s->maps, s->maps_len);
 	first_seen(p, s);
 	key[PK_TID] = (uint64_t)s->tid;
 	key[PK_TGID] = (uint64_t)s->pid;

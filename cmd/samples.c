@@ -33,13 +33,7 @@ int ft_samples_open(struct ft_samples *sm, const struct ft_opts *o, const int *p
 {
 	if (!sm->req)
 		return 0;
-	if (ft_sampler_open(&sm->sampler, o, pids, npids))
-		return -1;
-	if (o->output && ft_imap_init(&sm->mapped, 64)) {
-		ft_err("out of memory");
-		return -1;
-	}
-	return 0;
+	return ft_sampler_open(&sm->sampler, o, pids, npids);
 }
 
 /* on_sample - one sample to the analyzers (and to -o FILE's blob) */
@@ -53,11 +47,6 @@ static void on_sample(void *ctx, const struct ft_sample *s)
 	if (sm->cap && !sm->keep_failed &&
 	    ft_sample_blob_add(&sm->keep, &sm->keep_len, &sm->keep_cap, s))
 		sm->keep_failed = true;
-	/* -o FILE: the maps of every sampled process, for its user frames offline */
-	if (sm->cap && s->pid > 0 && sm->mapped.slot && !ft_imap_get(&sm->mapped, s->pid)) {
-		ft_imap_put(&sm->mapped, s->pid, 1);
-		ft_capture_maps(sm->cap, &s->pid, 1);
-	}
 	if (sm->stages)
 		ft_stages_sample(sm->stages, s);
 }
@@ -71,7 +60,16 @@ void ft_samples_round(struct ft_samples *sm)
 	sm->counts = sm->sampler.counts;
 }
 
-/* ft_samples_keep - -o FILE: the samples go into the trace.dat, after their header */
+/* keep_maps - ft_smaps_each callback: a sampled process's maps into the trace.dat */
+static void keep_maps(void *ctx, int pid, const char *text)
+{
+	ft_capture_set_maps(ctx, pid, text);
+}
+
+/*
+ * ft_samples_keep - -o FILE: the samples go into the trace.dat, after their header,
+ * with the last mappings of every sampled process
+ */
 int ft_samples_keep(struct ft_samples *sm)
 {
 	unsigned char *head, *all;
@@ -93,6 +91,8 @@ int ft_samples_keep(struct ft_samples *sm)
 	sm->keep_len = sm->keep_cap = hlen + sm->keep_len;
 	sm->cap->samples = all;
 	sm->cap->samples_len = sm->keep_len;
+	if (sm->sampler.maps_on)
+		ft_smaps_each(&sm->sampler.maps, keep_maps, sm->cap);
 	return 0;
 }
 
@@ -141,7 +141,4 @@ void ft_samples_fini(struct ft_samples *sm)
 	ft_sampler_close(&sm->sampler);
 	free(sm->keep);
 	sm->keep = NULL;
-	if (sm->mapped.slot)
-		ft_imap_fini(&sm->mapped);
-	sm->mapped.slot = NULL;
 }

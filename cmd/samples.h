@@ -32,7 +32,6 @@ struct ft_samples {
 	unsigned char		*keep;
 	size_t			keep_len, keep_cap;
 	bool			keep_failed;
-	struct ft_imap		mapped;		/* processes whose maps are kept */
 };
 
 int ft_samples_prepare(struct ft_samples *sm, const struct ft_stages *st, bool live);

@@ -30,6 +30,10 @@ struct ft_sample {
 	int		pid, tid, cpu;
 	int		nk, nu;
 	const uint64_t	*ip;		/* nk + nu frames */
+	/* live: the process's file mappings (trace-cmd's PROCMAPS text) when new or
+	   changed since its last sample, for ft_usyms_add_maps; else NULL */
+	const char	*maps;
+	size_t		maps_len;
 };
 
 /*

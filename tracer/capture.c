@@ -128,8 +128,8 @@ fail:
 	return -1;
 }
 
-/* maps_text - "PID COUNT COMM" (hex, as trace-cmd) and the file-backed ranges of /proc/PID/maps */
-static char *maps_text(int pid)
+/* ft_proc_maps_text - "PID COUNT COMM" (hex, as trace-cmd) and the file-backed ranges of /proc/PID/maps */
+char *ft_proc_maps_text(int pid)
 {
 	char path[64], comm[64] = "", line[4608], lib[4096] = "", name[4096], *lines = NULL;
 	char *text = NULL;
@@ -181,35 +181,46 @@ out:
 	return text;
 }
 
+/* keep_maps - @text (malloc'ed, NULL: nothing) becomes @pid's maps, replacing any */
+static void keep_maps(struct ft_capture *c, int pid, char *text)
+{
+	int j;
+
+	if (!text)
+		return;
+	for (j = 0; j < c->nmaps && c->maps[j].pid != pid; j++)
+		;
+	if (j == c->nmaps) {
+		void *nm = realloc(c->maps, (c->nmaps + 1) * sizeof(*c->maps));
+
+		if (!nm) {
+			free(text);
+			return;
+		}
+		c->maps = nm;
+		c->maps[c->nmaps].pid = pid;
+		c->maps[c->nmaps++].text = NULL;
+	}
+	free(c->maps[j].text);
+	c->maps[j].text = text;
+}
+
 /**
  * ft_capture_maps - note the current maps of the processes @pids (the traced ones);
  * the last maps seen of a process are kept, so one that exits keeps its last sample
  */
 void ft_capture_maps(struct ft_capture *c, const int *pids, int n)
 {
-	int i, j;
+	int i;
 
-	for (i = 0; i < n; i++) {
-		char *text = maps_text(pids[i]);
+	for (i = 0; i < n; i++)
+		keep_maps(c, pids[i], ft_proc_maps_text(pids[i]));
+}
 
-		if (!text)
-			continue;
-		for (j = 0; j < c->nmaps && c->maps[j].pid != pids[i]; j++)
-			;
-		if (j == c->nmaps) {
-			void *nm = realloc(c->maps, (c->nmaps + 1) * sizeof(*c->maps));
-
-			if (!nm) {
-				free(text);
-				continue;
-			}
-			c->maps = nm;
-			c->maps[c->nmaps].pid = pids[i];
-			c->maps[c->nmaps++].text = NULL;
-		}
-		free(c->maps[j].text);
-		c->maps[j].text = text;
-	}
+/* ft_capture_set_maps - keep @text (PROCMAPS) as @pid's maps, replacing any */
+void ft_capture_set_maps(struct ft_capture *c, int pid, const char *text)
+{
+	keep_maps(c, pid, strdup(text));
 }
 
 /* count_events - records in @len bytes of pages, walked as the reader walks them */

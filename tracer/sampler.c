@@ -9,6 +9,9 @@
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#ifdef __x86_64__
+#include <asm/perf_regs.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -69,6 +72,7 @@ static int resolve_uprobe(struct ft_sampler *sp, const char *spec)
 	if (ft_probes_user_fn(spec, path, sizeof(path), &off))
 		return -1;
 	sp->type = (uint32_t)type;
+	sp->entry_probe = true;
 	sp->config = 0;			/* not a return probe */
 	sp->config1 = (uint64_t)(uintptr_t)path;
 	sp->config2 = off;
@@ -121,6 +125,17 @@ static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit)
 	a.config1 = sp->config1;
 	a.config2 = sp->config2;
 	a.sample_type = SAMPLE_TYPE;
+#ifdef __x86_64__
+	/*
+	 * At a function's entry the return address is still on the stack top, not in a
+	 * frame: a frame-pointer walk skips the caller. Eight bytes of stack give it.
+	 */
+	if (sp->entry_probe && sp->req.user) {
+		a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a.sample_regs_user = 1ULL << PERF_REG_X86_SP;
+		a.sample_stack_user = 8;
+	}
+#endif
 	if (sp->req.freq) {
 		a.freq = 1;
 		a.sample_freq = sp->req.freq;
@@ -136,6 +151,9 @@ static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit)
 	/* the trace's clock: mono, boot, or perf and local (both local_clock, perf's own) */
 	a.use_clockid = !sp->clock || (strcmp(sp->clock, "perf") && strcmp(sp->clock, "local"));
 	a.clockid = sp->clock && !strcmp(sp->clock, "boot") ? CLOCK_BOOTTIME : CLOCK_MONOTONIC;
+	/* the kernel's own word on mappings, execs and forks: user frames of a process
+	   that exits before the rings are drained still get their names */
+	a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 1;
 	a.watermark = 1;
 	a.wakeup_watermark = RING_PAGES * 4096 / 4;
 	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -196,10 +214,11 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 	sp->fd = malloc((size_t)sp->ntgt * sp->ncpus * sizeof(*sp->fd));
 	sp->ring = calloc(sp->ncpus, sizeof(*sp->ring));
 	sp->ip = malloc(2 * FT_SAMPLE_MAX_STACK * sizeof(*sp->ip));
-	if (!sp->fd || !sp->ring || !sp->ip) {
+	if (!sp->fd || !sp->ring || !sp->ip || ft_smaps_init(&sp->maps)) {
 		ft_err("out of memory");
 		return -1;
 	}
+	sp->maps_on = true;
 	for (t = 0; t < sp->ntgt * sp->ncpus; t++)
 		sp->fd[t] = -1;
 	for (cpu = 0; cpu < sp->ncpus; cpu++) {
@@ -277,18 +296,34 @@ static inline bool get8(const unsigned char **p, const unsigned char *end, uint6
 	return true;
 }
 
+/*
+ * entry_return - the return address on the stack top of a sample at a function's
+ * entry: PERF_SAMPLE_REGS_USER (abi, sp) then PERF_SAMPLE_STACK_USER (size, data, dyn_size)
+ */
+static bool entry_return(const unsigned char *p, const unsigned char *end, uint64_t *ret)
+{
+	uint64_t abi, reg, size, dyn;
+
+	if (!get8(&p, end, &abi) || (abi && !get8(&p, end, &reg)) || !get8(&p, end, &size) ||
+	    size < 8 || (uint64_t)(end - p) < size + 8)
+		return false;
+	memcpy(ret, p, 8);
+	memcpy(&dyn, p + size, 8);
+	return dyn >= 8;
+}
+
 /* frames - split a callchain at its context markers: kernel frames, then user ones */
 static bool frames(struct ft_sampler *sp, struct ft_sample *s, const unsigned char *p,
 		   const unsigned char *end)
 {
 	uint64_t nr, ip, ctx = PERF_CONTEXT_KERNEL, *user = sp->ip + FT_SAMPLE_MAX_STACK;
-	uint64_t i;
+	uint64_t i, ret;
 
 	s->nk = s->nu = 0;
 	if (!get8(&p, end, &nr) || nr > (uint64_t)(end - p) / 8)
 		return false;
-	for (i = 0; i < nr; i++) {
-		get8(&p, end, &ip);
+	for (i = 0; i < nr; i++, p += 8) {
+		memcpy(&ip, p, 8);
 		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
 			ctx = ip;
 			continue;
@@ -297,6 +332,12 @@ static bool frames(struct ft_sampler *sp, struct ft_sample *s, const unsigned ch
 			sp->ip[s->nk++] = ip;
 		else if (ctx == PERF_CONTEXT_USER && s->nu < FT_SAMPLE_MAX_STACK)
 			user[s->nu++] = ip;
+	}
+	if (sp->entry_probe && s->nu && s->nu < FT_SAMPLE_MAX_STACK && entry_return(p, end, &ret) &&
+	    (s->nu < 2 || user[1] != ret)) {
+		memmove(user + 2, user + 1, (s->nu - 1) * sizeof(*user));
+		user[1] = ret;
+		s->nu++;
 	}
 	memmove(sp->ip + s->nk, user, s->nu * sizeof(*user));
 	s->ip = sp->ip;
@@ -315,7 +356,48 @@ static bool parse_sample(struct ft_sampler *sp, const unsigned char *p, const un
 	s->pid = (int)(uint32_t)pt;
 	s->tid = (int)(uint32_t)(pt >> 32);
 	s->cpu = (int)(uint32_t)cpu;
+	s->maps = NULL;
+	s->maps_len = 0;
 	return frames(sp, s, p, end);
+}
+
+/* side_record - MMAP2, COMM (exec) and FORK: the processes' mappings */
+static void side_record(struct ft_sampler *sp, const struct perf_event_header *h)
+{
+	const unsigned char *p = (const unsigned char *)(h + 1), *end = (const unsigned char *)h + h->size;
+	uint32_t ids[4];
+	uint64_t v[3];
+	size_t n;
+
+	switch (h->type) {
+	case PERF_RECORD_MMAP2:	/* pid, tid, addr, len, pgoff, 24 bytes of id, prot, flags, name */
+		if (end - p < 8 + 24 + 24 + 8 + 1)
+			return;
+		memcpy(ids, p, 8);
+		memcpy(v, p + 8, 24);
+		p += 8 + 24 + 24 + 8;
+		n = strnlen((const char *)p, end - p);
+		if (n < (size_t)(end - p))
+			ft_smaps_mmap(&sp->maps, (int)ids[0], v[0], v[1], v[2], (const char *)p);
+		return;
+	case PERF_RECORD_COMM:		/* pid, tid, comm */
+		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || end - p < 9)
+			return;
+		memcpy(ids, p, 8);
+		n = strnlen((const char *)p + 8, end - p - 8);
+		if (n < (size_t)(end - p - 8) && ids[0] == ids[1])
+			ft_smaps_exec(&sp->maps, (int)ids[0], (const char *)p + 8);
+		return;
+	case PERF_RECORD_FORK:		/* pid, ppid, tid, ptid, time */
+		if (end - p < 16)
+			return;
+		memcpy(ids, p, 16);
+		if (ids[0] == ids[2])	/* a process, not a thread */
+			ft_smaps_fork(&sp->maps, (int)ids[0], (int)ids[1]);
+		return;
+	default:
+		return;
+	}
 }
 
 /* one_record - count or deliver one record */
@@ -333,6 +415,8 @@ static void one_record(struct ft_sampler *sp, const struct perf_event_header *h,
 			return;
 		}
 		sp->counts.samples++;
+		if (sp->maps_on && s.nu)
+			s.maps = ft_smaps_changed(&sp->maps, s.pid, &s.maps_len);
 		fn(ctx, &s);
 		return;
 	case PERF_RECORD_LOST:		/* u64 id, u64 lost */
@@ -351,15 +435,17 @@ static void one_record(struct ft_sampler *sp, const struct perf_event_header *h,
 	}
 }
 
-/* drain_ring - every record of one ring; returns how many */
-static long drain_ring(struct ft_sampler *sp, struct perf_event_mmap_page *meta,
-		       ft_sample_fn fn, void *ctx)
+/*
+ * walk_ring - the records of one ring up to @head: the mapping records (@side) or
+ * the samples, which then are consumed; returns how many were walked
+ */
+static long walk_ring(struct ft_sampler *sp, struct perf_event_mmap_page *meta, uint64_t head,
+		      bool side, ft_sample_fn fn, void *ctx)
 {
 	unsigned char *data = (unsigned char *)meta + meta->data_offset;
-	uint64_t size = meta->data_size, head, tail = meta->data_tail;
+	uint64_t size = meta->data_size, tail = meta->data_tail;
 	long n = 0;
 
-	head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
 	while (tail < head) {
 		struct perf_event_header h;
 		uint64_t off = tail % size, first;
@@ -369,7 +455,8 @@ static long drain_ring(struct ft_sampler *sp, struct perf_event_mmap_page *meta,
 		memcpy(&h, data + off, first);
 		memcpy((unsigned char *)&h + first, data, sizeof(h) - first);
 		if (h.size < sizeof(h) || h.size > head - tail) {
-			sp->counts.bad++;	/* a damaged ring: skip what is left */
+			if (!side)
+				sp->counts.bad++;	/* a damaged ring: skip what is left */
 			break;
 		}
 		if (off + h.size <= size) {
@@ -379,17 +466,26 @@ static long drain_ring(struct ft_sampler *sp, struct perf_event_mmap_page *meta,
 			memcpy(sp->wrap + (size - off), data, h.size - (size - off));
 			rec = (const void *)sp->wrap;
 		}
-		one_record(sp, rec, fn, ctx);
+		if (side)
+			side_record(sp, rec);
+		else
+			one_record(sp, rec, fn, ctx);
 		tail += h.size;
 		n++;
 	}
-	__atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
+	if (!side)
+		__atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
 	return n;
 }
 
-/* ft_sampler_drain - hand every sample the rings hold to @fn; returns records read */
+/*
+ * ft_sampler_drain - hand every sample the rings hold to @fn, after every ring's
+ * mapping records (a process may map on one CPU and be sampled on another); returns
+ * the records read
+ */
 long ft_sampler_drain(struct ft_sampler *sp, ft_sample_fn fn, void *ctx)
 {
+	uint64_t head[sp->ncpus > 0 ? sp->ncpus : 1];
 	long n = 0;
 	int cpu;
 
@@ -398,9 +494,17 @@ long ft_sampler_drain(struct ft_sampler *sp, ft_sample_fn fn, void *ctx)
 		if (!sp->wrap)
 			return -1;
 	}
+	for (cpu = 0; sp->ring && cpu < sp->ncpus; cpu++) {
+		struct perf_event_mmap_page *meta = sp->ring[cpu];
+
+		if (!meta)
+			continue;
+		head[cpu] = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+		walk_ring(sp, meta, head[cpu], true, fn, ctx);
+	}
 	for (cpu = 0; sp->ring && cpu < sp->ncpus; cpu++)
 		if (sp->ring[cpu])
-			n += drain_ring(sp, sp->ring[cpu], fn, ctx);
+			n += walk_ring(sp, sp->ring[cpu], head[cpu], false, fn, ctx);
 	return n;
 }
 
@@ -419,6 +523,9 @@ void ft_sampler_close(struct ft_sampler *sp)
 	free(sp->ring);
 	free(sp->wrap);
 	free(sp->ip);
+	if (sp->maps_on)
+		ft_smaps_fini(&sp->maps);
+	sp->maps_on = false;
 	sp->fd = NULL;
 	sp->ring = NULL;
 	sp->wrap = NULL;

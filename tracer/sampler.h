@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "events/sample.h"
+#include "tracer/sample_maps.h"
 
 struct ft_opts;
 
@@ -28,8 +29,11 @@ struct ft_sampler {
 	unsigned char		*wrap;		/* a record that wraps the ring, copied */
 	uint64_t		*ip;		/* FT_SAMPLE_MAX_STACK frames of one sample */
 	bool			on_exec;
+	bool			entry_probe;	/* a uprobe at a function's entry */
 	const char		*clock;		/* the trace clock (--clock), NULL: mono */
 	struct ft_sample_counts	counts;
+	struct ft_smaps		maps;		/* the sampled processes' file mappings */
+	bool			maps_on;
 };
 
 int ft_sampler_resolve(struct ft_sampler *sp, const struct ft_sample_req *req);

@@ -78,6 +78,8 @@ void ft_capture_tap(void *ctx, int cpu, const void *page, unsigned int len);
 bool ft_session_has_event(struct ft_session *s, const char *system, const char *event);
 long ft_capture_splice(struct ft_capture *c, bool flush);
 void ft_capture_maps(struct ft_capture *c, const int *pids, int n);
+void ft_capture_set_maps(struct ft_capture *c, int pid, const char *text);
+char *ft_proc_maps_text(int pid);
 int ft_capture_finish(struct ft_capture *c, const char *tool);
 void ft_capture_close(struct ft_capture *c);
 

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The file mappings of sampled processes, kept from the kernel's own records so that
+ * a process that exits before the rings are drained still has its user frames named:
+ * PERF_RECORD_MMAP2 adds an executable mapping, COMM with COMM_EXEC starts a process
+ * image afresh, FORK gives a new process its parent's mappings. A process first seen
+ * otherwise (running before the run began) is read from /proc/PID/maps, as perf
+ * synthesizes it. Each process's mappings are handed out in trace-cmd's PROCMAPS text
+ * ("PID COUNT COMM" in hex, then "START END PATH", START where file offset 0 would be).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracer/sample_maps.h"
+#include "tracer/session.h"
+
+/* One mapped file of a process: where its offset 0 would be, and its end. */
+struct smap_file {
+	uint64_t	base, end;
+	char		*path;
+};
+
+/* One process. */
+struct smap_proc {
+	int		pid;
+	char		comm[16];
+	struct smap_file *f;
+	int		n;
+	unsigned int	gen, handed;	/* changes made, and the change last handed out */
+	char		*text;		/* PROCMAPS text of gen, or NULL */
+};
+
+/* ft_smaps_init - an empty table; -1 on ENOMEM */
+int ft_smaps_init(struct ft_smaps *m)
+{
+	return ft_tab_init(&m->procs, sizeof(struct smap_proc));
+}
+
+/* proc_clear - forget a process's mappings */
+static void proc_clear(struct smap_proc *p)
+{
+	int i;
+
+	for (i = 0; i < p->n; i++)
+		free(p->f[i].path);
+	free(p->f);
+	free(p->text);
+	p->f = NULL;
+	p->text = NULL;
+	p->n = 0;
+	p->gen++;
+}
+
+/* add_file - a mapping of @path: a new file, or the same file further on */
+static void add_file(struct smap_proc *p, uint64_t base, uint64_t end, const char *path)
+{
+	struct smap_file *f;
+	int i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->f[i].base == base && !strcmp(p->f[i].path, path)) {
+			if (end > p->f[i].end)
+				p->f[i].end = end;
+			p->gen++;
+			return;
+		}
+	f = realloc(p->f, (p->n + 1) * sizeof(*f));
+	if (!f)
+		return;
+	p->f = f;
+	f[p->n].base = base;
+	f[p->n].end = end;
+	f[p->n].path = strdup(path);
+	if (f[p->n].path)
+		p->n++;
+	p->gen++;
+}
+
+/* from_proc - a process first seen: its mappings as /proc shows them now */
+static void from_proc(struct smap_proc *p)
+{
+	char *text = ft_proc_maps_text(p->pid), *line, *save = NULL, path[4096];
+	unsigned long long lo, hi;
+
+	if (!text)
+		return;
+	line = strtok_r(text, "\n", &save);
+	if (line && sscanf(line, "%*x %*x %15s", p->comm) != 1)
+		p->comm[0] = 0;
+	while ((line = strtok_r(NULL, "\n", &save)))
+		if (sscanf(line, "%llx %llx %4095s", &lo, &hi, path) == 3)
+			add_file(p, lo, hi, path);
+	free(text);
+}
+
+/* proc_of - the entry of @pid, made (from /proc unless @fresh) when new; NULL on ENOMEM */
+static struct smap_proc *proc_of(struct ft_smaps *m, int pid, bool fresh)
+{
+	struct smap_proc *p = ft_tab_find(&m->procs, pid);
+
+	if (p)
+		return p;
+	p = ft_tab_get(&m->procs, pid);
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	if (!fresh)
+		from_proc(p);
+	p->gen++;
+	return p;
+}
+
+/* ft_smaps_mmap - PERF_RECORD_MMAP2 of an executable file mapping */
+void ft_smaps_mmap(struct ft_smaps *m, int pid, uint64_t addr, uint64_t len, uint64_t pgoff,
+		   const char *path)
+{
+	struct smap_proc *p;
+
+	if (pid <= 0 || path[0] != '/' || pgoff > addr)
+		return;
+	p = proc_of(m, pid, false);
+	if (p)
+		add_file(p, addr - pgoff, addr + len, path);
+}
+
+/* ft_smaps_exec - COMM_EXEC: @pid is a new program, mapped from scratch */
+void ft_smaps_exec(struct ft_smaps *m, int pid, const char *comm)
+{
+	struct smap_proc *p = proc_of(m, pid, true);
+
+	if (!p)
+		return;
+	proc_clear(p);
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+}
+
+/* ft_smaps_fork - a new process @pid starts with its parent @ppid's mappings */
+void ft_smaps_fork(struct ft_smaps *m, int pid, int ppid)
+{
+	struct smap_proc *c, *p = ft_tab_find(&m->procs, ppid);
+	int i;
+
+	if (!p || pid == ppid || ft_tab_find(&m->procs, pid))
+		return;
+	c = proc_of(m, pid, true);
+	p = ft_tab_find(&m->procs, ppid);	/* the table may have moved */
+	if (!c || !p)
+		return;
+	memcpy(c->comm, p->comm, sizeof(c->comm));
+	for (i = 0; i < p->n; i++)
+		add_file(c, p->f[i].base, p->f[i].end, p->f[i].path);
+}
+
+/* text_of - @p's PROCMAPS text, made again after a change; NULL on ENOMEM */
+static const char *text_of(struct smap_proc *p, size_t *len)
+{
+	size_t size = 0;
+	FILE *f;
+	int i;
+
+	if (!p->text || p->handed != p->gen) {
+		free(p->text);
+		p->text = NULL;
+		f = open_memstream(&p->text, &size);
+		if (!f)
+			return NULL;
+		fprintf(f, "%x %x %s\n", p->pid, p->n, p->comm[0] ? p->comm : "?");
+		for (i = 0; i < p->n; i++)
+			fprintf(f, "%llx %llx %s\n", (unsigned long long)p->f[i].base,
+				(unsigned long long)p->f[i].end, p->f[i].path);
+		fclose(f);
+	}
+	*len = p->text ? strlen(p->text) : 0;
+	return p->text;
+}
+
+/*
+ * ft_smaps_changed - @pid's mappings when they changed since last asked (or the
+ * process is new: read from /proc), else NULL
+ */
+const char *ft_smaps_changed(struct ft_smaps *m, int pid, size_t *len)
+{
+	struct smap_proc *p;
+	const char *text;
+
+	if (pid <= 0 || !(p = proc_of(m, pid, false)) || p->handed == p->gen)
+		return NULL;
+	text = text_of(p, len);
+	p->handed = p->gen;
+	return text && p->n ? text : NULL;
+}
+
+/* ft_smaps_each - every process's mappings, for a trace.dat's PROCMAPS */
+void ft_smaps_each(struct ft_smaps *m, void (*fn)(void *ctx, int pid, const char *text),
+		   void *ctx)
+{
+	unsigned int i;
+	size_t len;
+
+	for (i = 0; i < m->procs.n; i++) {
+		struct smap_proc *p = ft_tab_at(&m->procs, i);
+		unsigned int handed = p->handed;
+		const char *text = p->n ? text_of(p, &len) : NULL;
+
+		p->handed = handed;
+		if (text)
+			fn(ctx, p->pid, text);
+	}
+}
+
+/* ft_smaps_fini - free everything */
+void ft_smaps_fini(struct ft_smaps *m)
+{
+	unsigned int i;
+
+	for (i = 0; m->procs.rec && i < m->procs.n; i++)
+		proc_clear(ft_tab_at(&m->procs, i));
+	ft_tab_fini(&m->procs);
+}
