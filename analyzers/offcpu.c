@@ -37,7 +37,7 @@ struct offcpu_task {
 };
 
 enum {
-	OPT_DELIMITED = 0x100, OPT_STATE, OPT_SVG, OPT_WAKERS,
+	OPT_DELIMITED = 0x100, OPT_STATE, OPT_SVG, OPT_WAKERS, OPT_STACKS,
 };
 
 static const struct option offcpu_longopts[] = {
@@ -52,6 +52,7 @@ static const struct option offcpu_longopts[] = {
 	{ "state",		required_argument,	NULL, OPT_STATE },
 	{ "svg",		required_argument,	NULL, OPT_SVG },
 	{ "wakers",		no_argument,		NULL, OPT_WAKERS },
+	{ "stacks",		required_argument,	NULL, OPT_STACKS },
 	{ 0 }
 };
 
@@ -92,6 +93,7 @@ static int offcpu_parse_opt(void *priv, int opt, const char *arg)
 	case OPT_WAKERS: o->wakers = true; return 0;
 	case OPT_SVG: o->svg_path = arg; return 0;
 	case OPT_STATE: return parse_states(o, arg);
+	case OPT_STACKS: return offcpu_stacks_opt(o, arg);
 	case 'm':
 	case 'M':
 		if (ft_parse_long(arg, 0, 1000L * 1000 * 1000 * 3600, &v))
@@ -108,9 +110,9 @@ static void offcpu_events(void *priv, unsigned int *need, unsigned int *want)
 {
 	struct offcpu *o = priv;
 
-	if (!o->ustack_only)
+	if (!o->ustack_only && !o->stacks_perf)
 		*need |= FT_NEED(FT_EV_KSTACK);
-	if (!o->kstack_only)
+	if (!o->kstack_only && !o->stacks_perf)
 		*need |= FT_NEED(FT_EV_USTACK);
 	if (o->wakers)
 		*want |= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP);
@@ -131,6 +133,10 @@ static int offcpu_check(void *priv, const struct ft_env *env)
 	}
 	if (o->max_ns && o->max_ns < o->min_ns) {
 		ft_err("--max-block-time is below --min-block-time");
+		return -1;
+	}
+	if (o->wakers && o->stacks_perf) {
+		ft_err("--wakers takes the waker's stacks from ftrace: not with --stacks perf");
 		return -1;
 	}
 	return 0;
@@ -170,7 +176,7 @@ static int offcpu_init(void *priv, const struct ft_env *env)
 	/* a file's own maps: its processes are long gone (damaged ones stay [unknown]) */
 	for (i = 0; i < env->nprocmaps; i++)
 		ft_usyms_add_maps(&o->usyms, env->procmaps[i].data, env->procmaps[i].len);
-	return 0;
+	return offcpu_perf_init(o);
 }
 
 /* is_kthread - a kernel thread: kthreadd or one of its children */
@@ -277,6 +283,10 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 	t->wtgid = 0;
 	if (!t->tgid)
 		t->tgid = ft_tasks_tgid(o->env->tasks, t->tid);
+	if (o->stacks_perf) {
+		offcpu_perf_stacks(o, ev, &t->kst, &t->ust, &t->tgid);
+		return;
+	}
 	o->pend[ev->cpu] = t->tid;
 	o->pend_waker[ev->cpu] = false;
 }
@@ -392,6 +402,7 @@ static void offcpu_fini(void *priv)
 		o->svg = NULL;
 		unlink(o->svg_path);
 	}
+	offcpu_perf_fini(o);
 	free(o->pend);
 	free(o->pend_waker);
 	free(o->sum);
@@ -418,12 +429,16 @@ const struct ft_analyzer ft_offcpu = {
 				  "      --state LETTERS  switch-out states counted: S, D, R (preempted)...\n"
 				  "                       or all (default: every state but R)\n"
 				  "      --delimited      a '-' frame between kernel and user stacks\n"
-				  "      --wakers         add the waker's stacks and comm (BCC offwaketime)\n",
+				  "      --wakers         add the waker's stacks and comm (BCC offwaketime)\n"
+				  "      --stacks SRC     where stacks come from: ftrace (default; 8 user\n"
+				  "                       frames) or perf (a perf_event_open sample of\n"
+				  "                       each switch: 127 frames, costs more a switch)\n",
 		.examples	= "  ftscope offcpu -d 5                   # whole system for 5 seconds\n"
 				  "  ftscope offcpu -p 1234 -f > out.folded # folded, for flamegraph.pl\n"
 				  "  ftscope offcpu --svg off.svg -- ./app # flame graph of a command\n"
 				  "  ftscope offcpu --state D -d 10        # uninterruptible (I/O) sleep only\n"
-				  "  ftscope offcpu --wakers -f -p 1234    # who woke the blocked threads\n",
+				  "  ftscope offcpu --wakers -f -p 1234    # who woke the blocked threads\n"
+				  "  ftscope offcpu --stacks perf -f -- ./app # stacks deeper than 8 frames\n",
 		.shortopts	= "fukUKm:M:",
 		.longopts	= offcpu_longopts,
 		.parse_opt	= offcpu_parse_opt,
@@ -433,6 +448,8 @@ const struct ft_analyzer ft_offcpu = {
 	.priv_size	= sizeof(struct offcpu),
 	.max_wait_ms	= 100,
 	.events		= offcpu_events,
+	.sampling	= offcpu_sampling,
+	.sample		= offcpu_sample,
 	.init		= offcpu_init,
 	.event		= offcpu_event,
 	.report		= offcpu_report,
