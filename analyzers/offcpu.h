@@ -29,6 +29,7 @@ struct offcpu_stack_notes {
 	/* --stacks perf (offcpu_perf.c) */
 	unsigned long long	sampled;	/* switch-outs matched with their sample */
 	unsigned long long	no_sample;	/* ... that matched none */
+	unsigned long long	before_sampling; /* ... none: before sampling began */
 	unsigned long long	ustack_limit;	/* user stacks at the 127-frame limit */
 	unsigned long long	samples_dropped; /* unmatched samples dropped, queue full */
 	uint64_t		match_ns;	/* largest |sample - record| time matched */
