@@ -171,8 +171,8 @@ void offcpu_sample(void *priv, const struct ft_sample *s)
 	struct psample *e;
 	long id;
 
-	if (!o->perf || s->tid <= 0 || s->cpu < 0 || s->cpu >= o->perf->ncpus ||
-	    !ft_env_traced(o->env, s->tid))
+	/* not by env->traced: a new thread's samples come before its fork record */
+	if (!o->perf || s->tid <= 0 || s->cpu < 0 || s->cpu >= o->perf->ncpus)
 		return;
 	q = &o->perf->q[s->cpu];
 	if (!q->first)
