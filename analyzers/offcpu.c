@@ -431,8 +431,8 @@ const struct ft_analyzer ft_offcpu = {
 				  "      --delimited      a '-' frame between kernel and user stacks\n"
 				  "      --wakers         add the waker's stacks and comm (BCC offwaketime)\n"
 				  "      --stacks SRC     where stacks come from: ftrace (default; 8 user\n"
-				  "                       frames) or perf (a perf_event_open sample of\n"
-				  "                       each switch: 127 frames, costs more a switch)\n",
+				  "                       frames) or perf (127 frames: a perf_event_open\n"
+				  "                       sample of every switch)\n",
 		.examples	= "  ftscope offcpu -d 5                   # whole system for 5 seconds\n"
 				  "  ftscope offcpu -p 1234 -f > out.folded # folded, for flamegraph.pl\n"
 				  "  ftscope offcpu --svg off.svg -- ./app # flame graph of a command\n"
