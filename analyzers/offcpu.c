@@ -38,7 +38,7 @@ struct offcpu_task {
 };
 
 enum {
-	OPT_DELIMITED = 0x100, OPT_STATE, OPT_SVG, OPT_WAKERS,
+	OPT_DELIMITED = 0x100, OPT_STATE, OPT_SVG, OPT_WAKERS, OPT_STACKS,
 };
 
 static const struct option offcpu_longopts[] = {
@@ -53,6 +53,7 @@ static const struct option offcpu_longopts[] = {
 	{ "state",		required_argument,	NULL, OPT_STATE },
 	{ "svg",		required_argument,	NULL, OPT_SVG },
 	{ "wakers",		no_argument,		NULL, OPT_WAKERS },
+	{ "stacks",		required_argument,	NULL, OPT_STACKS },
 	{ 0 }
 };
 
@@ -93,6 +94,7 @@ static int offcpu_parse_opt(void *priv, int opt, const char *arg)
 	case OPT_WAKERS: o->wakers = true; return 0;
 	case OPT_SVG: o->svg_path = arg; return 0;
 	case OPT_STATE: return parse_states(o, arg);
+	case OPT_STACKS: return offcpu_stacks_opt(o, arg);
 	case 'm':
 	case 'M':
 		if (ft_parse_long(arg, 0, 1000L * 1000 * 1000 * 3600, &v))
@@ -109,9 +111,9 @@ static void offcpu_events(void *priv, unsigned int *need, unsigned int *want)
 {
 	struct offcpu *o = priv;
 
-	if (!o->ustack_only)
+	if (!o->ustack_only && !o->stacks_perf)
 		*need |= FT_NEED(FT_EV_KSTACK);
-	if (!o->kstack_only)
+	if (!o->kstack_only && !o->stacks_perf)
 		*need |= FT_NEED(FT_EV_USTACK);
 	if (o->wakers)
 		*want |= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP);
@@ -132,6 +134,10 @@ static int offcpu_check(void *priv, const struct ft_env *env)
 	}
 	if (o->max_ns && o->max_ns < o->min_ns) {
 		ft_err("--max-block-time is below --min-block-time");
+		return -1;
+	}
+	if (o->wakers && o->stacks_perf) {
+		ft_err("--wakers takes the waker's stacks from ftrace: not with --stacks perf");
 		return -1;
 	}
 	return 0;
@@ -160,7 +166,7 @@ int offcpu_track_init(struct offcpu *o, const struct ft_env *env)
 	/* a file's own maps: its processes are long gone (damaged ones stay [unknown]) */
 	for (i = 0; i < env->nprocmaps; i++)
 		ft_usyms_add_maps(&o->usyms, env->procmaps[i].data, env->procmaps[i].len);
-	return 0;
+	return offcpu_perf_init(o);
 }
 
 /* offcpu_init - defaults the options left open, the SVG file, empty tables */
@@ -306,6 +312,10 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 	t->wtgid = 0;
 	if (!t->tgid)
 		t->tgid = ft_tasks_tgid(o->env->tasks, t->tid);
+	if (o->stacks_perf) {
+		offcpu_perf_stacks(o, ev, &t->kst, &t->ust, &t->tgid);
+		return;
+	}
 	o->pend[ev->cpu] = t->tid;
 	o->pend_waker[ev->cpu] = false;
 }
@@ -436,6 +446,7 @@ static void offcpu_report(void *priv, struct ft_report *r)
 /* offcpu_track_fini - free the tracking's tables and symbols */
 void offcpu_track_fini(struct offcpu *o)
 {
+	offcpu_perf_fini(o);
 	free(o->pend);
 	free(o->pend_waker);
 	free(o->sum);
@@ -475,12 +486,16 @@ const struct ft_analyzer ft_offcpu = {
 				  "      --state LETTERS  switch-out states counted: S, D, R (preempted)...\n"
 				  "                       or all (default: every state but R)\n"
 				  "      --delimited      a '-' frame between kernel and user stacks\n"
-				  "      --wakers         add the waker's stacks and comm (BCC offwaketime)\n",
+				  "      --wakers         add the waker's stacks and comm (BCC offwaketime)\n"
+				  "      --stacks SRC     where stacks come from: ftrace (default; 8 user\n"
+				  "                       frames) or perf (127 frames: a perf_event_open\n"
+				  "                       sample of every switch)\n",
 		.examples	= "  ftscope offcpu -d 5                   # whole system for 5 seconds\n"
 				  "  ftscope offcpu -p 1234 -f > out.folded # folded, for flamegraph.pl\n"
 				  "  ftscope offcpu --svg off.svg -- ./app # flame graph of a command\n"
 				  "  ftscope offcpu --state D -d 10        # uninterruptible (I/O) sleep only\n"
-				  "  ftscope offcpu --wakers -f -p 1234    # who woke the blocked threads\n",
+				  "  ftscope offcpu --wakers -f -p 1234    # who woke the blocked threads\n"
+				  "  ftscope offcpu --stacks perf -f -- ./app # stacks deeper than 8 frames\n",
 		.shortopts	= "fukUKm:M:",
 		.longopts	= offcpu_longopts,
 		.parse_opt	= offcpu_parse_opt,
@@ -490,6 +505,8 @@ const struct ft_analyzer ft_offcpu = {
 	.priv_size	= sizeof(struct offcpu),
 	.max_wait_ms	= 100,
 	.events		= offcpu_events,
+	.sampling	= offcpu_sampling,
+	.sample		= offcpu_sample,
 	.init		= offcpu_init,
 	.event		= offcpu_event,
 	.report		= offcpu_report,

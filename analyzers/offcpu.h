@@ -26,6 +26,14 @@ struct offcpu_stack_notes {
 	unsigned long long	ustack_full;	/* all 8 entries used: deeper frames cut */
 	unsigned long long	ustack_unmapped;	/* the process's maps were never read */
 	unsigned long long	waker_no_kstack;	/* --wakers: the kernel gave no waker stack */
+	/* --stacks perf (offcpu_perf.c) */
+	unsigned long long	sampled;	/* switch-outs matched with their sample */
+	unsigned long long	no_sample;	/* ... that matched none */
+	unsigned long long	before_sampling; /* ... none: before sampling began */
+	unsigned long long	ustack_limit;	/* user stacks at the 127-frame limit */
+	unsigned long long	samples_dropped; /* unmatched samples dropped, queue full */
+	uint64_t		match_ns;	/* largest |sample - record| time matched */
+	int			kdepth, udepth;	/* deepest kernel and user stacks taken */
 };
 
 /* One finished blocked period, as offcpu's tracking hands it to a caller's period_cb. */
@@ -52,6 +60,9 @@ struct offcpu {
 	uint64_t		min_ns, max_ns;
 	const char		*svg_path;
 	FILE			*svg;
+	bool			stacks_perf;	/* --stacks perf: stacks from samples */
+	struct ft_sample_req	sreq;
+	struct offcpu_perf	*perf;		/* ... their queues (offcpu_perf.c) */
 	/* tracking */
 	struct ft_tab		tasks;		/* tid -> struct offcpu_task */
 	int			*pend;		/* per CPU: task whose stacks come next, -1 */
@@ -94,5 +105,16 @@ int offcpu_uframes(struct offcpu *o, int tgid, uint32_t id, const char **out);
 int offcpu_folded_frames(struct offcpu *o, const struct offcpu_side *t,
 			 const struct offcpu_side *w, const char **f, unsigned char *kind);
 void offcpu_print(struct offcpu *o, struct ft_report *r);
+
+/* --stacks perf: stacks from perf_event_open samples of sched_switch (offcpu_perf.c) */
+int offcpu_stacks_opt(struct offcpu *o, const char *arg);
+const struct ft_sample_req *offcpu_sampling(void *priv);
+void offcpu_sample(void *priv, const struct ft_sample *s);
+int offcpu_perf_init(struct offcpu *o);
+void offcpu_perf_stacks(struct offcpu *o, const struct ft_event *ev, uint32_t *kst,
+			uint32_t *ust, int *tgid);
+void offcpu_perf_notes(struct offcpu *o, FILE *f);
+void offcpu_perf_json(struct offcpu *o, struct ft_json *j);
+void offcpu_perf_fini(struct offcpu *o);
 
 #endif

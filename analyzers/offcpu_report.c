@@ -211,7 +211,9 @@ static void print_notes(struct offcpu *o, FILE *f)
 	if (o->notes.dropped || o->notes.unpaired)
 		fprintf(f, "; %llu dropped after lost events", o->notes.dropped + o->notes.unpaired);
 	fputc('\n', f);
-	if (sn->ustack_early || sn->ustack_full)
+	if (o->stacks_perf)
+		offcpu_perf_notes(o, f);
+	else if (sn->ustack_early || sn->ustack_full)
 		fprintf(f, "offcpu: user stacks (frame-pointer walk): %llu end early at code built "
 			"without frame pointers, %llu fill all 8 entries (deeper frames cut)\n",
 			sn->ustack_early, sn->ustack_full);
@@ -237,6 +239,8 @@ static void json_notes(struct offcpu *o, struct ft_json *j)
 	ft_json_u64(j, "periods_without_kernel_stack", o->sn.no_kstack);
 	ft_json_u64(j, "periods_without_user_stack", o->sn.no_ustack);
 	ft_json_u64(j, "wakers_without_kernel_stack", o->sn.waker_no_kstack);
+	if (o->stacks_perf)
+		offcpu_perf_json(o, j);
 }
 
 /* write_svg - the flame graph of this report into the --svg file */

@@ -16,6 +16,15 @@ it holds, 1 with the reason otherwise.
                                            other frames): as known
   stripped FOLDED COMM FUNC                COMM's stacks show [unknown], never FUNC
   diff SVG GREW SHRANK                     a differential graph: GREW red, SHRANK blue
+  chain FOLDED ERR COMM CHAIN KFRAME US    as known, on stacks holding the frames CHAIN
+                                           (comma-separated, root first) in a row
+  cut FOLDED COMM LEAF N ABSENT            every user stack of COMM holding LEAF has N
+                                           frames (FOLDED with --delimited), never ABSENT
+  perfpeer FOLDED SCRIPT COMM STATE N      perf script of perf record -e
+                                           sched:sched_switch -g on the same run: N
+                                           switch-outs of COMM in STATE, whose commonest
+                                           user and kernel frames are those of COMM's
+                                           largest stack in FOLDED (--delimited)
 """
 import re
 import sys
@@ -190,8 +199,91 @@ def diff(path, grew, shrank):
     return None
 
 
+def has_run(frames, chain):
+    """do @frames hold the list @chain, in a row?"""
+    n = len(chain)
+    return any(frames[i:i + n] == chain for i in range(len(frames) - n + 1))
+
+
+def chain(path, err, comm, frames, kframe, us):
+    want = frames.split(',')
+    rows = [(f, n) for f, n in folded(path) if f[0] == comm]
+    hit = sum(n for f, n in rows if has_run(target(f), want) and
+              any(re.search(kframe, x) for x in target(f)))
+    total = sum(n for _, n in rows)
+    return against_offwin(err, comm, hit, us, f'on stacks with {want[0]}..{want[-1]} and '
+                          f'{kframe} ({total} in all)')
+
+
+def split_delimited(f):
+    """(user frames root first, kernel frames root first) of a --delimited stack"""
+    f = target(f)[1:]
+    if '-' in f:
+        return f[:f.index('-')], f[f.index('-') + 1:]
+    return f, []
+
+
+def cut(path, comm, leaf, n, absent):
+    rows = [split_delimited(f)[0] for f, _ in folded(path) if f[0] == comm]
+    rows = [u for u in rows if leaf in u]
+    lens = sorted({len(u) for u in rows})
+    print(f'{comm}: {len(rows)} stacks with {leaf}, of {lens} user frames')
+    if not rows:
+        return f'{comm}: no stack holds {leaf}'
+    if lens != [n] or any(absent in u for u in rows):
+        return f'{comm}: user stacks of {lens} frames (want {n}), {absent} present: not cut'
+    return None
+
+
+TRACE_PREFIX = ('trace_', '__traceiter_', 'perf_trace_', '__bpf_trace_', 'ftrace_')
+
+
+def perf_samples(path, comm, state):
+    """[(user frames, kernel frames)] root first, of COMM's switch-outs in STATE in a
+    perf script of sched_switch samples; names without offsets and symbol versions"""
+    out = []
+    for block in open(path).read().split('\n\n'):
+        lines = block.strip('\n').split('\n')
+        m = re.match(r'^\s*(\S.*?)\s+\d+ \[\d+\] .*prev_state=(\S+) ', lines[0])
+        if not m or m.group(1) != comm or m.group(2) != state:
+            continue
+        user, kern = [], []
+        for x in lines[1:]:
+            p = x.split(None, 1)
+            name = re.sub(r'(@\S+)?\+0x[0-9a-f]+$', '', p[1].rsplit(' (', 1)[0])
+            (kern if int(p[0], 16) >= 0xffff800000000000 else user).append(name)
+        while kern and kern[0].startswith(TRACE_PREFIX):
+            kern.pop(0)
+        while user and user[-1] == '[unknown]':
+            user.pop()
+        out.append((tuple(reversed(user)), tuple(reversed(kern))))
+    return out
+
+
+def perfpeer(path, script, comm, state, n):
+    ours = {}
+    for f, us in folded(path):
+        if f[0] == comm:
+            u, k = split_delimited(f)
+            ours[(tuple(u), tuple(k))] = ours.get((tuple(u), tuple(k)), 0) + us
+    theirs = perf_samples(script, comm, state)
+    print(f'{comm}: perf {len(theirs)} switch-outs in {state}, ftscope {len(ours)} stacks')
+    if len(theirs) != n:
+        return f'{comm}: perf saw {len(theirs)} switch-outs in {state}, {n} by design'
+    if not ours:
+        return f'{comm}: no ftscope stack'
+    top = max(ours, key=ours.get)
+    common = max(set(theirs), key=theirs.count)
+    print(f'{comm}: perf {theirs.count(common)} x {";".join(common[0] + common[1])}')
+    print(f'{comm}: ftscope {ours[top]} us on {";".join(top[0] + top[1])}')
+    if top != common:
+        return f'{comm}: frames differ from perf\'s'
+    return None
+
+
 CHECKS = {'known': (known, 6), 'peer': (peer, 4), 'svg': (svg, None),
-          'waker': (waker, 6), 'stripped': (stripped, 3), 'diff': (diff, 3)}
+          'waker': (waker, 6), 'stripped': (stripped, 3), 'diff': (diff, 3),
+          'chain': (chain, 6), 'cut': (cut, 5), 'perfpeer': (perfpeer, 5)}
 
 if __name__ == '__main__':
     fn, nargs = CHECKS[sys.argv[1]]

@@ -385,6 +385,64 @@ static void test_offcpu_unseen_switch_in(void **state)
 	free(priv);
 }
 
+/*
+ * offcpu --stacks perf: a switch-out takes its own task's sample on its CPU, not the
+ * one nearest in time (task 8's, 1 us off), and none more than 100 us away
+ */
+static void test_offcpu_perf_pairing(void **state)
+{
+	extern const struct ft_analyzer ft_offcpu;
+	static const uint64_t k7 = 0xffffffff81000010ULL, k8 = 0xffffffff81001010ULL;
+	struct ft_sample s7 = { .ts = 1002000, .pid = 7, .tid = 7, .nk = 1, .ip = &k7 };
+	struct ft_sample s8 = { .ts = 1001000, .pid = 8, .tid = 8, .nk = 1, .ip = &k8 };
+	struct ft_sample late = { .ts = 61200000, .pid = 7, .tid = 7, .nk = 1, .ip = &k8 };
+	struct ft_event evs[] = {
+		ev_switch(1000000, 0, 7, 0, 'S'),	/* its sample 2 us later */
+		ev_switch(51000000, 0, 0, 7, 'R'),
+		ev_switch(61000000, 0, 7, 0, 'S'),	/* its sample 200 us later: none */
+		ev_switch(81000000, 0, 0, 7, 'R'),
+	};
+	char ksyms[] = "/tmp/ftscope-test-ksyms-XXXXXX", out[4096] = { 0 };
+	int fd = mkstemp(ksyms);
+	struct ft_tasks tasks;
+	struct ft_env env = { .out = stdout, .tasks = &tasks, .ncpus = 2, .live = false,
+			      .kallsyms = ksyms };
+	void *priv = calloc(1, ft_offcpu.priv_size);
+	FILE *f = fmemopen(out, sizeof(out), "w");
+	struct ft_report r = { .f = f, .final = true };
+	const struct option *o;
+	size_t i;
+
+	assert_true(fd >= 0);
+	assert_int_equal(dprintf(fd, "ffffffff81000000 T k_seven\nffffffff81001000 T k_eight\n"
+				 "ffffffff81002000 T k_end\n") > 0, 1);
+	close(fd);
+	ft_tasks_init(&tasks, false);
+	for (o = ft_offcpu.cli.longopts; strcmp(o->name, "stacks"); o++)
+		;
+	assert_int_equal(ft_offcpu.cli.parse_opt(priv, o->val, "perf"), 0);
+	assert_non_null(ft_offcpu.sampling(priv));
+	assert_int_equal(ft_offcpu.init(priv, &env), 0);
+	ft_offcpu.sample(priv, &s8);
+	ft_offcpu.sample(priv, &s7);
+	ft_offcpu.sample(priv, &late);
+	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
+		ft_offcpu.event(priv, &evs[i]);
+	r.footer = f;
+	ft_offcpu.report(priv, &r);
+	fclose(f);
+	unlink(ksyms);
+	/* BCC's layout: 20 ms without a stack, then 50 ms on task 7's own */
+	assert_non_null(strstr(out, "(7)\n        20000\n\n    k_seven\n    -"));
+	assert_non_null(strstr(out, "(7)\n        50000\n"));
+	assert_null(strstr(out, "k_eight"));
+	assert_non_null(strstr(out, "1 of 2 switch-outs matched (within 2 us)"));
+	assert_non_null(strstr(out, "1 switch-outs without their sample"));
+	ft_offcpu.fini(priv);
+	ft_tasks_fini(&tasks);
+	free(priv);
+}
+
 /* a latency ending at a reconstructed switch-in is counted as an upper bound */
 static void test_runqlat_reconstructed(void **state)
 {
@@ -710,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_tasks_note_field),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_offcpu_unseen_switch_in),
+		cmocka_unit_test(test_offcpu_perf_pairing),
 	};
 
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);

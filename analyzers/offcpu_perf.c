@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * offcpu --stacks perf: the blocked periods' stacks from perf_event_open samples of
+ * sched:sched_switch (period 1, callchains up to 127 frames) instead of ftrace's
+ * stacktrace/userstacktrace records (8 user frames).
+ *
+ *   CPU c:  sample(tid T, ts t1)                         perf ring, drained first
+ *           sched_switch(prev T, ts t0)                  trace, merged 20 ms later
+ *           |t1 - t0| <= MATCH_NS: the sample is the stack T blocks on
+ *
+ * Both fire in the same tracepoint call, in the context of the task switching out,
+ * on the same CPU and the same clock (CLOCK_MONOTONIC), microseconds apart. Samples
+ * arrive ahead of the records (live, each round drains the rings before the merge;
+ * from a file, all of them first), in time order per CPU: each CPU keeps a queue,
+ * and a switch-out takes the sample of its task nearest in time within MATCH_NS,
+ * dropping the older ones, which no later record can match.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzers/offcpu.h"
+#include "lib/util.h"
+#include "output/json.h"
+
+/*
+ * Largest gap between a switch's sample and its record that still pairs them.
+ * Measured (docs/offcpu.md): the sample comes 0.5-17 us after the record idle
+ * (3 x 3 s whole system), 0.5-57 us beside perf bench sched messaging -g 2
+ * (222 870 pairs, 99.9% within 2.9 us), never before it. Wider lets a switch whose
+ * sample is missing take its task's sample of an earlier switch on that CPU (seen
+ * with 5 ms: -307 us, a preemption's stack).
+ */
+#define MATCH_NS	(100 * 1000ULL)
+
+/* Queue length per CPU: live, what one round brings; from a file, all of them. */
+#define QUEUE_LIVE	(1U << 16)
+#define QUEUE_FILE	(1U << 21)
+
+/* A sample waiting for its switch-out record; stack ids are id + 1, 0 none. */
+struct psample {
+	uint64_t	ts;
+	int		tid;		/* -1: taken */
+	int		tgid;
+	uint32_t	kst, ust;
+	uint8_t		nk, nu;		/* frames taken (capped at 255) */
+	uint8_t		early;		/* the user walk ended at code without FPs */
+	uint8_t		unmapped;	/* the process's maps were never read */
+};
+
+/* One CPU's samples, oldest first (a ring of cap entries). */
+struct pqueue {
+	struct psample	*s;
+	uint64_t	first;		/* time of the CPU's first sample, 0 none yet */
+	uint32_t	head, n, cap;
+};
+
+struct offcpu_perf {
+	struct pqueue	*q;
+	int		ncpus;
+	uint32_t	max;		/* QUEUE_LIVE or QUEUE_FILE */
+	uint64_t	fr[FT_SAMPLE_MAX_STACK];
+};
+
+/**
+ * offcpu_stacks_opt - --stacks ftrace|perf
+ * Returns 0, or FT_OPT_REPORTED after one error line.
+ */
+int offcpu_stacks_opt(struct offcpu *o, const char *arg)
+{
+	if (strcmp(arg, "ftrace") && strcmp(arg, "perf")) {
+		ft_err("--stacks takes ftrace or perf, not '%s'", arg);
+		return FT_OPT_REPORTED;
+	}
+	o->stacks_perf = !strcmp(arg, "perf");
+	return 0;
+}
+
+/* offcpu_sampling - with --stacks perf: every sched_switch, with the stacks wanted */
+const struct ft_sample_req *offcpu_sampling(void *priv)
+{
+	struct offcpu *o = priv;
+
+	if (!o->stacks_perf)
+		return NULL;
+	o->sreq.event = "sched:sched_switch";
+	o->sreq.freq = 0;
+	o->sreq.period = 1;
+	o->sreq.user = !o->kstack_only;
+	o->sreq.kernel = !o->ustack_only;
+	return &o->sreq;
+}
+
+/* offcpu_perf_init - the queues; a file's samples must be of sched_switch */
+int offcpu_perf_init(struct offcpu *o)
+{
+	const struct ft_sample_req *r = o->env->sampled;
+	struct offcpu_perf *p;
+
+	if (!o->stacks_perf)
+		return 0;
+	if (r && (!r->event || strcmp(r->event, "sched:sched_switch") || r->period != 1)) {
+		ft_err("the samples kept are not of every sched:sched_switch (%s): "
+		       "record with ftscope offcpu --stacks perf -o FILE",
+		       r->event ? r->event : "cpu-clock");
+		return -1;
+	}
+	p = calloc(1, sizeof(*p));
+	if (p)
+		p->q = calloc(o->env->ncpus, sizeof(*p->q));
+	if (!p || !p->q) {
+		free(p);
+		ft_err("out of memory");
+		return -1;
+	}
+	p->ncpus = o->env->ncpus;
+	p->max = o->env->live ? QUEUE_LIVE : QUEUE_FILE;
+	o->perf = p;
+	return 0;
+}
+
+/* q_at - the @i-th oldest sample of @q */
+static struct psample *q_at(struct pqueue *q, uint32_t i)
+{
+	return &q->s[(q->head + i) % q->cap];
+}
+
+/* q_push - room for one more sample at the tail: grows, or drops the oldest at @max */
+static struct psample *q_push(struct offcpu *o, struct pqueue *q, uint32_t max)
+{
+	if (q->n == q->cap && q->cap < max) {
+		uint32_t cap = q->cap ? q->cap * 2 : 256, i;
+		struct psample *s = malloc(cap * sizeof(*s));
+
+		if (!s)
+			return NULL;
+		for (i = 0; i < q->n; i++)
+			s[i] = *q_at(q, i);
+		free(q->s);
+		q->s = s;
+		q->cap = cap;
+		q->head = 0;
+	}
+	if (q->n == q->cap) {
+		o->sn.samples_dropped += q_at(q, 0)->tid >= 0;
+		q->head = (q->head + 1) % q->cap;
+		q->n--;
+	}
+	return q_at(q, q->n++);
+}
+
+/* user_stack - the user frames of @s as FT_UFRAME frames, interned (id + 1) */
+static uint32_t user_stack(struct offcpu *o, const struct ft_sample *s, struct psample *e)
+{
+	const uint64_t *ip = s->ip + s->nk;
+	int n;
+	long id;
+
+	n = ft_usyms_frames(&o->usyms, s->pid, ip, s->nu, o->perf->fr);
+	e->early = n < s->nu && ft_usyms_known(&o->usyms, s->pid);
+	e->unmapped = !ft_usyms_known(&o->usyms, s->pid);
+	e->nu = n > 255 ? 255 : n;
+	id = n ? ft_intern_put(&o->ust, o->perf->fr, n) : -1;
+	return (uint32_t)(id + 1);
+}
+
+/* offcpu_sample - one sample of a switch: its stacks interned now, queued on its CPU */
+void offcpu_sample(void *priv, const struct ft_sample *s)
+{
+	struct offcpu *o = priv;
+	struct pqueue *q;
+	struct psample *e;
+	long id;
+
+	/* not by env->traced: a new thread's samples come before its fork record */
+	if (!o->perf || s->tid <= 0 || s->cpu < 0 || s->cpu >= o->perf->ncpus)
+		return;
+	q = &o->perf->q[s->cpu];
+	if (!q->first)
+		q->first = s->ts;
+	e = q_push(o, q, o->perf->max);
+	if (!e)
+		return;
+	memset(e, 0, sizeof(*e));
+	e->ts = s->ts;
+	e->tid = s->tid;
+	e->tgid = s->pid;
+	if (s->nk) {
+		id = ft_intern_put(&o->kst, s->ip, (uint32_t)s->nk);
+		e->kst = (uint32_t)(id + 1);
+		e->nk = s->nk > 255 ? 255 : s->nk;
+	}
+	if (s->maps)		/* the kernel's word on its mappings, before its frames */
+		ft_usyms_add_maps(&o->usyms, s->maps, s->maps_len);
+	if (s->nu && s->pid > 0) {
+		ft_usyms_note(&o->usyms, s->pid);
+		e->ust = user_stack(o, s, e);
+	}
+}
+
+/* took - the notes of a sample that became a period's stacks */
+static void took(struct offcpu *o, const struct psample *e, uint64_t ts)
+{
+	struct offcpu_stack_notes *sn = &o->sn;
+	uint64_t d = e->ts > ts ? e->ts - ts : ts - e->ts;
+
+	sn->sampled++;
+	if (d > sn->match_ns)
+		sn->match_ns = d;
+	if (e->nk > sn->kdepth)
+		sn->kdepth = e->nk;
+	if (e->nu > sn->udepth)
+		sn->udepth = e->nu;
+	if (e->ust) {
+		sn->ustack_early += e->early;
+		sn->ustack_unmapped += e->unmapped;
+		sn->ustack_limit += e->nu >= FT_SAMPLE_MAX_STACK;
+	}
+}
+
+/*
+ * offcpu_perf_stacks - a counted switch-out @ev: the stacks of its sample (the one
+ * of prev on this CPU nearest in time, within MATCH_NS) into @kst, @ust, @tgid
+ */
+void offcpu_perf_stacks(struct offcpu *o, const struct ft_event *ev, uint32_t *kst,
+			uint32_t *ust, int *tgid)
+{
+	struct pqueue *q;
+	struct psample *e, *best = NULL;
+	uint64_t bd = UINT64_MAX;
+	uint32_t i;
+
+	if (!o->perf || ev->cpu < 0 || ev->cpu >= o->perf->ncpus)
+		return;
+	q = &o->perf->q[ev->cpu];
+	/* older ones match no record from here on: records come in time order */
+	while (q->n && (q_at(q, 0)->tid < 0 || q_at(q, 0)->ts + MATCH_NS < ev->ts)) {
+		q->head = (q->head + 1) % q->cap;
+		q->n--;
+	}
+	for (i = 0; i < q->n && (e = q_at(q, i))->ts <= ev->ts + MATCH_NS; i++) {
+		uint64_t d = e->ts > ev->ts ? e->ts - ev->ts : ev->ts - e->ts;
+
+		if (e->tid == ev->sw.prev_pid && d < bd) {
+			best = e;
+			bd = d;
+		}
+	}
+	if (!best) {
+		/* a task's exit (X, Z) comes after perf closed its events: no period follows */
+		if (ev->sw.state == 'X' || ev->sw.state == 'Z')
+			return;
+		/* the run starts sampling just after tracing */
+		if (!q->first || ev->ts + MATCH_NS < q->first)
+			o->sn.before_sampling++;
+		else
+			o->sn.no_sample++;
+		return;
+	}
+	*kst = best->kst;
+	*ust = best->ust;
+	if (best->tgid > 0)
+		*tgid = best->tgid;
+	took(o, best, ev->ts);
+	best->tid = -1;
+}
+
+/* offcpu_perf_notes - where the stacks came from, how deep, what was missing */
+void offcpu_perf_notes(struct offcpu *o, FILE *f)
+{
+	const struct offcpu_stack_notes *sn = &o->sn;
+
+	fprintf(f, "offcpu: stacks from perf samples of sched_switch: %llu of %llu switch-outs "
+		"matched (within %llu us), deepest %d user and %d kernel frames (at most %d)\n",
+		sn->sampled, sn->sampled + sn->no_sample + sn->before_sampling,
+		(unsigned long long)(sn->match_ns + 999) / 1000, sn->udepth, sn->kdepth,
+		FT_SAMPLE_MAX_STACK);
+	if (sn->ustack_early || sn->ustack_limit)
+		fprintf(f, "offcpu: user stacks (frame-pointer walk): %llu end early at code built "
+			"without frame pointers, %llu reach %d frames (deeper frames cut)\n",
+			sn->ustack_early, sn->ustack_limit, FT_SAMPLE_MAX_STACK);
+	if (sn->no_sample || sn->before_sampling)
+		fprintf(f, "offcpu: %llu switch-outs without their sample (none within %llu us), "
+			"%llu more before sampling began: no stacks\n", sn->no_sample,
+			MATCH_NS / 1000, sn->before_sampling);
+	if (sn->samples_dropped)
+		fprintf(f, "offcpu: %llu samples dropped before a record could match them "
+			"(queue of %u a CPU full)\n", sn->samples_dropped, o->perf->max);
+}
+
+/* offcpu_perf_json - the same as JSON fields */
+void offcpu_perf_json(struct offcpu *o, struct ft_json *j)
+{
+	ft_json_str(j, "stack_source", "perf");
+	ft_json_u64(j, "switch_outs_sampled", o->sn.sampled);
+	ft_json_u64(j, "switch_outs_without_sample", o->sn.no_sample);
+	ft_json_u64(j, "switch_outs_before_sampling", o->sn.before_sampling);
+	ft_json_u64(j, "deepest_user_stack", (uint64_t)o->sn.udepth);
+	ft_json_u64(j, "deepest_kernel_stack", (uint64_t)o->sn.kdepth);
+	ft_json_u64(j, "user_stacks_at_limit", o->sn.ustack_limit);
+	ft_json_u64(j, "samples_dropped", o->sn.samples_dropped);
+}
+
+/* offcpu_perf_fini - free the queues */
+void offcpu_perf_fini(struct offcpu *o)
+{
+	int i;
+
+	if (!o->perf)
+		return;
+	for (i = 0; i < o->perf->ncpus; i++)
+		free(o->perf->q[i].s);
+	free(o->perf->q);
+	free(o->perf);
+	o->perf = NULL;
+}

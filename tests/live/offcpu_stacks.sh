@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: offcpu --stacks perf: a sleep 14 user frames deep (tests/workloads/
+#              deepblock) keeps its whole chain, where ftrace's 8 user frames cut it;
+#              the same frames as perf record -e sched:sched_switch -g on the same run;
+#              the known blocked time; -o/-i round trip; bad input.
+# requires: root; perf for the peer check (skipped without it)
+. tests/live/lib.sh
+need_root offcpu_stacks_perf_chain || exit 0
+PY=tests/live/offcpu_check.py
+CHAIN=main,f1,f2,f3,f4,f5,f6,f7,f8,f9,f10,f11,f12
+
+# check NAME CHECK ARGS...: one result line from offcpu_check.py
+check() {
+	local name=$1 r
+	shift
+	if r=$(python3 $PY "$@"); then
+		pass $name
+	else
+		fail $name "$(echo "$r" | tail -1)"
+	fi
+	echo "# $name: $(echo "$r" | head -1)"
+}
+
+# noted FILE: "M N" of the note "stacks from perf samples ...: M of N switch-outs matched"
+noted() {
+	sed -n 's/.*stacks from perf samples of sched_switch: \([0-9]*\) of \([0-9]*\) .*/\1 \2/p' $1
+}
+
+# one run, perf recording every sched_switch with callchains around it: 20 x 50 ms
+# asleep under main -> f1 -> ... -> f12 -> nap -> nanosleep
+have_perf=1
+perf record -q -o $OUT/stk-probe.data -e sched:sched_switch -- true >/dev/null 2>&1 || have_perf=0
+rm -f $OUT/stk-probe.data
+run=($FTSCOPE offcpu --stacks perf -f --delimited -o $OUT/stk.dat -- $WL/deepblock)
+if [ $have_perf = 1 ]; then
+	perf record -q -e sched:sched_switch -g -a -o $OUT/stk-perf.data -- "${run[@]}" \
+		> $OUT/stk.folded 2>$OUT/stk.err
+else
+	"${run[@]}" > $OUT/stk.folded 2>$OUT/stk.err
+fi
+rc=$?
+if [ $rc != 0 ]; then
+	fail offcpu_stacks_perf_chain "exit $rc: $(tail -1 $OUT/stk.err)"
+else
+	# the whole chain, main to f12 (nap is missing: libc keeps no frame pointers), over
+	# the workload's own off-CPU time, bounded as offcpu.sh's known checks
+	check offcpu_stacks_perf_chain chain $OUT/stk.folded $OUT/stk.err dp-sleeper $CHAIN \
+		do_nanosleep 1000000
+	if [ $have_perf = 1 ]; then
+		perf script -i $OUT/stk-perf.data > $OUT/stk-perf.script 2>/dev/null
+		check offcpu_stacks_perf_matches_perf perfpeer $OUT/stk.folded $OUT/stk-perf.script \
+			dp-sleeper S 20
+		# every switch-out offcpu counts (any state but R, and not the exit) had its
+		# sample: as many as perf recorded of the workload
+		want=$(grep -E '^ *dp-sleeper +[0-9]+ ' $OUT/stk-perf.script |
+			grep -cvE 'prev_state=(R|R\+|X|Z) ')
+		got=$(noted $OUT/stk.err)
+		if [ "$got" = "$want $want" ]; then
+			pass offcpu_stacks_perf_all_matched
+		else
+			fail offcpu_stacks_perf_all_matched "matched/switch-outs '$got', perf saw $want"
+		fi
+		echo "# offcpu_stacks_perf_all_matched: $got (perf: $want switch-outs)"
+	else
+		skip offcpu_stacks_perf_matches_perf "perf record cannot record sched_switch here"
+	fi
+	# read back: the same stacks and times from the samples the file kept
+	$FTSCOPE offcpu --stacks perf -f --delimited -i $OUT/stk.dat > $OUT/stk-i.folded \
+		2>$OUT/stk-i.err
+	if cmp -s $OUT/stk.folded $OUT/stk-i.folded; then
+		check offcpu_stacks_perf_file chain $OUT/stk-i.folded $OUT/stk.err dp-sleeper \
+			$CHAIN do_nanosleep 1000000
+	else
+		fail offcpu_stacks_perf_file "-i gives other stacks: $(diff $OUT/stk.folded \
+			$OUT/stk-i.folded | head -3 | tr '\n' ' ') $(tail -1 $OUT/stk-i.err)"
+	fi
+fi
+
+# the default, ftrace's userstacktrace: 8 user frames, clock_nanosleep f12 .. f6: the
+# chain is cut (main absent), the time is the same
+$FTSCOPE offcpu -f --delimited -- $WL/deepblock > $OUT/stk-ft.folded 2>$OUT/stk-ft.err
+check offcpu_stacks_ftrace_cut cut $OUT/stk-ft.folded dp-sleeper f12 8 main
+check offcpu_stacks_ftrace_known known $OUT/stk-ft.folded $OUT/stk-ft.err dp-sleeper f12 \
+	do_nanosleep 1000000
+if python3 $PY chain $OUT/stk-ft.folded $OUT/stk-ft.err dp-sleeper $CHAIN do_nanosleep \
+	1000000 >/dev/null; then
+	fail offcpu_stacks_ftrace_differs "ftrace's stacks hold the whole chain: no difference shown"
+else
+	pass offcpu_stacks_ftrace_differs
+fi
+
+# offcpu.sh's known blocks with perf's stacks: 20 x 50 ms asleep, 10 x 100 ms reading
+$FTSCOPE offcpu --stacks perf -f -- $WL/blocker > $OUT/stk-bk.folded 2>$OUT/stk-bk.err
+check offcpu_stacks_perf_known_sleep known $OUT/stk-bk.folded $OUT/stk-bk.err bk-sleeper \
+	sleep_here do_nanosleep 1000000
+check offcpu_stacks_perf_known_pipe_read known $OUT/stk-bk.folded $OUT/stk-bk.err bk-reader \
+	read_here pipe_read 1000000
+
+# bad input: one line, exit 2 (usage) or 1 (a file without samples)
+bad() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$@" > $OUT/stk-bad.out 2>$OUT/stk-bad.err
+	rc=$?
+	if [ $rc = $want ] && [ "$(wc -l < $OUT/stk-bad.err)" = 1 ] && [ ! -s $OUT/stk-bad.out ]; then
+		pass $name
+	else
+		fail $name "exit $rc (want $want): $(head -2 $OUT/stk-bad.err | tr '\n' ' ')"
+	fi
+}
+bad offcpu_stacks_bad_source 2 $FTSCOPE offcpu --stacks dwarf -d 1
+bad offcpu_stacks_perf_wakers 2 $FTSCOPE offcpu --stacks perf --wakers -d 1
+$FTSCOPE offcpu -o $OUT/stk-ft.dat -- $WL/deepblock 2 10 >/dev/null 2>&1
+bad offcpu_stacks_perf_file_without_samples 1 $FTSCOPE offcpu --stacks perf -i $OUT/stk-ft.dat
