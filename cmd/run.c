@@ -642,12 +642,13 @@ static int run_live(struct pipeline *p)
 	}
 	if (p->pmu && ft_pmu_open_opts(p->pmu, o, pids, npids))
 		goto out_an;
+	/* samples from before the first record: a switch's sample is there for its record */
+	if (p->sm.req)
+		ft_sampler_enable(&p->sm.sampler);
 	if (ft_reader_open(&s) || ft_session_start(&s) || rescan_threads(p, &s))
 		goto out_an;
 	if (p->pmu)
 		ft_pmu_enable(p->pmu);
-	if (p->sm.req)
-		ft_sampler_enable(&p->sm.sampler);
 	if (o->cmd) {
 		e = ft_command_release(&child);
 		if (e) {

@@ -19,6 +19,16 @@
  */
 int ft_samples_prepare(struct ft_samples *sm, const struct ft_stages *st, bool live)
 {
+	int i, n = 0;
+
+	for (i = 0; i < st->n; i++)
+		if (st->st[i].a->sampling && st->st[i].a->sampling(st->st[i].priv))
+			n++;
+	if (n > 1) {
+		ft_err("one run samples one event: only one of its analyzers may sample "
+		       "(profile, offcpu --stacks perf)");
+		return -1;
+	}
 	sm->req = ft_stages_sampling(st);
 	if (!sm->req || !live)
 		return 0;
@@ -41,8 +51,10 @@ static void on_sample(void *ctx, const struct ft_sample *s)
 {
 	struct ft_samples *sm = ctx;
 
+	/* -p on a file: the samples come before the records that show threads made, so
+	   a thread is known by its process too */
 	if (s->cpu < 0 || s->cpu >= sm->ncpus || (sm->cpu_on && !sm->cpu_on[s->cpu]) ||
-	    (sm->shown && !ft_imap_get(sm->shown, s->tid)))
+	    (sm->shown && !ft_imap_get(sm->shown, s->tid) && !ft_imap_get(sm->shown, s->pid)))
 		return;
 	if (sm->cap && !sm->keep_failed &&
 	    ft_sample_blob_add(&sm->keep, &sm->keep_len, &sm->keep_cap, s))
@@ -105,7 +117,8 @@ int ft_samples_of_file(struct ft_samples *sm, struct ft_source *src, const char 
 	if (!sm->req)
 		return 0;
 	if (!b || !b->len) {
-		ft_err("%s holds no samples (keep them with ftscope %s -o FILE)", input, name);
+		ft_err("%s holds no perf samples, which %s reads (a live run with -o FILE keeps "
+		       "them)", input, name);
 		return -1;
 	}
 	if (ft_sample_file_open(&sm->file, b->data, b->len)) {
