@@ -3,10 +3,11 @@
  * burn2 MS1 MS2: one thread burns CPU in burn_a until it has used MS1 ms of its own
  * CPU time there (CLOCK_THREAD_CPUTIME_ID), then in burn_b for MS2 ms: the split is
  * by CPU time, whatever else runs. As its last act it prints, on stderr, one line
- *   burn2 tid=N schedstat_ns=N rusage_us=N a_ns=N b_ns=N
+ *   burn2 tid=N schedstat_ns=N rusage_us=N a_ns=N b_ns=N rounds=N
  * its whole run time from /proc/thread-self/schedstat and getrusage(RUSAGE_THREAD),
  * and the CPU time each function took: the oracle of a profile's sample count
- * (F x CPU time) and of each function's share.
+ * (F x CPU time) and of each function's share; rounds, the work done (SPIN
+ * iterations each), is the work rate a benchmark divides by wall time.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -19,9 +20,12 @@
  */
 #define SPIN	200000
 
+static long rounds;
+
 /* spin - the arithmetic both burners do; the result keeps it from being elided */
 static inline unsigned long spin(unsigned long x)
 {
+	rounds++;
 	for (int i = 0; i < SPIN; i++)
 		x = x * 6364136223846793005UL + 1442695040888963407UL;
 	return x;
@@ -65,7 +69,8 @@ int main(int argc, char **argv)
 	}
 	a = burn_a(ms1, &x);
 	b = burn_b(ms2, &x);
-	fprintf(stderr, "burn2 tid=%d schedstat_ns=%lld rusage_us=%lld a_ns=%lld b_ns=%lld x=%lu\n",
-		gettid(), cputime_schedstat(), cputime_rusage(), a, b, x & 1);
+	fprintf(stderr, "burn2 tid=%d schedstat_ns=%lld rusage_us=%lld a_ns=%lld b_ns=%lld "
+		"rounds=%ld x=%lu\n", gettid(), cputime_schedstat(), cputime_rusage(), a, b,
+		rounds, x & 1);
 	return 0;
 }
