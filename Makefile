@@ -115,7 +115,7 @@ $(FUZZ_O)mkseed: tests/fuzz/mkseed.c libftscope.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Workloads keep frame pointers so that later stack tests can walk them.
-tests/workloads/%: tests/workloads/%.c tests/workloads/offwin.h
+tests/workloads/%: tests/workloads/%.c tests/workloads/offwin.h tests/workloads/cputime.h
 	$(CC) -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread -o $@ $<
 
 tests/bench/decode_bench: tests/bench/decode_bench.c libftscope.a

@@ -13,6 +13,9 @@
 #  4. offline: peak memory of `ftscope flamegraph` on 20 and 200 MB of perf script
 #     output, as a ratio to the input and beside a stackcollapse-perf peer when one
 #     is installed (tests/bench/flame_mem.sh, which runs alone too).
+#  5. live: profiler CPU per 1000 samples, lost samples and the slowdown of a CPU-bound
+#     workload, ftscope profile -F 999 -a vs perf record -F 999 -a -g
+#     (tests/bench/profile_bench.sh, which runs alone too).
 
 cd "$(dirname "$0")/../.." || exit 1
 [ "$(id -u)" -eq 0 ] || { echo "bench.sh: needs root" >&2; exit 1; }
@@ -139,3 +142,6 @@ awk -v b="$base" -v f="$ft" -v p="$pf" -v t="$bt" 'BEGIN {
 echo
 echo "== 4. flamegraph memory on perf script output (tests/bench/flame_mem.sh)"
 tests/bench/flame_mem.sh
+
+echo
+tests/bench/profile_bench.sh

@@ -1,0 +1,182 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: ftscope profile (issue 22) on workloads with known answers: against
+#              perf record -a -g on the same run of burn2; samples = F x the thread's
+#              own CPU time; page faults and malloc calls counted exactly per function;
+#              a wall-clock profile (--offcpu) against the thread's own clocks; the
+#              -o/-i round trip, the text view and --json against the folded data;
+#              bad input.
+# requires: root; perf for the peer check (skipped without it)
+. tests/live/lib.sh
+need_root profile || exit 0
+PY=tests/live/profile_check.py
+
+# check NAME CHECK ARGS...: one result line from profile_check.py, its numbers after
+check() {
+	local name=$1 r
+	shift
+	if r=$(python3 $PY "$@" 2>&1); then
+		pass $name
+	else
+		fail $name "$(echo "$r" | tail -1)"
+	fi
+	echo "# $name: $(echo "$r" | head -1)"
+}
+
+# run NAME OUTFILE ARGS...: ftscope profile ARGS > OUTFILE (stderr in OUTFILE.err);
+# FAIL NAME and return 1 when it exits non-zero
+run() {
+	local name=$1 out=$2 rc
+	shift 2
+	$FTSCOPE profile "$@" > $out 2> $out.err
+	rc=$?
+	[ $rc = 0 ] && return 0
+	fail $name "exit $rc: $(tail -1 $out.err)"
+	return 1
+}
+
+if ! $FTSCOPE help profile > /dev/null 2>&1; then
+	fail profile_command "this ftscope has no profile command"
+	exit 0
+fi
+
+# 1. perf record -a -g and ftscope profile -a over the same run of burn2 (1.2 s of CPU
+# in burn_a, then 0.8 s in burn_b). Each function's share of burn2's samples against
+# perf's, within 5 points (the issue's bound). Measured with two perf records on the
+# same runs (5 runs): shares differ by 0.00 .. 0.34 points, and each saw
+# F x CPU time -0.15% .. +0.15% of burn2.
+# perf is ready when its file holds more than the header: it writes the processes'
+# mmaps it synthesizes after opening its events (perf prints nothing to wait for).
+perf_ready() {
+	[ "$(stat -c %s $OUT/prof-peer.data 2>/dev/null || echo 0)" -gt 4096 ]
+}
+if command -v perf > /dev/null; then
+	rm -f $OUT/prof-peer.data
+	perf record -q -F 499 -a -g -o $OUT/prof-peer.data > /dev/null 2> $OUT/prof-peer.perf.err &
+	pp=$!
+	$FTSCOPE profile -F 499 -a -f > $OUT/prof-peer.folded 2> $OUT/prof-peer.err &
+	fp=$!
+	if wait_for 30 perf_ready && wait_for 30 grep -q Tracing $OUT/prof-peer.err; then
+		$WL/burn2 1200 800 2> $OUT/prof-peer.wl
+		kill -INT $pp $fp
+		wait $fp
+		frc=$?
+		wait $pp
+		perf script -i $OUT/prof-peer.data -F comm,tid,ip,sym > $OUT/prof-peer.script 2>/dev/null
+		if [ $frc != 0 ]; then
+			fail profile_peer_perf_shares "exit $frc: $(tail -1 $OUT/prof-peer.err)"
+		else
+			# perf's own count first: it shows that perf sampled the whole run
+			python3 -c "import sys; sys.path.insert(0, 'tests/live'); import profile_check as p
+agg = {}
+for f, n in p.perf_script(sys.argv[1]):
+    agg[';'.join(f)] = agg.get(';'.join(f), 0) + n
+print('\n'.join(f'{k} {n}' for k, n in agg.items()))" $OUT/prof-peer.script > $OUT/prof-peer.perf.folded
+			check profile_peer_perf_saw_run rate $OUT/prof-peer.perf.folded $OUT/prof-peer.wl burn2 499 5
+			check profile_peer_perf_shares peer $OUT/prof-peer.folded $OUT/prof-peer.script burn2 5 \
+				burn_a burn_b
+			# -a samples per CPU at wall time: burn2's share is still its CPU time
+			check profile_all_cpus_rate rate $OUT/prof-peer.folded $OUT/prof-peer.wl burn2 499 5
+		fi
+	else
+		kill -INT $pp $fp 2> /dev/null
+		wait $pp $fp
+		fail profile_peer_perf_shares "not both ready: $(tail -1 $OUT/prof-peer.err) $(tail -1 $OUT/prof-peer.perf.err)"
+	fi
+else
+	skip profile_peer_perf_shares "perf is not installed (scripts/install-deps.sh)"
+fi
+
+# 2. Known answers from the workloads' own accounts.
+# samples of burn2's thread = 499 x its CPU time (its schedstat at exit), +-5%.
+# Measured with perf record -F 499 -g -- burn2 1200 800 (5 runs): -0.17% .. -0.06%.
+if run profile_known_rate $OUT/prof-rate.folded -F 499 -f -- $WL/burn2 1200 800; then
+	check profile_known_rate rate $OUT/prof-rate.folded $OUT/prof-rate.folded.err burn2 499 5
+fi
+# every page fault: 20000 under touch_pages +-3% (and the workload's own minflt too).
+# Measured with perf record -e page-faults -c 1 -g (3 runs): exactly 20000, minflt 20000.
+if run profile_known_page_faults $OUT/prof-pf.folded -e page-faults -c 1 -f -- $WL/pagetouch 20000; then
+	check profile_known_page_faults under $OUT/prof-pf.folded $OUT/prof-pf.folded.err \
+		pagetouch touch_pages 3
+fi
+# every malloc call: exact under each site. perf record -e probe_libc:malloc -g gives
+# exactly 3000 and 2000 (2 runs) and loses the immediate caller (malloc_one): see
+# tests/workloads/mallocs.c. No bound: each call is one event.
+if run profile_known_malloc_calls $OUT/prof-malloc.folded -e c:malloc -c 1 -f -- $WL/mallocs 3000 2000; then
+	check profile_known_malloc_calls exact $OUT/prof-malloc.folded mallocs site_one 3000 site_two 2000
+fi
+# wall clock: computesleep's stacks add up to its own elapsed time +-3% (the issue's
+# bound; its life from fork to exit is longer than main's by the exec, about 1 ms of
+# 1.5 s), the stacks through sleep_here to its own slept time +-5% and all end in an
+# off-CPU frame, those through compute_here to its own CPU time there +-5% (at 99 Hz
+# per-task cpu-clock sampling perf counts F x CPU time within 0.2%, above).
+if run profile_offcpu_wall_clock $OUT/prof-wall.folded --offcpu -f -- $WL/computesleep 1000 500; then
+	check profile_offcpu_wall_clock wall $OUT/prof-wall.folded $OUT/prof-wall.folded.err \
+		computesleep 3 sleep_here 5 compute_here 5
+fi
+# --state: the same, the sleep's time ends in [sleeping]_[o] (nanosleep: TASK_INTERRUPTIBLE)
+if run profile_offcpu_state $OUT/prof-state.folded --offcpu --state -f -- $WL/computesleep 1000 500; then
+	check profile_offcpu_state wall $OUT/prof-state.folded $OUT/prof-state.folded.err \
+		computesleep 3 sleep_here 5 compute_here 5 '[sleeping]_[o]'
+fi
+
+# 3. The file: -o FILE keeps the run, -i FILE -f prints the same folded stacks. This
+# compares ftscope with itself: a round trip of the file, no evidence that the numbers
+# are right (the checks above are).
+if run profile_file_round_trip $OUT/prof-live.folded -F 499 -f -o $OUT/prof.dat -- $WL/burn2 600 400 &&
+   run profile_file_round_trip $OUT/prof-back.folded -i $OUT/prof.dat -f; then
+	check profile_file_round_trip same $OUT/prof-live.folded $OUT/prof-back.folded
+fi
+
+# 4. The text view and --json against the folded stacks of the same run (read back
+# from its file): consistency of each output with the data it shows, not evidence of
+# correctness. main's rows tell self (about 0) from total (about 100%).
+if run profile_text_view $OUT/prof-text.txt -F 499 -o $OUT/prof2.dat -- $WL/burn2 600 400 &&
+   run profile_text_view $OUT/prof-text.folded -i $OUT/prof2.dat -f; then
+	check profile_text_view text $OUT/prof-text.txt $OUT/prof-text.folded burn_a burn_b main
+	if run profile_json $OUT/prof-text.json -i $OUT/prof2.dat --json; then
+		check profile_json json $OUT/prof-text.json $OUT/prof-text.folded
+	fi
+fi
+
+# 5. Bad input: one line on stderr, nothing on stdout, exit 2 for what the command
+# line alone shows wrong (as every command: tests/live/bad_input.sh), 1 for what the
+# machine refuses at run time (a process that is gone, as runqlat -p); nothing left
+# open: no instance ftscope-PID-* and no probe group ftscope_PID_* of that run.
+true & dead=$!
+wait $dead
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+# name | arguments | exit status | a regular expression the error line must match
+cases=(
+	"unknown_event|-e cyclez -d 0.1|2|unknown event"
+	"zero_frequency|-F 0 -d 0.1|2|invalid value"
+	"frequency_above_max|-F 1000000 -d 0.1|[12]|perf_event_max_sample_rate|$max"
+	"dead_pid|-p $dead -d 0.1|1|no process"
+	"missing_tracepoint|-e sched:no_such_event -d 0.1|2|no tracepoint"
+	"state_without_offcpu|--state -d 0.1|2|--offcpu"
+	"frequency_and_period|-F 99 -c 10 -d 0.1|2|exclude each other"
+	"user_and_kernel|-u -k -d 0.1|2|exclude each other"
+)
+for c in "${cases[@]}"; do
+	IFS='|' read -r name args want word <<< "$c"
+	name=profile_bad_input_$name
+	# shellcheck disable=SC2086
+	$FTSCOPE profile $args > $OUT/prof-bad.out 2> $OUT/prof-bad.err < /dev/null &
+	p=$!
+	wait $p
+	rc=$?
+	left=$(ls $T/instances | grep "^ftscope-$p-"; grep "ftscope_${p}_" $T/dynamic_events 2>/dev/null)
+	if ! [[ $rc =~ ^$want$ ]]; then
+		fail $name "exit status $rc, want $want: $(head -1 $OUT/prof-bad.err)"
+	elif [ "$(wc -l < $OUT/prof-bad.err)" -ne 1 ]; then
+		fail $name "$(wc -l < $OUT/prof-bad.err) lines on stderr: $(tr '\n' '|' < $OUT/prof-bad.err)"
+	elif ! grep -qE -- "$word" $OUT/prof-bad.err; then
+		fail $name "error line lacks '$word': $(cat $OUT/prof-bad.err)"
+	elif [ -s $OUT/prof-bad.out ]; then
+		fail $name "output on stdout: $(head -1 $OUT/prof-bad.out)"
+	elif [ -n "$left" ]; then
+		fail $name "left open: $left"
+	else
+		pass $name
+	fi
+done
