@@ -223,7 +223,7 @@ static int profile_init(void *priv, const struct ft_env *env)
 	p->oc.period_ctx = p;
 	if (offcpu_track_init(&p->oc, env))
 		return -1;
-	if (ft_tab_init(&p->seen, sizeof(int)) || ft_intern_init(&p->keys)) {
+	if (ft_tab_init(&p->seen, sizeof(struct profile_thread)) || ft_intern_init(&p->keys)) {
 		ft_err("out of memory");
 		return -1;
 	}
@@ -237,15 +237,37 @@ static int profile_init(void *priv, const struct ft_env *env)
 	return 0;
 }
 
-/* first_seen - a thread's first sample: its comm and its process's maps, while alive */
+/*
+ * first_seen - a thread's name (the kernel's word in the sample, else the task
+ * table's while it is alive), and its process's maps on its first sample
+ */
 static void first_seen(struct profile *p, const struct ft_sample *s)
 {
-	if (ft_tab_find(&p->seen, s->tid) || !ft_tab_get(&p->seen, s->tid))
+	struct profile_thread *t = ft_tab_find(&p->seen, s->tid);
+
+	if (t) {
+		if (s->comm && strncmp(t->comm, s->comm, sizeof(t->comm) - 1))
+			snprintf(t->comm, sizeof(t->comm), "%s", s->comm);
+		return;
+	}
+	t = ft_tab_get(&p->seen, s->tid);
+	if (!t)
 		return;
 	if (s->tid)
-		ft_tasks_comm(p->env->tasks, s->tid);
+		snprintf(t->comm, sizeof(t->comm), "%s",
+			 s->comm ? s->comm : ft_tasks_comm(p->env->tasks, s->tid));
 	if (s->pid && !p->kstack_only)
 		ft_usyms_note(&p->oc.usyms, s->pid);
+}
+
+/* profile_comm - a thread's name: its samples', else the task table's */
+const char *profile_comm(struct profile *p, int tid)
+{
+	const struct profile_thread *t = ft_tab_find(&p->seen, tid);
+
+	if (!tid)
+		return "swapper";
+	return t && t->comm[0] && strcmp(t->comm, "?") ? t->comm : ft_tasks_comm(p->env->tasks, tid);
 }
 
 /* profile_sample - one sample: its stacks interned, its period added to its key */

@@ -45,13 +45,20 @@ struct profile {
 	const char		*svg_path;
 	FILE			*svg;
 	/* totals */
-	struct ft_tab		seen;		/* tids seen in samples */
+	struct ft_tab		seen;		/* tid -> struct profile_thread */
 	struct ft_intern	keys;
 	struct profile_sum	*sum;		/* per key id */
 	uint32_t		vcap;
 	struct profile_notes	n;
 };
 
+/* A sampled thread: its name as its samples last gave it (the kernel's records). */
+struct profile_thread {
+	int		tid;
+	char		comm[16];
+};
+
+const char *profile_comm(struct profile *p, int tid);
 const struct ft_sample_req *profile_req(const struct profile *p);
 void profile_print(struct profile *p, struct ft_report *r);
 

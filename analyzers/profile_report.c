@@ -88,7 +88,7 @@ static void resolve(struct profile *p, uint32_t id, struct resolved *r)
 	key = ft_intern_get(&p->keys, id, &n);
 	r->s.tid = (int)key[PK_TID];
 	r->s.tgid = (int)key[PK_TGID];
-	r->s.comm = r->s.tid ? ft_tasks_comm(p->env->tasks, r->s.tid) : "swapper";
+	r->s.comm = profile_comm(p, r->s.tid);
 	r->s.nk = offcpu_kframes(&p->oc, (uint32_t)key[PK_KST], key[PK_MARK] != 0, r->s.k);
 	r->s.nu = offcpu_uframes(&p->oc, r->s.tgid, (uint32_t)key[PK_UST], r->s.u);
 	if (key[PK_UST])

@@ -285,6 +285,7 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	p->sm.cpu_on = p->o->cpu_on;
 	p->sm.ncpus = ncpus;
 	p->sm.shown = p->show ? &p->shown : NULL;
+	p->sm.tasks = &p->tasks;
 	return ft_stages_init(&p->run->stages, &p->env);
 }
 

@@ -9,6 +9,7 @@
 
 #include "cmd/samples.h"
 #include "events/source.h"
+#include "events/tasks.h"
 #include "lib/util.h"
 #include "tracer/opts.h"
 #include "tracer/session.h"
@@ -43,7 +44,25 @@ int ft_samples_open(struct ft_samples *sm, const struct ft_opts *o, const int *p
 {
 	if (!sm->req)
 		return 0;
+	if (o->output && ft_tab_init(&sm->names, sizeof(struct ft_sample_comm))) {
+		ft_err("out of memory");
+		return -1;
+	}
 	return ft_sampler_open(&sm->sampler, o, pids, npids);
+}
+
+/* name - -o FILE: a sampled thread's name, as the kernel gave it or as it is now */
+static int name(struct ft_samples *sm, const struct ft_sample *s)
+{
+	struct ft_sample_comm *c = ft_tab_find(&sm->names, s->tid);
+
+	if (c && !s->comm)
+		return 0;
+	if (!c && !(c = ft_tab_get(&sm->names, s->tid)))
+		return -1;
+	snprintf(c->comm, sizeof(c->comm), "%s", s->comm ? s->comm :
+		 s->tid ? ft_tasks_comm(sm->tasks, s->tid) : "swapper");
+	return 0;
 }
 
 /* on_sample - one sample to the analyzers (and to -o FILE's blob) */
@@ -57,7 +76,7 @@ static void on_sample(void *ctx, const struct ft_sample *s)
 	    (sm->shown && !ft_imap_get(sm->shown, s->tid) && !ft_imap_get(sm->shown, s->pid)))
 		return;
 	if (sm->cap && !sm->keep_failed &&
-	    ft_sample_blob_add(&sm->keep, &sm->keep_len, &sm->keep_cap, s))
+	    (ft_sample_blob_add(&sm->keep, &sm->keep_len, &sm->keep_cap, s) || name(sm, s)))
 		sm->keep_failed = true;
 	if (sm->stages)
 		ft_stages_sample(sm->stages, s);
@@ -89,7 +108,8 @@ int ft_samples_keep(struct ft_samples *sm)
 
 	if (!sm->req || !sm->cap)
 		return 0;
-	if (sm->keep_failed || ft_sample_blob_head(&head, &hlen, sm->req, &sm->counts) ||
+	if (sm->keep_failed || ft_sample_blob_head(&head, &hlen, sm->req, &sm->counts,
+						   (const void *)sm->names.rec, sm->names.n) ||
 	    !(all = malloc(hlen + sm->keep_len))) {
 		ft_err("out of memory keeping the samples for %s", sm->cap->path);
 		return -1;
@@ -105,6 +125,28 @@ int ft_samples_keep(struct ft_samples *sm)
 	sm->cap->samples_len = sm->keep_len;
 	if (sm->sampler.maps_on)
 		ft_smaps_each(&sm->sampler.maps, keep_maps, sm->cap);
+	return 0;
+}
+
+/* file_names - -i: the names the file kept of the sampled threads; -1 printed */
+static int file_names(struct ft_samples *sm)
+{
+	struct ft_sample_comm c, *e;
+	uint32_t i;
+
+	if (ft_tab_init(&sm->names, sizeof(struct ft_sample_comm))) {
+		ft_err("out of memory");
+		return -1;
+	}
+	for (i = 0; i < sm->file.ncomm; i++) {
+		ft_sample_file_comm(&sm->file, i, &c);
+		e = ft_tab_get(&sm->names, (int)c.tid);
+		if (!e) {
+			ft_err("out of memory");
+			return -1;
+		}
+		memcpy(e->comm, c.comm, sizeof(c.comm));
+	}
 	return 0;
 }
 
@@ -128,7 +170,7 @@ int ft_samples_of_file(struct ft_samples *sm, struct ft_source *src, const char 
 	sm->req = &sm->file.req;
 	sm->counts = sm->file.counts;
 	sm->counts.samples = 0;		/* counted again as they are read */
-	return 0;
+	return file_names(sm);
 }
 
 /* ft_samples_replay - -i: every kept sample to the analyzers, before the records */
@@ -141,6 +183,9 @@ void ft_samples_replay(struct ft_samples *sm)
 	if (!sm->req)
 		return;
 	while ((r = ft_sample_file_next(&sm->file, &s, ip)) > 0) {
+		const struct ft_sample_comm *c = ft_tab_find(&sm->names, s.tid);
+
+		s.comm = c && c->comm[0] ? c->comm : NULL;
 		sm->counts.samples++;
 		on_sample(sm, &s);
 	}
@@ -154,4 +199,5 @@ void ft_samples_fini(struct ft_samples *sm)
 	ft_sampler_close(&sm->sampler);
 	free(sm->keep);
 	sm->keep = NULL;
+	ft_tab_fini(&sm->names);
 }

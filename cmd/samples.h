@@ -15,6 +15,7 @@
 #include "tracer/sampler.h"
 
 struct ft_capture;
+struct ft_tasks;
 struct ft_source;
 
 struct ft_samples {
@@ -28,10 +29,13 @@ struct ft_samples {
 	int			ncpus;
 	const struct ft_imap	*shown;		/* -p/-t on a file: the tasks reported */
 	struct ft_capture	*cap;		/* -o FILE: keep them there */
+	struct ft_tasks		*tasks;		/* the run's names, for threads the kernel named not */
 	/* -o FILE */
 	unsigned char		*keep;
 	size_t			keep_len, keep_cap;
 	bool			keep_failed;
+	struct ft_tab		names;		/* tid -> struct ft_sample_comm: -o keeps them,
+						   -i gives them back */
 };
 
 int ft_samples_prepare(struct ft_samples *sm, const struct ft_stages *st, bool live);

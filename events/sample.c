@@ -13,6 +13,7 @@ static const char magic[8] = "FTSAMP1";
 
 #define HEAD_FIXED	(8 + 8 + 8 + 4 + 4)
 #define REC_FIXED	(8 + 8 + 4 + 4 + 4 + 2 + 2)
+#define COMM_REC	(4 + 16)
 
 /* put - append @n bytes at @off of @buf */
 static void put(unsigned char *buf, size_t *off, const void *v, size_t n)
@@ -36,14 +37,16 @@ static bool get(const unsigned char **p, const unsigned char *end, void *v, size
  * Returns 0, or -1 when out of memory (*buf malloc'ed, *len its size).
  */
 int ft_sample_blob_head(unsigned char **buf, size_t *len, const struct ft_sample_req *r,
-			const struct ft_sample_counts *c)
+			const struct ft_sample_counts *c, const struct ft_sample_comm *comm,
+			uint32_t ncomm)
 {
 	const char *ev = r->event ? r->event : "cpu-clock";
 	uint32_t nlen = (uint32_t)strnlen(ev, 127), flags = (r->user ? 1 : 0) | (r->kernel ? 2 : 0);
 	uint64_t counts[4] = { c->samples, c->lost, c->throttled, c->bad };
 	size_t off = 0;
+	uint32_t i;
 
-	*buf = malloc(HEAD_FIXED + nlen + sizeof(counts));
+	*buf = malloc(HEAD_FIXED + nlen + sizeof(counts) + 4 + (size_t)ncomm * COMM_REC);
 	if (!*buf)
 		return -1;
 	put(*buf, &off, magic, 8);
@@ -53,6 +56,11 @@ int ft_sample_blob_head(unsigned char **buf, size_t *len, const struct ft_sample
 	put(*buf, &off, &nlen, 4);
 	put(*buf, &off, ev, nlen);
 	put(*buf, &off, counts, sizeof(counts));
+	put(*buf, &off, &ncomm, 4);
+	for (i = 0; i < ncomm; i++) {
+		put(*buf, &off, &comm[i].tid, 4);
+		put(*buf, &off, comm[i].comm, 16);
+	}
 	*len = off;
 	return 0;
 }
@@ -103,10 +111,13 @@ int ft_sample_file_open(struct ft_sample_file *f, const void *blob, size_t len)
 	if (!get(&p, end, m, 8) || memcmp(m, magic, 8) || !get(&p, end, &f->req.freq, 8) ||
 	    !get(&p, end, &f->req.period, 8) || !get(&p, end, &flags, 4) ||
 	    !get(&p, end, &nlen, 4) || nlen >= sizeof(f->event) ||
-	    !get(&p, end, f->event, nlen) || !get(&p, end, counts, sizeof(counts))) {
+	    !get(&p, end, f->event, nlen) || !get(&p, end, counts, sizeof(counts)) ||
+	    !get(&p, end, &f->ncomm, 4) || f->ncomm > (size_t)(end - p) / COMM_REC) {
 		errno = EINVAL;
 		return -1;
 	}
+	f->comms = p;
+	p += (size_t)f->ncomm * COMM_REC;
 	f->event[nlen] = '\0';
 	f->req.event = f->event;
 	f->req.user = flags & 1;
@@ -115,6 +126,14 @@ int ft_sample_file_open(struct ft_sample_file *f, const void *blob, size_t len)
 	f->rec = p;
 	f->end = end;
 	return 0;
+}
+
+/* ft_sample_file_comm - the @i-th name the file kept (i < f->ncomm), NUL-ended */
+void ft_sample_file_comm(const struct ft_sample_file *f, uint32_t i, struct ft_sample_comm *c)
+{
+	memcpy(&c->tid, f->comms + (size_t)i * COMM_REC, 4);
+	memcpy(c->comm, f->comms + (size_t)i * COMM_REC + 4, 16);
+	c->comm[15] = '\0';
 }
 
 /**
@@ -143,5 +162,8 @@ int ft_sample_file_next(struct ft_sample_file *f, struct ft_sample *s, uint64_t 
 	s->nk = nk;
 	s->nu = nu;
 	s->ip = ip;
+	s->maps = NULL;
+	s->maps_len = 0;
+	s->comm = NULL;
 	return 1;
 }

@@ -34,6 +34,9 @@ struct ft_sample {
 	   changed since its last sample, for ft_usyms_add_maps; else NULL */
 	const char	*maps;
 	size_t		maps_len;
+	/* the thread's name as the kernel's records gave it (exec, prctl, a parent's at
+	   fork) live, or as the file kept it; NULL: unknown (ask env->tasks) */
+	const char	*comm;
 };
 
 /*
@@ -48,19 +51,29 @@ struct ft_sample_counts {
  * Samples kept in a file: a little-endian blob of records, each
  *   u64 ts, u64 period, u32 pid, u32 tid, u32 cpu, u16 nk, u16 nu, (nk + nu) x u64 ip
  * after a header "FTSAMP1\0" u64 freq, u64 period, u32 flags (1 user, 2 kernel),
- * u32 event name length, the name, and the counts (4 x u64).
+ * u32 event name length, the name, the counts (4 x u64), u32 ncomm and ncomm names
+ * of the sampled threads (u32 tid, char[16]).
  */
+struct ft_sample_comm {
+	uint32_t	tid;
+	char		comm[16];
+};
+
 struct ft_sample_file {
 	struct ft_sample_req	req;
 	char			event[128];
 	struct ft_sample_counts	counts;
+	const unsigned char	*comms;		/* ncomm x (u32 tid, char[16]) */
+	uint32_t		ncomm;
 	const unsigned char	*rec, *end;	/* the records */
 };
 
 int ft_sample_file_open(struct ft_sample_file *f, const void *blob, size_t len);
 int ft_sample_file_next(struct ft_sample_file *f, struct ft_sample *s, uint64_t *ip);
+void ft_sample_file_comm(const struct ft_sample_file *f, uint32_t i, struct ft_sample_comm *c);
 int ft_sample_blob_head(unsigned char **buf, size_t *len, const struct ft_sample_req *r,
-			const struct ft_sample_counts *c);
+			const struct ft_sample_counts *c, const struct ft_sample_comm *comm,
+			uint32_t ncomm);
 int ft_sample_blob_add(unsigned char **buf, size_t *len, size_t *cap,
 		       const struct ft_sample *s);
 

@@ -31,10 +31,41 @@ struct smap_proc {
 	char		*text;		/* PROCMAPS text of gen, or NULL */
 };
 
-/* ft_smaps_init - an empty table; -1 on ENOMEM */
+/* A thread's name, from the kernel's COMM records (exec, prctl) and forks. */
+struct smap_name {
+	int	tid;
+	char	comm[16];
+};
+
+/* ft_smaps_init - empty tables; -1 on ENOMEM */
 int ft_smaps_init(struct ft_smaps *m)
 {
-	return ft_tab_init(&m->procs, sizeof(struct smap_proc));
+	if (ft_tab_init(&m->procs, sizeof(struct smap_proc)))
+		return -1;
+	if (!ft_tab_init(&m->names, sizeof(struct smap_name)))
+		return 0;
+	ft_tab_fini(&m->procs);
+	return -1;
+}
+
+/* ft_smaps_name - a COMM record: @tid is called @comm from now on */
+void ft_smaps_name(struct ft_smaps *m, int tid, const char *comm)
+{
+	struct smap_name *n;
+	char copy[16];
+
+	snprintf(copy, sizeof(copy), "%s", comm);	/* @comm may be in the table */
+	n = tid > 0 ? ft_tab_get(&m->names, tid) : NULL;
+	if (n)
+		memcpy(n->comm, copy, sizeof(copy));
+}
+
+/* ft_smaps_comm - @tid's name as the kernel's records gave it, or NULL */
+const char *ft_smaps_comm(const struct ft_smaps *m, int tid)
+{
+	const struct smap_name *n = ft_tab_find(&m->names, tid);
+
+	return n && n->comm[0] ? n->comm : NULL;
 }
 
 /* proc_clear - forget a process's mappings */
@@ -217,4 +248,5 @@ void ft_smaps_fini(struct ft_smaps *m)
 	for (i = 0; m->procs.rec && i < m->procs.n; i++)
 		proc_clear(ft_tab_at(&m->procs, i));
 	ft_tab_fini(&m->procs);
+	ft_tab_fini(&m->names);
 }

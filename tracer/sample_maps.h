@@ -13,6 +13,7 @@
 
 struct ft_smaps {
 	struct ft_tab	procs;		/* pid -> its mappings */
+	struct ft_tab	names;		/* tid -> its comm, as COMM records said */
 };
 
 int ft_smaps_init(struct ft_smaps *m);
@@ -20,6 +21,8 @@ void ft_smaps_mmap(struct ft_smaps *m, int pid, uint64_t addr, uint64_t len, uin
 		   const char *path);
 void ft_smaps_exec(struct ft_smaps *m, int pid, const char *comm);
 void ft_smaps_fork(struct ft_smaps *m, int pid, int ppid);
+void ft_smaps_name(struct ft_smaps *m, int tid, const char *comm);
+const char *ft_smaps_comm(const struct ft_smaps *m, int tid);
 const char *ft_smaps_changed(struct ft_smaps *m, int pid, size_t *len);
 void ft_smaps_each(struct ft_smaps *m, void (*fn)(void *ctx, int pid, const char *text),
 		   void *ctx);

@@ -358,6 +358,7 @@ static bool parse_sample(struct ft_sampler *sp, const unsigned char *p, const un
 	s->cpu = (int)(uint32_t)cpu;
 	s->maps = NULL;
 	s->maps_len = 0;
+	s->comm = NULL;
 	return frames(sp, s, p, end);
 }
 
@@ -380,18 +381,23 @@ static void side_record(struct ft_sampler *sp, const struct perf_event_header *h
 		if (n < (size_t)(end - p))
 			ft_smaps_mmap(&sp->maps, (int)ids[0], v[0], v[1], v[2], (const char *)p);
 		return;
-	case PERF_RECORD_COMM:		/* pid, tid, comm */
-		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || end - p < 9)
+	case PERF_RECORD_COMM:		/* pid, tid, comm: an exec, or a new name */
+		if (end - p < 9)
 			return;
 		memcpy(ids, p, 8);
 		n = strnlen((const char *)p + 8, end - p - 8);
-		if (n < (size_t)(end - p - 8) && ids[0] == ids[1])
+		if (n == (size_t)(end - p - 8))
+			return;
+		ft_smaps_name(&sp->maps, (int)ids[1], (const char *)p + 8);
+		if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) && ids[0] == ids[1])
 			ft_smaps_exec(&sp->maps, (int)ids[0], (const char *)p + 8);
 		return;
 	case PERF_RECORD_FORK:		/* pid, ppid, tid, ptid, time */
 		if (end - p < 16)
 			return;
 		memcpy(ids, p, 16);
+		if (ft_smaps_comm(&sp->maps, (int)ids[3]))	/* a child is named as its parent */
+			ft_smaps_name(&sp->maps, (int)ids[2], ft_smaps_comm(&sp->maps, (int)ids[3]));
 		if (ids[0] == ids[2])	/* a process, not a thread */
 			ft_smaps_fork(&sp->maps, (int)ids[0], (int)ids[1]);
 		return;
@@ -417,6 +423,8 @@ static void one_record(struct ft_sampler *sp, const struct perf_event_header *h,
 		sp->counts.samples++;
 		if (sp->maps_on && s.nu)
 			s.maps = ft_smaps_changed(&sp->maps, s.pid, &s.maps_len);
+		if (sp->maps_on)
+			s.comm = ft_smaps_comm(&sp->maps, s.tid);
 		fn(ctx, &s);
 		return;
 	case PERF_RECORD_LOST:		/* u64 id, u64 lost */

@@ -2,7 +2,9 @@
 /*
  * computesleep MS_CPU MS_SLEEP: compute in compute_here until the thread has used
  * MS_CPU ms of CPU time (CLOCK_THREAD_CPUTIME_ID), then sleep MS_SLEEP ms in
- * sleep_here (nanosleep). The thread's own account, on stderr as its last act:
+ * sleep_here, through nap (nanosleep): Debian's libc has no frame pointers, so a
+ * frame-pointer walk from inside nanosleep skips its caller (nap), and sleep_here is
+ * the one a stack shows. The thread's own account, on stderr as its last act:
  *   computesleep tid=N elapsed_us=N slept_us=N cpu_us=N schedstat_ns=N
  * elapsed from main's start to this line and slept across the nanosleep, both on
  * CLOCK_MONOTONIC; cpu_us the CPU time compute_here took. The oracle of a
@@ -28,14 +30,21 @@ __attribute__((noinline)) long long compute_here(long ms, unsigned long *x)
 	return t - t0;
 }
 
+/* nap - nanosleep the rest of @ts; the frame a walk from inside libc loses */
+__attribute__((noinline)) void nap(struct timespec *ts)
+{
+	while (nanosleep(ts, ts))
+		;
+	__asm__ volatile("" ::: "memory");
+}
+
 /* sleep_here - sleep @ms ms; returns the monotonic ns it took */
 __attribute__((noinline)) long long sleep_here(long ms)
 {
 	struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
 	long long t0 = cputime_ns(CLOCK_MONOTONIC);
 
-	while (nanosleep(&ts, &ts))
-		;
+	nap(&ts);
 	__asm__ volatile("" ::: "memory");
 	return cputime_ns(CLOCK_MONOTONIC) - t0;
 }
