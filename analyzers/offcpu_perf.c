@@ -9,7 +9,7 @@
  *           |t1 - t0| <= MATCH_NS: the sample is the stack T blocks on
  *
  * Both fire in the same tracepoint call, in the context of the task switching out,
- * on the same CPU and the same clock (CLOCK_MONOTONIC), microseconds apart. Samples
+ * on the same CPU and the same clock (the trace's), microseconds apart. Samples
  * arrive ahead of the records (live, each round drains the rings before the merge;
  * from a file, all of them first), in time order per CPU: each CPU keeps a queue,
  * and a switch-out takes the sample of its task nearest in time within MATCH_NS,
@@ -249,7 +249,7 @@ void offcpu_perf_stacks(struct offcpu *o, const struct ft_event *ev, uint32_t *k
 		/* a task's exit (X, Z) comes after perf closed its events: no period follows */
 		if (ev->sw.state == 'X' || ev->sw.state == 'Z')
 			return;
-		/* the run starts sampling just after tracing */
+		/* before the first sample on this CPU: a command before its exec */
 		if (!q->first || ev->ts + MATCH_NS < q->first)
 			o->sn.before_sampling++;
 		else

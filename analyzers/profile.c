@@ -280,9 +280,10 @@ static void profile_sample(void *priv, const struct ft_sample *s)
 	int nk = s->nk, nu = s->nu, i;
 	long id;
 
+	/* no task filter: the kernel samples only the traced tasks (per-task events, and
+	   their children from birth, before any fork record is read), and a file keeps
+	   only those; -p/-t on a file are applied before samples come here */
 	if (env->cpu_on && (s->cpu < 0 || s->cpu >= env->ncpus || !env->cpu_on[s->cpu]))
-		return;
-	if (!ft_env_traced(env, s->tid) && !ft_env_traced(env, s->pid))
 		return;
 	if (s->maps)		/* the kernel's word on its mappings, before its frames */
 		ft_usyms_add_maps(&p->oc.usyms, s->maps, s->maps_len);

@@ -166,6 +166,7 @@ int ft_cmd_record(int argc, char **argv)
 			run.need = run.want = 0;
 			ft_stages_events(&named, &run.need, &run.want);
 			run.tps = ft_stages_tps(&named);
+			run.samplers = &named;	/* profile's samples, kept in the file */
 		}
 		run.extra = r->events;
 		ret = ft_run(&o, &run);

@@ -576,7 +576,6 @@ static int run_live(struct pipeline *p)
 	int ret = FT_EXIT_ERR, *pids = NULL, npids = 0, e;
 	char **ev;
 	long reports = 0;
-	int sfd[o->ncpus];
 	unsigned int max_wait = ft_stages_max_wait(&p->run->stages, MAX_WAIT_MS);
 
 	if (geteuid() != 0) {
@@ -672,13 +671,11 @@ static int run_live(struct pipeline *p)
 		if (next_report && next_report + COMMIT_LAG_NS < wake)
 			wake = next_report + COMMIT_LAG_NS;
 		if (wake > now)
-			ft_reader_wait(&s, (int)((wake - now + 999999) / 1000000), sfd,
-				       p->sm.req ? ft_sampler_fds(&p->sm.sampler, sfd, o->ncpus) : 0);
+			ft_samples_wait(&p->sm, &s, (int)((wake - now + 999999) / 1000000));
 		now = ft_now_ns();
 		if (p->run->record ? ft_capture_splice(&cap, false) < 0 : ft_reader_round(&s, &m) < 0)
 			goto out_an;
 		ft_reader_losses(&s, &m);
-		ft_samples_round(&p->sm);
 		if (p->cap)
 			capture_round(p, &s, &child);
 		ft_clock_learn(&ck, &m, ft_now_ns());
@@ -690,6 +687,7 @@ static int run_live(struct pipeline *p)
 			h = s.complete_to;
 		/* an interval is due once merged to its end (at once when nothing was read) */
 		due = next_report && (ck.known || !ck.other) ? ft_clock_at(&ck, next_report) : 0;
+		ft_samples_round(&p->sm, due && h >= due ? due : h);
 		ft_merge_run(&m, due && h >= due ? due : h);
 		if (next_report && (due ? h >= due : now >= next_report)) {
 			/* the last of count: printed after the final drain, with what it read */
@@ -704,7 +702,7 @@ static int run_live(struct pipeline *p)
 		ft_pmu_disable(p->pmu);
 	if (p->sm.req) {
 		ft_sampler_disable(&p->sm.sampler);
-		ft_samples_round(&p->sm);
+		ft_samples_round(&p->sm, UINT64_MAX);
 	}
 	if (p->run->record) {
 		if (ft_capture_splice(&cap, true) < 0)
@@ -762,7 +760,9 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	}
 	if (ft_tps_check(p.tps))	/* once, before the kernel or a file is asked */
 		ret = FT_EXIT_ERR;
-	if (ret == FT_PARSE_RUN && ft_samples_prepare(&p.sm, &r->stages, !o->input))
+	if (ret == FT_PARSE_RUN &&
+	    ft_samples_prepare(&p.sm, r->samplers ? r->samplers : &r->stages, !o->input,
+			       o->clock))
 		ret = FT_EXIT_USAGE;
 	if (ret == FT_PARSE_RUN && o->pmu) {
 		if (ft_pmu_parse(&pmu, o->pmu))

@@ -23,6 +23,7 @@ struct ft_run {
 	struct ft_tp		*tps;		/* tracepoints read by name, chained */
 	char			**extra;	/* more events to enable, NULL-terminated */
 	const struct ft_func_req *funcs;	/* the one analyzer's functions to probe, or NULL */
+	const struct ft_stages	*samplers;	/* whose samples a recording keeps (NULL: stages) */
 };
 
 /* a command that is not an analyzer: `ftscope NAME`, in --help and in `ftscope list` */

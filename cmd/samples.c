@@ -4,6 +4,7 @@
  * records are merged; offline, every kept sample is replayed before the records.
  * Either way an analyzer that matches samples to records has them first.
  */
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,13 +15,18 @@
 #include "tracer/opts.h"
 #include "tracer/session.h"
 
+/* How far past the merge a round's samples go: a switch's sample is stamped up to
+   57 us after its record (offcpu --stacks perf, measured), so 1 ms is ample. */
+#define SAMPLE_AHEAD_NS	1000000ULL
+
 /*
  * ft_samples_prepare - what the analyzers of @st sample; live, resolved (the event
  * named, the defaults filled in). Returns 0, or -1 after one line.
  */
-int ft_samples_prepare(struct ft_samples *sm, const struct ft_stages *st, bool live)
+int ft_samples_prepare(struct ft_samples *sm, const struct ft_stages *st, bool live,
+		       const char *clock)
 {
-	int i, n = 0;
+	int i, n = 0, id;
 
 	for (i = 0; i < st->n; i++)
 		if (st->st[i].a->sampling && st->st[i].a->sampling(st->st[i].priv))
@@ -33,6 +39,11 @@ int ft_samples_prepare(struct ft_samples *sm, const struct ft_stages *st, bool l
 	sm->req = ft_stages_sampling(st);
 	if (!sm->req || !live)
 		return 0;
+	if (ft_sampler_clock(clock, &id) < 0) {
+		ft_err("samples cannot be stamped on the %s clock: use mono (the default), boot, "
+		       "mono_raw, tai, perf or local", clock);
+		return -1;
+	}
 	if (ft_sampler_resolve(&sm->sampler, sm->req))
 		return -1;
 	sm->req = &sm->sampler.req;
@@ -82,13 +93,36 @@ static void on_sample(void *ctx, const struct ft_sample *s)
 		ft_stages_sample(sm->stages, s);
 }
 
-/* ft_samples_round - live: drain the rings into the analyzers */
-void ft_samples_round(struct ft_samples *sm)
+/*
+ * ft_samples_round - live: the samples up to @upto (the time the records are merged
+ * to), and SAMPLE_AHEAD_NS more, to the analyzers: an interval holds its own, and a
+ * switch's sample (stamped microseconds after its record) comes before the record
+ */
+void ft_samples_round(struct ft_samples *sm, uint64_t upto)
 {
 	if (!sm->req)
 		return;
-	ft_sampler_drain(&sm->sampler, on_sample, sm);
+	if (upto < UINT64_MAX - SAMPLE_AHEAD_NS)
+		upto += SAMPLE_AHEAD_NS;
+	if (ft_sampler_drain(&sm->sampler, upto, on_sample, sm))
+		sm->counts.bad++;
 	sm->counts = sm->sampler.counts;
+}
+
+/* ft_samples_wait - live: sleep as ft_reader_wait does, waking too at a ring's watermark */
+void ft_samples_wait(struct ft_samples *sm, struct ft_session *s, int timeout_ms)
+{
+	int fds[sm->req ? sm->sampler.ncpus : 1], n, i;
+	struct pollfd pfd[sm->req ? sm->sampler.ncpus : 1];
+
+	n = sm->req ? ft_sampler_fds(&sm->sampler, fds, sm->sampler.ncpus) : 0;
+	for (i = 0; i < n; i++)
+		pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	ft_reader_wait(s, timeout_ms, pfd, n);
+	/* a ring whose task is gone polls as hung up at once, ever after */
+	for (i = 0; i < n; i++)
+		if (pfd[i].revents & (POLLHUP | POLLERR))
+			ft_sampler_hangup(&sm->sampler, pfd[i].fd);
 }
 
 /* keep_maps - ft_smaps_each callback: a sampled process's maps into the trace.dat */
@@ -159,8 +193,8 @@ int ft_samples_of_file(struct ft_samples *sm, struct ft_source *src, const char 
 	if (!sm->req)
 		return 0;
 	if (!b || !b->len) {
-		ft_err("%s holds no perf samples, which %s reads (a live run with -o FILE keeps "
-		       "them)", input, name);
+		ft_err("%s holds no perf samples for %s (a live run with -o FILE keeps them)",
+		       input, name);
 		return -1;
 	}
 	if (ft_sample_file_open(&sm->file, b->data, b->len)) {

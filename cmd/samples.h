@@ -16,6 +16,7 @@
 
 struct ft_capture;
 struct ft_tasks;
+struct ft_session;
 struct ft_source;
 
 struct ft_samples {
@@ -38,9 +39,11 @@ struct ft_samples {
 						   -i gives them back */
 };
 
-int ft_samples_prepare(struct ft_samples *sm, const struct ft_stages *st, bool live);
+int ft_samples_prepare(struct ft_samples *sm, const struct ft_stages *st, bool live,
+		       const char *clock);
 int ft_samples_open(struct ft_samples *sm, const struct ft_opts *o, const int *pids, int npids);
-void ft_samples_round(struct ft_samples *sm);
+void ft_samples_round(struct ft_samples *sm, uint64_t upto);
+void ft_samples_wait(struct ft_samples *sm, struct ft_session *s, int timeout_ms);
 int ft_samples_keep(struct ft_samples *sm);
 int ft_samples_of_file(struct ft_samples *sm, struct ft_source *src, const char *input,
 		       const char *name);

@@ -56,18 +56,16 @@ int ft_reader_open(struct ft_session *s)
 
 /*
  * ft_reader_wait - sleep until a buffer fills to buffer_percent, one of the @nextra
- * fds is readable (the sample rings at their watermark), a signal, or @timeout_ms
+ * fds is ready (the sample rings at their watermark; their revents are set), a
+ * signal, or @timeout_ms
  */
-void ft_reader_wait(struct ft_session *s, int timeout_ms, const int *extra, int nextra)
+void ft_reader_wait(struct ft_session *s, int timeout_ms, struct pollfd *extra, int nextra)
 {
 	struct pollfd pfd[s->ncpus + nextra];
 	int n = 0, cpu, i;
 
-	for (i = 0; i < nextra; i++) {
-		pfd[n].fd = extra[i];
-		pfd[n].events = POLLIN;
-		n++;
-	}
+	for (i = 0; i < nextra; i++)
+		pfd[n++] = extra[i];
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		if (s->fd[cpu] < 0)
 			continue;
@@ -76,6 +74,8 @@ void ft_reader_wait(struct ft_session *s, int timeout_ms, const int *extra, int 
 		n++;
 	}
 	poll(pfd, n, timeout_ms);
+	for (i = 0; i < nextra; i++)
+		extra[i].revents = pfd[i].revents;
 }
 
 /**

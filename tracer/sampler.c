@@ -4,7 +4,7 @@
  * (target task, CPU) with inherit so children and new threads are sampled too;
  * the events of a CPU share that CPU's ring (PERF_EVENT_IOC_SET_OUTPUT), because
  * the kernel maps no ring of an inherited per-task event. Samples are stamped on
- * the trace's clock (mono, boot, perf, local; else CLOCK_MONOTONIC). Each round drains every ring; the
+ * the trace's clock (ft_sampler_clock). Each round drains every ring; the
  * kernel's LOST and THROTTLE records are counted.
  */
 #include <errno.h>
@@ -113,6 +113,41 @@ int ft_sampler_resolve(struct ft_sampler *sp, const struct ft_sample_req *req)
 	return 0;
 }
 
+/**
+ * ft_sampler_clock - how samples are stamped on trace clock @name (NULL: mono):
+ * 1 with *@id the clockid, 0 for perf's own clock (perf and local are both the
+ * kernel's local_clock), -1 for a clock perf_event_open has no twin of
+ */
+int ft_sampler_clock(const char *name, int *id)
+{
+	static const struct { const char *name; int id; } ids[] = {
+		{ "mono", CLOCK_MONOTONIC }, { "boot", CLOCK_BOOTTIME },
+		{ "mono_raw", CLOCK_MONOTONIC_RAW }, { "tai", CLOCK_TAI },
+	};
+	unsigned int i;
+
+	if (!name)
+		name = "mono";
+	if (!strcmp(name, "perf") || !strcmp(name, "local"))
+		return 0;
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (!strcmp(name, ids[i].name)) {
+			*id = ids[i].id;
+			return 1;
+		}
+	return -1;
+}
+
+/* max_stack - the deepest callchain to ask for: 127, or kernel.perf_event_max_stack if lower */
+static uint16_t max_stack(void)
+{
+	char *text = ft_read_file("/proc/sys/kernel/perf_event_max_stack", 64, NULL);
+	long v = text && *text ? strtol(text, NULL, 10) : FT_SAMPLE_MAX_STACK;
+
+	free(text);
+	return (uint16_t)(v > 0 && v < FT_SAMPLE_MAX_STACK ? v : FT_SAMPLE_MAX_STACK);
+}
+
 /* open_one - one sampling event on task @pid (-1: all) and @cpu; -1 with errno set */
 static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit)
 {
@@ -147,10 +182,9 @@ static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit)
 	a.enable_on_exec = sp->on_exec;
 	a.exclude_callchain_user = !sp->req.user;
 	a.exclude_callchain_kernel = !sp->req.kernel;
-	a.sample_max_stack = FT_SAMPLE_MAX_STACK;
-	/* the trace's clock: mono, boot, or perf and local (both local_clock, perf's own) */
-	a.use_clockid = !sp->clock || (strcmp(sp->clock, "perf") && strcmp(sp->clock, "local"));
-	a.clockid = sp->clock && !strcmp(sp->clock, "boot") ? CLOCK_BOOTTIME : CLOCK_MONOTONIC;
+	a.sample_max_stack = sp->max_stack;
+	/* the trace's clock (ft_sampler_clock) */
+	a.use_clockid = ft_sampler_clock(sp->clock, &a.clockid) > 0;
 	/* the kernel's own word on mappings, execs and forks: user frames of a process
 	   that exits before the rings are drained still get their names */
 	a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 1;
@@ -212,15 +246,18 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 	sp->on_exec = per_task && o->cmd;
 	sp->ring_len = (RING_PAGES + 1) * (size_t)sysconf(_SC_PAGESIZE);
 	sp->fd = malloc((size_t)sp->ntgt * sp->ncpus * sizeof(*sp->fd));
+	for (t = 0; sp->fd && t < sp->ntgt * sp->ncpus; t++)
+		sp->fd[t] = -1;
 	sp->ring = calloc(sp->ncpus, sizeof(*sp->ring));
 	sp->ip = malloc(2 * FT_SAMPLE_MAX_STACK * sizeof(*sp->ip));
-	if (!sp->fd || !sp->ring || !sp->ip || ft_smaps_init(&sp->maps)) {
+	sp->hup = calloc(sp->ncpus, sizeof(*sp->hup));
+	sp->side = calloc(sp->ncpus, sizeof(*sp->side));
+	if (!sp->fd || !sp->ring || !sp->ip || !sp->hup || !sp->side || ft_smaps_init(&sp->maps)) {
 		ft_err("out of memory");
 		return -1;
 	}
 	sp->maps_on = true;
-	for (t = 0; t < sp->ntgt * sp->ncpus; t++)
-		sp->fd[t] = -1;
+	sp->max_stack = max_stack();
 	for (cpu = 0; cpu < sp->ncpus; cpu++) {
 		int first = -1;
 
@@ -278,7 +315,7 @@ int ft_sampler_fds(const struct ft_sampler *sp, int *fds, int max)
 	int cpu, t, n = 0;
 
 	for (cpu = 0; cpu < sp->ncpus && n < max; cpu++)
-		for (t = 0; t < sp->ntgt; t++)
+		for (t = 0; t < sp->ntgt && !sp->hup[cpu]; t++)
 			if (sp->ring[cpu] && sp->fd[cpu * sp->ntgt + t] >= 0) {
 				fds[n++] = sp->fd[cpu * sp->ntgt + t];
 				break;
@@ -305,7 +342,7 @@ static bool entry_return(const unsigned char *p, const unsigned char *end, uint6
 	uint64_t abi, reg, size, dyn;
 
 	if (!get8(&p, end, &abi) || (abi && !get8(&p, end, &reg)) || !get8(&p, end, &size) ||
-	    size < 8 || (uint64_t)(end - p) < size + 8)
+	    size < 8 || size > (uint64_t)(end - p) || (uint64_t)(end - p) - size < 8)
 		return false;
 	memcpy(ret, p, 8);
 	memcpy(&dyn, p + size, 8);
@@ -443,17 +480,30 @@ static void one_record(struct ft_sampler *sp, const struct perf_event_header *h,
 	}
 }
 
-/*
- * walk_ring - the records of one ring up to @head: the mapping records (@side) or
- * the samples, which then are consumed; returns how many were walked
- */
-static long walk_ring(struct ft_sampler *sp, struct perf_event_mmap_page *meta, uint64_t head,
-		      bool side, ft_sample_fn fn, void *ctx)
+/* sample_ts - the time of a PERF_RECORD_SAMPLE (after its ip, pid and tid); 0 if short */
+static uint64_t sample_ts(const struct perf_event_header *h)
 {
+	uint64_t ts;
+
+	if (h->size < sizeof(*h) + 24)
+		return 0;
+	memcpy(&ts, (const unsigned char *)(h + 1) + 16, 8);
+	return ts;
+}
+
+/*
+ * walk_ring - the records of ring @cpu up to @head: the mapping records not walked
+ * yet (@side), or the samples up to the first one after @upto, which are consumed
+ */
+static void walk_ring(struct ft_sampler *sp, int cpu, uint64_t head, bool side, uint64_t upto,
+		      ft_sample_fn fn, void *ctx)
+{
+	struct perf_event_mmap_page *meta = sp->ring[cpu];
 	unsigned char *data = (unsigned char *)meta + meta->data_offset;
 	uint64_t size = meta->data_size, tail = meta->data_tail;
-	long n = 0;
 
+	if (side && sp->side[cpu] > tail)
+		tail = sp->side[cpu];
 	while (tail < head) {
 		struct perf_event_header h;
 		uint64_t off = tail % size, first;
@@ -465,6 +515,7 @@ static long walk_ring(struct ft_sampler *sp, struct perf_event_mmap_page *meta, 
 		if (h.size < sizeof(h) || h.size > head - tail) {
 			if (!side)
 				sp->counts.bad++;	/* a damaged ring: skip what is left */
+			tail = head;
 			break;
 		}
 		if (off + h.size <= size) {
@@ -476,25 +527,26 @@ static long walk_ring(struct ft_sampler *sp, struct perf_event_mmap_page *meta, 
 		}
 		if (side)
 			side_record(sp, rec);
+		else if (rec->type == PERF_RECORD_SAMPLE && sample_ts(rec) > upto)
+			break;		/* the next round's */
 		else
 			one_record(sp, rec, fn, ctx);
 		tail += h.size;
-		n++;
 	}
-	if (!side)
-		__atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
-	return n;
+	if (side)
+		sp->side[cpu] = tail;
+	else
+		__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
 }
 
 /*
- * ft_sampler_drain - hand every sample the rings hold to @fn, after every ring's
- * mapping records (a process may map on one CPU and be sampled on another); returns
- * the records read
+ * ft_sampler_drain - hand @fn every sample the rings hold up to time @upto (later
+ * ones stay for the next call), after every ring's mapping records (a process may
+ * map on one CPU and be sampled on another). Returns 0, or -1 when out of memory.
  */
-long ft_sampler_drain(struct ft_sampler *sp, ft_sample_fn fn, void *ctx)
+int ft_sampler_drain(struct ft_sampler *sp, uint64_t upto, ft_sample_fn fn, void *ctx)
 {
 	uint64_t head[sp->ncpus > 0 ? sp->ncpus : 1];
-	long n = 0;
 	int cpu;
 
 	if (!sp->wrap) {
@@ -503,17 +555,27 @@ long ft_sampler_drain(struct ft_sampler *sp, ft_sample_fn fn, void *ctx)
 			return -1;
 	}
 	for (cpu = 0; sp->ring && cpu < sp->ncpus; cpu++) {
-		struct perf_event_mmap_page *meta = sp->ring[cpu];
-
-		if (!meta)
+		if (!sp->ring[cpu])
 			continue;
-		head[cpu] = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-		walk_ring(sp, meta, head[cpu], true, fn, ctx);
+		head[cpu] = __atomic_load_n(&((struct perf_event_mmap_page *)sp->ring[cpu])->data_head,
+					    __ATOMIC_ACQUIRE);
+		walk_ring(sp, cpu, head[cpu], true, upto, fn, ctx);
 	}
 	for (cpu = 0; sp->ring && cpu < sp->ncpus; cpu++)
 		if (sp->ring[cpu])
-			n += walk_ring(sp, sp->ring[cpu], head[cpu], false, fn, ctx);
-	return n;
+			walk_ring(sp, cpu, head[cpu], false, upto, fn, ctx);
+	return 0;
+}
+
+/* ft_sampler_hangup - the ring polled through @fd hung up (its task is gone): poll it no more */
+void ft_sampler_hangup(struct ft_sampler *sp, int fd)
+{
+	int cpu, t;
+
+	for (cpu = 0; cpu < sp->ncpus; cpu++)
+		for (t = 0; t < sp->ntgt; t++)
+			if (sp->fd[cpu * sp->ntgt + t] == fd)
+				sp->hup[cpu] = true;
 }
 
 /* ft_sampler_close - unmap and close everything (idempotent) */
@@ -531,6 +593,10 @@ void ft_sampler_close(struct ft_sampler *sp)
 	free(sp->ring);
 	free(sp->wrap);
 	free(sp->ip);
+	free(sp->hup);
+	free(sp->side);
+	sp->hup = NULL;
+	sp->side = NULL;
 	if (sp->maps_on)
 		ft_smaps_fini(&sp->maps);
 	sp->maps_on = false;

@@ -30,19 +30,24 @@ struct ft_sampler {
 	uint64_t		*ip;		/* FT_SAMPLE_MAX_STACK frames of one sample */
 	bool			on_exec;
 	bool			entry_probe;	/* a uprobe at a function's entry */
+	bool			*hup;		/* per CPU: its ring's polled task is gone */
+	uint64_t		*side;		/* per CPU: mapping records walked up to here */
+	uint16_t		max_stack;	/* frames asked for, a side */
 	const char		*clock;		/* the trace clock (--clock), NULL: mono */
 	struct ft_sample_counts	counts;
 	struct ft_smaps		maps;		/* the sampled processes' file mappings */
 	bool			maps_on;
 };
 
+int ft_sampler_clock(const char *name, int *id);
 int ft_sampler_resolve(struct ft_sampler *sp, const struct ft_sample_req *req);
 int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *pids,
 		    int npids);
 void ft_sampler_enable(struct ft_sampler *sp);
 void ft_sampler_disable(struct ft_sampler *sp);
 int ft_sampler_fds(const struct ft_sampler *sp, int *fds, int max);
-long ft_sampler_drain(struct ft_sampler *sp, ft_sample_fn fn, void *ctx);
+int ft_sampler_drain(struct ft_sampler *sp, uint64_t upto, ft_sample_fn fn, void *ctx);
+void ft_sampler_hangup(struct ft_sampler *sp, int fd);
 void ft_sampler_close(struct ft_sampler *sp);
 
 #endif

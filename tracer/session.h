@@ -6,6 +6,7 @@
 #ifndef FTSCOPE_TRACER_SESSION_H
 #define FTSCOPE_TRACER_SESSION_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -46,7 +47,7 @@ void ft_session_close(struct ft_session *s);
 char *ft_session_format_read(void *ctx, const char *system, const char *event, size_t *len);
 
 int ft_reader_open(struct ft_session *s);
-void ft_reader_wait(struct ft_session *s, int timeout_ms, const int *extra, int nextra);
+void ft_reader_wait(struct ft_session *s, int timeout_ms, struct pollfd *extra, int nextra);
 long ft_reader_round(struct ft_session *s, struct ft_merge *m);
 int ft_reader_losses(struct ft_session *s, struct ft_merge *m);
 unsigned long long ft_session_lost(const struct ft_session *s, int cpu);

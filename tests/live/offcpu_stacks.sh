@@ -52,16 +52,26 @@ else
 		check offcpu_stacks_perf_matches_perf perfpeer $OUT/stk.folded $OUT/stk-perf.script \
 			dp-sleeper S 20
 		# every switch-out offcpu counts (any state but R, and not the exit) had its
-		# sample: as many as perf recorded of the workload
+		# sample: as many as perf recorded of the workload; none went without one but
+		# a switch-out of the command before its exec, when sampling begins (it
+		# happens when the command waits for its go before ftscope gives it)
+		# The exit's switch-out (Z) has its sample when the task's event is still
+		# open then, as perf's -a event had it: it counts when matched, not otherwise.
 		want=$(grep -E '^ *dp-sleeper +[0-9]+ ' $OUT/stk-perf.script |
 			grep -cvE 'prev_state=(R|R\+|X|Z) ')
-		got=$(noted $OUT/stk.err)
-		if [ "$got" = "$want $want" ]; then
+		exits=$(grep -E '^ *dp-sleeper +[0-9]+ ' $OUT/stk-perf.script |
+			grep -cE 'prev_state=(X|Z) ')
+		got=$(noted $OUT/stk.err | cut -d' ' -f1)
+		missed=$(sed -n 's/.* \([0-9]*\) switch-outs without their sample.*/\1/p' $OUT/stk.err)
+		[ -n "$got" ] && [ "$got" -gt "$want" ] && [ "$got" -le $((want + exits)) ] &&
+			want=$got
+		got="$got ${missed:-0}"
+		if [ "$got" = "$want 0" ]; then
 			pass offcpu_stacks_perf_all_matched
 		else
-			fail offcpu_stacks_perf_all_matched "matched/switch-outs '$got', perf saw $want"
+			fail offcpu_stacks_perf_all_matched "matched/without a sample '$got', perf saw $want"
 		fi
-		echo "# offcpu_stacks_perf_all_matched: $got (perf: $want switch-outs)"
+		echo "# offcpu_stacks_perf_all_matched: matched, without a sample: $got (perf: $want switch-outs)"
 	else
 		skip offcpu_stacks_perf_matches_perf "perf record cannot record sched_switch here"
 	fi
