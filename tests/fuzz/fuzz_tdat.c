@@ -2,9 +2,10 @@
 /*
  * libFuzzer harness: a trace.dat file (v6, v7, compressed v7) read by an analyzer
  * exactly as `ftscope ANALYZER -i FILE` does: the reader, the formats it carries
- * (handed to libtraceevent), kallsyms, cmdlines, the merge, decoder and analyzer.
- * The analyzer follows from the input's length, so every one is reached, and so does
- * -B (none, the top buffer, an instance named "sw").
+ * (handed to libtraceevent), kallsyms, cmdlines, the merge, decoder and analyzer,
+ * and profile's perf samples (events/sample.c, cmd/samples.c; a file without them is
+ * refused in one line). The analyzer follows from the input's length, so every one
+ * is reached, and so does -B (none, the top buffer, an instance named "sw").
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@
 #include "events/tep.h"
 
 static const char *const names[] = { "timehist", "runqlat", "wakeup", "offcpu", "latency",
-				     "hardirqs", "softirqs", "biolatency" };
+				     "hardirqs", "softirqs", "biolatency", "profile" };
 #define NNAMES	(sizeof(names) / sizeof(names[0]))
 
 /* LLVMFuzzerInitialize - the analyzers' reports go nowhere */

@@ -2,8 +2,9 @@
 /*
  * mkseed - a small trace.dat (v6) for the fuzzers' seed corpus, from a capture
  * directory of this repository (header_page, events/SYS/EVENT/format, cpuN.raw),
- * with a few lines of kallsyms, cmdlines, per-CPU stats and process maps so that
- * each section of the file is there to mutate.
+ * with a few lines of kallsyms, cmdlines, per-CPU stats, process maps and perf
+ * samples (events/sample.h: kernel and user frames, a thread's name, an idle CPU's
+ * sample) so that each section of the file is there to mutate.
  *
  *   mkseed DIR OUT.dat
  */
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "events/sample.h"
 #include "events/tdat.h"
 #include "events/tep.h"
 
@@ -81,6 +83,37 @@ static int read_formats(const char *dir, struct ft_tdat_fmt *fmt)
 	return n;
 }
 
+/* samples - the samples blob: sleeper's stacks in kallsyms and maps, and an idle one */
+static int samples(struct ft_blob *out)
+{
+	static const uint64_t ip[] = { 0xffffffff81200010ULL, 0xffffffff81100410ULL,
+				       0x55d0c0000100ULL, 0x55d0c0000200ULL };
+	const struct ft_sample_req req = { .freq = 99, .user = true, .kernel = true };
+	const struct ft_sample_counts c = { .samples = 4, .lost = 1, .throttled = 1 };
+	const struct ft_sample_comm comm = { 4242, "sleeper" };
+	const struct ft_sample s[] = {
+		{ .ts = 1000000, .period = 10101010, .pid = 4242, .tid = 4242, .cpu = 0,
+		  .nk = 2, .nu = 2, .ip = ip },
+		{ .ts = 2000000, .period = 10101010, .pid = 4242, .tid = 4242, .cpu = 1,
+		  .nk = 0, .nu = 2, .ip = ip + 2 },
+		{ .ts = 3000000, .period = 10101010, .pid = 4242, .tid = 4242, .cpu = 1,
+		  .nk = 2, .nu = 0, .ip = ip },
+		{ .ts = 4000000, .period = 10101010, .pid = 0, .tid = 0, .cpu = 1,
+		  .nk = 1, .nu = 0, .ip = ip + 1 },
+	};
+	unsigned char *buf;
+	size_t len, cap, i;
+
+	if (ft_sample_blob_head(&buf, &len, &req, &c, &comm, 1))
+		return -1;
+	cap = len;
+	for (i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		if (ft_sample_blob_add(&buf, &len, &cap, &s[i]))
+			return -1;
+	*out = (struct ft_blob){ .data = (const char *)buf, .len = len };
+	return 0;
+}
+
 /* main - write the seed */
 int main(int argc, char **argv)
 {
@@ -129,6 +162,10 @@ int main(int argc, char **argv)
 	m.tool = blob("ftscope 0.1");
 	m.procmaps = &procmaps;
 	m.nprocmaps = 1;
+	if (samples(&m.samples)) {
+		fprintf(stderr, "mkseed: out of memory\n");
+		return 1;
+	}
 	out = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (out < 0) {
 		perror(argv[2]);
