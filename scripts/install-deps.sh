@@ -11,7 +11,7 @@ set -e
 # llvm: /usr/bin/llvm-symbolizer, which clang only recommends; without it ASan prints
 # "invalid path to external symbolizer" and LeakSanitizer's suppressions cannot match
 PKGS="build-essential pkg-config libtracefs-dev libtraceevent-dev libelf-dev libzstd-dev zlib1g-dev libcmocka-dev \
-trace-cmd linux-perf bpftrace util-linux clang libclang-rt-14-dev llvm"
+trace-cmd linux-perf bpftrace util-linux clang libclang-rt-14-dev llvm time"
 
 missing=""
 for p in $PKGS; do

@@ -93,6 +93,46 @@ fi
 if run profile_known_rate $OUT/prof-rate.folded -F 499 -f -- $WL/burn2 1200 800; then
 	check profile_known_rate rate $OUT/prof-rate.folded $OUT/prof-rate.folded.err burn2 499 5
 fi
+# Child processes: a shell runs burn2 twice, one after the other. Every child is
+# sampled from its birth (inherited events), before ftscope reads its fork record:
+# both children's samples = 499 x their summed CPU time, +-5%, live and read back
+# from the file the run kept. (A filter on the trace's task set lost the first
+# round of each child: -20% here, and every child's samples with -i.)
+if run profile_children $OUT/prof-kids.folded -F 499 -f -o $OUT/prof-kids.dat -- \
+	sh -c "$WL/burn2 300 200; $WL/burn2 200 300"; then
+	check profile_children rates $OUT/prof-kids.folded $OUT/prof-kids.folded.err burn2 499 5 2
+	if run profile_children_file $OUT/prof-kids-back.folded -i $OUT/prof-kids.dat -f; then
+		check profile_children_file rates $OUT/prof-kids-back.folded \
+			$OUT/prof-kids.folded.err burn2 499 5 2
+	fi
+fi
+# ftscope record -o F profile keeps the samples (99 Hz, both frame kinds), report -i
+# F profile reads them: 99 x burn2's CPU time, +-5% (5 samples of 100).
+if $FTSCOPE record -o $OUT/prof-rec.dat profile -- $WL/burn2 600 400 \
+	> $OUT/prof-rec.out 2> $OUT/prof-rec.err; then
+	if $FTSCOPE report -i $OUT/prof-rec.dat profile > /dev/null 2>&1 &&
+	   run profile_record_report $OUT/prof-rec.folded -i $OUT/prof-rec.dat -f; then
+		check profile_record_report rate $OUT/prof-rec.folded $OUT/prof-rec.err burn2 99 5
+	else
+		fail profile_record_report "report -i of the recording failed"
+	fi
+else
+	fail profile_record_report "record exit $?: $(tail -1 $OUT/prof-rec.err)"
+fi
+# A -p target that exits: ftscope goes on to -d without spinning. A ring whose task
+# is gone polls as hung up at once, ever after; it spun at 100% CPU for the rest of
+# the run (about 2.5 s of CPU here). Its own CPU time must stay under 0.5 s.
+sleep 0.5 &
+target=$!
+/usr/bin/time -f '%U %S' -o $OUT/prof-exit.time $FTSCOPE profile -p $target -d 3 -f \
+	> $OUT/prof-exit.folded 2> $OUT/prof-exit.err
+cpu=$(awk '{printf "%.2f", $1 + $2}' $OUT/prof-exit.time 2>/dev/null)
+if [ -n "$cpu" ] && awk -v c="$cpu" 'BEGIN { exit !(c < 0.5) }'; then
+	pass profile_target_exits "$cpu s of CPU over a 3 s run"
+else
+	fail profile_target_exits "${cpu:-?} s of CPU over a 3 s run (spinning?)"
+fi
+wait $target 2>/dev/null
 # every page fault: 20000 under touch_pages +-3% (and the workload's own minflt too).
 # Measured with perf record -e page-faults -c 1 -g (3 runs): exactly 20000, minflt 20000.
 if run profile_known_page_faults $OUT/prof-pf.folded -e page-faults -c 1 -f -- $WL/pagetouch 20000; then

@@ -115,6 +115,21 @@ def rate(path, err, comm, hz, pct):
     return None
 
 
+def rates(path, err, comm, hz, pct, nproc):
+    """every COMM process of ERR (their own lines): samples = HZ x their summed CPU"""
+    lines = [dict(x.split('=', 1) for x in line.split()[1:] if '=' in x)
+             for line in open(err) if line.startswith(comm + ' ')]
+    if len(lines) != int(nproc):
+        return f'{len(lines)} {comm} lines from the workload, not {nproc}'
+    cpu = sum(int(w['schedstat_ns']) for w in lines)
+    got, want = on(folded(path), comm), int(hz) * cpu / 1e9
+    print(f'{nproc} x {comm}: {got} samples; {hz} Hz x {cpu / 1e6:.1f} ms (their schedstat) '
+          f'= {want:.1f}: {100 * (got / want - 1):+.2f}%')
+    if abs(got - want) > want * float(pct) / 100:
+        return f'{got} samples, not {want:.0f} +-{pct}%'
+    return None
+
+
 def under(path, err, comm, func, pct):
     w = workload_line(err, comm)
     if not w:
@@ -264,7 +279,7 @@ def same(a, b):
 
 
 def main():
-    checks = {'peer': peer, 'rate': rate, 'under': under, 'exact': exact, 'wall': wall,
+    checks = {'peer': peer, 'rate': rate, 'rates': rates, 'under': under, 'exact': exact, 'wall': wall,
               'text': text, 'json': json_check, 'same': same}
     if len(sys.argv) < 2 or sys.argv[1] not in checks:
         print(__doc__)
