@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analyzers/offcpu.h"
 #include "analyzers/ready.h"
@@ -24,6 +23,7 @@
 #include "events/tdat.h"
 #include "lib/parse.h"
 #include "lib/util.h"
+#include "output/flame.h"
 
 /* One thread: blocked since start, with the stacks it blocked on. */
 struct offcpu_task {
@@ -463,11 +463,7 @@ static void offcpu_fini(void *priv)
 {
 	struct offcpu *o = priv;
 
-	if (o->svg) {
-		fclose(o->svg);
-		o->svg = NULL;
-		unlink(o->svg_path);
-	}
+	ft_flame_abandon(&o->svg, o->svg_path);
 	offcpu_track_fini(o);
 }
 

@@ -256,13 +256,8 @@ static void write_svg(struct offcpu *o, struct ft_flame *fg)
 	snprintf(sub, sizeof(sub), "%llu blocked periods; user stacks by frame-pointer walk",
 		 o->sn.periods);
 	fo.subtitle = sub;
-	if (ft_flame_write(fg, o->svg, &fo) || fclose(o->svg)) {
+	if (ft_flame_finish(fg, &o->svg, o->svg_path, &fo))
 		ft_err("cannot write %s: %s", o->svg_path, strerror(errno));
-		o->svg = NULL;
-		unlink(o->svg_path);
-		return;
-	}
-	o->svg = NULL;
 }
 
 /* row - one key: printed, folded, as JSON, and into the flame graph */

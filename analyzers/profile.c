@@ -14,11 +14,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analyzers/profile.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
+#include "output/flame.h"
 #include "lib/util.h"
 
 #define DEFAULT_HZ	99	/* perf record -F 99 -g, bpftrace profile:hz:99 */
@@ -345,11 +345,7 @@ static void profile_fini(void *priv)
 {
 	struct profile *p = priv;
 
-	if (p->svg) {
-		fclose(p->svg);
-		p->svg = NULL;
-		unlink(p->svg_path);
-	}
+	ft_flame_abandon(&p->svg, p->svg_path);
 	free(p->sum);
 	p->sum = NULL;
 	ft_tab_fini(&p->seen);

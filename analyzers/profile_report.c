@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analyzers/profile.h"
 #include "events/tasks.h"
@@ -391,13 +390,8 @@ static void write_svg(struct profile *p, struct ft_flame *fg)
 		 p->n.samples, q->event ? q->event : "cpu-clock",
 		 p->offcpu ? ", off-CPU time in blue" : "");
 	fo.subtitle = sub;
-	if (ft_flame_write(fg, p->svg, &fo) || fclose(p->svg)) {
+	if (ft_flame_finish(fg, &p->svg, p->svg_path, &fo))
 		ft_err("cannot write %s: %s", p->svg_path, strerror(errno));
-		p->svg = NULL;
-		unlink(p->svg_path);
-		return;
-	}
-	p->svg = NULL;
 }
 
 /* sorted - the rows of @t, largest first; their number */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/intern.h"
 #include "output/flame.h"
@@ -447,4 +448,33 @@ int ft_flame_write(struct ft_flame *fg, FILE *f, const struct ft_flame_opts *o)
 		frame(fg, &s, 0, 0, PAD);
 	fputs("</g>\n</svg>\n", f);
 	return fflush(f) || ferror(f) ? -1 : 0;
+}
+
+/*
+ * ft_flame_finish - write @fg into the open file *@f (@path) and close it; on a
+ * failure the file is removed. Returns 0, or -1 with errno set. *@f is NULL after.
+ */
+int ft_flame_finish(struct ft_flame *fg, FILE **f, const char *path,
+		    const struct ft_flame_opts *o)
+{
+	int err = ft_flame_write(fg, *f, o) ? errno : 0;
+
+	if (fclose(*f) && !err)
+		err = errno;
+	*f = NULL;
+	if (!err)
+		return 0;
+	unlink(path);
+	errno = err;
+	return -1;
+}
+
+/* ft_flame_abandon - close and remove an SVG file never finished (NULL: nothing) */
+void ft_flame_abandon(FILE **f, const char *path)
+{
+	if (!*f)
+		return;
+	fclose(*f);
+	*f = NULL;
+	unlink(path);
 }

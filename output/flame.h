@@ -37,5 +37,8 @@ int ft_flame_add_stack(struct ft_flame *fg, char *stack, double before, double a
 bool ft_folded_is_diff(const char *line);
 bool ft_flame_is_diff(const struct ft_flame *fg);
 int ft_flame_write(struct ft_flame *fg, FILE *f, const struct ft_flame_opts *o);
+int ft_flame_finish(struct ft_flame *fg, FILE **f, const char *path,
+		    const struct ft_flame_opts *o);
+void ft_flame_abandon(FILE **f, const char *path);
 
 #endif

@@ -9,6 +9,19 @@ OUT=${OUT:-tests/out}
 mkdir -p "$OUT"
 
 pass() { echo "PASS $1"; }
+
+# check NAME CHECK ARGS...: one result from the checker $PY (python), its first line
+# as a comment (a file may define its own check after sourcing this one)
+check() {
+	local name=$1 r
+	shift
+	if r=$(python3 $PY "$@" 2>&1); then
+		pass $name
+	else
+		fail $name "$(echo "$r" | tail -1)"
+	fi
+	echo "# $name: $(echo "$r" | head -1)"
+}
 fail() { echo "FAIL $1: $2"; }
 skip() { echo "SKIP $1: $2"; }
 

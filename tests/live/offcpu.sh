@@ -8,17 +8,6 @@
 need_root offcpu_known_blocks || exit 0
 PY=tests/live/offcpu_check.py
 
-# check NAME CHECK ARGS...: one result line from offcpu_check.py
-check() {
-	local name=$1 r
-	shift
-	if r=$(python3 $PY "$@"); then
-		pass $name
-	else
-		fail $name "$(echo "$r" | tail -1)"
-	fi
-	echo "# $name: $(echo "$r" | head -1)"
-}
 
 # Off-CPU time of the blocked threads in bpftrace, by comm, user and kernel stack.
 cat > $OUT/off.bt <<'BT'

@@ -10,17 +10,6 @@ need_root offcpu_stacks_perf_chain || exit 0
 PY=tests/live/offcpu_check.py
 CHAIN=main,f1,f2,f3,f4,f5,f6,f7,f8,f9,f10,f11,f12
 
-# check NAME CHECK ARGS...: one result line from offcpu_check.py
-check() {
-	local name=$1 r
-	shift
-	if r=$(python3 $PY "$@"); then
-		pass $name
-	else
-		fail $name "$(echo "$r" | tail -1)"
-	fi
-	echo "# $name: $(echo "$r" | head -1)"
-}
 
 # noted FILE: "M N" of the note "stacks from perf samples ...: M of N switch-outs matched"
 noted() {

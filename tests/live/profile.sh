@@ -11,17 +11,6 @@
 need_root profile || exit 0
 PY=tests/live/profile_check.py
 
-# check NAME CHECK ARGS...: one result line from profile_check.py, its numbers after
-check() {
-	local name=$1 r
-	shift
-	if r=$(python3 $PY "$@" 2>&1); then
-		pass $name
-	else
-		fail $name "$(echo "$r" | tail -1)"
-	fi
-	echo "# $name: $(echo "$r" | head -1)"
-}
 
 # run NAME OUTFILE ARGS...: ftscope profile ARGS > OUTFILE (stderr in OUTFILE.err);
 # FAIL NAME and return 1 when it exits non-zero

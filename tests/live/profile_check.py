@@ -37,17 +37,9 @@ import json
 import re
 import sys
 
+from offcpu_check import folded  # the one reader of folded stacks
+
 OFF_LEAF = re.compile(r'^\[(off-cpu|sleeping|uninterruptible|runnable)\]_\[o\]$')
-
-
-def folded(path):
-    """(frames, count) per line of a folded file"""
-    rows = []
-    for line in open(path):
-        m = re.match(r'^(.*) (\d+)$', line.rstrip('\n'))
-        if m:
-            rows.append((m.group(1).split(';'), int(m.group(2))))
-    return rows
 
 
 def perf_script(path):
