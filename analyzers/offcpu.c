@@ -222,7 +222,7 @@ static void note_stacks(struct offcpu *o, const struct offcpu_task *t)
 }
 
 /* add - one finished period of @t: total per (thread, stacks, waker) */
-static void add(struct offcpu *o, struct offcpu_task *t, uint64_t ns)
+static void add(struct offcpu *o, struct offcpu_task *t, uint64_t ns, bool bound)
 {
 	uint64_t key[K_LEN] = { 0 };
 	long id;
@@ -232,7 +232,7 @@ static void add(struct offcpu *o, struct offcpu_task *t, uint64_t ns)
 	if (o->period_cb) {
 		struct offcpu_period p = {
 			.tid = t->tid, .tgid = t->tgid, .kst = t->kst, .ust = t->ust,
-			.state = t->state, .ns = ns,
+			.state = t->state, .ns = ns, .start = t->start, .bound = bound,
 		};
 
 		note_stacks(o, t);
@@ -279,7 +279,7 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 			uint64_t end = ft_switch_time(ev);	/* a rebuilt one's estimate */
 
 			o->notes.bounded += ev->sw.synth;
-			add(o, t, end > t->start ? end - t->start : 0);
+			add(o, t, end > t->start ? end - t->start : 0, ev->sw.synth);
 		}
 		t->start = 0;
 	}
@@ -294,7 +294,7 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 	t = ft_tab_find(&o->tasks, ev->sw.prev_pid);
 	if (t && t->start && ev->sw.prev_pid) {
 		o->unseen_in++;
-		add(o, t, ev->ts > t->start ? ev->ts - t->start : 0);
+		add(o, t, ev->ts > t->start ? ev->ts - t->start : 0, true);
 		t->start = 0;
 	}
 	if (!counted(o, ev))
@@ -417,7 +417,7 @@ void offcpu_track_flush(struct offcpu *o, uint64_t ts)
 
 		if (!t->start || ts <= t->start)
 			continue;
-		add(o, t, ts - t->start);
+		add(o, t, ts - t->start, true);
 		t->start = ts;
 	}
 }

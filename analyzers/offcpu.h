@@ -42,6 +42,9 @@ struct offcpu_period {
 	uint32_t	kst, ust;	/* stack ids + 1 in kst and ust, 0 none */
 	char		state;		/* the switch-out's state, 'R' when preempted */
 	uint64_t	ns;
+	uint64_t	start;		/* its switch-out */
+	bool		bound;		/* its end is an upper bound: a switch-in rebuilt, unseen,
+					   or not yet (a report's) */
 };
 
 /* Blocked time and periods of one key. */

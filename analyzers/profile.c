@@ -190,6 +190,58 @@ static struct profile_sum *sum_of(struct profile *p, const uint64_t *key)
 	return &p->sum[id];
 }
 
+/* Sample times kept per thread for clamp(), live: the oldest half go when full (a file
+   replays every sample before its records: all are kept). */
+#define MAX_RAN	4096
+
+/* ran - --offcpu: a thread's sample time, proof that it ran then */
+static void ran(struct profile *p, const struct ft_sample *s)
+{
+	struct profile_thread *t = ft_tab_find(&p->seen, s->tid);
+	uint64_t *n;
+
+	if (!t)
+		return;
+	if (t->nran == MAX_RAN && p->env->live) {
+		memmove(t->ran, t->ran + MAX_RAN / 2, MAX_RAN / 2 * sizeof(*t->ran));
+		t->nran = MAX_RAN / 2;
+	}
+	if (t->nran == t->capran) {
+		n = realloc(t->ran, (t->capran ? t->capran * 2 : 16) * sizeof(*n));
+		if (!n)
+			return;
+		t->ran = n;
+		t->capran = t->capran ? t->capran * 2 : 16;
+	}
+	t->ran[t->nran++] = s->ts;
+}
+
+/*
+ * clamp - a period whose end is an upper bound (a switch-in this VM's kernel did
+ * not record, rebuilt at the task's next record, or one still open at a report)
+ * ends by the thread's first sample after it began: the thread was running then.
+ * Samples come before the records of their time, so they are all here. The times
+ * up to the period's end are dropped.
+ */
+static uint64_t clamp(struct profile *p, const struct offcpu_period *op)
+{
+	struct profile_thread *t = ft_tab_find(&p->seen, op->tid);
+	uint64_t ns = op->ns, end = op->start + op->ns;
+	uint32_t i, keep = 0;
+
+	if (!t)
+		return ns;
+	for (i = 0; i < t->nran; i++) {
+		if (op->bound && t->ran[i] > op->start && t->ran[i] - op->start < ns)
+			ns = t->ran[i] - op->start;
+		if (t->ran[i] > end)
+			t->ran[keep++] = t->ran[i];
+	}
+	t->nran = keep;
+	p->n.clamped += ns < op->ns;
+	return ns;
+}
+
 /* on_period - one off-CPU period from offcpu's tracking */
 static void on_period(void *ctx, const struct offcpu_period *op)
 {
@@ -197,12 +249,13 @@ static void on_period(void *ctx, const struct offcpu_period *op)
 	uint64_t key[PK_LEN] = { op->tid, op->tgid, op->kst, op->ust,
 				 p->state ? (uint64_t)(unsigned char)op->state : PROFILE_OFFCPU };
 	struct profile_sum *s = sum_of(p, key);
+	uint64_t ns = clamp(p, op);
 
 	if (!s)
 		return;
-	s->value += op->ns;
+	s->value += ns;
 	p->n.periods++;
-	p->n.off_ns += op->ns;
+	p->n.off_ns += ns;
 }
 
 /* profile_init - the tracking's tables, offcpu's with every state counted, the SVG */
@@ -311,6 +364,8 @@ static void profile_sample(void *priv, const struct ft_sample *s)
 	p->n.samples++;
 	p->n.idle += !s->tid;
 	p->n.on_value += s->period;
+	if (p->offcpu && s->tid)
+		ran(p, s);
 }
 
 /* profile_event - --offcpu: a record for offcpu's tracking */
@@ -344,10 +399,13 @@ static void profile_report(void *priv, struct ft_report *r)
 static void profile_fini(void *priv)
 {
 	struct profile *p = priv;
+	unsigned int i;
 
 	ft_flame_abandon(&p->svg, p->svg_path);
 	free(p->sum);
 	p->sum = NULL;
+	for (i = 0; p->seen.rec && i < p->seen.n; i++)
+		free(((struct profile_thread *)ft_tab_at(&p->seen, i))->ran);
 	ft_tab_fini(&p->seen);
 	ft_intern_fini(&p->keys);
 	offcpu_track_fini(&p->oc);

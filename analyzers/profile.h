@@ -30,6 +30,7 @@ struct profile_notes {
 	unsigned long long	ustack_early;	/* frame-pointer walk left executable memory */
 	unsigned long long	ustack_unmapped;	/* the process's maps were never read */
 	unsigned long long	periods;	/* --offcpu: off-CPU periods */
+	unsigned long long	clamped;	/* ... ended at the thread's next sample */
 	uint64_t		on_value, off_ns;
 };
 
@@ -56,6 +57,8 @@ struct profile {
 struct profile_thread {
 	int		tid;
 	char		comm[16];
+	uint64_t	*ran;		/* --offcpu: times of its samples not yet past a period */
+	uint32_t	nran, capran;
 };
 
 const char *profile_comm(struct profile *p, int tid);

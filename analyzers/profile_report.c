@@ -256,6 +256,9 @@ static void print_notes(struct profile *p, FILE *f)
 		if (p->oc.notes.bounded || p->oc.unseen_in)
 			fprintf(f, ", %llu end at a switch-in timed at the chain's estimate or "
 				"an upper bound", p->oc.notes.bounded + p->oc.unseen_in);
+		if (p->n.clamped)
+			fprintf(f, ", %llu of those cut at the thread's next sample (it ran then)",
+				p->n.clamped);
 		if (p->oc.notes.dropped || p->oc.notes.unpaired)
 			fprintf(f, ", %llu dropped after lost events",
 				p->oc.notes.dropped + p->oc.notes.unpaired);
@@ -308,6 +311,7 @@ static void json_head(struct profile *p, struct ft_json *j)
 	ft_json_u64(j, "on_cpu_us", p->n.on_value / 1000);
 	ft_json_u64(j, "off_cpu_us", p->n.off_ns / 1000);
 	ft_json_u64(j, "off_cpu_periods", p->n.periods);
+	ft_json_u64(j, "off_cpu_periods_cut_at_a_sample", p->n.clamped);
 	ft_wait_notes_json(j, &p->oc.notes);
 }
 

@@ -270,6 +270,13 @@ static int read_maps(struct ft_usyms *u, int tgid)
 		maps[n++].file = file[0] == '/' ? file_index(u, file) : 0;
 	}
 	fclose(f);
+	/* a process that has begun to exit shows no mappings: keep those read before */
+	if (!n) {
+		const struct uproc *p = ft_tab_find(&u->procs, tgid);
+
+		free(maps);
+		return p && p->read ? 0 : -1;
+	}
 	return set_maps(u, tgid, maps, n);
 }
 

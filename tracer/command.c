@@ -57,6 +57,29 @@ missing:
 	return -1;
 }
 
+/*
+ * wait_blocked - wait (1 s at most) until the child sleeps on its go pipe: tracing
+ * starts after, so its wait before the exec is not in the trace as the command's
+ * time off the CPU (profile --offcpu counted it into the command's life)
+ */
+static void wait_blocked(int pid)
+{
+	char path[64], *text, *close_paren;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (i = 0; i < 5000; i++) {
+		text = ft_read_file(path, 4096, NULL);
+		close_paren = text ? strrchr(text, ')') : NULL;
+		if (!close_paren || close_paren[1] != ' ' || close_paren[2] != 'R') {
+			free(text);
+			return;		/* asleep (or gone) */
+		}
+		free(text);
+		usleep(200);
+	}
+}
+
 /**
  * ft_command_spawn - fork the command, held before exec until ft_command_release
  * Returns 0, or -1 after printing the error.
@@ -94,6 +117,7 @@ int ft_command_spawn(struct ft_child *c, char *const *cmd)
 	close(err[1]);
 	c->go_fd = go[1];
 	c->err_fd = err[0];
+	wait_blocked(c->pid);
 	return 0;
 }
 

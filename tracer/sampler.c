@@ -433,7 +433,9 @@ static void side_record(struct ft_sampler *sp, const struct perf_event_header *h
 		if (end - p < 16)
 			return;
 		memcpy(ids, p, 16);
-		if (ft_smaps_comm(&sp->maps, (int)ids[3]))	/* a child is named as its parent */
+		/* a child is named as its parent, unless a name came already: its exec's
+		   COMM record, read first from another CPU's ring */
+		if (ft_smaps_comm(&sp->maps, (int)ids[3]) && !ft_smaps_comm(&sp->maps, (int)ids[2]))
 			ft_smaps_name(&sp->maps, (int)ids[2], ft_smaps_comm(&sp->maps, (int)ids[3]));
 		if (ids[0] == ids[2])	/* a process, not a thread */
 			ft_smaps_fork(&sp->maps, (int)ids[0], (int)ids[1]);

@@ -186,6 +186,15 @@ cases=(
 	"frequency_and_period|-F 99 -c 10 -d 0.1|2|exclude each other"
 	"user_and_kernel|-u -k -d 0.1|2|exclude each other"
 )
+# an event the machine lacks: a hardware one where perf stat finds no PMU (this VM);
+# where there is one, it must be sampled instead
+if perf stat -e cycles -x, true 2>&1 | grep -q 'not supported'; then
+	cases+=("hardware_event_missing|-e cycles -d 0.1|1|does not support")
+elif $FTSCOPE profile -e cycles -c 1000000 -a -f -d 0.3 > $OUT/prof-hw.folded 2>&1; then
+	pass profile_hardware_event "the PMU has cycles: sampled"
+else
+	fail profile_hardware_event "perf counts cycles, profile -e cycles failed: $(tail -1 $OUT/prof-hw.folded)"
+fi
 for c in "${cases[@]}"; do
 	IFS='|' read -r name args want word <<< "$c"
 	name=profile_bad_input_$name

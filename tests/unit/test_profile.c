@@ -301,6 +301,38 @@ static void test_profile_wallclock(void **state)
 		"t;k_root;__schedule;[runnable]_[o] 5000\n");
 }
 
+/*
+ * --offcpu, a switch-in the kernel did not record: rebuilt at the thread's next
+ * record (140 ms) its period would run 40-140 ms, but the thread's samples from 50 ms
+ * on prove it ran: the period ends at the first of them (10 ms off, not 100)
+ */
+static void test_profile_clamp(void **state)
+{
+	static const int opts[] = { 0x101, 'f', 0 };
+	static const char *const args[] = { NULL, NULL, NULL };
+	static const uint64_t r_st[2] = { K_SCHED, K_ROOT };
+	static const uint64_t ip[2] = { K_LEAF, K_ROOT };
+	struct ft_sample s = { .period = 10 * MS, .pid = 7, .tid = 7, .nk = 2, .ip = ip };
+	struct ft_event ev;
+	char out[4096];
+	struct run r;
+
+	(void)state;
+	start(&r, opts, args);
+	on(&r, 0, 0);
+	off(&r, 40 * MS, 'R', r_st, 2);
+	for (s.ts = 50 * MS; s.ts < 100 * MS; s.ts += 10 * MS)	/* ahead of the records */
+		r.a->sample(r.priv, &s);
+	ev = ev_switch(140 * MS, 0, 0, 7, 'R');
+	ev.sw.synth = true;
+	ev.sw.ts_est = 140 * MS;
+	r.a->event(r.priv, &ev);
+	finish(&r, 150 * MS, out, sizeof(out));
+	assert_string_equal(out,
+		"t;k_root;k_leaf 50000\n"
+		"t;k_root;__schedule;[off-cpu]_[o] 10000\n");
+}
+
 /* --offcpu's text view: time in ms, one [off-cpu] mark without --state */
 static void test_profile_wallclock_text(void **state)
 {
@@ -483,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_profile_folded),
 		cmocka_unit_test(test_profile_kernel_only),
 		cmocka_unit_test(test_profile_wallclock),
+		cmocka_unit_test(test_profile_clamp),
 		cmocka_unit_test(test_profile_wallclock_text),
 		cmocka_unit_test(test_profile_intervals),
 		cmocka_unit_test(test_profile_json),
