@@ -265,6 +265,10 @@ def perfpeer(path, script, comm, state, n):
     for f, us in folded(path):
         if f[0] == comm:
             u, k = split_delimited(f)
+            # roots neither names (libc's __libc_start_call_main without libc6-dbg):
+            # dropped here as perf_samples drops them from perf's
+            while u and u[0] == '[unknown]':
+                u = u[1:]
             ours[(tuple(u), tuple(k))] = ours.get((tuple(u), tuple(k)), 0) + us
     theirs = perf_samples(script, comm, state)
     print(f'{comm}: perf {len(theirs)} switch-outs in {state}, ftscope {len(ours)} stacks')
