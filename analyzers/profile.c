@@ -191,8 +191,9 @@ static struct profile_sum *sum_of(struct profile *p, const uint64_t *key)
 }
 
 /* Sample times kept per thread for clamp(), live: the oldest half go when full (a file
-   replays every sample before its records: all are kept). */
-#define MAX_RAN	4096
+   replays every sample before its records: all are kept). 64 Ki: 65 s at 999 Hz of a
+   thread that never switches out. */
+#define MAX_RAN	65536
 
 /* ran - --offcpu: a thread's sample time, proof that it ran then */
 static void ran(struct profile *p, const struct ft_sample *s)
@@ -202,6 +203,11 @@ static void ran(struct profile *p, const struct ft_sample *s)
 
 	if (!t)
 		return;
+	if (t->head && t->head >= t->nran / 2) {	/* what periods passed, gone */
+		memmove(t->ran, t->ran + t->head, (t->nran - t->head) * sizeof(*t->ran));
+		t->nran -= t->head;
+		t->head = 0;
+	}
 	if (t->nran == MAX_RAN && p->env->live) {
 		memmove(t->ran, t->ran + MAX_RAN / 2, MAX_RAN / 2 * sizeof(*t->ran));
 		t->nran = MAX_RAN / 2;
@@ -213,7 +219,30 @@ static void ran(struct profile *p, const struct ft_sample *s)
 		t->ran = n;
 		t->capran = t->capran ? t->capran * 2 : 16;
 	}
+	t->unsorted |= t->nran > t->head && s->ts < t->ran[t->nran - 1];
 	t->ran[t->nran++] = s->ts;
+}
+
+/* cmp_u64 - qsort order of sample times */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* after - the first index from @lo on of sorted @v[@n] with a value above @ts */
+static uint32_t after(const uint64_t *v, uint32_t lo, uint32_t n, uint64_t ts)
+{
+	while (lo < n) {
+		uint32_t mid = lo + (n - lo) / 2;
+
+		if (v[mid] > ts)
+			n = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
 }
 
 /*
@@ -221,23 +250,24 @@ static void ran(struct profile *p, const struct ft_sample *s)
  * not record, rebuilt at the task's next record, or one still open at a report)
  * ends by the thread's first sample after it began: the thread was running then.
  * Samples come before the records of their time, so they are all here. The times
- * up to the period's end are dropped.
+ * up to the period's end are passed over.
  */
 static uint64_t clamp(struct profile *p, const struct offcpu_period *op)
 {
 	struct profile_thread *t = ft_tab_find(&p->seen, op->tid);
-	uint64_t ns = op->ns, end = op->start + op->ns;
-	uint32_t i, keep = 0;
+	uint64_t ns = op->ns;
+	uint32_t i;
 
-	if (!t)
+	if (!t || t->head == t->nran)
 		return ns;
-	for (i = 0; i < t->nran; i++) {
-		if (op->bound && t->ran[i] > op->start && t->ran[i] - op->start < ns)
-			ns = t->ran[i] - op->start;
-		if (t->ran[i] > end)
-			t->ran[keep++] = t->ran[i];
+	if (t->unsorted) {
+		qsort(t->ran + t->head, t->nran - t->head, sizeof(*t->ran), cmp_u64);
+		t->unsorted = false;
 	}
-	t->nran = keep;
+	i = after(t->ran, t->head, t->nran, op->start);
+	if (op->bound && i < t->nran && t->ran[i] - op->start < ns)
+		ns = t->ran[i] - op->start;
+	t->head = after(t->ran, t->head, t->nran, op->start + op->ns);
 	p->n.clamped += ns < op->ns;
 	return ns;
 }

@@ -57,8 +57,10 @@ struct profile {
 struct profile_thread {
 	int		tid;
 	char		comm[16];
-	uint64_t	*ran;		/* --offcpu: times of its samples not yet past a period */
-	uint32_t	nran, capran;
+	uint64_t	*ran;		/* --offcpu: times of its samples, from [head] on not yet
+					   past a period (sorted when a period needs them) */
+	uint32_t	head, nran, capran;
+	bool		unsorted;
 };
 
 const char *profile_comm(struct profile *p, int tid);

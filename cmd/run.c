@@ -687,7 +687,9 @@ static int run_live(struct pipeline *p)
 			h = s.complete_to;
 		/* an interval is due once merged to its end (at once when nothing was read) */
 		due = next_report && (ck.known || !ck.other) ? ft_clock_at(&ck, next_report) : 0;
-		ft_samples_round(&p->sm, due && h >= due ? due : h);
+		/* a recording keeps pace with no merge, and before the first record the
+		   merge has no time: every sample goes then */
+		ft_samples_round(&p->sm, p->run->record || !h ? UINT64_MAX : due && h >= due ? due : h);
 		ft_merge_run(&m, due && h >= due ? due : h);
 		if (next_report && (due ? h >= due : now >= next_report)) {
 			/* the last of count: printed after the final drain, with what it read */

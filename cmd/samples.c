@@ -95,8 +95,9 @@ static void on_sample(void *ctx, const struct ft_sample *s)
 
 /*
  * ft_samples_round - live: the samples up to @upto (the time the records are merged
- * to), and SAMPLE_AHEAD_NS more, to the analyzers: an interval holds its own, and a
- * switch's sample (stamped microseconds after its record) comes before the record
+ * to), and SAMPLE_AHEAD_NS more, to the analyzers: an interval holds its own (and
+ * the next one's first millisecond), and a switch's sample (stamped microseconds
+ * after its record) comes before the record
  */
 void ft_samples_round(struct ft_samples *sm, uint64_t upto)
 {

@@ -250,7 +250,7 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 		sp->fd[t] = -1;
 	sp->ring = calloc(sp->ncpus, sizeof(*sp->ring));
 	sp->ip = malloc(2 * FT_SAMPLE_MAX_STACK * sizeof(*sp->ip));
-	sp->hup = calloc(sp->ncpus, sizeof(*sp->hup));
+	sp->hup = calloc((size_t)sp->ntgt * sp->ncpus, sizeof(*sp->hup));
 	sp->side = calloc(sp->ncpus, sizeof(*sp->side));
 	if (!sp->fd || !sp->ring || !sp->ip || !sp->hup || !sp->side || ft_smaps_init(&sp->maps)) {
 		ft_err("out of memory");
@@ -315,8 +315,9 @@ int ft_sampler_fds(const struct ft_sampler *sp, int *fds, int max)
 	int cpu, t, n = 0;
 
 	for (cpu = 0; cpu < sp->ncpus && n < max; cpu++)
-		for (t = 0; t < sp->ntgt && !sp->hup[cpu]; t++)
-			if (sp->ring[cpu] && sp->fd[cpu * sp->ntgt + t] >= 0) {
+		for (t = 0; t < sp->ntgt; t++)
+			if (sp->ring[cpu] && sp->fd[cpu * sp->ntgt + t] >= 0 &&
+			    !sp->hup[cpu * sp->ntgt + t]) {
 				fds[n++] = sp->fd[cpu * sp->ntgt + t];
 				break;
 			}
@@ -569,15 +570,17 @@ int ft_sampler_drain(struct ft_sampler *sp, uint64_t upto, ft_sample_fn fn, void
 	return 0;
 }
 
-/* ft_sampler_hangup - the ring polled through @fd hung up (its task is gone): poll it no more */
+/*
+ * ft_sampler_hangup - the event of @fd hung up (its task and children are gone):
+ * its ring is polled through another target's event, or not at all
+ */
 void ft_sampler_hangup(struct ft_sampler *sp, int fd)
 {
-	int cpu, t;
+	int i;
 
-	for (cpu = 0; cpu < sp->ncpus; cpu++)
-		for (t = 0; t < sp->ntgt; t++)
-			if (sp->fd[cpu * sp->ntgt + t] == fd)
-				sp->hup[cpu] = true;
+	for (i = 0; i < sp->ntgt * sp->ncpus; i++)
+		if (sp->fd[i] == fd)
+			sp->hup[i] = true;
 }
 
 /* ft_sampler_close - unmap and close everything (idempotent) */

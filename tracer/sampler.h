@@ -30,7 +30,7 @@ struct ft_sampler {
 	uint64_t		*ip;		/* FT_SAMPLE_MAX_STACK frames of one sample */
 	bool			on_exec;
 	bool			entry_probe;	/* a uprobe at a function's entry */
-	bool			*hup;		/* per CPU: its ring's polled task is gone */
+	bool			*hup;		/* per event (as fd): its task is gone, it hung up */
 	uint64_t		*side;		/* per CPU: mapping records walked up to here */
 	uint16_t		max_stack;	/* frames asked for, a side */
 	const char		*clock;		/* the trace clock (--clock), NULL: mono */

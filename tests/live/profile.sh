@@ -122,6 +122,27 @@ else
 	fail profile_target_exits "${cpu:-?} s of CPU over a 3 s run (spinning?)"
 fi
 wait $target 2>/dev/null
+# Interval reports on another trace clock, of a task that makes no record (-p of a
+# CPU-bound burn2, no fork): each 0.5 s interval holds its own samples, 499 x 0.5 s
+# of a thread alone on its CPU, +-10% (249..259 measured; before the merge had a
+# time, samples were held back: 0, 0, 0 and then all of them in the last report).
+$WL/burn2 5000 0 2>/dev/null &
+spin=$!
+sleep 0.2
+$FTSCOPE profile --clock boot -p $spin -F 499 --json 0.5 4 > $OUT/prof-int.json 2> $OUT/prof-int.err
+kill $spin 2>/dev/null
+wait $spin 2>/dev/null
+if r=$(python3 - $OUT/prof-int.json <<'PYEOF'
+import json, sys
+n = [json.loads(l)['samples'] for l in open(sys.argv[1]) if l.startswith('{')]
+print(' '.join(map(str, n)))
+sys.exit(len(n) != 4 or any(abs(x - 249.5) > 25 for x in n))
+PYEOF
+); then
+	pass profile_intervals_other_clock "samples per 0.5 s: $r"
+else
+	fail profile_intervals_other_clock "samples per 0.5 s: ${r:-none} (want 4 x 249.5 +-10%)"
+fi
 # every page fault: 20000 under touch_pages +-3% (and the workload's own minflt too).
 # Measured with perf record -e page-faults -c 1 -g (3 runs): exactly 20000, minflt 20000.
 if run profile_known_page_faults $OUT/prof-pf.folded -e page-faults -c 1 -f -- $WL/pagetouch 20000; then
