@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -298,31 +297,13 @@ static void pipeline_fini(struct pipeline *p)
 	ft_footer_fini(&p->foot);
 }
 
-/* load_filter - the pid filter from a capture's VERSION text, or DIR/filter */
+/* load_filter - the pid filter the capture recorded, if any; -1 after one line */
 static int load_filter(struct pipeline *p, struct ft_source *src)
 {
-	char path[4096], *text = NULL;
-	const char *filter;
-	int ret = 0;
+	int ret = ft_source_filter(src, &p->filtered, &p->follow, &p->traced);
 
-	if (src->is_tdat) {
-		const struct ft_blob *b = &src->tdat.tool;
-
-		if (!ft_tool_ours(b->data, b->len))
-			return 0;
-		text = strndup(b->data, b->len);
-		filter = text ? ft_tool_line(text, "filter") : NULL;
-	} else {
-		snprintf(path, sizeof(path), "%s/filter", src->dir);
-		filter = text = ft_read_file(path, 1 << 20, NULL);
-	}
-	if (filter && filter[0]) {
-		p->filtered = true;
-		ret = ft_tool_filter(filter, &p->follow, &p->traced);
-		if (ret)
-			ft_err("%s: its pid filter is damaged", p->o->input);
-	}
-	free(text);
+	if (ret)
+		ft_err("%s: its pid filter is damaged", p->o->input);
 	return ret;
 }
 
@@ -346,29 +327,6 @@ static int show_filter(struct pipeline *p)
 		if (!ft_imap_put(&p->shown, i < o->npids ? o->pids[i] : o->tids[i - o->npids], 1))
 			return -1;
 	return 0;
-}
-
-/*
- * src_kallsyms - a trace.dat's kallsyms, for symbolising its kernel stacks: they
- * belong to the traced kernel, not this one. Copied into a memfd that the symbol
- * loader reads by path. Returns the fd (kept open until the end), or -1 without.
- */
-static int src_kallsyms(struct pipeline *p, struct ft_source *src)
-{
-	const struct ft_blob *k = &src->tdat.kallsyms;
-	int fd;
-
-	if (!src->is_tdat || !k->len)
-		return -1;
-	fd = memfd_create("ftscope-kallsyms", MFD_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (ft_write_all(fd, k->data, k->len)) {
-		close(fd);
-		return -1;
-	}
-	snprintf(p->kallsyms, sizeof(p->kallsyms), "/proc/self/fd/%d", fd);
-	return fd;
 }
 
 /* probes_of_file - funclat -i: the probes the file recorded, and their formats */
@@ -427,7 +385,7 @@ static int run_offline(struct pipeline *p)
 	}
 	/* only analyzers with kernel stacks name kernel addresses */
 	if (((p->need | p->want) & FT_NEED(FT_EV_KSTACK)) || p->sm.req)
-		ksyms_fd = src_kallsyms(p, &src);
+		ksyms_fd = ft_source_kallsyms(&src, p->kallsyms, sizeof(p->kallsyms));
 	snprintf(p->env.clock, sizeof(p->env.clock), "mono");	/* a capture directory's */
 	if (src.is_tdat) {
 		ft_tdat_clock(&src.tdat, p->env.clock, sizeof(p->env.clock));
@@ -562,144 +520,141 @@ static int capture_end(struct pipeline *p, struct ft_capture *cap, const int *pi
 	return ret;
 }
 
-/* run_live - trace: the whole lifecycle with unwinding on every path */
-static int run_live(struct pipeline *p)
+/* A live run's kernel-facing parts, shared by run_live and its steps. */
+struct live {
+	struct ft_child		child;
+	struct ft_session	s;
+	struct tep_handle	*tep;
+	struct ft_merge		m;
+	struct ft_capture	cap;
+	struct ft_clock_map	ck;
+	int			*pids, npids;
+	unsigned int		max_wait;
+};
+
+/*
+ * live_instance - the instance with its events, the output file, probes and the
+ * formats. Returns 0, or the exit status after one line (the caller unwinds).
+ */
+static int live_instance(struct pipeline *p, struct live *l)
 {
 	struct ft_opts *o = p->o;
-	struct ft_child child = { .pid = -1, .go_fd = -1, .err_fd = -1 };
-	struct ft_session s = { 0 };
-	struct tep_handle *tep = NULL;
-	struct ft_merge m = { 0 };
-	struct ft_capture cap = { 0 };
-	uint64_t start, end = 0, next_report = 0, h, due;
-	struct ft_clock_map ck = { .other = o->clock && strcmp(o->clock, "mono") };
-	int ret = FT_EXIT_ERR, *pids = NULL, npids = 0, e;
+	struct ft_session *s = &l->s;
 	char **ev;
-	long reports = 0;
-	unsigned int max_wait = ft_stages_max_wait(&p->run->stages, MAX_WAIT_MS);
+	int e;
 
-	if (geteuid() != 0) {
-		ft_err("tracing needs root (tracefs and its instances belong to root)");
+	if (ft_session_open(s, o, p->need,
+			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), l->pids, l->npids,
+			    p->follow))
+		return FT_EXIT_ERR;
+	/* the output file first: an unwritable path fails before any report is begun */
+	if (o->output && ft_capture_open(&l->cap, o->output, s))
+		return FT_EXIT_ERR;
+	for (ev = p->run->extra; ev && *ev; ev++)
+		if (ft_session_enable(s, *ev))
+			return FT_EXIT_ERR;
+	if (ft_tps_enable(p->tps, p->run->name, s))
+		return FT_EXIT_ERR;
+	if (p->probes) {
+		e = ft_probes_setup(p->probes, s, l->pids, l->npids, p->follow);
+		if (e)
+			return e > 0 ? e : FT_EXIT_ERR;
+	}
+	l->tep = ft_tep_load(ft_session_format_read, s, s->enabled, &s->pf, 0);
+	if (!l->tep) {
+		ft_err("cannot parse the event formats of instance %s: %s", s->name, strerror(errno));
 		return FT_EXIT_ERR;
 	}
-	/* a capture samples the traced processes' maps each round: short-lived ones
-	   need rounds often enough to be seen alive */
-	if (o->output && (o->cmd || o->npids) && max_wait > CAPTURE_MAPS_MS)
-		max_wait = CAPTURE_MAPS_MS;
-	if (o->cmd && (ft_command_check(o->cmd) || ft_command_spawn(&child, o->cmd)))
-		goto out_child;
-	if (ft_imap_init(&p->traced, 64))
-		goto out_child;
-	/* events of no task (interrupts): a command only bounds the run */
-	if (!p->run->whole_system &&
-	    targets(p, o->cmd ? &child : NULL, &pids, &npids))
-		goto out_child;
-	p->filtered = npids > 0;
-	p->follow = npids > 0 && (o->npids || o->ncg || o->cmd);
-	if (ft_session_open(&s, o, p->need,
-			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), pids, npids,
-			    p->follow))
-		goto out_session;
-	/* the output file first: an unwritable path fails before any report is begun */
-	if (o->output && ft_capture_open(&cap, o->output, &s))
-		goto out_session;
-	for (ev = p->run->extra; ev && *ev; ev++)
-		if (ft_session_enable(&s, *ev))
-			goto out_session;
-	if (ft_tps_enable(p->tps, p->run->name, &s))
-		goto out_session;
-	if (p->probes) {
-		e = ft_probes_setup(p->probes, &s, pids, npids, p->follow);
-		if (e) {
-			ret = e > 0 ? e : FT_EXIT_ERR;
-			goto out_session;
-		}
-	}
-	tep = ft_tep_load(ft_session_format_read, &s, s.enabled, &s.pf, 0);
-	if (!tep) {
-		ft_err("cannot parse the event formats of instance %s: %s", s.name, strerror(errno));
-		goto out_session;
-	}
-	if (p->probes && ft_probes_formats(p->probes, ft_session_format_read, &s, tep, false))
-		goto out_session;
-	if (ft_tps_formats(p->tps, tep, ft_session_format_read, &s, 0))
-		goto out_session;
-	if (ft_merge_init(&m, &s.pf, s.ncpus, on_raws, p)) {
-		ft_err("out of memory");
-		goto out_session;
-	}
-	if (pipeline_init(p, tep, s.ncpus, true))
-		goto out_an;	/* the analyzers that began end there */
-	if (ft_samples_open(&p->sm, o, pids, npids))
-		goto out_an;
-	if (o->output) {
-		p->cap = &cap;
-		p->sm.cap = &cap;
-		if (!p->run->record) {
-			m.tap = ft_capture_tap;
-			m.tap_ctx = &cap;
-		}
-	}
-	if (p->pmu && ft_pmu_open_opts(p->pmu, o, pids, npids))
-		goto out_an;
+	if (p->probes && ft_probes_formats(p->probes, ft_session_format_read, s, l->tep, false))
+		return FT_EXIT_ERR;
+	if (ft_tps_formats(p->tps, l->tep, ft_session_format_read, s, 0))
+		return FT_EXIT_ERR;
+	return 0;
+}
+
+/* live_start - counters, samples and tracing on, then the command let go; 0 or -1 */
+static int live_start(struct pipeline *p, struct live *l)
+{
+	struct ft_opts *o = p->o;
+	int e;
+
+	if (p->pmu && ft_pmu_open_opts(p->pmu, o, l->pids, l->npids))
+		return -1;
 	/* samples from before the first record: a switch's sample is there for its record */
 	if (p->sm.req)
 		ft_sampler_enable(&p->sm.sampler);
-	if (ft_reader_open(&s) || ft_session_start(&s) || rescan_threads(p, &s))
-		goto out_an;
+	if (ft_reader_open(&l->s) || ft_session_start(&l->s) || rescan_threads(p, &l->s))
+		return -1;
 	if (p->pmu)
 		ft_pmu_enable(p->pmu);
 	if (o->cmd) {
-		e = ft_command_release(&child);
+		e = ft_command_release(&l->child);
 		if (e) {
 			ft_err("cannot run '%s': %s", o->cmd[0], strerror(e));
-			goto out_an;
+			return -1;
 		}
 	} else if (!o->json) {
 		fprintf(stderr, "Tracing... Hit Ctrl-C to end.\n");
 	}
-	start = ft_now_ns();
+	return 0;
+}
+
+/* live_loop - rounds until the run ends, with the interval reports; 0, or -1 printed */
+static int live_loop(struct pipeline *p, struct live *l)
+{
+	struct ft_opts *o = p->o;
+	uint64_t start = ft_now_ns(), end = 0, next_report = 0, h, due;
+	long reports = 0;
+
 	if (o->duration)
 		end = start + (uint64_t)(o->duration * 1e9);
 	if (o->interval)
 		next_report = start + (uint64_t)(o->interval * 1e9);
-	while (!stop_reason(p, o->cmd ? &child : NULL, end, reports)) {
-		uint64_t now = ft_now_ns(), wake = now + max_wait * 1000000ULL;
+	while (!stop_reason(p, o->cmd ? &l->child : NULL, end, reports)) {
+		uint64_t now = ft_now_ns(), wake = now + l->max_wait * 1000000ULL;
 
 		if (end && end < wake)
 			wake = end;
 		if (next_report && next_report + COMMIT_LAG_NS < wake)
 			wake = next_report + COMMIT_LAG_NS;
 		if (wake > now)
-			ft_samples_wait(&p->sm, &s, (int)((wake - now + 999999) / 1000000));
+			ft_samples_wait(&p->sm, &l->s, (int)((wake - now + 999999) / 1000000));
 		now = ft_now_ns();
-		if (p->run->record ? ft_capture_splice(&cap, false) < 0 : ft_reader_round(&s, &m) < 0)
-			goto out_an;
-		ft_reader_losses(&s, &m);
+		if (p->run->record ? ft_capture_splice(&l->cap, false) < 0 :
+				     ft_reader_round(&l->s, &l->m) < 0)
+			return -1;
+		ft_reader_losses(&l->s, &l->m);
 		if (p->cap)
-			capture_round(p, &s, &child);
-		ft_clock_learn(&ck, &m, ft_now_ns());
+			capture_round(p, &l->s, &l->child);
+		ft_clock_learn(&l->ck, &l->m, ft_now_ns());
 		/* every CPU has been read up to the start of this round, and records
 		   stamped COMMIT_LAG_NS before it are committed: merge to there */
 		now = now > COMMIT_LAG_NS ? now - COMMIT_LAG_NS : 0;
-		h = ft_clock_at(&ck, now);
-		if (s.complete_to < h)
-			h = s.complete_to;
+		h = ft_clock_at(&l->ck, now);
+		if (l->s.complete_to < h)
+			h = l->s.complete_to;
 		/* an interval is due once merged to its end (at once when nothing was read) */
-		due = next_report && (ck.known || !ck.other) ? ft_clock_at(&ck, next_report) : 0;
+		due = next_report && (l->ck.known || !l->ck.other) ?
+		      ft_clock_at(&l->ck, next_report) : 0;
 		/* a recording keeps pace with no merge, and before the first record the
 		   merge has no time: every sample goes then */
 		ft_samples_round(&p->sm, p->run->record || !h ? UINT64_MAX : due && h >= due ? due : h);
-		ft_merge_run(&m, due && h >= due ? due : h);
+		ft_merge_run(&l->m, due && h >= due ? due : h);
 		if (next_report && (due ? h >= due : now >= next_report)) {
 			/* the last of count: printed after the final drain, with what it read */
 			if (++reports == o->count)
 				break;
-			report(p, &m, false);
+			report(p, &l->m, false);
 			next_report += (uint64_t)(o->interval * 1e9);
 		}
 	}
-	ft_session_stop(&s);
+	return 0;
+}
+
+/* live_finish - stop, drain everything, write -o FILE, the final report; 0 or -1 */
+static int live_finish(struct pipeline *p, struct live *l)
+{
+	ft_session_stop(&l->s);
 	if (p->pmu)
 		ft_pmu_disable(p->pmu);
 	if (p->sm.req) {
@@ -707,39 +662,92 @@ static int run_live(struct pipeline *p)
 		ft_samples_round(&p->sm, UINT64_MAX);
 	}
 	if (p->run->record) {
-		if (ft_capture_splice(&cap, true) < 0)
-			goto out_an;
+		if (ft_capture_splice(&l->cap, true) < 0)
+			return -1;
 	} else {
-		while (ft_reader_round(&s, &m) > 0)
+		while (ft_reader_round(&l->s, &l->m) > 0)
 			;
 	}
-	ft_reader_losses(&s, &m);
-	ft_merge_run(&m, UINT64_MAX);
-	ft_merge_flush_losses(&m);
-	if (p->cap && capture_end(p, &cap, pids, npids))
+	ft_reader_losses(&l->s, &l->m);
+	ft_merge_run(&l->m, UINT64_MAX);
+	ft_merge_flush_losses(&l->m);
+	if (p->cap && capture_end(p, &l->cap, l->pids, l->npids))
+		return -1;
+	report(p, &l->m, true);
+	return 0;
+}
+
+/* run_live - trace: the whole lifecycle with unwinding on every path */
+static int run_live(struct pipeline *p)
+{
+	struct ft_opts *o = p->o;
+	struct live l = { .child = { .pid = -1, .go_fd = -1, .err_fd = -1 },
+			  .ck = { .other = o->clock && strcmp(o->clock, "mono") } };
+	int ret = FT_EXIT_ERR, e;
+
+	if (geteuid() != 0) {
+		ft_err("tracing needs root (tracefs and its instances belong to root)");
+		return FT_EXIT_ERR;
+	}
+	l.max_wait = ft_stages_max_wait(&p->run->stages, MAX_WAIT_MS);
+	/* a capture samples the traced processes' maps each round: short-lived ones
+	   need rounds often enough to be seen alive */
+	if (o->output && (o->cmd || o->npids) && l.max_wait > CAPTURE_MAPS_MS)
+		l.max_wait = CAPTURE_MAPS_MS;
+	if (o->cmd && (ft_command_check(o->cmd) || ft_command_spawn(&l.child, o->cmd)))
+		goto out_child;
+	if (ft_imap_init(&p->traced, 64))
+		goto out_child;
+	/* events of no task (interrupts): a command only bounds the run */
+	if (!p->run->whole_system &&
+	    targets(p, o->cmd ? &l.child : NULL, &l.pids, &l.npids))
+		goto out_child;
+	p->filtered = l.npids > 0;
+	p->follow = l.npids > 0 && (o->npids || o->ncg || o->cmd);
+	e = live_instance(p, &l);
+	if (e) {
+		ret = e;
+		goto out_session;
+	}
+	if (ft_merge_init(&l.m, &l.s.pf, l.s.ncpus, on_raws, p)) {
+		ft_err("out of memory");
+		goto out_session;
+	}
+	if (pipeline_init(p, l.tep, l.s.ncpus, true))
+		goto out_an;	/* the analyzers that began end there */
+	if (ft_samples_open(&p->sm, o, l.pids, l.npids))
 		goto out_an;
-	report(p, &m, true);
+	if (o->output) {
+		p->cap = &l.cap;
+		p->sm.cap = &l.cap;
+		if (!p->run->record) {
+			l.m.tap = ft_capture_tap;
+			l.m.tap_ctx = &l.cap;
+		}
+	}
+	if (live_start(p, &l) || live_loop(p, &l) || live_finish(p, &l))
+		goto out_an;
 	ret = FT_EXIT_OK;
 out_an:
-	ft_capture_close(&cap);
+	ft_capture_close(&l.cap);
 	ft_stages_fini(&p->run->stages);
 	pipeline_fini(p);
-	ft_merge_fini(&m);
+	ft_merge_fini(&l.m);
 out_session:
 	ft_samples_fini(&p->sm);
-	ft_capture_close(&cap);		/* again after out_an: it is idempotent */
-	if (tep)
-		tep_free(tep);
-	ft_session_close(&s);
+	ft_capture_close(&l.cap);	/* again after out_an: it is idempotent */
+	if (l.tep)
+		tep_free(l.tep);
+	ft_session_close(&l.s);
 	if (p->probes)
 		ft_probes_close(p->probes);	/* probes go once no instance uses them */
 out_child:
 	/* a command we never released must not run untraced */
-	if (o->cmd && child.pid > 0 && child.go_fd >= 0)
-		ft_command_kill(&child);
+	if (o->cmd && l.child.pid > 0 && l.child.go_fd >= 0)
+		ft_command_kill(&l.child);
 	if (o->cmd)
-		ft_command_finish(&child, o->cmd, o->keep_cmd);
-	free(pids);
+		ft_command_finish(&l.child, o->cmd, o->keep_cmd);
+	free(l.pids);
 	ft_imap_fini(&p->traced);
 	return ret;
 }

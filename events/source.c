@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "events/merge.h"
 #include "events/source.h"
 #include "events/tep.h"
+#include "events/tool.h"
 #include "lib/util.h"
 
 /* dir_cpus - the number of cpuN.raw files of a capture directory (at most 4096) */
@@ -222,4 +224,57 @@ int ft_source_stream(struct ft_source *src, struct ft_merge *m)
 out:
 	free(done);
 	return ret;
+}
+
+/*
+ * ft_source_filter - the pid filter a capture recorded (its VERSION text, or
+ * DIR/filter), into @traced and the flags; 0 (none is 0 too), or -1 when damaged
+ */
+int ft_source_filter(const struct ft_source *src, bool *filtered, bool *follow,
+		     struct ft_imap *traced)
+{
+	char path[4096], *text = NULL;
+	const char *filter;
+	int ret = 0;
+
+	if (src->is_tdat) {
+		const struct ft_blob *b = &src->tdat.tool;
+
+		if (!ft_tool_ours(b->data, b->len))
+			return 0;
+		text = strndup(b->data, b->len);
+		filter = text ? ft_tool_line(text, "filter") : NULL;
+	} else {
+		snprintf(path, sizeof(path), "%s/filter", src->dir);
+		filter = text = ft_read_file(path, 1 << 20, NULL);
+	}
+	if (filter && filter[0]) {
+		*filtered = true;
+		ret = ft_tool_filter(filter, follow, traced);
+	}
+	free(text);
+	return ret;
+}
+
+/*
+ * ft_source_kallsyms - a trace.dat's kallsyms, for symbolising its kernel stacks:
+ * they belong to the traced kernel, not this one. Copied into a memfd that the
+ * symbol loader reads by @path. Returns the fd (kept open until the end), or -1.
+ */
+int ft_source_kallsyms(const struct ft_source *src, char *path, size_t len)
+{
+	const struct ft_blob *k = &src->tdat.kallsyms;
+	int fd;
+
+	if (!src->is_tdat || !k->len)
+		return -1;
+	fd = memfd_create("ftscope-kallsyms", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (ft_write_all(fd, k->data, k->len)) {
+		close(fd);
+		return -1;
+	}
+	snprintf(path, len, "/proc/self/fd/%d", fd);
+	return fd;
 }

@@ -15,6 +15,7 @@
 #define FT_FILE_MAX_CPUS	4096
 
 struct ft_merge;
+struct ft_imap;
 
 struct ft_source {
 	struct ft_tdat	tdat;
@@ -28,5 +29,8 @@ int ft_source_open(struct ft_source *src, const char *path, const char *buffer);
 void ft_source_close(struct ft_source *src);
 char *ft_source_format_read(void *ctx, const char *system, const char *event, size_t *len);
 int ft_source_stream(struct ft_source *src, struct ft_merge *m);
+int ft_source_filter(const struct ft_source *src, bool *filtered, bool *follow,
+		     struct ft_imap *traced);
+int ft_source_kallsyms(const struct ft_source *src, char *path, size_t len);
 
 #endif
