@@ -358,16 +358,13 @@ static void profile_sample(void *priv, const struct ft_sample *s)
 {
 	struct profile *p = priv;
 	uint64_t key[PK_LEN] = { 0 }, fr[FT_SAMPLE_MAX_STACK];
-	const struct ft_env *env = p->env;
 	struct profile_sum *sum;
 	int nk = s->nk, nu = s->nu, i;
 	long id;
 
-	/* no task filter: the kernel samples only the traced tasks (per-task events, and
-	   their children from birth, before any fork record is read), and a file keeps
-	   only those; -p/-t on a file are applied before samples come here */
-	if (env->cpu_on && (s->cpu < 0 || s->cpu >= env->ncpus || !env->cpu_on[s->cpu]))
-		return;
+	/* no filter here: the kernel samples only the traced tasks and CPUs (per-task
+	   events, and their children from birth, before any fork record is read), a file
+	   keeps only those, and -C, -p and -t on a file are applied before samples come */
 	if (s->maps)		/* the kernel's word on its mappings, before its frames */
 		ft_usyms_add_maps(&p->oc.usyms, s->maps, s->maps_len);
 	first_seen(p, s);

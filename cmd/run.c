@@ -603,7 +603,7 @@ static int live_start(struct pipeline *p, struct live *l)
 static int live_loop(struct pipeline *p, struct live *l)
 {
 	struct ft_opts *o = p->o;
-	uint64_t start = ft_now_ns(), end = 0, next_report = 0, h, due;
+	uint64_t start = ft_now_ns(), end = 0, next_report = 0, h, due, to;
 	long reports = 0;
 
 	if (o->duration)
@@ -636,10 +636,11 @@ static int live_loop(struct pipeline *p, struct live *l)
 		/* an interval is due once merged to its end (at once when nothing was read) */
 		due = next_report && (l->ck.known || !l->ck.other) ?
 		      ft_clock_at(&l->ck, next_report) : 0;
+		to = due && h >= due ? due : h;
 		/* a recording keeps pace with no merge, and before the first record the
 		   merge has no time: every sample goes then */
-		ft_samples_round(&p->sm, p->run->record || !h ? UINT64_MAX : due && h >= due ? due : h);
-		ft_merge_run(&l->m, due && h >= due ? due : h);
+		ft_samples_round(&p->sm, p->run->record || !h ? UINT64_MAX : to);
+		ft_merge_run(&l->m, to);
 		if (next_report && (due ? h >= due : now >= next_report)) {
 			/* the last of count: printed after the final drain, with what it read */
 			if (++reports == o->count)

@@ -26,17 +26,14 @@
 int ft_samples_prepare(struct ft_samples *sm, const struct ft_stages *st, bool live,
 		       const char *clock)
 {
-	int i, n = 0, id;
+	int n, id;
 
-	for (i = 0; i < st->n; i++)
-		if (st->st[i].a->sampling && st->st[i].a->sampling(st->st[i].priv))
-			n++;
+	sm->req = ft_stages_sampling(st, &n);
 	if (n > 1) {
 		ft_err("one run samples one event: only one of its analyzers may sample "
 		       "(profile, offcpu --stacks perf)");
 		return -1;
 	}
-	sm->req = ft_stages_sampling(st);
 	if (!sm->req || !live)
 		return 0;
 	if (ft_sampler_clock(clock, &id) < 0) {
@@ -113,12 +110,9 @@ void ft_samples_round(struct ft_samples *sm, uint64_t upto)
 /* ft_samples_wait - live: sleep as ft_reader_wait does, waking too at a ring's watermark */
 void ft_samples_wait(struct ft_samples *sm, struct ft_session *s, int timeout_ms)
 {
-	int fds[sm->req ? sm->sampler.ncpus : 1], n, i;
 	struct pollfd pfd[sm->req ? sm->sampler.ncpus : 1];
+	int n = sm->req ? ft_sampler_pollfds(&sm->sampler, pfd, sm->sampler.ncpus) : 0, i;
 
-	n = sm->req ? ft_sampler_fds(&sm->sampler, fds, sm->sampler.ncpus) : 0;
-	for (i = 0; i < n; i++)
-		pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 	ft_reader_wait(s, timeout_ms, pfd, n);
 	/* a ring whose task is gone polls as hung up at once, ever after */
 	for (i = 0; i < n; i++)

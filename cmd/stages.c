@@ -39,18 +39,21 @@ struct ft_tp *ft_stages_tps(const struct ft_stages *s)
 }
 
 /*
- * ft_stages_sampling - what the analyzers sample: the first request (a run has one
- * set of rings; only profile samples), or NULL
+ * ft_stages_sampling - what the analyzers sample: the first request, or NULL; *@n
+ * says how many ask (a run has one set of rings)
  */
-const struct ft_sample_req *ft_stages_sampling(const struct ft_stages *s)
+const struct ft_sample_req *ft_stages_sampling(const struct ft_stages *s, int *n)
 {
-	const struct ft_sample_req *r;
+	const struct ft_sample_req *r, *first = NULL;
 	int i;
 
+	*n = 0;
 	for (i = 0; i < s->n; i++)
-		if (s->st[i].a->sampling && (r = s->st[i].a->sampling(s->st[i].priv)))
-			return r;
-	return NULL;
+		if (s->st[i].a->sampling && (r = s->st[i].a->sampling(s->st[i].priv))) {
+			first = first ? first : r;
+			(*n)++;
+		}
+	return first;
 }
 
 /* ft_stages_sample - one sample to every analyzer that samples */

@@ -30,7 +30,7 @@ struct ft_stages {
 
 void ft_stages_events(const struct ft_stages *s, unsigned int *need, unsigned int *want);
 struct ft_tp *ft_stages_tps(const struct ft_stages *s);
-const struct ft_sample_req *ft_stages_sampling(const struct ft_stages *s);
+const struct ft_sample_req *ft_stages_sampling(const struct ft_stages *s, int *n);
 void ft_stages_sample(struct ft_stages *s, const struct ft_sample *smp);
 unsigned int ft_stages_max_wait(const struct ft_stages *s, unsigned int dflt);
 int ft_stages_init(struct ft_stages *s, const struct ft_env *env);

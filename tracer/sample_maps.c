@@ -28,7 +28,8 @@ struct smap_proc {
 	struct smap_file *f;
 	int		n;
 	unsigned int	gen, handed;	/* changes made, and the change last handed out */
-	char		*text;		/* PROCMAPS text of gen, or NULL */
+	char		*text;		/* PROCMAPS text of change text_gen, or NULL */
+	unsigned int	text_gen;
 };
 
 /* A thread's name, from the kernel's COMM records (exec, prctl) and forks. */
@@ -190,7 +191,7 @@ static const char *text_of(struct smap_proc *p, size_t *len)
 	FILE *f;
 	int i;
 
-	if (!p->text || p->handed != p->gen) {
+	if (!p->text || p->text_gen != p->gen) {
 		free(p->text);
 		p->text = NULL;
 		f = open_memstream(&p->text, &size);
@@ -201,6 +202,7 @@ static const char *text_of(struct smap_proc *p, size_t *len)
 			fprintf(f, "%llx %llx %s\n", (unsigned long long)p->f[i].base,
 				(unsigned long long)p->f[i].end, p->f[i].path);
 		fclose(f);
+		p->text_gen = p->gen;
 	}
 	*len = p->text ? strlen(p->text) : 0;
 	return p->text;
@@ -231,10 +233,8 @@ void ft_smaps_each(struct ft_smaps *m, void (*fn)(void *ctx, int pid, const char
 
 	for (i = 0; i < m->procs.n; i++) {
 		struct smap_proc *p = ft_tab_at(&m->procs, i);
-		unsigned int handed = p->handed;
 		const char *text = p->n ? text_of(p, &len) : NULL;
 
-		p->handed = handed;
 		if (text)
 			fn(ctx, p->pid, text);
 	}

@@ -8,6 +8,7 @@
  * kernel's LOST and THROTTLE records are counted.
  */
 #include <errno.h>
+#include <poll.h>
 #include <linux/perf_event.h>
 #ifdef __x86_64__
 #include <asm/perf_regs.h>
@@ -237,6 +238,7 @@ static int map_cpu(struct ft_sampler *sp, int cpu, int fd, int first)
 int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *pids,
 		    int npids)
 {
+	struct pollfd pfd;
 	bool per_task = npids && !(o->cmd && (o->all || o->cpu_on));
 	int cpu, t, fd;
 
@@ -278,7 +280,7 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 				first = fd;
 		}
 	}
-	if (!ft_sampler_fds(sp, &fd, 1)) {
+	if (!ft_sampler_pollfds(sp, &pfd, 1)) {
 		errno = ENODEV;
 		open_error(sp, -1);
 		return -1;
@@ -309,8 +311,8 @@ void ft_sampler_disable(struct ft_sampler *sp)
 	ioctl_all(sp, PERF_EVENT_IOC_DISABLE);
 }
 
-/* ft_sampler_fds - the fds of the rings, to poll (up to @max); returns how many */
-int ft_sampler_fds(const struct ft_sampler *sp, int *fds, int max)
+/* ft_sampler_pollfds - one live event of each ring, to poll (up to @max); returns how many */
+int ft_sampler_pollfds(const struct ft_sampler *sp, struct pollfd *pfd, int max)
 {
 	int cpu, t, n = 0;
 
@@ -318,7 +320,8 @@ int ft_sampler_fds(const struct ft_sampler *sp, int *fds, int max)
 		for (t = 0; t < sp->ntgt; t++)
 			if (sp->ring[cpu] && sp->fd[cpu * sp->ntgt + t] >= 0 &&
 			    !sp->hup[cpu * sp->ntgt + t]) {
-				fds[n++] = sp->fd[cpu * sp->ntgt + t];
+				pfd[n++] = (struct pollfd){ .fd = sp->fd[cpu * sp->ntgt + t],
+							    .events = POLLIN };
 				break;
 			}
 	return n;

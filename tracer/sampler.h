@@ -14,6 +14,7 @@
 #include "tracer/sample_maps.h"
 
 struct ft_opts;
+struct pollfd;
 
 typedef void (*ft_sample_fn)(void *ctx, const struct ft_sample *s);
 
@@ -45,7 +46,7 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 		    int npids);
 void ft_sampler_enable(struct ft_sampler *sp);
 void ft_sampler_disable(struct ft_sampler *sp);
-int ft_sampler_fds(const struct ft_sampler *sp, int *fds, int max);
+int ft_sampler_pollfds(const struct ft_sampler *sp, struct pollfd *pfd, int max);
 int ft_sampler_drain(struct ft_sampler *sp, uint64_t upto, ft_sample_fn fn, void *ctx);
 void ft_sampler_hangup(struct ft_sampler *sp, int fd);
 void ft_sampler_close(struct ft_sampler *sp);
