@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The kernel's own interrupt counters around a traced command against ftscope's counts.
 
-  irq_check.py hard|soft BEFORE AFTER SECONDS JSON [NAME[:N]...]
+  irq_check.py hard|soft BEFORE AFTER SECONDS JSON [NAME[:N[:W]]...]
 
 BEFORE and AFTER are /proc/interrupts (hard) or /proc/softirqs (soft) as the traced
 command read them at its start and end, SECONDS apart. ftscope counts from tracing on
@@ -12,6 +12,8 @@ soft; no NAME: the busiest handler): the kernel must count N or more. Allowed ov
 kernel: 3 + 1% (measured +0 to +7 over 2000 here, +0 over 10 to 400 in QEMU), and what the
 rest of the system adds at its rate in the bracket (counts beyond N) over 2 s more (ftscope
 notices the command's end within its 1 s read period); 22 more for the NAMEs not driven.
+W, when given, is what the workload did (default N) and N only the least that shows it
+ran: the rest of the system's rate then counts what is beyond W.
 One line per handler or vector, then OK or BAD lines.
 """
 import json
@@ -50,15 +52,20 @@ def main():
     ft = {x['name']: x['count'] for x in j['hardirqs' if kind == 'hard' else 'softirqs']}
     delta = {k: b[k] - a.get(k, 0) for k in b}
     least = int(os.environ.get('IRQ_MIN', 2000 if kind == 'hard' else 100))
-    driven = dict((x.split(':')[0], int(x.split(':')[1]) if ':' in x else least)
-                  for x in sys.argv[6:]) or {max(delta, key=delta.get): least}
+    driven, work = {}, {}
+    for x in sys.argv[6:]:
+        p = x.split(':')
+        driven[p[0]] = int(p[1]) if len(p) > 1 else least
+        work[p[0]] = int(p[2]) if len(p) > 2 else driven[p[0]]
+    if not driven:
+        driven = work = {max(delta, key=delta.get): least}
     bad = []
     for k in sorted(set(delta) | set(ft)):
         d, f = delta.get(k, 0), ft.get(k, 0)
         if not d and not f:
             continue
         # what the rest of the system adds at its rate in the bracket, over 2 s more
-        slack = 3 + d / 100 + max(0, d - driven.get(k, 0)) / float(secs) * 2
+        slack = 3 + d / 100 + max(0, d - work.get(k, 0)) / float(secs) * 2
         if k not in driven:
             slack += 22
         print(k, 'kernel', d, 'ftscope', f)

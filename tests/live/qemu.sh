@@ -138,14 +138,16 @@ fi
 # everything as found (but the top-level buffer's boot size: see same_state)
 # guest_irq NAME KIND CASE PREFIX [NAME...]: the guest's hardirqs or softirqs counts
 # against its own /proc counters read by the traced command (tests/live/irq_check.py). The
-# emulated UART's interrupts for the same 200 lines of 64 bytes varied from 16 to 400
-# (ttyS0's handler: ttyS2 shares its line): IRQ_MIN 10 only says the workload ran
+# emulated UART's interrupts for the same 200 lines of 64 bytes varied from 8 to 400
+# (ttyS0's handler: ttyS2 shares its line): IRQ_MIN 1 only says the workload ran. Under
+# TCG ksoftirqd may take several of the 200 datagrams in one NET_RX (one CI run: 142 of 200),
+# so net_rx:50:200 only says the workload ran (200: what it sent); the kernel's own count is the oracle
 guest_irq() {
 	local name=$1 kind=$2 c=$3 p=$4 r f=irq
 
 	shift 4
 	[ $kind = soft ] && f=si
-	r=$(IRQ_MIN=10 python3 tests/live/irq_check.py $kind $Q/$p-$f.a $Q/$p-$f.b \
+	r=$(IRQ_MIN=1 python3 tests/live/irq_check.py $kind $Q/$p-$f.a $Q/$p-$f.b \
 		"$(awk -v a="$(cat $Q/$p-t.a)" -v b="$(cat $Q/$p-t.b)" 'BEGIN { print b - a }')" \
 		$Q/$c.out "$@" 2>&1)
 	if ok $c && [ "$(tail -1 <<< "$r")" = OK ]; then
@@ -155,9 +157,9 @@ guest_irq() {
 	fi
 }
 guest_irq qemu_hardirqs_counts_vs_proc_interrupts hard irq_hard hard
-guest_irq qemu_softirqs_counts_vs_proc_softirqs soft irq_soft soft net_rx:200
+guest_irq qemu_softirqs_counts_vs_proc_softirqs soft irq_soft soft net_rx:50:200
 guest_irq qemu_hardirqs_record_then_file hard irq_rec_hard rec
-guest_irq qemu_softirqs_record_then_file soft irq_rec_soft rec net_rx:200
+guest_irq qemu_softirqs_record_then_file soft irq_rec_soft rec net_rx:50:200
 
 # the handler names come from irq_handler_entry's __data_loc name: a histogram per handler
 name=qemu_hardirqs_dist_names
