@@ -24,6 +24,7 @@
 #include "lib/pidset.h"
 
 struct ft_json;
+struct ft_metrics;
 struct ft_tasks;
 struct ft_blob;
 
@@ -96,6 +97,8 @@ struct ft_cli {
 	bool			command_words;	/* the first word that is no option starts the
 						   command, "--" or not (perf stat) */
 	bool			recorder;	/* -o FILE is what it writes, and -i does not apply */
+	bool			exports;	/* takes --prometheus, --heatmap, ...: set by the
+						   pipeline for analyzers with metrics() */
 	const char		*usage;		/* the command's own options */
 	const char		*examples;
 	const char		*shortopts;	/* its own, added to the common ones */
@@ -137,6 +140,11 @@ struct ft_analyzer {
 	int	(*init)(void *priv, const struct ft_env *env);
 	void	(*event)(void *priv, const struct ft_event *ev);
 	void	(*report)(void *priv, struct ft_report *r);
+	/* optional: its histograms as series (output/metrics.h), for the exports
+	   (--prometheus, --prometheus-file, --heatmap). Called between records, whenever
+	   an export needs them, and before an interval report resets them; the same
+	   series each time, with the values since the last reset */
+	void	(*metrics)(void *priv, struct ft_metrics *m);
 	void	(*fini)(void *priv);
 	/* optional: free what parse_opt and arg allocated (after fini, or without init) */
 	void	(*free)(void *priv);

@@ -28,6 +28,7 @@
 #include "lib/util.h"
 #include "output/hgroups.h"
 #include "output/json.h"
+#include "output/metrics.h"
 
 struct runqlat {
 	const struct ft_env	*env;
@@ -172,6 +173,14 @@ done:
 	}
 }
 
+/* runqlat_metrics - the histograms as series of ftscope_runqlat_seconds */
+static void runqlat_metrics(void *priv, struct ft_metrics *m)
+{
+	struct runqlat *r = priv;
+
+	ft_hgroups_metrics(&r->h, m, "runqlat", NULL, 0);
+}
+
 /* runqlat_fini - free everything */
 static void runqlat_fini(void *priv)
 {
@@ -205,5 +214,6 @@ const struct ft_analyzer ft_runqlat = {
 	.init		= runqlat_init,
 	.event		= runqlat_event,
 	.report		= runqlat_report,
+	.metrics	= runqlat_metrics,
 	.fini		= runqlat_fini,
 };

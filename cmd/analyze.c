@@ -64,6 +64,7 @@ static int check_functions(const struct ft_analyzer *a, const struct ft_func_req
  */
 int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
 {
+	struct ft_cli cli = a->cli;
 	struct ft_stage st = { .a = a };
 	struct ft_run r = { .name = a->cli.name, .stages = { .st = &st, .n = 1 } };
 	struct ft_opts o = { 0 };
@@ -78,7 +79,8 @@ int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
 		ft_err("out of memory");
 		return FT_EXIT_ERR;
 	}
-	ret = ft_opts_parse(&o, &a->cli, st.priv, argc, argv);
+	cli.exports = a->metrics != NULL;
+	ret = ft_opts_parse(&o, &cli, st.priv, argc, argv);
 	if (ret == FT_PARSE_RUN && ft_run_whole(&r, &r.stages, &o, "run"))
 		ret = FT_EXIT_USAGE;
 	if (ret == FT_PARSE_RUN && a->functions) {

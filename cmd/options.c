@@ -18,7 +18,11 @@
 #include "lib/util.h"
 #include "tracer/command.h"
 
-enum { OPT_JSON = 0x1000, OPT_HELP, OPT_PMU, OPT_KEEP_CMD, OPT_CLOCK, OPT_CGROUP };
+enum {
+	OPT_JSON = 0x1000, OPT_HELP, OPT_PMU, OPT_KEEP_CMD, OPT_CLOCK, OPT_CGROUP,
+	OPT_PROM, OPT_PROM_FILE, OPT_MAX_SERIES, OPT_HEATMAP, OPT_HEATMAP_COLS,
+	OPT_HEATMAP_WIDTH,
+};
 
 static const char common_short[] = "p:t:C:ad:Tb:i:B:o:h";
 static const struct option common_long[] = {
@@ -38,6 +42,15 @@ static const struct option common_long[] = {
 	{ "clock",	required_argument, NULL, OPT_CLOCK },
 	{ "cgroup",	required_argument, NULL, OPT_CGROUP },
 	{ "help",	no_argument,       NULL, 'h' },
+};
+/* the histogram analyzers' exports (struct ft_cli's exports) */
+static const struct option export_long[] = {
+	{ "prometheus",		required_argument, NULL, OPT_PROM },
+	{ "prometheus-file",	required_argument, NULL, OPT_PROM_FILE },
+	{ "max-series",		required_argument, NULL, OPT_MAX_SERIES },
+	{ "heatmap",		required_argument, NULL, OPT_HEATMAP },
+	{ "heatmap-cols",	required_argument, NULL, OPT_HEATMAP_COLS },
+	{ "heatmap-width",	required_argument, NULL, OPT_HEATMAP_WIDTH },
 };
 
 static const char common_usage[] =
@@ -63,6 +76,16 @@ static const char file_usage[] =
 	"  -B, --instance NAME   with -i: read the buffer of instance NAME (trace-cmd record -B;\n"
 	"                        top: the top one; default: the top one, or the first instance\n"
 	"                        with events when it holds none)\n";
+static const char export_usage[] =
+	"Exports (docs/export.md):\n"
+	"      --prometheus [ADDR:]PORT  serve the histograms, cumulative, at\n"
+	"                        http://ADDR:PORT/metrics (ADDR: 127.0.0.1) until the run ends\n"
+	"      --prometheus-file PATH  the same text, replaced every interval and at the end\n"
+	"                        (node_exporter's textfile collector)\n"
+	"      --max-series N    at most N series per metric, the rest in one \"other\" (1000)\n"
+	"      --heatmap FILE.svg  a latency heat map: time across, the histogram's rows up\n"
+	"      --heatmap-cols N  at most N columns (default 100), each 2^k ms wide\n"
+	"      --heatmap-width SECS  columns SECS wide instead\n";
 static const char common_tail[] =
 	"      --json            print the report as JSON\n"
 	"      --pmu LIST        count these events (see ftscope stat --help) over the trace\n"
@@ -84,24 +107,27 @@ void ft_usage(const struct ft_cli *a, FILE *f)
 		a->name, a->synopsis ? " " : "", a->synopsis ? a->synopsis : "", a->summary);
 	if (a->usage && a->usage[0])
 		fprintf(f, "Options:\n%s\n", a->usage);
-	fprintf(f, "%s%s%s\nEXAMPLES:\n%s", common_usage, a->recorder ? "" : file_usage,
-		common_tail, a->examples ? a->examples : "");
+	fprintf(f, "%s%s%s%s\nEXAMPLES:\n%s", common_usage, a->recorder ? "" : file_usage,
+		a->exports ? export_usage : "", common_tail, a->examples ? a->examples : "");
 }
 
 /* build_tables - common plus analyzer options, as one short string and one long table */
 static struct option *build_tables(const struct ft_cli *a, char *shortopts, size_t len)
 {
 	size_t nc = sizeof(common_long) / sizeof(common_long[0]), na = 0;
+	size_t ne = a->exports ? sizeof(export_long) / sizeof(export_long[0]) : 0;
 	struct option *lo;
 
 	while (a->longopts && a->longopts[na].name)
 		na++;
-	lo = calloc(nc + na + 1, sizeof(*lo));
+	lo = calloc(nc + ne + na + 1, sizeof(*lo));
 	if (!lo)
 		return NULL;
 	memcpy(lo, common_long, sizeof(common_long));
+	if (ne)
+		memcpy(lo + nc, export_long, sizeof(export_long));
 	if (na)
-		memcpy(lo + nc, a->longopts, na * sizeof(*lo));
+		memcpy(lo + nc + ne, a->longopts, na * sizeof(*lo));
 	/* '+': stop at the first word that is no option (glibc skips it before ':') */
 	snprintf(shortopts, len, "%s:%s%s", a->command_words ? "+" : "", common_short,
 		 a->shortopts ? a->shortopts : "");
@@ -133,8 +159,45 @@ static int parse_common(struct ft_opts *o, int opt, const char *arg)
 	case OPT_KEEP_CMD: o->keep_cmd = true; return 0;
 	case OPT_CLOCK: o->clock = arg; return 0;
 	case OPT_CGROUP: o->cgroup = arg; return 0;
+	case OPT_PROM: o->prom_addr = arg; return 0;
+	case OPT_PROM_FILE: o->prom_file = arg; return 0;
+	case OPT_MAX_SERIES:
+		if (ft_parse_long(arg, 1, 1000000, &v))
+			return 1;
+		o->max_series = (unsigned int)v;
+		return 0;
+	case OPT_HEATMAP: o->heatmap = arg; return 0;
+	case OPT_HEATMAP_COLS:
+		if (ft_parse_long(arg, 1, 10000, &v))
+			return 1;
+		o->heatmap_cols = (unsigned int)v;
+		return 0;
+	case OPT_HEATMAP_WIDTH:
+		return ft_parse_double(arg, 0.000001, 1e6, &o->heatmap_width) ? 1 : 0;
 	}
 	return -1;
+}
+
+/* check_exports - the export options against each other and -i; 0, or -1 after one line */
+static int check_exports(const struct ft_opts *o)
+{
+	if (o->prom_addr && o->input) {
+		ft_err("--prometheus serves a live run: with -i, use --prometheus-file");
+		return -1;
+	}
+	if ((o->heatmap_cols || o->heatmap_width) && !o->heatmap) {
+		ft_err("--heatmap-cols and --heatmap-width shape a --heatmap FILE.svg: give one");
+		return -1;
+	}
+	if (o->heatmap_cols && o->heatmap_width) {
+		ft_err("--heatmap-cols and --heatmap-width: give one of them");
+		return -1;
+	}
+	if (o->max_series && !o->prom_addr && !o->prom_file) {
+		ft_err("--max-series bounds --prometheus or --prometheus-file: give one");
+		return -1;
+	}
+	return 0;
 }
 
 /* ft_cli_check - the command's own check, told the common options @o that concern it */
@@ -287,6 +350,8 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 		ret = FT_EXIT_USAGE;
 	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu || o->clock)) {
 		ft_err("-i reads a capture: it cannot be combined with -b, --clock, --pmu or a command");
+		ret = FT_EXIT_USAGE;
+	} else if (check_exports(o)) {
 		ret = FT_EXIT_USAGE;
 	} else if (a->check && ft_cli_check(a, priv, o)) {
 		ret = FT_EXIT_USAGE;

@@ -21,6 +21,7 @@
 
 #include "analyzers/analyzer.h"
 #include "cmd/clock_map.h"
+#include "cmd/export.h"
 #include "cmd/footer.h"
 #include "cmd/options.h"
 #include "cmd/run.h"
@@ -77,6 +78,7 @@ struct pipeline {
 	struct ft_tp		*tps;		/* the tracepoints read by name, or NULL */
 	struct ft_capture	*cap;		/* -o FILE, or NULL */
 	struct ft_samples	sm;		/* perf samples the analyzers take, if any */
+	struct ft_export	ex;		/* the analyzer's histograms: Prometheus, heat map */
 	bool			progress;	/* a progress line is on the terminal */
 	char			kallsyms[64];	/* offline: the trace.dat's kallsyms (a memfd) */
 };
@@ -89,6 +91,7 @@ static inline void deliver(struct pipeline *p, const struct ft_event *ev)
 	/* -C: what the kernel's tracing_cpumask keeps live, here on a capture too */
 	if (on && (ev->cpu >= p->o->ncpus || !on[ev->cpu]))
 		return;
+	ft_export_at(&p->ex, ev->ts);
 	ft_stages_event(&p->run->stages, ev);
 }
 
@@ -206,6 +209,8 @@ static void report(struct pipeline *p, struct ft_merge *m, bool final)
 			putchar('\n');
 		}
 	}
+	if (r.interval)		/* the analyzer resets its histograms: keep them */
+		ft_export_fold(&p->ex);
 	ft_stages_report(&p->run->stages, &r);
 	if (p->pmu)
 		ft_pmu_report(p->pmu, r.footer ? r.footer : r.f, r.json, r.interval);
@@ -217,6 +222,8 @@ static void report(struct pipeline *p, struct ft_merge *m, bool final)
 	if (r.json)
 		ft_json_obj_end(&j);
 	fflush(stdout);
+	if (!final)
+		ft_export_interval(&p->ex, p->foot.run.events);
 }
 
 /* pipeline_init - decoder, chain, tasks and the analyzer over @tep */
@@ -285,6 +292,7 @@ static int pipeline_init(struct pipeline *p, struct tep_handle *tep, int ncpus, 
 	p->sm.ncpus = ncpus;
 	p->sm.shown = p->show ? &p->shown : NULL;
 	p->sm.tasks = &p->tasks;
+	ft_export_start(&p->ex, p->foot.run.lost_cpu, ncpus);
 	return ft_stages_init(&p->run->stages, &p->env);
 }
 
@@ -297,16 +305,6 @@ static void pipeline_fini(struct pipeline *p)
 	ft_footer_fini(&p->foot);
 }
 
-/* load_filter - the pid filter the capture recorded, if any; -1 after one line */
-static int load_filter(struct pipeline *p, struct ft_source *src)
-{
-	int ret = ft_source_filter(src, &p->filtered, &p->follow, &p->traced);
-
-	if (ret)
-		ft_err("%s: its pid filter is damaged", p->o->input);
-	return ret;
-}
-
 /*
  * show_filter - -p/-t on a capture report these tasks, as perf sched timehist -p/-t
  * does: -p a process with its threads and the children the file shows it fork. The
@@ -315,18 +313,12 @@ static int load_filter(struct pipeline *p, struct ft_source *src)
 static int show_filter(struct pipeline *p)
 {
 	const struct ft_opts *o = p->o;
-	int i;
 
 	if (!o->npids && !o->ntids)
 		return 0;
-	if (ft_imap_init(&p->shown, 64))
-		return -1;
 	p->show = true;
 	p->show_follow = o->npids > 0;
-	for (i = 0; i < o->npids + o->ntids; i++)
-		if (!ft_imap_put(&p->shown, i < o->npids ? o->pids[i] : o->tids[i - o->npids], 1))
-			return -1;
-	return 0;
+	return ft_imap_of_ids(&p->shown, o->pids, o->npids, o->tids, o->ntids);
 }
 
 /* probes_of_file - funclat -i: the probes the file recorded, and their formats */
@@ -377,8 +369,12 @@ static int run_offline(struct pipeline *p)
 		ft_err("out of memory");
 		goto out_src;
 	}
-	if (ft_imap_init(&p->traced, 64) || load_filter(p, &src))
+	if (ft_imap_init(&p->traced, 64))
 		goto out_pipe;
+	if (ft_source_filter(&src, &p->filtered, &p->follow, &p->traced)) {
+		ft_err("%s: its pid filter is damaged", p->o->input);
+		goto out_pipe;
+	}
 	if (show_filter(p)) {
 		ft_err("out of memory");
 		goto out_pipe;
@@ -402,7 +398,8 @@ static int run_offline(struct pipeline *p)
 		goto out_an;
 	ft_merge_flush_losses(&m);
 	report(p, &m, true);
-	ret = FT_EXIT_OK;
+	if (!ft_export_finish(&p->ex, p->last_ts, p->foot.run.events))
+		ret = FT_EXIT_OK;
 out_an:
 	ft_stages_fini(&p->run->stages);
 out_pipe:
@@ -612,13 +609,16 @@ static int live_loop(struct pipeline *p, struct live *l)
 		next_report = start + (uint64_t)(o->interval * 1e9);
 	while (!stop_reason(p, o->cmd ? &l->child : NULL, end, reports)) {
 		uint64_t now = ft_now_ns(), wake = now + l->max_wait * 1000000ULL;
+		struct pollfd pfd[FT_EXPORT_MAX_FDS];
+		int npfd = ft_export_pollfds(&p->ex, pfd, FT_EXPORT_MAX_FDS);
 
 		if (end && end < wake)
 			wake = end;
 		if (next_report && next_report + COMMIT_LAG_NS < wake)
 			wake = next_report + COMMIT_LAG_NS;
 		if (wake > now)
-			ft_samples_wait(&p->sm, &l->s, (int)((wake - now + 999999) / 1000000));
+			ft_samples_wait(&p->sm, &l->s, (int)((wake - now + 999999) / 1000000),
+					pfd, npfd);
 		now = ft_now_ns();
 		if (p->run->record ? ft_capture_splice(&l->cap, false) < 0 :
 				     ft_reader_round(&l->s, &l->m) < 0)
@@ -648,6 +648,8 @@ static int live_loop(struct pipeline *p, struct live *l)
 			report(p, &l->m, false);
 			next_report += (uint64_t)(o->interval * 1e9);
 		}
+		if (npfd)	/* scrapes: answered with what is merged now */
+			ft_export_serve(&p->ex, pfd, npfd, l->m.events);
 	}
 	return 0;
 }
@@ -675,7 +677,7 @@ static int live_finish(struct pipeline *p, struct live *l)
 	if (p->cap && capture_end(p, &l->cap, l->pids, l->npids))
 		return -1;
 	report(p, &l->m, true);
-	return 0;
+	return ft_export_finish(&p->ex, p->last_ts, p->foot.run.events);
 }
 
 /* run_live - trace: the whole lifecycle with unwinding on every path */
@@ -759,7 +761,8 @@ out_child:
  */
 int ft_run(struct ft_opts *o, struct ft_run *r)
 {
-	struct pipeline p = { .run = r, .o = o, .need = r->need, .want = r->want };
+	struct pipeline p = { .run = r, .o = o, .need = r->need, .want = r->want,
+			      .ex = { .next_ns = UINT64_MAX } };
 	struct ft_pmu pmu = { 0 };
 	int ret = FT_PARSE_RUN;
 
@@ -780,6 +783,8 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 			ret = FT_EXIT_USAGE;
 		p.pmu = &pmu;
 	}
+	if (ret == FT_PARSE_RUN && ft_export_open(&p.ex, o, &r->stages.st[0]))
+		ret = FT_EXIT_ERR;
 	if (ret == FT_PARSE_RUN) {
 		ft_install_signals();
 		ret = o->input ? run_offline(&p) : run_live(&p);
@@ -788,5 +793,6 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 		ft_probes_free(p.probes);
 	ft_pmu_close(&pmu);
 	ft_samples_fini(&p.sm);
+	ft_export_close(&p.ex);
 	return ret;
 }

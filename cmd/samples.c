@@ -107,13 +107,19 @@ void ft_samples_round(struct ft_samples *sm, uint64_t upto)
 	sm->counts = sm->sampler.counts;
 }
 
-/* ft_samples_wait - live: sleep as ft_reader_wait does, waking too at a ring's watermark */
-void ft_samples_wait(struct ft_samples *sm, struct ft_session *s, int timeout_ms)
+/*
+ * ft_samples_wait - live: sleep as ft_reader_wait does, waking too at a ring's
+ * watermark or at one of the caller's @nextra fds (their revents set on return)
+ */
+void ft_samples_wait(struct ft_samples *sm, struct ft_session *s, int timeout_ms,
+		     struct pollfd *extra, int nextra)
 {
-	struct pollfd pfd[sm->req ? sm->sampler.ncpus : 1];
+	struct pollfd pfd[(sm->req ? sm->sampler.ncpus : 0) + nextra + 1];
 	int n = sm->req ? ft_sampler_pollfds(&sm->sampler, pfd, sm->sampler.ncpus) : 0, i;
 
-	ft_reader_wait(s, timeout_ms, pfd, n);
+	memcpy(pfd + n, extra, nextra * sizeof(*pfd));
+	ft_reader_wait(s, timeout_ms, pfd, n + nextra);
+	memcpy(extra, pfd + n, nextra * sizeof(*pfd));
 	/* a ring whose task is gone polls as hung up at once, ever after */
 	for (i = 0; i < n; i++)
 		if (pfd[i].revents & (POLLHUP | POLLERR))

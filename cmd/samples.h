@@ -43,7 +43,8 @@ int ft_samples_prepare(struct ft_samples *sm, const struct ft_stages *st, bool l
 		       const char *clock);
 int ft_samples_open(struct ft_samples *sm, const struct ft_opts *o, const int *pids, int npids);
 void ft_samples_round(struct ft_samples *sm, uint64_t upto);
-void ft_samples_wait(struct ft_samples *sm, struct ft_session *s, int timeout_ms);
+void ft_samples_wait(struct ft_samples *sm, struct ft_session *s, int timeout_ms,
+		     struct pollfd *extra, int nextra);
 int ft_samples_keep(struct ft_samples *sm);
 int ft_samples_of_file(struct ft_samples *sm, struct ft_source *src, const char *input,
 		       const char *name);

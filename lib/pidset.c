@@ -24,6 +24,19 @@ int ft_imap_init(struct ft_imap *m, unsigned int capacity)
 	return m->slot ? 0 : -1;
 }
 
+/* ft_imap_of_ids - a new table holding the ids of @a and @b (value 1); 0, or -1 (ENOMEM) */
+int ft_imap_of_ids(struct ft_imap *m, const int *a, int na, const int *b, int nb)
+{
+	int i;
+
+	if (ft_imap_init(m, 64))
+		return -1;
+	for (i = 0; i < na + nb; i++)
+		if (!ft_imap_put(m, i < na ? a[i] : b[i - na], 1))
+			return -1;
+	return 0;
+}
+
 /* ft_imap_fini - free the table */
 void ft_imap_fini(struct ft_imap *m)
 {

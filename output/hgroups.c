@@ -2,9 +2,13 @@
 /*
  * Grouped latency histograms.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "events/tasks.h"
 #include "output/hgroups.h"
 #include "output/json.h"
+#include "output/metrics.h"
 
 static const char *const by_name[] = { "none", "pid", "tid", "cpu" };
 
@@ -112,4 +116,35 @@ void ft_hgroups_reset(struct ft_hgroups *g)
 	for (i = 0; i < g->groups.n; i++)
 		ft_hist_reset(&((struct ft_hgroup *)ft_tab_at(&g->groups, i))->hist);
 	g->oom = 0;
+}
+
+/*
+ * ft_hgroups_metrics - the histograms as series of metric @name, each labelled with
+ * @extra and its group: one unlabelled series, or one per group (comm and pid or tid,
+ * or cpu), whose sum is the total but for values the groups had no memory for
+ */
+void ft_hgroups_metrics(struct ft_hgroups *g, struct ft_metrics *m, const char *name,
+			const struct ft_label *extra, int nextra)
+{
+	struct ft_label l[FT_METRIC_MAX_LABELS];
+	char key[16];
+	unsigned int i;
+	int n = nextra < FT_METRIC_MAX_LABELS - 2 ? nextra : FT_METRIC_MAX_LABELS - 2;
+
+	if (n > 0)
+		memcpy(l, extra, n * sizeof(*l));
+	if (g->by == FT_BY_NONE) {
+		ft_metrics_hist(m, name, l, n, &g->total, g->unit);
+		return;
+	}
+	for (i = 0; i < g->groups.n; i++) {
+		struct ft_hgroup *h = ft_tab_at(&g->groups, i);
+		int k = n;
+
+		snprintf(key, sizeof(key), "%d", h->key);
+		if (g->by != FT_BY_CPU)
+			l[k++] = (struct ft_label){ "comm", ft_tasks_comm(g->tasks, h->key) };
+		l[k++] = (struct ft_label){ by_name[g->by], key };
+		ft_metrics_hist(m, name, l, k, &h->hist, g->unit);
+	}
 }

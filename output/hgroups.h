@@ -13,6 +13,8 @@
 #include "output/hist.h"
 
 struct ft_json;
+struct ft_label;
+struct ft_metrics;
 struct ft_tasks;
 
 enum ft_group_by { FT_BY_NONE, FT_BY_PID, FT_BY_TID, FT_BY_CPU };
@@ -47,5 +49,7 @@ static inline void ft_hgroups_add(struct ft_hgroups *g, int tid, int cpu, const 
 void ft_hgroups_print(struct ft_hgroups *g, FILE *f);
 void ft_hgroups_json(struct ft_hgroups *g, struct ft_json *j);
 void ft_hgroups_reset(struct ft_hgroups *g);
+void ft_hgroups_metrics(struct ft_hgroups *g, struct ft_metrics *m, const char *name,
+			const struct ft_label *extra, int nextra);
 
 #endif

@@ -33,6 +33,13 @@ struct ft_opts {
 	const char	*output;	/* -o DIR (capture) */
 	const char	*pmu;		/* --pmu LIST: counters over the trace window */
 	bool		keep_cmd;	/* --keep-command: leave the command running at the end */
+	/* exports of histogram analyzers (cmd/export.c; not the tracer's business) */
+	const char	*prom_addr;	/* --prometheus [ADDR:]PORT: serve /metrics there */
+	const char	*prom_file;	/* --prometheus-file PATH: rewritten every interval */
+	unsigned int	max_series;	/* --max-series N: then one "other" series (0: 1000) */
+	const char	*heatmap;	/* --heatmap FILE.svg */
+	unsigned int	heatmap_cols;	/* --heatmap-cols N: at most N columns (0: 100) */
+	double		heatmap_width;	/* --heatmap-width SECS: the columns' width (0: auto) */
 };
 
 #endif

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The exports of one analyzer's histograms. Each asks the analyzer for its series
+ * when it needs them: a Prometheus scrape (served between rounds of the live loop, so
+ * the analyzer is never read while it counts) or the interval's file; a heat map as
+ * the records' time crosses a column's end. Before an interval report resets the
+ * analyzer's histograms, each export keeps what they held, so both stay cumulative.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzers/analyzer.h"
+#include "cmd/export.h"
+#include "cmd/footer.h"
+#include "cmd/stages.h"
+#include "lib/httpd.h"
+#include "lib/util.h"
+#include "output/heatmap.h"
+#include "output/prom.h"
+#include "tracer/opts.h"
+
+_Static_assert(FT_EXPORT_MAX_FDS == FT_HTTPD_MAX_FDS, "the live loop's pollfds");
+
+/**
+ * ft_export_open - the exports @o asks of analyzer @st (none: @ex stays off)
+ * Returns 0, or -1 after one error line (a port in use, ...).
+ */
+int ft_export_open(struct ft_export *ex, const struct ft_opts *o, struct ft_stage *st)
+{
+	memset(ex, 0, sizeof(*ex));
+	ex->next_ns = UINT64_MAX;
+	if (!o->prom_addr && !o->prom_file && !o->heatmap)
+		return 0;
+	ex->st = st;
+	ex->o = o;
+	if ((o->prom_addr || o->prom_file) && !(ex->prom = ft_prom_new(o->max_series))) {
+		ft_err("out of memory");
+		return -1;
+	}
+	if (o->prom_addr && !(ex->httpd = ft_httpd_open(o->prom_addr)))
+		return -1;
+	if (o->heatmap) {
+		struct ft_heatmap_opts ho = {
+			.path = o->heatmap, .title = st->a->cli.name, .max_cols = o->heatmap_cols,
+			.width_ns = (uint64_t)(o->heatmap_width * 1e9),
+		};
+
+		ex->heat = ft_heatmap_new(&ho);
+		if (!ex->heat)
+			return -1;
+		ex->next_ns = 0;	/* the first record starts the map */
+	}
+	return 0;
+}
+
+/* ft_export_start - the run's losses per CPU as they come, for the Prometheus counters */
+void ft_export_start(struct ft_export *ex, const unsigned long long *lost_cpu, int ncpus)
+{
+	ex->lost_cpu = lost_cpu;
+	ex->ncpus = ncpus;
+}
+
+/* ft_export_tick - a heat map column ends before the record at @ts */
+void ft_export_tick(struct ft_export *ex, uint64_t ts)
+{
+	ft_heatmap_begin(ex->heat);
+	ex->st->a->metrics(ex->st->priv, ft_heatmap_metrics(ex->heat));
+	ex->next_ns = ft_heatmap_take(ex->heat, ts);
+}
+
+/* ft_export_fold - before an interval report resets the histograms: keep them */
+void ft_export_fold(struct ft_export *ex)
+{
+	if (ex->prom) {
+		ft_prom_begin(ex->prom);
+		ex->st->a->metrics(ex->st->priv, ft_prom_metrics(ex->prom));
+		ft_prom_fold(ex->prom);
+	}
+	if (ex->heat) {
+		ft_heatmap_begin(ex->heat);
+		ex->st->a->metrics(ex->st->priv, ft_heatmap_metrics(ex->heat));
+		ft_heatmap_fold(ex->heat);
+	}
+}
+
+/*
+ * prom_text - the exposition as of now, @events merged so far: malloc'ed in *@buf;
+ * 0, or -1 (ENOMEM)
+ */
+static int prom_text(struct ft_export *ex, bool openmetrics, unsigned long long events,
+		     char **buf, size_t *len)
+{
+	ft_prom_begin(ex->prom);
+	ex->st->a->metrics(ex->st->priv, ft_prom_metrics(ex->prom));
+	ft_prom_counters(ex->prom, events, ex->lost_cpu, ex->lost_cpu ? ex->ncpus : 0);
+	return ft_prom_render(ex->prom, openmetrics, buf, len);
+}
+
+/* ft_export_pollfds - what the live loop's wait also watches: the server's fds */
+int ft_export_pollfds(struct ft_export *ex, struct pollfd *pfd, int max)
+{
+	return ex->httpd ? ft_httpd_pollfds(ex->httpd, pfd, max) : 0;
+}
+
+/* answer - one HTTP request: /metrics, in OpenMetrics when the scraper accepts it */
+static void answer(void *ctx, const char *method, const char *path, const char *accept,
+		   struct ft_http_answer *a)
+{
+	struct ft_export *ex = ctx;
+	bool om = accept && strstr(accept, "application/openmetrics-text");
+
+	a->type = "text/plain; charset=utf-8";
+	if (strcmp(path, "/metrics")) {
+		a->status = 404;
+		a->body = strdup("not found: ftscope serves /metrics\n");
+		a->len = a->body ? strlen(a->body) : 0;
+		return;
+	}
+	if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
+		a->status = 405;
+		a->body = strdup("only GET and HEAD\n");
+		a->len = a->body ? strlen(a->body) : 0;
+		return;
+	}
+	a->status = prom_text(ex, om, ex->events, &a->body, &a->len) ? 500 : 200;
+	a->type = om ? "application/openmetrics-text; version=1.0.0; charset=utf-8" :
+		       "text/plain; version=0.0.4; charset=utf-8";
+}
+
+/* ft_export_serve - after the wait: the scrapes that came, answered as of now */
+void ft_export_serve(struct ft_export *ex, const struct pollfd *pfd, int n,
+		     unsigned long long events)
+{
+	ex->events = events;
+	if (ex->httpd)
+		ft_httpd_serve(ex->httpd, pfd, n, answer, ex);
+}
+
+/* write_file - --prometheus-file: the text in PATH.tmp, renamed over PATH; 0 or -1 */
+static int write_file(struct ft_export *ex, unsigned long long events)
+{
+	char tmp[4096], *buf = NULL;
+	size_t len = 0;
+	int ret = -1;
+	FILE *f;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", ex->o->prom_file) >= (int)sizeof(tmp)) {
+		ft_err("%s: path too long", ex->o->prom_file);
+		return -1;
+	}
+	if (prom_text(ex, false, events, &buf, &len)) {
+		ft_err("out of memory");
+		return -1;
+	}
+	f = fopen(tmp, "w");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+		ft_err("%s: %s", tmp, strerror(errno));
+		if (f)
+			unlink(tmp);
+	} else if (rename(tmp, ex->o->prom_file)) {
+		ft_err("%s: %s", ex->o->prom_file, strerror(errno));
+		unlink(tmp);
+	} else {
+		ret = 0;
+	}
+	free(buf);
+	return ret;
+}
+
+/* ft_export_interval - after an interval's report: the file; 0, or -1 after one line */
+int ft_export_interval(struct ft_export *ex, unsigned long long events)
+{
+	return ex->prom && ex->o->prom_file ? write_file(ex, events) : 0;
+}
+
+/*
+ * ft_export_finish - at the end (trace time @end_ts, @events merged): the file and
+ * the heat map; 0, or -1 after one line
+ */
+int ft_export_finish(struct ft_export *ex, uint64_t end_ts, unsigned long long events)
+{
+	int ret = ft_export_interval(ex, events);
+
+	if (ex->heat) {
+		if (ex->next_ns)	/* 0: no record came, the map has no columns */
+			ft_export_tick(ex, end_ts);
+		if (ft_heatmap_write(ex->heat))
+			ret = -1;
+	}
+	return ret;
+}
+
+/* ft_export_close - stop serving, free everything */
+void ft_export_close(struct ft_export *ex)
+{
+	if (ex->httpd)
+		ft_httpd_close(ex->httpd);
+	if (ex->prom)
+		ft_prom_free(ex->prom);
+	if (ex->heat)
+		ft_heatmap_free(ex->heat);
+	memset(ex, 0, sizeof(*ex));
+	ex->next_ns = UINT64_MAX;
+}
