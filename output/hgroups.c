@@ -126,7 +126,7 @@ void ft_hgroups_reset(struct ft_hgroups *g)
 void ft_hgroups_metrics(struct ft_hgroups *g, struct ft_metrics *m, const char *name,
 			const struct ft_label *extra, int nextra)
 {
-	struct ft_label l[FT_METRIC_MAX_LABELS];
+	struct ft_label l[FT_METRIC_MAX_LABELS] = { { 0 } };
 	char key[16];
 	unsigned int i;
 	int n = nextra < FT_METRIC_MAX_LABELS - 2 ? nextra : FT_METRIC_MAX_LABELS - 2;

@@ -16,7 +16,10 @@
 
 #include <cmocka.h>
 
+#include "events/tasks.h"
+#include "output/hgroups.h"
 #include "output/hist.h"
+#include "output/metrics.h"
 
 #define N_BIG	100000
 
@@ -311,6 +314,70 @@ static void test_reset_and_size(void **state)
 	assert_null(h.fine);
 }
 
+/* What a sink was handed: each series as "name{l=v,...} count sum_ns" */
+struct capture {
+	struct ft_metrics	m;
+	char			text[512];
+};
+
+/* capture_hist - the sink: one line per series */
+static void capture_hist(struct ft_metrics *m, const char *name, const struct ft_label *l,
+			 int nl, const struct ft_hist *h, const struct ft_unit *u)
+{
+	struct capture *c = (struct capture *)m;
+	size_t n = strlen(c->text);
+	int i;
+
+	n += snprintf(c->text + n, sizeof(c->text) - n, "%s{", name);
+	for (i = 0; i < nl; i++)
+		n += snprintf(c->text + n, sizeof(c->text) - n, "%s%s=%s", i ? "," : "",
+			      l[i].name, l[i].value);
+	snprintf(c->text + n, sizeof(c->text) - n, "} %s %llu %llu\n", u->short_name,
+		 (unsigned long long)h->count, (unsigned long long)h->sum_ns);
+}
+
+/* emit - @by groups of three values of two threads of process 10 on CPUs 0 and 1 */
+static void emit(enum ft_group_by by, const struct ft_label *extra, int nextra,
+		 struct capture *c)
+{
+	struct ft_hgroups g = { .by = by };
+	struct ft_tasks t;
+
+	memset(c, 0, sizeof(*c));
+	c->m.hist = capture_hist;
+	assert_int_equal(ft_tasks_init(&t, false), 0);
+	ft_tasks_fork(&t, 1, 10, "srv");
+	ft_tasks_fork(&t, 10, 11, "srv");
+	ft_tasks_note(&t, 11, "srv-w")->tgid = 10;	/* a thread of process 10 */
+	assert_int_equal(ft_hgroups_init(&g, &t), 0);
+	ft_hgroups_add(&g, 10, 0, "srv", 1000);
+	ft_hgroups_add(&g, 11, 1, "srv-w", 2000);
+	ft_hgroups_add(&g, 11, 0, "srv-w", 4000);
+	ft_hgroups_metrics(&g, &c->m, "runqlat", extra, nextra);
+	ft_hgroups_fini(&g);
+	ft_tasks_fini(&t);
+}
+
+/* test_metrics - the series of grouped histograms: labels, counts, sums */
+static void test_metrics(void **state)
+{
+	struct ft_label fn = { "function", "vfs_read" };
+	struct capture c;
+
+	(void)state;
+	emit(FT_BY_NONE, NULL, 0, &c);
+	assert_string_equal(c.text, "runqlat{} us 3 7000\n");
+	emit(FT_BY_NONE, &fn, 1, &c);
+	assert_string_equal(c.text, "runqlat{function=vfs_read} us 3 7000\n");
+	emit(FT_BY_PID, NULL, 0, &c);
+	assert_string_equal(c.text, "runqlat{comm=srv,pid=10} us 3 7000\n");
+	emit(FT_BY_TID, &fn, 1, &c);
+	assert_string_equal(c.text, "runqlat{function=vfs_read,comm=srv,tid=10} us 1 1000\n"
+			    "runqlat{function=vfs_read,comm=srv-w,tid=11} us 2 6000\n");
+	emit(FT_BY_CPU, NULL, 0, &c);
+	assert_string_equal(c.text, "runqlat{cpu=0} us 2 5000\nrunqlat{cpu=1} us 1 2000\n");
+}
+
 /* main - the histogram suite */
 int main(void)
 {
@@ -326,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_near_2_63),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_reset_and_size),
+		cmocka_unit_test(test_metrics),
 	};
 
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
