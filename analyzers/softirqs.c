@@ -389,7 +389,9 @@ static void softirqs_metrics(void *priv, struct ft_metrics *m)
 	for (v = 0; v < NVEC; v++) {
 		struct ft_label l = { "vector", vec_name(v, buf, sizeof(buf)) };
 
-		if (x->time[v].count)
+		/* entered, even if not yet timed: a vector with a raise -> entry comes
+		   here first, so the main metric leads every emission that has any */
+		if (x->n[v] || x->time[v].count)
 			ft_metrics_hist(m, "softirqs", &l, 1, &x->time[v], x->unit);
 	}
 	for (v = 0; x->have_raise && v < NVEC; v++) {
