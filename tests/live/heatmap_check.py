@@ -217,12 +217,13 @@ def pixels(png):
 
 def picture(png, svg):
     """chromium drew the cells: its coloured pixels cover the cells' area and the
-    legend's nine coloured boxes, no more and no less (anti-aliased edges: 10%)"""
+    legend's nine coloured boxes, no more and no less (anti-aliased edges: measured
+    +0.3% .. +0.7% in six runs; 3% allowed)"""
     px = pixels(png)
     coloured = sum(1 for row in px for (r, g, b) in row if max(r, g, b) - min(r, g, b) > 40)
     root, cols, cells = load(svg)
     want = sum(c['w'] * c['h'] for c in cells) + 9 * 40 * 14
-    done(abs(coloured - want) <= 0.1 * want,
+    done(abs(coloured - want) <= 0.03 * want,
          f"{coloured} coloured pixels in {len(px[0])}x{len(px)}, the cells and legend "
          f"cover {want:.0f}")
 
