@@ -42,6 +42,26 @@ $FTSCOPE runqlat --json --heatmap $H-iv.svg 0.3 -- $WL/phases $H-iv.phases 500 3
 check heatmap_intervals_keep_all total $H-iv.svg $H-iv.json
 check heatmap_intervals_phase_counts counts $H-iv.svg $H-iv.phases
 
+# the other histogram analyzers: each map's rows hold the buckets their report prints
+ph="$WL/phases $H-a.phases 200 50 200"
+anal() {
+	local name=$1 a=$2
+	shift 2
+	rm -f $H-$name.svg
+	$FTSCOPE $a --json --heatmap $H-$name.svg "$@" > $H-$name.json 2>/dev/null
+	check heatmap_$name analyzer $a $H-$name.svg $H-$name.json
+}
+anal wakeup_groups wakeup -P -- $ph
+anal funclat_functions funclat -F -u syscall:clock_nanosleep syscall:nanosleep -- $ph
+anal latency_comm latency -- $ph
+anal latency_pids latency --pids -- $ph
+# direct writes: the disk's interrupts, their softirqs and the requests
+io="dd if=/dev/zero of=$H-io bs=4k count=200 oflag=direct"
+anal hardirqs_ns hardirqs -N -- $io
+anal softirqs softirqs -- $io
+anal biolatency_disks biolatency -D -- $io
+rm -f $H-io
+
 # in a real browser: a picture of the cells, the DOM's cells, a click's zoom
 if ! command -v chromium > /dev/null; then
 	skip heatmap_chromium "no chromium (scripts/install-deps.sh installs it)"

@@ -272,5 +272,29 @@ def novalue(svg):
     done('No values' in s and 'class="cell"' not in s, "an SVG saying 'No values'")
 
 
+def analyzer(name, svg, runjson):
+    """another analyzer's map: its rows hold exactly the buckets its report prints
+    (summed over its histograms: groups, functions, handlers, vectors), in its unit"""
+    j = reports(runjson)[-1]
+    root, cols, cells = load(svg)
+    if name == 'latency':       # its report has counts per task, no buckets
+        want, got = sum(t['count'] for t in j['tasks']), sum(c['count'] for c in cells)
+        done(want == got and got > 0, f"latency: cells hold {got}, its tasks {want}")
+    hists = {'hardirqs': lambda: [h['hist'] for h in j['hardirqs']],
+             'softirqs': lambda: [h['hist'] for h in j['softirqs']]}.get(
+                 name, lambda: [j['total']])()
+    want, got = {}, {}
+    for h in hists:
+        for b in h['buckets']:
+            if b['count']:
+                want[(b['low'], b['high'])] = want.get((b['low'], b['high']), 0) + b['count']
+    for c in cells:
+        got[(c['lo'], c['hi'])] = got.get((c['lo'], c['hi']), 0) + c['count']
+    unit = {'ns': 'nsecs', 'us': 'usecs', 'ms': 'msecs'}[hists[0]['unit'] if hists else 'us']
+    ok = want == got and got and root['data-metric'] == name and root['data-unit'] == unit
+    done(ok, f"{name}: rows {sorted(got.items())[:4]}... in {root['data-unit']}, the report's "
+         f"{sorted(want.items())[:4]}... in {unit}")
+
+
 if __name__ == '__main__':
     globals()[sys.argv[1]](*sys.argv[2:])
