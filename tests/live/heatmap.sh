@@ -33,6 +33,9 @@ $FTSCOPE runqlat -i $H.dat --json --heatmap $H-w.svg --heatmap-width 0.1 > $H-w.
 check heatmap_width_fixed geometry $H-w.svg $H.phases width 100000000
 check heatmap_width_phase_counts counts $H-w.svg $H.phases
 check heatmap_width_count_equals_report total $H-w.svg $H-w.json
+# 0.2 ms columns: 10000 of them end at 2 s, before the run does
+$FTSCOPE runqlat -i $H.dat --heatmap $H-b.svg --heatmap-width 0.0002 > /dev/null 2> $H-b.err
+check heatmap_width_bound bound $H-b.svg $H-w.svg $H-b.err $H-w.json
 $FTSCOPE runqlat -i $H.dat --heatmap $H-d.svg > /dev/null 2>&1
 check heatmap_cols_default_100 geometry $H-d.svg $H.phases cols 100
 

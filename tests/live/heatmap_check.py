@@ -296,5 +296,20 @@ def analyzer(name, svg, runjson):
          f"{sorted(want.items())[:4]}... in {unit}")
 
 
+def bound(svg, wide, err, runjson):
+    """a fixed width past 10000 columns: the map ends there; what came after is what a
+    map of 0.1 s columns over the same records has from that time on, and says so"""
+    root, cols, cells = load(svg)
+    n, w = int(root['data-cols']), int(root['data-width-ns'])
+    later = sum(c['count'] for c in load(wide)[2] if c['t0'] >= n * w)
+    undrawn, drawn = int(root['data-undrawn']), sum(c['count'] for c in cells)
+    want = sum(r['total']['count'] for r in reports(runjson))
+    line = open(err).read().strip()
+    ok = (n == 10000 and undrawn == later > 0 and drawn + undrawn == want and
+          line.count('\n') == 0 and f"{undrawn} values after" in line)
+    done(ok, f"{n} columns, {undrawn} values not drawn (the 0.1 s map has {later} after "
+         f"{n * w / 1e9:g} s), {drawn} drawn of {want}; stderr: {line}")
+
+
 if __name__ == '__main__':
     globals()[sys.argv[1]](*sys.argv[2:])
