@@ -74,6 +74,7 @@ def total(svg, *runs):
 
 def geometry(svg, ph, mode, val):
     """column width and count as the options ask, the map's span matching the run"""
+    xml.dom.minidom.parse(svg)      # well-formed, or an exception
     root, cols, cells = load(svg)
     t = phases(ph)[0]
     start, end = int(root['data-start-ns']), int(root['data-end-ns'])
