@@ -28,34 +28,16 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
+#include "analyzers/bio_rwbs.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "lib/util.h"
 #include "output/hist.h"
 #include "output/json.h"
+#include "output/metrics.h"
 
 /* Field indexes, the same in each declaration (complete: error where others have bytes). */
 enum { F_DEV, F_SECTOR, F_NR_SECTOR, F_RWBS, F_BYTES, F_COMM };
-
-/* The operation and flags of a request, from its rwbs string (blk_fill_rwbs). */
-enum { OP_READ, OP_WRITE, OP_FLUSH, OP_DISCARD, OP_SECURE_ERASE, OP_OTHER, OP_NUM };
-#define OP_MASK		7
-#define FL_SYNC		(1 << 3)
-#define FL_META		(1 << 4)
-#define FL_FUA		(1 << 5)
-#define FL_RAHEAD	(1 << 6)
-#define FL_PREFLUSH	(1 << 7)
-#define FL_ATOMIC	(1 << 8)
-
-static const char *const op_name[OP_NUM] = {
-	"Read", "Write", "Flush", "Discard", "SecureErase", "Unknown"
-};
-
-/* The flags' names, outermost first, as BCC composes them (PreFlush and Atomic: ours). */
-static const struct { int bit; const char *name; } flag_name[] = {
-	{ FL_PREFLUSH, "PreFlush-" }, { FL_ATOMIC, "Atomic-" }, { FL_RAHEAD, "ReadAhead-" },
-	{ FL_FUA, "ForcedUnitAccess-" }, { FL_META, "Metadata-" }, { FL_SYNC, "Sync-" },
-};
 
 /* One request in flight. */
 struct req {
@@ -189,50 +171,6 @@ static struct ft_tp *biolat_tracepoints(void *priv)
 	b->tp_complete.next = &b->tp_insert;
 	b->tp_insert.next = &b->tp_requeue;
 	return &b->tp_issue;
-}
-
-/* parse_rwbs - the operation and flags of an rwbs string (blk_fill_rwbs's letters) */
-static int parse_rwbs(const char *s, int len)
-{
-	int i = 0, fl = 0, op;
-
-	if (len >= 2 && s[0] == 'F' && strchr("WDFRN", s[1]) && s[1]) {
-		fl |= FL_PREFLUSH;
-		i = 1;
-	}
-	switch (i < len ? s[i] : 0) {
-	case 'W': op = OP_WRITE; break;
-	case 'R': op = OP_READ; break;
-	case 'F': op = OP_FLUSH; break;
-	case 'D':
-		op = i + 1 < len && s[i + 1] == 'E' ? OP_SECURE_ERASE : OP_DISCARD;
-		i += op == OP_SECURE_ERASE;
-		break;
-	default: op = OP_OTHER; break;
-	}
-	for (i++; i < len && s[i]; i++) {
-		switch (s[i]) {
-		case 'F': fl |= FL_FUA; break;
-		case 'A': fl |= FL_RAHEAD; break;
-		case 'S': fl |= FL_SYNC; break;
-		case 'M': fl |= FL_META; break;
-		case 'U': fl |= FL_ATOMIC; break;
-		}
-	}
-	return op | fl;
-}
-
-/* flags_name - BCC's name of a set of flags: "Sync-Write" */
-static void flags_name(int flags, char *buf, size_t len)
-{
-	size_t i, used = 0;
-
-	buf[0] = 0;
-	for (i = 0; i < sizeof(flag_name) / sizeof(flag_name[0]); i++)
-		if ((flags & flag_name[i].bit) && used < len)
-			used += snprintf(buf + used, len - used, "%s", flag_name[i].name);
-	if (used < len)
-		snprintf(buf + used, len - used, "%s", op_name[flags & OP_MASK]);
 }
 
 /* read_devname - DEVNAME of /sys/dev/block/MAJ:MIN/uevent into @buf; false when none */
@@ -400,7 +338,7 @@ static struct key rec_key(const struct ft_event *ev, const struct ft_tp *tp)
 
 	k.dev = (uint32_t)ft_tp_num(ev, tp, F_DEV);
 	k.sector = (uint64_t)ft_tp_num(ev, tp, F_SECTOR);
-	k.flags = s ? parse_rwbs(s, len) : OP_OTHER;
+	k.flags = s ? ft_bio_rwbs(s, len) : OP_OTHER;
 	k.write = (k.flags & OP_MASK) == OP_WRITE;
 	return k;
 }
@@ -608,7 +546,7 @@ static void biolat_event(void *priv, const struct ft_event *ev)
 static const char *group_label(struct biolat *b, const struct group *g, char *buf, size_t len)
 {
 	if (b->per_flag)
-		flags_name((int)g->key, buf, len);
+		ft_bio_flags_name((int)g->key, buf, len);
 	else
 		snprintf(buf, len, "%s", disk_name(b, g->key));
 	return buf;
@@ -747,6 +685,26 @@ done:
 	}
 }
 
+/*
+ * biolat_metrics - ftscope_biolatency_seconds as the report groups it: one series,
+ * or one per disk (-D) or set of flags (-F), labelled disk or flags
+ */
+static void biolat_metrics(void *priv, struct ft_metrics *m)
+{
+	struct biolat *b = priv;
+	char buf[96];
+	unsigned int i;
+
+	if (!b->per_disk && !b->per_flag)
+		ft_metrics_hist(m, "biolatency", NULL, 0, &b->total, b->unit);
+	for (i = 0; i < b->ngroups; i++) {
+		struct ft_label l = { b->per_disk ? "disk" : "flags",
+				      group_label(b, &b->groups[i], buf, sizeof(buf)) };
+
+		ft_metrics_hist(m, "biolatency", &l, 1, &b->groups[i].hist, b->unit);
+	}
+}
+
 /* biolat_fini - free everything */
 static void biolat_fini(void *priv)
 {
@@ -791,5 +749,6 @@ const struct ft_analyzer ft_biolatency = {
 	.init		= biolat_init,
 	.event		= biolat_event,
 	.report		= biolat_report,
+	.metrics	= biolat_metrics,
 	.fini		= biolat_fini,
 };

@@ -18,6 +18,7 @@
 #include "lib/util.h"
 #include "output/hist.h"
 #include "output/json.h"
+#include "output/metrics.h"
 
 #define FSTACK_DEPTH	32
 
@@ -292,6 +293,22 @@ done:
 	}
 }
 
+/*
+ * funclat_metrics - one series of ftscope_funclat_seconds per function probed,
+ * labelled function="NAME" (they sum to the total the report prints without -F)
+ */
+static void funclat_metrics(void *priv, struct ft_metrics *m)
+{
+	struct funclat *f = priv;
+	int i;
+
+	for (i = 0; i < f->fns->n; i++) {
+		struct ft_label l = { "function", f->fns->fn[i].name };
+
+		ft_metrics_hist(m, "funclat", &l, 1, &f->hist[i], f->unit);
+	}
+}
+
 /* funclat_fini - free everything */
 static void funclat_fini(void *priv)
 {
@@ -344,6 +361,7 @@ const struct ft_analyzer ft_funclat = {
 	.init		= funclat_init,
 	.event		= funclat_event,
 	.report		= funclat_report,
+	.metrics	= funclat_metrics,
 	.fini		= funclat_fini,
 	.free		= funclat_free,
 };

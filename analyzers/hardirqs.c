@@ -23,6 +23,7 @@
 #include "lib/util.h"
 #include "output/hist.h"
 #include "output/json.h"
+#include "output/metrics.h"
 
 /* One handler (an irqaction's name), over all CPUs. */
 struct handler {
@@ -321,6 +322,23 @@ static void hardirqs_report(void *priv, struct ft_report *r)
 	x->unpaired = x->overrun = x->dropped = 0;
 }
 
+/*
+ * hardirqs_metrics - the handler times as series of ftscope_hardirqs_seconds, one per
+ * handler timed, labelled irq="NAME" (the histograms of --dist)
+ */
+static void hardirqs_metrics(void *priv, struct ft_metrics *m)
+{
+	struct hardirqs *x = priv;
+	int i;
+
+	for (i = 0; i < x->nh; i++) {
+		struct ft_label l = { "irq", x->h[i].name };
+
+		if (x->h[i].hist.count)
+			ft_metrics_hist(m, "hardirqs", &l, 1, &x->h[i].hist, x->unit);
+	}
+}
+
 /* hardirqs_fini - the handlers and the per-CPU state */
 static void hardirqs_fini(void *priv)
 {
@@ -364,5 +382,6 @@ const struct ft_analyzer ft_hardirqs = {
 	.init		= hardirqs_init,
 	.event		= hardirqs_event,
 	.report		= hardirqs_report,
+	.metrics	= hardirqs_metrics,
 	.fini		= hardirqs_fini,
 };

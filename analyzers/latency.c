@@ -16,6 +16,7 @@
 #include "lib/util.h"
 #include "output/hist.h"
 #include "output/json.h"
+#include "output/metrics.h"
 
 enum sort_key { SK_PID, SK_AVG, SK_MAX, SK_COUNT, SK_RUNTIME, SK_NKEYS };
 
@@ -403,6 +404,30 @@ done:
 	}
 }
 
+/*
+ * latency_metrics - the delays as series of ftscope_latency_seconds, one per row of
+ * the report: labelled comm (merged by comm), or comm and pid with --pids
+ */
+static void latency_metrics(void *priv, struct ft_metrics *m)
+{
+	struct latency *l = priv;
+	struct ft_tab *t = rows(l);
+	unsigned int i;
+	char pid[16];
+
+	if (!t)
+		t = &l->groups;
+	for (i = 0; i < t->n; i++) {
+		struct lat_group *g = ft_tab_at(t, i);
+		struct ft_label lb[2] = { { "comm", g->comm }, { "pid", pid } };
+
+		if (!g->hist.count && !g->runtime)
+			continue;
+		snprintf(pid, sizeof(pid), "%d", g->pid);
+		ft_metrics_hist(m, "latency", lb, l->per_pid ? 2 : 1, &g->hist, &ft_unit_us);
+	}
+}
+
 /* latency_fini - free the tables */
 static void latency_fini(void *priv)
 {
@@ -437,5 +462,6 @@ const struct ft_analyzer ft_latency = {
 	.init		= latency_init,
 	.event		= latency_event,
 	.report		= latency_report,
+	.metrics	= latency_metrics,
 	.fini		= latency_fini,
 };

@@ -23,6 +23,7 @@
 #include "lib/util.h"
 #include "output/hist.h"
 #include "output/json.h"
+#include "output/metrics.h"
 
 /* Vectors: the kernel's order (include/linux/interrupt.h), BCC's lower-case names. */
 #define NVEC	16
@@ -374,6 +375,33 @@ static void softirqs_report(void *priv, struct ft_report *r)
 	x->unpaired = x->overrun = x->unraised = x->dropped = x->badvec = 0;
 }
 
+/*
+ * softirqs_metrics - handler times per vector timed, ftscope_softirqs_seconds
+ * {vector="NAME"}; then, when the trace has softirq_raise, the raise -> entry
+ * latencies as ftscope_softirqs_wait_seconds
+ */
+static void softirqs_metrics(void *priv, struct ft_metrics *m)
+{
+	struct softirqs *x = priv;
+	char buf[16];
+	int v;
+
+	for (v = 0; v < NVEC; v++) {
+		struct ft_label l = { "vector", vec_name(v, buf, sizeof(buf)) };
+
+		/* entered, even if not yet timed: a vector with a raise -> entry comes
+		   here first, so the main metric leads every emission that has any */
+		if (x->n[v] || x->time[v].count)
+			ft_metrics_hist(m, "softirqs", &l, 1, &x->time[v], x->unit);
+	}
+	for (v = 0; x->have_raise && v < NVEC; v++) {
+		struct ft_label l = { "vector", vec_name(v, buf, sizeof(buf)) };
+
+		if (x->wait[v].count)
+			ft_metrics_hist(m, "softirqs_wait", &l, 1, &x->wait[v], x->unit);
+	}
+}
+
 /* softirqs_fini - the histograms and the per-CPU state */
 static void softirqs_fini(void *priv)
 {
@@ -416,5 +444,6 @@ const struct ft_analyzer ft_softirqs = {
 	.init		= softirqs_init,
 	.event		= softirqs_event,
 	.report		= softirqs_report,
+	.metrics	= softirqs_metrics,
 	.fini		= softirqs_fini,
 };

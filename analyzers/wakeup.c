@@ -17,6 +17,7 @@
 #include "lib/util.h"
 #include "output/hgroups.h"
 #include "output/json.h"
+#include "output/metrics.h"
 
 /* A waker -> wakee pair. */
 struct pair {
@@ -348,6 +349,14 @@ done:
 	}
 }
 
+/* wakeup_metrics - the histograms as series of ftscope_wakeup_seconds */
+static void wakeup_metrics(void *priv, struct ft_metrics *m)
+{
+	struct wakeup *w = priv;
+
+	ft_hgroups_metrics(&w->h, m, "wakeup", NULL, 0);
+}
+
 /* wakeup_fini - free everything */
 static void wakeup_fini(void *priv)
 {
@@ -386,5 +395,6 @@ const struct ft_analyzer ft_wakeup = {
 	.init		= wakeup_init,
 	.event		= wakeup_event,
 	.report		= wakeup_report,
+	.metrics	= wakeup_metrics,
 	.fini		= wakeup_fini,
 };

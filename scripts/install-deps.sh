@@ -12,6 +12,8 @@ set -e
 # "invalid path to external symbolizer" and LeakSanitizer's suppressions cannot match
 PKGS="build-essential pkg-config libtracefs-dev libtraceevent-dev libelf-dev libzstd-dev zlib1g-dev libcmocka-dev \
 trace-cmd linux-perf bpftrace util-linux clang libclang-rt-14-dev llvm time"
+# chromium: tests/live/heatmap.sh renders the heat map SVG headless (screenshot, DOM)
+PKGS="$PKGS chromium"
 
 missing=""
 for p in $PKGS; do

@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: --heatmap: runqlat of a workload with a phase of short run-queue waits,
+#              a quiet gap and a phase of long ones (spinners on both CPUs beside a
+#              sleeper), against the workload's own phase times and schedstat counts;
+#              the same map from -i; column count and width; interval resets; the SVG
+#              in headless chromium (picture, DOM, a click's zoom); bad input.
+# requires: root, tracefs, sched events, chromium, python3
+. tests/live/lib.sh
+need_root heatmap || exit 0
+PY=tests/live/heatmap_check.py
+H=$OUT/heat
+
+# the workload: 1 s of 1 ms sleeps, a 400 ms gap, 1 s of 4 spinners and the sleeper
+name=heatmap_run
+rm -f $H.svg $H.dat $H.json $H.phases
+if $FTSCOPE runqlat --json --heatmap $H.svg --heatmap-cols 40 -o $H.dat \
+	-- $WL/phases $H.phases 1000 400 1000 > $H.json 2> $H.err && [ -s $H.phases ]; then
+	pass $name
+else
+	fail $name "exit $? ($(head -1 $H.err))"
+	exit 0
+fi
+check heatmap_count_equals_report total $H.svg $H.json
+check heatmap_cols_smallest_2k_ms geometry $H.svg $H.phases cols 40
+check heatmap_phase_counts_schedstat counts $H.svg $H.phases
+check heatmap_phase_rows_run_delay rows $H.svg $H.phases
+
+# the recording gives the same cells; a fixed width over it, and the default columns
+$FTSCOPE runqlat -i $H.dat --heatmap $H-i.svg --heatmap-cols 40 > /dev/null 2>&1
+check heatmap_input_same_cells same $H.svg $H-i.svg
+$FTSCOPE runqlat -i $H.dat --json --heatmap $H-w.svg --heatmap-width 0.1 > $H-w.json 2>/dev/null
+check heatmap_width_fixed geometry $H-w.svg $H.phases width 100000000
+check heatmap_width_phase_counts counts $H-w.svg $H.phases
+check heatmap_width_count_equals_report total $H-w.svg $H-w.json
+# 0.2 ms columns: 10000 of them end at 2 s, before the run does
+$FTSCOPE runqlat -i $H.dat --heatmap $H-b.svg --heatmap-width 0.0002 > /dev/null 2> $H-b.err
+check heatmap_width_bound bound $H-b.svg $H-w.svg $H-b.err $H-w.json
+$FTSCOPE runqlat -i $H.dat --heatmap $H-d.svg > /dev/null 2>&1
+check heatmap_cols_default_100 geometry $H-d.svg $H.phases cols 100
+
+# interval reports reset the histograms: the map still holds every value
+$FTSCOPE runqlat --json --heatmap $H-iv.svg 0.3 -- $WL/phases $H-iv.phases 500 300 500 \
+	> $H-iv.json 2>/dev/null
+check heatmap_intervals_keep_all total $H-iv.svg $H-iv.json
+check heatmap_intervals_phase_counts counts $H-iv.svg $H-iv.phases
+
+# the other histogram analyzers: each map's rows hold the buckets their report prints
+ph="$WL/phases $H-a.phases 200 50 200"
+anal() {
+	local name=$1 a=$2
+	shift 2
+	rm -f $H-$name.svg
+	$FTSCOPE $a --json --heatmap $H-$name.svg "$@" > $H-$name.json 2>/dev/null
+	check heatmap_$name analyzer $a $H-$name.svg $H-$name.json
+}
+anal wakeup_groups wakeup -P -- $ph
+anal funclat_functions funclat -F -u syscall:clock_nanosleep syscall:nanosleep -- $ph
+anal latency_comm latency -- $ph
+anal latency_pids latency --pids -- $ph
+# direct writes: the disk's interrupts, their softirqs and the requests
+io="dd if=/dev/zero of=$H-io bs=4k count=200 oflag=direct"
+anal hardirqs_ns hardirqs -N -- $io
+anal softirqs softirqs -- $io
+anal biolatency_disks biolatency -D -- $io
+rm -f $H-io
+
+# in a real browser: a picture of the cells, the DOM's cells, a click's zoom
+if ! command -v chromium > /dev/null; then
+	skip heatmap_chromium "no chromium (scripts/install-deps.sh installs it)"
+else
+	prof=$(mktemp -d)
+	chrome() {
+		timeout 60 chromium --headless --no-sandbox --disable-gpu --user-data-dir=$prof \
+			--window-size=1200,700 "$@" 2>/dev/null
+	}
+	rm -f $H.png
+	chrome --screenshot=$H.png file://$PWD/$H.svg > /dev/null
+	check heatmap_chromium_picture picture $H.png $H.svg
+	chrome --dump-dom file://$PWD/$H.svg > $H.dom
+	check heatmap_chromium_dom_cells dom $H.dom $H.json
+	# a click on column 20: what the script's click handler does, run at load
+	sed 's/onload="init()"/onload="init(); zoom(items[20])"/' $H.svg > $H-zoom.svg
+	chrome --dump-dom file://$PWD/$H-zoom.svg > $H-zoom.dom
+	check heatmap_chromium_click_zooms zoom $H-zoom.dom $H.svg 20
+	rm -rf $prof
+fi
+
+# nothing measured: a sleeping process, no wakeup in 0.3 s
+sleep 60 & sp=$!
+rm -f $H-none.svg
+if $FTSCOPE runqlat -p $sp -d 0.3 --heatmap $H-none.svg > /dev/null 2>&1; then
+	check heatmap_no_values novalue $H-none.svg
+else
+	fail heatmap_no_values "exit $?"
+fi
+kill $sp; wait $sp 2>/dev/null
+
+# bad input: one line, exit 1 (a path that cannot be written) or 2 (usage)
+bad() {
+	local name=$1 want=$2 rc
+	shift 2
+	$FTSCOPE "$@" > /dev/null 2> $OUT/heat-bad.err
+	rc=$?
+	if [ $rc -eq $want ] && [ "$(wc -l < $OUT/heat-bad.err)" -eq 1 ]; then
+		pass $name
+	else
+		fail $name "exit $rc, stderr: $(head -3 $OUT/heat-bad.err | tr '\n' '|')"
+	fi
+}
+bad heatmap_unwritable_path 1 runqlat -d 0.1 --heatmap /nonexistent/dir/h.svg
+bad heatmap_cols_zero 2 runqlat -d 0.1 --heatmap $H-bad.svg --heatmap-cols 0
+bad heatmap_width_zero 2 runqlat -d 0.1 --heatmap $H-bad.svg --heatmap-width 0
+bad heatmap_cols_without_map 2 runqlat -d 0.1 --heatmap-cols 10
+[ ! -e $H-bad.svg ] && pass heatmap_bad_input_no_file || fail heatmap_bad_input_no_file "$H-bad.svg left"

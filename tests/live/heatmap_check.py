@@ -1,0 +1,316 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Checks of heatmap.sh: an ftscope heat map (SVG, or the DOM chromium dumped of it)
+against the workload's own account of its phases (tests/workloads/phases: boundaries in
+CLOCK_MONOTONIC, the trace clock; switch-ins and run-queue waits from each thread's
+schedstat), the report's counts, another map, or chromium's picture of it.
+Each check prints one line and exits 1 on failure."""
+import html
+import json
+import re
+import struct
+import sys
+import xml.dom.minidom
+import zlib
+
+MS = 1000000
+
+
+def attrs(tag):
+    return dict(re.findall(r'([\w-]+)="([^"]*)"', tag))
+
+
+def ns(secs):
+    """an exact decimal of seconds as written by the map, in ns"""
+    whole, _, frac = secs.partition('.')
+    return int(whole) * 10**9 + int((frac + '000000000')[:9])
+
+
+def load(path):
+    """the root's attributes, the columns and the cells of a map (SVG or dumped DOM)"""
+    s = open(path).read()
+    root = attrs(re.search(r'<svg[^>]*>', s).group(0))
+    cols = [attrs(m) for m in re.findall(r'<rect class="col"[^>]*>', s)]
+    cells = []
+    for m in re.finditer(r'(<rect class="cell"[^>]*>)<title>([^<]*)</title>', s):
+        a = attrs(m.group(1))
+        cells.append({'col': int(a['data-col']), 'row': int(a['data-row']),
+                      'count': int(a['data-count']), 't0': ns(a['data-t0']),
+                      't1': ns(a['data-t1']), 'lo': int(a['data-lo']),
+                      'hi': int(a['data-hi']), 'title': html.unescape(m.group(2)), 'x': float(a['x']),
+                      'w': float(a['width']), 'h': float(a['height']), 'y': float(a['y']),
+                      'style': a.get('style', '')})
+    return root, cols, cells
+
+
+def reports(path):
+    """the JSON objects of a run (one, or one per interval and the last)"""
+    txt, dec, i, out = open(path).read(), json.JSONDecoder(), 0, []
+    while True:
+        while i < len(txt) and txt[i].isspace():
+            i += 1
+        if i >= len(txt):
+            return out
+        o, i = dec.raw_decode(txt, i)
+        out.append(o)
+
+
+def phases(path):
+    """T0..T3 (ns) and the schedstat counts the workload wrote"""
+    d = {l.split()[0]: [int(x) for x in l.split()[1:]] for l in open(path)}
+    return d['t'], d['main'], d['spin']
+
+
+def done(ok, msg):
+    print(msg)
+    sys.exit(0 if ok else 1)
+
+
+def total(svg, *runs):
+    """the cells' counts add up to the count(s) the run printed"""
+    n = sum(c['count'] for c in load(svg)[2])
+    want = sum(r['total']['count'] for f in runs for r in reports(f))
+    done(n == want and n > 0, f"cells hold {n} values, the report(s) {want}")
+
+
+def geometry(svg, ph, mode, val):
+    """column width and count as the options ask, the map's span matching the run"""
+    xml.dom.minidom.parse(svg)      # well-formed, or an exception
+    root, cols, cells = load(svg)
+    t = phases(ph)[0]
+    start, end = int(root['data-start-ns']), int(root['data-end-ns'])
+    w, n = int(root['data-width-ns']), int(root['data-cols'])
+    span = end - start
+    errs = []
+    if mode == 'cols':
+        # the smallest 2^k ms width that holds the run in at most N columns
+        k = w // MS
+        if w % MS or k & (k - 1):
+            errs.append(f"width {w} ns is not 2^k ms")
+        if n > int(val) or (k > 1 and span // (w // 2) + 1 <= int(val)):
+            errs.append(f"{n} columns of {w} ns: not the smallest width within {val}")
+    elif w != int(val):
+        errs.append(f"width {w} ns, asked {val}")
+    if n != span // w + 1 or len(cols) != n:
+        errs.append(f"{n} columns ({len(cols)} drawn) for a span of {span} ns at {w}")
+    # the first record is the command's exec (before T0), the last its exit (after T3)
+    # measured: 0.6-0.8 ms before T0 and 1.1-1.5 ms after T3; 100 ms bounds either
+    if not (t[0] - 100 * MS <= start <= t[0] and t[3] <= end <= t[3] + 100 * MS):
+        errs.append(f"map spans {start}..{end}, the workload ran {t[0]}..{t[3]}")
+    for i, c in enumerate(cols):
+        if (ns(c['data-t0']), ns(c['data-t1'])) != (i * w, (i + 1) * w):
+            errs.append(f"column {i} spans {c['data-t0']}..{c['data-t1']}")
+            break
+    bad = [c for c in cells if (c['t0'], c['t1']) != (c['col'] * w, (c['col'] + 1) * w)
+           or not (c['lo'] == (0 if c['row'] <= 1 else 1 << (c['row'] - 1)) and
+                   c['hi'] == (1 << c['row']) - 1)]
+    if bad:
+        errs.append(f"cell {bad[0]} has the wrong time or latency range")
+    # latency up: a row's cells sit one row height above the row below
+    if len({c['y'] + c['row'] * c['h'] for c in cells}) != 1:
+        errs.append("rows are not drawn in order, the highest on top")
+    done(not errs, "; ".join(errs) or f"{n} columns of {w / MS:g} ms over {span / 1e9:.3f} s")
+
+
+def split(svg, ph):
+    """the cells of phase 1, the gap and phase 2, by the workload's own times"""
+    root, cols, cells = load(svg)
+    t, main, spin = phases(ph)
+    start, w = int(root['data-start-ns']), int(root['data-width-ns'])
+    t1, t2 = t[1] - start, t[2] - start
+    b = -(-t1 // w) * w     # the first column boundary after phase 1: in the gap
+    # gap columns: after phase 1, ending before the wakeup that ends the gap (it
+    # comes within 0.1 ms before T2, which is read after it)
+    p1 = [c for c in cells if c['t1'] <= b]
+    gap = [c for c in cells if c['t0'] >= t1 and c['t1'] <= t2 - MS]
+    p2 = [c for c in cells if c['t0'] >= b]
+    return t1 <= b < t2, p1, gap, p2, main, spin, len(cells)
+
+
+def counts(svg, ph):
+    """phase by phase, the values equal the threads' own switch-ins (schedstat)"""
+    inside, p1, gap, p2, main, spin, n = split(svg, ph)
+    n1, n2 = sum(c['count'] for c in p1), sum(c['count'] for c in p2)
+    want1, want2 = main[2], main[6] - main[2] + spin[0]
+    errs = []
+    if not inside or len(p1) + len(p2) != n:
+        errs.append("a column straddles the gap")
+    if gap:
+        errs.append(f"{sum(c['count'] for c in gap)} values in the gap's columns")
+    # schedstat's pcount counts every switch-in since the thread began; the trace
+    # starts after the command's first one or two (measured: 0-2 fewer in phase 1).
+    # Phase 2: a spinner read its count last, and may be preempted once more before
+    # it exits, as may the main thread writing its file (measured: 0 to +4)
+    if not (want1 - 3 <= n1 <= want1):
+        errs.append(f"phase 1: {n1} values, the thread switched in {want1} times")
+    if not (want2 - 1 <= n2 <= want2 + 6):
+        errs.append(f"phase 2: {n2} values, the threads switched in {want2} times")
+    done(not errs, "; ".join(errs) or f"phase 1: {n1} (schedstat {want1}), gap: 0, "
+         f"phase 2: {n2} (schedstat {want2})")
+
+
+def mean_us(cells):
+    """the mean from the rows alone: each value at 1.5 x its row's low end"""
+    n = sum(c['count'] for c in cells)
+    return sum(c['count'] * max(1.5 * c['lo'], 0.5) for c in cells) / max(n, 1), n
+
+
+def rows(svg, ph):
+    """phase 2's long waits in higher rows: its mean from the rows within a factor
+    1.5 of the threads' own run_delay (a value in [lo, 2 lo) is within 1.5 of 1.5 lo);
+    phase 1's short waits: a sleeper waking on a quiet CPU, well below a time slice"""
+    inside, p1, gap, p2, main, spin, n = split(svg, ph)
+    m1, n1 = mean_us(p1)
+    m2, n2 = mean_us(p2)
+    want2 = (main[7] - main[3] + spin[1]) / 1000 / (main[6] - main[2] + spin[0])
+    # phase 1 measured 6-9 us from the rows (run_delay says 1.3-2.3 us: it starts at
+    # the enqueue, runqlat at sched_waking, before it); 100 us is a tenth of a slice
+    ok = 1 / 1.5 <= m2 / want2 <= 1.5 and m1 < 100 and m2 > 10 * m1
+    done(ok, f"phase 1 mean {m1:.1f} us from the rows; phase 2 {m2:.0f} us, its run_delay "
+         f"{want2:.0f} us")
+
+
+def same(a, b):
+    """two maps of the same records: the same columns and cells"""
+    ra, ca, xa = load(a)
+    rb, cb, xb = load(b)
+    keys = ('data-start-ns', 'data-end-ns', 'data-width-ns', 'data-cols', 'data-total')
+    key = [(c['col'], c['row'], c['count']) for c in xa]
+    ok = all(ra[k] == rb[k] for k in keys) and key == [(c['col'], c['row'], c['count'])
+                                                     for c in xb]
+    done(ok and xa, f"{len(xa)} cells, {ra['data-total']} values: "
+         + ("the same" if ok else f"differ ({[ra[k] for k in keys]} vs {[rb[k] for k in keys]})"))
+
+
+def pixels(png):
+    """RGB rows of a non-interlaced 8-bit PNG (chromium's screenshots)"""
+    data = open(png, 'rb').read()
+    pos, idat, hdr = 8, b'', None
+    while pos < len(data):
+        ln, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        if kind == b'IHDR':
+            hdr = struct.unpack('>IIBBBBB', data[pos + 8:pos + 21])
+        elif kind == b'IDAT':
+            idat += data[pos + 8:pos + 8 + ln]
+        pos += 12 + ln
+    w, h, depth, ctype = hdr[:4]
+    bpp = {2: 3, 6: 4}[ctype]
+    raw, out, prev = zlib.decompress(idat), [], bytearray(w * bpp)
+    stride = w * bpp
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        out.append([tuple(line[i:i + 3]) for i in range(0, stride, bpp)])
+        prev = line
+    return out
+
+
+def picture(png, svg):
+    """chromium drew the cells: its coloured pixels cover the cells' area and the
+    legend's nine coloured boxes, no more and no less (anti-aliased edges: measured
+    +0.3% .. +0.7% in six runs; 3% allowed)"""
+    px = pixels(png)
+    coloured = sum(1 for row in px for (r, g, b) in row if max(r, g, b) - min(r, g, b) > 40)
+    root, cols, cells = load(svg)
+    want = sum(c['w'] * c['h'] for c in cells) + 9 * 40 * 14
+    done(abs(coloured - want) <= 0.03 * want,
+         f"{coloured} coloured pixels in {len(px[0])}x{len(px)}, the cells and legend "
+         f"cover {want:.0f}")
+
+
+def dom(dump, runjson):
+    """the DOM the browser built after its script ran: the cells, each with its title"""
+    root, cols, cells = load(dump)
+    n = sum(c['count'] for c in cells)
+    want = sum(r['total']['count'] for r in reports(runjson))
+    bad = [c for c in cells if not re.fullmatch(
+        r'[\d.]+ - [\d.]+ s, (\d+) -> (\d+) usecs: (\d+)', c['title']) or
+        c['title'].split(': ')[-1] != str(c['count'])]
+    done(n == want and not bad, f"the DOM's cells hold {n} values, the report {want}"
+         + (f"; bad title {bad[0]['title']}" if bad else ""))
+
+
+def zoom(dump, svg, col):
+    """after a click on column COL: the view is a quarter of the run (nine columns at
+    least) centred on it, the columns outside hidden, those inside scaled to it"""
+    root, cols, cells = load(dump)
+    col, n, pw = int(col), int(root['data-cols']), float(root['data-plot-width'])
+    w = int(root['data-width-ns'])
+    s = max(n * w / 4, 9 * w)
+    a, b = (col + 0.5) * w - s / 2, (col + 0.5) * w + s / 2
+    if a < 0:
+        a, b = 0, b - a
+    if b > n * w:
+        a, b = max(0, a - (b - n * w)), n * w
+    errs = []
+    for c in cells:
+        inside = c['t1'] > a and c['t0'] < b
+        hidden = 'none' in c['style']
+        if inside == hidden:
+            errs.append(f"cell of column {c['col']} {'hidden' if hidden else 'shown'}")
+        elif inside and c['t0'] >= a and c['t1'] <= b and abs(c['w'] - pw * w / s) > 0.01:
+            errs.append(f"cell of column {c['col']} {c['w']} px wide, not {pw * w / s}")
+    shown = sorted({c['col'] for c in cells if 'none' not in c['style']})
+    done(not errs and shown, "; ".join(errs[:2]) or
+         f"zoomed to {a / 1e9:.3f}..{b / 1e9:.3f} s: columns {shown[0]}..{shown[-1]} shown")
+
+
+def novalue(svg):
+    """a run with nothing measured: a well-formed SVG that says so, no cells"""
+    s = open(svg).read()
+    xml.dom.minidom.parseString(s)
+    done('No values' in s and 'class="cell"' not in s, "an SVG saying 'No values'")
+
+
+def analyzer(name, svg, runjson):
+    """another analyzer's map: its rows hold exactly the buckets its report prints
+    (summed over its histograms: groups, functions, handlers, vectors), in its unit"""
+    j = reports(runjson)[-1]
+    root, cols, cells = load(svg)
+    if name == 'latency':       # its report has counts per task, no buckets
+        want, got = sum(t['count'] for t in j['tasks']), sum(c['count'] for c in cells)
+        done(want == got and got > 0, f"latency: cells hold {got}, its tasks {want}")
+    hists = {'hardirqs': lambda: [h['hist'] for h in j['hardirqs']],
+             'softirqs': lambda: [h['hist'] for h in j['softirqs']]}.get(
+                 name, lambda: [j['total']])()
+    want, got = {}, {}
+    for h in hists:
+        for b in h['buckets']:
+            if b['count']:
+                want[(b['low'], b['high'])] = want.get((b['low'], b['high']), 0) + b['count']
+    for c in cells:
+        got[(c['lo'], c['hi'])] = got.get((c['lo'], c['hi']), 0) + c['count']
+    unit = {'ns': 'nsecs', 'us': 'usecs', 'ms': 'msecs'}[hists[0]['unit'] if hists else 'us']
+    ok = want == got and got and root['data-metric'] == name and root['data-unit'] == unit
+    done(ok, f"{name}: rows {sorted(got.items())[:4]}... in {root['data-unit']}, the report's "
+         f"{sorted(want.items())[:4]}... in {unit}")
+
+
+def bound(svg, wide, err, runjson):
+    """a fixed width past 10000 columns: the map ends there; what came after is what a
+    map of 0.1 s columns over the same records has from that time on, and says so"""
+    root, cols, cells = load(svg)
+    n, w = int(root['data-cols']), int(root['data-width-ns'])
+    later = sum(c['count'] for c in load(wide)[2] if c['t0'] >= n * w)
+    undrawn, drawn = int(root['data-undrawn']), sum(c['count'] for c in cells)
+    want = sum(r['total']['count'] for r in reports(runjson))
+    line = open(err).read().strip()
+    ok = (n == 10000 and undrawn == later > 0 and drawn + undrawn == want and
+          line.count('\n') == 0 and f"{undrawn} values after" in line)
+    done(ok, f"{n} columns, {undrawn} values not drawn (the 0.1 s map has {later} after "
+         f"{n * w / 1e9:g} s), {drawn} drawn of {want}; stderr: {line}")
+
+
+if __name__ == '__main__':
+    globals()[sys.argv[1]](*sys.argv[2:])
