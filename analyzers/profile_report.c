@@ -88,8 +88,9 @@ static void resolve(struct profile *p, uint32_t id, struct resolved *r)
 	r->s.tid = (int)key[PK_TID];
 	r->s.tgid = (int)key[PK_TGID];
 	r->s.comm = profile_comm(p, r->s.tid);
-	r->s.nk = offcpu_kframes(&p->oc, (uint32_t)key[PK_KST], key[PK_MARK] != 0, r->s.k);
-	r->s.nu = offcpu_uframes(&p->oc, r->s.tgid, (uint32_t)key[PK_UST], r->s.u);
+	r->s.nk = offcpu_kframes(&p->oc, (uint32_t)key[PK_KST], key[PK_MARK] != 0, r->s.k,
+				 r->s.ka);
+	r->s.nu = offcpu_uframes(&p->oc, r->s.tgid, (uint32_t)key[PK_UST], r->s.u, r->s.uf);
 	if (key[PK_UST])
 		ufr = ft_intern_get(&p->oc.ust, (uint32_t)key[PK_UST] - 1, &nfr);
 	r->mark = key[PK_MARK] ? mark_name((char)key[PK_MARK]) : NULL;

@@ -51,6 +51,7 @@ struct ft_pprof {
 	int64_t			type[FT_PPROF_MAX_TYPES][2];	/* (type, unit) */
 	int			ntypes;
 	int64_t			period_type[2], period;
+	int64_t			default_type;
 	int64_t			time_ns, duration_ns;
 	int64_t			*comment;
 	size_t			ncomment, capcomment;
@@ -160,6 +161,13 @@ int ft_pprof_sample_type(struct ft_pprof *pp, const char *type, const char *unit
 	pp->type[pp->ntypes][0] = str_id(pp, type);
 	pp->type[pp->ntypes][1] = str_id(pp, unit);
 	pp->ntypes++;
+	return pp->err ? -1 : 0;
+}
+
+/* ft_pprof_default_type - the sample type pprof shows unless told (default: the last) */
+int ft_pprof_default_type(struct ft_pprof *pp, const char *type)
+{
+	pp->default_type = str_id(pp, type);
 	return pp->err ? -1 : 0;
 }
 
@@ -449,6 +457,7 @@ static void make_profile(struct ft_pprof *pp, struct msgs *m)
 		p->period_type = &m->vt[FT_PPROF_MAX_TYPES];
 	}
 	p->period = pp->period;
+	p->default_sample_type = pp->default_type;
 	p->n_comment = pp->ncomment;
 	p->comment = pp->comment;
 }

@@ -29,6 +29,7 @@ struct ft_pprof;
 struct ft_pprof *ft_pprof_new(void);
 void ft_pprof_free(struct ft_pprof *pp);
 int ft_pprof_sample_type(struct ft_pprof *pp, const char *type, const char *unit);
+int ft_pprof_default_type(struct ft_pprof *pp, const char *type);
 int ft_pprof_period(struct ft_pprof *pp, const char *type, const char *unit, int64_t period);
 void ft_pprof_time(struct ft_pprof *pp, int64_t time_ns, int64_t duration_ns);
 int ft_pprof_comment(struct ft_pprof *pp, const char *text);
