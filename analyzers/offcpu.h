@@ -125,7 +125,7 @@ void offcpu_print(struct offcpu *o, struct ft_report *r);
 
 /* --pprof FILE, for offcpu and profile (offcpu_pprof.c) */
 int offcpu_pprof_open(struct offcpu *o);
-int offcpu_pprof_begin(struct offcpu *o, const char *const (*type)[2], int ntypes,
+int offcpu_pprof_begin(struct offcpu *o, const char *const (*type)[2], int ntypes, int dflt,
 		       const char *const *period_type, int64_t period);
 int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
 		     const struct offcpu_side *w, const char *mark, const char *state,

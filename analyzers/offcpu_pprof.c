@@ -62,11 +62,11 @@ static uint64_t kernel_map(struct offcpu *o)
 
 /**
  * offcpu_pprof_begin - a profile for the final report (no --pprof: nothing), with
- * @ntypes sample types (type, unit), the first the one pprof shows by default, and
+ * @ntypes sample types (type, unit), the one pprof shows by default (@dflt), and
  * what one sample stands for
  * Returns 0, or -1 after one error line (the file is then removed).
  */
-int offcpu_pprof_begin(struct offcpu *o, const char *const (*type)[2], int ntypes,
+int offcpu_pprof_begin(struct offcpu *o, const char *const (*type)[2], int ntypes, int dflt,
 		       const char *const *period_type, int64_t period)
 {
 	struct ft_pprof *pp;
@@ -77,15 +77,14 @@ int offcpu_pprof_begin(struct offcpu *o, const char *const (*type)[2], int ntype
 	pp = o->pprof.pp = ft_pprof_new();
 	for (i = 0; pp && i < ntypes; i++)
 		err |= ft_pprof_sample_type(pp, type[i][0], type[i][1]);
-	if (pp && ntypes)
-		err |= ft_pprof_default_type(pp, type[0][0]);
+	if (pp && dflt < ntypes)
+		err |= ft_pprof_default_type(pp, type[dflt][0]);
 	if (pp && period_type)
 		err |= ft_pprof_period(pp, period_type[0], period_type[1], period);
 	if (pp && o->env->live)
 		ft_pprof_time(pp, o->pprof.t0, wall_ns() - o->pprof.t0);
+	o->pprof.kmap = 0;	/* made with the first kernel frame */
 	if (pp && !err)
-		o->pprof.kmap = kernel_map(o);
-	if (pp && !err && o->pprof.kmap)
 		return 0;
 	ft_err("cannot write %s: out of memory", o->pprof.path);
 	offcpu_pprof_abandon(o);
@@ -123,6 +122,8 @@ static int side_locs(struct offcpu *o, const struct offcpu_side *s, uint64_t *lo
 {
 	int i, n = 0;
 
+	if (s->nk && !o->pprof.kmap)
+		o->pprof.kmap = kernel_map(o);
 	for (i = 0; i < s->nk; i++) {
 		const char *fn = strcmp(s->k[i], unknown) ? s->k[i] : NULL;
 

@@ -348,7 +348,7 @@ void offcpu_print(struct offcpu *o, struct ft_report *r)
 	if (o->svg && r->final)
 		fg = ft_flame_new(false);
 	if (r->final)
-		offcpu_pprof_begin(o, pprof_types, 2, pprof_types[0], 1);
+		offcpu_pprof_begin(o, pprof_types, 2, 0, pprof_types[0], 1);
 	if (o->folded)
 		r->footer = stderr;	/* stdout stays pure folded stacks */
 	if (r->json)
