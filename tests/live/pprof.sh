@@ -42,10 +42,11 @@ run() {
 	return 1
 }
 
-# 1. offcpu: one run writes the folded stacks and the profile. fpnap sleeps 20 x 50 ms
-# in nap_here; its pid is the shell's, kept across exec.
+# 1. offcpu: one run writes the folded stacks and the profile, of three processes
+# (shells, sleeper, deepblock: stacks through libc, 8 user frames cut, page faults) and
+# fpnap, which sleeps 20 x 50 ms in nap_here; its pid is the shell's, kept across exec.
 if run pprof_offcpu $OUT/pp-off.folded offcpu -f --pprof $OUT/pp-off.pb.gz -- \
-	sh -c "echo \$\$ > $OUT/pp-off.pid; exec $WL/fpnap"; then
+	sh -c "$WL/sleeper 0 5 20; $WL/deepblock 5 10; sh -c 'echo \$\$ > $OUT/pp-off.pid; exec $WL/fpnap'"; then
 	pp $OUT/pp-off.pb.gz $OUT/pp-off.raw -raw
 	pp $OUT/pp-off.pb.gz $OUT/pp-off.traces -traces -unit=ns
 	pp $OUT/pp-off.pb.gz $OUT/pp-off.top -top -unit=ns
@@ -54,12 +55,19 @@ if run pprof_offcpu $OUT/pp-off.folded offcpu -f --pprof $OUT/pp-off.pb.gz -- \
 	check pprof_offcpu_top top $OUT/pp-off.top $OUT/pp-off.folded 1000
 	# nap_here's time: 1000 ms by design, +-5% (the bound), and the workload's
 	# own off-CPU time in its sleeps (offwin.h: wall less run time around each) +-1%.
-	# Measured (5 runs): +0.01% .. +0.05% against its own, +0.16% .. +0.20% the design.
+	# Measured (7 runs): +0.04% .. +0.22% against its own, +0.17% .. +0.41% the design.
 	check pprof_offcpu_known_sleep known $OUT/pp-off.top $OUT/pp-off.folded.err fp-napper \
 		nap_here 1000 5 1
 	check pprof_offcpu_labels labels $OUT/pp-off.raw $OUT/pp-off.pid fp-napper
 	bid=$(readelf -n $WL/fpnap | sed -n 's/.*Build ID: *//p')
 	check pprof_offcpu_build_id buildid $OUT/pp-off.raw "$(realpath $WL/fpnap)" "$bid"
+fi
+
+# --wakers: the waker's frames over a "--" frame, as the folded line has them
+if run pprof_offcpu_wakers $OUT/pp-wake.folded offcpu --wakers -f --pprof $OUT/pp-wake.pb.gz \
+	-- $WL/sleeper 0 10 20; then
+	pp $OUT/pp-wake.pb.gz $OUT/pp-wake.raw -raw
+	check pprof_offcpu_wakers raw $OUT/pp-wake.raw $OUT/pp-wake.folded 0 1000
 fi
 
 # 2. A recording read back: -o keeps the run, -i writes the folded stacks and the

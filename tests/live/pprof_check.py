@@ -138,8 +138,9 @@ def check_traces(path, fold, div):
     for labels, frames, value in traces(path):
         v = int(value) // int(div)
         if v:
-            # an unnamed location: its address, or its mapping's name in brackets
-            names = ['[unknown]' if re.match(r'^0x[0-9a-f]+$', f) or
+            # an unnamed location: its address, its mapping's name in brackets, or
+            # <unknown> without a mapping
+            names = ['[unknown]' if re.match(r'^0x[0-9a-f]+$', f) or f == '<unknown>' or
                      (re.match(r'^\[.*\]$', f) and not MARK.match(f)) else f for f in frames]
             got.append((';'.join([labels.get('comm', '?')] + names[::-1]), v))
     want = [(s, v) for s, v in folded(fold) if v]
