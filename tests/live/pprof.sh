@@ -61,6 +61,7 @@ if run pprof_offcpu $OUT/pp-off.folded offcpu -f --pprof $OUT/pp-off.pb.gz -- \
 	check pprof_offcpu_labels labels $OUT/pp-off.raw $OUT/pp-off.pid fp-napper
 	bid=$(readelf -n $WL/fpnap | sed -n 's/.*Build ID: *//p')
 	check pprof_offcpu_build_id buildid $OUT/pp-off.raw "$(realpath $WL/fpnap)" "$bid"
+	check pprof_offcpu_addresses addrs $OUT/pp-off.raw "$(realpath $WL/fpnap)"
 fi
 
 # --wakers: the waker's frames over a "--" frame, as the folded line has them
@@ -78,6 +79,7 @@ if run pprof_offcpu_file $OUT/pp-rec.out offcpu -o $OUT/pp-rec.dat -- $WL/fpnap 
 	pp $OUT/pp-rec.pb.gz $OUT/pp-rec.raw -raw
 	check pprof_offcpu_file raw $OUT/pp-rec.raw $OUT/pp-rec.folded 0 1000
 	check pprof_offcpu_file_build_id buildid $OUT/pp-rec.raw "$(realpath $WL/fpnap)" "$bid"
+	check pprof_offcpu_file_addresses addrs $OUT/pp-rec.raw "$(realpath $WL/fpnap)"
 fi
 
 # 3. profile: burn2's samples per stack as -f counts them, and its samples and cpu
@@ -92,6 +94,7 @@ if run pprof_profile $OUT/pp-cpu.folded profile -F 499 -f --pprof $OUT/pp-cpu.pb
 	check pprof_profile_traces traces $OUT/pp-cpu.traces $OUT/pp-cpu.folded 1
 	check pprof_profile_top top $OUT/pp-cpu.top $OUT/pp-cpu.folded 1
 	check pprof_profile_rate rate $OUT/pp-cpu.raw $OUT/pp-cpu.folded.err burn2 499 5
+	check pprof_profile_addresses addrs $OUT/pp-cpu.raw "$(realpath $WL/burn2)"
 fi
 
 # 4. profile --offcpu --state: a wall-clock profile, folded in microseconds; the time

@@ -22,6 +22,11 @@ Folded lines' off-CPU marks lose their flame-graph suffix "_[o]".
   labels RAW PIDFILE COMM           every sample has comm COMM, pid and tid labels, pid
                                     the workload's own (PIDFILE), tid = pid
   buildid RAW FILE HEX              the mapping of FILE carries build ID HEX
+  addrs RAW FILE                    each location in a mapping of FILE lies in its
+                                    function: address - start + offset is a file
+                                    offset, the PT_LOAD segments (readelf -l) make it
+                                    a virtual address, and nm -S's symbol of that name
+                                    holds it (a return address may end it)
   rate RAW ERR COMM HZ PCT          COMM's samples = HZ x its schedstat_ns, and its
                                     [cpu,nanoseconds] = its schedstat_ns, +-PCT%
   tagfocus TOP FOLDED               `-top -unit=ns -tagignore=state=on-cpu`'s total =
@@ -29,6 +34,7 @@ Folded lines' off-CPU marks lose their flame-graph suffix "_[o]".
 """
 import collections
 import re
+import subprocess
 import sys
 
 SAMPLE = re.compile(r'^\s*(-?\d+(?:\s+-?\d+)*):((?:\s+\d+)*)\s*$')
@@ -109,6 +115,15 @@ def value_ns(text):
     return float(m.group(1)) * UNITS.get(m.group(2), 1) if m else None
 
 
+def name_of(frame):
+    """a frame as pprof shows it, as ftscope folds it: an unnamed location (its
+    address, its mapping's name in brackets, or <unknown> without one) is [unknown]"""
+    if re.match(r'^0x[0-9a-f]+$', frame) or frame == '<unknown>' or \
+       (re.match(r'^\[.*\]$', frame) and not MARK.match(frame)):
+        return '[unknown]'
+    return frame
+
+
 def traces(path):
     """`pprof -traces`: (labels, frames leaf first, value) per trace"""
     out, labels, frames, value = [], {}, [], None
@@ -138,10 +153,7 @@ def check_traces(path, fold, div):
     for labels, frames, value in traces(path):
         v = int(value) // int(div)
         if v:
-            # an unnamed location: its address, its mapping's name in brackets, or
-            # <unknown> without a mapping
-            names = ['[unknown]' if re.match(r'^0x[0-9a-f]+$', f) or f == '<unknown>' or
-                     (re.match(r'^\[.*\]$', f) and not MARK.match(f)) else f for f in frames]
+            names = [name_of(f) for f in frames]
             got.append((';'.join([labels.get('comm', '?')] + names[::-1]), v))
     want = [(s, v) for s, v in folded(fold) if v]
     print(f'{len(got)} traces, {len(want)} folded lines')
@@ -159,7 +171,8 @@ def top(path):
             total = value_ns(m.group(1))
         f = line.split()
         if len(f) == 6 and f[1].endswith('%') and value_ns(f[0]) is not None:
-            rows[f[5]] = (value_ns(f[0]), value_ns(f[3]))
+            old = rows.get(name_of(f[5]), (0, 0))
+            rows[name_of(f[5])] = (old[0] + value_ns(f[0]), old[1] + value_ns(f[3]))
     return total, rows
 
 
@@ -232,6 +245,48 @@ def check_buildid(rawf, path, want):
     return None
 
 
+def elf_syms(path):
+    """{name: (value, size)} of nm -S's text symbols, and PT_LOAD (offset, vaddr, filesz)"""
+    syms, loads = {}, []
+    for line in subprocess.run(['nm', '-S', '--defined-only', path], capture_output=True,
+                               text=True, check=True).stdout.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[2] in 'tTwW':
+            syms[f[3]] = (int(f[0], 16), int(f[1], 16))
+    for line in subprocess.run(['readelf', '-lW', path], capture_output=True, text=True,
+                               check=True).stdout.splitlines():
+        f = line.split()
+        if f and f[0] == 'LOAD':
+            loads.append((int(f[1], 16), int(f[2], 16), int(f[4], 16)))
+    return syms, loads
+
+
+def check_addrs(rawf, path):
+    _, locs, maps = raw(rawf)
+    syms, loads = elf_syms(path)
+    mine = {m[0]: m for m in maps if m[4] == path}
+    n, bad = 0, []
+    for line in open(rawf):
+        m = LOC.match(line)
+        if not m or not m.group(3) or int(m.group(3)) not in mine:
+            continue
+        name = locs.get(int(m.group(1)))
+        _, start, _, offset, _, _ = mine[int(m.group(3))]
+        off = int(m.group(2), 16) - start + offset
+        va = [v + off - o for o, v, sz in loads if o <= off < o + sz]
+        if name not in syms or not va:
+            bad.append(f'{name} at file offset {off:#x}: no symbol or segment')
+            continue
+        n += 1
+        lo, size = syms[name]
+        if not lo <= va[0] <= lo + size:
+            bad.append(f'{name} at {va[0]:#x}, not in {lo:#x}+{size:#x}')
+    print(f'{n} locations in {path} checked against nm and readelf')
+    if bad:
+        return '; '.join(bad[:2])
+    return None if n >= 2 else f'{n} locations in {path}'
+
+
 def check_rate(rawf, err, comm, hz, pct):
     samples, _, _ = raw(rawf)
     w = None
@@ -268,7 +323,7 @@ def check_tagfocus(path, fold):
 def main():
     checks = {'raw': check_raw, 'traces': check_traces, 'top': check_top,
               'known': check_known, 'labels': check_labels, 'buildid': check_buildid,
-              'rate': check_rate, 'tagfocus': check_tagfocus}
+              'rate': check_rate, 'addrs': check_addrs, 'tagfocus': check_tagfocus}
     try:
         why = checks[sys.argv[1]](*sys.argv[2:])
     except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
