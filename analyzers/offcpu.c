@@ -190,8 +190,10 @@ static int offcpu_init(void *priv, const struct ft_env *env)
 			return -1;
 		}
 	}
-	if (offcpu_pprof_open(o))
+	if (offcpu_pprof_open(o)) {
+		ft_flame_abandon(&o->svg, o->svg_path);
 		return -1;
+	}
 	return offcpu_track_init(o, env);
 }
 

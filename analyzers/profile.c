@@ -296,6 +296,18 @@ static int profile_init(void *priv, const struct ft_env *env)
 	struct profile *p = priv;
 
 	p->env = env;
+	/* the files first: a path that cannot be written fails with nothing to free */
+	if (p->svg_path) {
+		p->svg = fopen(p->svg_path, "we");
+		if (!p->svg) {
+			ft_err("cannot write %s: %s", p->svg_path, strerror(errno));
+			return -1;
+		}
+	}
+	if (offcpu_pprof_open(&p->oc)) {
+		ft_flame_abandon(&p->svg, p->svg_path);
+		return -1;
+	}
 	if (!p->top)
 		p->top = DEFAULT_TOP;
 	profile_sampling(p);
@@ -312,14 +324,7 @@ static int profile_init(void *priv, const struct ft_env *env)
 		ft_err("out of memory");
 		return -1;
 	}
-	if (p->svg_path) {
-		p->svg = fopen(p->svg_path, "we");
-		if (!p->svg) {
-			ft_err("cannot write %s: %s", p->svg_path, strerror(errno));
-			return -1;
-		}
-	}
-	return offcpu_pprof_open(&p->oc);
+	return 0;
 }
 
 /*
