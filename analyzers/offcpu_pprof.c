@@ -97,7 +97,12 @@ static uint64_t meta(struct offcpu *o, const char *name)
 	return ft_pprof_location(o->pprof.pp, 0, 0, name, name, NULL);
 }
 
-/* user_loc - the location of user frame @fr of process @tgid, named @name */
+/*
+ * user_loc - the location of user frame @fr of process @tgid, named @name: in the
+ * process's mapping of its file (anonymous memory: "//anon", as perf names it). A
+ * frame whose mapping the process's maps hold no more (it unmapped the file since)
+ * has no mapping, and its offset in the file for an address.
+ */
 static uint64_t user_loc(struct offcpu *o, int tgid, uint64_t fr, bool leaf, const char *name)
 {
 	uint64_t off = FT_UFRAME_OFF(fr), addr = off, map = 0;
