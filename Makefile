@@ -106,6 +106,8 @@ $(GEN)profile.pb-c.h $(GEN_SRC) &: $(PPROF_PROTO)
 	@mkdir -p $(@D)
 	@test -r $< || { echo "$<: missing: install golang-github-google-pprof-dev" \
 		"(scripts/install-deps.sh)" >&2; exit 1; }
+	@command -v $(PROTOC_C) > /dev/null || { echo "$(PROTOC_C): missing: install" \
+		"protobuf-c-compiler (scripts/install-deps.sh)" >&2; exit 1; }
 	$(PROTOC_C) --proto_path=$(<D) --c_out=$(GEN) $(<F)
 
 $(O)output/pprof.o $(FUZZ_O)output/pprof.o: $(GEN)profile.pb-c.h
