@@ -18,6 +18,14 @@ MANDIR	?= $(PREFIX)/share/man
 CC	?= cc
 PKG_CONFIG ?= pkg-config
 
+# pprof's profile.proto (Debian's golang-github-google-pprof-dev), compiled by protoc-c
+# into the build tree at build time: never in the repository. One generated source for
+# every build (normal, ASan, fuzz), compiled by each into its own objects.
+PPROF_PROTO	?= /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+PROTOC_C	?= protoc-c
+GEN		:= build/gen/
+GEN_SRC		:= $(GEN)profile.pb-c.c
+
 # pkg-config name, Debian package, minimum version.
 define need_pkg
 ifeq ($$(shell $(PKG_CONFIG) --atleast-version=$(3) $(1) && echo ok),)
@@ -32,17 +40,13 @@ $(eval $(call need_pkg,libelf,libelf-dev,0.170))
 $(eval $(call need_pkg,libzstd,libzstd-dev,1.4))
 $(eval $(call need_pkg,zlib,zlib1g-dev,1.2))
 $(eval $(call need_pkg,libprotobuf-c,libprotobuf-c-dev,1.3))
+ifeq ($(wildcard $(PPROF_PROTO)),)
+$(error $(PPROF_PROTO) not found: install the Debian package golang-github-google-pprof-dev, or run scripts/install-deps.sh)
+endif
 endif
 
 PKGS	:= libtracefs libtraceevent libelf libzstd zlib libprotobuf-c
 
-# pprof's profile.proto (Debian's golang-github-google-pprof-dev), compiled by protoc-c
-# into the build tree at build time: never in the repository. One generated source for
-# every build (normal, ASan, fuzz), compiled by each into its own objects.
-PPROF_PROTO	?= /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
-PROTOC_C	?= protoc-c
-GEN		:= build/gen/
-GEN_SRC		:= $(GEN)profile.pb-c.c
 CFLAGS	?= -O2 -g -flto=auto
 LDFLAGS	?= -flto=auto
 AR	:= gcc-ar
@@ -104,8 +108,6 @@ $(O)%.o: %.c $(HEADERS)
 # the generated code and its header; the writer that includes it waits for them
 $(GEN)profile.pb-c.h $(GEN_SRC) &: $(PPROF_PROTO)
 	@mkdir -p $(@D)
-	@test -r $< || { echo "$<: missing: install golang-github-google-pprof-dev" \
-		"(scripts/install-deps.sh)" >&2; exit 1; }
 	@command -v $(PROTOC_C) > /dev/null || { echo "$(PROTOC_C): missing: install" \
 		"protobuf-c-compiler (scripts/install-deps.sh)" >&2; exit 1; }
 	$(PROTOC_C) --proto_path=$(<D) --c_out=$(GEN) $(<F)
