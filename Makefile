@@ -18,6 +18,14 @@ MANDIR	?= $(PREFIX)/share/man
 CC	?= cc
 PKG_CONFIG ?= pkg-config
 
+# pprof's profile.proto (Debian's golang-github-google-pprof-dev), compiled by protoc-c
+# into the build tree at build time: never in the repository. One generated source for
+# every build (normal, ASan, fuzz), compiled by each into its own objects.
+PPROF_PROTO	?= /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+PROTOC_C	?= protoc-c
+GEN		:= build/gen/
+GEN_SRC		:= $(GEN)profile.pb-c.c
+
 # pkg-config name, Debian package, minimum version.
 define need_pkg
 ifeq ($$(shell $(PKG_CONFIG) --atleast-version=$(3) $(1) && echo ok),)
@@ -31,13 +39,18 @@ $(eval $(call need_pkg,libtraceevent,libtraceevent-dev,1.7))
 $(eval $(call need_pkg,libelf,libelf-dev,0.170))
 $(eval $(call need_pkg,libzstd,libzstd-dev,1.4))
 $(eval $(call need_pkg,zlib,zlib1g-dev,1.2))
+$(eval $(call need_pkg,libprotobuf-c,libprotobuf-c-dev,1.3))
+ifeq ($(wildcard $(PPROF_PROTO)),)
+$(error $(PPROF_PROTO) not found: install the Debian package golang-github-google-pprof-dev, or run scripts/install-deps.sh)
+endif
 endif
 
-PKGS	:= libtracefs libtraceevent libelf libzstd zlib
+PKGS	:= libtracefs libtraceevent libelf libzstd zlib libprotobuf-c
+
 CFLAGS	?= -O2 -g -flto=auto
 LDFLAGS	?= -flto=auto
 AR	:= gcc-ar
-CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -I. \
+CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -I. -I$(GEN) \
 	   $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LDLIBS	+= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
 
@@ -52,7 +65,7 @@ endif
 # every file of each layer is found: a new analyzer needs no line here
 LIB_SRC		:= $(sort $(wildcard lib/*.c events/*.c output/*.c analyzers/*.c tracer/*.c) \
 		   $(filter-out cmd/main.c,$(wildcard cmd/*.c)))
-LIB_OBJ		:= $(addprefix $(O),$(LIB_SRC:.c=.o))
+LIB_OBJ		:= $(addprefix $(O),$(LIB_SRC:.c=.o) $(GEN_SRC:.c=.o))
 HEADERS		:= $(wildcard */*.h */*/*.h)
 
 UNIT_TESTS	:= $(addprefix $(O),$(patsubst %.c,%,$(wildcard tests/unit/test_*.c)))
@@ -74,7 +87,7 @@ BENCH		:= tests/bench/decode_bench tests/bench/touch_pages
 FUZZ_CC		?= clang
 FUZZ_O		:= build/fuzz/
 FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_CFLAGS	:= -O1 -g -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -I. \
+FUZZ_CFLAGS	:= -O1 -g -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -I. -I$(GEN) \
 		   -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 		   $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 FUZZERS		:= $(addprefix $(FUZZ_O),$(notdir $(patsubst %.c,%,$(wildcard tests/fuzz/fuzz_*.c))))
@@ -92,6 +105,15 @@ $(O)%.o: %.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# the generated code and its header; the writer that includes it waits for them
+$(GEN)profile.pb-c.h $(GEN_SRC) &: $(PPROF_PROTO)
+	@mkdir -p $(@D)
+	@command -v $(PROTOC_C) > /dev/null || { echo "$(PROTOC_C): missing: install" \
+		"protobuf-c-compiler (scripts/install-deps.sh)" >&2; exit 1; }
+	$(PROTOC_C) --proto_path=$(<D) --c_out=$(GEN) $(<F)
+
+$(O)output/pprof.o $(FUZZ_O)output/pprof.o: $(GEN)profile.pb-c.h
+
 $(O)tests/unit/test_%: tests/unit/test_%.c $(O)libftscope.a $(INJECT_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(UNIT_CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(INJECT_STAMP),$^) $(LDLIBS) -lcmocka
@@ -104,7 +126,7 @@ $(FUZZ_O)%.o: %.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
-$(FUZZ_O)libftscope.a: $(addprefix $(FUZZ_O),$(LIB_SRC:.c=.o))
+$(FUZZ_O)libftscope.a: $(addprefix $(FUZZ_O),$(LIB_SRC:.c=.o) $(GEN_SRC:.c=.o))
 	$(AR) rcs $@ $^
 
 $(FUZZ_O)fuzz_%: $(FUZZ_O)tests/fuzz/fuzz_%.o $(FUZZ_O)libftscope.a

@@ -38,7 +38,7 @@ struct offcpu_task {
 };
 
 enum {
-	OPT_DELIMITED = 0x100, OPT_STATE, OPT_SVG, OPT_WAKERS, OPT_STACKS,
+	OPT_DELIMITED = 0x100, OPT_STATE, OPT_SVG, OPT_WAKERS, OPT_STACKS, OPT_PPROF,
 };
 
 static const struct option offcpu_longopts[] = {
@@ -52,6 +52,7 @@ static const struct option offcpu_longopts[] = {
 	{ "delimited",		no_argument,		NULL, OPT_DELIMITED },
 	{ "state",		required_argument,	NULL, OPT_STATE },
 	{ "svg",		required_argument,	NULL, OPT_SVG },
+	{ "pprof",		required_argument,	NULL, OPT_PPROF },
 	{ "wakers",		no_argument,		NULL, OPT_WAKERS },
 	{ "stacks",		required_argument,	NULL, OPT_STACKS },
 	{ 0 }
@@ -93,6 +94,7 @@ static int offcpu_parse_opt(void *priv, int opt, const char *arg)
 	case OPT_DELIMITED: o->delimited = true; return 0;
 	case OPT_WAKERS: o->wakers = true; return 0;
 	case OPT_SVG: o->svg_path = arg; return 0;
+	case OPT_PPROF: o->pprof.path = arg; return 0;
 	case OPT_STATE: return parse_states(o, arg);
 	case OPT_STACKS: return offcpu_stacks_opt(o, arg);
 	case 'm':
@@ -187,6 +189,10 @@ static int offcpu_init(void *priv, const struct ft_env *env)
 			ft_err("cannot write %s: %s", o->svg_path, strerror(errno));
 			return -1;
 		}
+	}
+	if (offcpu_pprof_open(o)) {
+		ft_flame_abandon(&o->svg, o->svg_path);
+		return -1;
 	}
 	return offcpu_track_init(o, env);
 }
@@ -458,12 +464,13 @@ void offcpu_track_fini(struct offcpu *o)
 	ft_ksyms_fini(&o->ksyms);
 }
 
-/* offcpu_fini - free everything; an unfinished SVG file is removed */
+/* offcpu_fini - free everything; an unfinished SVG or pprof file is removed */
 static void offcpu_fini(void *priv)
 {
 	struct offcpu *o = priv;
 
 	ft_flame_abandon(&o->svg, o->svg_path);
+	offcpu_pprof_abandon(o);
 	offcpu_track_fini(o);
 }
 
@@ -473,6 +480,7 @@ const struct ft_analyzer ft_offcpu = {
 		.summary	= "off-CPU time by kernel and user stack, as BCC's offcputime",
 		.usage		= "  -f, --folded         folded stacks (comm;user;kernel us) for flame graphs\n"
 				  "      --svg FILE       write an interactive flame graph to FILE\n"
+				  "      --pprof FILE     write a pprof profile (gzipped profile.proto) to FILE\n"
 				  "  -u, --user-threads-only    user threads only\n"
 				  "  -k, --kernel-threads-only  kernel threads only\n"
 				  "  -U, --user-stacks-only     user stacks only\n"
@@ -489,6 +497,7 @@ const struct ft_analyzer ft_offcpu = {
 		.examples	= "  ftscope offcpu -d 5                   # whole system for 5 seconds\n"
 				  "  ftscope offcpu -p 1234 -f > out.folded # folded, for flamegraph.pl\n"
 				  "  ftscope offcpu --svg off.svg -- ./app # flame graph of a command\n"
+				  "  ftscope offcpu --pprof off.pb.gz -p 1234 -d 10  # go tool pprof off.pb.gz\n"
 				  "  ftscope offcpu --state D -d 10        # uninterruptible (I/O) sleep only\n"
 				  "  ftscope offcpu --wakers -f -p 1234    # who woke the blocked threads\n"
 				  "  ftscope offcpu --stacks perf -f -- ./app # stacks deeper than 8 frames\n",

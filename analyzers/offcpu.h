@@ -15,6 +15,7 @@
 #include "events/syms.h"
 #include "lib/intern.h"
 #include "lib/tab.h"
+#include "output/pprof.h"
 
 /* The parts of an aggregation key (an interned array); stack ids are id + 1, 0 none. */
 enum { K_TID, K_TGID, K_KST, K_UST, K_WTID, K_WTGID, K_WKST, K_WUST, K_LEN };
@@ -52,6 +53,15 @@ struct offcpu_sum {
 	uint64_t	ns, n;
 };
 
+/* --pprof FILE: the file, open from init on, and the profile of the final report. */
+struct offcpu_pprof {
+	const char		*path;
+	FILE			*f;
+	struct ft_pprof		*pp;
+	int64_t			t0;		/* live: when the run began (ns since the epoch) */
+	uint64_t		kmap;		/* the kernel's mapping */
+};
+
 struct offcpu {
 	const struct ft_env	*env;
 	/* options */
@@ -63,6 +73,7 @@ struct offcpu {
 	uint64_t		min_ns, max_ns;
 	const char		*svg_path;
 	FILE			*svg;
+	struct offcpu_pprof	pprof;		/* --pprof FILE (offcpu_pprof.c) */
 	bool			stacks_perf;	/* --stacks perf: stacks from samples */
 	struct ft_sample_req	sreq;
 	struct offcpu_perf	*perf;		/* ... their queues (offcpu_perf.c) */
@@ -92,6 +103,8 @@ struct offcpu_side {
 	int		tid, tgid;
 	const char	*comm;
 	const char	*k[OFFCPU_MAX_FRAMES], *u[OFFCPU_MAX_FRAMES];
+	uint64_t	ka[OFFCPU_MAX_FRAMES];	/* the kernel frames' addresses */
+	uint64_t	uf[OFFCPU_MAX_FRAMES];	/* the user frames (ft_usyms_frames) */
 	int		nk, nu;
 };
 
@@ -103,11 +116,22 @@ void offcpu_track_fini(struct offcpu *o);
 
 /* Symbols and folded frames, shared with profile (offcpu_report.c). */
 void offcpu_kernel_syms(struct offcpu *o);
-int offcpu_kframes(struct offcpu *o, uint32_t id, bool strip_trace, const char **out);
-int offcpu_uframes(struct offcpu *o, int tgid, uint32_t id, const char **out);
+int offcpu_kframes(struct offcpu *o, uint32_t id, bool strip_trace, const char **out,
+		   uint64_t *addr);
+int offcpu_uframes(struct offcpu *o, int tgid, uint32_t id, const char **out, uint64_t *frame);
 int offcpu_folded_frames(struct offcpu *o, const struct offcpu_side *t,
 			 const struct offcpu_side *w, const char **f, unsigned char *kind);
 void offcpu_print(struct offcpu *o, struct ft_report *r);
+
+/* --pprof FILE, for offcpu and profile (offcpu_pprof.c) */
+int offcpu_pprof_open(struct offcpu *o);
+int offcpu_pprof_begin(struct offcpu *o, const char *const (*type)[2], int ntypes, int dflt,
+		       const char *const *period_type, int64_t period);
+int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
+		     const struct offcpu_side *w, const char *mark, const char *state,
+		     const int64_t *value);
+void offcpu_pprof_finish(struct offcpu *o);
+void offcpu_pprof_abandon(struct offcpu *o);
 
 /* --stacks perf: stacks from perf_event_open samples of sched_switch (offcpu_perf.c) */
 int offcpu_stacks_opt(struct offcpu *o, const char *arg);

@@ -55,10 +55,12 @@ void offcpu_kernel_syms(struct offcpu *o)
 }
 
 /*
- * offcpu_kframes - names of kernel stack @id + 1, innermost first; with @strip_trace
- * the frames of the tracing code on top dropped (ftrace's stacks)
+ * offcpu_kframes - names of kernel stack @id + 1, innermost first, and their
+ * addresses in @addr; with @strip_trace the frames of the tracing code on top
+ * dropped (ftrace's stacks)
  */
-int offcpu_kframes(struct offcpu *o, uint32_t id, bool strip_trace, const char **out)
+int offcpu_kframes(struct offcpu *o, uint32_t id, bool strip_trace, const char **out,
+		   uint64_t *addr)
 {
 	const uint64_t *ip;
 	uint32_t n, i;
@@ -74,13 +76,17 @@ int offcpu_kframes(struct offcpu *o, uint32_t id, bool strip_trace, const char *
 		if (top && name && is_trace_frame(name))
 			continue;
 		top = false;
+		addr[k] = ip[i];
 		out[k++] = name ? name : "[unknown]";
 	}
 	return k;
 }
 
-/* offcpu_uframes - names of user stack @id + 1 of process @tgid, innermost first */
-int offcpu_uframes(struct offcpu *o, int tgid, uint32_t id, const char **out)
+/*
+ * offcpu_uframes - names of user stack @id + 1 of process @tgid, innermost first,
+ * and its frames (ft_usyms_frames': file and offset) in @frame
+ */
+int offcpu_uframes(struct offcpu *o, int tgid, uint32_t id, const char **out, uint64_t *frame)
 {
 	const uint64_t *fr;
 	uint32_t n, i;
@@ -88,8 +94,10 @@ int offcpu_uframes(struct offcpu *o, int tgid, uint32_t id, const char **out)
 	if (!id)
 		return 0;
 	fr = ft_intern_get(&o->ust, id - 1, &n);
-	for (i = 0; i < n && i < MAX_FRAMES; i++)
+	for (i = 0; i < n && i < MAX_FRAMES; i++) {
 		out[i] = ft_usyms_name(&o->usyms, tgid, fr[i]);
+		frame[i] = fr[i];
+	}
 	return (int)i;
 }
 
@@ -99,8 +107,8 @@ static void side_of(struct offcpu *o, const uint64_t *key, int base, struct offc
 	s->tid = (int)key[base + K_TID] - (base ? 1 : 0);
 	s->tgid = (int)key[base + K_TGID];
 	s->comm = ft_tasks_comm(o->env->tasks, s->tid);
-	s->nk = offcpu_kframes(o, (uint32_t)key[base + K_KST], true, s->k);
-	s->nu = offcpu_uframes(o, s->tgid, (uint32_t)key[base + K_UST], s->u);
+	s->nk = offcpu_kframes(o, (uint32_t)key[base + K_KST], true, s->k, s->ka);
+	s->nu = offcpu_uframes(o, s->tgid, (uint32_t)key[base + K_UST], s->u, s->uf);
 }
 
 /*
@@ -289,6 +297,11 @@ static void row(struct offcpu *o, struct ft_report *r, uint32_t id, struct ft_fl
 		}
 		ft_json_obj_end(r->json);
 	}
+	if (o->pprof.pp) {
+		int64_t v[2] = { (int64_t)o->sum[id].ns, (int64_t)o->sum[id].n };
+
+		offcpu_pprof_add(o, &t, waker ? &w : NULL, NULL, NULL, v);
+	}
 	nf = offcpu_folded_frames(o, &t, waker ? &w : NULL, f, kind);
 	if (fg)
 		ft_flame_add(fg, f, kind, nf, 0, (double)us);
@@ -310,6 +323,11 @@ static void row(struct offcpu *o, struct ft_report *r, uint32_t id, struct ft_fl
 	fprintf(r->f, "        %llu\n\n", (unsigned long long)us);
 }
 
+/* The pprof profile's values: blocked time (pprof's default), and periods. */
+static const char *const pprof_types[][2] = {
+	{ "offcpu", "nanoseconds" }, { "periods", "count" },
+};
+
 /* offcpu_print - every key with time, smallest first */
 void offcpu_print(struct offcpu *o, struct ft_report *r)
 {
@@ -329,6 +347,8 @@ void offcpu_print(struct offcpu *o, struct ft_report *r)
 	qsort(ids, n, sizeof(*ids), cmp_total);
 	if (o->svg && r->final)
 		fg = ft_flame_new(false);
+	if (r->final)
+		offcpu_pprof_begin(o, pprof_types, 2, 0, pprof_types[0], 1);
 	if (o->folded)
 		r->footer = stderr;	/* stdout stays pure folded stacks */
 	if (r->json)
@@ -345,5 +365,6 @@ void offcpu_print(struct offcpu *o, struct ft_report *r)
 		write_svg(o, fg);
 		ft_flame_free(fg);
 	}
+	offcpu_pprof_finish(o);
 	free(ids);
 }

@@ -25,7 +25,7 @@
 #define DEFAULT_TOP	20
 
 enum {
-	OPT_SVG = 0x100, OPT_OFFCPU, OPT_STATE, OPT_TOP,
+	OPT_SVG = 0x100, OPT_OFFCPU, OPT_STATE, OPT_TOP, OPT_PPROF,
 };
 
 static const struct option profile_longopts[] = {
@@ -37,6 +37,7 @@ static const struct option profile_longopts[] = {
 	{ "kernel-stacks-only",	no_argument,		NULL, 'k' },
 	{ "folded",		no_argument,		NULL, 'f' },
 	{ "svg",		required_argument,	NULL, OPT_SVG },
+	{ "pprof",		required_argument,	NULL, OPT_PPROF },
 	{ "offcpu",		no_argument,		NULL, OPT_OFFCPU },
 	{ "state",		no_argument,		NULL, OPT_STATE },
 	{ "top",		required_argument,	NULL, OPT_TOP },
@@ -67,6 +68,7 @@ static int profile_parse_opt(void *priv, int opt, const char *arg)
 	case 'k': case 'K': p->kstack_only = true; return 0;
 	case 'f': p->folded = true; return 0;
 	case OPT_SVG: p->svg_path = arg; return 0;
+	case OPT_PPROF: p->oc.pprof.path = arg; return 0;
 	case OPT_OFFCPU: p->offcpu = true; return 0;
 	case OPT_STATE: p->state = true; return 0;
 	case OPT_TOP:
@@ -294,6 +296,18 @@ static int profile_init(void *priv, const struct ft_env *env)
 	struct profile *p = priv;
 
 	p->env = env;
+	/* the files first: a path that cannot be written fails with nothing to free */
+	if (p->svg_path) {
+		p->svg = fopen(p->svg_path, "we");
+		if (!p->svg) {
+			ft_err("cannot write %s: %s", p->svg_path, strerror(errno));
+			return -1;
+		}
+	}
+	if (offcpu_pprof_open(&p->oc)) {
+		ft_flame_abandon(&p->svg, p->svg_path);
+		return -1;
+	}
 	if (!p->top)
 		p->top = DEFAULT_TOP;
 	profile_sampling(p);
@@ -309,13 +323,6 @@ static int profile_init(void *priv, const struct ft_env *env)
 	if (ft_tab_init(&p->seen, sizeof(struct profile_thread)) || ft_intern_init(&p->keys)) {
 		ft_err("out of memory");
 		return -1;
-	}
-	if (p->svg_path) {
-		p->svg = fopen(p->svg_path, "we");
-		if (!p->svg) {
-			ft_err("cannot write %s: %s", p->svg_path, strerror(errno));
-			return -1;
-		}
 	}
 	return 0;
 }
@@ -422,13 +429,14 @@ static void profile_report(void *priv, struct ft_report *r)
 	}
 }
 
-/* profile_fini - free everything; an unfinished SVG file is removed */
+/* profile_fini - free everything; an unfinished SVG or pprof file is removed */
 static void profile_fini(void *priv)
 {
 	struct profile *p = priv;
 	unsigned int i;
 
 	ft_flame_abandon(&p->svg, p->svg_path);
+	offcpu_pprof_abandon(&p->oc);
 	free(p->sum);
 	p->sum = NULL;
 	for (i = 0; p->seen.rec && i < p->seen.n; i++)
@@ -450,6 +458,7 @@ const struct ft_analyzer ft_profile = {
 				  "  -k, -K, --kernel-stacks-only  kernel frames only\n"
 				  "  -f, --folded         folded stacks (comm;user;kernel COUNT) for flame graphs\n"
 				  "      --svg FILE       write an interactive flame graph to FILE\n"
+				  "      --pprof FILE     write a pprof profile (gzipped profile.proto) to FILE\n"
 				  "      --top N          rows of each table (default 20, 0: all)\n"
 				  "      --offcpu         wall-clock: add off-CPU time from the sched events,\n"
 				  "                       every stack in microseconds, off-CPU ones end in\n"
@@ -459,6 +468,7 @@ const struct ft_analyzer ft_profile = {
 		.examples	= "  ftscope profile -a -d 10               # whole system, 99 Hz, 10 s\n"
 				  "  ftscope profile -F 499 --svg cpu.svg -- ./app   # flame graph of a command\n"
 				  "  ftscope profile -p 1234 -f > cpu.folded # folded, for flamegraph.pl\n"
+				  "  ftscope profile --pprof cpu.pb.gz -a -d 10  # go tool pprof cpu.pb.gz\n"
 				  "  ftscope profile --offcpu --state -f -p 1234 -d 5  # wall-clock\n"
 				  "  ftscope profile -e page-faults -c 1 -- ./app     # faults per stack\n",
 		.shortopts	= "F:c:e:uUkKf",

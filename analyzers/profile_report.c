@@ -88,8 +88,9 @@ static void resolve(struct profile *p, uint32_t id, struct resolved *r)
 	r->s.tid = (int)key[PK_TID];
 	r->s.tgid = (int)key[PK_TGID];
 	r->s.comm = profile_comm(p, r->s.tid);
-	r->s.nk = offcpu_kframes(&p->oc, (uint32_t)key[PK_KST], key[PK_MARK] != 0, r->s.k);
-	r->s.nu = offcpu_uframes(&p->oc, r->s.tgid, (uint32_t)key[PK_UST], r->s.u);
+	r->s.nk = offcpu_kframes(&p->oc, (uint32_t)key[PK_KST], key[PK_MARK] != 0, r->s.k,
+				 r->s.ka);
+	r->s.nu = offcpu_uframes(&p->oc, r->s.tgid, (uint32_t)key[PK_UST], r->s.u, r->s.uf);
 	if (key[PK_UST])
 		ufr = ft_intern_get(&p->oc.ust, (uint32_t)key[PK_UST] - 1, &nfr);
 	r->mark = key[PK_MARK] ? mark_name((char)key[PK_MARK]) : NULL;
@@ -335,6 +336,53 @@ static int cmp_count(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* state_of - the state label of an off-CPU mark: "[sleeping]_[o]" -> "sleeping" */
+static const char *state_of(const char *mark, char *buf, size_t len)
+{
+	size_t n = strlen(mark);
+
+	if (n < 6)
+		return mark;
+	snprintf(buf, len, "%.*s", (int)(n - 6), mark + 1);
+	return buf;
+}
+
+/*
+ * pprof_add - one key into --pprof's profile: [samples, count] and the value
+ * ([cpu, nanoseconds], the event's count, or --offcpu's [wall, nanoseconds]); off-CPU
+ * time under a leaf frame named as the folded line's mark without "_[o]", and a
+ * state label ("on-cpu" for samples) with --offcpu
+ */
+static void pprof_add(struct profile *p, const struct resolved *rs)
+{
+	char leaf[32], state[32];
+	int64_t v[2] = { (int64_t)rs->samples, (int64_t)rs->value };
+	const char *st = p->offcpu ? "on-cpu" : NULL;
+
+	if (rs->mark) {
+		snprintf(leaf, sizeof(leaf), "%.*s", (int)strlen(rs->mark) - 4, rs->mark);
+		st = state_of(rs->mark, state, sizeof(state));
+	}
+	offcpu_pprof_add(&p->oc, &rs->s, NULL, rs->mark ? leaf : NULL, st, v);
+}
+
+/* pprof_begin - the final report's profile for --pprof, its sample types as above */
+static void pprof_begin(struct profile *p)
+{
+	const struct ft_sample_req *q = profile_req(p);
+	const char *type[2][2] = { { "samples", "count" }, { "cpu", "nanoseconds" } };
+	int64_t period = q->freq ? 1000000000 / (int64_t)q->freq : (int64_t)q->period;
+
+	if (p->offcpu) {
+		type[1][0] = "wall";
+	} else if (q->event && strcmp(q->event, "cpu-clock")) {
+		type[1][0] = q->event;
+		type[1][1] = "count";
+		period = (int64_t)q->period;	/* -F: each sample's own */
+	}
+	offcpu_pprof_begin(&p->oc, (const char *const (*)[2])type, 2, 1, type[1], period);
+}
+
 /* stack - one key: folded, as JSON, into the flame graph and the tables */
 static void stack(struct profile *p, struct ft_report *r, uint32_t id, struct ft_flame *fg,
 		  struct table *self, struct table *total)
@@ -347,6 +395,8 @@ static void stack(struct profile *p, struct ft_report *r, uint32_t id, struct ft
 
 	resolve(p, id, &rs);
 	tables_add(self, total, &rs);
+	if (p->oc.pprof.pp)
+		pprof_add(p, &rs);
 	nf = offcpu_folded_frames(&p->oc, &rs.s, NULL, f, kind);
 	if (rs.mark) {
 		kind[nf] = FT_FRAME_OFFCPU;
@@ -454,6 +504,8 @@ void profile_print(struct profile *p, struct ft_report *r)
 	qsort(ids, n, sizeof(*ids), cmp_count);
 	if (p->svg && r->final)
 		fg = ft_flame_new(false);
+	if (r->final)
+		pprof_begin(p);
 	if (p->folded)
 		r->footer = stderr;	/* stdout stays pure folded stacks */
 	if (r->json)
@@ -465,6 +517,7 @@ void profile_print(struct profile *p, struct ft_report *r)
 	tables(p, r, &self, &total);
 	if (fg)
 		write_svg(p, fg);
+	offcpu_pprof_finish(&p->oc);
 out:
 	ft_flame_free(fg);
 	free(self.row);

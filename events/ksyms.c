@@ -5,6 +5,7 @@
  * kernel frames print as [unknown] instead of the symbol at address 0.
  */
 #include <errno.h>
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,4 +91,40 @@ void ft_ksyms_fini(struct ft_ksyms *k)
 const char *ft_ksyms_name(const struct ft_ksyms *k, uint64_t addr)
 {
 	return ft_symtab_find(&k->st, addr);
+}
+
+/**
+ * ft_kernel_build_id - the running kernel's GNU build ID, in hex, from the notes it
+ * exports in /sys/kernel/notes (Elf_Nhdr, name and desc each padded to 4 bytes)
+ * Returns 0, or -1 when there is none (@hex is "" then).
+ */
+int ft_kernel_build_id(char *hex, size_t len)
+{
+	unsigned char buf[4096];
+	size_t n, off = 0, i;
+	FILE *f = fopen("/sys/kernel/notes", "re");
+
+	hex[0] = 0;
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (off + sizeof(Elf64_Nhdr) <= n) {
+		Elf64_Nhdr nh;
+		size_t name, desc;
+
+		memcpy(&nh, buf + off, sizeof(nh));
+		name = off + sizeof(nh);
+		desc = name + ((nh.n_namesz + 3) & ~3u);
+		if (desc + nh.n_descsz > n)
+			break;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp(buf + name, "GNU", 4) && 2 * nh.n_descsz < len) {
+			for (i = 0; i < nh.n_descsz; i++)
+				snprintf(hex + 2 * i, 3, "%02x", buf[desc + i]);
+			return 0;
+		}
+		off = desc + ((nh.n_descsz + 3) & ~3u);
+	}
+	return -1;
 }

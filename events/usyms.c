@@ -27,6 +27,8 @@ struct useg {
 struct ft_ufile {
 	char		*path;
 	bool		loaded;
+	bool		bid_read;
+	char		build_id[2 * 64 + 1];	/* hex, "" none */
 	struct ft_symtab	st;
 	struct useg	seg[16];
 	int		nseg;
@@ -87,8 +89,8 @@ static void read_syms(struct ft_symtab *st, Elf *elf, Elf64_Word type)
 	ft_elf_funcs(elf, type, add_sym, st);
 }
 
-/* debug_path - /usr/lib/debug/.build-id/xx/rest.debug for the file's build id */
-static bool debug_path(Elf *elf, char *path, size_t len)
+/* elf_build_id - the NT_GNU_BUILD_ID note of @elf: its bytes in @id, their number */
+static size_t elf_build_id(Elf *elf, unsigned char *id, size_t len)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -102,19 +104,28 @@ static bool debug_path(Elf *elf, char *path, size_t len)
 			continue;
 		data = elf_getdata(scn, NULL);
 		while (data && (off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
-			const unsigned char *id = (const unsigned char *)data->d_buf + doff;
-			size_t i, o;
-
-			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_descsz < 2 || nh.n_descsz > 64)
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_descsz < 2 || nh.n_descsz > len)
 				continue;
-			o = snprintf(path, len, "/usr/lib/debug/.build-id/%02x/", id[0]);
-			for (i = 1; i < nh.n_descsz && o + 3 < len; i++)
-				o += snprintf(path + o, len - o, "%02x", id[i]);
-			snprintf(path + o, len - o, ".debug");
-			return true;
+			memcpy(id, (const unsigned char *)data->d_buf + doff, nh.n_descsz);
+			return nh.n_descsz;
 		}
 	}
-	return false;
+	return 0;
+}
+
+/* debug_path - /usr/lib/debug/.build-id/xx/rest.debug for the file's build id */
+static bool debug_path(Elf *elf, char *path, size_t len)
+{
+	unsigned char id[64];
+	size_t i, o, n = elf_build_id(elf, id, sizeof(id));
+
+	if (!n)
+		return false;
+	o = snprintf(path, len, "/usr/lib/debug/.build-id/%02x/", id[0]);
+	for (i = 1; i < n && o + 3 < len; i++)
+		o += snprintf(path + o, len - o, "%02x", id[i]);
+	snprintf(path + o, len - o, ".debug");
+	return true;
 }
 
 /* symbols_of - PT_LOAD segments, and function symbols from .symtab, the debug file or .dynsym */
@@ -463,4 +474,66 @@ const char *ft_usyms_path(const struct ft_usyms *u, uint64_t frame)
 	unsigned int file = FT_UFRAME_FILE(frame);
 
 	return file && file <= u->nfiles ? u->files[file - 1]->path : NULL;
+}
+
+/**
+ * ft_usyms_map_of - the mapping of process @tgid that a frame made by
+ * ft_usyms_frames lies in, into @m; its address is m->start + offset - m->pgoff
+ * (anonymous memory, m->file 0: the offset is the address). Returns 0, or -1 when the
+ * process's maps hold it no more (or never did).
+ */
+int ft_usyms_map_of(const struct ft_usyms *u, int tgid, uint64_t frame, struct ft_umap *m)
+{
+	const struct uproc *p = ft_tab_find(&u->procs, tgid);
+	unsigned int file = FT_UFRAME_FILE(frame), i;
+	uint64_t off = FT_UFRAME_OFF(frame);
+	const struct ft_umap *found;
+
+	if (!p || !p->read)
+		return -1;
+	if (!file) {
+		found = find_map(p, off);
+		if (!found)
+			return -1;
+		*m = *found;
+		return 0;
+	}
+	for (i = 0; i < p->n; i++)
+		if (p->maps[i].file == file && off >= p->maps[i].pgoff &&
+		    off - p->maps[i].pgoff < p->maps[i].end - p->maps[i].start) {
+			*m = p->maps[i];
+			return 0;
+		}
+	return -1;
+}
+
+/* ft_usyms_build_id - the GNU build ID of a frame's file in hex ("" none, NULL anonymous) */
+const char *ft_usyms_build_id(struct ft_usyms *u, uint64_t frame)
+{
+	unsigned int file = FT_UFRAME_FILE(frame);
+	unsigned char id[64];
+	struct ft_ufile *f;
+	size_t i, n = 0;
+	Elf *elf;
+	int fd;
+
+	if (!file || file > u->nfiles)
+		return NULL;
+	f = u->files[file - 1];
+	if (f->bid_read)
+		return f->build_id;
+	f->bid_read = true;
+	elf_version(EV_CURRENT);
+	fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return f->build_id;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF)
+		n = elf_build_id(elf, id, sizeof(id));
+	for (i = 0; i < n; i++)
+		snprintf(f->build_id + 2 * i, 3, "%02x", id[i]);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return f->build_id;
 }

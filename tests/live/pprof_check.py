@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Checks of --pprof files (tests/live/pprof.sh), read by `go tool pprof` itself
+(-raw, -traces, -top: text it prints from the file it parsed). Each check prints one
+line of numbers and exits 0 when it holds, 1 with the reason on its last line.
+
+A pprof sample becomes a folded line as ftscope folds it: its comm label, then its
+locations from the root (pprof's location[0] is the leaf), an unnamed location
+[unknown], and its value in the folded unit (IDX: which sample value; DIV: 1000 for
+microseconds from nanoseconds, truncated per key as ftscope truncates each key).
+Folded lines' off-CPU marks lose their flame-graph suffix "_[o]".
+
+  raw RAW FOLDED IDX DIV            the multiset of (stack, value) of `-raw` equals the
+                                    folded output's (values 0 left out on both sides)
+  traces TRACES FOLDED DIV          the same from `-traces -unit=ns` (or counts)
+  top TOP FOLDED DIV                `-top -unit=ns`: each function's flat value and the
+                                    total against the folded leaves' sums (each key
+                                    truncated by under 1 unit of DIV)
+  known TOP ERR COMM FUNC MS PCT OPCT   FUNC's cum value in `-top -unit=ns` = MS ms
+                                    +-PCT% (the design) and = the workload's own
+                                    off_us (offwin line of COMM in ERR) +-OPCT%
+  labels RAW PIDFILE COMM           every sample has comm COMM, pid and tid labels, pid
+                                    the workload's own (PIDFILE), tid = pid
+  buildid RAW FILE HEX              the mapping of FILE carries build ID HEX
+  addrs RAW FILE                    each location in a mapping of FILE lies in its
+                                    function: address - start + offset is a file
+                                    offset, the PT_LOAD segments (readelf -l) make it
+                                    a virtual address, and nm -S's symbol of that name
+                                    holds it (a return address may end it)
+  rate RAW ERR COMM HZ PCT          COMM's samples = HZ x its schedstat_ns, and its
+                                    [cpu,nanoseconds] = its schedstat_ns, +-PCT%
+  tagfocus TOP FOLDED               `-top -unit=ns -tagignore=state=on-cpu`'s total =
+                                    the folded stacks ending in an off-CPU mark (us)
+"""
+import collections
+import re
+import subprocess
+import sys
+
+SAMPLE = re.compile(r'^\s*(-?\d+(?:\s+-?\d+)*):((?:\s+\d+)*)\s*$')
+LABEL = re.compile(r'(\w+):\[([^\]]*)\]')
+LOC = re.compile(r'^\s*(\d+): (0x[0-9a-f]+) (?:M=(\d+) )?(?:\[F\] )?(.*)$')
+MAP = re.compile(r'^(\d+): (0x[0-9a-f]+)/(0x[0-9a-f]+)/(0x[0-9a-f]+) (\S+) ?(\S*)')
+MARK = re.compile(r'^\[(off-cpu|sleeping|uninterruptible|runnable|state .)\]$')
+UNITS = {'ns': 1, 'us': 1e3, 'µs': 1e3, 'ms': 1e6, 's': 1e9, 'mins': 60e9, 'hrs': 3600e9}
+
+
+def raw(path):
+    """`pprof -raw`: samples [(values, locs, labels)], locations {id: name|None},
+    mappings [(id, start, limit, offset, file, build_id)]"""
+    samples, locs, maps, part = [], {}, [], None
+    for line in open(path):
+        line = line.rstrip('\n')
+        if line in ('Samples:', 'Locations', 'Mappings'):
+            part = line
+            continue
+        if part == 'Samples:':
+            m = SAMPLE.match(line)
+            if m:
+                samples.append(([int(v) for v in m.group(1).split()],
+                                [int(x) for x in m.group(2).split()], {}))
+            elif samples and LABEL.search(line):
+                samples[-1][2].update(LABEL.findall(line))
+        elif part == 'Locations':
+            m = LOC.match(line)
+            if m:
+                rest = m.group(4).strip()
+                locs[int(m.group(1))] = rest.split(' ')[0] if rest else None
+        elif part == 'Mappings':
+            m = MAP.match(line)
+            if m:
+                maps.append((int(m.group(1)), int(m.group(2), 16), int(m.group(3), 16),
+                             int(m.group(4), 16), m.group(5), m.group(6)))
+    return samples, locs, maps
+
+
+def folded(path):
+    """(stack, value) per folded line, the off-CPU marks' "_[o]" dropped"""
+    rows = []
+    for line in open(path):
+        m = re.match(r'^(.*) (\d+)$', line.rstrip('\n'))
+        if m:
+            rows.append((re.sub(r'_\[o\]$', '', m.group(1)), int(m.group(2))))
+    return rows
+
+
+def multiset_diff(a, b):
+    """the first differences of two multisets of (stack, value), as text"""
+    ca, cb = collections.Counter(a), collections.Counter(b)
+    only_a, only_b = list((ca - cb).elements()), list((cb - ca).elements())
+    if not only_a and not only_b:
+        return None
+    return (f'{len(only_a)} only in pprof, e.g. {only_a[:1]}; '
+            f'{len(only_b)} only in folded, e.g. {only_b[:1]}')
+
+
+def check_raw(rawf, fold, idx, div):
+    samples, locs, _ = raw(rawf)
+    got = []
+    for values, ids, labels in samples:
+        names = [locs.get(i) or '[unknown]' for i in reversed(ids)]
+        v = values[int(idx)] // int(div)
+        if v:
+            got.append((';'.join([labels.get('comm', '?')] + names), v))
+    want = [(s, v) for s, v in folded(fold) if v]
+    print(f'{len(got)} pprof samples, {len(want)} folded lines; totals '
+          f'{sum(v for _, v in got)} and {sum(v for _, v in want)}')
+    d = multiset_diff(got, want)
+    return f'stacks differ: {d}' if d else None
+
+
+def value_ns(text):
+    """a value pprof printed: '1001923326ns', '150', '1.50s'"""
+    m = re.match(r'^(-?[\d.]+)([a-zµ]*)$', text)
+    return float(m.group(1)) * UNITS.get(m.group(2), 1) if m else None
+
+
+def name_of(frame):
+    """a frame as pprof shows it, as ftscope folds it: an unnamed location (its
+    address, its mapping's name in brackets, or <unknown> without one) is [unknown]"""
+    if re.match(r'^0x[0-9a-f]+$', frame) or frame == '<unknown>' or \
+       (re.match(r'^\[.*\]$', frame) and not MARK.match(frame)):
+        return '[unknown]'
+    return frame
+
+
+def traces(path):
+    """`pprof -traces`: (labels, frames leaf first, value) per trace"""
+    out, labels, frames, value = [], {}, [], None
+    for line in open(path):
+        line = line.rstrip('\n')
+        if line.startswith('-----------+'):
+            if value is not None:
+                out.append((labels, frames, value))
+            labels, frames, value = {}, [], None
+            continue
+        m = re.match(r'^\s*(\w+):\s+(.*)$', line)
+        if m and value is None and not frames:
+            labels[m.group(1)] = m.group(2).strip()
+            continue
+        m = re.match(r'^\s*(\S+)\s{3}(\S+)$', line)
+        if m and value is None and value_ns(m.group(1)) is not None:
+            value, frames = value_ns(m.group(1)), [m.group(2)]
+        elif value is not None and line.strip():
+            frames.append(line.strip())
+    if value is not None:
+        out.append((labels, frames, value))
+    return out
+
+
+def check_traces(path, fold, div):
+    got = []
+    for labels, frames, value in traces(path):
+        v = int(value) // int(div)
+        if v:
+            names = [name_of(f) for f in frames]
+            got.append((';'.join([labels.get('comm', '?')] + names[::-1]), v))
+    want = [(s, v) for s, v in folded(fold) if v]
+    print(f'{len(got)} traces, {len(want)} folded lines')
+    d = multiset_diff(got, want)
+    return f'traces differ: {d}' if d else None
+
+
+def top(path):
+    """`pprof -top`: the total and {function: (flat, cum)}"""
+    total, rows = None, {}
+    for line in open(path):
+        # the total shown: after the filters (-tagfocus...), every node (nodefraction=0)
+        m = re.search(r'Showing nodes accounting for (\S+),', line)
+        if m:
+            total = value_ns(m.group(1))
+        f = line.split()
+        if len(f) == 6 and f[1].endswith('%') and value_ns(f[0]) is not None:
+            old = rows.get(name_of(f[5]), (0, 0))
+            rows[name_of(f[5])] = (old[0] + value_ns(f[0]), old[1] + value_ns(f[3]))
+    return total, rows
+
+
+def check_top(path, fold, div):
+    total, rows = top(path)
+    div = int(div)
+    leaf, keys = collections.Counter(), collections.Counter()
+    for s, v in folded(fold):
+        leaf[s.split(';')[-1]] += v
+        keys[s.split(';')[-1]] += 1
+    want, n = sum(leaf.values()), sum(keys.values())
+    print(f'total {total / div:.0f} against the folded {want} ({n} lines); '
+          f'{len(rows)} functions')
+    if total is None or not want <= total / div < want + n:
+        return f'total {total} is not the folded {want} (+ under 1 per line)'
+    for fn, v in leaf.items():
+        flat = rows.get(fn, (0, 0))[0] / div
+        if not v <= flat < v + keys[fn]:
+            return f'{fn}: flat {flat:.0f}, the folded leaves {v} ({keys[fn]} lines)'
+    return None
+
+
+def offwin(err, comm):
+    for line in open(err):
+        f = dict(x.split('=', 1) for x in line.split()[1:] if '=' in x)
+        if line.startswith('offwin ') and f.get('comm') == comm:
+            return {k: int(v) for k, v in f.items() if k != 'comm'}
+    return None
+
+
+def check_known(path, err, comm, func, ms, pct, opct):
+    _, rows = top(path)
+    w = offwin(err, comm)
+    if func not in rows:
+        return f'{func} is not in -top'
+    if not w:
+        return f'no offwin line of {comm}'
+    cum = rows[func][1] / 1e6
+    own = w['off_us'] / 1e3
+    print(f'{func}: {cum:.3f} ms in pprof; design {ms} ms ({100 * (cum / float(ms) - 1):+.2f}%), '
+          f'its own off-CPU time {own:.3f} ms ({100 * (cum / own - 1):+.3f}%)')
+    if abs(cum - float(ms)) > float(ms) * float(pct) / 100:
+        return f'{cum:.3f} ms, not {ms} +-{pct}%'
+    if abs(cum - own) > own * float(opct) / 100:
+        return f'{cum:.3f} ms, not its own {own:.3f} +-{opct}%'
+    return None
+
+
+def check_labels(rawf, pidfile, comm):
+    samples, _, _ = raw(rawf)
+    pid = open(pidfile).read().strip()
+    mine = [l for _, _, l in samples if l.get('comm') == comm]
+    bad = [l for l in mine if l.get('pid') != pid or l.get('tid') != pid]
+    print(f'{len(mine)} samples of {comm} (of {len(samples)}), pid {pid}')
+    if not mine:
+        return f'no sample labelled comm {comm}'
+    if bad:
+        return f'{len(bad)} samples of {comm} without pid and tid {pid}: {bad[0]}'
+    return None
+
+
+def check_buildid(rawf, path, want):
+    _, _, maps = raw(rawf)
+    got = [m[5] for m in maps if m[4] == path]
+    print(f'{path}: mappings with build IDs {got}; readelf -n: {want}')
+    if not got:
+        return f'no mapping of {path}'
+    if any(b != want for b in got):
+        return f'build ID {got[0]}, readelf says {want}'
+    return None
+
+
+def elf_syms(path):
+    """{name: (value, size)} of nm -S's text symbols, and PT_LOAD (offset, vaddr, filesz)"""
+    syms, loads = {}, []
+    for line in subprocess.run(['nm', '-S', '--defined-only', path], capture_output=True,
+                               text=True, check=True).stdout.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[2] in 'tTwW':
+            syms[f[3]] = (int(f[0], 16), int(f[1], 16))
+    for line in subprocess.run(['readelf', '-lW', path], capture_output=True, text=True,
+                               check=True).stdout.splitlines():
+        f = line.split()
+        if f and f[0] == 'LOAD':
+            loads.append((int(f[1], 16), int(f[2], 16), int(f[4], 16)))
+    return syms, loads
+
+
+def check_addrs(rawf, path):
+    _, locs, maps = raw(rawf)
+    syms, loads = elf_syms(path)
+    mine = {m[0]: m for m in maps if m[4] == path}
+    n, bad = 0, []
+    for line in open(rawf):
+        m = LOC.match(line)
+        if not m or not m.group(3) or int(m.group(3)) not in mine:
+            continue
+        name = locs.get(int(m.group(1)))
+        _, start, _, offset, _, _ = mine[int(m.group(3))]
+        off = int(m.group(2), 16) - start + offset
+        va = [v + off - o for o, v, sz in loads if o <= off < o + sz]
+        if name not in syms or not va:
+            bad.append(f'{name} at file offset {off:#x}: no symbol or segment')
+            continue
+        n += 1
+        lo, size = syms[name]
+        if not lo <= va[0] <= lo + size:
+            bad.append(f'{name} at {va[0]:#x}, not in {lo:#x}+{size:#x}')
+    print(f'{n} locations in {path} checked against nm and readelf')
+    if bad:
+        return '; '.join(bad[:2])
+    return None if n >= 2 else f'{n} locations in {path}'
+
+
+def check_rate(rawf, err, comm, hz, pct):
+    samples, _, _ = raw(rawf)
+    w = None
+    for line in open(err):
+        if line.startswith(comm + ' '):
+            w = dict(x.split('=', 1) for x in line.split()[1:] if '=' in x)
+    if not w:
+        return f'no {comm} line from the workload'
+    cpu = int(w['schedstat_ns'])
+    n = sum(v[0] for v, _, l in samples if l.get('comm') == comm)
+    ns = sum(v[1] for v, _, l in samples if l.get('comm') == comm)
+    want = int(hz) * cpu / 1e9
+    print(f'{comm}: {n} samples, {ns / 1e6:.1f} ms of cpu; {hz} Hz x {cpu / 1e6:.1f} ms '
+          f'(its schedstat) = {want:.1f}: {100 * (n / want - 1):+.2f}%, cpu '
+          f'{100 * (ns / cpu - 1):+.2f}%')
+    if abs(n - want) > want * float(pct) / 100:
+        return f'{n} samples, not {want:.0f} +-{pct}%'
+    if abs(ns - cpu) > cpu * float(pct) / 100:
+        return f'{ns} ns of cpu, not its schedstat {cpu} +-{pct}%'
+    return None
+
+
+def check_tagfocus(path, fold):
+    total, _ = top(path)
+    rows = [(s, v) for s, v in folded(fold) if MARK.match(s.split(';')[-1])]
+    want, n = sum(v for _, v in rows), len(rows)
+    got = (total or 0) / 1000
+    print(f'state=off-cpu: {got:.0f} us in pprof, folded off-CPU stacks {want} us ({n} lines)')
+    if not rows or not want <= got < want + n:
+        return f'{got:.0f} us, not the folded {want} (+ under 1 per line)'
+    return None
+
+
+def main():
+    checks = {'raw': check_raw, 'traces': check_traces, 'top': check_top,
+              'known': check_known, 'labels': check_labels, 'buildid': check_buildid,
+              'rate': check_rate, 'addrs': check_addrs, 'tagfocus': check_tagfocus}
+    try:
+        why = checks[sys.argv[1]](*sys.argv[2:])
+    except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+        why = f'{sys.argv[1]}: {e!r}'
+    if why:
+        print(why)
+        sys.exit(1)
+
+
+if __name__ == '__main__':
+    main()
