@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "analyzers/analyzer.h"
@@ -106,12 +107,49 @@ int ft_export_pollfds(struct ft_export *ex, struct pollfd *pfd, int max)
 	return ex->httpd ? ft_httpd_pollfds(ex->httpd, pfd, max) : 0;
 }
 
+/* accept_q - the weight Accept header @accept gives media type @type (0: none) */
+static double accept_q(const char *accept, const char *type)
+{
+	size_t tl = strlen(type);
+	const char *p = accept, *end, *q;
+	double best = 0;
+
+	while (p && *p) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		end = strchr(p, ',');
+		if (!end)
+			end = p + strlen(p);
+		if (!strncasecmp(p, type, tl) && (p[tl] == ';' || p[tl] == ',' || p[tl] == ' ' ||
+						  !p[tl])) {
+			q = strstr(p, ";q=");
+			double v = q && q < end ? atof(q + 3) : 1.0;
+
+			if (v > best)
+				best = v;
+		}
+		p = end;
+	}
+	return best;
+}
+
+/*
+ * wants_openmetrics - the scraper's Accept weighs OpenMetrics above zero and at
+ * least as high as the text format 0.0.4 (Prometheus 2.42 sends 1.0.0 first)
+ */
+static bool wants_openmetrics(const char *accept)
+{
+	double om = accept ? accept_q(accept, "application/openmetrics-text") : 0;
+
+	return om > 0 && om >= accept_q(accept, "text/plain");
+}
+
 /* answer - one HTTP request: /metrics, in OpenMetrics when the scraper accepts it */
 static void answer(void *ctx, const char *method, const char *path, const char *accept,
 		   struct ft_http_answer *a)
 {
 	struct ft_export *ex = ctx;
-	bool om = accept && strstr(accept, "application/openmetrics-text");
+	bool om = wants_openmetrics(accept);
 
 	a->type = "text/plain; charset=utf-8";
 	if (strcmp(path, "/metrics")) {
