@@ -35,7 +35,7 @@ def die(msg):
 
 
 def printed(path):
-    """ftscope's text: [(rows {slot: count}, count, p99 seconds)], one per report"""
+    """ftscope's text: [(rows {slot: count}, count, p99 s, avg s, its rounding s)]"""
     reps, rows = [], {}
     for line in open(path):
         m = re.match(r"\s+(\d+) -> (\d+)\s+: (\d+)", line)
@@ -43,10 +43,17 @@ def printed(path):
             hi = int(m.group(2))
             rows[hi.bit_length() if hi else 1] = int(m.group(3))
             continue
-        m = re.match(r"count (\d+)(?:, .*p99 ([\d.]+) (\w+))?", line)
+        m = re.match(r"count (\d+)(?:, avg ([\d.]+) (\w+).*p99 ([\d.]+) (\w+))?", line)
         if m:
-            p99 = float(m.group(2)) * UNITS[m.group(3)] if m.group(2) else None
-            reps.append((rows, int(m.group(1)), p99))
+            avg, err, p99 = 0, 0, None
+            if m.group(2):
+                # avg to its printed digits: within half its last one
+                u = UNITS[m.group(3)]
+                avg = float(m.group(2)) * u
+                dec = len(m.group(2).partition(".")[2])
+                err = 0.5 * 10 ** -dec * u
+                p99 = float(m.group(4)) * UNITS[m.group(5)]
+            reps.append((rows, int(m.group(1)), p99, avg, err))
             rows = {}
     return reps
 
@@ -199,7 +206,17 @@ def cmd_file(out, path):
     if int(s["count"]) != total:
         die(f"file _count {int(s['count'])}, printed {total}")
     check_buckets(s["bucket"], rows, total, "file")
-    print(f"file _count {total} = printed, buckets = printed rows")
+    # _sum in seconds: the printed avg times the count, within the avg's rounding
+    want = sum(r[3] * r[1] for r in reps)
+    if abs(s["sum"] - want) > sum(r[4] * r[1] for r in reps) + 1e-9:
+        die(f"file _sum {s['sum']} s, printed avg x count {want:.6f} s")
+    # ftscope_events_total: the run's events, the last footer's (or its total:)
+    ev = re.findall(r"(\d+) events processed", open(out).read())
+    got = re.search(r"^ftscope_events_total (\d+)$", open(path).read(), re.M)
+    if not got or got.group(1) != ev[-1]:
+        die(f"ftscope_events_total {got and got.group(1)}, printed {ev[-1]}")
+    print(f"file _count {total} = printed, buckets = printed rows, _sum {s['sum']} s, "
+          f"{ev[-1]} events")
 
 
 def cmd_watch(d, name, secs):
