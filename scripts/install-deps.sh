@@ -8,10 +8,11 @@ set -e
 
 # util-linux: losetup, for the loop device of tests/live/biolatency.sh (essential on
 # Debian, named for minimal images)
+# curl: tests/live/prometheus.sh asks ftscope's /metrics with each Accept
 # llvm: /usr/bin/llvm-symbolizer, which clang only recommends; without it ASan prints
 # "invalid path to external symbolizer" and LeakSanitizer's suppressions cannot match
 PKGS="build-essential pkg-config libtracefs-dev libtraceevent-dev libelf-dev libzstd-dev zlib1g-dev libcmocka-dev \
-trace-cmd linux-perf bpftrace util-linux clang libclang-rt-14-dev llvm time"
+trace-cmd linux-perf bpftrace util-linux clang libclang-rt-14-dev llvm time curl"
 
 missing=""
 for p in $PKGS; do
@@ -41,6 +42,7 @@ if [ -n "$need_prom" ]; then
 	echo "install-deps.sh: unpacking prometheus into $PROM_DIR" >&2
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
+	chmod 755 "$tmp"	# apt's _apt user downloads into it
 	( cd "$tmp" && apt-get download -qq prometheus >/dev/null 2>&1 ) || {
 		apt-get update -qq >/dev/null
 		( cd "$tmp" && apt-get download -qq prometheus >/dev/null )
