@@ -112,7 +112,7 @@ static double accept_q(const char *accept, const char *type)
 {
 	size_t tl = strlen(type);
 	const char *p = accept, *end, *q;
-	double best = 0;
+	double best = 0, v;
 
 	while (p && *p) {
 		while (*p == ' ' || *p == ',')
@@ -122,9 +122,13 @@ static double accept_q(const char *accept, const char *type)
 			end = p + strlen(p);
 		if (!strncasecmp(p, type, tl) && (p[tl] == ';' || p[tl] == ',' || p[tl] == ' ' ||
 						  !p[tl])) {
-			q = strstr(p, ";q=");
-			double v = q && q < end ? atof(q + 3) : 1.0;
-
+			v = 1.0;	/* its parameters: "; q=0.5", ";version=..." */
+			for (q = p; (q = memchr(q, ';', end - q)); ) {
+				q++;
+				q += strspn(q, " ");
+				if ((*q == 'q' || *q == 'Q') && q[1] == '=')
+					v = atof(q + 2);
+			}
 			if (v > best)
 				best = v;
 		}

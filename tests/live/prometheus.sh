@@ -92,7 +92,8 @@ if go; then
 	tq=$(date +%s.%N)
 	# which format each Accept gets (Prometheus 2.42's Accept first)
 	A='application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
-	for acc in "$A" "" "text/plain" "application/openmetrics-text;q=0,text/plain"; do
+	for acc in "$A" "" "text/plain" "application/openmetrics-text; q=0, text/plain" \
+		   "text/plain;q=1,application/openmetrics-text;q=0.9"; do
 		ct=$(curl -s -o $D/body -D - ${acc:+-H "Accept: $acc"} http://127.0.0.1:$FPORT/metrics |
 		     tr -d '\r' | sed -n 's/^Content-Type: //p')
 		echo "$ct $(tail -1 $D/body | cut -c1-5)"
@@ -120,9 +121,10 @@ if [ $rc -ne 0 ] || ! grep -q "^count " $OUT/prom-live.txt; then
 else
 	check prom_scrape scrape $OUT/prom-live.txt $PURL "$tq"
 	check prom_openmetrics metadata $PURL
-	# Accept: Prometheus's -> OpenMetrics with # EOF; none, text/plain, or
-	# OpenMetrics at q=0 -> 0.0.4, whose last line is a sample
+	# Accept: Prometheus's -> OpenMetrics with # EOF; none, text/plain, OpenMetrics
+	# at q=0 or below text/plain -> 0.0.4, whose last line is a sample
 	exp="application/openmetrics-text; version=1.0.0; charset=utf-8 # EOF
+text/plain; version=0.0.4; charset=utf-8 ftsco
 text/plain; version=0.0.4; charset=utf-8 ftsco
 text/plain; version=0.0.4; charset=utf-8 ftsco
 text/plain; version=0.0.4; charset=utf-8 ftsco"
