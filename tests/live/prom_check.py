@@ -12,7 +12,8 @@
   file OUT FILE                 the file's count and buckets against the printed ones
   watch DIR NAME SECS           inotify on DIR for SECS s: NAME only ever renamed in
                                 whole, its counts never going down
-  series OUT FILE N             --max-series N: N own series and one "other"
+  groups OUT FILE [N]           -P/-L/--per-cpu: one series per printed group, with
+                                its count; with N (--max-series), N and one "other"
 """
 import ctypes
 import json
@@ -260,38 +261,41 @@ def cmd_watch(d, name, secs):
     print(f"{renames} whole replacements by rename, _count never down (last {last:.0f})")
 
 
-def cmd_series(out, path, n):
-    n = int(n)
-    # printed per thread: "tid = TID COMM", then its rows and count
+def cmd_groups(out, path, n=None):
+    """-P, -L, --per-cpu: a series per printed group, labelled as the group, with
+    its count; with N (--max-series), N of them and one "other" with the rest"""
     per, cur = {}, None
     for line in open(out):
-        m = re.match(r"tid = (\d+) (\S+)", line)
+        m = re.match(r"(pid|tid|cpu) = (\d+)(?: (.*))?$", line)
         if m:
-            cur = (m.group(2), m.group(1))
+            cur = ((("cpu", m.group(2)),) if m.group(1) == "cpu" else
+                   (("comm", m.group(3)), (m.group(1), m.group(2))))
         m = re.match(r"count (\d+)", line)
         if m and cur:
-            per[cur] = int(m.group(1))
+            per[tuple(sorted(cur))] = int(m.group(1))
             cur = None
-    ser = parse_text(open(path).read())
-    other = (("comm", "other"), ("tid", "other"))
-    own = [k for k in ser if k != other]
-    if len(own) != n or other not in ser:
-        die(f"{len(own)} own series and {'an' if other in ser else 'no'} other, "
-            f"expected {n} and one ({len(per)} threads printed)")
-    for k in own:
-        d = dict(k)
-        if int(ser[k]["count"]) != per.get((d["comm"], d["tid"])):
-            die(f"series {d}: _count {ser[k]['count']}, printed "
-                f"{per.get((d['comm'], d['tid']))}")
-    rest = sum(v for (c, t), v in per.items()
-               if (("comm", c), ("tid", t)) not in ser)
-    if int(ser[other]["count"]) != rest:
-        die(f"other: _count {ser[other]['count']}, the other threads printed {rest}")
-    print(f"{n} own series = their threads' counts, other {rest} = the other "
-          f"{len(per) - n} threads' ({sum(per.values())} in all)")
+    ser = {k: int(v["count"]) for k, v in parse_text(open(path).read()).items()}
+    names = {k for g in per for k, _ in g}
+    other = tuple(sorted((k, "other") for k in names))
+    own = {k: v for k, v in ser.items() if k != other}
+    for k, v in own.items():
+        if per.get(k) != v:
+            die(f"series {dict(k)}: _count {v}, printed {per.get(k)}")
+    rest = sum(v for k, v in per.items() if k not in own)
+    if n is None:
+        if other in ser or len(own) != len(per):
+            die(f"{len(own)} series for {len(per)} printed groups")
+        print(f"{len(per)} series = the printed groups ({', '.join(sorted(names))}), "
+              f"{sum(per.values())} in all")
+        return
+    if len(own) != int(n) or ser.get(other) != rest:
+        die(f"{len(own)} own series, other {ser.get(other)}: expected {n} and "
+            f"{rest} ({len(per)} groups printed)")
+    print(f"{n} own series = their groups' counts, other {rest} = the other "
+          f"{len(per) - int(n)} groups' ({sum(per.values())} in all)")
 
 
 if __name__ == "__main__":
     {"ports": cmd_ports, "wait-scrape": cmd_wait_scrape, "scrape": cmd_scrape,
      "metadata": cmd_metadata, "file": cmd_file, "watch": cmd_watch,
-     "series": cmd_series}[sys.argv[1]](*sys.argv[2:])
+     "groups": cmd_groups}[sys.argv[1]](*sys.argv[2:])

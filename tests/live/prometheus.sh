@@ -205,9 +205,19 @@ BG+=($F)
 go
 wait $F
 kill $W 2>/dev/null
-check prom_max_series series $OUT/prom-ms.txt $D/ms.prom 3
+check prom_max_series groups $OUT/prom-ms.txt $D/ms.prom 3
 
-# 5. the server under bad clients: one sends 10 KB of header, one stalls; a scrape
+# 5. the groups as labels, system-wide: -P {comm, pid}, --per-cpu {cpu}
+for g in -P --per-cpu; do
+	n=prom_labels_$([ $g = -P ] && echo pids || echo per_cpu)
+	if $FTSCOPE runqlat $g --prometheus-file $D/g.prom -d 2 > $OUT/$n.txt 2> $D/err; then
+		check $n groups $OUT/$n.txt $D/g.prom
+	else
+		fail $n "$(tail -1 $D/err)"
+	fi
+done
+
+# 6. the server under bad clients: one sends 10 KB of header, one stalls; a scrape
 # beside them is answered, the flood is dropped unanswered
 $FTSCOPE runqlat --prometheus "[::1]:$FPORT" -d 15 > /dev/null 2> $D/err &
 F=$!
@@ -245,7 +255,7 @@ else
 fi
 echo "# prom_bad_clients: $r"
 
-# 6. bad input: one line each, exit 1 (2 for usage), nothing left behind
+# 7. bad input: one line each, exit 1 (2 for usage), nothing left behind
 bad=""
 for spec in "127.0.0.1:$PPORT" abc 0 70000 "127.0.0.1:" "::1:$FPORT" "[::1]" \
 	    "localhost:$FPORT" "1.2.3:$FPORT"; do
