@@ -86,18 +86,54 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 	b->len += n;
 }
 
-/* sb_escape - append label value @s with \\, \" and newlines escaped */
+/* utf8_len - the length of the valid UTF-8 sequence at @s, or 0 */
+static int utf8_len(const unsigned char *s)
+{
+	int n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* no overlong forms, surrogates or code points past U+10FFFF */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/*
+ * sb_escape - append label value @s with \\, \" and newlines escaped, and each byte
+ * that is not UTF-8 (a comm cut inside a character) as U+FFFD: Prometheus refuses
+ * a whole scrape over one invalid label value
+ */
 static void sb_escape(struct sbuf *b, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
+	const unsigned char *u = (const unsigned char *)s;
+	int n;
+
+	while (*u) {
+		n = utf8_len(u);
+		if (!n)
+			sb_printf(b, "\xef\xbf\xbd");
+		else if (*u == '\\')
 			sb_printf(b, "\\\\");
-		else if (*s == '\n')
+		else if (*u == '\n')
 			sb_printf(b, "\\n");
-		else if (*s == '"')
+		else if (*u == '"')
 			sb_printf(b, "\\\"");
 		else
-			sb_printf(b, "%c", *s);
+			sb_printf(b, "%.*s", n, (const char *)u);
+		u += n ? n : 1;
 	}
 }
 

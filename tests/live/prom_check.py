@@ -12,6 +12,8 @@
   file OUT FILE                 the file's count and buckets against the printed ones
   watch DIR NAME SECS           inotify on DIR for SECS s: NAME only ever renamed in
                                 whole, its counts never going down
+  threads OUT URL T             -L at time T: the threads' series, their comm labels
+                                made UTF-8
   groups OUT FILE [N]           -P/-L/--per-cpu: one series per printed group, with
                                 its count; with N (--max-series), N and one "other"
 """
@@ -295,7 +297,45 @@ def cmd_groups(out, path, n=None):
           f"{len(per) - int(n)} groups' ({sum(per.values())} in all)")
 
 
+def cmd_threads(out, url, t):
+    """-L scraped by Prometheus: a series per printed thread with its count, the comm
+    label the printed bytes with each one that is not UTF-8 as U+FFFD"""
+    per, cur = {}, None
+    for line in open(out, "rb"):
+        m = re.match(rb"tid = (\d+) (.*)\n", line)
+        if m:
+            cur = m.groups()
+        m = re.match(rb"count (\d+)", line)
+        if m and cur:
+            per[cur[0].decode()] = (cur[1], int(m.group(1)))
+            cur = None
+    got = {x["metric"]["tid"]: (x["metric"]["comm"], int(float(x["value"][1])))
+           for x in api(url, "ftscope_runqlat_seconds_count", float(t))}
+    if set(got) != set(per):
+        die(f"Prometheus holds threads {sorted(got)}, ftscope printed {sorted(per)}")
+    odd = 0
+    for tid, (comm, n) in per.items():
+        want, i = "", 0
+        while i < len(comm):      # per byte, as output/prom.c does
+            for k in (4, 3, 2, 1):
+                try:
+                    want += comm[i:i + k].decode()
+                    i += k
+                    break
+                except UnicodeDecodeError:
+                    continue
+            else:
+                want += "\ufffd"
+                i += 1
+        odd += "\ufffd" in want
+        if got[tid] != (want, n):
+            die(f"tid {tid}: Prometheus {got[tid]}, printed {(want, n)}")
+    if not odd:
+        die("no thread name with bytes that are not UTF-8")
+    print(f"{len(per)} threads, {odd} named with stray bytes, counts as printed")
+
+
 if __name__ == "__main__":
     {"ports": cmd_ports, "wait-scrape": cmd_wait_scrape, "scrape": cmd_scrape,
      "metadata": cmd_metadata, "file": cmd_file, "watch": cmd_watch,
-     "groups": cmd_groups}[sys.argv[1]](*sys.argv[2:])
+     "groups": cmd_groups, "threads": cmd_threads}[sys.argv[1]](*sys.argv[2:])

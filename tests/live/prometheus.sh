@@ -65,10 +65,10 @@ if ! wait_for 30 curl -sf -o /dev/null $PURL/-/ready; then
 	exit 0
 fi
 
-# burst N COUNT QUIET: the workload, waiting for $D/gate; its pid in W
+# burst N COUNT QUIET [NAME0]: the workload, waiting for $D/gate; its pid in W
 burst() {
 	rm -f $D/gate $D/gate.done
-	$WL/burst "$1" "$2" $D/gate "$3" 2>/dev/null &
+	$WL/burst "$1" "$2" $D/gate "$3" ${4:+"$4"} 2>/dev/null &
 	W=$!
 	BG+=($W)
 }
@@ -207,7 +207,23 @@ wait $F
 kill $W 2>/dev/null
 check prom_max_series groups $OUT/prom-ms.txt $D/ms.prom 3
 
-# 5. the groups as labels, system-wide: -P {comm, pid}, --per-cpu {cpu}
+# 5. -L scraped: a thread named "ét" and half a euro sign (a comm cut inside a UTF-8
+# character): each stray byte becomes U+FFFD in its label, else Prometheus refuses
+# the whole scrape ("invalid UTF-8 label value")
+burst 3 50 30 $'\xc3\xa9t\xe2\x82'
+$FTSCOPE runqlat -L -p $W --prometheus $FPORT -d 8 > $OUT/prom-utf8.txt 2> $D/err &
+F=$!
+BG+=($F)
+if go; then
+	mark=$(date +%s.%N)
+	python3 $PY wait-scrape $PURL "$mark" > /dev/null
+	tq=$(date +%s.%N)
+fi
+wait $F
+kill $W 2>/dev/null
+check prom_labels_utf8 threads $OUT/prom-utf8.txt $PURL "$tq"
+
+# 6. the groups as labels, system-wide: -P {comm, pid}, --per-cpu {cpu}
 for g in -P --per-cpu; do
 	n=prom_labels_$([ $g = -P ] && echo pids || echo per_cpu)
 	if $FTSCOPE runqlat $g --prometheus-file $D/g.prom -d 2 > $OUT/$n.txt 2> $D/err; then
@@ -217,7 +233,7 @@ for g in -P --per-cpu; do
 	fi
 done
 
-# 6. the server under bad clients: one sends 10 KB of header, one stalls; a scrape
+# 7. the server under bad clients: one sends 10 KB of header, one stalls; a scrape
 # beside them is answered, the flood is dropped unanswered
 $FTSCOPE runqlat --prometheus "[::1]:$FPORT" -d 15 > /dev/null 2> $D/err &
 F=$!
@@ -255,7 +271,7 @@ else
 fi
 echo "# prom_bad_clients: $r"
 
-# 7. bad input: one line each, exit 1 (2 for usage), nothing left behind
+# 8. bad input: one line each, exit 1 (2 for usage), nothing left behind
 bad=""
 for spec in "127.0.0.1:$PPORT" abc 0 70000 "127.0.0.1:" "::1:$FPORT" "[::1]" \
 	    "localhost:$FPORT" "1.2.3:$FPORT"; do

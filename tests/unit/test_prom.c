@@ -2,7 +2,7 @@
 /*
  * Prometheus exposition unit tests (output/prom.c): the exact text of a known
  * histogram (le of BCC's rows in seconds, +Inf, _sum, _count) in usecs, nsecs and
- * msecs; label escaping; the base kept across a fold, an emission replacing the last;
+ * msecs; label escaping, invalid UTF-8 replaced; the base kept across a fold, an emission replacing the last;
  * --max-series' "other" series; the counters in text 0.0.4 and OpenMetrics.
  */
 #include <setjmp.h>
@@ -137,6 +137,25 @@ static void test_escape(void **state)
 	ft_prom_free(p);
 }
 
+/* test_utf8 - a comm cut inside a character: each stray byte U+FFFD, the rest kept */
+static void test_utf8(void **state)
+{
+	struct ft_prom *p = ft_prom_new(0);
+	struct ft_label l[1] = { { "comm", "\xc3\xa9t\xe2\x82" } };	/* "et" and half a euro */
+	struct ft_hist h = { 0 };
+	char *t;
+
+	(void)state;
+	hist_add(&h, &ft_unit_us, 5000, 1);
+	ft_prom_begin(p);
+	ft_metrics_hist(ft_prom_metrics(p), "t", l, 1, &h, &ft_unit_us);
+	t = render(p, false);
+	has(t, "ftscope_t_seconds_count{comm=\"\xc3\xa9t\xef\xbf\xbd\xef\xbf\xbd\"} 1");
+	free(t);
+	ft_hist_fini(&h);
+	ft_prom_free(p);
+}
+
 /* test_fold - an emission replaces the last; a fold keeps it under the next ones */
 static void test_fold(void **state)
 {
@@ -248,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_usecs),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_max_series),
 		cmocka_unit_test(test_counters),

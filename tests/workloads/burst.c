@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * burst THREADS COUNT GATE QUIET: once the file GATE exists, THREADS threads named
+ * burst THREADS COUNT GATE QUIET [NAME0]: once the file GATE exists, THREADS threads named
  * "burst0".."burstN", all pinned to CPU 0, each COUNT times spin 200 us and sleep
  * 500 us: they queue behind each other, so each wakeup waits on the run queue. Then
  * they end, GATE.done is made, and the process sleeps QUIET seconds in one nanosleep: no more wakeups,
- * a quiet time in which a scraper sees the final state of a trace of it.
+ * a quiet time in which a scraper sees the final state of a trace of it. NAME0, the
+ * first thread's name instead (bytes as given: a name cut inside a UTF-8 character).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 static long count;
+static const char *name0;
 
 /* now_ns - CLOCK_MONOTONIC in ns */
 static long long now_ns(void)
@@ -35,6 +37,8 @@ static void *worker(void *arg)
 	long i;
 
 	snprintf(name, sizeof(name), "burst%ld", (long)arg);
+	if (!arg && name0)
+		snprintf(name, sizeof(name), "%s", name0);
 	prctl(PR_SET_NAME, name);
 	for (i = 0; i < count; i++) {
 		long long end = now_ns() + 200000;
@@ -56,10 +60,11 @@ int main(int argc, char **argv)
 	long i, n;
 	int fd;
 
-	if (argc != 5 || (n = atol(argv[1])) < 1 || n > 64) {
-		fprintf(stderr, "usage: burst THREADS(1-64) COUNT GATE QUIET\n");
+	if (argc < 5 || argc > 6 || (n = atol(argv[1])) < 1 || n > 64) {
+		fprintf(stderr, "usage: burst THREADS(1-64) COUNT GATE QUIET [NAME0]\n");
 		return 2;
 	}
+	name0 = argc == 6 ? argv[5] : NULL;
 	count = atol(argv[2]);
 	quiet.tv_sec = atol(argv[4]);
 	quiet.tv_nsec = 0;
