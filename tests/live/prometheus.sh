@@ -7,7 +7,8 @@
 #              histogram_quantile(0.99) against the histogram, count and p99 ftscope
 #              prints at the end; OpenMetrics negotiated; cumulative across interval
 #              resets; --prometheus-file replaced whole (inotify), linted by promtool,
-#              from a live run and from -i; --max-series; bad specs, a port in use, a
+#              from a live run and from -i; --max-series; -P, -L and --per-cpu labels (a
+#              thread name that is not UTF-8 scraped); bad specs, a port in use, a
 #              stalled or flooding client.
 # requires: root, sched tracepoints; /var/cache/ftscope-deps/prometheus (install-deps.sh)
 . tests/live/lib.sh
