@@ -225,10 +225,10 @@ static struct series *series_of(struct metric *m, const struct ft_label *l, int 
 	if (m->other >= 0)
 		return &m->s[m->other];
 	key = label_key(l, nl, 1);
-	if (!key)
+	if (!key || !series_add(m, key))
 		return NULL;
-	m->other = m->n;
-	return series_add(m, key);
+	m->other = m->n - 1;
+	return &m->s[m->other];
 }
 
 /* sink_hist - one series of the emission: added to its current counts */
