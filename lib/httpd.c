@@ -23,6 +23,9 @@
 #define HTTPD_CONNS	(FT_HTTPD_MAX_FDS - 1)
 #define HTTPD_HDR_MAX	8192
 #define HTTPD_STALL_NS	10000000000ULL	/* 10 s from connect to the last byte out */
+/* an answer's status line and headers: status, reason, type, length */
+#define HTTPD_HEAD	"HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n" \
+			"Connection: close\r\n\r\n"
 
 struct conn {
 	int		fd;		/* -1: free */
@@ -217,13 +220,10 @@ static int respond(struct conn *c, ft_http_fn fn, void *ctx)
 		a.body = strdup("bad request\n");
 		a.len = a.body ? strlen(a.body) : 0;
 	}
-	n = snprintf(NULL, 0, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-		     "Connection: close\r\n\r\n", a.status, status_text(a.status), a.type, a.len);
+	n = snprintf(NULL, 0, HTTPD_HEAD, a.status, status_text(a.status), a.type, a.len);
 	c->out = malloc(n + 1 + (head ? 0 : a.len));
 	if (c->out) {
-		snprintf(c->out, n + 1, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\n"
-			 "Content-Length: %zu\r\nConnection: close\r\n\r\n", a.status,
-			 status_text(a.status), a.type, a.len);
+		snprintf(c->out, n + 1, HTTPD_HEAD, a.status, status_text(a.status), a.type, a.len);
 		if (!head && a.len)
 			memcpy(c->out + n, a.body, a.len);
 		c->outlen = n + (head ? 0 : a.len);
