@@ -26,6 +26,26 @@
 
 _Static_assert(FT_EXPORT_MAX_FDS == FT_HTTPD_MAX_FDS, "the live loop's pollfds");
 
+/* file_check - --prometheus-file: can PATH.tmp be made beside PATH? 0, or -1 after one line */
+static int file_check(const char *path)
+{
+	char tmp[4096];
+	int fd;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		ft_err("--prometheus-file %s: path too long", path);
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ft_err("--prometheus-file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	unlink(tmp);
+	return 0;
+}
+
 /**
  * ft_export_open - the exports @o asks of analyzer @st (none: @ex stays off)
  * Returns 0, or -1 after one error line (a port in use, ...).
@@ -42,6 +62,8 @@ int ft_export_open(struct ft_export *ex, const struct ft_opts *o, struct ft_stag
 		ft_err("out of memory");
 		return -1;
 	}
+	if (o->prom_file && file_check(o->prom_file))
+		return -1;
 	if (o->prom_addr && !(ex->httpd = ft_httpd_open(o->prom_addr)))
 		return -1;
 	if (o->heatmap) {

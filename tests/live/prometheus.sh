@@ -304,6 +304,13 @@ done
 grep -q "Address already in use" $D/err 2>/dev/null
 $FTSCOPE runqlat --prometheus "127.0.0.1:$PPORT" -d 1 > /dev/null 2> $D/err
 grep -q "127.0.0.1:$PPORT: Address already in use" $D/err || bad+="in use: $(cat $D/err); "
+# a file that cannot be written: said before tracing starts (no "Tracing...")
+$FTSCOPE runqlat --prometheus-file $D/no/such/dir.prom -d 1 > /dev/null 2> $D/err
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l < $D/err)" -eq 1 ] &&
+	grep -qF -- "--prometheus-file $D/no/such/dir.prom: No such file or directory" $D/err ||
+	bad+="file: rc $rc $(cat $D/err); "
+echo "# prom_bad_input: $(cat $D/err)"
 $FTSCOPE runqlat -i $D/rq.dat --prometheus $FPORT > /dev/null 2> $D/err
 rc=$?
 [ $rc -ne 0 ] && [ "$(wc -l < $D/err)" -eq 1 ] || bad+="-i: rc $rc $(cat $D/err); "
