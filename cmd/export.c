@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "analyzers/analyzer.h"
@@ -24,6 +25,26 @@
 #include "tracer/opts.h"
 
 _Static_assert(FT_EXPORT_MAX_FDS == FT_HTTPD_MAX_FDS, "the live loop's pollfds");
+
+/* file_check - --prometheus-file: can PATH.tmp be made beside PATH? 0, or -1 after one line */
+static int file_check(const char *path)
+{
+	char tmp[4096];
+	int fd;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		ft_err("--prometheus-file %s: path too long", path);
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ft_err("--prometheus-file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	unlink(tmp);
+	return 0;
+}
 
 /**
  * ft_export_open - the exports @o asks of analyzer @st (none: @ex stays off)
@@ -41,6 +62,8 @@ int ft_export_open(struct ft_export *ex, const struct ft_opts *o, struct ft_stag
 		ft_err("out of memory");
 		return -1;
 	}
+	if (o->prom_file && file_check(o->prom_file))
+		return -1;
 	if (o->prom_addr && !(ex->httpd = ft_httpd_open(o->prom_addr)))
 		return -1;
 	if (o->heatmap) {
@@ -106,12 +129,53 @@ int ft_export_pollfds(struct ft_export *ex, struct pollfd *pfd, int max)
 	return ex->httpd ? ft_httpd_pollfds(ex->httpd, pfd, max) : 0;
 }
 
+/* accept_q - the weight Accept header @accept gives media type @type (0: none) */
+static double accept_q(const char *accept, const char *type)
+{
+	size_t tl = strlen(type);
+	const char *p = accept, *end, *q;
+	double best = 0, v;
+
+	while (p && *p) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		end = strchr(p, ',');
+		if (!end)
+			end = p + strlen(p);
+		if (!strncasecmp(p, type, tl) && (p[tl] == ';' || p[tl] == ',' || p[tl] == ' ' ||
+						  !p[tl])) {
+			v = 1.0;	/* its parameters: "; q=0.5", ";version=..." */
+			for (q = p; (q = memchr(q, ';', end - q)); ) {
+				q++;
+				q += strspn(q, " ");
+				if ((*q == 'q' || *q == 'Q') && q[1] == '=')
+					v = atof(q + 2);
+			}
+			if (v > best)
+				best = v;
+		}
+		p = end;
+	}
+	return best;
+}
+
+/*
+ * wants_openmetrics - the scraper's Accept weighs OpenMetrics above zero and at
+ * least as high as the text format 0.0.4 (Prometheus 2.42 sends 1.0.0 first)
+ */
+static bool wants_openmetrics(const char *accept)
+{
+	double om = accept ? accept_q(accept, "application/openmetrics-text") : 0;
+
+	return om > 0 && om >= accept_q(accept, "text/plain");
+}
+
 /* answer - one HTTP request: /metrics, in OpenMetrics when the scraper accepts it */
 static void answer(void *ctx, const char *method, const char *path, const char *accept,
 		   struct ft_http_answer *a)
 {
 	struct ft_export *ex = ctx;
-	bool om = accept && strstr(accept, "application/openmetrics-text");
+	bool om = wants_openmetrics(accept);
 
 	a->type = "text/plain; charset=utf-8";
 	if (strcmp(path, "/metrics")) {

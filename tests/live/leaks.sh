@@ -11,6 +11,9 @@ if ! nm "$FTSCOPE" 2>/dev/null | grep -q __asan_init; then
 	exit 0
 fi
 export LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp
+# a free port for --prometheus, scraped by the traced command itself in both formats
+LPORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+SCRAPE="curl -s -o /dev/null http://127.0.0.1:$LPORT/metrics"
 
 # name | command line | a word its output must contain
 cases=(
@@ -33,6 +36,9 @@ cases=(
 	"funclat_record|funclat $WL/busyfn:busy_wait -o $OUT/leaks-fl.dat -- $WL/busyfn 5 100 0 0|count"
 	"funclat_read_file|funclat -i $OUT/leaks-fl.dat busyfn:busy_wait|count"
 	"offcpu_read_file|offcpu -f -i $OUT/leaks.dat|events processed"
+	"runqlat_prometheus|runqlat -L --max-series 2 --prometheus $LPORT -- sh -c 'sleep 0.5; $SCRAPE -H \"Accept: application/openmetrics-text\"; $SCRAPE; $SCRAPE -I'|events processed"
+	"runqlat_prometheus_file|runqlat -P 0.2 3 --prometheus-file $OUT/leaks.prom|events processed"
+	"runqlat_prometheus_file_input|runqlat 0.01 -i $OUT/leaks.dat --prometheus-file $OUT/leaks.prom|events processed"
 	"stat|stat -e cs,task-clock -- $WL/sleeper 0 20 5|task-clock"
 	"list|list|sched_switch"
 )
