@@ -493,8 +493,8 @@ static void capture_round(struct pipeline *p, struct ft_session *s, const struct
 	p->progress = true;
 }
 
-/* capture_end - write the trace.dat; its VERSION text has the pid filter and funclat's probes */
-static int capture_end(struct pipeline *p, struct ft_capture *cap, const int *pids, int npids)
+/* capture_end - write the trace.dat; its VERSION text: probes, every task the filter held */
+static int capture_end(struct pipeline *p, struct ft_capture *cap)
 {
 	struct ft_tool_probes tp = { 0 };
 	char *tool;
@@ -502,7 +502,7 @@ static int capture_end(struct pipeline *p, struct ft_capture *cap, const int *pi
 
 	if (p->probes)
 		tp = (struct ft_tool_probes){ p->probes->funcs, p->probes->ev, p->probes->nev };
-	tool = ft_tool_text(pids, npids, p->follow, p->probes ? &tp : NULL);
+	tool = ft_tool_text(&p->traced, p->follow, p->probes ? &tp : NULL);
 	if (p->progress)
 		fputc('\n', stderr);
 	if (ft_samples_keep(&p->sm))
@@ -674,7 +674,7 @@ static int live_finish(struct pipeline *p, struct live *l)
 	ft_reader_losses(&l->s, &l->m);
 	ft_merge_run(&l->m, UINT64_MAX);
 	ft_merge_flush_losses(&l->m);
-	if (p->cap && capture_end(p, &l->cap, l->pids, l->npids))
+	if (p->cap && capture_end(p, &l->cap))
 		return -1;
 	report(p, &l->m, true);
 	return ft_export_finish(&p->ex, p->last_ts, p->foot.run.events);

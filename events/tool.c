@@ -22,23 +22,27 @@ static const char kind_letter[] = { [FT_FK_KERNEL] = 'k', [FT_FK_USER] = 'u',
 
 /**
  * ft_tool_text - the VERSION text of a recording: ftscope's version; for a
- * pid-filtered run the filter; with @pr, the probes. Returns it malloc'ed, or NULL.
+ * pid-filtered run the filter, the tasks of @traced; with @pr, the probes. Returns it
+ * malloc'ed, or NULL.
  */
-char *ft_tool_text(const int *pids, int npids, bool follow, const struct ft_tool_probes *pr)
+char *ft_tool_text(const struct ft_imap *traced, bool follow, const struct ft_tool_probes *pr)
 {
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int i;
+	int i, *pids, npids = ft_imap_keys(traced, &pids);
+	FILE *f = npids < 0 ? NULL : open_memstream(&text, &len);
 
-	if (!f)
+	if (!f) {
+		free(pids);
 		return NULL;
+	}
 	fputs(FTSCOPE_VERSION_LINE, f);
 	if (npids) {
 		fprintf(f, "\nfilter %s", follow ? "follow" : "exact");
 		for (i = 0; i < npids; i++)
 			fprintf(f, " %d", pids[i]);
 	}
+	free(pids);
 	if (pr) {
 		fprintf(f, "\nprobes %d\n", (int)pr->funcs.used);
 		for (i = 0; i < pr->funcs.n; i++)

@@ -25,7 +25,7 @@ struct ft_tool_probes {
 	int			nev;
 };
 
-char *ft_tool_text(const int *pids, int npids, bool follow, const struct ft_tool_probes *pr);
+char *ft_tool_text(const struct ft_imap *traced, bool follow, const struct ft_tool_probes *pr);
 bool ft_tool_ours(const char *text, size_t len);
 int ft_tool_filter(const char *filter, bool *follow, struct ft_imap *pids);
 const char *ft_tool_line(const char *text, const char *key);

@@ -37,6 +37,30 @@ int ft_imap_of_ids(struct ft_imap *m, const int *a, int na, const int *b, int nb
 	return 0;
 }
 
+/* cmp_int - ascending ints, for qsort */
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* ft_imap_keys - the keys of @m, ascending, malloc'ed in *@keys; their count, or -1 (ENOMEM) */
+int ft_imap_keys(const struct ft_imap *m, int **keys)
+{
+	unsigned int i;
+	int n = 0;
+
+	*keys = malloc((m->count ? m->count : 1) * sizeof(**keys));
+	if (!*keys)
+		return -1;
+	for (i = 0; m->slot && i <= m->mask; i++)
+		if (m->slot[i].key)
+			(*keys)[n++] = m->slot[i].key - 1;
+	qsort(*keys, n, sizeof(**keys), cmp_int);
+	return n;
+}
+
 /* ft_imap_fini - free the table */
 void ft_imap_fini(struct ft_imap *m)
 {

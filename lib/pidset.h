@@ -27,6 +27,7 @@ bool ft_imap_del(struct ft_imap *m, int key);
 bool ft_imap_take_any(struct ft_imap *m, int key, uint64_t *val);
 void ft_imap_clear(struct ft_imap *m);
 int ft_imap_of_ids(struct ft_imap *m, const int *a, int na, const int *b, int nb);
+int ft_imap_keys(const struct ft_imap *m, int **keys);
 
 /* ft_imap_hash - spread consecutive pids over the table */
 static inline unsigned int ft_imap_hash(int key)
