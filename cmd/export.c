@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ int ft_export_open(struct ft_export *ex, const struct ft_opts *o, struct ft_stag
 	if (o->heatmap) {
 		struct ft_heatmap_opts ho = {
 			.path = o->heatmap, .title = st->a->cli.name, .max_cols = o->heatmap_cols,
-			.width_ns = (uint64_t)(o->heatmap_width * 1e9),
+			.width_ns = (uint64_t)llround(o->heatmap_width * 1e9),
 		};
 
 		ex->heat = ft_heatmap_new(&ho);

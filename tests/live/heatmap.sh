@@ -36,6 +36,9 @@ check heatmap_width_count_equals_report total $H-w.svg $H-w.json
 # 0.2 ms columns: 10000 of them end at 2 s, before the run does
 $FTSCOPE runqlat -i $H.dat --heatmap $H-b.svg --heatmap-width 0.0002 > /dev/null 2> $H-b.err
 check heatmap_width_bound bound $H-b.svg $H-w.svg $H-b.err $H-w.json
+# a width in seconds that binary doubles do not hold: rounded to the ns, not truncated
+$FTSCOPE runqlat -i $H.dat --heatmap $H-65.svg --heatmap-width 0.000065 > /dev/null 2>&1
+check heatmap_width_rounded width $H-65.svg 65000
 $FTSCOPE runqlat -i $H.dat --heatmap $H-d.svg > /dev/null 2>&1
 check heatmap_cols_default_100 geometry $H-d.svg $H.phases cols 100
 

@@ -111,6 +111,12 @@ def geometry(svg, ph, mode, val):
     done(not errs, "; ".join(errs) or f"{n} columns of {w / MS:g} ms over {span / 1e9:.3f} s")
 
 
+def width(svg, want):
+    """the columns are the width asked, to the ns (0.000065 s: 65000, not 64999)"""
+    w = int(load(svg)[0]['data-width-ns'])
+    done(w == int(want), f"data-width-ns {w}, asked {want}")
+
+
 def split(svg, ph):
     """the cells of phase 1, the gap and phase 2, by the workload's own times"""
     root, cols, cells = load(svg)
