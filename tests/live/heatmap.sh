@@ -99,6 +99,17 @@ else
 fi
 kill $sp; wait $sp 2>/dev/null
 
+# values measured, none drawn: LISA's 83 wakeups all come after 10000 columns of 1 us
+SHARED=${FTSCOPE_SHARED:-../shared}
+LISA=$SHARED/fixtures/third_party/lisa/sched_load.trace.dat
+if [ -f "$LISA" ]; then
+	$FTSCOPE runqlat -i "$LISA" --json --heatmap $H-u.svg --heatmap-width 0.000001 \
+		> $H-u.json 2>/dev/null
+	check heatmap_all_undrawn undrawn $H-u.svg $H-u.json
+else
+	skip heatmap_all_undrawn "no $LISA (../shared)"
+fi
+
 # bad input: one line, exit 1 (a path that cannot be written) or 2 (usage)
 bad() {
 	local name=$1 want=$2 rc

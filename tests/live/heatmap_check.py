@@ -279,6 +279,20 @@ def novalue(svg):
     done('No values' in s and 'class="cell"' not in s, "an SVG saying 'No values'")
 
 
+def undrawn(svg, runjson):
+    """every value past the last column: no cells, and the SVG says how many were
+    measured (the report's count) and that none is drawn, not 'No values'"""
+    s = open(svg).read()
+    xml.dom.minidom.parseString(s)
+    root = load(svg)[0]
+    want = sum(r['total']['count'] for r in reports(runjson))
+    n = int(root['data-undrawn'])
+    ok = (n == want > 0 and 'class="cell"' not in s and 'No values' not in s and
+          f"{want} values measured, none drawn: all came after" in s)
+    done(ok, f"data-undrawn {n}, the report {want}: "
+         + re.search(r'<text id="details"[^>]*>([^<]*)<', s).group(1))
+
+
 def analyzer(name, svg, runjson):
     """another analyzer's map: its rows hold exactly the buckets its report prints
     (summed over its histograms: groups, functions, handlers, vectors), in its unit"""
