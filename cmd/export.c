@@ -179,8 +179,9 @@ int ft_export_interval(struct ft_export *ex, unsigned long long events)
 }
 
 /*
- * ft_export_finish - at the end (trace time @end_ts, @events merged): the file and
- * the heat map; 0, or -1 after one line
+ * ft_export_finish - at the end (@events merged): the file and the heat map, which
+ * ends at the latest record the analyzer got (with -C, not another CPU's: @end_ts,
+ * the last record merged, is not used); 0, or -1 after one line
  */
 int ft_export_finish(struct ft_export *ex, uint64_t end_ts, unsigned long long events)
 {
@@ -188,7 +189,7 @@ int ft_export_finish(struct ft_export *ex, uint64_t end_ts, unsigned long long e
 
 	if (ex->heat) {
 		if (ex->next_ns)	/* 0: no record came, the map has no columns */
-			ft_export_tick(ex, end_ts);
+			ft_export_tick(ex, ex->last_ns);
 		if (ft_heatmap_write(ex->heat))
 			ret = -1;
 	}

@@ -36,6 +36,12 @@ check heatmap_width_count_equals_report total $H-w.svg $H-w.json
 # 0.2 ms columns: 10000 of them end at 2 s, before the run does
 $FTSCOPE runqlat -i $H.dat --heatmap $H-b.svg --heatmap-width 0.0002 > /dev/null 2> $H-b.err
 check heatmap_width_bound bound $H-b.svg $H-w.svg $H-b.err $H-w.json
+# one CPU's map (-C): from that CPU's first record to its last, as trace-cmd reads them
+for c in 0 1; do
+	$FTSCOPE runqlat -i $H.dat -C $c --heatmap $H-c$c.svg > /dev/null 2>&1
+	trace-cmd report -t --cpu $c $H.dat > $H-c$c.txt 2>/dev/null
+	check heatmap_cpu${c}_span cpu_span $H-c$c.svg $H-c$c.txt
+done
 # a width in seconds that binary doubles do not hold: rounded to the ns, not truncated
 $FTSCOPE runqlat -i $H.dat --heatmap $H-65.svg --heatmap-width 0.000065 > /dev/null 2>&1
 check heatmap_width_rounded width $H-65.svg 65000

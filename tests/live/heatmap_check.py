@@ -117,6 +117,17 @@ def width(svg, want):
     done(w == int(want), f"data-width-ns {w}, asked {want}")
 
 
+def cpu_span(svg, tracecmd):
+    """with -C: the map spans the chosen CPU's records, the first to the last, as
+    trace-cmd reports them from the same recording (ns timestamps, -t), not another
+    CPU's last record (every record of this recording is one runqlat reads)"""
+    root = load(svg)[0]
+    ts = [ns(m.group(1)) for m in re.finditer(r'\[\d+\]\s+(\d+\.\d+):', open(tracecmd).read())]
+    got = (int(root['data-start-ns']), int(root['data-end-ns']))
+    done(ts and got == (ts[0], ts[-1]), f"map {got[0]}..{got[1]}, trace-cmd's records of "
+         f"the CPU {ts[0] if ts else None}..{ts[-1] if ts else None}")
+
+
 def split(svg, ph):
     """the cells of phase 1, the gap and phase 2, by the workload's own times"""
     root, cols, cells = load(svg)
