@@ -31,7 +31,10 @@ struct svg {
 	double				cw;		/* a column's width */
 };
 
-/* The script: hover details, click to zoom in time; written for this file's layout. */
+/*
+ * The script: hover details, click to zoom in time; written for this file's layout.
+ * Once every handler is bound, the root's data-bound holds the number of rects bound.
+ */
 static const char script[] =
 "var L, PW, SPAN, V0, V1, items = [];\n"
 "function init() {\n"
@@ -49,6 +52,7 @@ static const char script[] =
 "  }\n"
 "  document.getElementById('unzoom').addEventListener('click', view.bind(null, 0, SPAN));\n"
 "  window.addEventListener('keydown', function (e) { if (e.key == 'Escape') view(0, SPAN); });\n"
+"  s.setAttribute('data-bound', items.length);\n"
 "}\n"
 "function details(s) { document.getElementById('details').textContent = s; }\n"
 "function zoom(o) {\n"
