@@ -25,6 +25,7 @@ struct lat_group {
 	int		pid;		/* first tid of the group */
 	unsigned int	ntasks;
 	char		comm[FT_TASK_COMM_LEN + 1];
+	char		label[12];	/* pid as text, the --pids series' label */
 	uint64_t	runtime, max, max_start, max_end;
 	uint64_t	rebuilt;	/* runs that start or end at a rebuilt switch */
 	struct ft_hist	hist;		/* delays: count, sum and p99 */
@@ -125,6 +126,7 @@ static struct lat_group *group_of(struct latency *l, int tid)
 	if (!g->ntasks) {
 		g->ntasks = 1;
 		g->pid = tid;
+		snprintf(g->label, sizeof(g->label), "%d", tid);
 	}
 	return g;
 }
@@ -406,24 +408,24 @@ done:
 
 /*
  * latency_metrics - the delays as series of ftscope_latency_seconds, one per row of
- * the report: labelled comm (merged by comm), or comm and pid with --pids
+ * the report: labelled comm (merged by comm), or comm and pid with --pids. Each
+ * thread is handed over with its comm now, and the sinks add up the series of equal
+ * labels (output/metrics.h): the report's merge, without its cost at every heat-map
+ * column
  */
 static void latency_metrics(void *priv, struct ft_metrics *m)
 {
 	struct latency *l = priv;
-	struct ft_tab *t = rows(l);
 	unsigned int i;
-	char pid[16];
 
-	if (!t)
-		t = &l->groups;
-	for (i = 0; i < t->n; i++) {
-		struct lat_group *g = ft_tab_at(t, i);
-		struct ft_label lb[2] = { { "comm", g->comm }, { "pid", pid } };
+	for (i = 0; i < l->groups.n; i++) {
+		struct lat_group *g = ft_tab_at(&l->groups, i);
+		struct ft_label lb[2] = {
+			{ "comm", ft_tasks_comm(l->env->tasks, g->pid) }, { "pid", g->label },
+		};
 
 		if (!g->hist.count && !g->runtime)
 			continue;
-		snprintf(pid, sizeof(pid), "%d", g->pid);
 		ft_metrics_hist(m, "latency", lb, l->per_pid ? 2 : 1, &g->hist, &ft_unit_us);
 	}
 }

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +70,7 @@ int ft_export_open(struct ft_export *ex, const struct ft_opts *o, struct ft_stag
 	if (o->heatmap) {
 		struct ft_heatmap_opts ho = {
 			.path = o->heatmap, .title = st->a->cli.name, .max_cols = o->heatmap_cols,
-			.width_ns = (uint64_t)(o->heatmap_width * 1e9),
+			.width_ns = (uint64_t)llround(o->heatmap_width * 1e9),
 		};
 
 		ex->heat = ft_heatmap_new(&ho);
@@ -242,8 +243,9 @@ int ft_export_interval(struct ft_export *ex, unsigned long long events)
 }
 
 /*
- * ft_export_finish - at the end (trace time @end_ts, @events merged): the file and
- * the heat map; 0, or -1 after one line
+ * ft_export_finish - at the end (@events merged): the file and the heat map, which
+ * ends at the latest record the analyzer got (with -C, not another CPU's: @end_ts,
+ * the last record merged, is not used); 0, or -1 after one line
  */
 int ft_export_finish(struct ft_export *ex, uint64_t end_ts, unsigned long long events)
 {
@@ -251,7 +253,7 @@ int ft_export_finish(struct ft_export *ex, uint64_t end_ts, unsigned long long e
 
 	if (ex->heat) {
 		if (ex->next_ns)	/* 0: no record came, the map has no columns */
-			ft_export_tick(ex, end_ts);
+			ft_export_tick(ex, ex->last_ns);
 		if (ft_heatmap_write(ex->heat))
 			ret = -1;
 	}

@@ -27,6 +27,7 @@ struct ft_export {
 	struct ft_httpd		*httpd;		/* --prometheus */
 	struct ft_heatmap	*heat;		/* --heatmap */
 	uint64_t		next_ns;	/* the heat map's next column (UINT64_MAX: none) */
+	uint64_t		last_ns;	/* the latest record delivered: the map's end */
 	const unsigned long long *lost_cpu;	/* the run's losses per CPU, as they come */
 	int			ncpus;
 	unsigned long long	events;		/* records merged, as of the last serve */
@@ -36,11 +37,16 @@ int ft_export_open(struct ft_export *ex, const struct ft_opts *o, struct ft_stag
 void ft_export_start(struct ft_export *ex, const unsigned long long *lost_cpu, int ncpus);
 void ft_export_tick(struct ft_export *ex, uint64_t ts);
 
-/* ft_export_at - a record of trace time @ts is next: a heat map column may end first */
+/*
+ * ft_export_at - a record of trace time @ts goes to the analyzer next: a heat map
+ * column may end first
+ */
 static inline void ft_export_at(struct ft_export *ex, uint64_t ts)
 {
 	if (__builtin_expect(ts >= ex->next_ns, 0))
 		ft_export_tick(ex, ts);
+	if (ts > ex->last_ns)
+		ex->last_ns = ts;
 }
 
 void ft_export_fold(struct ft_export *ex);

@@ -31,7 +31,10 @@ struct svg {
 	double				cw;		/* a column's width */
 };
 
-/* The script: hover details, click to zoom in time; written for this file's layout. */
+/*
+ * The script: hover details, click to zoom in time; written for this file's layout.
+ * Once every handler is bound, the root's data-bound holds the number of rects bound.
+ */
 static const char script[] =
 "var L, PW, SPAN, V0, V1, items = [];\n"
 "function init() {\n"
@@ -49,6 +52,7 @@ static const char script[] =
 "  }\n"
 "  document.getElementById('unzoom').addEventListener('click', view.bind(null, 0, SPAN));\n"
 "  window.addEventListener('keydown', function (e) { if (e.key == 'Escape') view(0, SPAN); });\n"
+"  s.setAttribute('data-bound', items.length);\n"
 "}\n"
 "function details(s) { document.getElementById('details').textContent = s; }\n"
 "function zoom(o) {\n"
@@ -307,6 +311,30 @@ static void legend(struct svg *s)
 	fputs("</g>\n", s->f);
 }
 
+/* nothing_drawn - no cell: the run measured nothing, or all of it past the last column */
+static int nothing_drawn(struct svg *s)
+{
+	const struct ft_heatmap_view *v = s->v;
+	FILE *f = s->f;
+
+	s->height = TOP + 60;
+	header(s);
+	fprintf(f, "<text id=\"details\" x=\"%d\" y=\"%d\" style=\"text-anchor:middle\">",
+		WIDTH / 2, TOP + 20);
+	if (v->undrawn) {
+		fprintf(f, "%llu values measured, none drawn: all came after %.6g s, past the "
+			"last of the %u columns of --heatmap-width %.6g s.",
+			(unsigned long long)v->undrawn, (double)v->ncols * v->width_ns / 1e9,
+			v->ncols, v->width_ns / 1e9);
+	} else {
+		fputs("No values: the run measured no ", f);
+		xml_put(f, v->title);
+		fputs(" latency.", f);
+	}
+	fputs("</text>\n</svg>\n", f);
+	return fflush(f) || ferror(f) ? -1 : 0;
+}
+
 /**
  * ft_heatmap_svg - the map @v as an interactive SVG into @f
  * Returns 0, or -1 when writing failed (errno set).
@@ -326,14 +354,8 @@ int ft_heatmap_svg(const struct ft_heatmap_view *v, FILE *f)
 			s.max = v->col[c][r] > s.max ? v->col[c][r] : s.max;
 			s.total += v->col[c][r];
 		}
-	if (!s.total) {
-		s.height = TOP + 60;
-		header(&s);
-		fprintf(f, "<text id=\"details\" x=\"%d\" y=\"%d\" style=\"text-anchor:middle\">"
-			"No values: the run measured no %s latency.</text>\n</svg>\n", WIDTH / 2,
-			TOP + 20, v->title);
-		return fflush(f) || ferror(f) ? -1 : 0;
-	}
+	if (!s.total)
+		return nothing_drawn(&s);
 	s.ch = 360 / (s.hi - s.lo + 1);
 	s.ch = s.ch < 12 ? 12 : s.ch > 28 ? 28 : s.ch;
 	s.height = TOP + s.ch * (s.hi - s.lo + 1) + BOTTOM;

@@ -4,7 +4,9 @@
  * heat maps): a metric name ("runqlat": ftscope_runqlat_seconds), labels that tell
  * its series apart (comm, pid, tid, cpu, function, ...) and the histogram itself.
  * An export is a sink: its hist() gets every series of one emission, in the order the
- * analyzer walks them; what it keeps of them is its own business.
+ * analyzer walks them; what it keeps of them is its own business. Series of one
+ * emission with the same name and label set add up to one (an analyzer may hand over
+ * each thread of a command under the command's label).
  */
 #ifndef FTSCOPE_OUTPUT_METRICS_H
 #define FTSCOPE_OUTPUT_METRICS_H

@@ -36,6 +36,15 @@ check heatmap_width_count_equals_report total $H-w.svg $H-w.json
 # 0.2 ms columns: 10000 of them end at 2 s, before the run does
 $FTSCOPE runqlat -i $H.dat --heatmap $H-b.svg --heatmap-width 0.0002 > /dev/null 2> $H-b.err
 check heatmap_width_bound bound $H-b.svg $H-w.svg $H-b.err $H-w.json
+# one CPU's map (-C): from that CPU's first record to its last, as trace-cmd reads them
+for c in 0 1; do
+	$FTSCOPE runqlat -i $H.dat -C $c --heatmap $H-c$c.svg > /dev/null 2>&1
+	trace-cmd report -t --cpu $c $H.dat > $H-c$c.txt 2>/dev/null
+	check heatmap_cpu${c}_span cpu_span $H-c$c.svg $H-c$c.txt
+done
+# a width in seconds that binary doubles do not hold: rounded to the ns, not truncated
+$FTSCOPE runqlat -i $H.dat --heatmap $H-65.svg --heatmap-width 0.000065 > /dev/null 2>&1
+check heatmap_width_rounded width $H-65.svg 65000
 $FTSCOPE runqlat -i $H.dat --heatmap $H-d.svg > /dev/null 2>&1
 check heatmap_cols_default_100 geometry $H-d.svg $H.phases cols 100
 
@@ -79,10 +88,11 @@ else
 	check heatmap_chromium_picture picture $H.png $H.svg
 	chrome --dump-dom file://$PWD/$H.svg > $H.dom
 	check heatmap_chromium_dom_cells dom $H.dom $H.json
-	# a click on column 20: what the script's click handler does, run at load
-	sed 's/onload="init()"/onload="init(); zoom(items[20])"/' $H.svg > $H-zoom.svg
+	# a click event on a cell of column 30 (phase 2), dispatched at load to the element
+	# at the cell's centre by a test-only copy of the map
+	python3 $PY clickpage $H.svg 30 $H-zoom.svg
 	chrome --dump-dom file://$PWD/$H-zoom.svg > $H-zoom.dom
-	check heatmap_chromium_click_zooms zoom $H-zoom.dom $H.svg 20
+	check heatmap_chromium_click_zooms zoom $H-zoom.dom $H.svg 30
 	rm -rf $prof
 fi
 
@@ -95,6 +105,17 @@ else
 	fail heatmap_no_values "exit $?"
 fi
 kill $sp; wait $sp 2>/dev/null
+
+# values measured, none drawn: LISA's 83 wakeups all come after 10000 columns of 1 us
+SHARED=${FTSCOPE_SHARED:-../shared}
+LISA=$SHARED/fixtures/third_party/lisa/sched_load.trace.dat
+if [ -f "$LISA" ]; then
+	$FTSCOPE runqlat -i "$LISA" --json --heatmap $H-u.svg --heatmap-width 0.000001 \
+		> $H-u.json 2>/dev/null
+	check heatmap_all_undrawn undrawn $H-u.svg $H-u.json
+else
+	skip heatmap_all_undrawn "no $LISA (../shared)"
+fi
 
 # bad input: one line, exit 1 (a path that cannot be written) or 2 (usage)
 bad() {

@@ -167,6 +167,37 @@ static void test_no_values(void **state)
 	ft_heatmap_free(h);
 }
 
+/*
+ * test_all_undrawn - every value past the last column of a fixed width: the SVG says
+ * how many were measured and why none is drawn, not "No values"
+ */
+static void test_all_undrawn(void **state)
+{
+	struct ft_heatmap *h = map(0, 10 * MS);
+	struct ft_heatmap_view v;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	take(h, S0, 0, 0);
+	assert_int_equal(take(h, S0 + (FT_HEATMAP_MAX_FIXED + 1) * 10 * MS, 0, 0), UINT64_MAX);
+	take(h, S0 + (FT_HEATMAP_MAX_FIXED + 2) * 10 * MS, 4, 1);
+	ft_heatmap_view(h, true, &v);
+	assert_int_equal(v.undrawn, 5);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(ft_heatmap_svg(&v, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "data-undrawn=\"5\""));
+	assert_non_null(strstr(buf, "5 values measured, none drawn: all came after 100 s, past "
+				    "the last of the 10000 columns of --heatmap-width 0.01 s."));
+	assert_null(strstr(buf, "No values"));
+	assert_null(strstr(buf, "class=\"cell\""));
+	free(buf);
+	ft_heatmap_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_empty_columns),
 		cmocka_unit_test(test_fixed_width_bound),
 		cmocka_unit_test(test_no_values),
+		cmocka_unit_test(test_all_undrawn),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
