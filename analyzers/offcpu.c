@@ -184,14 +184,13 @@ static int offcpu_init(void *priv, const struct ft_env *env)
 	if (!o->min_set)
 		o->min_ns = 1000;	/* BCC's default: periods under 1 us are noise */
 	if (o->svg_path) {
-		o->svg = fopen(o->svg_path, "we");
-		if (!o->svg) {
+		if (ft_outfile_open(&o->svg, o->svg_path)) {
 			ft_err("cannot write %s: %s", o->svg_path, strerror(errno));
 			return -1;
 		}
 	}
 	if (offcpu_pprof_open(o)) {
-		ft_flame_abandon(&o->svg, o->svg_path);
+		ft_outfile_abandon(&o->svg);
 		return -1;
 	}
 	return offcpu_track_init(o, env);
@@ -464,12 +463,12 @@ void offcpu_track_fini(struct offcpu *o)
 	ft_ksyms_fini(&o->ksyms);
 }
 
-/* offcpu_fini - free everything; an unfinished SVG or pprof file is removed */
+/* offcpu_fini - free everything; an unfinished SVG or pprof file leaves its path as it was */
 static void offcpu_fini(void *priv)
 {
 	struct offcpu *o = priv;
 
-	ft_flame_abandon(&o->svg, o->svg_path);
+	ft_outfile_abandon(&o->svg);
 	offcpu_pprof_abandon(o);
 	offcpu_track_fini(o);
 }

@@ -264,7 +264,7 @@ static void write_svg(struct offcpu *o, struct ft_flame *fg)
 	snprintf(sub, sizeof(sub), "%llu blocked periods; user stacks by frame-pointer walk",
 		 o->sn.periods);
 	fo.subtitle = sub;
-	if (ft_flame_finish(fg, &o->svg, o->svg_path, &fo))
+	if (ft_flame_finish(fg, &o->svg, &fo))
 		ft_err("cannot write %s: %s", o->svg_path, strerror(errno));
 }
 
@@ -345,7 +345,7 @@ void offcpu_print(struct offcpu *o, struct ft_report *r)
 			ids[n++] = i;
 	sort_sum = o->sum;
 	qsort(ids, n, sizeof(*ids), cmp_total);
-	if (o->svg && r->final)
+	if (o->svg.f && r->final)
 		fg = ft_flame_new(false);
 	if (r->final)
 		offcpu_pprof_begin(o, pprof_types, 2, 0, pprof_types[0], 1);

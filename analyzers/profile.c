@@ -298,14 +298,13 @@ static int profile_init(void *priv, const struct ft_env *env)
 	p->env = env;
 	/* the files first: a path that cannot be written fails with nothing to free */
 	if (p->svg_path) {
-		p->svg = fopen(p->svg_path, "we");
-		if (!p->svg) {
+		if (ft_outfile_open(&p->svg, p->svg_path)) {
 			ft_err("cannot write %s: %s", p->svg_path, strerror(errno));
 			return -1;
 		}
 	}
 	if (offcpu_pprof_open(&p->oc)) {
-		ft_flame_abandon(&p->svg, p->svg_path);
+		ft_outfile_abandon(&p->svg);
 		return -1;
 	}
 	if (!p->top)
@@ -429,13 +428,13 @@ static void profile_report(void *priv, struct ft_report *r)
 	}
 }
 
-/* profile_fini - free everything; an unfinished SVG or pprof file is removed */
+/* profile_fini - free everything; an unfinished SVG or pprof file leaves its path as it was */
 static void profile_fini(void *priv)
 {
 	struct profile *p = priv;
 	unsigned int i;
 
-	ft_flame_abandon(&p->svg, p->svg_path);
+	ft_outfile_abandon(&p->svg);
 	offcpu_pprof_abandon(&p->oc);
 	free(p->sum);
 	p->sum = NULL;

@@ -444,7 +444,7 @@ static void write_svg(struct profile *p, struct ft_flame *fg)
 		 p->n.samples, q->event ? q->event : "cpu-clock",
 		 p->offcpu ? ", off-CPU time in blue" : "");
 	fo.subtitle = sub;
-	if (ft_flame_finish(fg, &p->svg, p->svg_path, &fo))
+	if (ft_flame_finish(fg, &p->svg, &fo))
 		ft_err("cannot write %s: %s", p->svg_path, strerror(errno));
 }
 
@@ -502,7 +502,7 @@ void profile_print(struct profile *p, struct ft_report *r)
 			ids[n++] = i;
 	sort_p = p;
 	qsort(ids, n, sizeof(*ids), cmp_count);
-	if (p->svg && r->final)
+	if (p->svg.f && r->final)
 		fg = ft_flame_new(false);
 	if (r->final)
 		pprof_begin(p);
