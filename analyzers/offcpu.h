@@ -130,7 +130,7 @@ int offcpu_pprof_begin(struct offcpu *o, const char *const (*type)[2], int ntype
 int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
 		     const struct offcpu_side *w, const char *mark, const char *state,
 		     const int64_t *value);
-void offcpu_pprof_finish(struct offcpu *o);
+int offcpu_pprof_finish(struct offcpu *o);
 void offcpu_pprof_abandon(struct offcpu *o);
 
 /* --stacks perf: stacks from perf_event_open samples of sched_switch (offcpu_perf.c) */

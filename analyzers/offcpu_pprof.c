@@ -190,15 +190,20 @@ int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
 	return ft_pprof_sample(o->pprof.pp, loc, n, value, lab, nl);
 }
 
-/* offcpu_pprof_finish - write the profile into the file and close it; say so on a failure */
-void offcpu_pprof_finish(struct offcpu *o)
+/* offcpu_pprof_finish - write the profile into the file and put it in place; 0, or -1 after one line */
+int offcpu_pprof_finish(struct offcpu *o)
 {
+	int ret = 0;
+
 	if (!o->pprof.pp)
-		return;
-	if (ft_pprof_finish(o->pprof.pp, &o->pprof.out))
+		return 0;
+	if (ft_pprof_finish(o->pprof.pp, &o->pprof.out)) {
 		ft_err("cannot write %s: %s", o->pprof.path, strerror(errno));
+		ret = -1;
+	}
 	ft_pprof_free(o->pprof.pp);
 	o->pprof.pp = NULL;
+	return ret;
 }
 
 /* offcpu_pprof_abandon - an unfinished profile: its file closed, the path left as it was */
