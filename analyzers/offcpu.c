@@ -171,7 +171,12 @@ int offcpu_track_init(struct offcpu *o, const struct ft_env *env)
 	return offcpu_perf_init(o);
 }
 
-/* offcpu_init - defaults the options left open, the SVG file, empty tables */
+static void offcpu_fini(void *priv);
+
+/*
+ * offcpu_init - defaults the options left open, the SVG and pprof files, empty
+ * tables; on a failure, what it opened abandoned and what it allocated freed
+ */
 static int offcpu_init(void *priv, const struct ft_env *env)
 {
 	struct offcpu *o = priv;
@@ -189,11 +194,11 @@ static int offcpu_init(void *priv, const struct ft_env *env)
 			return -1;
 		}
 	}
-	if (offcpu_pprof_open(o)) {
-		ft_outfile_abandon(&o->svg);
+	if (offcpu_pprof_open(o) || offcpu_track_init(o, env)) {
+		offcpu_fini(o);
 		return -1;
 	}
-	return offcpu_track_init(o, env);
+	return 0;
 }
 
 /* is_kthread - a kernel thread: kthreadd or one of its children */
@@ -448,13 +453,16 @@ static void offcpu_report(void *priv, struct ft_report *r)
 	}
 }
 
-/* offcpu_track_fini - free the tracking's tables and symbols */
+/* offcpu_track_fini - free the tracking's tables and symbols (again: nothing) */
 void offcpu_track_fini(struct offcpu *o)
 {
 	offcpu_perf_fini(o);
 	free(o->pend);
 	free(o->pend_waker);
 	free(o->sum);
+	o->pend = NULL;
+	o->pend_waker = NULL;
+	o->sum = NULL;
 	ft_tab_fini(&o->tasks);
 	ft_intern_fini(&o->kst);
 	ft_intern_fini(&o->ust);

@@ -290,7 +290,12 @@ static void on_period(void *ctx, const struct offcpu_period *op)
 	p->n.off_ns += ns;
 }
 
-/* profile_init - the tracking's tables, offcpu's with every state counted, the SVG */
+static void profile_fini(void *priv);
+
+/*
+ * profile_init - the tracking's tables, offcpu's with every state counted, the SVG
+ * and pprof files; on a failure, what it opened abandoned and what it allocated freed
+ */
 static int profile_init(void *priv, const struct ft_env *env)
 {
 	struct profile *p = priv;
@@ -304,7 +309,7 @@ static int profile_init(void *priv, const struct ft_env *env)
 		}
 	}
 	if (offcpu_pprof_open(&p->oc)) {
-		ft_outfile_abandon(&p->svg);
+		profile_fini(p);
 		return -1;
 	}
 	if (!p->top)
@@ -318,12 +323,15 @@ static int profile_init(void *priv, const struct ft_env *env)
 	p->oc.period_cb = on_period;
 	p->oc.period_ctx = p;
 	if (offcpu_track_init(&p->oc, env))
-		return -1;
+		goto fail;
 	if (ft_tab_init(&p->seen, sizeof(struct profile_thread)) || ft_intern_init(&p->keys)) {
 		ft_err("out of memory");
-		return -1;
+		goto fail;
 	}
 	return 0;
+fail:
+	profile_fini(p);
+	return -1;
 }
 
 /*
