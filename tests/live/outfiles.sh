@@ -7,7 +7,8 @@
 #              its mode kept, a new one 0666 less the umask; a symlink's target
 #              replaced and the link kept; /dev/null written, never removed; a fifo
 #              written in place; /dev/full one error line and exit 1; no temporary
-#              file left in the directory after any of these.
+#              file left in the directory after any of these; the open files not
+#              inherited by a traced command.
 # requires: root (to record)
 . tests/live/lib.sh
 need_root outfiles || exit 0
@@ -174,4 +175,17 @@ why=
 [ -z "$why" ] && ! good $D/fifo.out "<?xml" && why="the reader got no SVG"
 [ -z "$why" ] && why=$(only fifo)
 result outfiles_fifo "$why"
+
+# 9. the files are not inherited by the traced command (O_CLOEXEC): its own fds.
+# The heat map is opened before the command is forked (without O_CLOEXEC the
+# command holds .h.svg.PID-N.tmp: seen); offcpu's files after, kept as a guard.
+rm -rf $D/w/*
+$FTSCOPE offcpu --svg $D/w/o.svg --pprof $D/w/o.pb.gz -- ls -l /proc/self/fd > $D/fds 2> $D/err
+rc=$?
+$FTSCOPE runqlat --heatmap $D/w/h.svg -- ls -l /proc/self/fd >> $D/fds 2>> $D/err
+why=
+[ $rc = 0 ] && [ $? = 0 ] || why="exit non-zero: $(tail -1 $D/err)"
+[ -z "$why" ] && grep -q -- "-> .*$D/w" $D/fds && why="the command holds $(grep -o -- "-> .*$D/w.*" $D/fds | head -1)"
+[ -z "$why" ] && ! grep -q -- "-> /proc/.*/fd" $D/fds && why="no fd listing from the command"
+result outfiles_not_inherited "$why"
 rm -rf $D
