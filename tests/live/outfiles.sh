@@ -176,7 +176,27 @@ why=
 [ -z "$why" ] && why=$(only fifo)
 result outfiles_fifo "$why"
 
-# 9. the files are not inherited by the traced command (O_CLOEXEC): its own fds.
+# 9. ftscope flamegraph -o FILE (no analyzer: the same helper): a file replaced
+# with its mode kept, /dev/full one line and exit 1 and still a device, /dev/null
+rm -rf $D/w/*
+printf 'main;a;b 10\nmain;a 5\n' > $D/in.folded
+echo precious > $D/w/fg.svg
+chmod 640 $D/w/fg.svg
+why=
+$FTSCOPE flamegraph -o $D/w/fg.svg $D/in.folded 2> $D/err || why="exit non-zero: $(tail -1 $D/err)"
+[ -z "$why" ] && ! good $D/w/fg.svg "<?xml" && why="not replaced"
+[ -z "$why" ] && [ "$(stat -c %a $D/w/fg.svg)" != 640 ] && why="mode $(stat -c %a $D/w/fg.svg), want 640"
+$FTSCOPE flamegraph -o /dev/full $D/in.folded 2> $D/err
+rc=$?
+[ -z "$why" ] && [ $rc != 1 ] && why="/dev/full: exit $rc, want 1"
+[ -z "$why" ] && [ "$(wc -l < $D/err)" != 1 ] && why="/dev/full: $(wc -l < $D/err) lines"
+[ -c /dev/full ] || why="/dev/full is no longer a character device"
+[ -z "$why" ] && ! $FTSCOPE flamegraph -o /dev/null $D/in.folded 2> $D/err && why="/dev/null: $(cat $D/err)"
+[ -c /dev/null ] || why="/dev/null is no longer a character device"
+[ -z "$why" ] && why=$(only fg.svg)
+result outfiles_flamegraph_out "$why"
+
+# 10. the files are not inherited by the traced command (O_CLOEXEC): its own fds.
 # The heat map is opened before the command is forked (without O_CLOEXEC the
 # command holds .h.svg.PID-N.tmp: seen); offcpu's files after, kept as a guard.
 rm -rf $D/w/*
