@@ -308,10 +308,8 @@ static int profile_init(void *priv, const struct ft_env *env)
 			return -1;
 		}
 	}
-	if (offcpu_pprof_open(&p->oc)) {
-		profile_fini(p);
-		return -1;
-	}
+	if (offcpu_pprof_open(&p->oc))
+		goto fail;
 	if (!p->top)
 		p->top = DEFAULT_TOP;
 	profile_sampling(p);

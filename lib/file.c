@@ -81,7 +81,6 @@ int ft_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-
 /* resolve - @path with its symlinks followed (the last name may not exist); NULL: errno */
 static char *resolve(const char *path)
 {
@@ -191,6 +190,7 @@ int ft_outfile_commit(struct ft_outfile *o)
 {
 	int e = 0;
 
+	errno = 0;
 	if (fflush(o->f) || ferror(o->f))
 		e = errno ? errno : EIO;
 	if (fclose(o->f) && !e)
