@@ -203,8 +203,9 @@ rm -rf $D/w/*
 $FTSCOPE offcpu --svg $D/w/o.svg --pprof $D/w/o.pb.gz -- ls -l /proc/self/fd > $D/fds 2> $D/err
 rc=$?
 $FTSCOPE runqlat --heatmap $D/w/h.svg -- ls -l /proc/self/fd >> $D/fds 2>> $D/err
+rc2=$?
 why=
-[ $rc = 0 ] && [ $? = 0 ] || why="exit non-zero: $(tail -1 $D/err)"
+[ $rc = 0 ] && [ $rc2 = 0 ] || why="exit non-zero: $(tail -1 $D/err)"
 [ -z "$why" ] && grep -q -- "-> .*$D/w" $D/fds && why="the command holds $(grep -o -- "-> .*$D/w.*" $D/fds | head -1)"
 [ -z "$why" ] && ! grep -q -- "-> /proc/.*/fd" $D/fds && why="no fd listing from the command"
 result outfiles_not_inherited "$why"
