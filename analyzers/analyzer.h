@@ -86,6 +86,9 @@ struct ft_report {
 	bool		final;
 	bool		interval;
 	uint64_t	ts;		/* trace time of the report (ns) */
+	bool		failed;		/* set by the analyzer: a file it writes (--svg,
+					   --pprof) could not be written; it said why. The
+					   run then exits 1 */
 };
 
 /* A command's command line: its name, help text and own options (cmd/options.c). */

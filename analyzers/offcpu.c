@@ -171,7 +171,12 @@ int offcpu_track_init(struct offcpu *o, const struct ft_env *env)
 	return offcpu_perf_init(o);
 }
 
-/* offcpu_init - defaults the options left open, the SVG file, empty tables */
+static void offcpu_fini(void *priv);
+
+/*
+ * offcpu_init - defaults the options left open, the SVG and pprof files, empty
+ * tables; on a failure, what it opened abandoned and what it allocated freed
+ */
 static int offcpu_init(void *priv, const struct ft_env *env)
 {
 	struct offcpu *o = priv;
@@ -184,17 +189,16 @@ static int offcpu_init(void *priv, const struct ft_env *env)
 	if (!o->min_set)
 		o->min_ns = 1000;	/* BCC's default: periods under 1 us are noise */
 	if (o->svg_path) {
-		o->svg = fopen(o->svg_path, "we");
-		if (!o->svg) {
+		if (ft_outfile_open(&o->svg, o->svg_path)) {
 			ft_err("cannot write %s: %s", o->svg_path, strerror(errno));
 			return -1;
 		}
 	}
-	if (offcpu_pprof_open(o)) {
-		ft_flame_abandon(&o->svg, o->svg_path);
+	if (offcpu_pprof_open(o) || offcpu_track_init(o, env)) {
+		offcpu_fini(o);
 		return -1;
 	}
-	return offcpu_track_init(o, env);
+	return 0;
 }
 
 /* is_kthread - a kernel thread: kthreadd or one of its children */
@@ -449,13 +453,16 @@ static void offcpu_report(void *priv, struct ft_report *r)
 	}
 }
 
-/* offcpu_track_fini - free the tracking's tables and symbols */
+/* offcpu_track_fini - free the tracking's tables and symbols (again: nothing) */
 void offcpu_track_fini(struct offcpu *o)
 {
 	offcpu_perf_fini(o);
 	free(o->pend);
 	free(o->pend_waker);
 	free(o->sum);
+	o->pend = NULL;
+	o->pend_waker = NULL;
+	o->sum = NULL;
 	ft_tab_fini(&o->tasks);
 	ft_intern_fini(&o->kst);
 	ft_intern_fini(&o->ust);
@@ -464,12 +471,12 @@ void offcpu_track_fini(struct offcpu *o)
 	ft_ksyms_fini(&o->ksyms);
 }
 
-/* offcpu_fini - free everything; an unfinished SVG or pprof file is removed */
+/* offcpu_fini - free everything; an unfinished SVG or pprof file leaves its path as it was */
 static void offcpu_fini(void *priv)
 {
 	struct offcpu *o = priv;
 
-	ft_flame_abandon(&o->svg, o->svg_path);
+	ft_outfile_abandon(&o->svg);
 	offcpu_pprof_abandon(o);
 	offcpu_track_fini(o);
 }

@@ -56,7 +56,7 @@ struct offcpu_sum {
 /* --pprof FILE: the file, open from init on, and the profile of the final report. */
 struct offcpu_pprof {
 	const char		*path;
-	FILE			*f;
+	struct ft_outfile	out;
 	struct ft_pprof		*pp;
 	int64_t			t0;		/* live: when the run began (ns since the epoch) */
 	uint64_t		kmap;		/* the kernel's mapping */
@@ -72,7 +72,7 @@ struct offcpu {
 	bool			states_set, min_set;
 	uint64_t		min_ns, max_ns;
 	const char		*svg_path;
-	FILE			*svg;
+	struct ft_outfile	svg;		/* --svg FILE, open from init on */
 	struct offcpu_pprof	pprof;		/* --pprof FILE (offcpu_pprof.c) */
 	bool			stacks_perf;	/* --stacks perf: stacks from samples */
 	struct ft_sample_req	sreq;
@@ -130,7 +130,7 @@ int offcpu_pprof_begin(struct offcpu *o, const char *const (*type)[2], int ntype
 int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
 		     const struct offcpu_side *w, const char *mark, const char *state,
 		     const int64_t *value);
-void offcpu_pprof_finish(struct offcpu *o);
+int offcpu_pprof_finish(struct offcpu *o);
 void offcpu_pprof_abandon(struct offcpu *o);
 
 /* --stacks perf: stacks from perf_event_open samples of sched_switch (offcpu_perf.c) */

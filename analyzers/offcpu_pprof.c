@@ -39,8 +39,7 @@ int offcpu_pprof_open(struct offcpu *o)
 {
 	if (!o->pprof.path)
 		return 0;
-	o->pprof.f = fopen(o->pprof.path, "we");
-	if (!o->pprof.f) {
+	if (ft_outfile_open(&o->pprof.out, o->pprof.path)) {
 		ft_err("cannot write %s: %s", o->pprof.path, strerror(errno));
 		return -1;
 	}
@@ -64,7 +63,7 @@ static uint64_t kernel_map(struct offcpu *o)
  * offcpu_pprof_begin - a profile for the final report (no --pprof: nothing), with
  * @ntypes sample types (type, unit), the one pprof shows by default (@dflt), and
  * what one sample stands for
- * Returns 0, or -1 after one error line (the file is then removed).
+ * Returns 0, or -1 after one error line (the path is then left as it was).
  */
 int offcpu_pprof_begin(struct offcpu *o, const char *const (*type)[2], int ntypes, int dflt,
 		       const char *const *period_type, int64_t period)
@@ -72,7 +71,7 @@ int offcpu_pprof_begin(struct offcpu *o, const char *const (*type)[2], int ntype
 	struct ft_pprof *pp;
 	int i, err = 0;
 
-	if (!o->pprof.f)
+	if (!o->pprof.out.f)
 		return 0;
 	pp = o->pprof.pp = ft_pprof_new();
 	for (i = 0; pp && i < ntypes; i++)
@@ -191,21 +190,26 @@ int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
 	return ft_pprof_sample(o->pprof.pp, loc, n, value, lab, nl);
 }
 
-/* offcpu_pprof_finish - write the profile into the file and close it; say so on a failure */
-void offcpu_pprof_finish(struct offcpu *o)
+/* offcpu_pprof_finish - write the profile into the file and put it in place; 0, or -1 after one line */
+int offcpu_pprof_finish(struct offcpu *o)
 {
+	int ret = 0;
+
 	if (!o->pprof.pp)
-		return;
-	if (ft_pprof_finish(o->pprof.pp, &o->pprof.f, o->pprof.path))
+		return 0;
+	if (ft_pprof_finish(o->pprof.pp, &o->pprof.out)) {
 		ft_err("cannot write %s: %s", o->pprof.path, strerror(errno));
+		ret = -1;
+	}
 	ft_pprof_free(o->pprof.pp);
 	o->pprof.pp = NULL;
+	return ret;
 }
 
-/* offcpu_pprof_abandon - an unfinished profile: its file closed and removed */
+/* offcpu_pprof_abandon - an unfinished profile: its file closed, the path left as it was */
 void offcpu_pprof_abandon(struct offcpu *o)
 {
-	ft_pprof_abandon(&o->pprof.f, o->pprof.path);
+	ft_outfile_abandon(&o->pprof.out);
 	ft_pprof_free(o->pprof.pp);
 	o->pprof.pp = NULL;
 }

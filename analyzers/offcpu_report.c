@@ -251,8 +251,8 @@ static void json_notes(struct offcpu *o, struct ft_json *j)
 		offcpu_perf_json(o, j);
 }
 
-/* write_svg - the flame graph of this report into the --svg file */
-static void write_svg(struct offcpu *o, struct ft_flame *fg)
+/* write_svg - the flame graph of this report (NULL: no memory) into the --svg file; 0 or -1 */
+static int write_svg(struct offcpu *o, struct ft_flame *fg)
 {
 	struct ft_flame_opts fo = {
 		.title = o->wakers ? "Off-Wake Time Flame Graph" : "Off-CPU Time Flame Graph",
@@ -261,11 +261,17 @@ static void write_svg(struct offcpu *o, struct ft_flame *fg)
 	};
 	char sub[128];
 
+	if (!fg) {
+		ft_err("cannot write %s: out of memory", o->svg_path);
+		return -1;
+	}
 	snprintf(sub, sizeof(sub), "%llu blocked periods; user stacks by frame-pointer walk",
 		 o->sn.periods);
 	fo.subtitle = sub;
-	if (ft_flame_finish(fg, &o->svg, o->svg_path, &fo))
-		ft_err("cannot write %s: %s", o->svg_path, strerror(errno));
+	if (!ft_flame_finish(fg, &o->svg, &fo))
+		return 0;
+	ft_err("cannot write %s: %s", o->svg_path, strerror(errno));
+	return -1;
 }
 
 /* row - one key: printed, folded, as JSON, and into the flame graph */
@@ -338,6 +344,7 @@ void offcpu_print(struct offcpu *o, struct ft_report *r)
 	ids = malloc((o->keys.n + 1) * sizeof(*ids));
 	if (!ids) {
 		ft_err("out of memory");
+		r->failed = true;
 		return;
 	}
 	for (i = 0; i < o->keys.n; i++)
@@ -345,10 +352,10 @@ void offcpu_print(struct offcpu *o, struct ft_report *r)
 			ids[n++] = i;
 	sort_sum = o->sum;
 	qsort(ids, n, sizeof(*ids), cmp_total);
-	if (o->svg && r->final)
+	if (o->svg.f && r->final)
 		fg = ft_flame_new(false);
-	if (r->final)
-		offcpu_pprof_begin(o, pprof_types, 2, 0, pprof_types[0], 1);
+	if (r->final && offcpu_pprof_begin(o, pprof_types, 2, 0, pprof_types[0], 1))
+		r->failed = true;
 	if (o->folded)
 		r->footer = stderr;	/* stdout stays pure folded stacks */
 	if (r->json)
@@ -361,10 +368,10 @@ void offcpu_print(struct offcpu *o, struct ft_report *r)
 	} else {
 		print_notes(o, o->folded ? stderr : r->f);
 	}
-	if (fg) {
-		write_svg(o, fg);
-		ft_flame_free(fg);
-	}
-	offcpu_pprof_finish(o);
+	if (o->svg.f && r->final && write_svg(o, fg))
+		r->failed = true;
+	ft_flame_free(fg);
+	if (offcpu_pprof_finish(o))
+		r->failed = true;
 	free(ids);
 }

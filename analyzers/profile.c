@@ -290,7 +290,12 @@ static void on_period(void *ctx, const struct offcpu_period *op)
 	p->n.off_ns += ns;
 }
 
-/* profile_init - the tracking's tables, offcpu's with every state counted, the SVG */
+static void profile_fini(void *priv);
+
+/*
+ * profile_init - the tracking's tables, offcpu's with every state counted, the SVG
+ * and pprof files; on a failure, what it opened abandoned and what it allocated freed
+ */
 static int profile_init(void *priv, const struct ft_env *env)
 {
 	struct profile *p = priv;
@@ -298,16 +303,13 @@ static int profile_init(void *priv, const struct ft_env *env)
 	p->env = env;
 	/* the files first: a path that cannot be written fails with nothing to free */
 	if (p->svg_path) {
-		p->svg = fopen(p->svg_path, "we");
-		if (!p->svg) {
+		if (ft_outfile_open(&p->svg, p->svg_path)) {
 			ft_err("cannot write %s: %s", p->svg_path, strerror(errno));
 			return -1;
 		}
 	}
-	if (offcpu_pprof_open(&p->oc)) {
-		ft_flame_abandon(&p->svg, p->svg_path);
-		return -1;
-	}
+	if (offcpu_pprof_open(&p->oc))
+		goto fail;
 	if (!p->top)
 		p->top = DEFAULT_TOP;
 	profile_sampling(p);
@@ -319,12 +321,15 @@ static int profile_init(void *priv, const struct ft_env *env)
 	p->oc.period_cb = on_period;
 	p->oc.period_ctx = p;
 	if (offcpu_track_init(&p->oc, env))
-		return -1;
+		goto fail;
 	if (ft_tab_init(&p->seen, sizeof(struct profile_thread)) || ft_intern_init(&p->keys)) {
 		ft_err("out of memory");
-		return -1;
+		goto fail;
 	}
 	return 0;
+fail:
+	profile_fini(p);
+	return -1;
 }
 
 /*
@@ -429,13 +434,13 @@ static void profile_report(void *priv, struct ft_report *r)
 	}
 }
 
-/* profile_fini - free everything; an unfinished SVG or pprof file is removed */
+/* profile_fini - free everything; an unfinished SVG or pprof file leaves its path as it was */
 static void profile_fini(void *priv)
 {
 	struct profile *p = priv;
 	unsigned int i;
 
-	ft_flame_abandon(&p->svg, p->svg_path);
+	ft_outfile_abandon(&p->svg);
 	offcpu_pprof_abandon(&p->oc);
 	free(p->sum);
 	p->sum = NULL;

@@ -44,7 +44,7 @@ struct profile {
 	bool			ustack_only, kstack_only;	/* -u, -k */
 	long			top;
 	const char		*svg_path;
-	FILE			*svg;
+	struct ft_outfile	svg;		/* --svg FILE, open from init on */
 	/* totals */
 	struct ft_tab		seen;		/* tid -> struct profile_thread */
 	struct ft_intern	keys;

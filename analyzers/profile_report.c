@@ -366,8 +366,8 @@ static void pprof_add(struct profile *p, const struct resolved *rs)
 	offcpu_pprof_add(&p->oc, &rs->s, NULL, rs->mark ? leaf : NULL, st, v);
 }
 
-/* pprof_begin - the final report's profile for --pprof, its sample types as above */
-static void pprof_begin(struct profile *p)
+/* pprof_begin - the final report's profile for --pprof, its sample types as above; 0 or -1 */
+static int pprof_begin(struct profile *p)
 {
 	const struct ft_sample_req *q = profile_req(p);
 	const char *type[2][2] = { { "samples", "count" }, { "cpu", "nanoseconds" } };
@@ -380,7 +380,7 @@ static void pprof_begin(struct profile *p)
 		type[1][1] = "count";
 		period = (int64_t)q->period;	/* -F: each sample's own */
 	}
-	offcpu_pprof_begin(&p->oc, (const char *const (*)[2])type, 2, 1, type[1], period);
+	return offcpu_pprof_begin(&p->oc, (const char *const (*)[2])type, 2, 1, type[1], period);
 }
 
 /* stack - one key: folded, as JSON, into the flame graph and the tables */
@@ -429,8 +429,8 @@ static void stack(struct profile *p, struct ft_report *r, uint32_t id, struct ft
 	}
 }
 
-/* write_svg - the flame graph of this report into the --svg file */
-static void write_svg(struct profile *p, struct ft_flame *fg)
+/* write_svg - the flame graph of this report (NULL: no memory) into the --svg file; 0 or -1 */
+static int write_svg(struct profile *p, struct ft_flame *fg)
 {
 	const struct ft_sample_req *q = profile_req(p);
 	struct ft_flame_opts fo = {
@@ -440,12 +440,18 @@ static void write_svg(struct profile *p, struct ft_flame *fg)
 	};
 	char sub[160];
 
+	if (!fg) {
+		ft_err("cannot write %s: out of memory", p->svg_path);
+		return -1;
+	}
 	snprintf(sub, sizeof(sub), "%llu samples of %s%s; user stacks by frame-pointer walk",
 		 p->n.samples, q->event ? q->event : "cpu-clock",
 		 p->offcpu ? ", off-CPU time in blue" : "");
 	fo.subtitle = sub;
-	if (ft_flame_finish(fg, &p->svg, p->svg_path, &fo))
-		ft_err("cannot write %s: %s", p->svg_path, strerror(errno));
+	if (!ft_flame_finish(fg, &p->svg, &fo))
+		return 0;
+	ft_err("cannot write %s: %s", p->svg_path, strerror(errno));
+	return -1;
 }
 
 /* sorted - the rows of @t, largest first; their number */
@@ -495,6 +501,7 @@ void profile_print(struct profile *p, struct ft_report *r)
 	ids = malloc((p->keys.n + 1) * sizeof(*ids));
 	if (!ids || ft_intern_init(&self.ids) || ft_intern_init(&total.ids)) {
 		ft_err("out of memory");
+		r->failed = true;
 		goto out;
 	}
 	for (i = 0; i < p->keys.n; i++)
@@ -502,10 +509,10 @@ void profile_print(struct profile *p, struct ft_report *r)
 			ids[n++] = i;
 	sort_p = p;
 	qsort(ids, n, sizeof(*ids), cmp_count);
-	if (p->svg && r->final)
+	if (p->svg.f && r->final)
 		fg = ft_flame_new(false);
-	if (r->final)
-		pprof_begin(p);
+	if (r->final && pprof_begin(p))
+		r->failed = true;
 	if (p->folded)
 		r->footer = stderr;	/* stdout stays pure folded stacks */
 	if (r->json)
@@ -515,9 +522,10 @@ void profile_print(struct profile *p, struct ft_report *r)
 	if (r->json)
 		ft_json_arr_end(r->json);
 	tables(p, r, &self, &total);
-	if (fg)
-		write_svg(p, fg);
-	offcpu_pprof_finish(&p->oc);
+	if (p->svg.f && r->final && write_svg(p, fg))
+		r->failed = true;
+	if (offcpu_pprof_finish(&p->oc))
+		r->failed = true;
 out:
 	ft_flame_free(fg);
 	free(self.row);

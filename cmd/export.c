@@ -19,6 +19,7 @@
 #include "cmd/export.h"
 #include "cmd/footer.h"
 #include "cmd/stages.h"
+#include "lib/file.h"
 #include "lib/httpd.h"
 #include "lib/util.h"
 #include "output/heatmap.h"
@@ -205,33 +206,32 @@ void ft_export_serve(struct ft_export *ex, const struct pollfd *pfd, int n,
 		ft_httpd_serve(ex->httpd, pfd, n, answer, ex);
 }
 
-/* write_file - --prometheus-file: the text in PATH.tmp, renamed over PATH; 0 or -1 */
+/*
+ * write_file - --prometheus-file: the text through a temporary file renamed over
+ * PATH (lib/file.c: a fifo or /dev/stdout is written in place); 0 or -1
+ */
 static int write_file(struct ft_export *ex, unsigned long long events)
 {
-	char tmp[4096], *buf = NULL;
+	struct ft_outfile out;
+	char *buf = NULL;
 	size_t len = 0;
-	int ret = -1;
-	FILE *f;
+	int ret = -1, e;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", ex->o->prom_file) >= (int)sizeof(tmp)) {
-		ft_err("%s: path too long", ex->o->prom_file);
-		return -1;
-	}
 	if (prom_text(ex, false, events, &buf, &len)) {
 		ft_err("out of memory");
 		return -1;
 	}
-	f = fopen(tmp, "w");
-	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
-		ft_err("%s: %s", tmp, strerror(errno));
-		if (f)
-			unlink(tmp);
-	} else if (rename(tmp, ex->o->prom_file)) {
-		ft_err("%s: %s", ex->o->prom_file, strerror(errno));
-		unlink(tmp);
-	} else {
-		ret = 0;
+	if (!ft_outfile_open(&out, ex->o->prom_file)) {
+		if (fwrite(buf, 1, len, out.f) == len) {
+			ret = ft_outfile_commit(&out);
+		} else {
+			e = errno ? errno : EIO;
+			ft_outfile_abandon(&out);
+			errno = e;
+		}
 	}
+	if (ret)
+		ft_err("--prometheus-file %s: %s", ex->o->prom_file, strerror(errno));
 	free(buf);
 	return ret;
 }

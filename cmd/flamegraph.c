@@ -173,30 +173,35 @@ static int parse_args(int argc, char **argv, struct fg_args *a)
 	return 0;
 }
 
-/* write_out - the graph (or with --folded the stacks) to standard output or -o FILE */
+/*
+ * write_out - the graph (or with --folded the stacks) to standard output or -o FILE
+ * (lib/file.c: replaced whole, or left as it was on a failure)
+ */
 static int write_out(struct fg_args *a, struct ft_fold *fo, bool diff)
 {
 	struct ft_flame *fg = NULL;
-	FILE *f = stdout;
-	int r;
+	struct ft_outfile out = { .f = stdout };
+	int r, e;
 
 	if (!a->folded && !(fg = build(fo, diff)))
 		return -1;
 	if (!a->fo.title)
 		a->fo.title = diff ? "Differential Flame Graph" : "Flame Graph";
-	if (a->out && !(f = fopen(a->out, "we"))) {
+	if (a->out && ft_outfile_open(&out, a->out)) {
 		ft_err("cannot write %s: %s", a->out, strerror(errno));
 		ft_flame_free(fg);
 		return -1;
 	}
-	r = fg ? ft_flame_write(fg, f, &a->fo) : ft_fold_print(fo, f, diff);
-	if (a->out && fclose(f))
-		r = -1;
-	if (r) {
-		ft_err("cannot write %s: %s", a->out ? a->out : "standard output", strerror(errno));
-		if (a->out)
-			unlink(a->out);
+	r = fg ? ft_flame_write(fg, out.f, &a->fo) : ft_fold_print(fo, out.f, diff);
+	if (a->out && r) {
+		e = errno;
+		ft_outfile_abandon(&out);
+		errno = e;
+	} else if (a->out) {
+		r = ft_outfile_commit(&out);
 	}
+	if (r)
+		ft_err("cannot write %s: %s", a->out ? a->out : "standard output", strerror(errno));
 	ft_flame_free(fg);
 	return r;
 }

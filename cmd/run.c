@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
@@ -184,31 +183,17 @@ static void counts_take(struct pipeline *p, struct ft_merge *m)
 	c->samples_bad = p->sm.counts.bad;
 }
 
-/* report - one report of the analyzer, with its footer; JSON as one object per line */
-static void report(struct pipeline *p, struct ft_merge *m, bool final)
+/*
+ * report - one report of the analyzer, with its footer; JSON as one object per line.
+ * Returns 0, or -1 when an analyzer could not write its files (it said why).
+ */
+static int report(struct pipeline *p, struct ft_merge *m, bool final)
 {
 	struct ft_report r = { .f = stdout, .final = final, .interval = p->o->interval > 0 };
 	struct ft_json j;
-	char tbuf[32];
 
 	r.ts = p->last_ts;
-	if (p->o->json) {
-		ft_json_init(&j, stdout);
-		r.json = &j;
-		ft_json_obj_begin(&j, NULL);
-		ft_json_str(&j, "analyzer", p->run->name);
-		ft_json_bool(&j, "final", final);
-		ft_json_u64(&j, "time_ns", r.ts);
-	} else if (r.interval) {
-		if (p->o->timestamps) {
-			time_t now = time(NULL);
-
-			strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&now));
-			printf("\n%s\n", tbuf);
-		} else {
-			putchar('\n');
-		}
-	}
+	ft_stages_head(&r, p->o->json ? &j : NULL, p->run->name, p->o->timestamps);
 	if (r.interval)		/* the analyzer resets its histograms: keep them */
 		ft_export_fold(&p->ex);
 	ft_stages_report(&p->run->stages, &r);
@@ -224,6 +209,7 @@ static void report(struct pipeline *p, struct ft_merge *m, bool final)
 	fflush(stdout);
 	if (!final)
 		ft_export_interval(&p->ex, p->foot.run.events);
+	return r.failed ? -1 : 0;
 }
 
 /* pipeline_init - decoder, chain, tasks and the analyzer over @tep */
@@ -344,7 +330,7 @@ static int run_offline(struct pipeline *p)
 	struct ft_page_fmt pf;
 	struct ft_merge m = { 0 };
 	struct ft_source src;
-	int ret = FT_EXIT_ERR, ksyms_fd = -1;
+	int ret = FT_EXIT_ERR, ksyms_fd = -1, e;
 
 	if (ft_source_open(&src, p->o->input, p->o->instance))
 		goto out_src;
@@ -397,8 +383,8 @@ static int run_offline(struct pipeline *p)
 	if (ft_source_stream(&src, &m))
 		goto out_an;
 	ft_merge_flush_losses(&m);
-	report(p, &m, true);
-	if (!ft_export_finish(&p->ex, p->last_ts, p->foot.run.events))
+	e = report(p, &m, true);
+	if (!ft_export_finish(&p->ex, p->last_ts, p->foot.run.events) && !e)
 		ret = FT_EXIT_OK;
 out_an:
 	ft_stages_fini(&p->run->stages);
@@ -657,6 +643,8 @@ static int live_loop(struct pipeline *p, struct live *l)
 /* live_finish - stop, drain everything, write -o FILE, the final report; 0 or -1 */
 static int live_finish(struct pipeline *p, struct live *l)
 {
+	int e;
+
 	ft_session_stop(&l->s);
 	if (p->pmu)
 		ft_pmu_disable(p->pmu);
@@ -676,8 +664,8 @@ static int live_finish(struct pipeline *p, struct live *l)
 	ft_merge_flush_losses(&l->m);
 	if (p->cap && capture_end(p, &l->cap))
 		return -1;
-	report(p, &l->m, true);
-	return ft_export_finish(&p->ex, p->last_ts, p->foot.run.events);
+	e = report(p, &l->m, true);
+	return ft_export_finish(&p->ex, p->last_ts, p->foot.run.events) || e ? -1 : 0;
 }
 
 /* run_live - trace: the whole lifecycle with unwinding on every path */

@@ -6,6 +6,7 @@
  * report, and it names tasks in a table of its own.
  */
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd/stages.h"
@@ -121,6 +122,31 @@ static void drain(struct ft_stage *st, FILE *f)
 		ft_err("cannot reuse a temporary file: %m");
 }
 
+/*
+ * ft_stages_head - a report's start: with @j, its JSON object (analyzer @name, final,
+ * time); without, an interval report's blank line and, with @timestamps, the time
+ */
+void ft_stages_head(struct ft_report *r, struct ft_json *j, const char *name, bool timestamps)
+{
+	char tbuf[32];
+	time_t now;
+
+	if (j) {
+		ft_json_init(j, r->f);
+		r->json = j;
+		ft_json_obj_begin(j, NULL);
+		ft_json_str(j, "analyzer", name);
+		ft_json_bool(j, "final", r->final);
+		ft_json_u64(j, "time_ns", r->ts);
+	} else if (r->interval && timestamps) {
+		now = time(NULL);
+		strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&now));
+		fprintf(r->f, "\n%s\n", tbuf);
+	} else if (r->interval) {
+		fputc('\n', r->f);
+	}
+}
+
 /* ft_stages_report - alone, the analyzer's report; in sections, each under its title */
 void ft_stages_report(struct ft_stages *s, struct ft_report *r)
 {
@@ -147,6 +173,7 @@ void ft_stages_report(struct ft_stages *s, struct ft_report *r)
 		/* what it still holds back (timehist's queued rows) goes out in its place */
 		s->st[i].env.out = r->f;
 		s->st[i].a->report(s->st[i].priv, &sub);
+		r->failed |= sub.failed;
 		s->st[i].env.out = s->st[i].out;
 		if (r->json)
 			ft_json_obj_end(r->json);

@@ -5,12 +5,12 @@
  * kernel frames print as [unknown] instead of the symbol at address 0.
  */
 #include <errno.h>
-#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "events/syms.h"
+#include "lib/util.h"
 
 /**
  * ft_kallsyms_each - call @cb for every "address type name [module]" line of @path;
@@ -100,8 +100,8 @@ const char *ft_ksyms_name(const struct ft_ksyms *k, uint64_t addr)
  */
 int ft_kernel_build_id(char *hex, size_t len)
 {
-	unsigned char buf[4096];
-	size_t n, off = 0, i;
+	unsigned char buf[4096], id[64];
+	size_t n;
 	FILE *f = fopen("/sys/kernel/notes", "re");
 
 	hex[0] = 0;
@@ -109,22 +109,9 @@ int ft_kernel_build_id(char *hex, size_t len)
 		return -1;
 	n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
-	while (off + sizeof(Elf64_Nhdr) <= n) {
-		Elf64_Nhdr nh;
-		size_t name, desc;
-
-		memcpy(&nh, buf + off, sizeof(nh));
-		name = off + sizeof(nh);
-		desc = name + ((nh.n_namesz + 3) & ~3u);
-		if (desc + nh.n_descsz > n)
-			break;
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-		    !memcmp(buf + name, "GNU", 4) && 2 * nh.n_descsz < len) {
-			for (i = 0; i < nh.n_descsz; i++)
-				snprintf(hex + 2 * i, 3, "%02x", buf[desc + i]);
-			return 0;
-		}
-		off = desc + ((nh.n_descsz + 3) & ~3u);
-	}
-	return -1;
+	n = ft_note_build_id(buf, n, 4, id, sizeof(id));
+	if (!n || 2 * n >= len)
+		return -1;
+	ft_hex(hex, id, n);
+	return 0;
 }

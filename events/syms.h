@@ -81,6 +81,8 @@ const char *ft_usyms_path(const struct ft_usyms *u, uint64_t frame);
 int ft_usyms_map_of(const struct ft_usyms *u, int tgid, uint64_t frame, struct ft_umap *m);
 const char *ft_usyms_build_id(struct ft_usyms *u, uint64_t frame);
 int ft_kernel_build_id(char *hex, size_t len);
+size_t ft_note_build_id(const unsigned char *buf, size_t n, size_t align, unsigned char *id,
+			size_t len);
 
 typedef struct Elf Elf;
 typedef int (*ft_elf_func_cb)(void *ctx, const char *name, uint64_t value, uint64_t size);

@@ -3,6 +3,8 @@
  * A sorted symbol table (address, size, name), the one behind kernel symbols,
  * ELF files and JIT perf maps.
  */
+#include <elf.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,4 +78,38 @@ void ft_symtab_free(struct ft_symtab *st)
 	free(st->sym);
 	free(st->names.buf);
 	memset(st, 0, sizeof(*st));
+}
+
+/* pad - @v rounded up to @align (a power of two) */
+static size_t pad(size_t v, size_t align)
+{
+	return (v + align - 1) & ~(align - 1);
+}
+
+/**
+ * ft_note_build_id - the GNU build ID among ELF notes (@buf, @n bytes in host byte
+ * order, each name and desc padded to @align: 4, or 8 in an 8-aligned section):
+ * its bytes into @id (at most @len). Returns their number, 0 for none.
+ */
+size_t ft_note_build_id(const unsigned char *buf, size_t n, size_t align, unsigned char *id,
+			size_t len)
+{
+	size_t off = 0, name, desc;
+	uint32_t nh[3];		/* namesz, descsz, type: Elf32_Nhdr and Elf64_Nhdr alike */
+
+	align = align == 8 ? 8 : 4;
+	while (off + sizeof(nh) <= n) {
+		memcpy(nh, buf + off, sizeof(nh));
+		name = off + sizeof(nh);
+		desc = name + pad(nh[0], align);
+		if (desc > n || nh[1] > n - desc)
+			break;
+		if (nh[2] == NT_GNU_BUILD_ID && nh[0] == 4 && !memcmp(buf + name, "GNU", 4) &&
+		    nh[1] >= 2 && nh[1] <= len) {
+			memcpy(id, buf + desc, nh[1]);
+			return nh[1];
+		}
+		off = desc + pad(nh[1], align);
+	}
+	return 0;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "events/syms.h"
+#include "lib/util.h"
 
 /* Re-reads of one process's maps when its IP is not mapped (exec, dlopen). */
 #define MAX_REREADS	8
@@ -97,18 +98,14 @@ static size_t elf_build_id(Elf *elf, unsigned char *id, size_t len)
 
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *data;
-		GElf_Nhdr nh;
-		size_t off = 0, noff, doff;
+		size_t n;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
 			continue;
 		data = elf_getdata(scn, NULL);
-		while (data && (off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
-			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_descsz < 2 || nh.n_descsz > len)
-				continue;
-			memcpy(id, (const unsigned char *)data->d_buf + doff, nh.n_descsz);
-			return nh.n_descsz;
-		}
+		if (data && data->d_buf &&
+		    (n = ft_note_build_id(data->d_buf, data->d_size, sh.sh_addralign, id, len)))
+			return n;
 	}
 	return 0;
 }
@@ -117,21 +114,20 @@ static size_t elf_build_id(Elf *elf, unsigned char *id, size_t len)
 static bool debug_path(Elf *elf, char *path, size_t len)
 {
 	unsigned char id[64];
-	size_t i, o, n = elf_build_id(elf, id, sizeof(id));
+	char hex[2 * sizeof(id) + 1];
+	size_t n = elf_build_id(elf, id, sizeof(id));
 
 	if (!n)
 		return false;
-	o = snprintf(path, len, "/usr/lib/debug/.build-id/%02x/", id[0]);
-	for (i = 1; i < n && o + 3 < len; i++)
-		o += snprintf(path + o, len - o, "%02x", id[i]);
-	snprintf(path + o, len - o, ".debug");
-	return true;
+	ft_hex(hex, id, n);
+	return snprintf(path, len, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2) <
+	       (int)len;
 }
 
 /* symbols_of - PT_LOAD segments, and function symbols from .symtab, the debug file or .dynsym */
 static void symbols_of(struct ft_ufile *f)
 {
-	char dbg[128];
+	char dbg[192];	/* 25 + "xx/" + 126 hex digits + ".debug" */
 	size_t i, phnum;
 	Elf *elf, *delf;
 	int fd, dfd;
@@ -513,7 +509,7 @@ const char *ft_usyms_build_id(struct ft_usyms *u, uint64_t frame)
 	unsigned int file = FT_UFRAME_FILE(frame);
 	unsigned char id[64];
 	struct ft_ufile *f;
-	size_t i, n = 0;
+	size_t n = 0;
 	Elf *elf;
 	int fd;
 
@@ -530,8 +526,7 @@ const char *ft_usyms_build_id(struct ft_usyms *u, uint64_t frame)
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && elf_kind(elf) == ELF_K_ELF)
 		n = elf_build_id(elf, id, sizeof(id));
-	for (i = 0; i < n; i++)
-		snprintf(f->build_id + 2 * i, 3, "%02x", id[i]);
+	ft_hex(f->build_id, id, n);
 	if (elf)
 		elf_end(elf);
 	close(fd);

@@ -108,3 +108,16 @@ int ft_possible_cpus(void)
 		max = (int)sysconf(_SC_NPROCESSORS_CONF) - 1;
 	return max < 0 ? 1 : max + 1;
 }
+
+/* ft_hex - @n bytes as 2 * @n lowercase hex digits and a NUL into @out */
+void ft_hex(char *out, const unsigned char *b, size_t n)
+{
+	static const char digit[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = digit[b[i] >> 4];
+		out[2 * i + 1] = digit[b[i] & 15];
+	}
+	out[2 * n] = 0;
+}

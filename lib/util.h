@@ -26,5 +26,6 @@ int ft_no_args(int argc, char **argv, const char *help);
 uint64_t ft_now_ns(void);
 void ft_install_signals(void);
 int ft_possible_cpus(void);
+void ft_hex(char *out, const unsigned char *b, size_t n);
 
 #endif

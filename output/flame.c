@@ -451,30 +451,17 @@ int ft_flame_write(struct ft_flame *fg, FILE *f, const struct ft_flame_opts *o)
 }
 
 /*
- * ft_flame_finish - write @fg into the open file *@f (@path) and close it; on a
- * failure the file is removed. Returns 0, or -1 with errno set. *@f is NULL after.
+ * ft_flame_finish - write @fg into the open @out and put it in place; on a failure
+ * the path is left as it was. Returns 0, or -1 with errno set. Nothing open after.
  */
-int ft_flame_finish(struct ft_flame *fg, FILE **f, const char *path,
-		    const struct ft_flame_opts *o)
+int ft_flame_finish(struct ft_flame *fg, struct ft_outfile *out, const struct ft_flame_opts *o)
 {
-	int err = ft_flame_write(fg, *f, o) ? errno : 0;
+	int err;
 
-	if (fclose(*f) && !err)
-		err = errno;
-	*f = NULL;
-	if (!err)
-		return 0;
-	unlink(path);
+	if (!ft_flame_write(fg, out->f, o))
+		return ft_outfile_commit(out);
+	err = errno ? errno : EIO;
+	ft_outfile_abandon(out);
 	errno = err;
 	return -1;
-}
-
-/* ft_flame_abandon - close and remove an SVG file never finished (NULL: nothing) */
-void ft_flame_abandon(FILE **f, const char *path)
-{
-	if (!*f)
-		return;
-	fclose(*f);
-	*f = NULL;
-	unlink(path);
 }

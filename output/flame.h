@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "lib/file.h"
+
 /* Frame kinds, for colours; FT_FRAME_OFFCPU: a "..._[o]" off-CPU mark (profile --offcpu). */
 enum ft_frame_kind {
 	FT_FRAME_USER, FT_FRAME_KERNEL, FT_FRAME_META, FT_FRAME_WAKER, FT_FRAME_OFFCPU,
@@ -37,7 +39,7 @@ int ft_flame_add_stack(struct ft_flame *fg, char *stack, double before, double a
 bool ft_folded_is_diff(const char *line);
 bool ft_flame_is_diff(const struct ft_flame *fg);
 int ft_flame_write(struct ft_flame *fg, FILE *f, const struct ft_flame_opts *o);
-int ft_flame_finish(struct ft_flame *fg, FILE **f, const char *path,
+int ft_flame_finish(struct ft_flame *fg, struct ft_outfile *out,
 		    const struct ft_flame_opts *o);
 void ft_flame_abandon(FILE **f, const char *path);
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/file.h"
 #include "lib/util.h"
 #include "output/heatmap.h"
 #include "output/metrics.h"
@@ -24,7 +25,7 @@ typedef uint64_t row_t[FT_LOG2_SLOTS];
 struct ft_heatmap {
 	struct ft_metrics	sink;
 	char			*path, *title;
-	FILE			*f;		/* opened at the start: a bad path fails early */
+	struct ft_outfile	out;		/* opened at the start: a bad path fails early */
 	unsigned int		max_cols;
 	uint64_t		fixed_ns;	/* 0: 2^k ms, merged as the run grows */
 	char			metric[64];	/* the first metric name emitted ("" until one) */
@@ -66,8 +67,7 @@ struct ft_heatmap *ft_heatmap_new(const struct ft_heatmap_opts *o)
 		ft_err("out of memory");
 		goto fail;
 	}
-	h->f = fopen(o->path, "w");
-	if (!h->f) {
+	if (ft_outfile_open(&h->out, h->path)) {
 		ft_err("--heatmap %s: %s", o->path, strerror(errno));
 		goto fail;
 	}
@@ -84,13 +84,10 @@ fail:
 	return NULL;
 }
 
-/* ft_heatmap_free - free everything; a file never written is removed */
+/* ft_heatmap_free - free everything; a file never written leaves the path as it was */
 void ft_heatmap_free(struct ft_heatmap *h)
 {
-	if (h->f) {
-		fclose(h->f);
-		unlink(h->path);
-	}
+	ft_outfile_abandon(&h->out);
 	free(h->col);
 	free(h->path);
 	free(h->title);
@@ -236,13 +233,14 @@ int ft_heatmap_write(struct ft_heatmap *h)
 		ft_err("--heatmap: %llu values after %.6g s are not drawn: a map of %.6g s columns "
 		       "holds %u of them", (unsigned long long)v.undrawn,
 		       (double)v.ncols * v.width_ns / 1e9, v.width_ns / 1e9, FT_HEATMAP_MAX_FIXED);
-	err = ft_heatmap_svg(&v, h->f) ? errno : 0;
-	if (fclose(h->f) && !err)
+	if (ft_heatmap_svg(&v, h->out.f)) {
 		err = errno ? errno : EIO;
-	h->f = NULL;
+		ft_outfile_abandon(&h->out);
+	} else {
+		err = ft_outfile_commit(&h->out) ? errno : 0;
+	}
 	if (!err)
 		return 0;
 	ft_err("--heatmap %s: %s", h->path, strerror(err));
-	unlink(h->path);
 	return -1;
 }

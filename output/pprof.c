@@ -529,29 +529,17 @@ int ft_pprof_write(struct ft_pprof *pp, FILE *f)
 }
 
 /**
- * ft_pprof_finish - write @pp into the open file *@f (@path) and close it; on a
- * failure the file is removed. Returns 0, or -1 with errno set. *@f is NULL after.
+ * ft_pprof_finish - write @pp into the open @out and put it in place; on a failure
+ * the path is left as it was. Returns 0, or -1 with errno set. Nothing open after.
  */
-int ft_pprof_finish(struct ft_pprof *pp, FILE **f, const char *path)
+int ft_pprof_finish(struct ft_pprof *pp, struct ft_outfile *out)
 {
-	int err = ft_pprof_write(pp, *f) ? errno : 0;
+	int err;
 
-	if (fclose(*f) && !err)
-		err = errno;
-	*f = NULL;
-	if (!err)
-		return 0;
-	unlink(path);
+	if (!ft_pprof_write(pp, out->f))
+		return ft_outfile_commit(out);
+	err = errno ? errno : EIO;
+	ft_outfile_abandon(out);
 	errno = err;
 	return -1;
-}
-
-/* ft_pprof_abandon - close and remove a profile file never finished (NULL: nothing) */
-void ft_pprof_abandon(FILE **f, const char *path)
-{
-	if (!*f)
-		return;
-	fclose(*f);
-	*f = NULL;
-	unlink(path);
 }

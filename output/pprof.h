@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/file.h"
+
 /* Most sample types a profile has. */
 #define FT_PPROF_MAX_TYPES	4
 
@@ -40,7 +42,6 @@ uint64_t ft_pprof_location(struct ft_pprof *pp, uint64_t mapping, uint64_t addr,
 int ft_pprof_sample(struct ft_pprof *pp, const uint64_t *loc, int n, const int64_t *value,
 		    const struct ft_pprof_label *label, int nlabel);
 int ft_pprof_write(struct ft_pprof *pp, FILE *f);
-int ft_pprof_finish(struct ft_pprof *pp, FILE **f, const char *path);
-void ft_pprof_abandon(FILE **f, const char *path);
+int ft_pprof_finish(struct ft_pprof *pp, struct ft_outfile *out);
 
 #endif

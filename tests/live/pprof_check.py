@@ -22,11 +22,16 @@ Folded lines' off-CPU marks lose their flame-graph suffix "_[o]".
   labels RAW PIDFILE COMM           every sample has comm COMM, pid and tid labels, pid
                                     the workload's own (PIDFILE), tid = pid
   buildid RAW FILE HEX              the mapping of FILE carries build ID HEX
-  addrs RAW FILE                    each location in a mapping of FILE lies in its
+  addrs RAW FILE [syscall]          each location in a mapping of FILE lies in its
                                     function: address - start + offset is a file
                                     offset, the PT_LOAD segments (readelf -l) make it
-                                    a virtual address, and nm -S's symbol of that name
-                                    holds it (a return address may end it)
+                                    a virtual address; a sample's first user location
+                                    (its leaf) is the start of an instruction of nm
+                                    -S's symbol of that name (objdump -d), every other
+                                    the end of a call instruction of that symbol (the
+                                    return address pprof wants); with syscall, every
+                                    leaf just past a syscall instruction (a thread
+                                    blocked in its own system call)
   rate RAW ERR COMM HZ PCT          COMM's samples = HZ x its schedstat_ns, and its
                                     [cpu,nanoseconds] = its schedstat_ns, +-PCT%
   tagfocus TOP FOLDED               `-top -unit=ns -tagignore=state=on-cpu`'s total =
@@ -261,30 +266,76 @@ def elf_syms(path):
     return syms, loads
 
 
-def check_addrs(rawf, path):
-    _, locs, maps = raw(rawf)
+def objdump(path):
+    """{instruction address: (length, is a call)} of objdump -d's listing of FILE"""
+    ins, prev = {}, None
+    for line in subprocess.run(['objdump', '-d', '--no-show-raw-insn', path],
+                               capture_output=True, text=True, check=True).stdout.splitlines():
+        m = re.match(r'^\s+([0-9a-f]+):\s+(\S+)', line)
+        if not m:
+            prev = None if line.startswith('Disassembly') else prev
+            continue
+        a = int(m.group(1), 16)
+        if prev is not None:
+            ins[prev[0]] = (a - prev[0], prev[1])
+        prev = (a, m.group(2).startswith('call') or m.group(2) == 'syscall' and 'syscall')
+    if prev is not None:
+        ins[prev[0]] = (1, prev[1])
+    return ins
+
+
+def check_addrs(rawf, path, past=None):
+    samples, locs, maps = raw(rawf)
     syms, loads = elf_syms(path)
+    ins = objdump(path)
     mine = {m[0]: m for m in maps if m[4] == path}
-    n, bad = 0, []
+    user = {m[0] for m in maps if m[1] < 1 << 47}
+    where = {}
     for line in open(rawf):
         m = LOC.match(line)
-        if not m or not m.group(3) or int(m.group(3)) not in mine:
+        if m and m.group(3):
+            where[int(m.group(1))] = (int(m.group(2), 16), int(m.group(3)))
+    role = collections.defaultdict(set)	# location: 'leaf' and/or 'caller'
+    for _, sl, _ in samples:
+        first = True
+        for lid in sl:
+            if lid in where and where[lid][1] in user:
+                role[lid].add('leaf' if first else 'caller')
+                first = False
+    n, bad = collections.Counter(), []
+    for lid, (addr, mid) in sorted(where.items()):
+        if mid not in mine:
             continue
-        name = locs.get(int(m.group(1)))
-        _, start, _, offset, _, _ = mine[int(m.group(3))]
-        off = int(m.group(2), 16) - start + offset
+        name = locs.get(lid)
+        _, start, _, offset, _, _ = mine[mid]
+        off = addr - start + offset
         va = [v + off - o for o, v, sz in loads if o <= off < o + sz]
         if name not in syms or not va:
             bad.append(f'{name} at file offset {off:#x}: no symbol or segment')
             continue
-        n += 1
+        va = va[0]
         lo, size = syms[name]
-        if not lo <= va[0] <= lo + size:
-            bad.append(f'{name} at {va[0]:#x}, not in {lo:#x}+{size:#x}')
-    print(f'{n} locations in {path} checked against nm and readelf')
+        if len(role[lid]) != 1:
+            bad.append(f'{name} at {va:#x}: roles {sorted(role[lid])}')
+        elif 'leaf' in role[lid]:
+            # the leaf: the address the thread stopped at, an instruction's start
+            n['leaf'] += 1
+            if not lo <= va < lo + size or va not in ins:
+                bad.append(f'leaf {name} at {va:#x}: no instruction of {name} starts there')
+            elif past and not [a for a, (ln, c) in ins.items() if c == past and a + ln == va]:
+                bad.append(f'leaf {name} at {va:#x}: not just past a {past} instruction')
+        else:
+            # a caller: its return address, as pprof wants it: the end of a call
+            # instruction of its function (va - 1 inside the call, va past it)
+            n['caller'] += 1
+            call = [a for a, (ln, c) in ins.items() if c is True and a < va == a + ln]
+            if not call or not lo <= call[0] < lo + size:
+                bad.append(f'caller {name} at {va:#x}: not just past a call in {name}')
+    print(f'{n["leaf"]} leaf and {n["caller"]} caller locations in {path} checked '
+          f'against objdump -d, nm and readelf')
     if bad:
         return '; '.join(bad[:2])
-    return None if n >= 2 else f'{n} locations in {path}'
+    return None if n['caller'] >= 1 and sum(n.values()) >= 2 else f'{dict(n)} in {path}'
 
 
 def check_rate(rawf, err, comm, hz, pct):

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "events/syms.h"
+#include "lib/util.h"
 #include "output/pprof.h"
 #include "profile.pb-c.h"
 
@@ -213,6 +214,55 @@ static void test_usyms_map_and_build_id(void **state)
 	ft_usyms_fini(&u);
 }
 
+/* note - one ELF note at @p (name "GNU" or @name, padded to @align); its length */
+static size_t note(unsigned char *p, const char *name, uint32_t type,
+		   const unsigned char *desc, uint32_t dlen, size_t align)
+{
+	uint32_t nh[3] = { strlen(name) + 1, dlen, type };
+	size_t o = sizeof(nh);
+
+	memcpy(p, nh, sizeof(nh));
+	memcpy(p + o, name, nh[0]);
+	o += (nh[0] + align - 1) & ~(align - 1);
+	memcpy(p + o, desc, dlen);
+	return o + ((dlen + align - 1) & ~(align - 1));
+}
+
+/*
+ * test_note_build_id - the GNU build ID among hand-built notes: after a note of
+ * another type with an odd name length, in 4- and 8-aligned sections; a desc cut
+ * short, a name not "GNU" and a one-byte ID refused; ft_hex's digits
+ */
+static void test_note_build_id(void **state)
+{
+	static const unsigned char bid[20] = { 0x00, 0x01, 0xab, 0xcd, 0xef, 0x10, 0x99, 0x7f,
+					      0x80, 0xff, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc,
+					      0xde, 0xf0, 0x0f, 0xf0 };
+	unsigned char buf[256] = { 0 }, id[64];
+	char hex[41];
+	size_t align, n;
+
+	(void)state;
+	for (align = 4; align <= 8; align += 4) {
+		memset(buf, 0xee, sizeof(buf));
+		n = note(buf, "GNUX", 5, bid, 7, align);	/* another type, odd sizes */
+		n += note(buf + n, "GNU", NT_GNU_BUILD_ID, bid, sizeof(bid), align);
+		assert_int_equal(ft_note_build_id(buf, n, align, id, sizeof(id)), sizeof(bid));
+		assert_memory_equal(id, bid, sizeof(bid));
+		/* the desc cut one byte short: none */
+		assert_int_equal(ft_note_build_id(buf, n - (align == 8 ? 5 : 1), align, id,
+						  sizeof(id)), 0);
+		/* an ID longer than the room: none */
+		assert_int_equal(ft_note_build_id(buf, n, align, id, 19), 0);
+	}
+	n = note(buf, "GNV", NT_GNU_BUILD_ID, bid, sizeof(bid), 4);
+	assert_int_equal(ft_note_build_id(buf, n, 4, id, sizeof(id)), 0);
+	n = note(buf, "GNU", NT_GNU_BUILD_ID, bid, 1, 4);
+	assert_int_equal(ft_note_build_id(buf, n, 4, id, sizeof(id)), 0);
+	ft_hex(hex, bid, sizeof(bid));
+	assert_string_equal(hex, "0001abcdef10997f80ff123456789abcdef00ff0");
+}
+
 /* main - run the pprof tests */
 int main(void)
 {
@@ -220,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_pprof_round_trip),
 		cmocka_unit_test(test_pprof_empty),
 		cmocka_unit_test(test_usyms_map_and_build_id),
+		cmocka_unit_test(test_note_build_id),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
