@@ -7,13 +7,11 @@
  * analyzer's histograms, each export keeps what they held, so both stay cumulative.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "analyzers/analyzer.h"
 #include "cmd/export.h"
@@ -28,23 +26,16 @@
 
 _Static_assert(FT_EXPORT_MAX_FDS == FT_HTTPD_MAX_FDS, "the live loop's pollfds");
 
-/* file_check - --prometheus-file: can PATH.tmp be made beside PATH? 0, or -1 after one line */
+/* file_check - --prometheus-file: can it be written (as write_file will)? 0, or -1 after one line */
 static int file_check(const char *path)
 {
-	char tmp[4096];
-	int fd;
+	struct ft_outfile out;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
-		ft_err("--prometheus-file %s: path too long", path);
-		return -1;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
+	if (ft_outfile_open(&out, path)) {
 		ft_err("--prometheus-file %s: %s", path, strerror(errno));
 		return -1;
 	}
-	close(fd);
-	unlink(tmp);
+	ft_outfile_abandon(&out);	/* removes its own temporary file, never PATH */
 	return 0;
 }
 
