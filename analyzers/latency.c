@@ -26,6 +26,7 @@ struct lat_group {
 	unsigned int	ntasks;
 	char		comm[FT_TASK_COMM_LEN + 1];
 	char		label[12];	/* pid as text, the --pids series' label */
+	char		mcomm[FT_TASK_COMM_LEN + 1];	/* comm when first exported: kept */
 	uint64_t	runtime, max, max_start, max_end;
 	uint64_t	rebuilt;	/* runs that start or end at a rebuilt switch */
 	struct ft_hist	hist;		/* delays: count, sum and p99 */
@@ -407,11 +408,11 @@ done:
 }
 
 /*
- * latency_metrics - the delays as series of ftscope_latency_seconds, one per row of
- * the report: labelled comm (merged by comm), or comm and pid with --pids. Each
- * thread is handed over with its comm now, and the sinks add up the series of equal
- * labels (output/metrics.h): the report's merge, without its cost at every heat-map
- * column
+ * latency_metrics - the delays as series of ftscope_latency_seconds: labelled comm
+ * (merged by comm), or comm and pid with --pids. Each thread is handed over with
+ * the comm it had when first exported (kept: an exec must not move its counts to
+ * another series), and the sinks add up the series of equal labels
+ * (output/metrics.h): the report's merge, without its cost at every heat-map column
  */
 static void latency_metrics(void *priv, struct ft_metrics *m)
 {
@@ -420,12 +421,13 @@ static void latency_metrics(void *priv, struct ft_metrics *m)
 
 	for (i = 0; i < l->groups.n; i++) {
 		struct lat_group *g = ft_tab_at(&l->groups, i);
-		struct ft_label lb[2] = {
-			{ "comm", ft_tasks_comm(l->env->tasks, g->pid) }, { "pid", g->label },
-		};
+		struct ft_label lb[2] = { { "comm", g->mcomm }, { "pid", g->label } };
 
 		if (!g->hist.count && !g->runtime)
 			continue;
+		if (!g->mcomm[0])
+			snprintf(g->mcomm, sizeof(g->mcomm), "%s",
+				 ft_tasks_comm(l->env->tasks, g->pid));
 		ft_metrics_hist(m, "latency", lb, l->per_pid ? 2 : 1, &g->hist, &ft_unit_us);
 	}
 }

@@ -14,6 +14,7 @@
 #include "analyzers/analyzer.h"
 #include "cmd/options.h"
 #include "events/source.h"
+#include "lib/httpd.h"
 #include "lib/parse.h"
 #include "lib/util.h"
 #include "tracer/command.h"
@@ -185,6 +186,8 @@ static int check_exports(const struct ft_opts *o)
 		ft_err("--prometheus serves a live run: with -i, use --prometheus-file");
 		return -1;
 	}
+	if (o->prom_addr && ft_httpd_spec_check(o->prom_addr))
+		return -1;
 	if ((o->heatmap_cols || o->heatmap_width) && !o->heatmap) {
 		ft_err("--heatmap-cols and --heatmap-width shape a --heatmap FILE.svg: give one");
 		return -1;

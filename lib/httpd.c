@@ -39,7 +39,12 @@ struct conn {
 struct ft_httpd {
 	int		lfd;
 	struct conn	c[HTTPD_CONNS];
+	uint64_t	deaf_until;	/* accept failed for want of fds: not polled till then */
 };
+
+/* After accept fails for want of fds (EMFILE, ENFILE, ENOBUFS, ENOMEM), the listener
+   stays readable: it is left out of the poll this long, or the loop would spin. */
+#define HTTPD_DEAF_NS	100000000ULL
 
 /* parse_spec - "[ADDR:]PORT", "[V6]:PORT": the address in @ss; 0, or -1 */
 static int parse_spec(const char *spec, struct sockaddr_storage *ss, socklen_t *sl)
@@ -86,6 +91,19 @@ static int parse_spec(const char *spec, struct sockaddr_storage *ss, socklen_t *
 	return -1;
 }
 
+/* ft_httpd_spec_check - is @spec "[ADDR:]PORT"? 0, or -1 after one line */
+int ft_httpd_spec_check(const char *spec)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+
+	if (!parse_spec(spec, &ss, &sl))
+		return 0;
+	ft_err("--prometheus %s: expected [ADDR:]PORT (ADDR an IPv4 address, or [IPv6]),"
+	       " PORT 1-65535", spec);
+	return -1;
+}
+
 /**
  * ft_httpd_open - listen on @spec, "[ADDR:]PORT" (ADDR 127.0.0.1) or "[V6]:PORT"
  * Returns the server, or NULL after one error line naming @spec.
@@ -98,8 +116,7 @@ struct ft_httpd *ft_httpd_open(const char *spec)
 	int one = 1, i;
 
 	if (parse_spec(spec, &ss, &sl)) {
-		ft_err("--prometheus %s: expected [ADDR:]PORT (ADDR an IPv4 address, or [IPv6]),"
-		       " PORT 1-65535", spec);
+		ft_httpd_spec_check(spec);
 		return NULL;
 	}
 	h = calloc(1, sizeof(*h));
@@ -160,7 +177,7 @@ int ft_httpd_pollfds(struct ft_httpd *h, struct pollfd *pfd, int max)
 		pfd[n++] = (struct pollfd){ .fd = h->c[i].fd,
 					    .events = h->c[i].out ? POLLOUT : POLLIN };
 	}
-	if (used < HTTPD_CONNS && n < max)
+	if (used < HTTPD_CONNS && n < max && ft_now_ns() >= h->deaf_until)
 		pfd[n++] = (struct pollfd){ .fd = h->lfd, .events = POLLIN };
 	return n;
 }
@@ -293,8 +310,12 @@ static void conn_accept(struct ft_httpd *h, uint64_t now)
 		if (h->c[i].fd >= 0)
 			continue;
 		fd = accept4(h->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0)
+		if (fd < 0) {
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+			    errno == ENOMEM)
+				h->deaf_until = now + HTTPD_DEAF_NS;
 			return;
+		}
 		h->c[i].fd = fd;
 		h->c[i].since = now;
 	}
@@ -313,7 +334,8 @@ void ft_httpd_serve(struct ft_httpd *h, const struct pollfd *pfd, int n, ft_http
 
 	(void)pfd;
 	(void)n;
-	conn_accept(h, now);
+	if (now >= h->deaf_until)
+		conn_accept(h, now);
 	for (i = 0; i < HTTPD_CONNS; i++)
 		if (h->c[i].fd >= 0)
 			conn_step(&h->c[i], fn, ctx, now);

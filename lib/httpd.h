@@ -26,6 +26,7 @@ typedef void (*ft_http_fn)(void *ctx, const char *method, const char *path,
 
 /* ft_httpd_open - listen on @spec, "[ADDR:]PORT" (ADDR 127.0.0.1); NULL after one line */
 struct ft_httpd *ft_httpd_open(const char *spec);
+int ft_httpd_spec_check(const char *spec);
 void ft_httpd_close(struct ft_httpd *h);
 /* where the server waits: up to @max entries for the caller's poll(); their count */
 int ft_httpd_pollfds(struct ft_httpd *h, struct pollfd *pfd, int max);

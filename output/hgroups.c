@@ -121,7 +121,8 @@ void ft_hgroups_reset(struct ft_hgroups *g)
 /*
  * ft_hgroups_metrics - the histograms as series of metric @name, each labelled with
  * @extra and its group: one unlabelled series, or one per group (comm and pid or tid,
- * or cpu), whose sum is the total but for values the groups had no memory for
+ * or cpu), whose sum is the total but for values the groups had no memory for. A
+ * group's comm is the one it had when first exported, for the whole run
  */
 void ft_hgroups_metrics(struct ft_hgroups *g, struct ft_metrics *m, const char *name,
 			const struct ft_label *extra, int nextra)
@@ -142,8 +143,11 @@ void ft_hgroups_metrics(struct ft_hgroups *g, struct ft_metrics *m, const char *
 		int k = n;
 
 		snprintf(key, sizeof(key), "%d", h->key);
+		/* the first name exported stays: an exec must not move the counts */
+		if (g->by != FT_BY_CPU && !h->comm[0])
+			snprintf(h->comm, sizeof(h->comm), "%s", ft_tasks_comm(g->tasks, h->key));
 		if (g->by != FT_BY_CPU)
-			l[k++] = (struct ft_label){ "comm", ft_tasks_comm(g->tasks, h->key) };
+			l[k++] = (struct ft_label){ "comm", h->comm };
 		l[k++] = (struct ft_label){ by_name[g->by], key };
 		ft_metrics_hist(m, name, l, k, &h->hist, g->unit);
 	}

@@ -34,6 +34,8 @@ struct metric {
 	struct series	*s;
 	unsigned int	n, cap;
 	int		other;		/* the "other" series' index, or -1 */
+	unsigned int	*idx;		/* by label text's hash: series index + 1, 0 empty */
+	unsigned int	idx_mask;	/* slots - 1 (at least twice the series) */
 };
 
 struct ft_prom {
@@ -180,10 +182,53 @@ static struct metric *metric_get(struct ft_prom *p, const char *name, uint64_t d
 	return m;
 }
 
+/* label_hash - FNV-1a of a rendered label set */
+static unsigned int label_hash(const char *key)
+{
+	unsigned int h = 2166136261u;
+
+	for (; *key; key++)
+		h = (h ^ (unsigned char)*key) * 16777619u;
+	return h;
+}
+
+/* series_find - the series of @m with rendered labels @key, or NULL */
+static struct series *series_find(const struct metric *m, const char *key)
+{
+	unsigned int i;
+
+	if (!m->idx)
+		return NULL;
+	for (i = label_hash(key) & m->idx_mask; m->idx[i]; i = (i + 1) & m->idx_mask)
+		if (!strcmp(m->s[m->idx[i] - 1].labels, key))
+			return &m->s[m->idx[i] - 1];
+	return NULL;
+}
+
+/* index_grow - an index of twice the slots, every series in it again; 0 or -1 (ENOMEM) */
+static int index_grow(struct metric *m)
+{
+	unsigned int slots = m->idx ? (m->idx_mask + 1) * 2 : 16, i, j;
+	unsigned int *idx = calloc(slots, sizeof(*idx));
+
+	if (!idx)
+		return -1;
+	free(m->idx);
+	m->idx = idx;
+	m->idx_mask = slots - 1;
+	for (i = 0; i < m->n; i++) {
+		for (j = label_hash(m->s[i].labels) & m->idx_mask; idx[j]; j = (j + 1) & m->idx_mask)
+			;
+		idx[j] = i + 1;
+	}
+	return 0;
+}
+
 /* series_add - a new series of @m with rendered labels @key (taken); NULL: ENOMEM */
 static struct series *series_add(struct metric *m, char *key)
 {
 	struct series *s;
+	unsigned int j;
 
 	if (m->n == m->cap) {
 		unsigned int cap = m->cap ? m->cap * 2 : 8;
@@ -196,9 +241,16 @@ static struct series *series_add(struct metric *m, char *key)
 		m->s = s;
 		m->cap = cap;
 	}
+	if ((!m->idx || (m->n + 1) * 2 > m->idx_mask + 1) && index_grow(m)) {
+		free(key);
+		return NULL;
+	}
 	s = &m->s[m->n++];
 	memset(s, 0, sizeof(*s));
 	s->labels = key;
+	for (j = label_hash(key) & m->idx_mask; m->idx[j]; j = (j + 1) & m->idx_mask)
+		;
+	m->idx[j] = m->n;
 	return s;
 }
 
@@ -210,15 +262,17 @@ static struct series *series_of(struct metric *m, const struct ft_label *l, int 
 				unsigned int max)
 {
 	char *key = label_key(l, nl, 0);
-	unsigned int i, own = m->n - (m->other >= 0);
+	unsigned int own = m->n - (m->other >= 0);
+	struct series *s;
 
 	if (!key)
 		return NULL;
-	for (i = 0; i < m->n; i++)
-		if ((int)i != m->other && !strcmp(m->s[i].labels, key)) {
-			free(key);
-			return &m->s[i];
-		}
+	s = series_find(m, key);
+	/* the "other" series' labels are a real set's too ("other" everywhere): not it */
+	if (s && s - m->s != m->other) {
+		free(key);
+		return s;
+	}
 	if (own < max)
 		return series_add(m, key);
 	free(key);
@@ -271,6 +325,7 @@ void ft_prom_free(struct ft_prom *p)
 		for (j = 0; j < p->m[i].n; j++)
 			free(p->m[i].s[j].labels);
 		free(p->m[i].s);
+		free(p->m[i].idx);
 		free(p->m[i].name);
 	}
 	free(p->m);

@@ -378,6 +378,29 @@ static void test_metrics(void **state)
 	assert_string_equal(c.text, "runqlat{cpu=0} us 2 5000\nrunqlat{cpu=1} us 1 2000\n");
 }
 
+/* test_metrics_comm_kept - a group keeps the comm of its first export: after an exec
+   its series (and its counts so far) must not move to one of another name */
+static void test_metrics_comm_kept(void **state)
+{
+	struct ft_hgroups g = { .by = FT_BY_PID };
+	struct capture c = { .m.hist = capture_hist };
+	struct ft_tasks t;
+
+	(void)state;
+	assert_int_equal(ft_tasks_init(&t, false), 0);
+	ft_tasks_fork(&t, 1, 10, "sh");
+	assert_int_equal(ft_hgroups_init(&g, &t), 0);
+	ft_hgroups_add(&g, 10, 0, "sh", 1000);
+	ft_hgroups_metrics(&g, &c.m, "runqlat", NULL, 0);
+	ft_tasks_note(&t, 10, "make");		/* exec */
+	ft_hgroups_add(&g, 10, 0, "make", 3000);
+	ft_hgroups_metrics(&g, &c.m, "runqlat", NULL, 0);
+	assert_string_equal(c.text, "runqlat{comm=sh,pid=10} us 1 1000\n"
+			    "runqlat{comm=sh,pid=10} us 2 4000\n");
+	ft_hgroups_fini(&g);
+	ft_tasks_fini(&t);
+}
+
 /* main - the histogram suite */
 int main(void)
 {
@@ -394,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_reset_and_size),
 		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_metrics_comm_kept),
 	};
 
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
