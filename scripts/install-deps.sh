@@ -48,10 +48,12 @@ if [ -n "$need_prom" ]; then
 	echo "install-deps.sh: unpacking prometheus into $PROM_DIR" >&2
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	chmod 755 "$tmp"	# apt's _apt user downloads into it
-	( cd "$tmp" && apt-get download -qq prometheus >/dev/null 2>&1 ) || {
-		apt-get update -qq >/dev/null
-		( cd "$tmp" && apt-get download -qq prometheus >/dev/null )
+	# as root into a private directory: apt's _apt user could not write there
+	dl() { ( cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root prometheus ) \
+		>/dev/null 2>&1; }
+	dl || { apt-get update -qq >/dev/null 2>&1; dl; } || {
+		echo "install-deps.sh: cannot download Debian's prometheus package (network? apt sources?)" >&2
+		exit 1
 	}
 	rm -rf "$PROM_DIR.new"
 	mkdir -p "$PROM_DIR.new"
