@@ -77,8 +77,10 @@ def against_offwin(err, comm, hit, us, what):
     print(f'{comm}: {hit} us {what}; the workload: {w["off_us"]} us off-CPU in '
           f'{w["windows"]} calls ({us} by design, slack {w["slack_us"]}, run {w["run_us"]}), '
           f'want {lo:.0f} .. {hi:.0f}')
-    if w['off_us'] < us or w['windows'] == 0:
-        return f'{comm}: the workload was off the CPU {w["off_us"]} us, less than {us} by design'
+    # the workload ran as designed: 99% of it at least (a reader paced by a writer that
+    # comes late to a byte waits less: 999,551 of 1,000,000 us in one loaded run)
+    if w['off_us'] < us * 0.99 or w['windows'] == 0:
+        return f'{comm}: the workload was off the CPU {w["off_us"]} us, less than 99% of {us} by design'
     if not lo <= hit <= hi:
         return f'{comm}: {hit} us, outside {lo:.0f} .. {hi:.0f} (the workload: {w["off_us"]})'
     return None
