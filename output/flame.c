@@ -207,8 +207,8 @@ bool ft_folded_is_diff(const char *line)
 	return trailing_number(buf, &v) && trailing_number(buf, &v) && strchr(buf, ';');
 }
 
-/* xml_put - @s with XML's special characters escaped */
-static void xml_put(FILE *f, const char *s)
+/* ft_xml_put - @s with XML's special characters escaped (control bytes but tab left out) */
+void ft_xml_put(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -301,9 +301,9 @@ static void frame(struct ft_flame *fg, struct svg *s, uint32_t i, int depth, dou
 
 	colour(fg, nd, s->o->palette, fill, sizeof(fill));
 	fputs("<g class=\"f\" data-n=\"", s->f);
-	xml_put(s->f, name);
+	ft_xml_put(s->f, name);
 	fputs("\"><title>", s->f);
-	xml_put(s->f, name);
+	ft_xml_put(s->f, name);
 	if (fg->diff)
 		fprintf(s->f, " (%.15g %s, before %.15g, %+.2f%%)", nd->b, s->o->countname, nd->a,
 			nd->a > 0 ? 100.0 * (nd->b - nd->a) / nd->a : 100.0);
@@ -319,7 +319,7 @@ static void frame(struct ft_flame *fg, struct svg *s, uint32_t i, int depth, dou
 		snprintf(label, sizeof(label), "%s", name);
 		if (strlen(label) > fit && fit < sizeof(label))
 			strcpy(label + fit - 2, "..");
-		xml_put(s->f, label);
+		ft_xml_put(s->f, label);
 	}
 	fputs("</text></g>\n", s->f);
 	for (c = nd->child; c; c = fg->n[c].next) {
@@ -432,11 +432,11 @@ int ft_flame_write(struct ft_flame *fg, FILE *f, const struct ft_flame_opts *o)
 		s.width, s.height, s.width, s.height, FONT_SIZE, o->inverted ? "true" : "false",
 		script, s.width, s.height);
 	fprintf(f, "<text id=\"title\" x=\"%d\" y=\"22\">", s.width / 2);
-	xml_put(f, o->title ? o->title : "Flame Graph");
+	ft_xml_put(f, o->title ? o->title : "Flame Graph");
 	fputs("</text>\n", f);
 	if (o->subtitle) {
 		fprintf(f, "<text id=\"subtitle\" x=\"%d\" y=\"38\">", s.width / 2);
-		xml_put(f, o->subtitle);
+		ft_xml_put(f, o->subtitle);
 		fputs("</text>\n", f);
 	}
 	fprintf(f, "<text id=\"unzoom\" class=\"btn\" x=\"%d\" y=\"22\" style=\"display:none\">"

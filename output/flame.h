@@ -43,4 +43,6 @@ int ft_flame_finish(struct ft_flame *fg, struct ft_outfile *out,
 		    const struct ft_flame_opts *o);
 void ft_flame_abandon(FILE **f, const char *path);
 
+void ft_xml_put(FILE *f, const char *s);
+
 #endif

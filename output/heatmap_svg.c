@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/flame.h"
 #include "output/heatmap.h"
 
 #define WIDTH		1200
@@ -94,22 +95,6 @@ static const char script[] =
 "  }\n"
 "}\n";
 
-/* xml_put - @s with XML's special characters escaped */
-static void xml_put(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20)
-				fputc(*s, f);
-		}
-	}
-}
-
 /* put_secs - @ns as seconds, exactly: "1.5", "0.000125" */
 static void put_secs(FILE *f, uint64_t ns)
 {
@@ -187,9 +172,9 @@ static void header(struct svg *s)
 		(unsigned long long)v->start_ns, (unsigned long long)v->end_ns,
 		(unsigned long long)v->width_ns, v->ncols, (unsigned long long)s->total,
 		(unsigned long long)v->undrawn);
-	xml_put(f, v->metric ? v->metric : "");
+	ft_xml_put(f, v->metric ? v->metric : "");
 	fputs("\" data-unit=\"", f);
-	xml_put(f, v->unit ? v->unit : "");
+	ft_xml_put(f, v->unit ? v->unit : "");
 	fputs("\">\n<!-- written by ftscope -->\n<style type=\"text/css\">\n"
 	      "text { font-family: Verdana, sans-serif; font-size: 11px; fill: #000; }\n"
 	      "#title { text-anchor: middle; font-size: 17px; }\n"
@@ -202,7 +187,7 @@ static void header(struct svg *s)
 	fprintf(f, "]]></script>\n<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
 		"fill=\"#f6f6f6\"/>\n<text id=\"title\" x=\"%d\" y=\"22\">", WIDTH, s->height,
 		WIDTH / 2);
-	xml_put(f, v->title);
+	ft_xml_put(f, v->title);
 	fputs(" latency heat map</text>\n", f);
 	fprintf(f, "<text id=\"subtitle\" x=\"%d\" y=\"40\">", WIDTH / 2);
 	if (v->metric && s->total)
@@ -328,7 +313,7 @@ static int nothing_drawn(struct svg *s)
 			v->ncols, v->width_ns / 1e9);
 	} else {
 		fputs("No values: the run measured no ", f);
-		xml_put(f, v->title);
+		ft_xml_put(f, v->title);
 		fputs(" latency.", f);
 	}
 	fputs("</text>\n</svg>\n", f);

@@ -10,13 +10,8 @@
 
 need_root hist || exit 0
 
-# the global tracing state, without the ftscope instances of other runs that come and
-# go beside this test (they may belong to another pid namespace); its own leaks show
-# as instances with this test's events whose owner has ended
-global_state() {
-	snapshot | awk '/^== / { skip = index($0, "/instances/ftscope-") > 0 }
-		!skip && !/^ftscope-/'
-}
+# this test's leaks (global_state in lib.sh leaves all instances out, as other runs'
+# may belong to another pid namespace): instances with its events whose owner has ended
 leaked() {
 	local d p
 	for d in $T/instances/ftscope-*; do

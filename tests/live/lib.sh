@@ -52,6 +52,13 @@ snapshot() {
 	done
 }
 
+# global_state: snapshot without the ftscope instances of other runs (they come and go
+# beside a test that runs while others do; a test's own leaks it finds by their owner)
+global_state() {
+	snapshot | awk '/^== / { skip = index($0, "/instances/ftscope-") > 0 }
+		!skip && !/^ftscope-/'
+}
+
 # state_diff BEFORE AFTER: the first lines where two snapshots differ, on one line
 state_diff() {
 	diff <(echo "$1") <(echo "$2") | grep '^[<>]' | head -3 | tr '\n' ' '

@@ -21,12 +21,8 @@ if [ ! -x $PB/prometheus ] || [ ! -x $PB/promtool ]; then
 	exit 0
 fi
 
-# the global tracing state without other runs' ftscope instances (they come and go
-# beside this test); this test's leaks show as instances whose owner has ended
-global_state() {
-	snapshot | awk '/^== / { skip = index($0, "/instances/ftscope-") > 0 }
-		!skip && !/^ftscope-/'
-}
+# this test's leaks (global_state in lib.sh leaves all instances out): instances whose
+# owner has ended
 leaked() {
 	local d p
 	for d in $T/instances/ftscope-*; do
