@@ -400,7 +400,7 @@ static int use_event(struct ft_probes *pr, struct ft_session *s, const char *sys
 	ev->kind = kind;
 	/* the tracers' records come from the tracer, not from an enabled event */
 	if (kind != FT_FC_GRAPH_ENTRY && kind != FT_FC_GRAPH_EXIT && kind != FT_FC_FUNCTION &&
-	    tracefs_event_enable(s->inst, sys, name) < 0) {
+	    ft_session_event_on(s, sys, name)) {
 		ft_err("cannot enable %s:%s for %s: %s", sys, name,
 		       func >= 0 ? pr->funcs.fn[func].name : "function_graph", strerror(errno));
 		return -1;

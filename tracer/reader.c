@@ -135,17 +135,29 @@ static unsigned long long stat_value(const char *text, const char *name)
 	return 0;
 }
 
-/* cpu_stat - the sum of the NULL-terminated @names in per_cpu/cpuN/stats of @cpu */
+/*
+ * cpu_stat - the sum of the NULL-terminated @names in per_cpu/cpuN/stats of @cpu. The
+ * file is opened once and read again from its start each time (the kernel makes the
+ * text anew at every read from offset 0): no path lookup, open and close each round.
+ */
 static unsigned long long cpu_stat(const struct ft_session *s, int cpu, const char *const *names)
 {
-	char path[64], *text;
+	char path[64], text[1024];
 	unsigned long long n = 0;
+	ssize_t len;
 
-	snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
-	text = tracefs_instance_file_read(s->inst, path, NULL);
-	while (text && *names)
+	if (s->stats_fd[cpu] < 0) {
+		snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
+		s->stats_fd[cpu] = tracefs_instance_file_open(s->inst, path, O_RDONLY | O_CLOEXEC);
+		if (s->stats_fd[cpu] < 0)
+			return 0;
+	}
+	len = pread(s->stats_fd[cpu], text, sizeof(text) - 1, 0);
+	if (len <= 0)
+		return 0;
+	text[len] = 0;
+	while (*names)
 		n += stat_value(text, *names++);
-	free(text);
 	return n;
 }
 

@@ -121,6 +121,23 @@ static int enable_stacks(struct ft_session *s, int type, bool required)
 	return 0;
 }
 
+/*
+ * ft_session_event_on - write 1 to the instance's events/@system/@event/enable; 0, or -1
+ * with errno. One write: libtracefs 1.6's tracefs_event_enable() walks every event
+ * system of the kernel to match its regexes (some 750 stat calls a run, for 4 events).
+ */
+int ft_session_event_on(struct ft_session *s, const char *system, const char *event)
+{
+	char path[512];
+
+	if (snprintf(path, sizeof(path), "events/%s/%s/enable", system, event) >=
+	    (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return tracefs_instance_file_write(s->inst, path, "1") < 0 ? -1 : 0;
+}
+
 /* enable_one - enable SYSTEM:EVENT in the instance; 0, or -1 after printing why not */
 static int enable_one(struct ft_session *s, const char *system, const char *event)
 {
@@ -129,7 +146,7 @@ static int enable_one(struct ft_session *s, const char *system, const char *even
 		errno = ENOENT;
 		return -1;
 	}
-	if (tracefs_event_enable(s->inst, system, event) < 0) {
+	if (ft_session_event_on(s, system, event)) {
 		ft_err("cannot enable %s:%s: %s", system, event, strerror(errno));
 		return -1;
 	}
@@ -234,15 +251,16 @@ int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int 
 	}
 	free(hp);
 	s->fd = malloc(s->ncpus * sizeof(*s->fd));
+	s->stats_fd = malloc(s->ncpus * sizeof(*s->stats_fd));
 	s->tcpu = calloc(s->ncpus, sizeof(*s->tcpu));
 	s->lost_base = calloc(s->ncpus, sizeof(*s->lost_base));
 	s->lost_seen = calloc(s->ncpus, sizeof(*s->lost_seen));
-	if (!s->fd || !s->tcpu || !s->lost_base || !s->lost_seen) {
+	if (!s->fd || !s->stats_fd || !s->tcpu || !s->lost_base || !s->lost_seen) {
 		ft_err("out of memory");
 		return -1;
 	}
 	for (i = 0; i < s->ncpus; i++)
-		s->fd[i] = -1;
+		s->fd[i] = s->stats_fd[i] = -1;
 	return 0;
 }
 
@@ -333,7 +351,11 @@ void ft_session_close(struct ft_session *s)
 			tracefs_cpu_free_fd(s->tcpu[i]);
 		if (s->fd[i] >= 0)
 			close(s->fd[i]);
+		if (s->stats_fd && s->stats_fd[i] >= 0)
+			close(s->stats_fd[i]);	/* before the rmdir: a held file is EBUSY */
 		s->fd[i] = -1;
+		if (s->stats_fd)
+			s->stats_fd[i] = -1;
 		s->tcpu[i] = NULL;
 	}
 	if (s->created) {
@@ -349,10 +371,11 @@ void ft_session_close(struct ft_session *s)
 	s->inst = NULL;
 out:
 	free(s->fd);
+	free(s->stats_fd);
 	free(s->tcpu);
 	free(s->lost_base);
 	free(s->lost_seen);
-	s->fd = NULL;
+	s->fd = s->stats_fd = NULL;
 	s->tcpu = NULL;
 	s->lost_base = s->lost_seen = NULL;
 }

@@ -28,6 +28,7 @@ struct ft_session {
 	int			ncpus;
 	bool			*cpu_on;
 	int			*fd;		/* per-CPU trace_pipe_raw, -1 when not read */
+	int			*stats_fd;	/* per-CPU stats, opened once and pread (-1) */
 	struct tracefs_cpu	**tcpu;
 	struct ft_page_fmt	pf;
 	unsigned long long	*lost_base;	/* stats when tracing started */
@@ -43,6 +44,7 @@ int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int 
 int ft_session_start(struct ft_session *s);
 void ft_session_stop(struct ft_session *s);
 int ft_session_add_pid(struct ft_session *s, int pid);
+int ft_session_event_on(struct ft_session *s, const char *system, const char *event);
 void ft_session_close(struct ft_session *s);
 char *ft_session_format_read(void *ctx, const char *system, const char *event, size_t *len);
 
