@@ -235,10 +235,10 @@ int ft_export_interval(struct ft_export *ex, unsigned long long events)
 
 /*
  * ft_export_finish - at the end (@events merged): the file and the heat map, which
- * ends at the latest record the analyzer got (with -C, not another CPU's: @end_ts,
- * the last record merged, is not used); 0, or -1 after one line
+ * ends at the latest record the analyzer got (with -C, not another CPU's); 0, or -1
+ * after one line
  */
-int ft_export_finish(struct ft_export *ex, uint64_t end_ts, unsigned long long events)
+int ft_export_finish(struct ft_export *ex, unsigned long long events)
 {
 	int ret = ft_export_interval(ex, events);
 

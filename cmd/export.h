@@ -54,7 +54,7 @@ int ft_export_pollfds(struct ft_export *ex, struct pollfd *pfd, int max);
 void ft_export_serve(struct ft_export *ex, const struct pollfd *pfd, int n,
 		     unsigned long long events);
 int ft_export_interval(struct ft_export *ex, unsigned long long events);
-int ft_export_finish(struct ft_export *ex, uint64_t end_ts, unsigned long long events);
+int ft_export_finish(struct ft_export *ex, unsigned long long events);
 void ft_export_close(struct ft_export *ex);
 
 #endif

@@ -209,6 +209,8 @@ static int report(struct pipeline *p, struct ft_merge *m, bool final)
 	fflush(stdout);
 	if (!final)
 		ft_export_interval(&p->ex, p->foot.run.events);
+	else if (ft_export_finish(&p->ex, p->foot.run.events))
+		r.failed = true;
 	return r.failed ? -1 : 0;
 }
 
@@ -330,7 +332,7 @@ static int run_offline(struct pipeline *p)
 	struct ft_page_fmt pf;
 	struct ft_merge m = { 0 };
 	struct ft_source src;
-	int ret = FT_EXIT_ERR, ksyms_fd = -1, e;
+	int ret = FT_EXIT_ERR, ksyms_fd = -1;
 
 	if (ft_source_open(&src, p->o->input, p->o->instance))
 		goto out_src;
@@ -383,8 +385,7 @@ static int run_offline(struct pipeline *p)
 	if (ft_source_stream(&src, &m))
 		goto out_an;
 	ft_merge_flush_losses(&m);
-	e = report(p, &m, true);
-	if (!ft_export_finish(&p->ex, p->last_ts, p->foot.run.events) && !e)
+	if (!report(p, &m, true))
 		ret = FT_EXIT_OK;
 out_an:
 	ft_stages_fini(&p->run->stages);
@@ -643,8 +644,6 @@ static int live_loop(struct pipeline *p, struct live *l)
 /* live_finish - stop, drain everything, write -o FILE, the final report; 0 or -1 */
 static int live_finish(struct pipeline *p, struct live *l)
 {
-	int e;
-
 	ft_session_stop(&l->s);
 	if (p->pmu)
 		ft_pmu_disable(p->pmu);
@@ -664,8 +663,7 @@ static int live_finish(struct pipeline *p, struct live *l)
 	ft_merge_flush_losses(&l->m);
 	if (p->cap && capture_end(p, &l->cap))
 		return -1;
-	e = report(p, &l->m, true);
-	return ft_export_finish(&p->ex, p->last_ts, p->foot.run.events) || e ? -1 : 0;
+	return report(p, &l->m, true);
 }
 
 /* run_live - trace: the whole lifecycle with unwinding on every path */

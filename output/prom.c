@@ -36,6 +36,7 @@ struct metric {
 	int		other;		/* the "other" series' index, or -1 */
 	unsigned int	*idx;		/* by label text's hash: series index + 1, 0 empty */
 	unsigned int	idx_mask;	/* slots - 1 (at least twice the series) */
+	char		le[PROM_TOP_SLOT + 1][32];	/* the buckets' bounds as written */
 };
 
 struct ft_prom {
@@ -158,11 +159,25 @@ static char *label_key(const struct ft_label *l, int nl, int other)
 	return b.p;
 }
 
+/* le_text - a bucket's bound, @ns in seconds, the shortest text that reads back the same */
+static void le_text(char *t, size_t len, uint64_t ns)
+{
+	double v = (double)ns / 1e9;
+	int prec;
+
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(t, len, "%.*g", prec, v);
+		if (strtod(t, NULL) == v)
+			return;
+	}
+	snprintf(t, len, "%.*g", prec, v);
+}
+
 /* metric_get - the metric @name, made on first use; NULL: ENOMEM */
 static struct metric *metric_get(struct ft_prom *p, const char *name, uint64_t div)
 {
 	struct metric *m;
-	unsigned int i;
+	unsigned int i, k;
 
 	for (i = 0; i < p->nm; i++)
 		if (!strcmp(p->m[i].name, name))
@@ -175,6 +190,8 @@ static struct metric *metric_get(struct ft_prom *p, const char *name, uint64_t d
 	memset(m, 0, sizeof(*m));
 	m->other = -1;
 	m->div = div;
+	for (k = 1; k <= PROM_TOP_SLOT; k++)	/* once: every series and scrape writes them */
+		le_text(m->le[k], sizeof(m->le[k]), (div << k) - 1);
 	m->name = strdup(name);
 	if (!m->name)
 		return NULL;
@@ -379,22 +396,6 @@ void ft_prom_counters(struct ft_prom *p, unsigned long long events,
 	p->ncpus = lost_cpu ? ncpus : 0;
 }
 
-/* sb_le - a bucket's bound, @ns in seconds, the shortest text that reads back the same */
-static void sb_le(struct sbuf *b, uint64_t ns)
-{
-	double v = (double)ns / 1e9;
-	char t[40];
-	int prec;
-
-	for (prec = 1; prec < 17; prec++) {
-		snprintf(t, sizeof(t), "%.*g", prec, v);
-		if (strtod(t, NULL) == v)
-			break;
-	}
-	snprintf(t, sizeof(t), "%.*g", prec, v);
-	sb_printf(b, "%s", t);
-}
-
 /* sb_labels - "{labels}" or "{labels,extra}" or "" */
 static void sb_labels(struct sbuf *b, const char *labels, const char *extra)
 {
@@ -419,10 +420,8 @@ static void render_hist(struct sbuf *b, const struct metric *m, int om)
 
 		for (k = 1; k <= PROM_TOP_SLOT; k++) {
 			cum += s->base[k] + s->cur[k];
-			sb_printf(b, "ftscope_%s_seconds_bucket{%s%sle=\"", m->name, s->labels,
-				  *s->labels ? "," : "");
-			sb_le(b, (m->div << k) - 1);
-			sb_printf(b, "\"} %llu\n", (unsigned long long)cum);
+			sb_printf(b, "ftscope_%s_seconds_bucket{%s%sle=\"%s\"} %llu\n", m->name,
+				  s->labels, *s->labels ? "," : "", m->le[k], (unsigned long long)cum);
 		}
 		sb_printf(b, "ftscope_%s_seconds_bucket{%s%sle=\"+Inf\"} %llu\n", m->name,
 			  s->labels, *s->labels ? "," : "",
