@@ -170,17 +170,12 @@ static void answer(void *ctx, const char *method, const char *path, const char *
 	struct ft_export *ex = ctx;
 	bool om = wants_openmetrics(accept);
 
-	a->type = "text/plain; charset=utf-8";
 	if (strcmp(path, "/metrics")) {
-		a->status = 404;
-		a->body = strdup("not found: ftscope serves /metrics\n");
-		a->len = a->body ? strlen(a->body) : 0;
+		ft_http_text(a, 404, "not found: ftscope serves /metrics\n");
 		return;
 	}
 	if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
-		a->status = 405;
-		a->body = strdup("only GET and HEAD\n");
-		a->len = a->body ? strlen(a->body) : 0;
+		ft_http_text(a, 405, "only GET and HEAD\n");
 		return;
 	}
 	a->status = prom_text(ex, om, ex->events, &a->body, &a->len) ? 500 : 200;

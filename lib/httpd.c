@@ -194,6 +194,15 @@ static const char *status_text(int status)
 	}
 }
 
+/* ft_http_text - answer @status with the plain text @text (no body: out of memory) */
+void ft_http_text(struct ft_http_answer *a, int status, const char *text)
+{
+	a->status = status;
+	a->type = "text/plain; charset=utf-8";
+	a->body = strdup(text);
+	a->len = a->body ? strlen(a->body) : 0;
+}
+
 /* header - the value of header @name in the request's header lines, or NULL */
 static const char *header(char *lines, const char *name)
 {
@@ -234,8 +243,7 @@ static int respond(struct conn *c, ft_http_fn fn, void *ctx)
 		head = !strcmp(method, "HEAD");
 		fn(ctx, method, path, accept, &a);
 	} else {
-		a.body = strdup("bad request\n");
-		a.len = a.body ? strlen(a.body) : 0;
+		ft_http_text(&a, 400, "bad request\n");
 	}
 	n = snprintf(NULL, 0, HTTPD_HEAD, a.status, status_text(a.status), a.type, a.len);
 	c->out = malloc(n + 1 + (head ? 0 : a.len));

@@ -24,6 +24,8 @@ struct ft_http_answer {
 typedef void (*ft_http_fn)(void *ctx, const char *method, const char *path,
 			   const char *accept, struct ft_http_answer *a);
 
+void ft_http_text(struct ft_http_answer *a, int status, const char *text);
+
 /* ft_httpd_open - listen on @spec, "[ADDR:]PORT" (ADDR 127.0.0.1); NULL after one line */
 struct ft_httpd *ft_httpd_open(const char *spec);
 int ft_httpd_spec_check(const char *spec);
