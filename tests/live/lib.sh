@@ -205,3 +205,31 @@ asan_symbolizer() {
 	[ -n "$s" ] && [ -x "$s" ] || return 1
 	export ASAN_SYMBOLIZER_PATH=$s
 }
+
+# bad_case NAME WANT WORD FILE ARGS...: `ftscope ARGS` is bad input: an exit status
+# matching the regular expression WANT, one line on stderr matching WORD (grep -E),
+# nothing on stdout, and nothing left behind: no instance or dynamic event of its pid,
+# and no FILE ("-": none to look for)
+bad_case() {
+	local name=$1 want=$2 word=$3 file=$4 p rc left
+	shift 4
+	$FTSCOPE "$@" > $OUT/bad-case.out 2> $OUT/bad-case.err < /dev/null &
+	p=$!
+	wait $p
+	rc=$?
+	left=$(ls $T/instances | grep "^ftscope-$p-"; grep "ftscope_${p}_" $T/dynamic_events 2>/dev/null)
+	[ "$file" != - ] && [ -e "$file" ] && left+=" $file"
+	if ! [[ $rc =~ ^$want$ ]]; then
+		fail $name "exit status $rc, want $want: $(head -1 $OUT/bad-case.err)"
+	elif [ "$(wc -l < $OUT/bad-case.err)" -ne 1 ]; then
+		fail $name "$(wc -l < $OUT/bad-case.err) lines on stderr: $(tr '\n' '|' < $OUT/bad-case.err)"
+	elif ! grep -qE -- "$word" $OUT/bad-case.err; then
+		fail $name "error line lacks '$word': $(cat $OUT/bad-case.err)"
+	elif [ -s $OUT/bad-case.out ]; then
+		fail $name "output on stdout: $(head -1 $OUT/bad-case.out)"
+	elif [ -n "$left" ]; then
+		fail $name "left behind: $left"
+	else
+		pass $name
+	fi
+}

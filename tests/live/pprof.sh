@@ -118,24 +118,6 @@ cases=(
 )
 for c in "${cases[@]}"; do
 	IFS='|' read -r name args want word <<< "$c"
-	name=pprof_bad_input_$name
 	# shellcheck disable=SC2086
-	$FTSCOPE $args > $OUT/pp-bad.out 2> $OUT/pp-bad.err < /dev/null &
-	p=$!
-	wait $p
-	rc=$?
-	left=$(ls $T/instances | grep "^ftscope-$p-")
-	if [ "$rc" != "$want" ]; then
-		fail $name "exit status $rc, want $want: $(head -1 $OUT/pp-bad.err)"
-	elif [ "$(wc -l < $OUT/pp-bad.err)" -ne 1 ]; then
-		fail $name "$(wc -l < $OUT/pp-bad.err) lines on stderr: $(tr '\n' '|' < $OUT/pp-bad.err)"
-	elif ! grep -qE -- "$word" $OUT/pp-bad.err; then
-		fail $name "error line lacks '$word': $(cat $OUT/pp-bad.err)"
-	elif [ -s $OUT/pp-bad.out ]; then
-		fail $name "output on stdout: $(head -1 $OUT/pp-bad.out)"
-	elif [ -n "$left" ] || [ -e $OUT/pp-bad.pb.gz ]; then
-		fail $name "left behind: $left $(ls $OUT/pp-bad.pb.gz 2>/dev/null)"
-	else
-		pass $name
-	fi
+	bad_case pprof_bad_input_$name "$want" "$word" $OUT/pp-bad.pb.gz $args
 done

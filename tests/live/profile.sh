@@ -227,24 +227,6 @@ else
 fi
 for c in "${cases[@]}"; do
 	IFS='|' read -r name args want word <<< "$c"
-	name=profile_bad_input_$name
 	# shellcheck disable=SC2086
-	$FTSCOPE profile $args > $OUT/prof-bad.out 2> $OUT/prof-bad.err < /dev/null &
-	p=$!
-	wait $p
-	rc=$?
-	left=$(ls $T/instances | grep "^ftscope-$p-"; grep "ftscope_${p}_" $T/dynamic_events 2>/dev/null)
-	if ! [[ $rc =~ ^$want$ ]]; then
-		fail $name "exit status $rc, want $want: $(head -1 $OUT/prof-bad.err)"
-	elif [ "$(wc -l < $OUT/prof-bad.err)" -ne 1 ]; then
-		fail $name "$(wc -l < $OUT/prof-bad.err) lines on stderr: $(tr '\n' '|' < $OUT/prof-bad.err)"
-	elif ! grep -qE -- "$word" $OUT/prof-bad.err; then
-		fail $name "error line lacks '$word': $(cat $OUT/prof-bad.err)"
-	elif [ -s $OUT/prof-bad.out ]; then
-		fail $name "output on stdout: $(head -1 $OUT/prof-bad.out)"
-	elif [ -n "$left" ]; then
-		fail $name "left open: $left"
-	else
-		pass $name
-	fi
+	bad_case profile_bad_input_$name "$want" "$word" - profile $args
 done

@@ -76,6 +76,15 @@ go() {
 	wait_for 30 test -e $D/gate.done
 }
 
+# scraped: go, then wait for Prometheus's first scrape after the workload's end; tq:
+# the time after it, which the checks ask Prometheus's API about
+scraped() {
+	go || return 1
+	local mark=$(date +%s.%N)
+	python3 $PY wait-scrape $PURL "$mark" > /dev/null
+	tq=$(date +%s.%N)
+}
+
 # 1. a live scrape: 4 threads x 200 waits behind each other on CPU 0, then 30 s of
 # quiet; ftscope ends 12 s in, Prometheus's samples from the quiet time are the final
 # state, so its count and buckets equal the printed ones exactly
@@ -83,10 +92,7 @@ burst 4 200 30
 $FTSCOPE runqlat -p $W --prometheus $FPORT -d 12 > $OUT/prom-live.txt 2> $D/err &
 F=$!
 BG+=($F)
-if go; then
-	mark=$(date +%s.%N)
-	python3 $PY wait-scrape $PURL "$mark" > /dev/null
-	tq=$(date +%s.%N)
+if scraped; then
 	# which format each Accept gets (Prometheus 2.42's Accept first)
 	A='application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
 	for acc in "$A" "" "text/plain" "application/openmetrics-text; q=0, text/plain" \
@@ -153,11 +159,7 @@ $FTSCOPE runqlat 1 -p $W --prometheus $FPORT --prometheus-file $D/rq.prom -o $D/
 	-d 10 > $OUT/prom-int.txt 2> $D/err &
 F=$!
 BG+=($F)
-if go; then
-	mark=$(date +%s.%N)
-	python3 $PY wait-scrape $PURL "$mark" > /dev/null
-	tq=$(date +%s.%N)
-fi
+scraped
 wait $F
 rc=$?
 wait $WP
@@ -211,11 +213,7 @@ burst 3 50 30 $'\xc3\xa9t\xe2\x82'
 $FTSCOPE runqlat -L -p $W --prometheus $FPORT -d 8 > $OUT/prom-utf8.txt 2> $D/err &
 F=$!
 BG+=($F)
-if go; then
-	mark=$(date +%s.%N)
-	python3 $PY wait-scrape $PURL "$mark" > /dev/null
-	tq=$(date +%s.%N)
-fi
+scraped
 wait $F
 kill $W 2>/dev/null
 check prom_labels_utf8 threads $OUT/prom-utf8.txt $PURL "$tq"
