@@ -127,14 +127,19 @@ def cmd_wait_scrape(url, t):
     die("no scrape after the mark in 30 s")
 
 
-def cmd_scrape(out, url, t):
-    t = float(t)
-    reps = printed(out)
-    total = sum(r[1] for r in reps)
+def summed(reps):
+    """the reports' counts and rows added up: (count, {slot: count})"""
     rows = {}
     for r in reps:
         for k, v in r[0].items():
             rows[k] = rows.get(k, 0) + v
+    return sum(r[1] for r in reps), rows
+
+
+def cmd_scrape(out, url, t):
+    t = float(t)
+    reps = printed(out)
+    total, rows = summed(reps)
     cnt = api(url, "ftscope_runqlat_seconds_count", t)
     if len(cnt) != 1:
         die(f"{len(cnt)} count series at the mark")
@@ -197,11 +202,7 @@ def parse_text(text):
 
 def cmd_file(out, path):
     reps = printed(out)
-    total = sum(r[1] for r in reps)
-    rows = {}
-    for r in reps:
-        for k, v in r[0].items():
-            rows[k] = rows.get(k, 0) + v
+    total, rows = summed(reps)
     ser = parse_text(open(path).read())
     if list(ser) != [()]:
         die(f"series {list(ser)}, expected one unlabelled")
