@@ -61,7 +61,7 @@ if run pprof_offcpu $OUT/pp-off.folded offcpu -f --pprof $OUT/pp-off.pb.gz -- \
 	check pprof_offcpu_labels labels $OUT/pp-off.raw $OUT/pp-off.pid fp-napper
 	bid=$(readelf -n $WL/fpnap | sed -n 's/.*Build ID: *//p')
 	check pprof_offcpu_build_id buildid $OUT/pp-off.raw "$(realpath $WL/fpnap)" "$bid"
-	check pprof_offcpu_addresses addrs $OUT/pp-off.raw "$(realpath $WL/fpnap)" syscall
+	check pprof_offcpu_addresses addrs $OUT/pp-off.raw "$(realpath $WL/fpnap)" syscall:nap_here
 fi
 
 # --wakers: the waker's frames over a "--" frame, as the folded line has them
@@ -79,7 +79,7 @@ if run pprof_offcpu_file $OUT/pp-rec.out offcpu -o $OUT/pp-rec.dat -- $WL/fpnap 
 	pp $OUT/pp-rec.pb.gz $OUT/pp-rec.raw -raw
 	check pprof_offcpu_file raw $OUT/pp-rec.raw $OUT/pp-rec.folded 0 1000
 	check pprof_offcpu_file_build_id buildid $OUT/pp-rec.raw "$(realpath $WL/fpnap)" "$bid"
-	check pprof_offcpu_file_addresses addrs $OUT/pp-rec.raw "$(realpath $WL/fpnap)" syscall
+	check pprof_offcpu_file_addresses addrs $OUT/pp-rec.raw "$(realpath $WL/fpnap)" syscall:nap_here
 fi
 
 # 3. profile: burn2's samples per stack as -f counts them, and its samples and cpu

@@ -22,16 +22,19 @@ Folded lines' off-CPU marks lose their flame-graph suffix "_[o]".
   labels RAW PIDFILE COMM           every sample has comm COMM, pid and tid labels, pid
                                     the workload's own (PIDFILE), tid = pid
   buildid RAW FILE HEX              the mapping of FILE carries build ID HEX
-  addrs RAW FILE [syscall]          each location in a mapping of FILE lies in its
+  addrs RAW FILE [syscall:FUNC]     each location in a mapping of FILE lies in its
                                     function: address - start + offset is a file
                                     offset, the PT_LOAD segments (readelf -l) make it
                                     a virtual address; a sample's first user location
                                     (its leaf) is the start of an instruction of nm
                                     -S's symbol of that name (objdump -d), every other
                                     the end of a call instruction of that symbol (the
-                                    return address pprof wants); with syscall, every
-                                    leaf just past a syscall instruction (a thread
-                                    blocked in its own system call)
+                                    return address pprof wants); with syscall:FUNC,
+                                    every leaf in FUNC just past a syscall instruction
+                                    (a thread blocked in its own system call), and one
+                                    at least (leaves elsewhere are other waits: a
+                                    fresh process's page fault at _start, on a machine
+                                    whose page cache does not hold the binary yet)
   rate RAW ERR COMM HZ PCT          COMM's samples = HZ x its schedstat_ns, and its
                                     [cpu,nanoseconds] = its schedstat_ns, +-PCT%
   tagfocus TOP FOLDED               `-top -unit=ns -tagignore=state=on-cpu`'s total =
@@ -285,6 +288,7 @@ def objdump(path):
 
 
 def check_addrs(rawf, path, past=None):
+    past, past_fn = past.split(':') if past else (None, None)
     samples, locs, maps = raw(rawf)
     syms, loads = elf_syms(path)
     ins = objdump(path)
@@ -322,8 +326,10 @@ def check_addrs(rawf, path, past=None):
             n['leaf'] += 1
             if not lo <= va < lo + size or va not in ins:
                 bad.append(f'leaf {name} at {va:#x}: no instruction of {name} starts there')
-            elif past and not [a for a, (ln, c) in ins.items() if c == past and a + ln == va]:
-                bad.append(f'leaf {name} at {va:#x}: not just past a {past} instruction')
+            elif past and name == past_fn:
+                n['past'] += 1
+                if not [a for a, (ln, c) in ins.items() if c == past and a + ln == va]:
+                    bad.append(f'leaf {name} at {va:#x}: not just past a {past} instruction')
         else:
             # a caller: its return address, as pprof wants it: the end of a call
             # instruction of its function (va - 1 inside the call, va past it)
@@ -331,8 +337,10 @@ def check_addrs(rawf, path, past=None):
             call = [a for a, (ln, c) in ins.items() if c is True and a < va == a + ln]
             if not call or not lo <= call[0] < lo + size:
                 bad.append(f'caller {name} at {va:#x}: not just past a call in {name}')
-    print(f'{n["leaf"]} leaf and {n["caller"]} caller locations in {path} checked '
-          f'against objdump -d, nm and readelf')
+    print(f'{n["leaf"]} leaf ({n["past"]} in {past_fn}) and {n["caller"]} caller locations '
+          f'in {path} checked against objdump -d, nm and readelf')
+    if past and not n['past']:
+        bad.append(f'no leaf in {past_fn} to check')
     if bad:
         return '; '.join(bad[:2])
     return None if n['caller'] >= 1 and sum(n.values()) >= 2 else f'{dict(n)} in {path}'
