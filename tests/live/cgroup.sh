@@ -62,7 +62,9 @@ k=$(switches_out $OUT/cg.counts)
 # runqlat counts each switch-in after a wakeup or a preemption: all of the inside
 # sleeper's after the FIFO let it go, which are its switches out as the kernel counted
 # them (the sleeper's RUSAGE_THREAD counts at its end, which exec keeps) less those
-# before the FIFO (the shell's start and its wait: 1 .. 3), and at least its 40 naps
+# before the FIFO (the shell's start and its wait: 1 .. 3), and at least its 40 naps;
+# one more may come after its count was read, on its way out (a preemption before it
+# exits: 43 against 42 once, in a fresh Debian root)
 r=$(python3 - $OUT/cg.json $OUT/cg-abs.json $in $in2 $out ${k:-0} <<'PY'
 import json, sys
 j, a = (json.load(open(p)) for p in sys.argv[1:3])
@@ -71,7 +73,7 @@ g = {x['pid']: x['hist']['count'] for x in j['groups']}
 h = {x['pid']: x['hist']['count'] for x in a['groups']}
 print(f'inside {pin}: {g.get(pin)} wakeups, the kernel {k} switches out; groups '
       f'{sorted(g)} (inside {pin}, {pin2}; outside {pout}); absolute path: {sorted(h)}')
-ok = set(g) == {pin, pin2} and 40 <= g[pin] and k - 3 <= g[pin] <= k and set(h) == {pin2}
+ok = set(g) == {pin, pin2} and 40 <= g[pin] and k - 3 <= g[pin] <= k + 1 and set(h) == {pin2}
 sys.exit(0 if ok else 1)
 PY
 )
