@@ -22,10 +22,10 @@
 enum {
 	OPT_JSON = 0x1000, OPT_HELP, OPT_PMU, OPT_KEEP_CMD, OPT_CLOCK, OPT_CGROUP,
 	OPT_PROM, OPT_PROM_FILE, OPT_MAX_SERIES, OPT_HEATMAP, OPT_HEATMAP_COLS,
-	OPT_HEATMAP_WIDTH,
+	OPT_HEATMAP_WIDTH, OPT_NO_MMAP, OPT_REALTIME,
 };
 
-static const char common_short[] = "p:t:C:ad:Tb:i:B:o:h";
+static const char common_short[] = "p:t:C:ad:Tb:i:B:o:vh";
 static const struct option common_long[] = {
 	{ "pid",	required_argument, NULL, 'p' },
 	{ "tid",	required_argument, NULL, 't' },
@@ -42,6 +42,9 @@ static const struct option common_long[] = {
 	{ "keep-command", no_argument,     NULL, OPT_KEEP_CMD },
 	{ "clock",	required_argument, NULL, OPT_CLOCK },
 	{ "cgroup",	required_argument, NULL, OPT_CGROUP },
+	{ "no-mmap",	no_argument,       NULL, OPT_NO_MMAP },
+	{ "realtime",	required_argument, NULL, OPT_REALTIME },
+	{ "verbose",	no_argument,       NULL, 'v' },
 	{ "help",	no_argument,       NULL, 'h' },
 };
 /* the histogram analyzers' exports (struct ft_cli's exports) */
@@ -68,7 +71,12 @@ static const char common_usage[] =
 	"  -b, --buffer KB       ring-buffer size per CPU, in KB\n"
 	"      --clock NAME      the trace clock: mono (default, CLOCK_MONOTONIC), perf (perf's:\n"
 	"                        the times perf sched prints), boot, global, local, ... (the\n"
-	"                        kernel's trace_clock list); a file keeps the one it was made with\n";
+	"                        kernel's trace_clock list); a file keeps the one it was made with\n"
+	"      --realtime PRIO   read the buffers at SCHED_FIFO priority PRIO (1-99, as perf\n"
+	"                        record -r): writers at normal priority cannot starve the\n"
+	"                        reader, which then takes a CPU from them while it reads\n"
+	"      --no-mmap         read() the buffers even where the kernel can map them (6.10+)\n"
+	"  -v, --verbose         say how the buffers are read, and the reader's counts at the end\n";
 /* what an analyzer reads and writes besides (a recorder has its own -o and no -i) */
 static const char file_usage[] =
 	"  -o, --output FILE     also save the run's events as a trace.dat (trace-cmd's format)\n"
@@ -160,6 +168,13 @@ static int parse_common(struct ft_opts *o, int opt, const char *arg)
 	case OPT_KEEP_CMD: o->keep_cmd = true; return 0;
 	case OPT_CLOCK: o->clock = arg; return 0;
 	case OPT_CGROUP: o->cgroup = arg; return 0;
+	case OPT_NO_MMAP: o->no_mmap = true; return 0;
+	case OPT_REALTIME:
+		if (ft_parse_long(arg, 1, 99, &v))
+			return 1;
+		o->rt_prio = (int)v;
+		return 0;
+	case 'v': o->verbose = true; return 0;
 	case OPT_PROM: o->prom_addr = arg; return 0;
 	case OPT_PROM_FILE: o->prom_file = arg; return 0;
 	case OPT_MAX_SERIES:
@@ -351,8 +366,10 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 	} else if (o->instance && !o->input) {
 		ft_err("-B picks a buffer of a trace.dat: it needs -i FILE");
 		ret = FT_EXIT_USAGE;
-	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu || o->clock)) {
-		ft_err("-i reads a capture: it cannot be combined with -b, --clock, --pmu or a command");
+	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu || o->clock || o->no_mmap ||
+				o->rt_prio)) {
+		ft_err("-i reads a capture: it cannot be combined with -b, --clock, --pmu, "
+		       "--no-mmap, --realtime or a command");
 		ret = FT_EXIT_USAGE;
 	} else if (check_exports(o)) {
 		ret = FT_EXIT_USAGE;

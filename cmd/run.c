@@ -567,7 +567,8 @@ static int live_start(struct pipeline *p, struct live *l)
 	/* samples from before the first record: a switch's sample is there for its record */
 	if (p->sm.req)
 		ft_sampler_enable(&p->sm.sampler);
-	if (ft_reader_open(&l->s) || ft_session_start(&l->s) || rescan_threads(p, &l->s))
+	if (ft_reader_setup(&l->s, o, p->run->record) || ft_session_start(&l->s) ||
+	    rescan_threads(p, &l->s))
 		return -1;
 	if (p->pmu)
 		ft_pmu_enable(p->pmu);
@@ -663,6 +664,8 @@ static int live_finish(struct pipeline *p, struct live *l)
 	ft_merge_flush_losses(&l->m);
 	if (p->cap && capture_end(p, &l->cap))
 		return -1;
+	if (p->o->verbose)
+		ft_reader_counts(&l->s);
 	return report(p, &l->m, true);
 }
 

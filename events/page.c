@@ -200,3 +200,54 @@ damaged:
 	c->damaged = true;
 	goto end;
 }
+
+/*
+ * ts_at - the time a record at byte @off of the records of @page is a delta from:
+ * the header's time moved by every record before @off (time extends, absolute
+ * stamps and discarded records included), as a cursor has it there
+ */
+static uint64_t ts_at(const struct ft_page_fmt *pf, const void *page, unsigned int off)
+{
+	struct ft_page_cursor c;
+	uint64_t ts;
+
+	memcpy(&ts, page, 8);
+	ft_page_cursor_init(&c, pf, page, off, ts);
+	while (ft_page_next(&c))
+		;
+	return c.ts;
+}
+
+/**
+ * ft_page_part - @out: a sub-buffer of the records [@from, @to) of @page (record
+ * boundaries within its commit), as the kernel's read() makes of a page read in
+ * parts: a part after the start is stamped with the time its first record's delta
+ * counts from, and only the first part keeps the missed-events flags (and the
+ * count stored after the records). Returns the bytes of @out used.
+ */
+unsigned int ft_page_part(const struct ft_page_fmt *pf, const void *page, unsigned int from,
+			  unsigned int to, void *out)
+{
+	const unsigned char *p = page;
+	unsigned char *o = out;
+	unsigned long long commit = 0, flags;
+	unsigned int extra = 0;
+	uint64_t ts;
+
+	memcpy(&commit, p + 8, pf->commit_size);
+	flags = commit & ~(unsigned long long)FT_RB_COMMIT_MASK;
+	if (from) {
+		ts = ts_at(pf, page, from);
+		flags = 0;	/* what was missed came before the first part */
+	} else {
+		memcpy(&ts, p, 8);
+		if ((flags & FT_RB_MISSED_STORED) &&
+		    pf->data_offset + to + pf->commit_size <= (unsigned int)pf->subbuf_size)
+			extra = pf->commit_size;
+	}
+	commit = (to - from) | flags;
+	memcpy(o, &ts, 8);
+	memcpy(o + 8, &commit, pf->commit_size);
+	memcpy(o + pf->data_offset, p + pf->data_offset + from, to - from + extra);
+	return pf->data_offset + to - from + extra;
+}

@@ -48,6 +48,8 @@ void ft_page_cursor_init(struct ft_page_cursor *c, const struct ft_page_fmt *pf,
 bool ft_page_next(struct ft_page_cursor *c);
 int ft_page_info(const struct ft_page_fmt *pf, const void *page, size_t len,
 		 struct ft_page_info *info);
+unsigned int ft_page_part(const struct ft_page_fmt *pf, const void *page, unsigned int from,
+			  unsigned int to, void *out);
 
 /*
  * ft_page_take_data - if the header @hdr at @p (the cursor's offset) is a small data

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-CPU readers of the binary trace_pipe_raw buffers. A round reads every page
- * available on every CPU without blocking and queues it for the merge; between
- * rounds the reader sleeps in poll(), which the kernel wakes when buffer_percent
- * of a buffer is filled, so an idle system costs no busy loop.
+ * Per-CPU readers of the binary trace_pipe_raw buffers. A round takes every page
+ * available on every CPU without blocking and queues it for the merge: from the
+ * ring buffer mapped into this process where the kernel can map it (6.10+), else
+ * by read(). Between rounds the reader sleeps in poll(), which the kernel wakes
+ * when buffer_percent of a buffer is filled, so an idle system costs no busy loop.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,17 +21,61 @@
 #include "events/decode.h"
 #include "events/merge.h"
 #include "lib/util.h"
+#include "tracer/opts.h"
+#include "tracer/ringmap.h"
 #include "tracer/session.h"
 
 /* At most this many pages per CPU in one round, so that a flood cannot starve the rest. */
 #define ROUND_PAGES	4096
 
+/*
+ * map_all - map the ring buffer of every CPU opened; on the first that cannot be
+ * mapped (a kernel before 6.10: ENODEV), unmap the others: all CPUs are read alike.
+ * Returns whether they are mapped.
+ */
+static bool map_all(struct ft_session *s)
+{
+	int cpu, e;
+
+	s->map = calloc(s->ncpus, sizeof(*s->map));
+	if (!s->map)
+		return false;
+	for (cpu = 0; cpu < s->ncpus; cpu++) {
+		if (s->fd[cpu] >= 0 && ft_ringmap_open(&s->map[cpu], s->fd[cpu], &s->pf) < 0)
+			break;
+	}
+	if (cpu == s->ncpus)
+		return true;
+	e = errno;
+	ft_reader_unmap(s);
+	s->map_errno = e;
+	return false;
+}
+
+/* ft_reader_unmap - undo map_all (idempotent): a mapping holds the instance busy */
+void ft_reader_unmap(struct ft_session *s)
+{
+	int cpu;
+
+	for (cpu = 0; s->map && cpu < s->ncpus; cpu++)
+		ft_ringmap_close(&s->map[cpu]);
+	free(s->map);
+	s->map = NULL;
+}
+
+/* ft_reader_path - how the pages are taken: "mmap" or "read" */
+const char *ft_reader_path(const struct ft_session *s)
+{
+	return s->map ? "mmap" : "read";
+}
+
 /**
  * ft_reader_open - open trace_pipe_raw of every traced CPU, non-blocking, with the
- * sub-buffer size of this instance's own header_page
+ * sub-buffer size of this instance's own header_page, and map the ring buffers
+ * when @map (and the kernel can)
  * Returns 0 or -1 after printing the error.
  */
-int ft_reader_open(struct ft_session *s)
+int ft_reader_open(struct ft_session *s, bool map)
 {
 	char path[64];
 	int cpu;
@@ -51,6 +97,8 @@ int ft_reader_open(struct ft_session *s)
 			return -1;
 		}
 	}
+	if (map)
+		map_all(s);
 	return 0;
 }
 
@@ -73,7 +121,13 @@ void ft_reader_wait(struct ft_session *s, int timeout_ms, struct pollfd *extra, 
 		pfd[n].events = POLLIN;
 		n++;
 	}
-	poll(pfd, n, timeout_ms);
+	if (poll(pfd, n, timeout_ms) > 0) {
+		for (i = nextra; i < n; i++)
+			if (pfd[i].revents) {
+				s->wakeups++;	/* a buffer reached buffer_percent */
+				break;
+			}
+	}
 	for (i = 0; i < nextra; i++)
 		extra[i].revents = pfd[i].revents;
 }
@@ -99,7 +153,9 @@ long ft_reader_round(struct ft_session *s, struct ft_merge *m)
 				ft_err("out of memory for trace pages");
 				return -1;
 			}
-			r = tracefs_cpu_read(s->tcpu[cpu], pg->data, true);
+			r = s->map ? ft_ringmap_next(&s->map[cpu], &s->pf, pg->data) :
+				     tracefs_cpu_read(s->tcpu[cpu], pg->data, true);
+			s->calls++;
 			if (r <= 0) {
 				ft_merge_page_recycle(m, pg);
 				if (r < 0 && errno != EAGAIN && errno != EINTR) {
@@ -116,7 +172,60 @@ long ft_reader_round(struct ft_session *s, struct ft_merge *m)
 			s->complete_to = m->cpu[cpu].newest;
 	}
 	s->pages += total;
+	s->rounds++;
 	return total;
+}
+
+/*
+ * realtime - the calling thread at SCHED_FIFO @prio, its children not (the command
+ * was forked before); 0, or -1 after one line
+ */
+static int realtime(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) < 0) {
+		ft_err("--realtime %d: cannot run at SCHED_FIFO priority %d: %s", prio, prio,
+		       strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/**
+ * ft_reader_setup - the readers of a live run: trace_pipe_raw opened, the ring
+ * buffers mapped unless @o says --no-mmap or @splice (a recording splices the pages
+ * to its file), the reader at --realtime's priority; with -v, one line says how
+ * Returns 0 or -1 after printing the error.
+ */
+int ft_reader_setup(struct ft_session *s, const struct ft_opts *o, bool splice)
+{
+	int cpus = 0, cpu;
+
+	if (ft_reader_open(s, !o->no_mmap && !splice))
+		return -1;
+	if (o->rt_prio && realtime(o->rt_prio))
+		return -1;
+	if (!o->verbose)
+		return 0;
+	for (cpu = 0; cpu < s->ncpus; cpu++)
+		cpus += s->tcpu[cpu] != NULL;
+	fprintf(stderr, "ftscope: instance %s, %d CPU%s, sub-buffers of %d bytes, read by %s%s%s%s\n",
+		s->name, cpus, cpus == 1 ? "" : "s", s->pf.subbuf_size,
+		s->map ? "mmap of the ring buffer" : "read()",
+		s->map ? "" : o->no_mmap ? " (--no-mmap)" : splice ? " (splice to the file)" :
+		" (the kernel cannot map it: ",
+		s->map || o->no_mmap || splice ? "" : strerror(s->map_errno),
+		s->map || o->no_mmap || splice ? "" : ")");
+	return 0;
+}
+
+/* ft_reader_counts - -v at the end: what the reader did */
+void ft_reader_counts(const struct ft_session *s)
+{
+	fprintf(stderr, "ftscope: %llu rounds, %llu woken by a buffer's fill, %llu pages, "
+		"%llu %s calls\n", s->rounds, s->wakeups, s->pages, s->calls,
+		s->map ? "GET_READER ioctl" : "read()");
 }
 
 /* stat_value - the number after "NAME:" in a per_cpu stats text */

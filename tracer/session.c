@@ -346,6 +346,7 @@ void ft_session_close(struct ft_session *s)
 	if (!s->inst)
 		goto out;
 	ft_session_stop(s);
+	ft_reader_unmap(s);
 	for (i = 0; s->fd && i < s->ncpus; i++) {
 		if (s->tcpu[i])
 			tracefs_cpu_free_fd(s->tcpu[i]);

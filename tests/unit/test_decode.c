@@ -368,6 +368,88 @@ static void test_walker_equals_kbuffer(void **state)
 	assert_int_equal(walk_file(&pf, fixture("perfetto/g_full_page_sched_switch.bin")), 59);
 }
 
+/*
+ * parts_equal - cut @page at every record boundary: the part from there to the commit,
+ * as ft_page_part makes it for a mapped buffer read in parts, walks to the same records
+ * at the same times as the whole page after that point. Returns the cuts tried.
+ */
+static int parts_equal(const struct ft_page_fmt *pf, const unsigned char *page)
+{
+	struct ft_page_cursor whole, from, part;
+	unsigned char *out = calloc(1, pf->subbuf_size);
+	struct ft_page_info info, pinfo;
+	unsigned int cut;
+	int cuts = 0;
+
+	assert_int_equal(ft_page_info(pf, page, pf->subbuf_size, &info), 0);
+	ft_page_cursor_init(&whole, pf, page, info.size, info.timestamp);
+	while (ft_page_next(&whole)) {
+		cut = whole.off;	/* after this record: where a commit can end */
+		assert_int_equal(ft_page_part(pf, page, cut, info.size, out),
+				 pf->data_offset + info.size - cut);
+		assert_int_equal(ft_page_info(pf, out, pf->subbuf_size, &pinfo), 0);
+		assert_int_equal(pinfo.size, info.size - cut);
+		assert_false(pinfo.missed);
+		from = whole;
+		ft_page_cursor_init(&part, pf, out, pinfo.size, pinfo.timestamp);
+		while (ft_page_next(&from)) {
+			assert_true(ft_page_next(&part));
+			assert_int_equal(part.ts, from.ts);
+			assert_int_equal(part.rec_size, from.rec_size);
+			assert_memory_equal(part.rec, from.rec, from.rec_size);
+		}
+		assert_false(ft_page_next(&part));
+		cuts++;
+	}
+	/* the first part is the page's own start: its time and flags */
+	assert_int_equal(ft_page_part(pf, page, 0, info.size, out), pf->data_offset + info.size);
+	assert_memory_equal(out, page, pf->data_offset + info.size);
+	free(out);
+	return cuts;
+}
+
+/* a mapped buffer read in parts: each part decodes to the records the whole page has */
+static void test_page_parts(void **state)
+{
+	static const char h64[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+		"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+	unsigned char page[4096] = { 0 };
+	const char *files[] = { "tests/data/cap-sleeper/cpu0.raw", "tests/data/cap-sleeper/cpu1.raw" };
+	struct ft_page_fmt pf;
+	uint32_t w[64];
+	uint64_t ts = 1000, commit;
+	size_t len, off;
+	int i = 0, f, cuts = 0;
+
+	assert_int_equal(ft_page_fmt_parse(&pf, h64, strlen(h64)), 0);
+	/* data, time extend + data, discarded, absolute stamp + data, data: every kind of
+	   header a cut can follow moves the time the next part starts from */
+	w[i++] = (5 << 5) | 2;   w[i++] = 0x11111111; w[i++] = 0x22222222;
+	w[i++] = (7 << 5) | 30;  w[i++] = 3;
+	w[i++] = (1 << 5) | 1;   w[i++] = 0x33333333;
+	w[i++] = (9 << 5) | 29;  w[i++] = 12; w[i++] = 0; w[i++] = 0;
+	w[i++] = (3 << 5) | 1;   w[i++] = 0x44444444;
+	w[i++] = (0x55 << 5) | 31; w[i++] = 2;
+	w[i++] = (4 << 5) | 1;   w[i++] = 0x66666666;
+	w[i++] = (6 << 5) | 1;   w[i++] = 0x77777777;
+	memcpy(page, &ts, 8);
+	commit = i * 4 | FT_RB_MISSED_EVENTS;
+	memcpy(page + 8, &commit, 8);
+	memcpy(page + 16, w, i * 4);
+	assert_int_equal(parts_equal(&pf, page), 5);
+
+	for (f = 0; f < 2; f++) {
+		char *data = ft_read_file(files[f], 64 << 20, &len);
+
+		assert_non_null(data);
+		for (off = 0; off + pf.subbuf_size <= len; off += pf.subbuf_size)
+			cuts += parts_equal(&pf, (const unsigned char *)data + off);
+		free(data);
+	}
+	assert_int_equal(cuts, 91);	/* one cut after each record of the capture */
+}
+
 /* a large record whose length, rounded up to words, ends past the commit is damage */
 static void test_large_record_rounding(void **state)
 {
@@ -552,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_format_guard),
 		cmocka_unit_test(test_walker_equals_kbuffer),
 		cmocka_unit_test(test_large_record_rounding),
+		cmocka_unit_test(test_page_parts),
 		cmocka_unit_test(test_fork_data_loc),
 	};
 

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-CPU ring buffer mapped into the reader (Linux 6.10+: mmap of trace_pipe_raw,
+ * Documentation/trace/ring-buffer-map.rst). The first mapping is the meta page; the
+ * sub-buffers follow it. TRACE_MMAP_IOCTL_GET_READER hands the reader the next
+ * sub-buffer (or more data on the one it holds, when the writer is still on it) and
+ * advances the kernel's read position to that sub-buffer's commit, which the meta
+ * page then gives as reader.read. No record is copied by the kernel.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "events/page.h"
+#include "tracer/ringmap.h"
+
+/* The kernel's struct trace_buffer_meta (include/uapi/linux/trace_mmap.h, 6.10). */
+struct rb_meta {
+	uint32_t	meta_page_size;
+	uint32_t	meta_struct_len;
+	uint32_t	subbuf_size;	/* a whole sub-buffer, header included */
+	uint32_t	nr_subbufs;
+	uint64_t	reader_lost_events;
+	uint32_t	reader_id;	/* the sub-buffer the reader holds */
+	uint32_t	reader_read;	/* bytes of its records the kernel counts as read */
+	uint64_t	flags;
+	uint64_t	entries;
+	uint64_t	overrun;
+	uint64_t	read;
+};
+
+#define RB_IOCTL_GET_READER	_IO('R', 0x20)
+
+/**
+ * ft_ringmap_open - map the ring buffer behind @fd, a trace_pipe_raw opened for
+ * reading, whose sub-buffers are laid out as @pf says
+ * Returns 0, or -1 with errno (ENODEV: the kernel cannot map it; the caller reads).
+ */
+int ft_ringmap_open(struct ft_ringmap *r, int fd, const struct ft_page_fmt *pf)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	const struct rb_meta *meta;
+	size_t len;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->id = UINT32_MAX;
+	r->meta = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, 0);
+	if (r->meta == MAP_FAILED) {
+		r->meta = NULL;
+		return -1;
+	}
+	r->meta_len = psz;
+	meta = r->meta;
+	if (meta->meta_page_size > (uint32_t)psz) {	/* a larger meta page: map it whole */
+		len = meta->meta_page_size;
+		munmap(r->meta, psz);
+		r->meta = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+		if (r->meta == MAP_FAILED) {
+			r->meta = NULL;
+			return -1;
+		}
+		r->meta_len = len;
+		meta = r->meta;
+	}
+	if (meta->meta_struct_len < offsetof(struct rb_meta, flags) ||
+	    meta->subbuf_size != (uint32_t)pf->subbuf_size || !meta->nr_subbufs) {
+		ft_ringmap_close(r);
+		errno = EPROTO;
+		return -1;
+	}
+	r->subbuf_size = meta->subbuf_size;
+	r->data_len = (size_t)meta->subbuf_size * meta->nr_subbufs;
+	r->data = mmap(NULL, r->data_len, PROT_READ, MAP_SHARED, fd, meta->meta_page_size);
+	if (r->data == MAP_FAILED) {
+		int e = errno;
+
+		r->data = NULL;
+		ft_ringmap_close(r);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+/**
+ * ft_ringmap_next - copy the records of this CPU not yet delivered, up to one
+ * sub-buffer, into @out (pf->subbuf_size bytes) as a sub-buffer of their own
+ * Returns its length, 0 when there is nothing new, or -1 with errno.
+ */
+int ft_ringmap_next(struct ft_ringmap *r, const struct ft_page_fmt *pf, unsigned char *out)
+{
+	const volatile struct rb_meta *meta = r->meta;
+	unsigned int id, from, to;
+
+	if (ioctl(r->fd, RB_IOCTL_GET_READER) < 0)
+		return -1;
+	id = meta->reader_id;
+	to = meta->reader_read;
+	if (id >= meta->nr_subbufs || to > r->subbuf_size - (unsigned int)pf->data_offset) {
+		errno = EPROTO;
+		return -1;
+	}
+	from = id == r->id ? r->off : 0;
+	r->id = id;
+	r->off = to;
+	r->ioctls++;
+	if (from >= to)
+		return 0;
+	return (int)ft_page_part(pf, r->data + (size_t)id * r->subbuf_size, from, to, out);
+}
+
+/* ft_ringmap_close - unmap (idempotent): a mapping holds the instance busy */
+void ft_ringmap_close(struct ft_ringmap *r)
+{
+	if (r->data)
+		munmap(r->data, r->data_len);
+	if (r->meta)
+		munmap(r->meta, r->meta_len);
+	r->data = NULL;
+	r->meta = NULL;
+}
