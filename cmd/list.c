@@ -19,6 +19,7 @@
 #include "events/decode.h"
 #include "events/tep.h"
 #include "lib/util.h"
+#include "tracer/ringmap.h"
 #include "tracer/session.h"
 
 /* pmu_works - can we open a counting perf event of this type/config on ourselves? */
@@ -45,6 +46,22 @@ static void yesno(const char *what, int ok, const char *why)
 {
 	printf("  %-26s %s%s%s%s\n", what, ok ? "yes" : "no", why ? " (" : "", why ? why : "",
 	       why ? ")" : "");
+}
+
+/*
+ * ring_buffer_reads - how a run reads the ring buffers: read() by default, mapped
+ * with --mmap where the kernel can map them (tried on CPU 0's top-level buffer)
+ */
+static void ring_buffer_reads(void)
+{
+	char path[512];
+	int e;
+
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu0/trace_pipe_raw", tracefs_tracing_dir());
+	e = ft_ringmap_probe(path);
+	yesno("ring buffer mmap (--mmap)", !e, e ? strerror(e) : NULL);
+	printf("  %-26s %s\n", "ring buffer reads", e ? "read()" :
+	       "read(), or mapped with --mmap (docs/live.md compares them)");
 }
 
 /* readable - whether a tracefs file can be read (EPERM on locked-down kernels) */
@@ -144,6 +161,7 @@ int ft_cmd_list(int argc, char **argv)
 	yesno("options/stacktrace", tracefs_file_exists(NULL, "options/stacktrace"), NULL);
 	yesno("options/userstacktrace", tracefs_file_exists(NULL, "options/userstacktrace"), NULL);
 	yesno("hist triggers", tracefs_file_exists(NULL, "events/sched/sched_switch/hist"), NULL);
+	ring_buffer_reads();
 	why = pmu_works(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	yesno("PMU hardware counters", !why, why);
 	why = pmu_works(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);

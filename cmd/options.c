@@ -22,7 +22,7 @@
 enum {
 	OPT_JSON = 0x1000, OPT_HELP, OPT_PMU, OPT_KEEP_CMD, OPT_CLOCK, OPT_CGROUP,
 	OPT_PROM, OPT_PROM_FILE, OPT_MAX_SERIES, OPT_HEATMAP, OPT_HEATMAP_COLS,
-	OPT_HEATMAP_WIDTH, OPT_NO_MMAP, OPT_REALTIME,
+	OPT_HEATMAP_WIDTH, OPT_MMAP, OPT_REALTIME,
 };
 
 static const char common_short[] = "p:t:C:ad:Tb:i:B:o:vh";
@@ -42,7 +42,7 @@ static const struct option common_long[] = {
 	{ "keep-command", no_argument,     NULL, OPT_KEEP_CMD },
 	{ "clock",	required_argument, NULL, OPT_CLOCK },
 	{ "cgroup",	required_argument, NULL, OPT_CGROUP },
-	{ "no-mmap",	no_argument,       NULL, OPT_NO_MMAP },
+	{ "mmap",	no_argument,       NULL, OPT_MMAP },
 	{ "realtime",	required_argument, NULL, OPT_REALTIME },
 	{ "verbose",	no_argument,       NULL, 'v' },
 	{ "help",	no_argument,       NULL, 'h' },
@@ -75,7 +75,8 @@ static const char common_usage[] =
 	"      --realtime PRIO   read the buffers at SCHED_FIFO priority PRIO (1-99, as perf\n"
 	"                        record -r): writers at normal priority cannot starve the\n"
 	"                        reader, which then takes a CPU from them while it reads\n"
-	"      --no-mmap         read() the buffers even where the kernel can map them (6.10+)\n"
+	"      --mmap            read the ring buffers mapped into ftscope (Linux 6.10+) instead\n"
+	"                        of with read(); where the kernel cannot map them, read() them\n"
 	"  -v, --verbose         say how the buffers are read, and the reader's counts at the end\n";
 /* what an analyzer reads and writes besides (a recorder has its own -o and no -i) */
 static const char file_usage[] =
@@ -168,7 +169,7 @@ static int parse_common(struct ft_opts *o, int opt, const char *arg)
 	case OPT_KEEP_CMD: o->keep_cmd = true; return 0;
 	case OPT_CLOCK: o->clock = arg; return 0;
 	case OPT_CGROUP: o->cgroup = arg; return 0;
-	case OPT_NO_MMAP: o->no_mmap = true; return 0;
+	case OPT_MMAP: o->mmap = true; return 0;
 	case OPT_REALTIME:
 		if (ft_parse_long(arg, 1, 99, &v))
 			return 1;
@@ -366,10 +367,13 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 	} else if (o->instance && !o->input) {
 		ft_err("-B picks a buffer of a trace.dat: it needs -i FILE");
 		ret = FT_EXIT_USAGE;
-	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu || o->clock || o->no_mmap ||
+	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu || o->clock || o->mmap ||
 				o->rt_prio)) {
 		ft_err("-i reads a capture: it cannot be combined with -b, --clock, --pmu, "
-		       "--no-mmap, --realtime or a command");
+		       "--mmap, --realtime or a command");
+	} else if (o->mmap && a->recorder) {
+		ft_err("--mmap: a recording splices the buffers' pages to its file; it does not map them");
+		ret = FT_EXIT_USAGE;
 		ret = FT_EXIT_USAGE;
 	} else if (check_exports(o)) {
 		ret = FT_EXIT_USAGE;

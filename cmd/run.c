@@ -567,7 +567,7 @@ static int live_start(struct pipeline *p, struct live *l)
 	/* samples from before the first record: a switch's sample is there for its record */
 	if (p->sm.req)
 		ft_sampler_enable(&p->sm.sampler);
-	if (ft_reader_setup(&l->s, o, p->run->record) || ft_session_start(&l->s) ||
+	if (ft_reader_setup(&l->s, o) || ft_session_start(&l->s) ||
 	    rescan_threads(p, &l->s))
 		return -1;
 	if (p->pmu)

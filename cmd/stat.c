@@ -424,8 +424,9 @@ int ft_cmd_stat(int argc, char **argv)
 	ft_set_prog("ftscope stat");
 	o.ncpus = ft_possible_cpus();
 	ret = ft_opts_parse(&o, &stat_def, &so, argc, argv);
-	if (ret == FT_PARSE_RUN && (o.input || o.buffer_kb || o.timestamps || o.pmu)) {
-		ft_err("-i, -b, -T and --pmu do not apply to stat (see --help)");
+	if (ret == FT_PARSE_RUN && (o.input || o.buffer_kb || o.timestamps || o.pmu || o.mmap ||
+				    o.rt_prio || o.verbose)) {
+		ft_err("-i, -b, -T, -v, --pmu, --mmap and --realtime do not apply to stat (see --help)");
 		ret = FT_EXIT_USAGE;
 	}
 	if (ret == FT_PARSE_RUN && o.output) {

@@ -33,7 +33,7 @@ struct ft_opts {
 	const char	*output;	/* -o DIR (capture) */
 	const char	*pmu;		/* --pmu LIST: counters over the trace window */
 	bool		keep_cmd;	/* --keep-command: leave the command running at the end */
-	bool		no_mmap;	/* --no-mmap: read() the buffers, never map them */
+	bool		mmap;		/* --mmap: read the buffers mapped (else read()) */
 	int		rt_prio;	/* --realtime PRIO: the reader's SCHED_FIFO priority (0: none) */
 	bool		verbose;	/* -v: how the buffers are read, the reader's counts */
 	/* exports of histogram analyzers (cmd/export.c; not the tracer's business) */

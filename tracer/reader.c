@@ -194,38 +194,44 @@ static int realtime(int prio)
 
 /**
  * ft_reader_setup - the readers of a live run: trace_pipe_raw opened, the ring
- * buffers mapped unless @o says --no-mmap or @splice (a recording splices the pages
- * to its file), the reader at --realtime's priority; with -v, one line says how
+ * buffers mapped when @o says --mmap (where the kernel cannot, one line says so and
+ * they are read()), the reader at --realtime's priority; -v says how they are read
  * Returns 0 or -1 after printing the error.
  */
-int ft_reader_setup(struct ft_session *s, const struct ft_opts *o, bool splice)
+int ft_reader_setup(struct ft_session *s, const struct ft_opts *o)
 {
 	int cpus = 0, cpu;
 
-	if (ft_reader_open(s, !o->no_mmap && !splice))
+	if (ft_reader_open(s, o->mmap))
 		return -1;
+	if (o->mmap && !s->map)
+		fprintf(stderr, "ftscope: --mmap: this kernel cannot map the ring buffer (%s): "
+			"reading it with read()\n", strerror(s->map_errno));
 	if (o->rt_prio && realtime(o->rt_prio))
 		return -1;
 	if (!o->verbose)
 		return 0;
 	for (cpu = 0; cpu < s->ncpus; cpu++)
 		cpus += s->tcpu[cpu] != NULL;
-	fprintf(stderr, "ftscope: instance %s, %d CPU%s, sub-buffers of %d bytes, read by %s%s%s%s\n",
+	fprintf(stderr, "ftscope: instance %s, %d CPU%s, sub-buffers of %d bytes, read by %s\n",
 		s->name, cpus, cpus == 1 ? "" : "s", s->pf.subbuf_size,
-		s->map ? "mmap of the ring buffer" : "read()",
-		s->map ? "" : o->no_mmap ? " (--no-mmap)" : splice ? " (splice to the file)" :
-		" (the kernel cannot map it: ",
-		s->map || o->no_mmap || splice ? "" : strerror(s->map_errno),
-		s->map || o->no_mmap || splice ? "" : ")");
+		s->map ? "mmap of the ring buffer (--mmap)" : "read()");
 	return 0;
 }
 
 /* ft_reader_counts - -v at the end: what the reader did */
 void ft_reader_counts(const struct ft_session *s)
 {
-	fprintf(stderr, "ftscope: %llu rounds, %llu woken by a buffer's fill, %llu pages, "
-		"%llu %s calls\n", s->rounds, s->wakeups, s->pages, s->calls,
-		s->map ? "GET_READER ioctl" : "read()");
+	unsigned long long parts = 0;
+	int cpu;
+
+	for (cpu = 0; s->map && cpu < s->ncpus; cpu++)
+		parts += s->map[cpu].parts;
+	fprintf(stderr, "ftscope: %llu rounds, %llu woken by a buffer's fill, %llu pages",
+		s->rounds, s->wakeups, s->pages);
+	if (s->map)
+		fprintf(stderr, " (%llu taken after their start)", parts);
+	fprintf(stderr, ", %llu %s calls\n", s->calls, s->map ? "GET_READER ioctl" : "read()");
 }
 
 /* stat_value - the number after "NAME:" in a per_cpu stats text */

@@ -8,6 +8,7 @@
  * page then gives as reader.read. No record is copied by the kernel.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -106,9 +107,9 @@ int ft_ringmap_next(struct ft_ringmap *r, const struct ft_page_fmt *pf, unsigned
 	from = id == r->id ? r->off : 0;
 	r->id = id;
 	r->off = to;
-	r->ioctls++;
 	if (from >= to)
 		return 0;
+	r->parts += from > 0;
 	return (int)ft_page_part(pf, r->data + (size_t)id * r->subbuf_size, from, to, out);
 }
 
@@ -121,4 +122,26 @@ void ft_ringmap_close(struct ft_ringmap *r)
 		munmap(r->meta, r->meta_len);
 	r->data = NULL;
 	r->meta = NULL;
+}
+
+/**
+ * ft_ringmap_probe - whether the kernel maps the ring buffer behind @path (a
+ * trace_pipe_raw): its meta page is mapped and at once unmapped, nothing read
+ * Returns 0, or the errno of the open or the mapping (ENODEV before Linux 6.10).
+ */
+int ft_ringmap_probe(const char *path)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e = 0;
+	void *meta;
+
+	if (fd < 0)
+		return errno;
+	meta = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, 0);
+	if (meta == MAP_FAILED)
+		e = errno;
+	else
+		munmap(meta, psz);
+	close(fd);
+	return e;
 }

@@ -20,11 +20,12 @@ struct ft_ringmap {
 	unsigned int		subbuf_size;
 	unsigned int		id;		/* the reader sub-buffer last seen */
 	unsigned int		off;		/* bytes of its records delivered */
-	unsigned long long	ioctls;		/* GET_READER calls */
+	unsigned long long	parts;		/* sub-buffers taken after their start */
 };
 
 int ft_ringmap_open(struct ft_ringmap *r, int fd, const struct ft_page_fmt *pf);
 int ft_ringmap_next(struct ft_ringmap *r, const struct ft_page_fmt *pf, unsigned char *out);
 void ft_ringmap_close(struct ft_ringmap *r);
+int ft_ringmap_probe(const char *path);
 
 #endif

@@ -54,7 +54,7 @@ void ft_session_close(struct ft_session *s);
 char *ft_session_format_read(void *ctx, const char *system, const char *event, size_t *len);
 
 int ft_reader_open(struct ft_session *s, bool map);
-int ft_reader_setup(struct ft_session *s, const struct ft_opts *o, bool splice);
+int ft_reader_setup(struct ft_session *s, const struct ft_opts *o);
 void ft_reader_counts(const struct ft_session *s);
 void ft_reader_unmap(struct ft_session *s);
 const char *ft_reader_path(const struct ft_session *s);
