@@ -371,9 +371,9 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 				o->rt_prio)) {
 		ft_err("-i reads a capture: it cannot be combined with -b, --clock, --pmu, "
 		       "--mmap, --realtime or a command");
+		ret = FT_EXIT_USAGE;
 	} else if (o->mmap && a->recorder) {
 		ft_err("--mmap: a recording splices the buffers' pages to its file; it does not map them");
-		ret = FT_EXIT_USAGE;
 		ret = FT_EXIT_USAGE;
 	} else if (check_exports(o)) {
 		ret = FT_EXIT_USAGE;
