@@ -6,8 +6,10 @@
 #     same recorded pages; events/s of `ftscope timehist -i` vs `perf sched timehist -i`
 #     (recordings of the same workload window) and vs `trace-cmd report` (same file),
 #     per event and per row, beside the floor: only mapping the file and reading it;
-#  2. live: consumer CPU time per million events while `perf bench sched messaging`
-#     runs, ftscope runqlat vs perf sched record -a;
+#  2. live (tests/bench/live_bench.sh, which runs alone too): consumer CPU per million
+#     events and system calls per 1000, ftscope runqlat with read() and with --mmap vs
+#     perf sched record -a, three alternating rounds; a 1 s run's idle cost; events lost
+#     at the default buffer size as the load grows, ftscope and perf at once;
 #  3. what tracing costs the traced workload: `perf bench sched pipe` usec/op with
 #     nothing, ftscope runqlat, perf sched record -a, and a bpftrace runqlat.
 #  4. offline: peak memory of `ftscope flamegraph` on 20 and 200 MB of perf script
@@ -85,27 +87,8 @@ awk -v fe="$ft_ev" -v pe="$perf_ev" -v fs="$ft_s" -v ps="$perf_s" -v ts="$tc_s" 
 	       need, th / need * 100 }'
 
 echo
-echo "== 2. live consumer CPU per 1M events, while: $MSG"
-TIMEFORMAT='%U %S'
-# each tool runs 8 s around the same workload; time(1) gives its own CPU time
-{ time ./ftscope runqlat -d 8 > $W/ft.txt 2>/dev/null; } 2> $W/ft.time &
-tp=$!
-$MSG > /dev/null 2>&1
-wait $tp
-ft_cpu=$(awk '{print $1 + $2}' $W/ft.time)
-ft_ev=$(sed -n 's/^\([0-9]*\) events processed.*/\1/p' $W/ft.txt)
-ft_lost=$(sed -n 's/^[0-9]* events processed, \([0-9]*\) lost.*/\1/p' $W/ft.txt)
-{ time perf sched record -a -o $W/perf.data -- sleep 8 > /dev/null 2>&1; } 2> $W/perf.time &
-tp=$!
-$MSG > /dev/null 2>&1
-wait $tp
-perf_cpu=$(awk '{print $1 + $2}' $W/perf.time)
-perf_ev=$(perf report -i $W/perf.data --stats 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
-awk -v fc="$ft_cpu" -v fe="$ft_ev" -v fl="$ft_lost" -v pc="$perf_cpu" -v pe="$perf_ev" 'BEGIN {
-	f = fc / (fe / 1e6); p = pc / (pe / 1e6);
-	printf "  ftscope runqlat -a:   %9d events, %d lost, %.3f s CPU: %.3f s per 1M events\n", fe, fl, fc, f;
-	printf "  perf sched record -a: %9d events,         %.3f s CPU: %.3f s per 1M events\n", pe, pc, p;
-	printf "  ratio perf / ftscope CPU per event: %.1fx\n", p / f }'
+echo "== 2. live (tests/bench/live_bench.sh)"
+tests/bench/live_bench.sh
 
 echo
 echo "== 3. cost to the traced workload: perf bench sched pipe -l 100000 (usec/op, median of 3)"
@@ -137,7 +120,8 @@ awk -v b="$base" -v f="$ft" -v p="$pf" -v t="$bt" 'BEGIN {
 	printf "  nothing:              %6.2f\n", b;
 	printf "  ftscope runqlat:      %6.2f  (+%.0f%%)\n", f, (f / b - 1) * 100;
 	printf "  perf sched record -a: %6.2f  (+%.0f%%)\n", p, (p / b - 1) * 100;
-	printf "  bpftrace runqlat:     %6.2f  (+%.0f%%)\n", t, (t / b - 1) * 100 }'
+	printf "  bpftrace runqlat:     %6.2f  (+%.0f%%)\n", t, (t / b - 1) * 100;
+	printf "  ftscope adds %.2fx what bpftrace adds\n", (f - b) / (t - b) }'
 
 echo
 echo "== 4. flamegraph memory on perf script output (tests/bench/flame_mem.sh)"

@@ -9,6 +9,8 @@
 #              (it grows with tasks, at most 512 bytes each, not with events); the peak
 #              is printed.
 #              A second pass with a 16 KB buffer makes losses certain and checks them.
+#              runqlat reads the buffers mapped (--mmap), timehist with read(): both
+#              ways are held to the kernel's counts.
 # requires: root, tracefs, perf (linux-perf)
 . tests/live/lib.sh
 need_root load || exit 0
@@ -55,7 +57,7 @@ pass_load() {
 	local buf=$1 secs=$2 rq th i end r0 rmid rmax s rq_rss th_rss
 	local bopt=()
 	[ "$buf" != default ] && bopt=(-b $buf)
-	$FTSCOPE runqlat --json "${bopt[@]}" > $OUT/load-rq.json 2> $OUT/load-rq.err & rq=$!
+	$FTSCOPE runqlat --mmap --json "${bopt[@]}" > $OUT/load-rq.json 2> $OUT/load-rq.err & rq=$!
 	$FTSCOPE timehist -s --json "${bopt[@]}" > $OUT/load-th.json 2> $OUT/load-th.err & th=$!
 	wait_for 10 our_instance $rq && wait_for 10 our_instance $th
 	end=$((SECONDS + secs))

@@ -45,6 +45,19 @@ else
 	fail $name "$rows rows with a 10 ms wait: $(head -2 $Q/timehist.err)"
 fi
 
+# --mmap where the kernel cannot map the buffer (before 6.10): one line says so, the run
+# reads with read() and gives the same answer; list says no
+name=qemu_mmap_falls_back
+rows=$(awk '$3 ~ /^sleeper\[/ && $4 >= 9.5 && $4 < 40 { n++ } END { print n + 0 }' $Q/timehist_mmap.out)
+if ok timehist_mmap && [ "$rows" -ge 19 ] &&
+   grep -q -- '--mmap: this kernel cannot map the ring buffer (No such device): reading it with read()' \
+	$Q/timehist_mmap.err && grep -q 'read by read()$' $Q/timehist_mmap.err &&
+   grep -Eq '^  ring buffer mmap \(--mmap\) +no \(No such device\)' $Q/list.out; then
+	pass "$name ($rows rows with a 10 ms wait, read by read())"
+else
+	fail $name "$rows rows: $(tr '\n' '|' < $Q/timehist_mmap.err) $(grep 'ring buffer' $Q/list.out)"
+fi
+
 # the counters, attached from the sleeper's exec to its exit, count its 20 naps' switches
 # out and at most every row but the exit's; rows before exec (preemptions of the command
 # while the host was loaded: 24 rows for 22 switches once) are not counted (as

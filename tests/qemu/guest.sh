@@ -25,6 +25,7 @@ run list ftscope list
 run stat ftscope stat -x, -e task-clock,page-faults,cycles -- $WL/faulter 16 100
 run runqlat ftscope runqlat -m --json -- $WL/spin3 0 1
 run timehist ftscope timehist -- $WL/sleeper 0 20 10
+run timehist_mmap ftscope timehist --mmap -v -- $WL/sleeper 0 20 10
 run pmu ftscope timehist --pmu sched:sched_switch,context-switches -- $WL/sleeper 0 20 10
 run offcpu ftscope offcpu -f -- $WL/blocker 10 50 0 0
 run wakeup ftscope wakeup --json -- $WL/sleeper 0 20 10
