@@ -54,11 +54,12 @@ for round in 1 2 3; do
 		ev[$tool]=$(( ${ev[$tool]:-0} + n ))
 	done
 done
+declare -A label=([read]="ftscope runqlat:" [mmap]="ftscope runqlat --mmap:"
+		 [perf]="perf sched record -a:")
 for tool in read mmap perf; do
-	awk -v t=$tool -v c=${cpu[$tool]} -v e=${ev[$tool]} -v s=${sc[$tool]} 'BEGIN {
+	awk -v t="${label[$tool]}" -v c=${cpu[$tool]} -v e=${ev[$tool]} -v s=${sc[$tool]} 'BEGIN {
 		printf "  %-28s %9d events, %8.1f ms CPU: %.3f s per 1M events, %6.1f syscalls per 1000\n",
-		       t == "read" ? "ftscope runqlat:" : t == "mmap" ? "ftscope runqlat --mmap:" :
-		       "perf sched record -a:", e, c, c / 1e3 / (e / 1e6), s / e * 1000 }'
+		       t, e, c, c / 1e3 / (e / 1e6), s / e * 1000 }'
 done
 awk -v fr=${cpu[read]} -v er=${ev[read]} -v fm=${cpu[mmap]} -v em=${ev[mmap]} \
     -v pc=${cpu[perf]} -v pe=${ev[perf]} 'BEGIN {
