@@ -3,8 +3,9 @@
 #
 # live_bench.sh - the live reader against perf, measured in the same run (not a test;
 # issue 24, docs/live.md). Runs alone too (as root):
-#  a. consumer CPU per 1M events: ftscope runqlat (read()), ftscope runqlat --mmap and
-#     perf sched record -a, each for 8 s around the same workload, three rounds that
+#  a. consumer CPU per 1M events: ftscope runqlat (read()), ftscope runqlat --mmap,
+#     perf sched record -a, and perf record -a of the three events runqlat reads (the
+#     same events as ftscope), each for 8 s around the same workload, three rounds that
 #     alternate the tools (this VM's speed drifts between minutes); whole-process
 #     task-clock from start to exit, and system calls per 1000 events, from perf stat;
 #  b. the idle cost of a 1 s run (mean of 10);
@@ -33,17 +34,19 @@ field() {
 echo "== a. live consumer CPU per 1M events, 8 s beside: $MSG (3 alternating rounds)"
 declare -A cpu ev sc
 for round in 1 2 3; do
-	for tool in read mmap perf; do
+	for tool in read mmap perf perf3; do
 		case $tool in
 		read) stat_run $W/$tool ./ftscope runqlat -d 8 & ;;
 		mmap) stat_run $W/$tool ./ftscope runqlat --mmap -d 8 & ;;
 		perf) stat_run $W/$tool perf sched record -a -o $W/perf.data -- sleep 8 & ;;
+		perf3) stat_run $W/$tool perf record -a -e sched:sched_switch -e sched:sched_wakeup \
+			-e sched:sched_wakeup_new -o $W/perf.data -- sleep 8 & ;;
 		esac
 		p=$!
 		sleep 0.5	# both set up in well under this (perf has no ready signal)
 		$MSG > /dev/null 2>&1
 		wait $p
-		if [ $tool = perf ]; then
+		if [ $tool != read ] && [ $tool != mmap ]; then
 			n=$(perf report -i $W/perf.data --stats 2>/dev/null |
 			    awk '/SAMPLE events:/ { print $3; exit }')
 		else
@@ -55,16 +58,20 @@ for round in 1 2 3; do
 	done
 done
 declare -A label=([read]="ftscope runqlat:" [mmap]="ftscope runqlat --mmap:"
-		 [perf]="perf sched record -a:")
-for tool in read mmap perf; do
+		 [perf]="perf sched record -a:" [perf3]="perf record -a, runqlat's 3 events:")
+for tool in read mmap perf perf3; do
 	awk -v t="${label[$tool]}" -v c=${cpu[$tool]} -v e=${ev[$tool]} -v s=${sc[$tool]} 'BEGIN {
-		printf "  %-28s %9d events, %8.1f ms CPU: %.3f s per 1M events, %6.1f syscalls per 1000\n",
+		printf "  %-36s %9d events, %8.1f ms CPU: %.3f s per 1M events, %6.1f syscalls per 1000\n",
 		       t, e, c, c / 1e3 / (e / 1e6), s / e * 1000 }'
 done
 awk -v fr=${cpu[read]} -v er=${ev[read]} -v fm=${cpu[mmap]} -v em=${ev[mmap]} \
-    -v pc=${cpu[perf]} -v pe=${ev[perf]} 'BEGIN {
-	p = pc / pe; printf "  perf / ftscope CPU per event: %.1fx (read()), %.1fx (--mmap)\n",
-	p / (fr / er), p / (fm / em) }'
+    -v pc=${cpu[perf]} -v pe=${ev[perf]} -v qc=${cpu[perf3]} -v qe=${ev[perf3]} 'BEGIN {
+	f = fr / er; m = fm / em; p = pc / pe; q = qc / qe;
+	printf "  perf sched record / ftscope, CPU per event: %.1fx (read()), %.1fx (--mmap)\n", p / f, p / m;
+	printf "  perf record of the same 3 events / ftscope, CPU per event: %.1fx (read()), %.1fx (--mmap)\n",
+	       q / f, q / m;
+	printf "  the same 8 s windows, whole CPU: perf sched record %.1fx ftscope, perf record -e %.1fx\n",
+	       pc / fr, qc / fr }'
 
 echo
 echo "== b. idle: a 1 s run's task-clock (perf stat -r 10)"
