@@ -88,13 +88,14 @@ int ft_ringmap_open(struct ft_ringmap *r, int fd, const struct ft_page_fmt *pf)
 
 /**
  * ft_ringmap_next - copy the records of this CPU not yet delivered, up to one
- * sub-buffer, into @out (pf->subbuf_size bytes) as a sub-buffer of their own
- * Returns its length, 0 when there is nothing new, or -1 with errno.
+ * sub-buffer, into @out (pf->subbuf_size bytes) as a sub-buffer of their own, zero
+ * past its records
+ * Returns the sub-buffer's size, 0 when there is nothing new, or -1 with errno.
  */
 int ft_ringmap_next(struct ft_ringmap *r, const struct ft_page_fmt *pf, unsigned char *out)
 {
 	const volatile struct rb_meta *meta = r->meta;
-	unsigned int id, from, to;
+	unsigned int id, from, to, used;
 
 	if (ioctl(r->fd, RB_IOCTL_GET_READER) < 0)
 		return -1;
@@ -110,7 +111,10 @@ int ft_ringmap_next(struct ft_ringmap *r, const struct ft_page_fmt *pf, unsigned
 	if (from >= to)
 		return 0;
 	r->parts += from > 0;
-	return (int)ft_page_part(pf, r->data + (size_t)id * r->subbuf_size, from, to, out);
+	used = ft_page_part(pf, r->data + (size_t)id * r->subbuf_size, from, to, out);
+	/* a whole sub-buffer, as read() gives: a trace.dat's pages are all this size */
+	memset(out + used, 0, r->subbuf_size - used);
+	return (int)r->subbuf_size;
 }
 
 /* ft_ringmap_close - unmap (idempotent): a mapping holds the instance busy */

@@ -9,7 +9,8 @@
 #              not the command it traces; list says whether this kernel maps the buffer;
 #              bad values are one line and exit 2. (load.sh checks --mmap's counts against
 #              the kernel's own per-CPU stats; qemu.sh its fallback to read() on 6.1.)
-# requires: root, tracefs, perf (linux-perf)
+#              A mapped run's -o FILE is read by trace-cmd as ftscope counted it.
+# requires: root, tracefs, perf (linux-perf), trace-cmd
 . tests/live/lib.sh
 need_root reader || exit 0
 
@@ -78,6 +79,22 @@ elif [[ $r == *rows\ equal* ]]; then
 	pass "$name ($r)"
 else
 	fail $name "$(echo "$r" | tail -1)"
+fi
+
+# --- a mapped run's -o FILE: whole sub-buffers, as trace-cmd reads them ---
+name=reader_mmap_file
+rm -f $OUT/rd-map.dat
+$FTSCOPE timehist --mmap -o $OUT/rd-map.dat -- taskset -c 0 $WL/sleeper 0 20 5 \
+	> $OUT/rd-live.txt 2> $OUT/rd-live.err
+$FTSCOPE timehist -i $OUT/rd-map.dat > $OUT/rd-file.txt 2>&1
+ours=$(sed -n 's/^\([0-9]*\) events processed.*/\1/p' $OUT/rd-live.txt)
+theirs=$(trace-cmd report -i $OUT/rd-map.dat 2>/dev/null | grep -vc '^cpus=')
+sw=$(grep -c '^ *[0-9.]* \[0000\]  sleeper\[' $OUT/rd-live.txt)
+if [ -n "$ours" ] && [ "$ours" = "$theirs" ] && [ "$sw" -ge 20 ] &&
+   cmp -s $OUT/rd-live.txt $OUT/rd-file.txt; then
+	pass "$name ($ours events, as many as trace-cmd reads; the file's rows equal the live run's)"
+else
+	fail $name "ftscope processed '$ours', trace-cmd reads $theirs, sleeper rows $sw; $(diff $OUT/rd-live.txt $OUT/rd-file.txt | head -2 | tr '\n' ' ')"
 fi
 
 # --- --realtime: the reader at SCHED_FIFO, the traced command not ---
