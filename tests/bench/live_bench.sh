@@ -9,9 +9,9 @@
 #     alternate the tools (this VM's speed drifts between minutes); whole-process
 #     task-clock from start to exit, and system calls per 1000 events, from perf stat;
 #  b. the idle cost of a 1 s run (mean of 10);
-#  c. the highest event rate with no loss at the default buffer size: ftscope runqlat
-#     and perf sched record -a at the same time over perf bench sched messaging with
-#     growing group counts.
+#  c. the highest event rate with no loss at the default buffer size: ftscope runqlat,
+#     ftscope runqlat --realtime 10 and perf sched record -a at the same time over perf
+#     bench sched messaging with growing group counts.
 
 cd "$(dirname "$0")/../.." || exit 1
 [ "$(id -u)" -eq 0 ] || { echo "live_bench.sh: needs root" >&2; exit 1; }
@@ -82,23 +82,26 @@ for args in "./ftscope runqlat -d 1" "./ftscope runqlat --mmap -d 1" \
 done
 
 echo
-echo "== c. events lost at the default buffer size, ftscope runqlat and perf sched record -a at once"
+echo "== c. events lost at the default buffer size: ftscope runqlat, ftscope runqlat --realtime 10"
+echo "   and perf sched record -a at once over perf bench sched messaging -g G -l 300"
 for g in 10 20 40 80; do
 	./ftscope runqlat > $W/lad.out 2>&1 & fp=$!
+	./ftscope runqlat --realtime 10 > $W/lad-rt.out 2>&1 & rp=$!
 	perf sched record -a -o $W/lad.data > /dev/null 2>&1 & pp=$!
-	until ls /sys/kernel/tracing/instances | grep -q "^ftscope-$fp-"; do sleep 0.05; done
+	until ls /sys/kernel/tracing/instances | grep -q "^ftscope-$fp-" &&
+	      ls /sys/kernel/tracing/instances | grep -q "^ftscope-$rp-"; do sleep 0.05; done
 	sleep 1
 	t0=$(date +%s.%N)
 	perf bench sched messaging -g $g -l 300 > /dev/null 2>&1
 	t1=$(date +%s.%N)
-	kill -INT $fp $pp
-	wait $fp $pp
+	kill -INT $fp $rp $pp
+	wait $fp $rp $pp
 	fe=$(sed -n 's/^\([0-9]*\) events processed.*/\1/p' $W/lad.out)
 	fl=$(sed -n 's/^[0-9]* events processed, \([0-9]*\) lost.*/\1/p' $W/lad.out)
-	pl=$(perf report -i $W/lad.data --stats 2>/dev/null | awk '/LOST events:/ { n += $3 } END { print n + 0 }')
-	pls=$(perf report -i $W/lad.data --stats 2>/dev/null |
-	      awk '/LOST_SAMPLES events:/ { n += $3 } END { print n + 0 }')
-	awk -v g=$g -v e=$fe -v t0=$t0 -v t1=$t1 -v fl=$fl -v pl=$pl -v ps=$pls 'BEGIN {
-		printf "  -g %-3d %9d events in %5.1f s (%7.0f/s): ftscope lost %d, perf LOST records %d, lost samples %d\n",
-		       g, e, t1 - t0, e / (t1 - t0), fl, pl, ps }'
+	rl=$(sed -n 's/^[0-9]* events processed, \([0-9]*\) lost.*/\1/p' $W/lad-rt.out)
+	pl=$(perf report -i $W/lad.data --stats 2>/dev/null |
+	     awk '/LOST_SAMPLES events:/ { n += $3 } END { print n + 0 }')
+	awk -v g=$g -v e=$fe -v t0=$t0 -v t1=$t1 -v fl=$fl -v rl=$rl -v pl=$pl 'BEGIN {
+		printf "  -g %-3d %8d events in %5.1f s (%6.0f/s): lost: ftscope %d, --realtime %d, perf %d samples\n",
+		       g, e, t1 - t0, e / (t1 - t0), fl, rl, pl }'
 done
