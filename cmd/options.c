@@ -367,10 +367,10 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 	} else if (o->instance && !o->input) {
 		ft_err("-B picks a buffer of a trace.dat: it needs -i FILE");
 		ret = FT_EXIT_USAGE;
-	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu || o->clock || o->mmap ||
-				o->rt_prio)) {
+	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu || o->clock ||
+				ft_opts_reader(o))) {
 		ft_err("-i reads a capture: it cannot be combined with -b, --clock, --pmu, "
-		       "--mmap, --realtime or a command");
+		       "--mmap, --realtime, -v or a command");
 		ret = FT_EXIT_USAGE;
 	} else if (o->mmap && a->recorder) {
 		ft_err("--mmap: a recording splices the buffers' pages to its file; it does not map them");
@@ -383,6 +383,12 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 out:
 	free(lo);
 	return ret;
+}
+
+/* ft_opts_reader - whether @o shapes a live run's reader: --mmap, --realtime, -v */
+bool ft_opts_reader(const struct ft_opts *o)
+{
+	return o->mmap || o->rt_prio || o->verbose;
 }
 
 /* ft_opts_filtered - whether the kernel is asked to record only some tasks */

@@ -54,7 +54,7 @@ static bool own_only(const struct ft_opts *t)
 	return !t->npids && !t->ntids && !t->cpu_on && !t->all && !t->duration && !t->interval &&
 	       !t->count && !t->timestamps && !t->buffer_kb && !t->json && !t->cmd &&
 	       !t->input && !t->instance && !t->output && !t->pmu && !t->cgroup &&
-	       !t->clock;
+	       !t->clock && !ft_opts_reader(t);
 }
 
 /* parse_stage - "NAME [its options]" into @s, kept split in @words */

@@ -567,7 +567,7 @@ static int live_start(struct pipeline *p, struct live *l)
 	/* samples from before the first record: a switch's sample is there for its record */
 	if (p->sm.req)
 		ft_sampler_enable(&p->sm.sampler);
-	if (ft_reader_setup(&l->s, o) || ft_session_start(&l->s) ||
+	if (ft_reader_setup(&l->s, o, p->run->record) || ft_session_start(&l->s) ||
 	    rescan_threads(p, &l->s))
 		return -1;
 	if (p->pmu)
@@ -660,6 +660,7 @@ static int live_finish(struct pipeline *p, struct live *l)
 			;
 	}
 	ft_reader_losses(&l->s, &l->m);
+	ft_reader_realtime_end(&l->s);
 	ft_merge_run(&l->m, UINT64_MAX);
 	ft_merge_flush_losses(&l->m);
 	if (p->cap && capture_end(p, &l->cap))

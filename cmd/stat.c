@@ -424,8 +424,8 @@ int ft_cmd_stat(int argc, char **argv)
 	ft_set_prog("ftscope stat");
 	o.ncpus = ft_possible_cpus();
 	ret = ft_opts_parse(&o, &stat_def, &so, argc, argv);
-	if (ret == FT_PARSE_RUN && (o.input || o.buffer_kb || o.timestamps || o.pmu || o.mmap ||
-				    o.rt_prio || o.verbose)) {
+	if (ret == FT_PARSE_RUN && (o.input || o.buffer_kb || o.timestamps || o.pmu ||
+				    ft_opts_reader(&o))) {
 		ft_err("-i, -b, -T, -v, --pmu, --mmap and --realtime do not apply to stat (see --help)");
 		ret = FT_EXIT_USAGE;
 	}

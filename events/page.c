@@ -220,34 +220,29 @@ static uint64_t ts_at(const struct ft_page_fmt *pf, const void *page, unsigned i
 
 /**
  * ft_page_part - @out: a sub-buffer of the records [@from, @to) of @page (record
- * boundaries within its commit), as the kernel's read() makes of a page read in
- * parts: a part after the start is stamped with the time its first record's delta
- * counts from, and only the first part keeps the missed-events flags (and the
- * count stored after the records). Returns the bytes of @out used.
+ * boundaries within its commit), for a page taken in parts: a part after the start is
+ * stamped with the time its first record's delta counts from, so that it decodes as
+ * the whole page does. Only the whole page keeps the header's missed-events flags
+ * (and the count stored after the records). Returns the bytes of @out used.
  */
 unsigned int ft_page_part(const struct ft_page_fmt *pf, const void *page, unsigned int from,
 			  unsigned int to, void *out)
 {
 	const unsigned char *p = page;
 	unsigned char *o = out;
-	unsigned long long commit = 0, flags;
-	unsigned int extra = 0;
+	unsigned long long commit = to - from;
+	struct ft_page_info info;
+	unsigned int len;
 	uint64_t ts;
 
-	memcpy(&commit, p + 8, pf->commit_size);
-	flags = commit & ~(unsigned long long)FT_RB_COMMIT_MASK;
-	if (from) {
-		ts = ts_at(pf, page, from);
-		flags = 0;	/* what was missed came before the first part */
-	} else {
-		memcpy(&ts, p, 8);
-		if ((flags & FT_RB_MISSED_STORED) &&
-		    pf->data_offset + to + pf->commit_size <= (unsigned int)pf->subbuf_size)
-			extra = pf->commit_size;
+	if (!from && !ft_page_info(pf, page, pf->subbuf_size, &info) && to == info.size) {
+		len = pf->data_offset + to + (info.missed_count >= 0 ? pf->commit_size : 0);
+		memcpy(o, p, len);
+		return len;
 	}
-	commit = (to - from) | flags;
+	ts = ts_at(pf, page, from);
 	memcpy(o, &ts, 8);
 	memcpy(o + 8, &commit, pf->commit_size);
-	memcpy(o + pf->data_offset, p + pf->data_offset + from, to - from + extra);
-	return pf->data_offset + to - from + extra;
+	memcpy(o + pf->data_offset, p + pf->data_offset + from, to - from);
+	return pf->data_offset + to - from;
 }

@@ -109,10 +109,14 @@ long ft_capture_splice(struct ft_capture *c, bool flush)
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		if (!s->tcpu[cpu])
 			continue;
-		while ((r = tracefs_cpu_write(s->tcpu[cpu], c->fd[cpu], true)) > 0) {
-			c->bytes[cpu] += r;
-			total += r;
-		}
+		do {
+			s->calls++;
+			r = tracefs_cpu_write(s->tcpu[cpu], c->fd[cpu], true);
+			if (r > 0) {
+				c->bytes[cpu] += r;
+				total += r;
+			}
+		} while (r > 0);
 		if (r < 0 && errno != EAGAIN && errno != EINTR)
 			goto fail;
 		while (flush && (r = tracefs_cpu_flush_write(s->tcpu[cpu], c->fd[cpu])) > 0) {
@@ -122,6 +126,8 @@ long ft_capture_splice(struct ft_capture *c, bool flush)
 		if (r < 0 && errno != EAGAIN && errno != EINTR)
 			goto fail;
 	}
+	s->rounds++;
+	s->pages += total / s->pf.subbuf_size;
 	return total;
 fail:
 	ft_err("recording CPU %d to %s: %s", cpu, c->path, strerror(errno));

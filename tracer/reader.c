@@ -29,30 +29,35 @@
 #define ROUND_PAGES	4096
 
 /*
- * map_all - map the ring buffer of every CPU opened; on the first that cannot be
- * mapped (a kernel before 6.10: ENODEV), unmap the others: all CPUs are read alike.
- * Returns whether they are mapped.
+ * map_cpus - map the ring buffer of each CPU opened. A CPU whose buffer cannot be
+ * mapped (an offline one has none: EINVAL) is read with read(); when none can be
+ * (a kernel before 6.10: ENODEV), nothing stays mapped. s->map_errno: the first error.
  */
-static bool map_all(struct ft_session *s)
+static void map_cpus(struct ft_session *s)
 {
-	int cpu, e;
+	int cpu, mapped = 0;
 
 	s->map = calloc(s->ncpus, sizeof(*s->map));
-	if (!s->map)
-		return false;
-	for (cpu = 0; cpu < s->ncpus; cpu++) {
-		if (s->fd[cpu] >= 0 && ft_ringmap_open(&s->map[cpu], s->fd[cpu], &s->pf) < 0)
-			break;
+	if (!s->map) {
+		s->map_errno = ENOMEM;
+		return;
 	}
-	if (cpu == s->ncpus)
-		return true;
-	e = errno;
-	ft_reader_unmap(s);
-	s->map_errno = e;
-	return false;
+	for (cpu = 0; cpu < s->ncpus; cpu++) {
+		if (s->fd[cpu] < 0)
+			continue;
+		if (!ft_ringmap_open(&s->map[cpu], s->fd[cpu], &s->pf)) {
+			mapped++;
+			continue;
+		}
+		if (!s->map_errno)
+			s->map_errno = errno;
+		s->map_unmapped++;
+	}
+	if (!mapped)
+		ft_reader_unmap(s);
 }
 
-/* ft_reader_unmap - undo map_all (idempotent): a mapping holds the instance busy */
+/* ft_reader_unmap - undo map_cpus (idempotent): a mapping holds the instance busy */
 void ft_reader_unmap(struct ft_session *s)
 {
 	int cpu;
@@ -61,12 +66,6 @@ void ft_reader_unmap(struct ft_session *s)
 		ft_ringmap_close(&s->map[cpu]);
 	free(s->map);
 	s->map = NULL;
-}
-
-/* ft_reader_path - how the pages are taken: "mmap" or "read" */
-const char *ft_reader_path(const struct ft_session *s)
-{
-	return s->map ? "mmap" : "read";
 }
 
 /**
@@ -98,7 +97,7 @@ int ft_reader_open(struct ft_session *s, bool map)
 		}
 	}
 	if (map)
-		map_all(s);
+		map_cpus(s);
 	return 0;
 }
 
@@ -153,8 +152,9 @@ long ft_reader_round(struct ft_session *s, struct ft_merge *m)
 				ft_err("out of memory for trace pages");
 				return -1;
 			}
-			r = s->map ? ft_ringmap_next(&s->map[cpu], &s->pf, pg->data) :
-				     tracefs_cpu_read(s->tcpu[cpu], pg->data, true);
+			r = s->map && s->map[cpu].data ?
+			    ft_ringmap_next(&s->map[cpu], &s->pf, pg->data) :
+			    tracefs_cpu_read(s->tcpu[cpu], pg->data, true);
 			s->calls++;
 			if (r <= 0) {
 				ft_merge_page_recycle(m, pg);
@@ -177,8 +177,8 @@ long ft_reader_round(struct ft_session *s, struct ft_merge *m)
 }
 
 /*
- * realtime - the calling thread at SCHED_FIFO @prio, its children not (the command
- * was forked before); 0, or -1 after one line
+ * realtime - the calling thread at SCHED_FIFO @prio, children it may fork not (the
+ * command was forked before); 0, or -1 after one line
  */
 static int realtime(int prio)
 {
@@ -192,30 +192,54 @@ static int realtime(int prio)
 	return 0;
 }
 
+/* ft_reader_realtime_end - the buffers drained: the report runs at normal priority */
+void ft_reader_realtime_end(struct ft_session *s)
+{
+	struct sched_param sp = { 0 };
+
+	if (s->realtime)
+		sched_setscheduler(0, SCHED_OTHER, &sp);
+	s->realtime = false;
+}
+
+/* how_read - the -v words for how @s's pages are taken */
+static const char *how_read(const struct ft_session *s)
+{
+	if (s->splice)
+		return "splice to the file";
+	if (!s->map)
+		return "read()";
+	return s->map_unmapped ? "mmap of the ring buffer (--mmap), and read() for CPUs it "
+				 "could not map" : "mmap of the ring buffer (--mmap)";
+}
+
 /**
  * ft_reader_setup - the readers of a live run: trace_pipe_raw opened, the ring
  * buffers mapped when @o says --mmap (where the kernel cannot, one line says so and
- * they are read()), the reader at --realtime's priority; -v says how they are read
+ * they are read()), unless @splice (a recording splices the pages to its file); the
+ * reader at --realtime's priority; -v says how the pages are taken
  * Returns 0 or -1 after printing the error.
  */
-int ft_reader_setup(struct ft_session *s, const struct ft_opts *o)
+int ft_reader_setup(struct ft_session *s, const struct ft_opts *o, bool splice)
 {
 	int cpus = 0, cpu;
 
-	if (ft_reader_open(s, o->mmap))
+	s->splice = splice;
+	if (ft_reader_open(s, o->mmap && !splice))
 		return -1;
-	if (o->mmap && !s->map)
-		fprintf(stderr, "ftscope: --mmap: this kernel cannot map the ring buffer (%s): "
-			"reading it with read()\n", strerror(s->map_errno));
+	if (o->mmap && s->map_errno)
+		ft_err("--mmap: %s the ring buffer (%s): reading %s with read()",
+		       s->map ? "some CPUs could not map" : "this kernel cannot map",
+		       strerror(s->map_errno), s->map ? "those" : "it");
 	if (o->rt_prio && realtime(o->rt_prio))
 		return -1;
+	s->realtime = o->rt_prio > 0;
 	if (!o->verbose)
 		return 0;
 	for (cpu = 0; cpu < s->ncpus; cpu++)
 		cpus += s->tcpu[cpu] != NULL;
-	fprintf(stderr, "ftscope: instance %s, %d CPU%s, sub-buffers of %d bytes, read by %s\n",
-		s->name, cpus, cpus == 1 ? "" : "s", s->pf.subbuf_size,
-		s->map ? "mmap of the ring buffer (--mmap)" : "read()");
+	ft_err("instance %s, %d CPU%s, sub-buffers of %d bytes, read by %s", s->name, cpus,
+	       cpus == 1 ? "" : "s", s->pf.subbuf_size, how_read(s));
 	return 0;
 }
 
@@ -223,15 +247,17 @@ int ft_reader_setup(struct ft_session *s, const struct ft_opts *o)
 void ft_reader_counts(const struct ft_session *s)
 {
 	unsigned long long parts = 0;
+	char mapped[64] = "";
 	int cpu;
 
 	for (cpu = 0; s->map && cpu < s->ncpus; cpu++)
 		parts += s->map[cpu].parts;
-	fprintf(stderr, "ftscope: %llu rounds, %llu woken by a buffer's fill, %llu pages",
-		s->rounds, s->wakeups, s->pages);
 	if (s->map)
-		fprintf(stderr, " (%llu taken after their start)", parts);
-	fprintf(stderr, ", %llu %s calls\n", s->calls, s->map ? "GET_READER ioctl" : "read()");
+		snprintf(mapped, sizeof(mapped), " (%llu taken after their start)", parts);
+	ft_err("%llu rounds, %llu woken by a buffer's fill, %llu pages%s, %llu %s calls",
+	       s->rounds, s->wakeups, s->pages, mapped, s->calls,
+	       s->splice ? "splice (tracefs_cpu_write)" : !s->map ? "read()" :
+	       s->map_unmapped ? "GET_READER ioctl and read()" : "GET_READER ioctl");
 }
 
 /* stat_value - the number after "NAME:" in a per_cpu stats text */

@@ -34,6 +34,30 @@ struct rb_meta {
 
 #define RB_IOCTL_GET_READER	_IO('R', 0x20)
 
+/*
+ * map_meta - map the meta page behind @fd whole (a page, or more when it says it is
+ * larger); sets r->meta and r->meta_len. Returns 0, or -1 with errno.
+ */
+static int map_meta(struct ft_ringmap *r, int fd)
+{
+	size_t len = sysconf(_SC_PAGESIZE);
+	uint32_t size;
+
+	for (;;) {
+		r->meta = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+		if (r->meta == MAP_FAILED) {
+			r->meta = NULL;
+			return -1;
+		}
+		r->meta_len = len;
+		size = ((const struct rb_meta *)r->meta)->meta_page_size;
+		if (size <= len)
+			return 0;
+		munmap(r->meta, len);
+		len = size;
+	}
+}
+
 /**
  * ft_ringmap_open - map the ring buffer behind @fd, a trace_pipe_raw opened for
  * reading, whose sub-buffers are laid out as @pf says
@@ -41,31 +65,15 @@ struct rb_meta {
  */
 int ft_ringmap_open(struct ft_ringmap *r, int fd, const struct ft_page_fmt *pf)
 {
-	long psz = sysconf(_SC_PAGESIZE);
 	const struct rb_meta *meta;
-	size_t len;
+	int e;
 
 	memset(r, 0, sizeof(*r));
 	r->fd = fd;
 	r->id = UINT32_MAX;
-	r->meta = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, 0);
-	if (r->meta == MAP_FAILED) {
-		r->meta = NULL;
+	if (map_meta(r, fd))
 		return -1;
-	}
-	r->meta_len = psz;
 	meta = r->meta;
-	if (meta->meta_page_size > (uint32_t)psz) {	/* a larger meta page: map it whole */
-		len = meta->meta_page_size;
-		munmap(r->meta, psz);
-		r->meta = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-		if (r->meta == MAP_FAILED) {
-			r->meta = NULL;
-			return -1;
-		}
-		r->meta_len = len;
-		meta = r->meta;
-	}
 	if (meta->meta_struct_len < offsetof(struct rb_meta, flags) ||
 	    meta->subbuf_size != (uint32_t)pf->subbuf_size || !meta->nr_subbufs) {
 		ft_ringmap_close(r);
@@ -73,11 +81,11 @@ int ft_ringmap_open(struct ft_ringmap *r, int fd, const struct ft_page_fmt *pf)
 		return -1;
 	}
 	r->subbuf_size = meta->subbuf_size;
-	r->data_len = (size_t)meta->subbuf_size * meta->nr_subbufs;
+	r->nr_subbufs = meta->nr_subbufs;
+	r->data_len = (size_t)r->subbuf_size * r->nr_subbufs;
 	r->data = mmap(NULL, r->data_len, PROT_READ, MAP_SHARED, fd, meta->meta_page_size);
 	if (r->data == MAP_FAILED) {
-		int e = errno;
-
+		e = errno;
 		r->data = NULL;
 		ft_ringmap_close(r);
 		errno = e;
@@ -101,7 +109,7 @@ int ft_ringmap_next(struct ft_ringmap *r, const struct ft_page_fmt *pf, unsigned
 		return -1;
 	id = meta->reader_id;
 	to = meta->reader_read;
-	if (id >= meta->nr_subbufs || to > r->subbuf_size - (unsigned int)pf->data_offset) {
+	if (id >= r->nr_subbufs || to > r->subbuf_size - (unsigned int)pf->data_offset) {
 		errno = EPROTO;
 		return -1;
 	}
@@ -135,17 +143,14 @@ void ft_ringmap_close(struct ft_ringmap *r)
  */
 int ft_ringmap_probe(const char *path)
 {
-	long psz = sysconf(_SC_PAGESIZE);
+	struct ft_ringmap r = { 0 };
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e = 0;
-	void *meta;
 
 	if (fd < 0)
 		return errno;
-	meta = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, 0);
-	if (meta == MAP_FAILED)
+	if (map_meta(&r, fd))
 		e = errno;
-	else
-		munmap(meta, psz);
+	ft_ringmap_close(&r);
 	close(fd);
 	return e;
 }

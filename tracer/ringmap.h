@@ -18,6 +18,7 @@ struct ft_ringmap {
 	unsigned char		*data;		/* the sub-buffers, by id */
 	size_t			data_len;
 	unsigned int		subbuf_size;
+	unsigned int		nr_subbufs;	/* as mapped */
 	unsigned int		id;		/* the reader sub-buffer last seen */
 	unsigned int		off;		/* bytes of its records delivered */
 	unsigned long long	parts;		/* sub-buffers taken after their start */

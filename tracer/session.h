@@ -32,14 +32,17 @@ struct ft_session {
 	int			*stats_fd;	/* per-CPU stats, opened once and pread (-1) */
 	struct tracefs_cpu	**tcpu;
 	struct ft_ringmap	*map;		/* per-CPU mapped ring buffers, NULL: read() */
-	int			map_errno;	/* why they could not be mapped (0: not asked) */
+	int			map_errno;	/* why a CPU could not be mapped (0: none) */
+	int			map_unmapped;	/* CPUs read() because they could not be */
+	bool			splice;		/* a recording: pages spliced to its file */
+	bool			realtime;	/* the reader runs at SCHED_FIFO (--realtime) */
 	struct ft_page_fmt	pf;
 	unsigned long long	*lost_base;	/* stats when tracing started */
 	unsigned long long	*lost_seen;	/* losses already handed to the merge */
 	unsigned int		enabled;	/* FT_NEED() of the events enabled */
 	unsigned long long	pages;
 	unsigned long long	rounds, wakeups;	/* reader rounds; polls a buffer ended */
-	unsigned long long	calls;		/* read() or GET_READER calls */
+	unsigned long long	calls;		/* read(), GET_READER or splice calls */
 	uint64_t		complete_to;	/* after a round: all CPUs read up to here */
 };
 
@@ -54,10 +57,10 @@ void ft_session_close(struct ft_session *s);
 char *ft_session_format_read(void *ctx, const char *system, const char *event, size_t *len);
 
 int ft_reader_open(struct ft_session *s, bool map);
-int ft_reader_setup(struct ft_session *s, const struct ft_opts *o);
+int ft_reader_setup(struct ft_session *s, const struct ft_opts *o, bool splice);
+void ft_reader_realtime_end(struct ft_session *s);
 void ft_reader_counts(const struct ft_session *s);
 void ft_reader_unmap(struct ft_session *s);
-const char *ft_reader_path(const struct ft_session *s);
 void ft_reader_wait(struct ft_session *s, int timeout_ms, struct pollfd *extra, int nextra);
 long ft_reader_round(struct ft_session *s, struct ft_merge *m);
 int ft_reader_losses(struct ft_session *s, struct ft_merge *m);

@@ -88,8 +88,11 @@ for g in 10 20 40 80; do
 	./ftscope runqlat > $W/lad.out 2>&1 & fp=$!
 	./ftscope runqlat --realtime 10 > $W/lad-rt.out 2>&1 & rp=$!
 	perf sched record -a -o $W/lad.data > /dev/null 2>&1 & pp=$!
-	until ls /sys/kernel/tracing/instances | grep -q "^ftscope-$fp-" &&
-	      ls /sys/kernel/tracing/instances | grep -q "^ftscope-$rp-"; do sleep 0.05; done
+	for i in $(seq 200); do		# 10 s at most: a run that failed has no instance
+		ls /sys/kernel/tracing/instances | grep -q "^ftscope-$fp-" &&
+			ls /sys/kernel/tracing/instances | grep -q "^ftscope-$rp-" && break
+		sleep 0.05
+	done
 	sleep 1
 	t0=$(date +%s.%N)
 	perf bench sched messaging -g $g -l 300 > /dev/null 2>&1

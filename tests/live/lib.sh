@@ -174,6 +174,11 @@ guest() {
 	pass "${name}_boot (kernel $(cat $Q/uname.out))"
 }
 
+# nap_rows FILE: timehist rows of a sleeper whose wait was one of its 10 ms naps
+nap_rows() {
+	awk '$3 ~ /^sleeper\[/ && $4 >= 9.5 && $4 < 40 { n++ } END { print n + 0 }' "$1"
+}
+
 # ok CASE: the guest's case exited 0
 ok() {
 	[ "$(cat $Q/$1.rc 2> /dev/null)" = 0 ]

@@ -20,6 +20,10 @@ if ! perf bench sched messaging -g 1 -l 1 > /dev/null 2>&1; then
 	exit 0
 fi
 
+# whether this kernel maps the buffer (6.10+)
+mapped=1
+$FTSCOPE list | grep -Eq '^  ring buffer mmap \(--mmap\) +yes' || mapped=0
+
 # kstats PID: "read entries dropped" summed over the CPUs of PID's instance, then per CPU
 kstats() {
 	local d cpu
@@ -57,7 +61,7 @@ pass_load() {
 	local buf=$1 secs=$2 rq th i end r0 rmid rmax s rq_rss th_rss
 	local bopt=()
 	[ "$buf" != default ] && bopt=(-b $buf)
-	$FTSCOPE runqlat --mmap --json "${bopt[@]}" > $OUT/load-rq.json 2> $OUT/load-rq.err & rq=$!
+	$FTSCOPE runqlat --mmap -v --json "${bopt[@]}" > $OUT/load-rq.json 2> $OUT/load-rq.err & rq=$!
 	$FTSCOPE timehist -s --json "${bopt[@]}" > $OUT/load-th.json 2> $OUT/load-th.err & th=$!
 	wait_for 10 our_instance $rq && wait_for 10 our_instance $th
 	end=$((SECONDS + secs))
@@ -82,7 +86,12 @@ pass_load() {
 	wait $th; s=$?
 	why= summary=
 	if [ $r0 -ne 0 ] || [ $s -ne 0 ]; then
-		why="exit $r0/$s: $(head -qn1 $OUT/load-rq.err $OUT/load-th.err | tr '\n' ' ')"
+		why="exit $r0/$s: $(tail -qn1 $OUT/load-rq.err $OUT/load-th.err | tr '\n' ' ')"
+		return
+	fi
+	# on 6.10+ runqlat must have read the mapped buffers (-v says how)
+	if [ $mapped = 1 ] && ! grep -q 'read by mmap of the ring buffer' $OUT/load-rq.err; then
+		why="runqlat --mmap did not map: $(head -2 $OUT/load-rq.err | tr '\n' ' ')"
 		return
 	fi
 	r=$(check runqlat $OUT/load-rq.json $OUT/load-rq.k) || { why="runqlat: $r"; return; }

@@ -38,7 +38,7 @@ fi
 
 # 20 naps of 10 ms: 20 rows with about 10 ms of wait, and the exit row
 name=qemu_timehist_sleeper
-rows=$(awk '$3 ~ /^sleeper\[/ && $4 >= 9.5 && $4 < 40 { n++ } END { print n + 0 }' $Q/timehist.out)
+rows=$(nap_rows $Q/timehist.out)
 if ok timehist && [ "$rows" -ge 19 ]; then
 	pass "$name ($rows rows with a 10 ms wait)"
 else
@@ -48,7 +48,7 @@ fi
 # --mmap where the kernel cannot map the buffer (before 6.10): one line says so, the run
 # reads with read() and gives the same answer; list says no
 name=qemu_mmap_falls_back
-rows=$(awk '$3 ~ /^sleeper\[/ && $4 >= 9.5 && $4 < 40 { n++ } END { print n + 0 }' $Q/timehist_mmap.out)
+rows=$(nap_rows $Q/timehist_mmap.out)
 if ok timehist_mmap && [ "$rows" -ge 19 ] &&
    grep -q -- '--mmap: this kernel cannot map the ring buffer (No such device): reading it with read()' \
 	$Q/timehist_mmap.err && grep -q 'read by read()$' $Q/timehist_mmap.err &&
@@ -64,7 +64,7 @@ fi
 # pmu_beside_timehist on this kernel)
 name=qemu_pmu_beside_timehist
 rows=$(grep -c ' sleeper\[' $Q/pmu.out)
-naps=$(awk '$3 ~ /^sleeper\[/ && $4 >= 9.5 && $4 < 40 { n++ } END { print n + 0 }' $Q/pmu.out)
+naps=$(nap_rows $Q/pmu.out)
 sw=$(awk '$2 == "sched:sched_switch" { print $1 }' $Q/pmu.out)
 cs=$(awk '$2 == "context-switches" { print $1 }' $Q/pmu.out)
 if ok pmu && [ -n "$sw" ] && [ "$naps" -ge 20 ] && [ "$sw" -ge 20 ] && [ "$sw" = "$cs" ] &&

@@ -3,7 +3,8 @@
 # description: interruption torture. 50 runs of random analyzers (runqlat, timehist,
 #              offcpu, wakeup, funclat with a uprobe) stopped at a random moment by
 #              SIGINT, SIGTERM, SIGHUP or SIGPIPE (the reader of their output goes away
-#              after a random number of bytes): after each, the global tracefs state,
+#              after a random number of bytes), half of them reading the mapped buffer
+#              (--mmap): after each, the global tracefs state,
 #              options, events, dynamic events and instance list are what they were.
 #              Then SIGKILL in the middle of a probed run, and `ftscope reset`: the
 #              same state again, with someone else's instance and uprobe untouched.
@@ -29,6 +30,7 @@ bad=0 first=
 for i in $(seq $runs); do
 	an=${analyzers[RANDOM % ${#analyzers[@]}]}
 	sig=${signals[RANDOM % ${#signals[@]}]}
+	[ $((RANDOM % 2)) = 1 ] && an="$an --mmap"
 	if [ $sig = PIPE ]; then
 		# the moment: after a random number of output bytes (interval output every 50 ms)
 		n=$((RANDOM % 400 + 1))

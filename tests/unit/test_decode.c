@@ -369,43 +369,62 @@ static void test_walker_equals_kbuffer(void **state)
 }
 
 /*
- * parts_equal - cut @page at every record boundary: the part from there to the commit,
- * as ft_page_part makes it for a mapped buffer read in parts, walks to the same records
- * at the same times as the whole page after that point. Returns the cuts tried.
+ * part_equal - the part [@from, @to) of @page, as ft_page_part makes it, walks to the
+ * records of the whole page that end in (@from, @to], at the same times and bytes
  */
-static int parts_equal(const struct ft_page_fmt *pf, const unsigned char *page)
+static void part_equal(const struct ft_page_fmt *pf, const unsigned char *page,
+		       unsigned int from, unsigned int to)
 {
-	struct ft_page_cursor whole, from, part;
+	struct ft_page_cursor whole, part;
 	unsigned char *out = calloc(1, pf->subbuf_size);
 	struct ft_page_info info, pinfo;
-	unsigned int cut;
-	int cuts = 0;
 
 	assert_int_equal(ft_page_info(pf, page, pf->subbuf_size, &info), 0);
+	ft_page_part(pf, page, from, to, out);
+	assert_int_equal(ft_page_info(pf, out, pf->subbuf_size, &pinfo), 0);
+	assert_int_equal(pinfo.size, to - from);
+	/* only the whole page keeps what was missed before it */
+	assert_int_equal(pinfo.missed, info.missed && !from && to == info.size);
 	ft_page_cursor_init(&whole, pf, page, info.size, info.timestamp);
+	ft_page_cursor_init(&part, pf, out, pinfo.size, pinfo.timestamp);
 	while (ft_page_next(&whole)) {
-		cut = whole.off;	/* after this record: where a commit can end */
-		assert_int_equal(ft_page_part(pf, page, cut, info.size, out),
-				 pf->data_offset + info.size - cut);
-		assert_int_equal(ft_page_info(pf, out, pf->subbuf_size, &pinfo), 0);
-		assert_int_equal(pinfo.size, info.size - cut);
-		assert_false(pinfo.missed);
-		from = whole;
-		ft_page_cursor_init(&part, pf, out, pinfo.size, pinfo.timestamp);
-		while (ft_page_next(&from)) {
-			assert_true(ft_page_next(&part));
-			assert_int_equal(part.ts, from.ts);
-			assert_int_equal(part.rec_size, from.rec_size);
-			assert_memory_equal(part.rec, from.rec, from.rec_size);
-		}
-		assert_false(ft_page_next(&part));
-		cuts++;
+		if (whole.off <= from || whole.off > to)
+			continue;
+		assert_true(ft_page_next(&part));
+		assert_int_equal(part.ts, whole.ts);
+		assert_int_equal(part.rec_size, whole.rec_size);
+		assert_memory_equal(part.rec, whole.rec, whole.rec_size);
 	}
-	/* the first part is the page's own start: its time and flags */
-	assert_int_equal(ft_page_part(pf, page, 0, info.size, out), pf->data_offset + info.size);
-	assert_memory_equal(out, page, pf->data_offset + info.size);
+	assert_false(ft_page_next(&part));
+	assert_false(part.damaged);
 	free(out);
-	return cuts;
+}
+
+/*
+ * parts_equal - part_equal for every pair of cuts: the start, the end of each record,
+ * and the @nextra offsets of @extra (where a commit can also end: after a discarded
+ * record). Returns the cuts.
+ */
+static int parts_equal(const struct ft_page_fmt *pf, const unsigned char *page,
+		       const unsigned int *extra, int nextra)
+{
+	unsigned int cut[512];
+	struct ft_page_cursor c;
+	struct ft_page_info info;
+	int n = 0, i, j;
+
+	assert_int_equal(ft_page_info(pf, page, pf->subbuf_size, &info), 0);
+	cut[n++] = 0;
+	ft_page_cursor_init(&c, pf, page, info.size, info.timestamp);
+	while (ft_page_next(&c) && n < 500)
+		cut[n++] = c.off;
+	for (i = 0; i < nextra; i++)
+		cut[n++] = extra[i];
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if (cut[i] < cut[j])
+				part_equal(pf, page, cut[i], cut[j]);
+	return n - 1;
 }
 
 /* a mapped buffer read in parts: each part decodes to the records the whole page has */
@@ -414,17 +433,20 @@ static void test_page_parts(void **state)
 	static const char h64[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
 		"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
 		"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
-	unsigned char page[4096] = { 0 };
+	unsigned char page[4096] = { 0 }, out[4096];
 	const char *files[] = { "tests/data/cap-sleeper/cpu0.raw", "tests/data/cap-sleeper/cpu1.raw" };
+	/* after the discarded record: a commit can end there too */
+	const unsigned int after_discard[] = { 44 };
 	struct ft_page_fmt pf;
+	struct ft_page_info info;
 	uint32_t w[64];
-	uint64_t ts = 1000, commit;
+	uint64_t ts = 1000, commit, lost = 77;
 	size_t len, off;
 	int i = 0, f, cuts = 0;
 
 	assert_int_equal(ft_page_fmt_parse(&pf, h64, strlen(h64)), 0);
-	/* data, time extend + data, discarded, absolute stamp + data, data: every kind of
-	   header a cut can follow moves the time the next part starts from */
+	/* data, time extend + data, discarded, data, absolute stamp + data, data: every kind
+	   of header a cut can follow moves the time the next part starts from */
 	w[i++] = (5 << 5) | 2;   w[i++] = 0x11111111; w[i++] = 0x22222222;
 	w[i++] = (7 << 5) | 30;  w[i++] = 3;
 	w[i++] = (1 << 5) | 1;   w[i++] = 0x33333333;
@@ -434,17 +456,25 @@ static void test_page_parts(void **state)
 	w[i++] = (4 << 5) | 1;   w[i++] = 0x66666666;
 	w[i++] = (6 << 5) | 1;   w[i++] = 0x77777777;
 	memcpy(page, &ts, 8);
-	commit = i * 4 | FT_RB_MISSED_EVENTS;
+	commit = i * 4 | FT_RB_MISSED_EVENTS | FT_RB_MISSED_STORED;
 	memcpy(page + 8, &commit, 8);
 	memcpy(page + 16, w, i * 4);
-	assert_int_equal(parts_equal(&pf, page), 5);
+	memcpy(page + 16 + i * 4, &lost, 8);	/* the count of missed events, stored */
+	assert_int_equal(parts_equal(&pf, page, after_discard, 1), 6);
+	/* the whole page keeps the stored count; a first part does not reach it */
+	assert_int_equal(ft_page_part(&pf, page, 0, i * 4, out), 16 + i * 4 + 8);
+	assert_int_equal(ft_page_info(&pf, out, sizeof(out), &info), 0);
+	assert_int_equal(info.missed_count, 77);
+	assert_int_equal(ft_page_part(&pf, page, 0, 12, out), 16 + 12);
+	assert_int_equal(ft_page_info(&pf, out, sizeof(out), &info), 0);
+	assert_false(info.missed);
 
 	for (f = 0; f < 2; f++) {
 		char *data = ft_read_file(files[f], 64 << 20, &len);
 
 		assert_non_null(data);
 		for (off = 0; off + pf.subbuf_size <= len; off += pf.subbuf_size)
-			cuts += parts_equal(&pf, (const unsigned char *)data + off);
+			cuts += parts_equal(&pf, (const unsigned char *)data + off, NULL, 0);
 		free(data);
 	}
 	assert_int_equal(cuts, 91);	/* one cut after each record of the capture */
