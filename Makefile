@@ -140,10 +140,8 @@ $(FUZZ_O)mkseed: tests/fuzz/mkseed.c libftscope.a
 tests/workloads/%: tests/workloads/%.c tests/workloads/offwin.h tests/workloads/cputime.h
 	$(CC) -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread -o $@ $<
 
-# its LTO link inlines on_raw's chain step past ft_decode's type switch, where gcc 12 sees
-# sw.next_pid as maybe unset (it is set for every switch record): a warning, not an error
 tests/bench/decode_bench: tests/bench/decode_bench.c libftscope.a
-	$(CC) $(CFLAGS) -Wno-error=maybe-uninitialized $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 tests/bench/touch_pages: tests/bench/touch_pages.c
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<

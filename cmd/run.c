@@ -103,6 +103,8 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 
 	ev.ts = raw->ts;
 	ev.cpu = raw->cpu;
+	/* the chain's step reads these behind a type test that LTO cannot always follow */
+	ev.sw.prev_pid = ev.sw.next_pid = 0;
 	if (raw->lost) {
 		ev.type = FT_EV_LOST;
 		ev.common_pid = -1;
