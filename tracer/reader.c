@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Per-CPU readers of the binary trace_pipe_raw buffers. A round takes every page
- * available on every CPU without blocking and queues it for the merge: from the
- * ring buffer mapped into this process where the kernel can map it (6.10+), else
- * by read(). Between rounds the reader sleeps in poll(), which the kernel wakes
- * when buffer_percent of a buffer is filled, so an idle system costs no busy loop.
+ * available on every CPU without blocking and queues it for the merge: by read(),
+ * or with --mmap from the ring buffer mapped into this process (6.10+). Between
+ * rounds the reader sleeps in poll(), which the kernel wakes when buffer_percent of
+ * a buffer is filled, so an idle system costs no busy loop.
  */
 #include <errno.h>
 #include <fcntl.h>
