@@ -72,11 +72,12 @@ static const char common_usage[] =
 	"      --clock NAME      the trace clock: mono (default, CLOCK_MONOTONIC), perf (perf's:\n"
 	"                        the times perf sched prints), boot, global, local, ... (the\n"
 	"                        kernel's trace_clock list); a file keeps the one it was made with\n"
-	"      --realtime PRIO   read the buffers at SCHED_FIFO priority PRIO (1-99, as perf\n"
-	"                        record -r): writers at normal priority cannot starve the\n"
-	"                        reader, which then takes a CPU from them while it reads\n"
+	"      --realtime PRIO   run at SCHED_FIFO priority PRIO (1-99, as perf record -r) until\n"
+	"                        the buffers are drained: writers at normal priority cannot\n"
+	"                        starve the reader, which then takes a CPU from them\n"
 	"      --mmap            read the ring buffers mapped into ftscope (Linux 6.10+) instead\n"
 	"                        of with read(); where the kernel cannot map them, read() them\n"
+	"                        (not with record, which splices them)\n"
 	"  -v, --verbose         say how the buffers are read, and the reader's counts at the end\n";
 /* what an analyzer reads and writes besides (a recorder has its own -o and no -i) */
 static const char file_usage[] =

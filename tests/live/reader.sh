@@ -21,26 +21,32 @@ $FTSCOPE list | grep -Eq '^  ring buffer mmap \(--mmap\) +yes' || mapped=0
 # chrt -p: "POLICY[|SCHED_RESET_ON_FORK]/PRIORITY" (a child the reader forked would not
 # keep the policy; the command was forked before it was set)
 name=reader_realtime
+rt_ok=1
+chrt -f 1 true 2> /dev/null || rt_ok=0	# a cgroup with no real-time runtime refuses it
 policy() {
 	chrt -p $1 2>/dev/null | awk -F': ' '/policy/ { p = $2 } /priority/ { print p "/" $2 }'
 }
 # 100 naps of 10 ms: a second in which to look (the reader drops to SCHED_OTHER once the
 # buffers are drained at the end, before its report)
-$FTSCOPE timehist --realtime 7 -- $WL/sleeper 0 100 10 > $OUT/rd-rt.txt 2> $OUT/rd-rt.err & p=$!
-wait_for 10 our_instance $p
-child=$(pgrep -P $p | head -1)
-pp=$(policy $p) cp=$(policy "$child")
-wait $p; rc=$?
-rows=$(nap_rows $OUT/rd-rt.txt)
-if [ $rc -ne 0 ]; then
-	fail $name "exit $rc: $(head -1 $OUT/rd-rt.err)"
-elif [ "$pp" != "SCHED_FIFO|SCHED_RESET_ON_FORK/7" ] || [ "$cp" != SCHED_OTHER/0 ]; then
-	fail $name "policy/priority of ftscope '$pp' (want SCHED_FIFO|SCHED_RESET_ON_FORK/7), of its command '$cp' (want SCHED_OTHER/0)"
-elif [ "$rows" -lt 99 ] || [ "$rows" -gt 100 ]; then
-	# 100 rows with that wait (the first may come before tracing)
-	fail $name "$rows rows of a 10 ms wait for 100 naps"
+if [ $rt_ok = 0 ]; then
+	skip $name "SCHED_FIFO is refused here (chrt -f 1 true fails)"
 else
-	pass "$name (ftscope SCHED_FIFO|SCHED_RESET_ON_FORK 7, its command SCHED_OTHER; $rows rows of a 10 ms nap)"
+	$FTSCOPE timehist --realtime 7 -- $WL/sleeper 0 100 10 > $OUT/rd-rt.txt 2> $OUT/rd-rt.err & p=$!
+	wait_for 10 our_instance $p
+	child=$(pgrep -P $p | head -1)
+	pp=$(policy $p) cp=$(policy "$child")
+	wait $p; rc=$?
+	rows=$(nap_rows $OUT/rd-rt.txt)
+	if [ $rc -ne 0 ]; then
+		fail $name "exit $rc: $(head -1 $OUT/rd-rt.err)"
+	elif [ "$pp" != "SCHED_FIFO|SCHED_RESET_ON_FORK/7" ] || [ "$cp" != SCHED_OTHER/0 ]; then
+		fail $name "policy/priority of ftscope '$pp' (want SCHED_FIFO|SCHED_RESET_ON_FORK/7), of its command '$cp' (want SCHED_OTHER/0)"
+	elif [ "$rows" -lt 99 ] || [ "$rows" -gt 100 ]; then
+		# 100 rows with that wait (the first may come before tracing)
+		fail $name "$rows rows of a 10 ms wait for 100 naps"
+	else
+		pass "$name (ftscope SCHED_FIFO|SCHED_RESET_ON_FORK 7, its command SCHED_OTHER; $rows rows of a 10 ms nap)"
+	fi
 fi
 
 # --- list: whether this kernel maps the buffer (since 6.10) ---
@@ -72,6 +78,27 @@ bad_case reader_report_stage 2 'go to report itself' - report 'runqlat --mmap' -
 if [ $mapped = 0 ]; then
 	skip reader_mmap_equals_read "this kernel cannot map the ring buffer ($(uname -r))"
 	skip reader_mmap_file "this kernel cannot map the ring buffer ($(uname -r))"
+	exit 0
+fi
+
+# --- a mapped run's -o FILE: whole sub-buffers, as trace-cmd reads them ---
+name=reader_mmap_file
+rm -f $OUT/rd-map.dat
+$FTSCOPE timehist --mmap -o $OUT/rd-map.dat -- taskset -c 0 $WL/sleeper 0 20 5 \
+	> $OUT/rd-live.txt 2> $OUT/rd-live.err
+$FTSCOPE timehist -i $OUT/rd-map.dat > $OUT/rd-file.txt 2>&1
+ours=$(sed -n 's/^\([0-9]*\) events processed.*/\1/p' $OUT/rd-live.txt)
+theirs=$(trace-cmd report -i $OUT/rd-map.dat 2>/dev/null | grep -vc '^cpus=')
+sw=$(grep -c '^ *[0-9.]* \[0000\]  sleeper\[' $OUT/rd-live.txt)
+if [ -n "$ours" ] && [ "$ours" = "$theirs" ] && [ "$sw" -ge 20 ] &&
+   cmp -s $OUT/rd-live.txt $OUT/rd-file.txt; then
+	pass "$name ($ours events, as many as trace-cmd reads; the file's rows equal the live run's)"
+else
+	fail $name "ftscope processed '$ours', trace-cmd reads $theirs, sleeper rows $sw; $(diff $OUT/rd-live.txt $OUT/rd-file.txt | head -2 | tr '\n' ' ')"
+fi
+
+if ! perf bench sched messaging -g 1 -l 1 > /dev/null 2>&1; then
+	skip reader_mmap_equals_read "perf bench sched messaging does not run here"
 	exit 0
 fi
 
@@ -107,7 +134,7 @@ if not all(re.search(r"^\d+ events processed, 0 lost", open(f).read(), re.M) for
 # the window both runs traced, less 1 ms at each end (they started and ended apart)
 lo = max(min(r[0][0] for r in a.values()), min(r[0][0] for r in b.values())) + 1000
 hi = min(max(r[-1][0] for r in a.values()), max(r[-1][0] for r in b.values())) - 1000
-total, worst = 0, 0.0
+total, diffs = 0, []
 for cpu in sorted(set(a) | set(b)):
     x = [r for r in a.get(cpu, []) if lo <= r[0] <= hi]
     y = [r for r in b.get(cpu, []) if lo <= r[0] <= hi]
@@ -122,16 +149,22 @@ for cpu in sorted(set(a) | set(b)):
                  (cpu, len(x), len(y), i, x[i] if i is not None else "-",
                   y[i] if i is not None else "-"))
     total += len(x)
-    worst = max([worst] + [abs(p[0] - q[0]) for p, q in zip(x, y)])
+    diffs += [abs(p[0] - q[0]) for p, q in zip(x, y)]
 # measured here: the two instances' stamps of one event differ by 10-55 us at most in
 # eight runs under this load (an interrupt between the two writes); a part stamped from
 # the wrong base (the sub-buffer's own start) shifted its rows by up to 2.98 s. The
 # unit test test_page_parts checks the stamps to the nanosecond.
-if total < 2000 or worst > 500:
-    sys.exit("%d rows compared (want >= 2000), times differ by up to %.0f us (bound 500)" %
-             (total, worst))
-print("%d rows equal on every CPU, times within %.0f us, %s sub-buffers taken in parts" %
-      (total, worst, parts.group(1)))
+diffs.sort()
+worst = diffs[-1] if diffs else 0.0
+p999 = diffs[int(len(diffs) * 0.999)] if diffs else 0.0
+# The bound is on the 99.9th percentile: a host that preempts the vCPU between the two
+# writes of one event (steal time) parts a few stamps by milliseconds; a wrong base
+# shifts every row of a part (tens of rows each), and the maximum stays under 100 ms
+if total < 2000 or p999 > 500 or worst > 100000:
+    sys.exit("%d rows compared (want >= 2000), times differ by %.0f us at the 99.9th "
+             "percentile (bound 500), %.0f at most (bound 100000)" % (total, p999, worst))
+print("%d rows equal on every CPU, times within %.0f us (99.9%%: %.0f), %s sub-buffers taken "
+      "in parts" % (total, worst, p999, parts.group(1)))
 PYEOF
 )
 if [ $ra$rb != 00 ]; then
@@ -140,20 +173,4 @@ elif [[ $r == *rows\ equal* ]]; then
 	pass "$name ($r)"
 else
 	fail $name "$(echo "$r" | tail -1)"
-fi
-
-# --- a mapped run's -o FILE: whole sub-buffers, as trace-cmd reads them ---
-name=reader_mmap_file
-rm -f $OUT/rd-map.dat
-$FTSCOPE timehist --mmap -o $OUT/rd-map.dat -- taskset -c 0 $WL/sleeper 0 20 5 \
-	> $OUT/rd-live.txt 2> $OUT/rd-live.err
-$FTSCOPE timehist -i $OUT/rd-map.dat > $OUT/rd-file.txt 2>&1
-ours=$(sed -n 's/^\([0-9]*\) events processed.*/\1/p' $OUT/rd-live.txt)
-theirs=$(trace-cmd report -i $OUT/rd-map.dat 2>/dev/null | grep -vc '^cpus=')
-sw=$(grep -c '^ *[0-9.]* \[0000\]  sleeper\[' $OUT/rd-live.txt)
-if [ -n "$ours" ] && [ "$ours" = "$theirs" ] && [ "$sw" -ge 20 ] &&
-   cmp -s $OUT/rd-live.txt $OUT/rd-file.txt; then
-	pass "$name ($ours events, as many as trace-cmd reads; the file's rows equal the live run's)"
-else
-	fail $name "ftscope processed '$ours', trace-cmd reads $theirs, sleeper rows $sw; $(diff $OUT/rd-live.txt $OUT/rd-file.txt | head -2 | tr '\n' ' ')"
 fi
