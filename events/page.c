@@ -230,23 +230,20 @@ unsigned int ft_page_part(const struct ft_page_fmt *pf, const void *page, unsign
 {
 	const unsigned char *p = page;
 	unsigned char *o = out;
-	unsigned long long commit = 0;
+	unsigned long long commit = to - from;
+	struct ft_page_info info;
 	unsigned int len;
 	uint64_t ts;
 
-	/* one read of the commit word: a writer still on the page moves it */
-	memcpy(&commit, p + 8, pf->commit_size);
-	if (!from && (commit & FT_RB_COMMIT_MASK) == to) {
-		len = pf->data_offset + to;
-		if ((commit & FT_RB_MISSED_EVENTS) && (commit & FT_RB_MISSED_STORED) &&
-		    len + pf->commit_size <= (unsigned int)pf->subbuf_size)
-			len += pf->commit_size;
-		memcpy(o, p, 8);
-		memcpy(o + 8, &commit, pf->commit_size);
-		memcpy(o + pf->data_offset, p + pf->data_offset, len - pf->data_offset);
-		return len;
+	if (!from) {
+		/* the copy read once, then judged: a writer still on the page moves its commit */
+		len = pf->data_offset + to + pf->commit_size;
+		if (len > (unsigned int)pf->subbuf_size)
+			len = pf->subbuf_size;
+		memcpy(o, p, len);
+		if (!ft_page_info(pf, o, pf->subbuf_size, &info) && info.size == to)
+			return info.missed_count >= 0 ? len : pf->data_offset + to;
 	}
-	commit = to - from;
 	ts = ts_at(pf, page, from);
 	memcpy(o, &ts, 8);
 	memcpy(o + 8, &commit, pf->commit_size);
