@@ -174,6 +174,11 @@ guest() {
 	pass "${name}_boot (kernel $(cat $Q/uname.out))"
 }
 
+# kernel_maps: whether ftscope list says this kernel maps the ring buffer (6.10+)
+kernel_maps() {
+	$FTSCOPE list | grep -Eq '^  ring buffer mmap \(--mmap\) +yes'
+}
+
 # nap_rows FILE: timehist rows of a sleeper whose wait was one of its 10 ms naps
 nap_rows() {
 	awk '$3 ~ /^sleeper\[/ && $4 >= 9.5 && $4 < 40 { n++ } END { print n + 0 }' "$1"

@@ -22,7 +22,7 @@ fi
 
 # whether this kernel maps the buffer (6.10+)
 mapped=1
-$FTSCOPE list | grep -Eq '^  ring buffer mmap \(--mmap\) +yes' || mapped=0
+kernel_maps || mapped=0
 
 # kstats PID: "read entries dropped" summed over the CPUs of PID's instance, then per CPU
 kstats() {

@@ -15,7 +15,7 @@
 need_root reader || exit 0
 # whether this kernel maps the buffer (6.10+): else --mmap falls back (qemu.sh checks that)
 mapped=1
-$FTSCOPE list | grep -Eq '^  ring buffer mmap \(--mmap\) +yes' || mapped=0
+kernel_maps || mapped=0
 
 # --- --realtime: the reader at SCHED_FIFO, the traced command not ---
 # chrt -p: "POLICY[|SCHED_RESET_ON_FORK]/PRIORITY" (a child the reader forked would not
