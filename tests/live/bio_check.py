@@ -10,11 +10,12 @@ bio_check.py peer BT_OUT JSON DISK N HIST MAP DELTA_US
 bio_check.py perreq BT_OUT LIST_PLAIN LIST_Q DISK N MED_US P90_US
     bpftrace's per-request latencies (@r, @rq: sector -> ns) against both listings: N
     requests each, the median and p90 of the per-request difference within bounds.
-bio_check.py queued LIST_PLAIN LIST_Q DISK N
+bio_check.py queued BT_OUT LIST_PLAIN LIST_Q DISK N MED_US
     two --min-us 0 listings of the same requests (report over one file): the same N
     sectors of DISK in each; with -Q every request's QUE + LAT is at least its LAT
-    without (to the 1 us the columns print), and its LAT is the same; 99% of them
-    show a queue time (under mq-deadline each waits between its insert and issue).
+    without (to the 1 us the columns print), and its LAT is the same; 80% of them
+    show a queue time (under mq-deadline each waits between its insert and issue),
+    and QUE is within MED_US at the median of bpftrace's insert -> issue (@rq - @r).
 """
 import json
 import re
@@ -91,14 +92,20 @@ def listing(path, disk):
     return rows
 
 
-def queued(plain, q, disk, n):
+def queued(bt, plain, q, disk, n, med_us):
     a, b = listing(plain, disk), listing(q, disk)
     bad = [s for s in a if s in b and not (b[s][0] + b[s][1] >= a[s][1] - 0.001 and
                                             abs(b[s][1] - a[s][1]) <= 0.001)]
     queued_some = sum(1 for s in b if b[s][0] > 0)
-    print("# %d rows plain, %d with -Q (%d with queue time); %d disagree" %
-          (len(a), len(b), queued_some, len(bad)))
-    return 0 if len(a) == n and set(a) == set(b) and not bad and queued_some >= n * 99 // 100 else 1
+    text = open(bt).read()
+    r, rq = bt_map(text, "r"), bt_map(text, "rq")
+    d = sorted(abs(b[s][0] * 1e3 - (rq[s] - r[s])) for s in b if s in r and s in rq)
+    med = d[len(d) // 2] if d else -1
+    print("# %d rows plain, %d with -Q (%d with queue time); %d disagree; QUE off "
+          "bpftrace's insert -> issue: median %.2f us (%d compared)" %
+          (len(a), len(b), queued_some, len(bad), med, len(d)))
+    return 0 if (len(a) == n and set(a) == set(b) and not bad and
+                 queued_some >= n * 80 // 100 and len(d) == n and med <= med_us) else 1
 
 
 def perreq(bt, plain, q, disk, n, med_us, p90_us):
@@ -128,5 +135,6 @@ if __name__ == "__main__":
         sys.exit(peer(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6],
                       sys.argv[7], float(sys.argv[8])))
     if sys.argv[1] == "queued":
-        sys.exit(queued(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])))
+        sys.exit(queued(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]),
+                        float(sys.argv[7])))
     sys.exit(2)
