@@ -10,12 +10,13 @@ bio_check.py peer BT_OUT JSON DISK N HIST MAP DELTA_US
 bio_check.py perreq BT_OUT LIST_PLAIN LIST_Q DISK N MED_US P90_US
     bpftrace's per-request latencies (@r, @rq: sector -> ns) against both listings: N
     requests each, the median and p90 of the per-request difference within bounds.
-bio_check.py queued BT_OUT LIST_PLAIN LIST_Q DISK N MED_US
+bio_check.py queued BT_OUT LIST_PLAIN LIST_Q DISK N MED_US TC_REPORT
     two --min-us 0 listings of the same requests (report over one file): the same N
     sectors of DISK in each; with -Q every request's QUE + LAT is at least its LAT
-    without (to the 1 us the columns print), and its LAT is the same; 80% of them
-    show a queue time (under mq-deadline each waits between its insert and issue),
-    and QUE is within MED_US at the median of bpftrace's insert -> issue (@rq - @r).
+    without (to the 1 us the columns print), and its LAT is the same; every QUE is
+    the insert -> issue of trace-cmd report -t over the same file, to the printed
+    0.001 ms; and QUE is within MED_US at the median of bpftrace's insert -> issue
+    (@rq - @r) of the same run.
 """
 import json
 import re
@@ -92,20 +93,47 @@ def listing(path, disk):
     return rows
 
 
-def queued(bt, plain, q, disk, n, med_us):
+def tc_queue(path, disk):
+    """sector -> insert -> issue in us of DISK's requests in trace-cmd report -t's
+    lines; a sector inserted or issued more than once maps to None"""
+    ts, seen = {}, {}
+    for line in open(path):
+        m = re.search(r" (\d+)\.(\d{9}): block_rq_(insert|issue): +(\d+),(\d+) \S+ \d+ "
+                      r"\(.*?\) (\d+) \+", line)
+        if not m or "%s:%s" % (m.group(4), m.group(5)) != disk:
+            continue
+        key = (int(m.group(6)), m.group(3))
+        seen[key] = seen.get(key, 0) + 1
+        ts[key] = int(m.group(1)) * 10**9 + int(m.group(2))
+    out = {}
+    for (sec, kind) in ts:
+        if kind == "insert" and (sec, "issue") in ts:
+            once = seen[(sec, "insert")] == 1 and seen[(sec, "issue")] == 1
+            out[sec] = (ts[(sec, "issue")] - ts[(sec, "insert")]) / 1e3 if once else None
+    return out
+
+
+def queued(bt, plain, q, disk, n, med_us, tc_report):
+    """see queued in the module's text"""
     a, b = listing(plain, disk), listing(q, disk)
     bad = [s for s in a if s in b and not (b[s][0] + b[s][1] >= a[s][1] - 0.001 and
                                             abs(b[s][1] - a[s][1]) <= 0.001)]
     queued_some = sum(1 for s in b if b[s][0] > 0)
+    tc = tc_queue(tc_report, disk)
+    # the listing prints ms to 3 places: a QUE is right when it is trace-cmd's us rounded
+    off_tc = [s for s in b if tc.get(s) is None or abs(b[s][0] * 1e3 - tc[s]) > 0.5 + 1e-6]
     text = open(bt).read()
     r, rq = bt_map(text, "r"), bt_map(text, "rq")
     d = sorted(abs(b[s][0] * 1e3 - (rq[s] - r[s])) for s in b if s in r and s in rq)
     med = d[len(d) // 2] if d else -1
     print("# %d rows plain, %d with -Q (%d with queue time); %d disagree; QUE off "
-          "bpftrace's insert -> issue: median %.2f us (%d compared)" %
-          (len(a), len(b), queued_some, len(bad), med, len(d)))
-    return 0 if (len(a) == n and set(a) == set(b) and not bad and
-                 queued_some >= n * 80 // 100 and len(d) == n and med <= med_us) else 1
+          "trace-cmd's insert -> issue in %d of %d (first: %s); off bpftrace's: median "
+          "%.2f us (%d compared)" %
+          (len(a), len(b), queued_some, len(bad), len(off_tc), len(tc),
+           ", ".join("%d: QUE %.3f ms, trace-cmd %s us" % (s, b[s][0], tc.get(s))
+                     for s in off_tc[:3]) or "-", med, len(d)))
+    return 0 if (len(a) == n and set(a) == set(b) and not bad and len(tc) == n and
+                 not off_tc and len(d) == n and med <= med_us) else 1
 
 
 def perreq(bt, plain, q, disk, n, med_us, p90_us):
@@ -136,5 +164,5 @@ if __name__ == "__main__":
                       sys.argv[7], float(sys.argv[8])))
     if sys.argv[1] == "queued":
         sys.exit(queued(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]),
-                        float(sys.argv[7])))
+                        float(sys.argv[7]), sys.argv[8]))
     sys.exit(2)
