@@ -247,6 +247,7 @@ unsigned int ft_page_part(const struct ft_page_fmt *pf, const void *page, unsign
 	ts = ts_at(pf, page, from);
 	memcpy(o, &ts, 8);
 	memcpy(o + 8, &commit, pf->commit_size);
-	memcpy(o + pf->data_offset, p + pf->data_offset + from, to - from);
+	if (from)	/* a first part's records are in the copy already */
+		memcpy(o + pf->data_offset, p + pf->data_offset + from, to - from);
 	return pf->data_offset + to - from;
 }

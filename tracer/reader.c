@@ -202,15 +202,25 @@ void ft_reader_realtime_end(struct ft_session *s)
 	s->realtime = false;
 }
 
-/* how_read - the -v words for how @s's pages are taken */
-static const char *how_read(const struct ft_session *s)
+/* the ways a run's pages are taken: -v's words for them and for their system calls */
+static const struct {
+	const char *how, *calls;
+} ways[] = {
+	{ "splice to the file", "splice (tracefs_cpu_write)" },
+	{ "read()", "read()" },
+	{ "mmap of the ring buffer (--mmap)", "GET_READER ioctl" },
+	{ "mmap of the ring buffer (--mmap), and read() for CPUs it could not map",
+	  "GET_READER ioctl and read()" },
+};
+
+/* way - the index in ways[] of how @s's pages are taken */
+static int way(const struct ft_session *s)
 {
 	if (s->splice)
-		return "splice to the file";
+		return 0;
 	if (!s->map)
-		return "read()";
-	return s->map_unmapped ? "mmap of the ring buffer (--mmap), and read() for CPUs it "
-				 "could not map" : "mmap of the ring buffer (--mmap)";
+		return 1;
+	return s->map_unmapped ? 3 : 2;
 }
 
 /**
@@ -239,7 +249,7 @@ int ft_reader_setup(struct ft_session *s, const struct ft_opts *o, bool splice)
 	for (cpu = 0; cpu < s->ncpus; cpu++)
 		cpus += s->tcpu[cpu] != NULL;
 	ft_err("instance %s, %d CPU%s, sub-buffers of %d bytes, read by %s", s->name, cpus,
-	       cpus == 1 ? "" : "s", s->pf.subbuf_size, how_read(s));
+	       cpus == 1 ? "" : "s", s->pf.subbuf_size, ways[way(s)].how);
 	return 0;
 }
 
@@ -255,9 +265,7 @@ void ft_reader_counts(const struct ft_session *s)
 	if (s->map)
 		snprintf(mapped, sizeof(mapped), " (%llu taken after their start)", parts);
 	ft_err("%llu rounds, %llu woken by a buffer's fill, %llu pages%s, %llu %s calls",
-	       s->rounds, s->wakeups, s->pages, mapped, s->calls,
-	       s->splice ? "splice (tracefs_cpu_write)" : !s->map ? "read()" :
-	       s->map_unmapped ? "GET_READER ioctl and read()" : "GET_READER ioctl");
+	       s->rounds, s->wakeups, s->pages, mapped, s->calls, ways[way(s)].calls);
 }
 
 /* stat_value - the number after "NAME:" in a per_cpu stats text */
