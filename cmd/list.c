@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `ftscope list`: the commands, and what this kernel offers them. Everything is
- * found by reading; nothing is written (set_ftrace_filter is never opened).
+ * found by reading; nothing is written (set_ftrace_filter is never opened) but an
+ * instance made to try the ring buffer's mapping in, and removed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,15 +51,12 @@ static void yesno(const char *what, int ok, const char *why)
 
 /*
  * ring_buffer_reads - how a run reads the ring buffers: read() by default, mapped
- * with --mmap where the kernel can map them (tried on CPU 0's top-level buffer)
+ * with --mmap where the kernel can map them (tried as a run would, in an instance)
  */
 static void ring_buffer_reads(void)
 {
-	char path[512];
-	int e;
+	int e = ft_ringmap_probe();
 
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu0/trace_pipe_raw", tracefs_tracing_dir());
-	e = ft_ringmap_probe(path);
 	yesno("ring buffer mmap (--mmap)", !e, e ? strerror(e) : NULL);
 	printf("  %-26s %s\n", "ring buffer reads", e ? "read()" :
 	       "read(), or mapped with --mmap (docs/live.md compares them)");

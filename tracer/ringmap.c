@@ -12,10 +12,14 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <stdio.h>
 #include <unistd.h>
+
+#include <tracefs/tracefs.h>
 
 #include "events/page.h"
 #include "tracer/ringmap.h"
+#include "tracer/session.h"
 
 /* The kernel's struct trace_buffer_meta (include/uapi/linux/trace_mmap.h, 6.10). */
 struct rb_meta {
@@ -137,20 +141,40 @@ void ft_ringmap_close(struct ft_ringmap *r)
 }
 
 /**
- * ft_ringmap_probe - whether the kernel maps the ring buffer behind @path (a
- * trace_pipe_raw): its meta page is mapped and at once unmapped, nothing read
- * Returns 0, or the errno of the open or the mapping (ENODEV before Linux 6.10).
+ * ft_ringmap_probe - whether the kernel maps a run's ring buffer: CPU 0's meta page
+ * of an instance made for the try is mapped and at once unmapped, nothing read, and
+ * the instance removed. Not the top-level buffer: where a snapshot is armed there it
+ * refuses (EBUSY) though a run's own instance maps, and a mapping there would refuse
+ * another tool's snapshot for that moment.
+ * Returns 0, or the errno of the instance, the open or the mapping (ENODEV before
+ * Linux 6.10).
  */
-int ft_ringmap_probe(const char *path)
+int ft_ringmap_probe(void)
 {
 	struct ft_ringmap r = { 0 };
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e = 0;
+	struct tracefs_instance *inst;
+	char name[64], *path;
+	int fd, e = 0;
 
-	if (fd < 0)
+	snprintf(name, sizeof(name), FT_INSTANCE_PREFIX "-probe-%d", getpid());
+	inst = tracefs_instance_create(name);
+	if (!inst)
 		return errno;
-	if (map_meta(&r, fd))
+	if (!tracefs_instance_is_new(inst)) {
+		tracefs_instance_free(inst);
+		return EEXIST;
+	}
+	path = tracefs_instance_get_file(inst, "per_cpu/cpu0/trace_pipe_raw");
+	fd = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+	if (fd < 0)
+		e = path ? errno : ENOMEM;
+	else if (map_meta(&r, fd))
 		e = errno;
 	ft_ringmap_close(&r);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
+	tracefs_put_tracing_file(path);
+	tracefs_instance_destroy(inst);
+	tracefs_instance_free(inst);
 	return e;
 }

@@ -5,8 +5,9 @@
 #              funclat --method graph and --method kprobe on the same 100 reads count the
 #              same calls of ksys_read and of vfs_read nested in it (one each, the inner
 #              calls' time inside the outer's); the graph recording read back with -i
-#              equals the live run; funccount's function tracer counts the same; tracefs
-#              is left as found.
+#              equals the live run; funccount's function tracer counts the same; with a
+#              snapshot armed on the top buffer (which then refuses a mapping) list says
+#              --mmap works, as a run's own instance maps; tracefs is left as found.
 # requires: root, network on first use (the backports kernel package, cached)
 . tests/live/lib.sh
 
@@ -48,6 +49,20 @@ if ok funccount && [ "$fc" = "$want" ]; then
 	pass "$name ($fc)"
 else
 	fail $name "funccount $fc, function_graph $want: $(head -1 $Q/funccount.err)"
+fi
+
+# The snapshot trigger on the top buffer makes the kernel refuse to map that buffer
+# (list said "no (Device or resource busy)" when it tried it there), not a run's own
+# instance: list must say yes, as the --mmap run beside it maps.
+name=qemu_list_mmap_snapshot
+if ok list_snapshot && ok mmap_snapshot && grep -q '^snapshot' $Q/trigger_armed.out &&
+   ! grep -q '^snapshot' $Q/trigger_after.out &&
+   grep -Eq '^  ring buffer mmap \(--mmap\) +yes$' $Q/list_snapshot.out &&
+   grep -q 'read by mmap of the ring buffer (--mmap)$' $Q/mmap_snapshot.err; then
+	pass $name
+else
+	fail $name "trigger $(head -1 $Q/trigger_armed.out); list: $(grep 'mmap' $Q/list_snapshot.out); \
+run: $(grep -m1 'read by' $Q/mmap_snapshot.err) $(head -1 $Q/mmap_snapshot.err)"
 fi
 
 name=qemu_graph_state_restored

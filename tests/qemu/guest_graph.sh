@@ -26,5 +26,14 @@ run kprobe ftscope funclat -F --json --method kprobe ksys_read vfs_read -- $DD
 run graph_rec ftscope funclat -F --json --method graph ksys_read vfs_read -o /tmp/g.dat -- $DD
 run graph_file ftscope funclat -F --json -i /tmp/g.dat ksys_read vfs_read
 run funccount ftscope funccount --json ksys_read vfs_read -- $DD
+# a snapshot armed on the top buffer: the kernel then refuses to map that buffer
+# (EBUSY), not a run's own instance; list must say what a run does
+TRIG=/sys/kernel/tracing/events/sched/sched_process_exec/trigger
+echo snapshot > $TRIG
+cat $TRIG > $out/trigger_armed.out
+run list_snapshot ftscope list
+run mmap_snapshot ftscope runqlat --mmap -v -d 1
+echo '!snapshot' > $TRIG
+cat $TRIG > $out/trigger_after.out
 snapshot > $out/after.state
 tar c -C $out . | gzip | base64
