@@ -475,7 +475,7 @@ static int choose_method(struct ft_probes *pr, struct ft_session *s)
 int ft_probes_setup(struct ft_probes *pr, struct ft_session *s, const int *pids, int npids,
 		    bool follow)
 {
-	unsigned int rnd = 0, limit = pr->req->limit ? pr->req->limit : FT_PROBES_LIMIT;
+	unsigned int limit = pr->req->limit ? pr->req->limit : FT_PROBES_LIMIT;
 	bool kernel = false;
 	int i;
 
@@ -487,9 +487,7 @@ int ft_probes_setup(struct ft_probes *pr, struct ft_session *s, const int *pids,
 		       "raise the limit with --max-funcs", pr->funcs.n, limit);
 		return -1;
 	}
-	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-		rnd = (unsigned int)ft_now_ns();
-	snprintf(pr->group, sizeof(pr->group), "ftscope_%d_%08x", getpid(), rnd);
+	ft_owned_name(pr->group, sizeof(pr->group), '_');
 	for (i = 0; i < pr->funcs.n; i++) {
 		kernel |= pr->funcs.fn[i].kind == FT_FK_KERNEL;
 		if (pr->req->method == FT_FM_FUNCTION && pr->funcs.fn[i].kind != FT_FK_KERNEL) {

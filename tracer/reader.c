@@ -202,25 +202,28 @@ void ft_reader_realtime_end(struct ft_session *s)
 	s->realtime = false;
 }
 
-/* the ways a run's pages are taken: -v's words for them and for their system calls */
+/* the ways a run's pages are taken */
+enum way { BY_SPLICE, BY_READ, BY_MMAP, BY_MMAP_AND_READ };
+
+/* -v's words for each way and for its system calls */
 static const struct {
 	const char *how, *calls;
 } ways[] = {
-	{ "splice to the file", "splice (tracefs_cpu_write)" },
-	{ "read()", "read()" },
-	{ "mmap of the ring buffer (--mmap)", "GET_READER ioctl" },
-	{ "mmap of the ring buffer (--mmap), and read() for CPUs it could not map",
-	  "GET_READER ioctl and read()" },
+	[BY_SPLICE]		= { "splice to the file", "splice (tracefs_cpu_write)" },
+	[BY_READ]		= { "read()", "read()" },
+	[BY_MMAP]		= { "mmap of the ring buffer (--mmap)", "GET_READER ioctl" },
+	[BY_MMAP_AND_READ]	= { "mmap of the ring buffer (--mmap), and read() for CPUs it could "
+				    "not map", "GET_READER ioctl and read()" },
 };
 
-/* way - the index in ways[] of how @s's pages are taken */
-static int way(const struct ft_session *s)
+/* way - how @s's pages are taken */
+static enum way way(const struct ft_session *s)
 {
 	if (s->splice)
-		return 0;
+		return BY_SPLICE;
 	if (!s->map)
-		return 1;
-	return s->map_unmapped ? 3 : 2;
+		return BY_READ;
+	return s->map_unmapped ? BY_MMAP_AND_READ : BY_MMAP;
 }
 
 /**

@@ -140,41 +140,49 @@ void ft_ringmap_close(struct ft_ringmap *r)
 	r->meta = NULL;
 }
 
+/* map_try - 0 when the meta page of the buffer behind @path maps, or the errno */
+static int map_try(const char *path)
+{
+	struct ft_ringmap r = { 0 };
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e = 0;
+
+	if (fd < 0)
+		return errno;
+	if (map_meta(&r, fd))
+		e = errno;
+	ft_ringmap_close(&r);
+	close(fd);
+	return e;
+}
+
 /**
- * ft_ringmap_probe - whether the kernel maps a run's ring buffer: CPU 0's meta page
- * of an instance made for the try is mapped and at once unmapped, nothing read, and
- * the instance removed. Not the top-level buffer: where a snapshot is armed there it
- * refuses (EBUSY) though a run's own instance maps, and a mapping there would refuse
- * another tool's snapshot for that moment.
- * Returns 0, or the errno of the instance, the open or the mapping (ENODEV before
+ * ft_ringmap_probe - whether the kernel maps a run's ring buffers: in an instance made
+ * for the try and removed, each CPU's meta page is mapped and at once unmapped (nothing
+ * read) until one maps, as a run maps those it can. Not the top-level buffer: where a
+ * snapshot is armed there it refuses (EBUSY) though a run's own instance maps, and a
+ * mapping there would refuse another tool's snapshot for that moment.
+ * Returns 0, or the errno of the instance or of the first CPU's try (ENODEV before
  * Linux 6.10).
  */
 int ft_ringmap_probe(void)
 {
-	struct ft_ringmap r = { 0 };
 	struct tracefs_instance *inst;
-	char name[64], *path;
-	int fd, e = 0;
+	char name[64], rel[64], *path;
+	int cpu, e = ENOENT, first = ENOENT;
 
-	snprintf(name, sizeof(name), FT_INSTANCE_PREFIX "-probe-%d", getpid());
-	inst = tracefs_instance_create(name);
+	inst = ft_instance_new(name, sizeof(name));
 	if (!inst)
 		return errno;
-	if (!tracefs_instance_is_new(inst)) {
-		tracefs_instance_free(inst);
-		return EEXIST;
+	for (cpu = 0; e; cpu++) {
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+		if (!tracefs_file_exists(inst, rel))
+			break;
+		path = tracefs_instance_get_file(inst, rel);
+		e = path ? map_try(path) : ENOMEM;
+		tracefs_put_tracing_file(path);
+		if (!cpu)
+			first = e;
 	}
-	path = tracefs_instance_get_file(inst, "per_cpu/cpu0/trace_pipe_raw");
-	fd = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
-	if (fd < 0)
-		e = path ? errno : ENOMEM;
-	else if (map_meta(&r, fd))
-		e = errno;
-	ft_ringmap_close(&r);
-	if (fd >= 0)
-		close(fd);
-	tracefs_put_tracing_file(path);
-	tracefs_instance_destroy(inst);
-	tracefs_instance_free(inst);
-	return e;
+	ft_instance_remove(inst);
+	return e ? first : 0;
 }

@@ -191,6 +191,57 @@ static int enable_events(struct ft_session *s, unsigned int need, unsigned int w
 	return 0;
 }
 
+/* ft_owned_name - @buf: a name of ours, FT_INSTANCE_PREFIX @sep PID @sep RANDOM (reset's form) */
+void ft_owned_name(char *buf, size_t len, char sep)
+{
+	unsigned int rnd = 0;
+
+	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+		rnd = (unsigned int)ft_now_ns();
+	snprintf(buf, len, FT_INSTANCE_PREFIX "%c%d%c%08x", sep, getpid(), sep, rnd);
+}
+
+/*
+ * ft_instance_new - a tracefs instance made now under a name of ours (in @name).
+ * Returns it, or NULL with errno (EEXIST: one of that name was there, left alone).
+ */
+struct tracefs_instance *ft_instance_new(char *name, size_t len)
+{
+	struct tracefs_instance *inst;
+
+	ft_owned_name(name, len, '-');
+	inst = tracefs_instance_create(name);
+	if (!inst) {
+		if (!errno)
+			errno = EIO;
+		return NULL;
+	}
+	if (!tracefs_instance_is_new(inst)) {
+		tracefs_instance_free(inst);
+		errno = EEXIST;
+		return NULL;
+	}
+	return inst;
+}
+
+/*
+ * ft_instance_remove - remove the instance @inst (from ft_instance_new) and free it;
+ * rmdir is refused while a reader still holds a file of it: retried for half a second
+ */
+void ft_instance_remove(struct tracefs_instance *inst)
+{
+	int tries;
+
+	if (!inst)
+		return;
+	for (tries = 0; tries < 50; tries++) {
+		if (!tracefs_instance_destroy(inst) || errno != EBUSY)
+			break;
+		usleep(10000);
+	}
+	tracefs_instance_free(inst);
+}
+
 /**
  * ft_session_open - create and configure the run's own instance, tracing off
  * @need: events that must exist; @want: events used when the kernel has them;
@@ -200,7 +251,6 @@ static int enable_events(struct ft_session *s, unsigned int need, unsigned int w
 int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int need,
 		    unsigned int want, const int *pids, int npids, bool follow_fork)
 {
-	unsigned int rnd = 0;
 	char mask[1024], *hp;
 	size_t len;
 	int i;
@@ -210,17 +260,12 @@ int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int 
 	s->cpu_on = o->cpu_on;
 	if (ft_tracefs_mount())
 		return -1;
-	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-		rnd = (unsigned int)ft_now_ns();
-	snprintf(s->name, sizeof(s->name), FT_INSTANCE_PREFIX "-%d-%08x", getpid(), rnd);
-	s->inst = tracefs_instance_create(s->name);
+	s->inst = ft_instance_new(s->name, sizeof(s->name));
 	if (!s->inst) {
-		ft_err("cannot create tracefs instance %s: %s", s->name, strerror(errno));
-		return -1;
-	}
-	s->created = tracefs_instance_is_new(s->inst);
-	if (!s->created) {
-		ft_err("tracefs instance %s already exists", s->name);
+		if (errno == EEXIST)
+			ft_err("tracefs instance %s already exists", s->name);
+		else
+			ft_err("cannot create tracefs instance %s: %s", s->name, strerror(errno));
 		return -1;
 	}
 	if (write_knob(s, "tracing_on", "0") || write_knob(s, "options/overwrite", "0") ||
@@ -341,7 +386,7 @@ void ft_session_stop(struct ft_session *s)
  */
 void ft_session_close(struct ft_session *s)
 {
-	int i, tries;
+	int i;
 
 	if (!s->inst)
 		goto out;
@@ -359,16 +404,7 @@ void ft_session_close(struct ft_session *s)
 			s->stats_fd[i] = -1;
 		s->tcpu[i] = NULL;
 	}
-	if (s->created) {
-		/* rmdir is refused while a reader still holds a file: retry briefly */
-		for (tries = 0; tries < 50; tries++) {
-			if (!tracefs_instance_destroy(s->inst) || errno != EBUSY)
-				break;
-			usleep(10000);
-		}
-		s->created = false;
-	}
-	tracefs_instance_free(s->inst);
+	ft_instance_remove(s->inst);
 	s->inst = NULL;
 out:
 	free(s->fd);

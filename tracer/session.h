@@ -25,7 +25,6 @@ struct ft_ringmap;
 struct ft_session {
 	struct tracefs_instance	*inst;
 	char			name[64];
-	bool			created;	/* we made the instance: we remove it */
 	int			ncpus;
 	bool			*cpu_on;
 	int			*fd;		/* per-CPU trace_pipe_raw, -1 when not read */
@@ -90,6 +89,9 @@ struct ft_capture {
 
 int ft_capture_open(struct ft_capture *c, const char *path, struct ft_session *s);
 void ft_capture_tap(void *ctx, int cpu, const void *page, unsigned int len);
+void ft_owned_name(char *buf, size_t len, char sep);
+struct tracefs_instance *ft_instance_new(char *name, size_t len);
+void ft_instance_remove(struct tracefs_instance *inst);
 bool ft_session_has_event(struct ft_session *s, const char *system, const char *event);
 long ft_capture_splice(struct ft_capture *c, bool flush);
 void ft_capture_maps(struct ft_capture *c, const int *pids, int n);

@@ -94,17 +94,19 @@ def listing(path, disk):
 
 
 def tc_queue(path, disk):
-    """sector -> insert -> issue in us of DISK's requests in trace-cmd report -t's
-    lines; a sector inserted or issued more than once maps to None"""
+    """sector -> insert -> issue in us of DISK's writes in trace-cmd report -t's lines
+    (dd's; a read or flush of the same sector is another request); a sector whose
+    write was inserted or issued more than once maps to None"""
     ts, seen = {}, {}
-    for line in open(path):
-        m = re.search(r" (\d+)\.(\d{9}): block_rq_(insert|issue): +(\d+),(\d+) \S+ \d+ "
-                      r"\(.*?\) (\d+) \+", line)
-        if not m or "%s:%s" % (m.group(4), m.group(5)) != disk:
-            continue
-        key = (int(m.group(6)), m.group(3))
-        seen[key] = seen.get(key, 0) + 1
-        ts[key] = int(m.group(1)) * 10**9 + int(m.group(2))
+    with open(path) as f:
+        for line in f:
+            m = re.search(r" (\d+)\.(\d{9}): block_rq_(insert|issue): +(\d+),(\d+) (\S+) \d+ "
+                          r"\(.*?\) (\d+) \+", line)
+            if not m or "%s:%s" % (m.group(4), m.group(5)) != disk or "W" not in m.group(6):
+                continue
+            key = (int(m.group(7)), m.group(3))
+            seen[key] = seen.get(key, 0) + 1
+            ts[key] = int(m.group(1)) * 10**9 + int(m.group(2))
     out = {}
     for (sec, kind) in ts:
         if kind == "insert" and (sec, "issue") in ts:
@@ -118,7 +120,7 @@ def queued(bt, plain, q, disk, n, med_us, tc_report):
     a, b = listing(plain, disk), listing(q, disk)
     bad = [s for s in a if s in b and not (b[s][0] + b[s][1] >= a[s][1] - 0.001 and
                                             abs(b[s][1] - a[s][1]) <= 0.001)]
-    queued_some = sum(1 for s in b if b[s][0] > 0)
+    queued_some = sum(1 for s in b if b[s][0] > 0)	# printed, not a bound: the machine's
     tc = tc_queue(tc_report, disk)
     # the listing prints ms to 3 places: a QUE is right when it is trace-cmd's us rounded
     off_tc = [s for s in b if tc.get(s) is None or abs(b[s][0] * 1e3 - tc[s]) > 0.5 + 1e-6]

@@ -13,13 +13,10 @@ need_root hist || exit 0
 # this test's leaks (global_state in lib.sh leaves all instances out, as other runs'
 # may belong to another pid namespace): instances with its events whose owner has ended
 leaked() {
-	local d p
-	for d in $T/instances/ftscope-*; do
-		p=${d##*/ftscope-}
-		p=${p%%-*}
-		[ -d "$d" ] && [ ! -d /proc/$p ] &&
-			grep -qE 'sys_enter_read|sched_process_exec|sched_process_exit|task_rename' \
-				"$d/set_event" 2>/dev/null && echo "${d##*/}"
+	local d
+	for d in $(orphans); do
+		grep -qE 'sys_enter_read|sched_process_exec|sched_process_exit|task_rename' \
+			"$d/set_event" 2>/dev/null && echo "${d##*/}"
 	done
 }
 before=$(global_state)

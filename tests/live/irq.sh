@@ -30,14 +30,8 @@ mkdir -p $D
 # state NAME: the tracefs state but for the instances of other ftscope runs (other tests
 # may run beside this one); an instance of ours (its owner pid gone) is listed
 state() {
-	local i pid
-
 	snapshot | grep -v '^ftscope-' | awk '/^== .*\/instances\// { skip = 1 } !skip'
-	for i in $T/instances/ftscope-*; do
-		pid=${i##*/ftscope-}
-		pid=${pid%%-*}
-		[ -d "$i" ] && [[ $pid =~ ^[0-9]+$ ]] && ! kill -0 $pid 2> /dev/null && echo "left: $i"
-	done
+	orphans | sed 's/^/left: /'
 }
 before=$(state)
 

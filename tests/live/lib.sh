@@ -174,6 +174,16 @@ guest() {
 	pass "${name}_boot (kernel $(cat $Q/uname.out))"
 }
 
+# orphans: the ftscope instances whose owner (the PID in the name) has ended, as paths
+orphans() {
+	local d p
+	for d in $T/instances/ftscope-*; do
+		p=${d##*/ftscope-}
+		p=${p%%-*}
+		[ -d "$d" ] && [[ $p =~ ^[0-9]+$ ]] && [ ! -d /proc/$p ] && echo "$d"
+	done
+}
+
 # kernel_maps: whether ftscope list says this kernel maps the ring buffer (6.10+)
 kernel_maps() {
 	$FTSCOPE list | grep -Eq '^  ring buffer mmap \(--mmap\) +yes'

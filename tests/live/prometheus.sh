@@ -24,12 +24,7 @@ fi
 # this test's leaks (global_state in lib.sh leaves all instances out): instances whose
 # owner has ended
 leaked() {
-	local d p
-	for d in $T/instances/ftscope-*; do
-		p=${d##*/ftscope-}
-		p=${p%%-*}
-		[ -d "$d" ] && [ ! -d /proc/$p ] && echo "${d##*/}"
-	done
+	orphans | sed 's|.*/||'
 }
 before=$(global_state)
 leaks_before=$(leaked)

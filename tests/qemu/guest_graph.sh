@@ -29,11 +29,14 @@ run funccount ftscope funccount --json ksys_read vfs_read -- $DD
 # a snapshot armed on the top buffer: the kernel then refuses to map that buffer
 # (EBUSY), not a run's own instance; list must say what a run does
 TRIG=/sys/kernel/tracing/events/sched/sched_process_exec/trigger
+TOP=/sys/kernel/tracing/per_cpu/cpu0/trace_pipe_raw
 echo snapshot > $TRIG
 cat $TRIG > $out/trigger_armed.out
+run top_armed tests/workloads/mapmeta $TOP
 run list_snapshot ftscope list
 run mmap_snapshot ftscope runqlat --mmap -v -d 1
 echo '!snapshot' > $TRIG
 cat $TRIG > $out/trigger_after.out
+run top_after tests/workloads/mapmeta $TOP
 snapshot > $out/after.state
 tar c -C $out . | gzip | base64
