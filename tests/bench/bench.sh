@@ -12,7 +12,8 @@
 #     at the default buffer size as the load grows, ftscope and perf at once;
 #  3. what tracing costs the traced workload: `perf bench sched pipe` usec/op with
 #     nothing, the kernel's writes alone (an instance nobody reads), ftscope runqlat,
-#     perf sched record -a, and a bpftrace runqlat.
+#     perf sched record -a, and a bpftrace runqlat, in alternating rounds
+#     (tests/bench/slowdown_bench.sh, which runs alone too).
 #  4. offline: peak memory of `ftscope flamegraph` on 20 and 200 MB of perf script
 #     output, as a ratio to the input and beside a stackcollapse-perf peer when one
 #     is installed (tests/bench/flame_mem.sh, which runs alone too).
@@ -23,8 +24,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 [ "$(id -u)" -eq 0 ] || { echo "bench.sh: needs root" >&2; exit 1; }
 W=$(mktemp -d /tmp/ftscope-bench.XXXXXX)
-bare=/sys/kernel/tracing/instances/ftscope-bench-$$	# part 3's unread instance
-trap 'rm -rf $W; rmdir $bare 2> /dev/null' EXIT
+trap 'rm -rf $W' EXIT
 MSG="perf bench sched messaging -g 20 -l 2000"
 
 echo "== 1. offline decode, same pages"
@@ -93,45 +93,7 @@ echo "== 2. live (tests/bench/live_bench.sh)"
 tests/bench/live_bench.sh
 
 echo
-echo "== 3. cost to the traced workload: perf bench sched pipe -l 100000 (usec/op, median of 3)"
-# pipe_us: the median usec/op of three runs (single runs vary by 10-20% on a shared VM)
-pipe_us() {
-	for i in 1 2 3; do
-		perf bench sched pipe -l 100000 2>/dev/null | awk '/usecs\/op/ {print $1}'
-	done | sort -n | sed -n 2p
-}
-base=$(pipe_us)
-# the floor for any ftrace reader: runqlat's three events written into an instance that
-# nobody reads (the kernel's ring-buffer writes alone; the buffer overwrites when full)
-mkdir $bare
-for e in sched_switch sched_wakeup sched_wakeup_new; do echo 1 > $bare/events/sched/$e/enable; done
-kw=$(pipe_us); rmdir $bare
-./ftscope runqlat > /dev/null 2>&1 & p=$!
-until ls /sys/kernel/tracing/instances | grep -q "^ftscope-$p-"; do sleep 0.05; done
-ft=$(pipe_us); kill -INT $p; wait $p
-perf sched record -a -o $W/perf2.data > /dev/null 2>&1 & p=$!
-sleep 1	# perf has no ready signal; give it time to set up its ring buffers
-pf=$(pipe_us); kill -INT $p; wait $p
-cat > $W/rq.bt <<'BT'
-tracepoint:sched:sched_wakeup, tracepoint:sched:sched_wakeup_new { @q[args->pid] = nsecs; }
-tracepoint:sched:sched_switch {
-	if ((args->prev_state & 0xff) == 0) { @q[args->prev_pid] = nsecs; }
-	$t = @q[args->next_pid];
-	if ($t) { @us = hist((nsecs - $t) / 1000); delete(@q[args->next_pid]); }
-}
-BT
-bpftrace $W/rq.bt > $W/bt.out 2>&1 & p=$!
-until grep -q Attaching $W/bt.out 2>/dev/null; do sleep 0.05; done
-bt=$(pipe_us); kill -INT $p; wait $p
-awk -v b="$base" -v k="$kw" -v f="$ft" -v p="$pf" -v t="$bt" 'BEGIN {
-	printf "  nothing:              %6.2f\n", b;
-	printf "  kernel writes alone:  %6.2f  (%+.0f%%: the 3 events into an unread instance)\n",
-	       k, (k / b - 1) * 100;
-	printf "  ftscope runqlat:      %6.2f  (%+.0f%%)\n", f, (f / b - 1) * 100;
-	printf "  perf sched record -a: %6.2f  (%+.0f%%)\n", p, (p / b - 1) * 100;
-	printf "  bpftrace runqlat:     %6.2f  (%+.0f%%)\n", t, (t / b - 1) * 100;
-	printf "  ftscope adds %.2fx what bpftrace adds; the kernel writes alone %.2fx\n",
-	       (f - b) / (t - b), (k - b) / (t - b) }'
+tests/bench/slowdown_bench.sh
 
 echo
 echo "== 4. flamegraph memory on perf script output (tests/bench/flame_mem.sh)"
