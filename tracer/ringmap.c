@@ -9,10 +9,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <stdio.h>
 #include <unistd.h>
 
 #include <tracefs/tracefs.h>

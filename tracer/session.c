@@ -210,6 +210,7 @@ struct tracefs_instance *ft_instance_new(char *name, size_t len)
 	struct tracefs_instance *inst;
 
 	ft_owned_name(name, len, '-');
+	errno = 0;
 	inst = tracefs_instance_create(name);
 	if (!inst) {
 		if (!errno)
@@ -226,19 +227,24 @@ struct tracefs_instance *ft_instance_new(char *name, size_t len)
 
 /*
  * ft_instance_remove - remove the instance @inst (from ft_instance_new) and free it;
- * rmdir is refused while a reader still holds a file of it: retried for half a second
+ * rmdir is refused while a reader still holds a file of it: retried for half a second.
+ * One that stays is named on stderr.
  */
 void ft_instance_remove(struct tracefs_instance *inst)
 {
-	int tries;
+	int tries, e = 0;
 
 	if (!inst)
 		return;
 	for (tries = 0; tries < 50; tries++) {
-		if (!tracefs_instance_destroy(inst) || errno != EBUSY)
+		e = tracefs_instance_destroy(inst) ? errno : 0;
+		if (e != EBUSY)
 			break;
 		usleep(10000);
 	}
+	if (e)
+		ft_err("cannot remove tracefs instance %s (%s): `ftscope reset` removes it",
+		       tracefs_instance_get_name(inst), strerror(e));
 	tracefs_instance_free(inst);
 }
 

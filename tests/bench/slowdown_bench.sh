@@ -14,17 +14,28 @@
 #   ROUNDS=11 LOOPS=100000 tests/bench/slowdown_bench.sh
 
 cd "$(dirname "$0")/../.." || exit 1
-[ "$(id -u)" -eq 0 ] || { echo "slowdown_bench.sh: needs root" >&2; exit 1; }
+# die MSG: one line on stderr, status 1 (the EXIT trap cleans up)
+die() {
+	echo "slowdown_bench.sh: $*" >&2
+	exit 1
+}
+[ "$(id -u)" -eq 0 ] || die "needs root"
+for c in perf bpftrace taskset python3 ./ftscope; do
+	command -v $c > /dev/null || die "no $c (scripts/install-deps.sh, make)"
+done
+. tests/live/lib.sh	# T, our_instance
 ROUNDS=${ROUNDS:-9}
 LOOPS=${LOOPS:-100000}
-T=/sys/kernel/tracing
 W=$(mktemp -d /tmp/ftscope-slow.XXXXXX)
-bare=$T/instances/ftscope-bench-$$	# the unread instance
+# the unread instance, named as ftscope names its own: `ftscope reset` removes it if a
+# SIGKILL leaves it behind. It keeps the kernel's default overwrite mode, so that every
+# write is made however full it gets (with overwrite off, a full buffer drops them, cheaper)
+bare=$T/instances/ftscope-$$-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
 p=
 # cleanup - the tracer of an interrupted round stopped, the instance and files gone
 cleanup() {
 	[ -n "$p" ] && kill -INT $p 2> /dev/null && wait $p
-	rmdir $bare 2> /dev/null
+	[ -d $bare ] && rmdir $bare
 	rm -rf $W
 }
 trap cleanup EXIT
@@ -37,30 +48,43 @@ tracepoint:sched:sched_switch {
 }
 BT
 
+# ready CMD...: poll CMD until it holds while the tracer $p runs (dies if $p ends)
+ready() {
+	until "$@"; do
+		kill -0 $p 2> /dev/null || die "the tracer of this round ended: $(tail -1 $W/tracer.err)"
+		sleep 0.05
+	done
+}
+
 # start NAME - the tracer of condition NAME running (its pid in $p), ready to record
 start() {
 	case $1 in
 	unread)
-		mkdir $bare
+		mkdir $bare || die "cannot make $bare"
 		for e in sched_switch sched_wakeup sched_wakeup_new; do
-			echo 1 > $bare/events/sched/$e/enable
+			echo 1 > $bare/events/sched/$e/enable || die "cannot enable $e in $bare"
 		done ;;
 	ftscope)
-		./ftscope runqlat > /dev/null 2>&1 & p=$!
-		until ls $T/instances | grep -q "^ftscope-$p-"; do sleep 0.05; done ;;
+		./ftscope runqlat > /dev/null 2> $W/tracer.err & p=$!
+		ready our_instance $p ;;	# events enabled and tracing on
 	perf)
-		perf sched record -a -o $W/perf.data > /dev/null 2>&1 & p=$!
-		sleep 1 ;;	# perf has no ready signal; time to set up its ring buffers
+		perf sched record -a -o $W/perf.data > /dev/null 2> $W/tracer.err & p=$!
+		sleep 1	# perf has no ready signal; time to set up its ring buffers
+		ready true ;;
 	bpftrace)
-		bpftrace $W/rq.bt > $W/bt.out 2>&1 & p=$!
-		until grep -q Attaching $W/bt.out 2> /dev/null; do sleep 0.05; done ;;
+		bpftrace $W/rq.bt > $W/bt.out 2> $W/tracer.err & p=$!
+		ready grep -q Attaching $W/bt.out ;;
 	esac
 }
 
-# stop NAME - the tracer of condition NAME gone
+# stop NAME - the tracer of condition NAME gone (dies if it had ended before)
 stop() {
-	[ $1 = unread ] && rmdir $bare
-	[ -n "$p" ] && kill -INT $p && wait $p
+	if [ $1 = unread ]; then
+		rmdir $bare || die "cannot remove $bare"
+	elif [ -n "$p" ]; then
+		kill -INT $p 2> /dev/null || die "$1 ended before its round did: $(tail -1 $W/tracer.err)"
+		wait $p
+	fi
 	p=
 }
 
@@ -72,6 +96,7 @@ for ((r = 0; r < ROUNDS; r++)); do
 		us=$(taskset -c 0 perf bench sched pipe -l $LOOPS 2> /dev/null |
 		     awk '/usecs\/op/ {print $1}')
 		stop $c
+		[ -n "$us" ] || die "perf bench sched pipe printed no usecs/op (round $r, $c)"
 		echo "$r $c $us" >> $W/runs
 	done
 done
@@ -85,7 +110,9 @@ for line in open(sys.argv[1]):
     r, c, us = line.split()
     runs.setdefault(c, {})[int(r)] = float(us)
 conds, base = sys.argv[2:], runs["nothing"]
-med = lambda v: sorted(v)[len(v) // 2]
+def med(v):
+    v = sorted(v)
+    return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
 slow = {c: [runs[c][r] / base[r] - 1 for r in base] for c in conds}
 words = {"nothing": "nothing", "unread": "kernel writes alone", "ftscope": "ftscope runqlat",
          "perf": "perf sched record -a", "bpftrace": "bpftrace runqlat"}

@@ -47,6 +47,8 @@ snapshot() {
 		 kprobe_events trace_options; do
 		[ -e $T/$f ] && { echo "== $f"; cat $T/$f 2>/dev/null; }
 	done
+	# whether the top buffer's snapshot is allocated (its help text says so), not its records
+	[ -e $T/snapshot ] && { echo "== snapshot"; grep -m1 -o 'Snapshot is [a-z]*' $T/snapshot; }
 	for i in $T/instances/*/; do
 		[ -d "$i" ] && { echo "== $i"; cat "$i/set_event" "$i/tracing_on" 2>/dev/null; }
 	done
@@ -125,15 +127,17 @@ has_threads() {
 	[ "$(ls /proc/$1/task 2>/dev/null | wc -l)" -ge "$2" ]
 }
 
+# instance_of PID: the path of ftscope PID's instance (ftscope-PID-RANDOM), if it has one
+instance_of() {
+	ls -d $T/instances/ftscope-$1-* 2>/dev/null | head -1
+}
+
 # our_instance PID: is ftscope PID tracing yet (its instance made and switched on)?
 our_instance() {
-	local d
-	for d in $T/instances/ftscope-$1-*; do
-		# a new instance starts with tracing_on 1: events enabled means ftscope set it up
-		[ -n "$(cat "$d/set_event" 2>/dev/null)" ] &&
-			[ "$(cat "$d/tracing_on" 2>/dev/null)" = 1 ] && return 0
-	done
-	return 1
+	local d=$(instance_of $1)
+	# a new instance starts with tracing_on 1: events enabled means ftscope set it up
+	[ -n "$d" ] && [ -n "$(cat "$d/set_event" 2>/dev/null)" ] &&
+		[ "$(cat "$d/tracing_on" 2>/dev/null)" = 1 ]
 }
 
 # json EXPR FILE: evaluate a python expression over the JSON object j of FILE's last line
@@ -174,13 +178,14 @@ guest() {
 	pass "${name}_boot (kernel $(cat $Q/uname.out))"
 }
 
-# orphans: the ftscope instances whose owner (the PID in the name) has ended, as paths
+# orphans: the ftscope instances whose owner has ended, as paths: named as ftscope names
+# them (ftscope-PID-HEX, as `ftscope reset` reads them), the PID gone or not an ftscope
 orphans() {
 	local d p
 	for d in $T/instances/ftscope-*; do
-		p=${d##*/ftscope-}
-		p=${p%%-*}
-		[ -d "$d" ] && [[ $p =~ ^[0-9]+$ ]] && [ ! -d /proc/$p ] && echo "$d"
+		[[ ${d##*/} =~ ^ftscope-([0-9]+)-[0-9a-f]+$ ]] || continue
+		p=${BASH_REMATCH[1]}
+		[[ $(cat /proc/$p/comm 2>/dev/null) == ftscope* ]] || echo "$d"
 	done
 }
 

@@ -27,7 +27,7 @@ kernel_maps || mapped=0
 # kstats PID: "read entries dropped" summed over the CPUs of PID's instance, then per CPU
 kstats() {
 	local d cpu
-	d=$(ls -d $T/instances/ftscope-$1-* 2>/dev/null | head -1)
+	d=$(instance_of $1)
 	[ -n "$d" ] || return 1
 	for cpu in $d/per_cpu/cpu*; do
 		awk -F: '/^read events/ { r = $2 } /^entries/ { e = $2 } /^dropped events/ { x = $2 }
@@ -77,7 +77,7 @@ pass_load() {
 	echo "# resident KB each second, timehist: ${th_rss[*]}"
 	# stop both instances, then read what the kernel kept and dropped
 	for i in $rq $th; do
-		echo 0 > $(ls -d $T/instances/ftscope-$i-* | head -1)/tracing_on
+		echo 0 > $(instance_of $i)/tracing_on
 	done
 	kstats $rq > $OUT/load-rq.k
 	kstats $th > $OUT/load-th.k

@@ -36,6 +36,7 @@ run top_armed tests/workloads/mapmeta $TOP
 run list_snapshot ftscope list
 run mmap_snapshot ftscope runqlat --mmap -v -d 1
 echo '!snapshot' > $TRIG
+echo 0 > /sys/kernel/tracing/snapshot	# the trigger allocated it; freed, as it was before
 cat $TRIG > $out/trigger_after.out
 run top_after tests/workloads/mapmeta $TOP
 snapshot > $out/after.state
