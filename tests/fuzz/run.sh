@@ -6,7 +6,8 @@
 #              here from this repository's data, ../shared's fixtures (read in place)
 #              and, with trace-cmd, its v7 and zstd conversions of our own trace.dat
 #              and a zlib one (tests/live/tdat_craft.py zlib).
-#              A crash leaves its input in tests/out/fuzz/NAME/ and fails the case.
+#              A crash leaves its input in tests/out/fuzz/NAME/ (kept in tests/out/fuzz-kept/,
+#              with whether it crashes alone) and fails the case.
 # requires: clang's libFuzzer (make fuzzers); ../shared is optional
 . tests/live/lib.sh
 FUZZ_TIME=${FUZZ_TIME:-60}
@@ -105,7 +106,12 @@ for bin in $B/fuzz_*; do
 	if [ $rc -eq 0 ] && [ -z "$art" ]; then
 		pass "fuzz_$name ($runs inputs in ${FUZZ_TIME}s, no crash)"
 	else
-		fail fuzz_$name "exit $rc, input $W/$name/$art: $(grep -m1 -E 'ERROR|runtime error' $W/$name.log)"
+		# kept where the next run does not clear it, and run alone once: does it crash so?
+		mkdir -p $OUT/fuzz-kept && cp $W/$name/$art $W/$name.log $OUT/fuzz-kept/ 2>/dev/null
+		$bin $W/$name/$art > $W/$name-art.log 2>&1 && again="runs clean alone" ||
+			again="crashes alone: $(grep -m1 -E 'ERROR|runtime error' $W/$name-art.log)"
+		fail fuzz_$name "exit $rc, input $OUT/fuzz-kept/$art ($again): \
+$(grep -m1 -E 'ERROR|runtime error' $W/$name.log)"
 	fi
 	rm -rf $W/$name-corpus-new
 done
