@@ -140,11 +140,8 @@ def queued(bt, plain, q, disk, n, med_us, tc_report):
 
 def perreq(bt, plain, q, disk, n, med_us, p90_us):
     """bpftrace's maps @r[SECTOR] and @rq[SECTOR] (ns) against both listings"""
-    r, rq = {}, {}
-    for line in open(bt):
-        m = re.match(r"@(r|rq)\[(\d+)\]: (\d+)$", line.strip())
-        if m:
-            (r if m.group(1) == "r" else rq)[int(m.group(2))] = int(m.group(3)) / 1e3
+    text = open(bt).read()
+    r, rq = bt_map(text, "r"), bt_map(text, "rq")
     theirs = {s: (r[s], rq[s]) for s in r if s in rq}
     a, b = listing(plain, disk), listing(q, disk)
     d = sorted(max(abs(a[s][1] * 1e3 - theirs[s][0]), abs((b[s][0] + b[s][1]) * 1e3 - theirs[s][1]))
