@@ -221,7 +221,6 @@ static int latency_init(void *priv, const struct ft_env *env)
 		return -1;
 	}
 	/* delays end where timehist's do and where run times start */
-	l->waits.at_estimate = l->waits.notes.estimated = true;
 	return 0;
 }
 
@@ -402,8 +401,7 @@ static void latency_report(void *priv, struct ft_report *r)
 done:
 	if (r->interval) {
 		clear_groups(&l->groups);
-		memset(&l->waits.notes, 0, sizeof(l->waits.notes));
-		l->waits.notes.estimated = l->waits.at_estimate;	/* a setting, not a count */
+		ft_wait_notes_reset(&l->waits.notes);
 	}
 }
 

@@ -11,7 +11,7 @@
  *
  * Switch-ins the kernel did not record are reconstructed by the switch chain
  * (events/chain.c), so a wakeup is never paired with a much later switch-in; their
- * latency is an upper bound and is counted as such. After lost events on a CPU,
+ * latency ends at the chain's estimate and is counted (--exact leaves it out). After lost events on a CPU,
  * pending wakeups bound for that CPU are dropped.
  */
 #include <errno.h>
@@ -45,6 +45,7 @@ static const struct option runqlat_longopts[] = {
 	{ "pids",		no_argument, NULL, 'P' },
 	{ "tids",		no_argument, NULL, 'L' },
 	{ "per-cpu",		no_argument, NULL, OPT_PER_CPU },
+	FT_EXACT_LONGOPT,
 	{ 0 }
 };
 
@@ -65,6 +66,7 @@ static int runqlat_parse_opt(void *priv, int opt, const char *arg)
 	case 'P': r->h.by = FT_BY_PID; return 0;
 	case 'L': r->h.by = FT_BY_TID; return 0;
 	case OPT_PER_CPU: r->h.by = FT_BY_CPU; return 0;
+	case FT_OPT_EXACT: r->notes.exact = true; return 0;
 	}
 	return -1;
 }
@@ -96,7 +98,7 @@ static void switch_in(struct runqlat *r, const struct ft_event *ev)
 
 	if (!t)
 		return;
-	switch (ft_ready_in(&t->r, ev, false, &t0, &t_in)) {
+	switch (ft_ready_in(&t->r, ev, true, &t0, &t_in)) {
 	case FT_READY_NONE:
 		return;
 	case FT_READY_UNKNOWN:
@@ -105,9 +107,9 @@ static void switch_in(struct runqlat *r, const struct ft_event *ev)
 	case FT_READY_WAITED:
 		break;
 	}
-	/* a reconstructed switch-in is timed at the first record that proves it: an upper bound */
-	if (ev->sw.synth)
-		r->notes.bounded++;
+	/* a reconstructed switch-in is timed at the chain's estimate, or left out */
+	if (!ft_wait_notes_keep(&r->notes, ev))
+		return;
 	ft_hgroups_add(&r->h, ev->sw.next_pid, ev->cpu, ev->sw.next_comm, t_in - t0);
 }
 
@@ -168,7 +170,7 @@ static void runqlat_report(void *priv, struct ft_report *rep)
 	ft_wait_notes_print(rep->f, "runqlat", &r->notes);
 done:
 	if (rep->interval) {
-		memset(&r->notes, 0, sizeof(r->notes));
+		ft_wait_notes_reset(&r->notes);
 		ft_hgroups_reset(&r->h);
 	}
 }
@@ -198,7 +200,8 @@ const struct ft_analyzer ft_runqlat = {
 				  "  -u, --microseconds   histogram in microseconds (default)\n"
 				  "  -P, --pids           one histogram per process\n"
 				  "  -L, --tids           one histogram per thread\n"
-				  "      --per-cpu        one histogram per CPU\n",
+				  "      --per-cpu        one histogram per CPU\n"
+				  FT_EXACT_USAGE,
 		.examples	= "  ftscope runqlat                # whole system until Ctrl-C\n"
 				  "  ftscope runqlat -d 5           # whole system for 5 seconds\n"
 				  "  ftscope runqlat 1 10 -T        # ten 1-second histograms, timestamped\n"

@@ -4,8 +4,8 @@
  * task's readiness follows analyzers/ready.h under perf sched latency's rule (the
  * first wakeup after a switch-out; none while it runs). After lost events on a CPU,
  * tasks waiting for that CPU are forgotten; a switch-in rebuilt across a loss ends
- * no wait (its time is unknown), one rebuilt otherwise is an upper bound, or, with
- * at_estimate (latency, whose run times start there too), ends at the chain's estimate.
+ * no wait (its time is unknown); one rebuilt otherwise ends it at the chain's estimate
+ * (where run times start too), counted, or left out with --exact.
  */
 #include <string.h>
 
@@ -64,7 +64,7 @@ static void on_switch(struct ft_waits *w, const struct ft_event *ev)
 		ft_ready_out(&t->r, ev, FT_READY_FIRST);
 	if (!wanted(w, next) || !(t = ft_tab_get(&w->tasks, next)))
 		return;
-	switch (ft_ready_in(&t->r, ev, w->at_estimate, &done.start, &done.end)) {
+	switch (ft_ready_in(&t->r, ev, true, &done.start, &done.end)) {
 	case FT_READY_NONE:
 		return;
 	case FT_READY_UNKNOWN:
@@ -73,6 +73,8 @@ static void on_switch(struct ft_waits *w, const struct ft_event *ev)
 	case FT_READY_WAITED:
 		break;
 	}
+	if (!ft_wait_notes_keep(&w->notes, ev))
+		return;
 	done.tid = next;
 	done.preempted = t->r.preempted;
 	done.waker = t->r.waker;
@@ -80,7 +82,6 @@ static void on_switch(struct ft_waits *w, const struct ft_event *ev)
 	done.target_cpu = t->r.target_cpu;
 	done.cpu = ev->cpu;
 	done.bounded = ev->sw.synth;
-	w->notes.bounded += ev->sw.synth;
 	w->done(w->ctx, &done);
 }
 
@@ -114,13 +115,40 @@ void ft_waits_event(struct ft_waits *w, const struct ft_event *ev)
 	}
 }
 
-/* ft_wait_notes_print - the lines under a report: upper bounds, losses */
+/*
+ * ft_wait_notes_keep - a wait ends at switch-in @ev: false when it is left out (rebuilt,
+ * under --exact); counts the rebuilt ones either way
+ */
+bool ft_wait_notes_keep(struct ft_wait_notes *n, const struct ft_event *ev)
+{
+	if (!ev->sw.synth)
+		return true;
+	if (n->exact) {
+		n->left_out++;
+		return false;
+	}
+	n->bounded++;
+	return true;
+}
+
+/* ft_wait_notes_reset - the counts of a new interval; the setting stays */
+void ft_wait_notes_reset(struct ft_wait_notes *n)
+{
+	bool exact = n->exact;
+
+	memset(n, 0, sizeof(*n));
+	n->exact = exact;
+}
+
+/* ft_wait_notes_print - the lines under a report: estimated waits, losses */
 void ft_wait_notes_print(FILE *f, const char *who, const struct ft_wait_notes *n)
 {
 	if (n->bounded)
-		fprintf(f, "%s: %llu latencies end at a switch-in the kernel did not record; "
-			"%s\n", who, n->bounded, n->estimated ?
-			"timed at the chain's estimate, as run times are" : "they are upper bounds");
+		fprintf(f, "%s: %llu latencies end at a switch-in the kernel did not record, "
+			"timed at the chain's estimate (--exact leaves them out)\n", who, n->bounded);
+	if (n->left_out)
+		fprintf(f, "%s: %llu latencies that end at a switch-in the kernel did not record "
+			"left out (--exact)\n", who, n->left_out);
 	if (n->dropped || n->unpaired)
 		fprintf(f, "%s: %llu pending wakeups dropped and %llu switch-ins not measured "
 			"after lost events\n", who, n->dropped, n->unpaired);
@@ -129,9 +157,8 @@ void ft_wait_notes_print(FILE *f, const char *who, const struct ft_wait_notes *n
 /* ft_wait_notes_json - the same as JSON fields */
 void ft_wait_notes_json(struct ft_json *j, const struct ft_wait_notes *n)
 {
-	ft_json_u64(j, "upper_bounds", n->bounded);
-	if (n->estimated)
-		ft_json_u64(j, "bounds_at_estimate", 1);
+	ft_json_u64(j, "estimated", n->bounded);
+	ft_json_u64(j, "left_out_exact", n->left_out);
 	ft_json_u64(j, "dropped_after_loss", n->dropped);
 	ft_json_u64(j, "unmeasured_after_loss", n->unpaired);
 }

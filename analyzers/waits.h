@@ -20,7 +20,7 @@ struct ft_wait {
 	int		tid;
 	uint64_t	start, end;	/* ready, switch-in (ns) */
 	bool		preempted;	/* ready since a switch-out while runnable */
-	bool		bounded;	/* the switch-in was rebuilt: end is an upper bound */
+	bool		bounded;	/* the switch-in was rebuilt: end is the chain's estimate */
 	int		waker;		/* pid that woke it (-1 when preempted) */
 	int		waker_cpu;	/* CPU the wakeup ran on */
 	int		target_cpu;	/* CPU the wakeup chose (-1 unknown) */
@@ -31,11 +31,20 @@ typedef void (*ft_wait_fn)(void *ctx, const struct ft_wait *w);
 
 /* What could not be measured exactly, reported under every latency analyzer. */
 struct ft_wait_notes {
-	unsigned long long	bounded;	/* waits ending at a rebuilt switch-in */
+	unsigned long long	bounded;	/* waits ending at a rebuilt switch-in, at the
+						   chain's estimate */
+	unsigned long long	left_out;	/* such waits left out (exact) */
 	unsigned long long	dropped;	/* ready tasks forgotten after lost events */
 	unsigned long long	unpaired;	/* switch-ins after lost events: not measured */
-	bool			estimated;	/* bounded waits end at the chain's estimate */
+	bool			exact;		/* --exact: only waits whose both ends are
+						   records */
 };
+
+/* --exact, for the analyzers whose histograms hold waits (the option's value) */
+#define FT_OPT_EXACT	0x1ff
+#define FT_EXACT_LONGOPT	{ "exact", no_argument, NULL, FT_OPT_EXACT }
+#define FT_EXACT_USAGE	"      --exact          leave out latencies that end at a switch-in the kernel\n" \
+			"                       did not record (timed at the chain's estimate)\n"
 
 struct ft_waits {
 	const struct ft_env	*env;
@@ -43,7 +52,6 @@ struct ft_waits {
 	ft_wait_fn		done;
 	void			*ctx;
 	struct ft_wait_notes	notes;
-	bool			at_estimate;	/* end at ft_switch_time(), as run times do */
 };
 
 int ft_waits_init(struct ft_waits *w, const struct ft_env *env, ft_wait_fn done, void *ctx);
@@ -51,5 +59,7 @@ void ft_waits_fini(struct ft_waits *w);
 void ft_waits_event(struct ft_waits *w, const struct ft_event *ev);
 void ft_wait_notes_print(FILE *f, const char *who, const struct ft_wait_notes *n);
 void ft_wait_notes_json(struct ft_json *j, const struct ft_wait_notes *n);
+bool ft_wait_notes_keep(struct ft_wait_notes *n, const struct ft_event *ev);
+void ft_wait_notes_reset(struct ft_wait_notes *n);
 
 #endif

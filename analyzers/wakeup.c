@@ -42,6 +42,7 @@ struct wakeup {
 	long long		min_us;		/* --min-us N */
 	bool			min_set;
 	bool			wakers;
+	bool			exact;		/* --exact */
 	long			wakers_top;	/* --wakers-top N: pairs printed, 0: all */
 	bool			wakers_top_set;
 	struct ft_tab		pairs;		/* key -> struct pair */
@@ -62,6 +63,7 @@ static const struct option wakeup_longopts[] = {
 	{ "min-us",		required_argument, NULL, OPT_MIN_US },
 	{ "wakers",		no_argument,       NULL, OPT_WAKERS },
 	{ "wakers-top",		required_argument, NULL, OPT_WAKERS_TOP },
+	FT_EXACT_LONGOPT,
 	{ 0 }
 };
 
@@ -77,6 +79,7 @@ static int wakeup_parse_opt(void *priv, int opt, const char *arg)
 	case 'P': w->h.by = FT_BY_PID; return 0;
 	case 'L': w->h.by = FT_BY_TID; return 0;
 	case OPT_WAKERS: w->wakers = true; return 0;
+	case FT_OPT_EXACT: w->exact = true; return 0;
 	case OPT_WAKERS_TOP:
 		if (ft_parse_long(arg, 0, 10000000, &w->wakers_top)) {
 			ft_err("bad --wakers-top '%s': want a count, 0 for all", arg);
@@ -214,6 +217,7 @@ static int wakeup_init(void *priv, const struct ft_env *env)
 		ft_err("out of memory");
 		return -1;
 	}
+	w->waits.notes.exact = w->exact;
 	if (w->min_set && !env->json)
 		print_slow_header(w->env->out);
 	return 0;
@@ -345,7 +349,7 @@ done:
 		ft_hgroups_reset(&w->h);
 		ft_tab_clear(&w->pairs);
 		w->nslow = 0;
-		memset(&w->waits.notes, 0, sizeof(w->waits.notes));
+		ft_wait_notes_reset(&w->waits.notes);
 	}
 }
 
@@ -381,6 +385,7 @@ const struct ft_analyzer ft_wakeup = {
 				  "      --min-us N       print each wakeup of N us or more as it happens\n"
 				  "      --wakers         waker -> wakee pairs: count, average and max latency\n"
 				  "                       (the 20 most frequent; --json has all)\n"
+				  FT_EXACT_USAGE
 				  "      --wakers-top N   with --wakers: the N most frequent pairs, 0: all\n",
 		.examples	= "  ftscope wakeup -d 5                   # histogram of the whole system\n"
 				  "  ftscope wakeup --min-us 1000          # every wakeup slower than 1 ms\n"

@@ -759,6 +759,14 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	int ret = FT_PARSE_RUN;
 
 	ft_stages_events(&r->stages, &p.need, &p.want);
+	/*
+	 * Where switches are read, the chain times those the kernel did not record by the
+	 * task's return to user space (events/chain.c); not where every record carries
+	 * stacks, which would cost a stack per return
+	 */
+	if (((p.need | p.want) & FT_NEED(FT_EV_SWITCH)) &&
+	    !((p.need | p.want) & (FT_NEED(FT_EV_KSTACK) | FT_NEED(FT_EV_USTACK))))
+		p.want |= FT_NEED(FT_EV_RESUME);
 	p.tps = ft_tp_append(r->tps, ft_stages_tps(&r->stages));
 	if (r->funcs) {
 		p.probes_own.req = r->funcs;

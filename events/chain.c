@@ -87,10 +87,30 @@ struct ft_chain_task *ft_chain_grow(struct ft_chain *c, int pid)
 		leaf[i].ts = 0;
 		leaf[i].cpu = -1;
 		leaf[i].asleep = false;
+		leaf[i].woken = false;
 	}
 	c->leaf[(unsigned int)pid >> FT_CHAIN_LEAF_BITS] = leaf;
 	c->nleaves++;
 	return &leaf[pid & (FT_CHAIN_LEAF - 1)];
+}
+
+/**
+ * ft_chain_gap_add - one more delay of @ns seen where the kernel recorded the switch;
+ * the median is found again after each of the first 32 and then every 32nd
+ */
+void ft_chain_gap_add(struct ft_chain_gap *g, uint64_t ns)
+{
+	uint64_t slot = ns / FT_GAP_NS, half, sum = 0;
+	unsigned int i;
+
+	g->n[slot < FT_GAP_SLOTS ? slot : FT_GAP_SLOTS - 1]++;
+	g->count++;
+	if (g->count > 32 && g->count % 32)
+		return;
+	half = (g->count + 1) / 2;
+	for (i = 0; i < FT_GAP_SLOTS && sum + g->n[i] < half; i++)
+		sum += g->n[i];
+	g->median = (uint64_t)i * FT_GAP_NS + FT_GAP_NS / 2;
 }
 
 /* rebuilt - a sched_switch @prev -> @next on @cpu that the kernel did not record */
@@ -135,9 +155,12 @@ int ft_chain_split(struct ft_chain *c, const struct ft_event *ev, int pid,
 	synth->sw.ts_min = synth->sw.ts_est;
 	cy->cur = 0;
 	cy->last_ts = synth->sw.ts_est;
+	cy->idle_since = synth->sw.ts_est;
+	cy->in_ts = 0;
 	t->ts = synth->sw.ts_est;	/* it runs elsewhere only after that */
 	t->cpu = -1;
 	t->asleep = false;
+	t->woken = false;
 	c->split++;
 	return 1;
 }
@@ -163,7 +186,34 @@ int ft_chain_first(struct ft_chain *c, const struct ft_event *ev, int pid,
 	t->ts = ev->ts;
 	t->cpu = ev->cpu;
 	t->asleep = false;
+	t->woken = false;
 	return n;
+}
+
+/*
+ * estimate - when the switch-in of @t that @ev reveals on CPU @cc happened, knowing it
+ * came after @min. When @ev is the task's return to user space, the way back took about
+ * what it took after the switches the kernel recorded from idle, or from another task,
+ * as this one: that long before @ev. When the
+ * CPU idled (or was silent) since @t became ready, an idle CPU takes about what it took
+ * where the kernel recorded it; before any such delay was seen, @min. Otherwise (the
+ * task there was still running when @t became ready, or @t's wakeup was not recorded)
+ * only @ev is proof.
+ */
+static uint64_t estimate(const struct ft_chain *c, const struct ft_chain_cpu *cc,
+			 const struct ft_chain_task *t, const struct ft_event *ev, uint64_t min)
+{
+	uint64_t at, gap;
+
+	if (ev->type == FT_EV_RESUME) {
+		gap = c->resume[cc->cur == 0].median;
+		at = ev->ts - (gap < ev->ts ? gap : ev->ts);
+		return at > min ? at : min;
+	}
+	if ((t && t->asleep) || (cc->cur != 0 && min == cc->last_ts))
+		return ev->ts;
+	at = min + (t && t->woken ? c->idle_in.median : 0);
+	return at < ev->ts ? at : ev->ts;
 }
 
 /**
@@ -198,7 +248,7 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 	if (t && !t->asleep && t->ts > est)
 		est = t->ts;
 	min = est < ev->ts ? est : ev->ts;
-	est = (t && t->asleep) || (cc->cur != 0 && est == cc->last_ts) ? ev->ts : min;
+	est = estimate(c, cc, t, ev, min);
 	rebuilt(synth + n, ev, ev->cpu, cc->cur, pid,
 		ev->type == FT_EV_SWITCH ? ev->sw.prev_comm : "");
 	synth[n].sw.after_loss = cc->lost;
@@ -213,6 +263,7 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 		t->ts = ev->ts;
 		t->cpu = ev->cpu;
 		t->asleep = false;
+		t->woken = false;
 	}
 	c->repaired++;
 	c->repaired_cpu[ev->cpu]++;

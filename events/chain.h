@@ -19,7 +19,24 @@
 struct ft_chain_cpu {
 	int		cur;		/* task running here, -1 unknown */
 	uint64_t	last_ts;	/* last record known to come from cur */
+	uint64_t	in_ts;		/* cur's recorded switch-in, while no record of it
+					   followed yet; 0 otherwise */
+	uint64_t	idle_since;	/* its last switch to idle */
+	bool		in_idle;	/* in_ts's switch came from idle */
 	bool		lost;		/* events were lost since last_ts */
+};
+
+/*
+ * A delay the chain learns from switches the kernel did record, to time those it did
+ * not: a histogram of FT_GAP_SLOTS slots of FT_GAP_NS, its median kept current.
+ */
+#define FT_GAP_NS	250
+#define FT_GAP_SLOTS	512
+
+struct ft_chain_gap {
+	unsigned int		n[FT_GAP_SLOTS];	/* the last slot holds every longer one */
+	unsigned long long	count;
+	uint64_t		median;		/* ns; 0 before any was seen */
 };
 
 /* What the chain knows of one task, by pid. */
@@ -28,6 +45,7 @@ struct ft_chain_task {
 	int		cpu;		/* CPU the chain has it running on, -1 none */
 	bool		asleep;		/* ts is a switch-out to sleep: when it became
 					   ready again is unknown */
+	bool		woken;		/* ts is a wakeup */
 };
 
 /*
@@ -49,6 +67,12 @@ struct ft_chain {
 	unsigned long long	*repaired_cpu;
 	unsigned long long	split;		/* runs ended: the task showed up on another CPU */
 	unsigned long long	resynced;	/* breaks by untraced tasks in a filtered stream */
+	struct ft_chain_gap	resume[2];	/* recorded switch-in -> the task's return to
+						   user space, its first record after it;
+						   [1]: switches from idle (a VM's may take
+						   10x longer: the address space is loaded) */
+	struct ft_chain_gap	idle_in;	/* wakeup of a task while its CPU idles ->
+						   its recorded switch-in there */
 };
 
 int ft_chain_init(struct ft_chain *c, int ncpus, const struct ft_imap *traced);
@@ -60,6 +84,7 @@ int ft_chain_first(struct ft_chain *c, const struct ft_event *ev, int pid,
 int ft_chain_split(struct ft_chain *c, const struct ft_event *ev, int pid,
 		   struct ft_event *synth);
 struct ft_chain_task *ft_chain_grow(struct ft_chain *c, int pid);
+void ft_chain_gap_add(struct ft_chain_gap *g, uint64_t ns);
 
 /* ft_chain_task - what the chain knows of @pid; NULL for a pid it does not follow */
 static inline __attribute__((always_inline))
@@ -98,6 +123,7 @@ int ft_chain_step(struct ft_chain *c, const struct ft_event *ev, int pid,
 	}
 	cc->cur = next;
 	cc->last_ts = ev->ts;
+	cc->in_ts = 0;
 	cc->lost = false;
 	return n;
 }
@@ -117,13 +143,22 @@ int ft_chain_switch(struct ft_chain *c, const struct ft_event *ev,
 		t->ts = ev->ts;
 		t->cpu = -1;
 		t->asleep = !ev->sw.preempt && ev->sw.state != 'R';
+		t->woken = false;
 	}
 	if (next > 0 && (t = ft_chain_task(c, next))) {
 		if (t->cpu >= 0 && t->cpu != ev->cpu)
 			n += ft_chain_split(c, ev, next, synth + n);
+		/* woken while this CPU idled: how long an idle CPU takes to run a task */
+		if (!n && ev->sw.prev_pid == 0 && t->woken && t->ts >= c->cpu[ev->cpu].idle_since)
+			ft_chain_gap_add(&c->idle_in, ev->ts - t->ts);
 		t->ts = ev->ts;
 		t->cpu = ev->cpu;
 		t->asleep = false;
+		t->woken = false;
+		c->cpu[ev->cpu].in_ts = ev->ts;
+		c->cpu[ev->cpu].in_idle = ev->sw.prev_pid == 0;
+	} else if (next == 0) {
+		c->cpu[ev->cpu].idle_since = ev->ts;
 	}
 	return n;
 }
@@ -143,6 +178,13 @@ int ft_chain_feed(struct ft_chain *c, const struct ft_event *ev,
 	switch (ev->type) {
 	case FT_EV_SWITCH:
 		return ft_chain_switch(c, ev, synth);
+	case FT_EV_RESUME:
+		/* the first record after a recorded switch-in: how long the way back takes */
+		if ((unsigned int)ev->cpu < (unsigned int)c->ncpus && c->cpu[ev->cpu].in_ts &&
+		    c->cpu[ev->cpu].cur == ev->common_pid)
+			ft_chain_gap_add(&c->resume[c->cpu[ev->cpu].in_idle],
+					 ev->ts - c->cpu[ev->cpu].in_ts);
+		return ft_chain_step(c, ev, ev->common_pid, ev->common_pid, synth);
 	case FT_EV_WAKING:
 	case FT_EV_WAKEUP:
 	case FT_EV_WAKEUP_NEW:
@@ -153,6 +195,7 @@ int ft_chain_feed(struct ft_chain *c, const struct ft_event *ev,
 		if (pid > 0 && (t = ft_chain_task(c, pid))) {
 			t->ts = ev->ts;
 			t->asleep = false;
+			t->woken = ev->type != FT_EV_MIGRATE;
 		}
 		return n;
 	case FT_EV_LOST:

@@ -19,6 +19,7 @@ const struct ft_event_def ft_event_defs[FT_EV_NTYPES] = {
 	[FT_EV_WAKEUP_NEW]	= { "sched", "sched_wakeup_new" },
 	[FT_EV_FORK]		= { "sched", "sched_process_fork" },
 	[FT_EV_MIGRATE]		= { "sched", "sched_migrate_task" },
+	[FT_EV_RESUME]		= { "rseq", "rseq_update" },
 	[FT_EV_KSTACK]		= { "ftrace", "kernel_stack" },
 	[FT_EV_USTACK]		= { "ftrace", "user_stack" },
 };

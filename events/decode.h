@@ -20,6 +20,8 @@ enum ft_ev_type {
 	FT_EV_WAKEUP_NEW,	/* sched:sched_wakeup_new */
 	FT_EV_FORK,		/* sched:sched_process_fork */
 	FT_EV_MIGRATE,		/* sched:sched_migrate_task */
+	FT_EV_RESUME,		/* rseq:rseq_update: the task returns to user space after
+				   it was switched in (the chain's prompt evidence) */
 	FT_EV_KSTACK,		/* ftrace:kernel_stack, after an event (options/stacktrace) */
 	FT_EV_USTACK,		/* ftrace:user_stack, after an event (options/userstacktrace) */
 	FT_EV_NTYPES,

@@ -333,6 +333,71 @@ static void run_hop(const struct ft_analyzer *a, const char *opts, char *out, si
 	free(priv);
 }
 
+/* ev_resume - @pid returns to user space (rseq_update) */
+static struct ft_event ev_resume(uint64_t ts, int cpu, int pid)
+{
+	struct ft_event e = { .ts = ts, .cpu = cpu, .type = FT_EV_RESUME, .common_pid = pid };
+
+	return e;
+}
+
+/*
+ * delays learned where the kernel recorded the switch time those it did not: a
+ * return to user space comes as long after a switch-in from idle as it came after the
+ * recorded ones (13 us here); without it, an idle CPU takes a woken task as long as it
+ * took where recorded (20 us); the estimate never leaves [the latest evidence, hi]
+ */
+static void test_chain_learned_delays(void **state)
+{
+	struct ft_event e, synth[FT_CHAIN_MAX_SYNTH];
+	struct ft_chain c;
+
+	assert_int_equal(ft_chain_init(&c, 2, NULL), 0);
+	e = ev_switch(100000, 0, 5, 0, 'S');		/* CPU 0 idles */
+	ft_chain_feed(&c, &e, synth);
+	e = ev_wake(200000, 0, 0, 7);
+	ft_chain_feed(&c, &e, synth);
+	e = ev_switch(220000, 0, 0, 7, 'R');		/* recorded: 20 us from idle */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 0);
+	e = ev_resume(233000, 0, 7);			/* back in user space 13 us later */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 0);
+	assert_int_equal(c.idle_in.median, 20125);	/* the middle of its 250 ns slot */
+	assert_int_equal(c.resume[1].median, 13125);
+	assert_int_equal(c.resume[0].count, 0);
+
+	e = ev_switch(300000, 1, 8, 0, 'S');		/* CPU 1 idles */
+	ft_chain_feed(&c, &e, synth);
+	e = ev_wake(400000, 1, 0, 9);
+	ft_chain_feed(&c, &e, synth);
+	e = ev_resume(450000, 1, 9);			/* 9's first record: its return */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].sw.ts_min, 400000);
+	assert_int_equal(synth[0].sw.ts_est, 450000 - 13125);
+	assert_int_equal(c.resume[1].count, 1);		/* no sample from a rebuilt switch */
+
+	e = ev_switch(460000, 1, 9, 0, 'S');
+	ft_chain_feed(&c, &e, synth);
+	e = ev_wake(500000, 1, 0, 9);
+	ft_chain_feed(&c, &e, synth);
+	e = ev_switch(900000, 1, 9, 0, 'S');		/* its first record: a switch-out */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].sw.ts_est, 500000 + 20125);
+
+	e = ev_wake(1000000, 1, 0, 9);
+	ft_chain_feed(&c, &e, synth);
+	e = ev_resume(1005000, 1, 9);			/* sooner than the learned delay */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].sw.ts_est, 1000000);	/* not before the wakeup */
+	e = ev_switch(1006000, 1, 9, 0, 'S');
+	ft_chain_feed(&c, &e, synth);
+	e = ev_wake(1100000, 1, 0, 9);
+	ft_chain_feed(&c, &e, synth);
+	e = ev_switch(1110000, 1, 9, 0, 'S');		/* sooner than the idle delay */
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].sw.ts_est, 1110000);	/* not after its record */
+	ft_chain_fini(&c);
+}
+
 /* timehist -s: 4 ms of run time for 7, one run resting on a rebuilt switch */
 static void test_timehist_runtime_rebuilt(void **state)
 {
@@ -374,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_chain_first_records),
 		cmocka_unit_test(test_chain_filtered),
 		cmocka_unit_test(test_chain_bad_pids),
+		cmocka_unit_test(test_chain_learned_delays),
 		cmocka_unit_test(test_timehist_runtime_rebuilt),
 		cmocka_unit_test(test_latency_runtime_rebuilt),
 	};
