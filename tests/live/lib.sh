@@ -1,14 +1,60 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for live tests: result lines, requirements, the tracefs state snapshot.
-# Each test prints lines "PASS name", "FAIL name: why" or "SKIP name: why".
+# Each test prints lines "PASS name", "FAIL name: why" or "SKIP name: why", and keeps
+# two rules that tests/run-all.sh (tests/runner_lib.sh) enforces:
+#
+#   plan N          first, right after sourcing this file: the script reports N results
+#                   on every path (it prints TAP's "1..N"; the runner fails a script that
+#                   declares none, or reports another number: "reported 2 of 28 results").
+#                   A count that depends on the machine is computed before the plan, or
+#                   made fixed (a SKIP line for each case that does not apply).
+#   skip_rest WHY   an early exit: a SKIP line for each planned result not reported yet.
+#                   need_root NAME does so itself when it refuses (then `|| exit 0`).
+#
+#   ft NAME WANT ARGS...      run $FTSCOPE ARGS; the caller's redirections apply, and
+#                             FT_WITH="CMD ARGS" runs it under a wrapper that passes its
+#                             status on (setpriv, perf record, nice). Returns its status.
+#   ft_wait NAME WANT PID     the same for ftscope started in the background with
+#                             `$FTSCOPE ... & PID=$!` (so that PID is ftscope's own).
+#                   Every run of ftscope goes through one of the two and states the exit
+#                   status it expects: WANT is a status, or several (1|2). Another status
+#                   is a result at once, "FAIL NAME: ftscope ARGS: exit status 3, want 0",
+#                   and NAME's own result, when the script prints it, becomes a comment:
+#                   the count of results stays N. NAME is the check that reads the run.
 
 FTSCOPE=${FTSCOPE:-./ftscope}
 WL=tests/workloads
 T=/sys/kernel/tracing
 OUT=${OUT:-tests/out}
 mkdir -p "$OUT"
+FT_SCRIPT=$(basename "$0" .sh)
+FT_PLAN=0 FT_DONE=0
+# the checks whose ftscope run ended with another status than they stated (ft_status)
+FT_FAILED=$OUT/.ft-failed-$FT_SCRIPT
+rm -f "$FT_FAILED"
+# the script's own output, where ft_status writes from inside $(...) or a redirection
+exec {FT_OUT}>&1
 
-pass() { echo "PASS $1"; }
+# plan N: the number of results this script reports on every path (TAP's plan line)
+plan() {
+	FT_PLAN=$1
+	echo "1..$1"
+}
+
+# result KIND NAME [WHY]: one result line, counted; a comment instead when NAME's ftscope
+# run already gave its FAIL line (ft_status), so that NAME counts once
+result() {
+	local line="$1 $2"
+	[ "$1" = PASS ] || line+=": $3"
+	FT_DONE=$((FT_DONE + 1))
+	if [ -s "$FT_FAILED" ] && grep -qxF -- "${2%% *}" "$FT_FAILED"; then
+		echo "# ${2%% *} (FAIL above: its ftscope run's exit status): $line"
+	else
+		echo "$line"
+	fi
+}
+
+pass() { result PASS "$1"; }
 
 # check NAME CHECK ARGS...: one result from the checker $PY (python), its first line
 # as a comment (a file may define its own check after sourcing this one)
@@ -22,17 +68,65 @@ check() {
 	fi
 	echo "# $name: $(echo "$r" | head -1)"
 }
-fail() { echo "FAIL $1: $2"; }
-skip() { echo "SKIP $1: $2"; }
+fail() { result FAIL "$1" "$2"; }
+skip() { result SKIP "$1" "$2"; }
 
-# need_root NAME: print SKIP and return 1 unless we can trace
+# skip_rest WHY: a SKIP line for each planned result not reported yet (before an early exit)
+skip_rest() {
+	local k
+	for ((k = FT_DONE + 1; k <= FT_PLAN; k++)); do
+		skip "${FT_SCRIPT}_${k}_of_$FT_PLAN" "$1"
+	done
+}
+
+# ft NAME WANT ARGS...: run $FTSCOPE ARGS (under $FT_WITH, if set) and return its status;
+# a status that does not match WANT is FAIL NAME (ft_status)
+ft() {
+	local name=$1 want=$2 rc
+	shift 2
+	# shellcheck disable=SC2086
+	$FT_WITH "$FTSCOPE" "$@" {FT_OUT}>&-
+	rc=$?
+	ft_status "$name" "$want" $rc "$*"
+	return $rc
+}
+
+# ft_wait NAME WANT PID: wait for ftscope PID (started with $FTSCOPE ... &) and judge its
+# status as ft does; returns it
+ft_wait() {
+	local rc
+	wait "$3"
+	rc=$?
+	ft_status "$1" "$2" $rc "(pid $3)"
+	return $rc
+}
+
+# ft_status NAME WANT RC WHAT: when RC does not match WANT, FAIL NAME now (a comment if
+# NAME failed so already), and NAME's own result line later becomes a comment (result)
+ft_status() {
+	local why
+	[[ $3 =~ ^($2)$ ]] && return 0
+	why="ftscope ${4:0:100}: exit status $3"
+	[ "$3" -gt 128 ] && [ "$3" -lt 160 ] && why+=" (SIG$(kill -l $(($3 - 128))))"
+	why+=", want $2"
+	if [ -e "$FT_FAILED" ] && grep -qxF -- "$1" "$FT_FAILED"; then
+		echo "# $1: also $why" >&$FT_OUT
+	else
+		echo "$1" >> "$FT_FAILED"
+		echo "FAIL $1: $why" >&$FT_OUT
+	fi
+}
+
+# need_root NAME: unless we can trace, SKIP NAME and the rest of the plan, and return 1
 need_root() {
 	if [ "$(id -u)" -ne 0 ]; then
 		skip "$1" "needs root"
+		skip_rest "needs root"
 		return 1
 	fi
 	if ! grep -q tracefs /proc/filesystems; then
 		skip "$1" "kernel has no tracefs"
+		skip_rest "kernel has no tracefs"
 		return 1
 	fi
 	[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
@@ -148,7 +242,9 @@ json() {
 # guest NAME SCRIPT [VAR=VALUE...]: run tests/qemu/SCRIPT in a full kernel under QEMU
 # (scripts/qemu-run.sh, with the environment given) and unpack what it sent back into
 # Q=$OUT/NAME. Prints SKIP (no root, another binary, FTSCOPE_SKIP_QEMU, the guest
-# cannot be prepared) or FAIL NAME_boot and returns 1; else PASS NAME_boot, returns 0.
+# cannot be prepared) or FAIL NAME_boot, then SKIP for the rest of the plan, and returns
+# 1; else PASS NAME_boot, returns 0. (The guest keeps each case's exit status in
+# $Q/CASE.rc: each check reads its cases' with ok, or compares it.)
 guest() {
 	local name=$1 script=$2 rc
 
@@ -156,10 +252,12 @@ guest() {
 	Q=$OUT/$name
 	if [ "$(id -u)" -ne 0 ]; then
 		skip $name "needs root to install qemu and fetch the kernel package"
+		skip_rest "needs root"
 		return 1
 	fi
 	if [ "$FTSCOPE" != ./ftscope ] || [ -n "$FTSCOPE_SKIP_QEMU" ]; then
 		skip $name "FTSCOPE_SKIP_QEMU is set, or the suite runs another binary than ./ftscope"
+		skip_rest "no guest run"
 		return 1
 	fi
 	rm -rf $Q
@@ -169,10 +267,12 @@ guest() {
 	if [ $rc -eq 125 ] &&
 	   grep -Eq 'cannot download|missing packages|could not install|does not know' $Q/qemu.err; then
 		skip $name "cannot prepare the guest: $(head -1 $Q/qemu.err)"
+		skip_rest "no guest run"
 		return 1
 	fi
 	if [ $rc -ne 0 ] || ! base64 -d $Q/guest.b64 2> /dev/null | tar xz -C $Q 2> /dev/null; then
 		fail ${name}_boot "exit $rc: $(head -2 $Q/qemu.err | tr '\n' '|')"
+		skip_rest "${name}_boot failed"
 		return 1
 	fi
 	pass "${name}_boot (kernel $(cat $Q/uname.out))"
@@ -189,9 +289,10 @@ orphans() {
 	done
 }
 
-# kernel_maps: whether ftscope list says this kernel maps the ring buffer (6.10+)
+# kernel_maps NAME: whether ftscope list says this kernel maps the ring buffer (6.10+);
+# list's exit status is NAME's (ft)
 kernel_maps() {
-	$FTSCOPE list | grep -Eq '^  ring buffer mmap \(--mmap\) +yes'
+	grep -Eq '^  ring buffer mmap \(--mmap\) +yes' <<< "$(ft $1 0 list)"
 }
 
 # nap_rows FILE: timehist rows of a sleeper whose wait was one of its 10 ms naps
@@ -232,7 +333,7 @@ asan_symbolizer() {
 }
 
 # bad_case NAME WANT WORD FILE ARGS...: `ftscope ARGS` is bad input: an exit status
-# matching the regular expression WANT, one line on stderr matching WORD (grep -E),
+# matching the regular expression WANT (ft_wait), one line on stderr matching WORD (grep -E),
 # nothing on stdout, and nothing left behind: no instance or dynamic event of its pid,
 # and no FILE ("-": none to look for)
 bad_case() {
@@ -240,11 +341,11 @@ bad_case() {
 	shift 4
 	$FTSCOPE "$@" > $OUT/bad-case.out 2> $OUT/bad-case.err < /dev/null &
 	p=$!
-	wait $p
+	ft_wait $name "$want" $p
 	rc=$?
 	left=$(ls $T/instances | grep "^ftscope-$p-"; grep "ftscope_${p}_" $T/dynamic_events 2>/dev/null)
 	[ "$file" != - ] && [ -e "$file" ] && left+=" $file"
-	if ! [[ $rc =~ ^$want$ ]]; then
+	if ! [[ $rc =~ ^($want)$ ]]; then
 		fail $name "exit status $rc, want $want: $(head -1 $OUT/bad-case.err)"
 	elif [ "$(wc -l < $OUT/bad-case.err)" -ne 1 ]; then
 		fail $name "$(wc -l < $OUT/bad-case.err) lines on stderr: $(tr '\n' '|' < $OUT/bad-case.err)"
