@@ -6,6 +6,7 @@
 #              one inside is seen, one outside is not; the same by absolute path.
 # requires: root; cgroup v2 (mounted under tests/out when the machine has none mounted)
 . tests/live/lib.sh
+plan 1
 need_root cgroup_filter || exit 0
 # a cgroup2 mount this root sees (a chroot lists its host's mounts too)
 root=
@@ -48,10 +49,10 @@ else
 	kill $in	# ftscope never traced (its error is in cg.err): no hang at the FIFO
 fi
 kill -INT $ft
-wait $ft
+ft_wait cgroup_filter 0 $ft
 rc=$?
 # also named absolutely
-$FTSCOPE runqlat -P --json --cgroup $cg -d 0.2 > $OUT/cg-abs.json 2>> $OUT/cg.err
+ft cgroup_filter 0 runqlat -P --json --cgroup $cg -d 0.2 > $OUT/cg-abs.json 2>> $OUT/cg.err
 kill $in2 $out 2> /dev/null
 wait $in2 $out 2> /dev/null
 rm -f $OUT/cg.fifo

@@ -6,6 +6,7 @@
 #              said on stderr, and never left running; --keep-command leaves it.
 # requires: root
 . tests/live/lib.sh
+plan 7
 need_root command_ended_at_duration || exit 0
 
 # running PID: is PID a process still (not a zombie)? /proc, no procps needed
@@ -25,12 +26,12 @@ has_child() {
 	[ -n "$(child_of "$1" "$2")" ]
 }
 
-# ended NAME SIGNALS COMMAND...: run ftscope COMMAND...; it must exit 0 and say on
-# stderr that it ended the command (its pid) with SIGNALS, and that pid must be gone
+# ended NAME SIGNALS ARGS...: run ftscope ARGS; it must exit 0 and say on stderr that
+# it ended the command (its pid) with SIGNALS, and that pid must be gone
 ended() {
 	local name=$1 sig=$2 rc pid
 	shift 2
-	"$@" > $OUT/cmd.out 2> $OUT/cmd.err
+	ft $name 0 "$@" > $OUT/cmd.out 2> $OUT/cmd.err
 	rc=$?
 	pid=$(sed -n 's/.*the run ended before .* (pid \([0-9]*\)): ended it with.*/\1/p' $OUT/cmd.err)
 	if [ $rc != 0 ]; then
@@ -46,12 +47,12 @@ ended() {
 	fi
 }
 
-ended command_ended_at_duration SIGTERM $FTSCOPE runqlat -d 1 -- sleep 4.321
-ended command_ended_at_interval_count SIGTERM $FTSCOPE runqlat 0.5 1 -- sleep 4.322
-ended command_ended_by_stat_duration SIGTERM $FTSCOPE stat -e task-clock -d 0.5 -- sleep 4.323
+ended command_ended_at_duration SIGTERM runqlat -d 1 -- sleep 4.321
+ended command_ended_at_interval_count SIGTERM runqlat 0.5 1 -- sleep 4.322
+ended command_ended_by_stat_duration SIGTERM stat -e task-clock -d 0.5 -- sleep 4.323
 # a command that ignores SIGTERM is killed after the grace period
 ended command_killed_after_grace "SIGTERM, then SIGKILL 2 s later" \
-	$FTSCOPE runqlat -d 0.5 -- bash -c 'trap "" TERM; sleep 6'
+	runqlat -d 0.5 -- bash -c 'trap "" TERM; sleep 6'
 
 # SIGINT to ftscope alone (not to the command, as a terminal's Ctrl-C would be), once
 # its command runs
@@ -62,7 +63,7 @@ wait_for 10 has_child $ft sleep
 pid=$(child_of $ft sleep)
 sleep 0.3
 kill -INT $ft
-wait $ft
+ft_wait $name 0 $ft
 rc=$?
 if [ -z "$pid" ]; then
 	kill $ft 2> /dev/null
@@ -78,7 +79,7 @@ fi
 
 # --keep-command: the command runs on, and ftscope says so
 name=command_kept
-$FTSCOPE runqlat -d 0.5 --keep-command -- sleep 4.325 > $OUT/cmd.out 2> $OUT/cmd.err
+ft $name 0 runqlat -d 0.5 --keep-command -- sleep 4.325 > $OUT/cmd.out 2> $OUT/cmd.err
 rc=$?
 pid=$(sed -n 's/.*(pid \([0-9]*\)) runs on, untraced (--keep-command).*/\1/p' $OUT/cmd.err)
 if [ $rc != 0 ] || [ -z "$pid" ]; then
@@ -92,7 +93,7 @@ fi
 
 # a command that exits first is not touched, and nothing is said
 name=command_exits_first
-$FTSCOPE runqlat -d 5 -- sleep 0.2 > $OUT/cmd.out 2> $OUT/cmd.err
+ft $name 0 runqlat -d 5 -- sleep 0.2 > $OUT/cmd.out 2> $OUT/cmd.err
 rc=$?
 if [ $rc = 0 ] && ! grep -q "the run ended before\|runs on" $OUT/cmd.err; then
 	pass $name

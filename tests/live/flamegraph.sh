@@ -4,6 +4,7 @@
 #              details text, differential colours (two files, or two-count lines).
 # requires: python3 (no root)
 . tests/live/lib.sh
+plan 4
 PY=tests/live/offcpu_check.py
 
 printf 'main;a;b 30\nmain;a;c 10\nmain;d 60\n' > $OUT/fg.folded
@@ -12,7 +13,7 @@ printf 'main;a 80\nmain;b 20\n' > $OUT/fg-after.folded
 printf 'main;a 50 80\nmain;b 50 20\n' > $OUT/fg-2col.folded
 
 # widths: "all" spans 1180 px of a 1200 px image; a frame's share of it is its value's
-if $FTSCOPE flamegraph --countname us $OUT/fg.folded > $OUT/fg.svg &&
+if ft flamegraph_widths 0 flamegraph --countname us $OUT/fg.folded > $OUT/fg.svg &&
    r=$(python3 - $OUT/fg.svg <<'PYEOF'
 import sys, xml.dom.minidom
 doc = xml.dom.minidom.parse(sys.argv[1])
@@ -36,9 +37,10 @@ fi
 
 for mode in files columns; do
 	if [ $mode = files ]; then
-		$FTSCOPE flamegraph --diff $OUT/fg-before.folded $OUT/fg-after.folded > $OUT/fg-diff.svg
+		ft flamegraph_diff_$mode 0 flamegraph --diff $OUT/fg-before.folded $OUT/fg-after.folded \
+			> $OUT/fg-diff.svg
 	else
-		$FTSCOPE flamegraph $OUT/fg-2col.folded > $OUT/fg-diff.svg
+		ft flamegraph_diff_$mode 0 flamegraph $OUT/fg-2col.folded > $OUT/fg-diff.svg
 	fi
 	if r=$(python3 $PY diff $OUT/fg-diff.svg a b); then
 		pass flamegraph_diff_$mode
@@ -48,7 +50,7 @@ for mode in files columns; do
 done
 
 # standard input, an output file, and a title
-if $FTSCOPE flamegraph --title 'T & <t>' -o $OUT/fg-stdin.svg < $OUT/fg.folded &&
+if ft flamegraph_stdin_title 0 flamegraph --title 'T & <t>' -o $OUT/fg-stdin.svg < $OUT/fg.folded &&
    python3 $PY svg $OUT/fg-stdin.svg a b c d >/dev/null &&
    grep -q 'T &amp; &lt;t&gt;' $OUT/fg-stdin.svg; then
 	pass flamegraph_stdin_title

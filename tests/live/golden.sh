@@ -5,6 +5,7 @@
 #              text of the same records; and our own 6.18 capture of 20 x 5 ms sleeps.
 # requires: nothing (no root: captures are files)
 . tests/live/lib.sh
+plan 2
 PY=tests/live/sched_check.py
 SHARED=${FTSCOPE_SHARED:-../shared}
 P=$SHARED/fixtures/third_party/perfetto
@@ -15,7 +16,7 @@ if [ -f $P/g_six_sched_switch.bin ]; then
 	ln -s "$(realpath $P/formats/synthetic/header_page)" $OUT/six/header_page
 	ln -s "$(realpath $P/formats/synthetic/sched_switch.format)" $OUT/six/sched_switch.format
 	ln -s "$(realpath $P/g_six_sched_switch.bin)" $OUT/six/cpu0.raw
-	$FTSCOPE timehist --state -i $OUT/six > $OUT/six.txt 2>&1
+	ft timehist_golden_six_switches 0 timehist --state -i $OUT/six > $OUT/six.txt 2>&1
 	if r=$(python3 $PY golden $OUT/six.txt $P/g_six_sched_switch.expected.txt); then
 		pass timehist_golden_six_switches
 	else
@@ -26,7 +27,7 @@ else
 	skip timehist_golden_six_switches "no $P (../shared fixtures)"
 fi
 
-$FTSCOPE timehist -i tests/data/cap-sleeper > $OUT/cap-sleeper.txt 2>&1
+ft timehist_golden_own_capture 0 timehist -i tests/data/cap-sleeper > $OUT/cap-sleeper.txt 2>&1
 if r=$(python3 $PY sleeps $OUT/cap-sleeper.txt sleeper 20 5); then
 	pass timehist_golden_own_capture
 else

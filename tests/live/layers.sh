@@ -6,6 +6,7 @@
 #              (the Makefile finds analyzers/*.c; registry.c lists X(NAME)).
 # requires: nothing (no root, no kernel)
 . tests/live/lib.sh
+plan 3
 
 # allowed DIR: the directories DIR's files may include from
 allowed() {

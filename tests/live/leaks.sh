@@ -5,9 +5,10 @@
 #              sanitizer report (use-after-free, overflow, undefined behaviour, leak).
 # requires: root, tracefs, FTSCOPE pointing at the ASan build (run-all.sh does so)
 . tests/live/lib.sh
+plan 24		# the cases below
 need_root leaks || exit 0
 if ! nm "$FTSCOPE" 2>/dev/null | grep -q __asan_init; then
-	skip leaks "$FTSCOPE is not an ASan build (make check runs this with build/asan/ftscope)"
+	skip_rest "$FTSCOPE is not an ASan build (make check runs this with build/asan/ftscope)"
 	exit 0
 fi
 export LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp
@@ -46,7 +47,7 @@ for c in "${cases[@]}"; do
 	IFS='|' read -r name args word <<< "$c"
 	name=leaks_$name
 	# eval: report's analyzer words are quoted with their options
-	eval "$FTSCOPE $args" > $OUT/leaks.out 2> $OUT/leaks.err < /dev/null
+	eval "ft $name 0 $args" > $OUT/leaks.out 2> $OUT/leaks.err < /dev/null
 	rc=$?
 	san=$(grep -m1 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' $OUT/leaks.err)
 	if [ -n "$san" ]; then

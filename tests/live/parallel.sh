@@ -6,6 +6,7 @@
 #              of wakeups. All succeed, all answers hold, and nothing is left behind.
 # requires: root, tracefs, uprobe_events
 . tests/live/lib.sh
+plan 1
 need_root parallel || exit 0
 BF=$WL/busyfn
 before=$(snapshot)
@@ -18,10 +19,10 @@ $FTSCOPE funclat --json $BF:busy_wait -- $BF 30 100 10 300 > $OUT/par-b.json 2> 
 # chrt first, so that taskset and the exec already run under it
 $FTSCOPE runqlat -L --json -- chrt -f 10 taskset -c 0 $WL/sleeper 0 40 5 > $OUT/par-c.json 2> $OUT/par-c.err & c=$!
 $FTSCOPE timehist -- chrt -f 10 taskset -c 1 $WL/sleeper 1 30 5 > $OUT/par-d.txt 2> $OUT/par-d.err & d=$!
-wait $a; ra=$?
-wait $b; rb=$?
-wait $c; rc=$?
-wait $d; rd=$?
+ft_wait parallel_runs 0 $a; ra=$?
+ft_wait parallel_runs 0 $b; rb=$?
+ft_wait parallel_runs 0 $c; rc=$?
+ft_wait parallel_runs 0 $d; rd=$?
 
 na=$(json "j['total']['count']" $OUT/par-a.json 2> /dev/null)
 nb=$(json "j['total']['count']" $OUT/par-b.json 2> /dev/null)

@@ -6,10 +6,11 @@
 #              from a recording, against the kernel's own schedstat of that thread.
 # requires: root, two CPUs
 . tests/live/lib.sh
+plan 6
 need_root runtime_vs_schedstat || exit 0
 PY=tests/live/runtime_check.py
 if [ "$(nproc)" -lt 2 ]; then
-	skip runtime_vs_schedstat "needs CPUs 0 and 1"
+	skip_rest "needs CPUs 0 and 1"
 	exit 0
 fi
 
@@ -44,17 +45,18 @@ for v in alone:0 busy:2; do
 	wl="$WL/hopper 2 150 2 3 $busy"
 	tol=$TOL
 	[ $busy = 0 ] && tol=$TOL_ALONE
-	$FTSCOPE timehist -s -- $wl > $OUT/rt-th-$name.txt 2>&1
+	ft runtime_timehist_${name}_vs_schedstat 0 timehist -s -- $wl > $OUT/rt-th-$name.txt 2>&1
 	check runtime_timehist_${name}_vs_schedstat timehist $OUT/rt-th-$name.txt \
 		$OUT/rt-th-$name.txt $tol
-	$FTSCOPE latency --pids -- $wl > $OUT/rt-lat-$name.txt 2>&1
+	ft runtime_latency_${name}_vs_schedstat 0 latency --pids -- $wl > $OUT/rt-lat-$name.txt 2>&1
 	check runtime_latency_${name}_vs_schedstat latency $OUT/rt-lat-$name.txt \
 		$OUT/rt-lat-$name.txt $tol
 done
 
 # a recording, read back by both
-$FTSCOPE record -o $OUT/rt.dat -- $WL/hopper 2 150 2 3 > $OUT/rt-rec.txt 2>&1
-$FTSCOPE timehist -s -i $OUT/rt.dat > $OUT/rt-th-file.txt 2>&1
+ft runtime_timehist_file_vs_schedstat 0 record -o $OUT/rt.dat -- $WL/hopper 2 150 2 3 \
+	> $OUT/rt-rec.txt 2>&1
+ft runtime_timehist_file_vs_schedstat 0 timehist -s -i $OUT/rt.dat > $OUT/rt-th-file.txt 2>&1
 check runtime_timehist_file_vs_schedstat timehist $OUT/rt-rec.txt $OUT/rt-th-file.txt
-$FTSCOPE latency --pids -i $OUT/rt.dat > $OUT/rt-lat-file.txt 2>&1
+ft runtime_latency_file_vs_schedstat 0 latency --pids -i $OUT/rt.dat > $OUT/rt-lat-file.txt 2>&1
 check runtime_latency_file_vs_schedstat latency $OUT/rt-rec.txt $OUT/rt-lat-file.txt
