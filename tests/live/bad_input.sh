@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# description: bad input gets one clear line on stderr, an exit status in 1..127,
-#              nothing on stdout, and tracefs as it was.
+# description: bad input gets one clear line on stderr, its exit status (2: the command
+#              line alone is wrong; 1: the machine or a file refuses it), nothing on
+#              stdout, and tracefs as it was.
 # requires: root (for the tracing cases; the rest run anywhere)
 . tests/live/lib.sh
 
@@ -14,135 +15,141 @@ for f in small-section budget cpu-id; do
 	python3 tests/live/tdat_craft.py $f $OUT/tdat-$f.dat
 done
 
-# name | command line | a word the error line must contain
+# name | exit status | command line | a word the error line must contain
 cases=(
-	"unknown_command|nosuch|unknown command"
-	"unknown_option|runqlat --bogus|unknown option"
-	"bad_duration|runqlat -d abc|invalid value"
-	"missing_value|runqlat -d|needs a value"
-	"bad_cpu|runqlat -C 4096|invalid value"
-	"bad_interval|runqlat 0|invalid interval"
-	"extra_argument|runqlat 1 2 3|unexpected argument"
-	"dead_pid|runqlat -p $dead -d 1|no process"
-	"dead_tid|runqlat -t $dead -d 1|no thread"
-	"missing_command|runqlat -- /nonexistent/ftscope-cmd|cannot run"
-	"not_executable|runqlat -- $OUT/noexec|cannot run"
-	"bad_input_missing|runqlat -i /nonexistent|/nonexistent: No such file or directory"
-	"help_unknown_command|help nosuch|unknown command 'nosuch'"
-	"funclat_file_pid|funclat -i tests/data -p 1 vfs_read|not funclat's probes"
-	"funclat_no_such_user_function|funclat $WL/busyfn:no_such_fn -d 0.1|'$WL/busyfn:no_such_fn' matches no function of $WL/busyfn\$"
-	"damaged_capture|runqlat -i tests/data|not a trace.dat file"
-	"tdat_compressed_section_under_its_header|timehist -i $OUT/tdat-small-section.dat|compressed section 16 at offset 79 is damaged"
-	"tdat_decompression_budget|runqlat -i $OUT/tdat-budget.dat|compressed blocks claim more than 171718656 bytes"
-	"tdat_buffer_cpu_id|timehist -i $OUT/tdat-cpu-id.dat|names CPU 70000 (at most 4095)"
-	"tdat_cpu_count_negative_as_int|timehist -i tests/fuzz/regress/tdat/v6-cpu-count-negative|bad CPU count 2667577346"
-	"record_needs_output|record -d 0.1|needs -o"
-	"record_unknown_event|record -o $OUT/bad-e.dat -e bogus:nothing -d 0.1|no bogus:nothing event"
-	"unwritable_output|runqlat -d 0.1 -o /proc/ftscope-cap|cannot write"
-	"reset_argument|reset now|unexpected argument"
-	"timehist_bad_time|timehist --time 5,1|bad --time"
-	"latency_bad_sort|latency -s bogus|bad sort key"
-	"wakeup_bad_top|wakeup --top 0|bad --top"
-	"wakeup_bad_min|wakeup --min-us -5|bad --min-us"
-	"offcpu_unwritable_svg|offcpu -d 0.1 --svg /nonexistent/dir/off.svg|cannot write"
-	"offcpu_user_and_kernel|offcpu -u -k -d 0.1|exclude each other"
-	"offcpu_bad_state|offcpu --state Q|invalid value"
-	"offcpu_bad_min|offcpu -m abc|invalid value"
-	"flamegraph_missing_file|flamegraph /nonexistent/x.folded|cannot read"
-	"flamegraph_not_folded|flamegraph $OUT/noexec|not folded stacks"
-	"flamegraph_bad_format|flamegraph --format xml $OUT/fg-ok.folded|unknown input format"
-	"flamegraph_diff_one_file|flamegraph --diff $OUT/noexec|two files"
-	"flamegraph_bad_palette|flamegraph --colors pink|unknown palette"
-	"flamegraph_unwritable|flamegraph -o /nonexistent/dir/x.svg $OUT/fg-ok.folded|cannot write"
-	"stat_bad_event|stat -e cyclez -- true|unknown event"
-	"stat_bad_tracepoint|stat -e sched:nosuch -- true|no tracepoint"
-	"stat_open_group|stat -e {cycles,cs -- true|without"
-	"stat_bad_interval|stat -I 5 -- true|invalid value"
-	"stat_dead_pid|stat -p $dead -d 0.1|no process"
-	"stat_missing_command|stat -- /nonexistent/ftscope-cmd|cannot run"
-	"stat_missing_command_perf_style|stat /nonexistent/ftscope-cmd|cannot run"
-	"stat_unwritable|stat -o /nonexistent/dir/x -- true|cannot write"
-	"stat_no_capture|stat -i $OUT -d 0.1|do not apply"
-	"pmu_bad_event|runqlat --pmu cyclez -d 0.1|unknown event"
-	"pmu_offline|runqlat -i tests/data --pmu cs|cannot be combined"
-	"funclat_no_pattern|funclat -d 0.1|at least one PATTERN"
-	"funclat_unknown_kernel_function|funclat no_such_kernel_fn_xyz -d 0.1|matches no kernel"
-	"funclat_missing_binary|funclat /nonexistent/bin:main -d 0.1|cannot open"
-	"funclat_not_elf|funclat $OUT/noexec:main -d 0.1|not an ELF"
-	"funclat_unknown_library|funclat nosuchlibxyz:malloc -d 0.1|cannot find library"
-	"funclat_too_many|funclat --max-funcs 5 c:* -d 0.1|more than the limit"
-	"funclat_bad_method|funclat --method foo vfs_read|invalid value"
-	"funclat_unknown_syscall|funclat syscall:nosuchcall -d 0.1|matches no system call"
-	"funclat_capture|funclat -i tests/data x|not a trace.dat file"
-	"funccount_no_pattern|funccount -d 0.1|at least one PATTERN"
-	"funccount_user_function|funccount c:malloc -d 0.1|kernel functions only"
-	"funccount_unknown_function|funccount no_such_kernel_fn_xyz -d 0.1|matches no kernel"
-	"funccount_bad_top|funccount --top 0 vfs_read|invalid value"
-	"bad_clock|timehist --clock nosuch -d 0.1|this kernel has no trace clock 'nosuch' (it has: "
-	"clock_with_input|timehist --clock perf -i tests/data/cap-sleeper|cannot be combined with -b, --clock"
-	"instance_without_input|runqlat -B foo -d 0.1|picks a buffer of a trace.dat: it needs -i FILE"
-	"instance_missing|runqlat -i tests/data/tdat-v7-zstd-cpus-0125.dat -B foo|no buffer 'foo' (the file holds: top)"
-	"instance_of_capture|runqlat -i tests/data/cap-sleeper -B foo|a capture directory has one buffer"
-	"cgroup_missing|runqlat --cgroup ftscope-no-such-cgroup -d 0.1|no cgroup 'ftscope-no-such-cgroup'"
-	"cgroup_with_input|runqlat --cgroup x -i tests/data/cap-sleeper|not with -i or a command"
-	"hardirqs_count_and_dist|hardirqs --count --dist|exclude each other"
-	"softirqs_count_and_dist|softirqs --count --dist -d 0.1|exclude each other"
-	"hardirqs_tid|hardirqs -t 1 -d 0.1|belong to no task"
-	"softirqs_pid|softirqs -p 1 -d 0.1|belong to no task"
-	"hardirqs_capture_lacks_events|hardirqs -i tests/data/cap-sleeper|hardirqs needs irq:irq_handler_entry, which the capture lacks\$"
-	"softirqs_capture_lacks_events|softirqs -i tests/data/cap-sleeper|softirqs needs irq:softirq_entry, which the capture lacks\$"
-	"record_irqs_beside_task_events|record -o $OUT/bad-rec.dat hardirqs runqlat -- true|record them apart"
-	"report_irqs_beside_task_events|report softirqs timehist -- true|run them apart"
-	"report_irqs_pid|report hardirqs -p 1 -d 0.1|belong to no task"
-	"hist_no_event|hist -d 0.1|hist needs -e SYSTEM:EVENT"
-	"hist_bad_event|hist -e sys_enter_read -d 0.1|bad event 'sys_enter_read': expected SYSTEM:EVENT"
-	"hist_two_events|hist -e a:b -e c:d -d 0.1|reads one event"
-	"hist_unknown_event|hist -e syscalls:nosuch -d 0.1|hist needs syscalls:nosuch, which the kernel lacks"
-	"hist_unknown_key|hist -e syscalls:sys_enter_read --key bogus -d 0.1|has no field 'bogus' (it has: __syscall_nr, fd, buf, count)"
-	"hist_unknown_value|hist -e syscalls:sys_enter_read --value bogus -d 0.1|has no field 'bogus'"
-	"hist_unknown_filter_field|hist -e syscalls:sys_enter_read --filter bogus==1 -d 0.1|has no field 'bogus'"
-	"hist_filter_syntax|hist -e syscalls:sys_enter_read --filter count=1|bad --filter 'count=1': expected == != < <= > >= or ~ at '=1'"
-	"hist_filter_unbalanced|hist -e syscalls:sys_enter_read --filter (count==1|expected ')' at the end"
-	"hist_filter_string_order|hist -e syscalls:sys_enter_read --filter comm<a -d 0.1|comm is a string"
-	"hist_filter_not_a_number|hist -e syscalls:sys_enter_read --filter count==dd -d 0.1|count is a number, and 'dd' is not"
-	"hist_string_value|hist -e sched:sched_process_exec --value filename -d 0.1|a histogram needs a number field"
-	"hist_too_many_keys|hist -e a:b --key a,b,c,d,e|at most 4 fields"
-	"hist_bad_top|hist -e a:b --top 0|invalid value"
-	"hist_capture_lacks_event|hist -i tests/data/tdat-v7-zstd-cpus-0125.dat -e syscalls:sys_enter_read|which the capture lacks"
+	"unknown_command|2|nosuch|unknown command"
+	"unknown_option|2|runqlat --bogus|unknown option"
+	"bad_duration|2|runqlat -d abc|invalid value"
+	"missing_value|2|runqlat -d|needs a value"
+	"bad_cpu|2|runqlat -C 4096|invalid value"
+	"bad_interval|2|runqlat 0|invalid interval"
+	"extra_argument|2|runqlat 1 2 3|unexpected argument"
+	"dead_pid|1|runqlat -p $dead -d 1|no process"
+	"dead_tid|1|runqlat -t $dead -d 1|no thread"
+	"missing_command|1|runqlat -- /nonexistent/ftscope-cmd|cannot run"
+	"not_executable|1|runqlat -- $OUT/noexec|cannot run"
+	"bad_input_missing|1|runqlat -i /nonexistent|/nonexistent: No such file or directory"
+	"help_unknown_command|2|help nosuch|unknown command 'nosuch'"
+	"funclat_file_pid|2|funclat -i tests/data -p 1 vfs_read|not funclat's probes"
+	"funclat_no_such_user_function|1|funclat $WL/busyfn:no_such_fn -d 0.1|'$WL/busyfn:no_such_fn' matches no function of $WL/busyfn\$"
+	"damaged_capture|1|runqlat -i tests/data|not a trace.dat file"
+	"tdat_compressed_section_under_its_header|1|timehist -i $OUT/tdat-small-section.dat|compressed section 16 at offset 79 is damaged"
+	"tdat_decompression_budget|1|runqlat -i $OUT/tdat-budget.dat|compressed blocks claim more than 171718656 bytes"
+	"tdat_buffer_cpu_id|1|timehist -i $OUT/tdat-cpu-id.dat|names CPU 70000 (at most 4095)"
+	"tdat_cpu_count_negative_as_int|1|timehist -i tests/fuzz/regress/tdat/v6-cpu-count-negative|bad CPU count 2667577346"
+	"record_needs_output|2|record -d 0.1|needs -o"
+	"record_unknown_event|1|record -o $OUT/bad-e.dat -e bogus:nothing -d 0.1|no bogus:nothing event"
+	"unwritable_output|1|runqlat -d 0.1 -o /proc/ftscope-cap|cannot write"
+	"reset_argument|2|reset now|unexpected argument"
+	"timehist_bad_time|2|timehist --time 5,1|bad --time"
+	"latency_bad_sort|2|latency -s bogus|bad sort key"
+	"wakeup_bad_top|2|wakeup --top 0|bad --top"
+	"wakeup_bad_min|2|wakeup --min-us -5|bad --min-us"
+	"offcpu_unwritable_svg|1|offcpu -d 0.1 --svg /nonexistent/dir/off.svg|cannot write"
+	"offcpu_user_and_kernel|2|offcpu -u -k -d 0.1|exclude each other"
+	"offcpu_bad_state|2|offcpu --state Q|invalid value"
+	"offcpu_bad_min|2|offcpu -m abc|invalid value"
+	"flamegraph_missing_file|1|flamegraph /nonexistent/x.folded|cannot read"
+	"flamegraph_not_folded|1|flamegraph $OUT/noexec|not folded stacks"
+	"flamegraph_bad_format|2|flamegraph --format xml $OUT/fg-ok.folded|unknown input format"
+	"flamegraph_diff_one_file|2|flamegraph --diff $OUT/noexec|two files"
+	"flamegraph_bad_palette|2|flamegraph --colors pink|unknown palette"
+	"flamegraph_unwritable|1|flamegraph -o /nonexistent/dir/x.svg $OUT/fg-ok.folded|cannot write"
+	"stat_bad_event|2|stat -e cyclez -- true|unknown event"
+	"stat_bad_tracepoint|2|stat -e sched:nosuch -- true|no tracepoint"
+	"stat_open_group|2|stat -e {cycles,cs -- true|without"
+	"stat_bad_interval|2|stat -I 5 -- true|invalid value"
+	"stat_dead_pid|1|stat -p $dead -d 0.1|no process"
+	"stat_missing_command|1|stat -- /nonexistent/ftscope-cmd|cannot run"
+	"stat_missing_command_perf_style|1|stat /nonexistent/ftscope-cmd|cannot run"
+	"stat_unwritable|1|stat -o /nonexistent/dir/x -- true|cannot write"
+	"stat_no_capture|2|stat -i $OUT -d 0.1|do not apply"
+	"pmu_bad_event|2|runqlat --pmu cyclez -d 0.1|unknown event"
+	"pmu_offline|2|runqlat -i tests/data --pmu cs|cannot be combined"
+	"funclat_no_pattern|2|funclat -d 0.1|at least one PATTERN"
+	"funclat_unknown_kernel_function|1|funclat no_such_kernel_fn_xyz -d 0.1|matches no kernel"
+	"funclat_missing_binary|1|funclat /nonexistent/bin:main -d 0.1|cannot open"
+	"funclat_not_elf|1|funclat $OUT/noexec:main -d 0.1|not an ELF"
+	"funclat_unknown_library|1|funclat nosuchlibxyz:malloc -d 0.1|cannot find library"
+	"funclat_too_many|1|funclat --max-funcs 5 c:* -d 0.1|more than the limit"
+	"funclat_bad_method|2|funclat --method foo vfs_read|invalid value"
+	"funclat_unknown_syscall|1|funclat syscall:nosuchcall -d 0.1|matches no system call"
+	"funclat_capture|1|funclat -i tests/data x|not a trace.dat file"
+	"funccount_no_pattern|2|funccount -d 0.1|at least one PATTERN"
+	"funccount_user_function|1|funccount c:malloc -d 0.1|kernel functions only"
+	"funccount_unknown_function|1|funccount no_such_kernel_fn_xyz -d 0.1|matches no kernel"
+	"funccount_bad_top|2|funccount --top 0 vfs_read|invalid value"
+	"bad_clock|1|timehist --clock nosuch -d 0.1|this kernel has no trace clock 'nosuch' (it has: "
+	"clock_with_input|2|timehist --clock perf -i tests/data/cap-sleeper|cannot be combined with -b, --clock"
+	"instance_without_input|2|runqlat -B foo -d 0.1|picks a buffer of a trace.dat: it needs -i FILE"
+	"instance_missing|1|runqlat -i tests/data/tdat-v7-zstd-cpus-0125.dat -B foo|no buffer 'foo' (the file holds: top)"
+	"instance_of_capture|1|runqlat -i tests/data/cap-sleeper -B foo|a capture directory has one buffer"
+	"cgroup_missing|1|runqlat --cgroup ftscope-no-such-cgroup -d 0.1|no cgroup 'ftscope-no-such-cgroup'"
+	"cgroup_with_input|2|runqlat --cgroup x -i tests/data/cap-sleeper|not with -i or a command"
+	"hardirqs_count_and_dist|2|hardirqs --count --dist|exclude each other"
+	"softirqs_count_and_dist|2|softirqs --count --dist -d 0.1|exclude each other"
+	"hardirqs_tid|2|hardirqs -t 1 -d 0.1|belong to no task"
+	"softirqs_pid|2|softirqs -p 1 -d 0.1|belong to no task"
+	"hardirqs_capture_lacks_events|1|hardirqs -i tests/data/cap-sleeper|hardirqs needs irq:irq_handler_entry, which the capture lacks\$"
+	"softirqs_capture_lacks_events|1|softirqs -i tests/data/cap-sleeper|softirqs needs irq:softirq_entry, which the capture lacks\$"
+	"record_irqs_beside_task_events|2|record -o $OUT/bad-rec.dat hardirqs runqlat -- true|record them apart"
+	"report_irqs_beside_task_events|2|report softirqs timehist -- true|run them apart"
+	"report_irqs_pid|2|report hardirqs -p 1 -d 0.1|belong to no task"
+	"hist_no_event|2|hist -d 0.1|hist needs -e SYSTEM:EVENT"
+	"hist_bad_event|2|hist -e sys_enter_read -d 0.1|bad event 'sys_enter_read': expected SYSTEM:EVENT"
+	"hist_two_events|2|hist -e a:b -e c:d -d 0.1|reads one event"
+	"hist_unknown_event|1|hist -e syscalls:nosuch -d 0.1|hist needs syscalls:nosuch, which the kernel lacks"
+	"hist_unknown_key|1|hist -e syscalls:sys_enter_read --key bogus -d 0.1|has no field 'bogus' (it has: __syscall_nr, fd, buf, count)"
+	"hist_unknown_value|1|hist -e syscalls:sys_enter_read --value bogus -d 0.1|has no field 'bogus'"
+	"hist_unknown_filter_field|1|hist -e syscalls:sys_enter_read --filter bogus==1 -d 0.1|has no field 'bogus'"
+	"hist_filter_syntax|2|hist -e syscalls:sys_enter_read --filter count=1|bad --filter 'count=1': expected == != < <= > >= or ~ at '=1'"
+	"hist_filter_unbalanced|2|hist -e syscalls:sys_enter_read --filter (count==1|expected ')' at the end"
+	"hist_filter_string_order|1|hist -e syscalls:sys_enter_read --filter comm<a -d 0.1|comm is a string"
+	"hist_filter_not_a_number|1|hist -e syscalls:sys_enter_read --filter count==dd -d 0.1|count is a number, and 'dd' is not"
+	"hist_string_value|1|hist -e sched:sched_process_exec --value filename -d 0.1|a histogram needs a number field"
+	"hist_too_many_keys|2|hist -e a:b --key a,b,c,d,e|at most 4 fields"
+	"hist_bad_top|2|hist -e a:b --top 0|invalid value"
+	"hist_capture_lacks_event|1|hist -i tests/data/tdat-v7-zstd-cpus-0125.dat -e syscalls:sys_enter_read|which the capture lacks"
 )
 # Every tracing command: the same mistakes with the common options, one line each.
 for cmd in runqlat timehist latency wakeup offcpu "funclat syscall:read" "funccount vfs_read" \
 	   hardirqs softirqs "hist -e syscalls:sys_enter_read" "record -o $OUT/bad-rec.dat"; do
 	n=${cmd%% *}
-	notrace="not a trace.dat file"
-	[ $n = record ] && notrace="does not read one"
-	nopid="no process"
-	[[ $n = *irqs ]] && nopid="belong to no task"
+	notrace="not a trace.dat file" tracerc=1
+	[ $n = record ] && notrace="does not read one" tracerc=2
+	nopid="no process" pidrc=1
+	[[ $n = *irqs ]] && nopid="belong to no task" pidrc=2
 	cases+=(
-		"${n}_unknown_option|$cmd --bogus|unknown option"
-		"${n}_bad_number|$cmd -d abc|invalid value"
-		"${n}_bad_buffer|$cmd -b 99999999999|invalid value"
-		"${n}_bad_cpus|$cmd -C 0-9999|invalid value"
-		"${n}_dead_pid|$cmd -p $dead -d 1|$nopid"
-		"${n}_not_a_trace_file|$cmd -i $OUT/noexec|$notrace"
-		"${n}_unwritable_output|$cmd -d 0.1 -o /nonexistent/dir/x.dat|cannot write"
-		"${n}_output_is_a_directory|$cmd -d 0.1 -o $OUT|cannot write"
+		"${n}_unknown_option|2|$cmd --bogus|unknown option"
+		"${n}_bad_number|2|$cmd -d abc|invalid value"
+		"${n}_bad_buffer|2|$cmd -b 99999999999|invalid value"
+		"${n}_bad_cpus|2|$cmd -C 0-9999|invalid value"
+		"${n}_dead_pid|$pidrc|$cmd -p $dead -d 1|$nopid"
+		"${n}_not_a_trace_file|$tracerc|$cmd -i $OUT/noexec|$notrace"
+		"${n}_unwritable_output|1|$cmd -d 0.1 -o /nonexistent/dir/x.dat|cannot write"
+		"${n}_output_is_a_directory|1|$cmd -d 0.1 -o $OUT|cannot write"
 	)
 done
 cases+=(
-	"stat_unknown_option|stat --bogus -- true|unknown option"
-	"stat_bad_number|stat -d abc|invalid value"
-	"stat_bad_cpus|stat -C 0-9999 -- true|invalid value"
-	"flamegraph_unknown_option|flamegraph --bogus x|unknown option"
-	"flamegraph_bad_number|flamegraph --width abc $OUT/fg-ok.folded|invalid value"
-	"list_unknown_option|list --bogus|unexpected argument"
-	"list_argument|list extra|unexpected argument"
-	"reset_unknown_option|reset --bogus|unexpected argument"
-	"report_unknown_option|report --bogus timehist|unknown option"
-	"report_no_analyzer|report -i tests/data/cap-sleeper|at least one ANALYZER"
-	"report_not_an_analyzer|report -i tests/data/cap-sleeper record|not an analyzer"
-	"report_not_a_trace_file|report -i $OUT/noexec timehist|not a trace.dat file"
+	"stat_unknown_option|2|stat --bogus -- true|unknown option"
+	"stat_bad_number|2|stat -d abc|invalid value"
+	"stat_bad_cpus|2|stat -C 0-9999 -- true|invalid value"
+	"flamegraph_unknown_option|2|flamegraph --bogus x|unknown option"
+	"flamegraph_bad_number|2|flamegraph --width abc $OUT/fg-ok.folded|invalid value"
+	"list_unknown_option|2|list --bogus|unexpected argument"
+	"list_argument|2|list extra|unexpected argument"
+	"reset_unknown_option|2|reset --bogus|unexpected argument"
+	"report_unknown_option|2|report --bogus timehist|unknown option"
+	"report_no_analyzer|2|report -i tests/data/cap-sleeper|at least one ANALYZER"
+	"report_not_an_analyzer|2|report -i tests/data/cap-sleeper record|not an analyzer"
+	"report_not_a_trace_file|1|report -i $OUT/noexec timehist|not a trace.dat file"
 )
+# Not root: each command that traces, and reset
+notroot=("runqlat -d 1" "timehist -d 1" "latency -d 1" "wakeup -d 1" "offcpu -d 1"
+	 "funclat syscall:read -d 1" "funccount vfs_read -d 1" "hardirqs -d 1" "softirqs -d 1"
+	 "hist -e syscalls:sys_enter_read -d 1" "record -o $OUT/nr.dat -d 1" "reset")
+# a result for each case, each not-root run, and four more below
+plan $((${#cases[@]} + ${#notroot[@]} + 4))
 # errors found while parsing: the same as root or not
 parse_errors='unknown|invalid|unexpected|needs a value|needs -o|needs -i|bad |exclude|without|two files|palette|at least one|does not read|not an analyzer|not a trace|no task|apart|capture lacks'
 echo 'main;a 1' > $OUT/fg-ok.folded
@@ -153,14 +160,14 @@ if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/filesystems; then
 	root=1
 fi
 for c in "${cases[@]}"; do
-	IFS='|' read -r name args word <<< "$c"
+	IFS='|' read -r name want args word <<< "$c"
 	name=bad_input_$name
 	if [ -z "$root" ] && [[ "$args" != flamegraph* ]] && ! grep -qE "$parse_errors" <<< "$word"; then
 		skip $name "needs root"
 		continue
 	fi
 	# shellcheck disable=SC2086
-	$FTSCOPE $args > $OUT/bad.out 2> $OUT/bad.err < /dev/null
+	ft $name $want $args > $OUT/bad.out 2> $OUT/bad.err < /dev/null
 	rc=$?
 	lines=$(wc -l < $OUT/bad.err)
 	if [ $rc -lt 1 ] || [ $rc -gt 127 ]; then
@@ -178,17 +185,16 @@ for c in "${cases[@]}"; do
 	fi
 done
 
-# Not root: one line that says so, nothing touched, for each command that traces.
-for args in "runqlat -d 1" "timehist -d 1" "latency -d 1" "wakeup -d 1" "offcpu -d 1" \
-	    "funclat syscall:read -d 1" "funccount vfs_read -d 1" "hardirqs -d 1" "softirqs -d 1" \
-	    "hist -e syscalls:sys_enter_read -d 1" "record -o $OUT/nr.dat -d 1" "reset"; do
+# Not root: one line that says so (exit 1), nothing touched, for each command that traces.
+NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
+for args in "${notroot[@]}"; do
 	name=bad_input_not_root_${args%% *}
 	if ! command -v setpriv > /dev/null || [ -z "$root" ]; then
 		skip $name "needs root and setpriv to drop to an unprivileged user"
 		continue
 	fi
 	# shellcheck disable=SC2086
-	setpriv --reuid=65534 --regid=65534 --clear-groups $FTSCOPE $args > $OUT/bad.out 2> $OUT/bad.err
+	FT_WITH=$NOBODY ft $name 1 $args > $OUT/bad.out 2> $OUT/bad.err
 	rc=$?
 	if [ $rc -ge 1 ] && [ $rc -le 127 ] && [ "$(wc -l < $OUT/bad.err)" -eq 1 ] &&
 	   grep -q root $OUT/bad.err && [ "$before" = "$(snapshot)" ]; then
@@ -202,7 +208,7 @@ done
 name=bad_input_stat_not_root
 if command -v setpriv > /dev/null && [ -n "$root" ] &&
    [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ]; then
-	setpriv --reuid=65534 --regid=65534 --clear-groups $FTSCOPE stat -a -d 0.1 > $OUT/bad.out 2> $OUT/bad.err
+	FT_WITH=$NOBODY ft $name 1 stat -a -d 0.1 > $OUT/bad.out 2> $OUT/bad.err
 	rc=$?
 	if [ $rc -ge 1 ] && [ $rc -le 127 ] && [ "$(wc -l < $OUT/bad.err)" -eq 1 ] &&
 	   grep -q perf_event_paranoid $OUT/bad.err; then
@@ -218,8 +224,8 @@ fi
 # reverse: a command missing from either (stat and flamegraph once were) fails here.
 name=list_matches_readme
 readme=$(sed -n 's/^| `ftscope \([a-z]*\).*/\1/p' README.md | sort -u)
-listed=$($FTSCOPE list 2>/dev/null | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p' | sort -u)
-helped=$($FTSCOPE --help 2>/dev/null | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p' | sort -u)
+listed=$(ft $name 0 list 2>/dev/null | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p' | sort -u)
+helped=$(ft $name 0 --help 2>/dev/null | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p' | sort -u)
 if [ "$(echo "$readme" | wc -l)" -lt 10 ]; then
 	fail $name "only $(echo $readme) found in README.md's command table"
 elif [ "$readme" != "$listed" ] || [ "$readme" != "$helped" ]; then
@@ -233,11 +239,13 @@ fi
 name=help_command
 r=""
 for c in runqlat record stat list; do
-	cmp -s <($FTSCOPE help $c 2>&1) <($FTSCOPE $c --help 2>&1) || r="$r help $c differs from $c --help;"
+	ft $name 0 help $c > $OUT/help-$c.txt 2>&1
+	ft $name 0 $c --help > $OUT/help-$c-2.txt 2>&1
+	cmp -s $OUT/help-$c.txt $OUT/help-$c-2.txt || r="$r help $c differs from $c --help;"
 done
-$FTSCOPE help runqlat | grep -q '^Usage: ftscope runqlat ' || r="$r help runqlat: $($FTSCOPE help runqlat | head -1);"
-o=$($FTSCOPE record --help | grep -c '^  -o, ')
-i=$($FTSCOPE record --help | grep -c '^  -i, ')
+grep -q '^Usage: ftscope runqlat ' $OUT/help-runqlat.txt || r="$r help runqlat: $(head -1 $OUT/help-runqlat.txt);"
+o=$(grep -c '^  -o, ' $OUT/help-record-2.txt)
+i=$(grep -c '^  -i, ' $OUT/help-record-2.txt)
 [ "$o" = 1 ] && [ "$i" = 0 ] || r="$r record --help lists -o $o times, -i $i times;"
 if [ -z "$r" ]; then
 	pass $name

@@ -6,11 +6,12 @@
 #              and the one-line answer when the kernel offers no method.
 # requires: root, tracefs, uprobe events
 . tests/live/lib.sh
+plan 10
 need_root funclat || exit 0
 BF=$WL/busyfn
 
 if [ ! -e $T/uprobe_events ]; then
-	skip funclat "this kernel has no uprobe events"
+	skip_rest "this kernel has no uprobe events"
 	exit 0
 fi
 before=$(snapshot)
@@ -23,7 +24,7 @@ name=funclat_uprobe_known_latencies
 # average is at most the workload's + 5 us and at least it - 2% - 5 us: the workload's
 # own time holds the two probe traps (measured 5.2 and 6.0 us less in ftscope).
 # SCHED_FIFO: no guest task preempts the spins.
-BUSYFN_TIMES=1 $FTSCOPE funclat -u --json $BF:busy_wait -- chrt -f 10 $BF 100 200 100 2000 \
+BUSYFN_TIMES=1 ft $name 0 funclat -u --json $BF:busy_wait -- chrt -f 10 $BF 100 200 100 2000 \
 	> $OUT/fl.json 2> $OUT/fl.err
 rc=$?
 n=$(json "j['total']['count']" $OUT/fl.json 2> /dev/null)
@@ -46,7 +47,8 @@ else
 fi
 
 name=funclat_nested_recursion
-$FTSCOPE funclat -F --json $BF:recurse $BF:busy_wait -- $BF 0 0 0 0 10 3 > $OUT/fl-rec.json 2> /dev/null
+ft $name 0 funclat -F --json $BF:recurse $BF:busy_wait -- $BF 0 0 0 0 10 3 > $OUT/fl-rec.json \
+	2> /dev/null
 if [ "$(json "[f['hist']['count'] for f in j['functions']] == [30, 10] and j['unpaired'] == 0 and
 	     all(f['hist']['min_ns'] >= 100000 for f in j['functions'])" $OUT/fl-rec.json 2>&1)" = True ]; then
 	pass "$name (30 nested calls of recurse, 10 of busy_wait, each >= 100 us)"
@@ -57,10 +59,10 @@ fi
 # Recorded with -o, read back with -i: the same report, and a pattern picks a subset.
 name=funclat_file_equals_live
 rm -f $OUT/fl-rec.dat
-$FTSCOPE funclat -F $BF:recurse $BF:busy_wait -o $OUT/fl-rec.dat -- $BF 0 0 0 0 10 3 \
+ft $name 0 funclat -F $BF:recurse $BF:busy_wait -o $OUT/fl-rec.dat -- $BF 0 0 0 0 10 3 \
 	> $OUT/fl-rec-live.txt 2>&1
-$FTSCOPE funclat -F -i $OUT/fl-rec.dat $BF:recurse $BF:busy_wait > $OUT/fl-rec-file.txt 2>&1
-$FTSCOPE funclat --json -i $OUT/fl-rec.dat 'busyfn:busy*' > $OUT/fl-rec-one.json 2>&1
+ft $name 0 funclat -F -i $OUT/fl-rec.dat $BF:recurse $BF:busy_wait > $OUT/fl-rec-file.txt 2>&1
+ft $name 0 funclat --json -i $OUT/fl-rec.dat 'busyfn:busy*' > $OUT/fl-rec-one.json 2>&1
 one=$(json "(j['total']['count'], len(j['functions']) if 'functions' in j else 1)" $OUT/fl-rec-one.json 2>&1)
 if ! cmp -s $OUT/fl-rec-live.txt $OUT/fl-rec-file.txt; then
 	fail $name "the report from the file differs: $(diff $OUT/fl-rec-live.txt $OUT/fl-rec-file.txt |
@@ -75,9 +77,10 @@ fi
 
 name=funclat_syscall_file_equals_live
 rm -f $OUT/fl-sys.dat
-$FTSCOPE funclat -F syscall:clock_nanosleep syscall:read -o $OUT/fl-sys.dat -- $WL/sleeper 0 20 5 \
-	> $OUT/fl-sys-live.txt 2>&1
-$FTSCOPE funclat -F -i $OUT/fl-sys.dat syscall:clock_nanosleep syscall:read > $OUT/fl-sys-file.txt 2>&1
+ft $name 0 funclat -F syscall:clock_nanosleep syscall:read -o $OUT/fl-sys.dat \
+	-- $WL/sleeper 0 20 5 > $OUT/fl-sys-live.txt 2>&1
+ft $name 0 funclat -F -i $OUT/fl-sys.dat syscall:clock_nanosleep syscall:read \
+	> $OUT/fl-sys-file.txt 2>&1
 if cmp -s $OUT/fl-sys-live.txt $OUT/fl-sys-file.txt && grep -q 'count 20' $OUT/fl-sys-file.txt; then
 	pass $name
 else
@@ -85,7 +88,8 @@ else
 fi
 
 name=funclat_syscall_nanosleep
-$FTSCOPE funclat -m --json syscall:clock_nanosleep -- $WL/sleeper 0 20 10 > $OUT/fl-sys.json 2> /dev/null
+ft $name 0 funclat -m --json syscall:clock_nanosleep -- $WL/sleeper 0 20 10 > $OUT/fl-sys.json \
+	2> /dev/null
 n=$(json "j['total']['count']" $OUT/fl-sys.json 2> /dev/null)
 avg=$(json "j['total']['avg_ns'] / 1e6" $OUT/fl-sys.json 2> /dev/null)
 if [ "$n" = 20 ] && awk -v a="$avg" 'BEGIN { exit !(a >= 10 && a < 15) }'; then
@@ -95,7 +99,7 @@ else
 fi
 
 name=funclat_min_us_list
-$FTSCOPE funclat --min-us 1500 $BF:busy_wait -- $BF 3 200 2 2000 > $OUT/fl-slow.txt 2> /dev/null
+ft $name 0 funclat --min-us 1500 $BF:busy_wait -- $BF 3 200 2 2000 > $OUT/fl-slow.txt 2> /dev/null
 rows=$(awk '$NF == "busyfn:busy_wait" && $3 > 0 && $4 >= 2000 && $5 == 2000' $OUT/fl-slow.txt | wc -l)
 if grep -q '^TIME(s) *COMM *PID *LAT(us) *RVAL FUNC$' $OUT/fl-slow.txt && [ "$rows" -eq 2 ]; then
 	pass "$name (2 slow calls listed, with their return value)"
@@ -111,7 +115,7 @@ fi
 # about 6 octaves: more than a list would hold, so the percentiles come from the
 # slots. The former 1/8-octave slots were 2.8-3.5% off here.
 name=funclat_percentiles_exact
-$FTSCOPE funclat --min-us 1 $BF:busy_wait -- chrt -f 10 $BF 1200 20 800 200 \
+ft $name 0 funclat --min-us 1 $BF:busy_wait -- chrt -f 10 $BF 1200 20 800 200 \
 	> $OUT/fl-pct.txt 2> /dev/null
 if r=$(python3 tests/live/pct_check.py funclat $OUT/fl-pct.txt); then
 	pass "$name ($r)"
@@ -120,10 +124,10 @@ else
 fi
 
 name=funclat_kernel_method
-if $FTSCOPE list | grep -Eq 'kprobe events +yes'; then
+if grep -Eq 'kprobe events +yes' <<< "$(ft $name 0 list)"; then
 	skip $name "this kernel has kprobe events (tested in the QEMU tier for kernels without)"
 else
-	$FTSCOPE funclat vfs_read -d 0.1 > $OUT/fl-k.out 2> $OUT/fl-k.err
+	ft $name 3 funclat vfs_read -d 0.1 > $OUT/fl-k.out 2> $OUT/fl-k.err
 	rc=$?
 	if [ $rc -eq 3 ] && [ "$(wc -l < $OUT/fl-k.err)" -eq 1 ] && grep -q 'neither function_graph' $OUT/fl-k.err; then
 		pass "$name (exit 3: $(cat $OUT/fl-k.err))"
@@ -150,7 +154,7 @@ if [ $refused = 0 ]; then
 	skip $name "this kernel accepts function filters (funccount is tested in the QEMU tier)"
 else
 	before=$(snapshot)
-	$FTSCOPE funccount vfs_read -d 0.1 > $OUT/fc.out 2> $OUT/fc.err
+	ft $name 3 funccount vfs_read -d 0.1 > $OUT/fc.out 2> $OUT/fc.err
 	rc=$?
 	# exit 3: a kernel feature is missing (the man page; funclat vfs_read exits 3 too)
 	if [ $rc = 3 ] && [ "$(wc -l < $OUT/fc.err)" = 1 ] &&

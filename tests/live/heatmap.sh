@@ -7,6 +7,7 @@
 #              in headless chromium (picture, DOM, a click's zoom); bad input.
 # requires: root, tracefs, sched events, chromium, python3
 . tests/live/lib.sh
+plan 33
 need_root heatmap || exit 0
 PY=tests/live/heatmap_check.py
 H=$OUT/heat
@@ -14,11 +15,12 @@ H=$OUT/heat
 # the workload: 1 s of 1 ms sleeps, a 400 ms gap, 1 s of 4 spinners and the sleeper
 name=heatmap_run
 rm -f $H.svg $H.dat $H.json $H.phases
-if $FTSCOPE runqlat --json --heatmap $H.svg --heatmap-cols 40 -o $H.dat \
+if ft $name 0 runqlat --json --heatmap $H.svg --heatmap-cols 40 -o $H.dat \
 	-- $WL/phases $H.phases 1000 400 1000 > $H.json 2> $H.err && [ -s $H.phases ]; then
 	pass $name
 else
 	fail $name "exit $? ($(head -1 $H.err))"
+	skip_rest "no heatmap_run to read"
 	exit 0
 fi
 check heatmap_count_equals_report total $H.svg $H.json
@@ -27,30 +29,33 @@ check heatmap_phase_counts_schedstat counts $H.svg $H.phases
 check heatmap_phase_rows_run_delay rows $H.svg $H.phases
 
 # the recording gives the same cells; a fixed width over it, and the default columns
-$FTSCOPE runqlat -i $H.dat --heatmap $H-i.svg --heatmap-cols 40 > /dev/null 2>&1
+ft heatmap_input_same_cells 0 runqlat -i $H.dat --heatmap $H-i.svg --heatmap-cols 40 > /dev/null 2>&1
 check heatmap_input_same_cells same $H.svg $H-i.svg
-$FTSCOPE runqlat -i $H.dat --json --heatmap $H-w.svg --heatmap-width 0.1 > $H-w.json 2>/dev/null
+ft heatmap_width_fixed 0 runqlat -i $H.dat --json --heatmap $H-w.svg --heatmap-width 0.1 \
+	> $H-w.json 2>/dev/null
 check heatmap_width_fixed geometry $H-w.svg $H.phases width 100000000
 check heatmap_width_phase_counts counts $H-w.svg $H.phases
 check heatmap_width_count_equals_report total $H-w.svg $H-w.json
 # 0.2 ms columns: 10000 of them end at 2 s, before the run does
-$FTSCOPE runqlat -i $H.dat --heatmap $H-b.svg --heatmap-width 0.0002 > /dev/null 2> $H-b.err
+ft heatmap_width_bound 0 runqlat -i $H.dat --heatmap $H-b.svg --heatmap-width 0.0002 \
+	> /dev/null 2> $H-b.err
 check heatmap_width_bound bound $H-b.svg $H-w.svg $H-b.err $H-w.json
 # one CPU's map (-C): from that CPU's first record to its last, as trace-cmd reads them
 for c in 0 1; do
-	$FTSCOPE runqlat -i $H.dat -C $c --heatmap $H-c$c.svg > /dev/null 2>&1
+	ft heatmap_cpu${c}_span 0 runqlat -i $H.dat -C $c --heatmap $H-c$c.svg > /dev/null 2>&1
 	trace-cmd report -t --cpu $c $H.dat > $H-c$c.txt 2>/dev/null
 	check heatmap_cpu${c}_span cpu_span $H-c$c.svg $H-c$c.txt
 done
 # a width in seconds that binary doubles do not hold: rounded to the ns, not truncated
-$FTSCOPE runqlat -i $H.dat --heatmap $H-65.svg --heatmap-width 0.000065 > /dev/null 2>&1
+ft heatmap_width_rounded 0 runqlat -i $H.dat --heatmap $H-65.svg --heatmap-width 0.000065 \
+	> /dev/null 2>&1
 check heatmap_width_rounded width $H-65.svg 65000
-$FTSCOPE runqlat -i $H.dat --heatmap $H-d.svg > /dev/null 2>&1
+ft heatmap_cols_default_100 0 runqlat -i $H.dat --heatmap $H-d.svg > /dev/null 2>&1
 check heatmap_cols_default_100 geometry $H-d.svg $H.phases cols 100
 
 # interval reports reset the histograms: the map still holds every value
-$FTSCOPE runqlat --json --heatmap $H-iv.svg 0.3 -- $WL/phases $H-iv.phases 500 300 500 \
-	> $H-iv.json 2>/dev/null
+ft heatmap_intervals_keep_all 0 runqlat --json --heatmap $H-iv.svg 0.3 \
+	-- $WL/phases $H-iv.phases 500 300 500 > $H-iv.json 2>/dev/null
 check heatmap_intervals_keep_all total $H-iv.svg $H-iv.json
 check heatmap_intervals_phase_counts counts $H-iv.svg $H-iv.phases
 
@@ -60,7 +65,7 @@ anal() {
 	local name=$1 a=$2
 	shift 2
 	rm -f $H-$name.svg
-	$FTSCOPE $a --json --heatmap $H-$name.svg "$@" > $H-$name.json 2>/dev/null
+	ft heatmap_$name 0 $a --json --heatmap $H-$name.svg "$@" > $H-$name.json 2>/dev/null
 	check heatmap_$name analyzer $a $H-$name.svg $H-$name.json
 }
 anal wakeup_groups wakeup -P -- $ph
@@ -76,7 +81,9 @@ rm -f $H-io
 
 # in a real browser: a picture of the cells, the DOM's cells, a click's zoom
 if ! command -v chromium > /dev/null; then
-	skip heatmap_chromium "no chromium (scripts/install-deps.sh installs it)"
+	for n in picture dom_cells click_zooms; do
+		skip heatmap_chromium_$n "no chromium (scripts/install-deps.sh installs it)"
+	done
 else
 	prof=$(mktemp -d)
 	chrome() {
@@ -99,7 +106,7 @@ fi
 # nothing measured: a sleeping process, no wakeup in 0.3 s
 sleep 60 & sp=$!
 rm -f $H-none.svg
-if $FTSCOPE runqlat -p $sp -d 0.3 --heatmap $H-none.svg > /dev/null 2>&1; then
+if ft heatmap_no_values 0 runqlat -p $sp -d 0.3 --heatmap $H-none.svg > /dev/null 2>&1; then
 	check heatmap_no_values novalue $H-none.svg
 else
 	fail heatmap_no_values "exit $?"
@@ -110,8 +117,8 @@ kill $sp; wait $sp 2>/dev/null
 SHARED=${FTSCOPE_SHARED:-../shared}
 LISA=$SHARED/fixtures/third_party/lisa/sched_load.trace.dat
 if [ -f "$LISA" ]; then
-	$FTSCOPE runqlat -i "$LISA" --json --heatmap $H-u.svg --heatmap-width 0.000001 \
-		> $H-u.json 2>/dev/null
+	ft heatmap_all_undrawn 0 runqlat -i "$LISA" --json --heatmap $H-u.svg \
+		--heatmap-width 0.000001 > $H-u.json 2>/dev/null
 	check heatmap_all_undrawn undrawn $H-u.svg $H-u.json
 else
 	skip heatmap_all_undrawn "no $LISA (../shared)"
@@ -121,7 +128,7 @@ fi
 bad() {
 	local name=$1 want=$2 rc
 	shift 2
-	$FTSCOPE "$@" > /dev/null 2> $OUT/heat-bad.err
+	ft $name $want "$@" > /dev/null 2> $OUT/heat-bad.err
 	rc=$?
 	if [ $rc -eq $want ] && [ "$(wc -l < $OUT/heat-bad.err)" -eq 1 ]; then
 		pass $name

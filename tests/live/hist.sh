@@ -7,7 +7,7 @@
 #              same dd run; --top, --max-keys and --json.
 # requires: root, syscalls and sched tracepoints; bpftrace for the peer check
 . tests/live/lib.sh
-
+plan 10
 need_root hist || exit 0
 
 # this test's leaks (global_state in lib.sh leaves all instances out, as other runs'
@@ -36,10 +36,10 @@ READ=syscalls:sys_enter_read
 # the libraries are larger); the filter keeps exactly those, under dd's comm, in the
 # text table and in --json
 name=hist_dd_reads_known
-$FTSCOPE hist -e $READ --key comm --filter 'count == 1' -- $DD if=/dev/zero of=/dev/null \
+ft $name 0 hist -e $READ --key comm --filter 'count == 1' -- $DD if=/dev/zero of=/dev/null \
 	bs=1 count=5000 > $OUT/hist-dd.out 2> $OUT/hist-dd.err
 rows=$(awk '/^COMM/ { t = 1; next } /^hist:/ { t = 0 } t' $OUT/hist-dd.out | tr -s ' ' | tr '\n' '|')
-$FTSCOPE hist -e $READ --key comm --filter 'count == 1' --json -- $DD if=/dev/zero \
+ft $name 0 hist -e $READ --key comm --filter 'count == 1' --json -- $DD if=/dev/zero \
 	of=/dev/null bs=1 count=5000 > $OUT/hist-dd.json 2>> $OUT/hist-dd.err
 js=$(json '[(r["key"]["comm"], r["count"]) for r in j["rows"]], j["records"]' $OUT/hist-dd.json)
 if [ "$rows" = "ftscope-hdd 5000|" ] && [ "$js" = "[('ftscope-hdd', 5000)] 5000" ]; then
@@ -52,9 +52,9 @@ fi
 # all 5000 in BCC's "0 -> 1" slot, bs=4096 count=300 all 300 in "4096 -> 8191", and
 # count, sum, min and max are the workload's own
 name=hist_value_log2_known
-$FTSCOPE hist -e $READ --value count --filter 'fd == 0' --json -- $DD if=/dev/zero \
+ft $name 0 hist -e $READ --value count --filter 'fd == 0' --json -- $DD if=/dev/zero \
 	of=/dev/null bs=1 count=5000 > $OUT/hist-v1.json 2> $OUT/hist-v.err
-$FTSCOPE hist -e $READ --value count --filter 'fd == 0' -- $DD if=/dev/zero of=/dev/null \
+ft $name 0 hist -e $READ --value count --filter 'fd == 0' -- $DD if=/dev/zero of=/dev/null \
 	bs=4096 count=300 > $OUT/hist-v4k.out 2>> $OUT/hist-v.err
 v1=$(json '[(r["key"]["comm"], r["value"]["buckets"], r["value"]["sum"], r["value"]["min"], r["value"]["max"]) for r in j["rows"]]' $OUT/hist-v1.json)
 slot=$(grep -E '^ +[0-9]+ -> [0-9]+ +: [1-9]' $OUT/hist-v4k.out | awk '{ print $1 "-" $3 ":" $5 }')
@@ -70,9 +70,9 @@ fi
 # (a __data_loc string key) and one of the script; 50 exits under comm true (the
 # event's own comm field)
 name=hist_exec_string_key
-$FTSCOPE hist -e sched:sched_process_exec --key filename --json -- $OUT/hist-true50.sh \
+ft $name 0 hist -e sched:sched_process_exec --key filename --json -- $OUT/hist-true50.sh \
 	> $OUT/hist-exec.json 2> $OUT/hist-exec.err
-$FTSCOPE hist -e sched:sched_process_exit --key comm --json -- $OUT/hist-true50.sh \
+ft $name 0 hist -e sched:sched_process_exit --key comm --json -- $OUT/hist-true50.sh \
 	> $OUT/hist-exit.json 2>> $OUT/hist-exec.err
 ex=$(json 'sorted((r["key"]["filename"], r["count"]) for r in j["rows"])' $OUT/hist-exec.json)
 xt=$(json 'sorted((r["key"]["comm"], r["count"]) for r in j["rows"])' $OUT/hist-exit.json)
@@ -86,7 +86,7 @@ fi
 # hist_pseudo_keys: pid and cpu, and comm in a filter: dd pinned to CPU 1 reads its
 # 5000 bytes on CPU 1, under its own pid (the one the shell reports)
 name=hist_pseudo_keys
-$FTSCOPE hist -e $READ --key pid,cpu --filter 'comm == ftscope-h* && count == 1' --json \
+ft $name 0 hist -e $READ --key pid,cpu --filter 'comm == ftscope-h* && count == 1' --json \
 	-- sh -c "echo \$\$ > $OUT/hist-pid; exec taskset -c 1 $DD if=/dev/zero of=/dev/null bs=1 count=5000" \
 	> $OUT/hist-pc.json 2> $OUT/hist-pc.err
 pc=$(json '[(r["key"]["pid"], r["key"]["cpu"], r["count"]) for r in j["rows"]]' $OUT/hist-pc.json)
@@ -100,9 +100,9 @@ fi
 # --max-keys 1 over two dd runs (100 then 200 reads of 1 byte, two pids) counts the
 # first and reports the second's 200 as dropped
 name=hist_top_and_max_keys
-$FTSCOPE hist -e $READ --key count --top 1 --json -- $DD if=/dev/zero of=/dev/null bs=1 \
+ft $name 0 hist -e $READ --key count --top 1 --json -- $DD if=/dev/zero of=/dev/null bs=1 \
 	count=5000 > $OUT/hist-top.json 2> $OUT/hist-top.err
-$FTSCOPE hist -e $READ --key pid --max-keys 1 --filter 'count == 1' --json -- sh -c \
+ft $name 0 hist -e $READ --key pid --max-keys 1 --filter 'count == 1' --json -- sh -c \
 	"$DD if=/dev/zero of=/dev/null bs=1 count=100 2>/dev/null; $DD if=/dev/zero of=/dev/null bs=1 count=200" \
 	> $OUT/hist-max.json 2>> $OUT/hist-top.err
 top=$(json '[(r["key"]["count"], r["count"]) for r in j["rows"]], j["entries"] > 1' $OUT/hist-top.json)
@@ -117,7 +117,7 @@ fi
 # report a second: each report holds its own interval alone, and they add up to 3000
 # (the shell's own read of one byte is not dd's)
 name=hist_interval_reports
-$FTSCOPE hist -e $READ --filter 'comm == "ftscope-hdd" && count == 1' --json 1 -- sh -c \
+ft $name 0 hist -e $READ --filter 'comm == "ftscope-hdd" && count == 1' --json 1 -- sh -c \
 	"$DD if=/dev/zero of=/dev/null bs=1 count=1000 2>/dev/null; sleep 1.5; $DD if=/dev/zero of=/dev/null bs=1 count=2000 2>/dev/null" \
 	> $OUT/hist-int.json 2> $OUT/hist-int.err
 iv=$(python3 -c "import json, sys
@@ -134,7 +134,7 @@ fi
 # parentheses and a glob must select the reads the workload's design says
 name=hist_filter_ops
 rm -f $OUT/hist-ops.dat
-$FTSCOPE record -o $OUT/hist-ops.dat -e $READ -e task:task_rename -- sh -c \
+ft $name 0 record -o $OUT/hist-ops.dat -e $READ -e task:task_rename -- sh -c \
 	"$DD if=/dev/zero of=/dev/null bs=1 count=100 2>/dev/null; $DD if=/dev/zero of=/dev/null bs=2 count=200 2>/dev/null; $DD if=/dev/zero of=/dev/null bs=3 count=300 2>/dev/null" \
 	> /dev/null 2> $OUT/hist-ops.err
 bad=
@@ -143,7 +143,7 @@ for c in "count == 2@200" "count != 2@400" "count < 2@100" "count <= 2@300" "cou
 	 "count >= 0x2 && count <= 2@200" "comm != ftscope-hdd@0" "comm == 'ftscope-*'@600" \
 	 "comm == ftscope-hd?@600" "comm == ftscope@0" "comm ~ *hdd@600"; do
 	IFS='@' read -r expr want <<< "$c"
-	got=$($FTSCOPE hist -i $OUT/hist-ops.dat -e $READ --json \
+	got=$(ft $name 0 hist -i $OUT/hist-ops.dat -e $READ --json \
 		--filter "fd == 0 && comm == 'ftscope-h*' && ($expr)" 2>> $OUT/hist-ops.err |
 		python3 -c "import json, sys; print(json.loads(sys.stdin.read())['records'])")
 	[ "$got" = "$want" ] || bad="$bad [$expr] $got, not $want;"
@@ -160,16 +160,17 @@ rm -f $OUT/hist-ops.dat
 # the note that says what its comms miss
 name=hist_file_equals_known
 rm -f $OUT/hist.dat $OUT/hist-nr.dat
-$FTSCOPE record -o $OUT/hist.dat -e $READ -e task:task_rename -- $DD if=/dev/zero \
+ft $name 0 record -o $OUT/hist.dat -e $READ -e task:task_rename -- $DD if=/dev/zero \
 	of=/dev/null bs=1 count=5000 > /dev/null 2> $OUT/hist-rec.err
-$FTSCOPE hist -i $OUT/hist.dat -e $READ --filter 'count == 1' --json > $OUT/hist-file.json \
+ft $name 0 hist -i $OUT/hist.dat -e $READ --filter 'count == 1' --json > $OUT/hist-file.json \
 	2>> $OUT/hist-rec.err
-$FTSCOPE record -o $OUT/hist-nr.dat -e $READ -- $DD if=/dev/zero of=/dev/null bs=1 count=10 \
+ft $name 0 record -o $OUT/hist-nr.dat -e $READ -- $DD if=/dev/zero of=/dev/null bs=1 count=10 \
 	> /dev/null 2>> $OUT/hist-rec.err
-$FTSCOPE hist -i $OUT/hist-nr.dat -e $READ > $OUT/hist-nr.out 2>> $OUT/hist-rec.err
+ft $name 0 hist -i $OUT/hist-nr.dat -e $READ > $OUT/hist-nr.out 2>> $OUT/hist-rec.err
+ft $name 0 hist -i $OUT/hist.dat -e $READ > $OUT/hist-file.out 2>> $OUT/hist-rec.err
 fr=$(json '[(r["key"]["comm"], r["count"]) for r in j["rows"]]' $OUT/hist-file.json)
 if [ "$fr" = "[('ftscope-hdd', 5000)]" ] && grep -q 'no task:task_rename records' $OUT/hist-nr.out &&
-   ! $FTSCOPE hist -i $OUT/hist.dat -e $READ | grep -q task_rename; then
+   ! grep -q task_rename $OUT/hist-file.out; then
 	pass $name
 else
 	fail $name "file rows $fr; note: $(grep -c task_rename $OUT/hist-nr.out): $(head -1 $OUT/hist-rec.err)"
@@ -198,7 +199,7 @@ BT
 		stop_bpftrace $bt
 		fail $name "bpftrace did not attach: $(grep -m1 ERROR $OUT/hist-bt.out)"
 	else
-		$FTSCOPE hist -e $READ --filter 'count == 1' --json -- $DD if=/dev/zero \
+		ft $name 0 hist -e $READ --filter 'count == 1' --json -- $DD if=/dev/zero \
 			of=/dev/null bs=1 count=5000 > $OUT/hist-peer.json 2> $OUT/hist-peer.err
 		early=$(gone $bt && echo "bpftrace had ended before the workload did; ")
 		stop_bpftrace $bt

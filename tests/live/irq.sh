@@ -7,13 +7,13 @@
 #              same events at the same time; a recording read back; the tracefs state.
 # requires: root, the irq tracepoints (irq_handler_*, softirq_*), bpftrace
 . tests/live/lib.sh
-
+plan 6
 need_root irq || exit 0
 if [ ! -d $T/events/irq/irq_handler_entry ] || [ ! -d $T/events/irq/softirq_entry ]; then
-	# the one line a kernel without them gets
+	# the one line a kernel without them gets, exit 1 (cmd/run.c: as any event it lacks)
 	name=irq_refused_without_events
 	before=$(snapshot)
-	$FTSCOPE hardirqs -d 1 > $OUT/irq-r.out 2> $OUT/irq-r.err
+	ft $name 1 hardirqs -d 1 > $OUT/irq-r.out 2> $OUT/irq-r.err
 	rc=$?
 	if [ $rc -ne 0 ] && [ "$(wc -l < $OUT/irq-r.err)" = 1 ] &&
 	   grep -q 'hardirqs needs irq:irq_handler_entry, which the kernel lacks$' $OUT/irq-r.err &&
@@ -22,6 +22,7 @@ if [ ! -d $T/events/irq/irq_handler_entry ] || [ ! -d $T/events/irq/softirq_entr
 	else
 		fail $name "exit $rc: $(tr '\n' '|' < $OUT/irq-r.err)"
 	fi
+	skip_rest "no irq tracepoints"
 	exit 0
 fi
 D=$OUT/irq
@@ -61,18 +62,19 @@ check() {
 }
 
 name=irq_hardirqs_counts_vs_proc_interrupts
-$FTSCOPE hardirqs --count --json -- bash $D/work.sh > $D/h.json 2> $D/h.err
+ft $name 0 hardirqs --count --json -- bash $D/work.sh > $D/h.json 2> $D/h.err
 check $name hard $D/h.json
 
 name=irq_softirqs_counts_vs_proc_softirqs
-$FTSCOPE softirqs --count --json -- bash $D/work.sh > $D/s.json 2> $D/s.err
+ft $name 0 softirqs --count --json -- bash $D/work.sh > $D/s.json 2> $D/s.err
 check $name soft $D/s.json block:2000 net_rx:200
 
 # recorded with both, read back: the same checks on the file
 name=irq_record_then_file
-$FTSCOPE record -o $D/irq.dat hardirqs softirqs -- bash $D/work.sh > $D/rec.out 2> $D/rec.err
-$FTSCOPE hardirqs --count --json -i $D/irq.dat > $D/hf.json 2> $D/hf.err
-$FTSCOPE softirqs --count --json -i $D/irq.dat > $D/sf.json 2> $D/sf.err
+ft ${name}_hardirqs 0 record -o $D/irq.dat hardirqs softirqs -- bash $D/work.sh \
+	> $D/rec.out 2> $D/rec.err
+ft ${name}_hardirqs 0 hardirqs --count --json -i $D/irq.dat > $D/hf.json 2> $D/hf.err
+ft ${name}_softirqs 0 softirqs --count --json -i $D/irq.dat > $D/sf.json 2> $D/sf.err
 check ${name}_hardirqs hard $D/hf.json
 check ${name}_softirqs soft $D/sf.json block:2000 net_rx:200
 
@@ -94,7 +96,7 @@ if ! wait_for 30 grep -q Attaching $D/bt.out; then
 	stop_bpftrace $bp
 	fail $name "bpftrace did not start: $(head -2 $D/bt.err | tr '\n' '|')"
 else
-	$FTSCOPE hardirqs -N --json -- dd if=/dev/zero of=$D/w.dat bs=4k count=2000 oflag=direct \
+	ft $name 0 hardirqs -N --json -- dd if=/dev/zero of=$D/w.dat bs=4k count=2000 oflag=direct \
 		> $D/ht.json 2> $D/ht.err
 	stop_bpftrace $bp
 	r=$(python3 -c "
