@@ -86,6 +86,7 @@ struct ft_report {
 	bool		final;
 	bool		interval;
 	uint64_t	ts;		/* trace time of the report (ns) */
+	uint64_t	start;		/* trace time of the run's first record */
 	bool		failed;		/* set by the analyzer: a file it writes (--svg,
 					   --pprof) could not be written; it said why. The
 					   run then exits 1 */

@@ -9,8 +9,8 @@
  * the kernel records them right after the sched_switch, on the same CPU, in the
  * context of the task switching out. A switch-in the kernel did not record (idle
  * on some CPUs) is rebuilt by the switch chain, and the period ends at its estimate:
- * the task's wakeup or migration when the trace has it (--wakers records wakeups),
- * else the task's first record there, an upper bound. Both kinds are counted. With
+ * near the task's wakeup or migration (wakeups are always recorded), else the task's
+ * first record there, an upper bound. Both kinds are counted. With
  * --wakers, the sched_waking that ends a period is followed by the waker's stacks.
  */
 #include <errno.h>
@@ -108,7 +108,12 @@ static int offcpu_parse_opt(void *priv, int opt, const char *arg)
 	return -1;
 }
 
-/* offcpu_events - the stacks the options ask for, and wakings for --wakers */
+/*
+ * offcpu_events - the stacks the options ask for, and the wakeups: where the kernel did
+ * not record a switch-in, a period ends near the task's wakeup (events/chain.c), else
+ * at its first record there, which may come much later (twice the off-CPU time of a
+ * cold `find` was measured so)
+ */
 static void offcpu_events(void *priv, unsigned int *need, unsigned int *want)
 {
 	struct offcpu *o = priv;
@@ -117,8 +122,7 @@ static void offcpu_events(void *priv, unsigned int *need, unsigned int *want)
 		*need |= FT_NEED(FT_EV_KSTACK);
 	if (!o->kstack_only && !o->stacks_perf)
 		*need |= FT_NEED(FT_EV_USTACK);
-	if (o->wakers)
-		*want |= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP);
+	*want |= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW);
 }
 
 /* offcpu_check - the options against each other */

@@ -43,7 +43,8 @@ struct ft_ready {
 /* How a switch-in ended a task's readiness. */
 enum ft_ready_end {
 	FT_READY_NONE,		/* it was not ready: no wait */
-	FT_READY_UNKNOWN,	/* a switch-in rebuilt across lost events: its time is unknown */
+	FT_READY_UNKNOWN,	/* a switch-in rebuilt across lost events, or with no evidence
+				   of when (sw.unproven): its time is unknown */
 	FT_READY_WAITED,	/* a wait, from since to *end */
 };
 
@@ -98,7 +99,7 @@ static inline enum ft_ready_end ft_ready_in(struct ft_ready *r, const struct ft_
 	r->since = 0;
 	if (!*start)
 		return FT_READY_NONE;
-	if (ev->sw.synth && ev->sw.after_loss)
+	if (ev->sw.synth && (ev->sw.after_loss || ev->sw.unproven))
 		return FT_READY_UNKNOWN;
 	*end = t > *start ? t : *start;
 	return FT_READY_WAITED;

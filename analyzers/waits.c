@@ -149,9 +149,11 @@ void ft_wait_notes_print(FILE *f, const char *who, const struct ft_wait_notes *n
 	if (n->left_out)
 		fprintf(f, "%s: %llu latencies that end at a switch-in the kernel did not record "
 			"left out (--exact)\n", who, n->left_out);
-	if (n->dropped || n->unpaired)
-		fprintf(f, "%s: %llu pending wakeups dropped and %llu switch-ins not measured "
-			"after lost events\n", who, n->dropped, n->unpaired);
+	if (n->dropped)
+		fprintf(f, "%s: %llu pending wakeups dropped after lost events\n", who, n->dropped);
+	if (n->unpaired)
+		fprintf(f, "%s: %llu switch-ins the kernel did not record not measured: after lost "
+			"events, or with no record of when\n", who, n->unpaired);
 }
 
 /* ft_wait_notes_json - the same as JSON fields */
@@ -160,5 +162,5 @@ void ft_wait_notes_json(struct ft_json *j, const struct ft_wait_notes *n)
 	ft_json_u64(j, "estimated", n->bounded);
 	ft_json_u64(j, "left_out_exact", n->left_out);
 	ft_json_u64(j, "dropped_after_loss", n->dropped);
-	ft_json_u64(j, "unmeasured_after_loss", n->unpaired);
+	ft_json_u64(j, "unmeasured", n->unpaired);
 }

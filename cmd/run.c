@@ -195,6 +195,7 @@ static int report(struct pipeline *p, struct ft_merge *m, bool final)
 	struct ft_json j;
 
 	r.ts = p->last_ts;
+	r.start = p->first_ts;
 	ft_stages_head(&r, p->o->json ? &j : NULL, p->run->name, p->o->timestamps);
 	if (r.interval)		/* the analyzer resets its histograms: keep them */
 		ft_export_fold(&p->ex);

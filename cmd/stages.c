@@ -138,6 +138,7 @@ void ft_stages_head(struct ft_report *r, struct ft_json *j, const char *name, bo
 		ft_json_str(j, "analyzer", name);
 		ft_json_bool(j, "final", r->final);
 		ft_json_u64(j, "time_ns", r->ts);
+		ft_json_u64(j, "start_ns", r->start);
 	} else if (r->interval && timestamps) {
 		now = time(NULL);
 		strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&now));

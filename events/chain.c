@@ -96,7 +96,8 @@ struct ft_chain_task *ft_chain_grow(struct ft_chain *c, int pid)
 
 /**
  * ft_chain_gap_add - one more delay of @ns seen where the kernel recorded the switch;
- * the median is found again after each of the first 32 and then every 32nd
+ * the median is found again after each of the first 32 (from the FT_GAP_MIN-th) and
+ * then every 32nd
  */
 void ft_chain_gap_add(struct ft_chain_gap *g, uint64_t ns)
 {
@@ -105,7 +106,7 @@ void ft_chain_gap_add(struct ft_chain_gap *g, uint64_t ns)
 
 	g->n[slot < FT_GAP_SLOTS ? slot : FT_GAP_SLOTS - 1]++;
 	g->count++;
-	if (g->count > 32 && g->count % 32)
+	if (g->count < FT_GAP_MIN || (g->count > 32 && g->count % 32))
 		return;
 	half = (g->count + 1) / 2;
 	for (i = 0; i < FT_GAP_SLOTS && sum + g->n[i] < half; i++)
@@ -255,6 +256,7 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 	synth[n].sw.ts_lo = cc->last_ts;
 	synth[n].sw.ts_min = min;
 	synth[n].sw.ts_est = est;
+	synth[n].sw.unproven = est == ev->ts && min < ev->ts && ev->type != FT_EV_RESUME;
 	if (out) {
 		out->ts = est;
 		out->cpu = -1;

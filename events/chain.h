@@ -28,15 +28,17 @@ struct ft_chain_cpu {
 
 /*
  * A delay the chain learns from switches the kernel did record, to time those it did
- * not: a histogram of FT_GAP_SLOTS slots of FT_GAP_NS, its median kept current.
+ * not: a histogram of FT_GAP_SLOTS slots of FT_GAP_NS, its median kept current once
+ * FT_GAP_MIN were seen (0 before: a few may all be one exec's long way back).
  */
 #define FT_GAP_NS	250
 #define FT_GAP_SLOTS	512
+#define FT_GAP_MIN	16
 
 struct ft_chain_gap {
 	unsigned int		n[FT_GAP_SLOTS];	/* the last slot holds every longer one */
 	unsigned long long	count;
-	uint64_t		median;		/* ns; 0 before any was seen */
+	uint64_t		median;		/* ns; 0 before FT_GAP_MIN were seen */
 };
 
 /* What the chain knows of one task, by pid. */

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""rebuilt_check.py FT_JSON BT_OUT COMM [T0_NS T1_NS] [--bound K=V ...]
+"""rebuilt_check.py FT_JSON BT_OUT COMM [T0_NS T1_NS] [--bound=K=V ...]
 
-ftscope runqlat's figures of the tasks named COMM (its --json, -L groups) against every
-latency bpftrace printed for them in the same run (tests/live/rebuilt.bt), those whose
+ftscope runqlat's figures of all the threads it traced (its --json -L total; one must be
+named COMM) against every latency bpftrace printed for the same thread ids in the same
+run (tests/live/rebuilt.bt: by tid, so that a command's switch-ins before its exec count
+on both sides), those whose
 switch-in lies in [T0_NS, T1_NS] when given (CLOCK_MONOTONIC: a -p run's window).
 Prints one line of both sets of figures; with bounds, fails (exit 1) on the first
 figure off its bound: count=N (|ftscope - bpftrace| at most N), p50=US, p90=US,
 p99=US, max=US (|difference| at most US microseconds), or pXX=US+PCT (US plus PCT % of
 bpftrace's figure)."""
 import json
+import re
 import sys
 
 
@@ -26,27 +29,20 @@ def main():
     t0, t1 = (int(args[3]), int(args[4])) if len(args) > 4 else (0, 1 << 63)
     with open(ftj) as f:
         j = json.load(f)
-    groups = [g["hist"] for g in j["groups"] if g["comm"] == comm]
-    if not groups:
-        sys.exit("ftscope printed no group named %s" % comm)
-    ours = {
-        "count": sum(g["count"] for g in groups),
-        "p50": max(g["p50_ns"] for g in groups),
-        "p90": max(g["p90_ns"] for g in groups),
-        "p99": max(g["p99_ns"] for g in groups),
-        "max": max(g["max_ns"] for g in groups),
-    }
-    if len(groups) > 1:
-        # several threads: the percentiles of all of them, from ftscope's total
-        tot = j["total"]
-        ours.update(p50=tot["p50_ns"], p90=tot["p90_ns"], p99=tot["p99_ns"],
-                    max=tot["max_ns"])
+    # every thread ftscope traced (the command's, or -p's), on both sides: ftscope's
+    # total, bpftrace's latencies of the same thread ids
+    tids = {g["tid"] for g in j["groups"]}
+    if comm not in {g["comm"] for g in j["groups"]}:
+        sys.exit("ftscope printed no thread named %s" % comm)
+    tot = j["total"]
+    ours = {"count": tot["count"], "p50": tot["p50_ns"], "p90": tot["p90_ns"],
+            "p99": tot["p99_ns"], "max": tot["max_ns"]}
     lat = []
     with open(bto) as f:
         for line in f:
-            w = line.split()
-            if len(w) == 4 and w[0] == "L" and t0 <= int(w[3]) <= t1:
-                lat.append(int(w[2]))
+            m = re.match(r"@l\[(\d+), (\d+)\]: (\d+)", line)
+            if m and int(m.group(1)) in tids and t0 <= int(m.group(2)) <= t1:
+                lat.append(int(m.group(3)))
     if not lat:
         sys.exit("bpftrace printed no latency of %s" % comm)
     lat.sort()
