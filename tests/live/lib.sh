@@ -41,9 +41,9 @@ plan() {
 	echo "1..$1"
 }
 
-# result KIND NAME [WHY]: one result line, counted; a comment instead when NAME's ftscope
+# ft_result KIND NAME [WHY]: one result line, counted; a comment instead when NAME's ftscope
 # run already gave its FAIL line (ft_status), so that NAME counts once
-result() {
+ft_result() {
 	local line="$1 $2"
 	[ "$1" = PASS ] || line+=": $3"
 	FT_DONE=$((FT_DONE + 1))
@@ -54,7 +54,7 @@ result() {
 	fi
 }
 
-pass() { result PASS "$1"; }
+pass() { ft_result PASS "$1"; }
 
 # check NAME CHECK ARGS...: one result from the checker $PY (python), its first line
 # as a comment (a file may define its own check after sourcing this one)
@@ -68,8 +68,8 @@ check() {
 	fi
 	echo "# $name: $(echo "$r" | head -1)"
 }
-fail() { result FAIL "$1" "$2"; }
-skip() { result SKIP "$1" "$2"; }
+fail() { ft_result FAIL "$1" "$2"; }
+skip() { ft_result SKIP "$1" "$2"; }
 
 # skip_rest WHY: a SKIP line for each planned result not reported yet (before an early exit)
 skip_rest() {
@@ -102,7 +102,7 @@ ft_wait() {
 }
 
 # ft_status NAME WANT RC WHAT: when RC does not match WANT, FAIL NAME now (a comment if
-# NAME failed so already), and NAME's own result line later becomes a comment (result)
+# NAME failed so already), and NAME's own result line later becomes a comment (ft_result)
 ft_status() {
 	local why
 	[[ $3 =~ ^($2)$ ]] && return 0
