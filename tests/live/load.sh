@@ -13,16 +13,17 @@
 #              ways are held to the kernel's counts.
 # requires: root, tracefs, perf (linux-perf)
 . tests/live/lib.sh
+plan 2
 need_root load || exit 0
 LOAD_TIME=${LOAD_TIME:-60}
 if ! perf bench sched messaging -g 1 -l 1 > /dev/null 2>&1; then
-	skip load "perf bench sched messaging does not run here"
+	skip_rest "perf bench sched messaging does not run here"
 	exit 0
 fi
 
 # whether this kernel maps the buffer (6.10+)
 mapped=1
-kernel_maps || mapped=0
+kernel_maps load_default_buffer || mapped=0
 
 # kstats PID: "read entries dropped" summed over the CPUs of PID's instance, then per CPU
 kstats() {
@@ -56,9 +57,10 @@ print("%d events, %d lost" % (kept, sum(dropped)))
 PYEOF
 }
 
-# pass_load BUFKB SECONDS: one pass; sets $why (empty when it held) and $summary
+# pass_load NAME BUFKB SECONDS: one pass, its runs' exit status NAME's (ft_wait); sets $why
+# (empty when it held) and $summary
 pass_load() {
-	local buf=$1 secs=$2 rq th i end r0 rmid rmax s rq_rss th_rss
+	local name=$1 buf=$2 secs=$3 rq th i end r0 rmid rmax s rq_rss th_rss
 	local bopt=()
 	[ "$buf" != default ] && bopt=(-b $buf)
 	$FTSCOPE runqlat --mmap -v --json "${bopt[@]}" > $OUT/load-rq.json 2> $OUT/load-rq.err & rq=$!
@@ -82,8 +84,8 @@ pass_load() {
 	kstats $rq > $OUT/load-rq.k
 	kstats $th > $OUT/load-th.k
 	kill -INT $rq $th
-	wait $rq; r0=$?
-	wait $th; s=$?
+	ft_wait $name 0 $rq; r0=$?
+	ft_wait $name 0 $th; s=$?
 	why= summary=
 	if [ $r0 -ne 0 ] || [ $s -ne 0 ]; then
 		why="exit $r0/$s: $(tail -qn1 $OUT/load-rq.err $OUT/load-th.err | tr '\n' ' ')"
@@ -119,7 +121,7 @@ pass_load() {
 	done
 }
 
-pass_load default $LOAD_TIME
+pass_load load_default_buffer default $LOAD_TIME
 if [ -z "$why" ]; then
 	pass "load_default_buffer ($summary)"
 else
@@ -127,7 +129,7 @@ else
 fi
 
 # A buffer too small for the load: the losses happen, and each one is counted.
-pass_load 16 $((LOAD_TIME / 6 + 2))
+pass_load load_small_buffer 16 $((LOAD_TIME / 6 + 2))
 if [ -n "$why" ]; then
 	fail load_small_buffer "$why"
 elif [ "$(awk '{ x += $3 } END { print x + 0 }' $OUT/load-rq.k)" -eq 0 ]; then

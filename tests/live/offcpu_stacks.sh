@@ -6,6 +6,7 @@
 #              the known blocked time; -o/-i round trip; bad input.
 # requires: root; perf for the peer check (skipped without it)
 . tests/live/lib.sh
+plan 12
 need_root offcpu_stacks_perf_chain || exit 0
 PY=tests/live/offcpu_check.py
 CHAIN=main,f1,f2,f3,f4,f5,f6,f7,f8,f9,f10,f11,f12
@@ -21,16 +22,20 @@ noted() {
 have_perf=1
 perf record -q -o $OUT/stk-probe.data -e sched:sched_switch -- true >/dev/null 2>&1 || have_perf=0
 rm -f $OUT/stk-probe.data
-run=($FTSCOPE offcpu --stacks perf -f --delimited -o $OUT/stk.dat -- $WL/deepblock)
+run=(offcpu --stacks perf -f --delimited -o $OUT/stk.dat -- $WL/deepblock)
 if [ $have_perf = 1 ]; then
-	perf record -q -e sched:sched_switch -g -a -o $OUT/stk-perf.data -- "${run[@]}" \
-		> $OUT/stk.folded 2>$OUT/stk.err
+	FT_WITH="perf record -q -e sched:sched_switch -g -a -o $OUT/stk-perf.data --" \
+		ft offcpu_stacks_perf_chain 0 "${run[@]}" > $OUT/stk.folded 2>$OUT/stk.err
 else
-	"${run[@]}" > $OUT/stk.folded 2>$OUT/stk.err
+	ft offcpu_stacks_perf_chain 0 "${run[@]}" > $OUT/stk.folded 2>$OUT/stk.err
 fi
 rc=$?
 if [ $rc != 0 ]; then
 	fail offcpu_stacks_perf_chain "exit $rc: $(tail -1 $OUT/stk.err)"
+	for n in offcpu_stacks_perf_matches_perf offcpu_stacks_perf_all_matched \
+		 offcpu_stacks_perf_file; do
+		skip $n "the run failed (offcpu_stacks_perf_chain)"
+	done
 else
 	# the whole chain, main to f12 (nap is missing: libc keeps no frame pointers), over
 	# the workload's own off-CPU time, bounded as offcpu.sh's known checks
@@ -63,10 +68,11 @@ else
 		echo "# offcpu_stacks_perf_all_matched: matched, without a sample: $got (perf: $want switch-outs)"
 	else
 		skip offcpu_stacks_perf_matches_perf "perf record cannot record sched_switch here"
+		skip offcpu_stacks_perf_all_matched "perf record cannot record sched_switch here"
 	fi
 	# read back: the same stacks and times from the samples the file kept
-	$FTSCOPE offcpu --stacks perf -f --delimited -i $OUT/stk.dat > $OUT/stk-i.folded \
-		2>$OUT/stk-i.err
+	ft offcpu_stacks_perf_file 0 offcpu --stacks perf -f --delimited -i $OUT/stk.dat \
+		> $OUT/stk-i.folded 2>$OUT/stk-i.err
 	if cmp -s $OUT/stk.folded $OUT/stk-i.folded; then
 		check offcpu_stacks_perf_file chain $OUT/stk-i.folded $OUT/stk.err dp-sleeper \
 			$CHAIN do_nanosleep 1000000
@@ -78,7 +84,8 @@ fi
 
 # the default, ftrace's userstacktrace: 8 user frames, clock_nanosleep f12 .. f6: the
 # chain is cut (main absent), the time is the same
-$FTSCOPE offcpu -f --delimited -- $WL/deepblock > $OUT/stk-ft.folded 2>$OUT/stk-ft.err
+ft offcpu_stacks_ftrace_cut 0 offcpu -f --delimited -- $WL/deepblock > $OUT/stk-ft.folded \
+	2>$OUT/stk-ft.err
 check offcpu_stacks_ftrace_cut cut $OUT/stk-ft.folded dp-sleeper f12 8 main
 check offcpu_stacks_ftrace_known known $OUT/stk-ft.folded $OUT/stk-ft.err dp-sleeper f12 \
 	do_nanosleep 1000000
@@ -90,17 +97,18 @@ else
 fi
 
 # offcpu.sh's known blocks with perf's stacks: 20 x 50 ms asleep, 10 x 100 ms reading
-$FTSCOPE offcpu --stacks perf -f -- $WL/blocker > $OUT/stk-bk.folded 2>$OUT/stk-bk.err
+ft offcpu_stacks_perf_known_sleep 0 offcpu --stacks perf -f -- $WL/blocker > $OUT/stk-bk.folded \
+	2>$OUT/stk-bk.err
 check offcpu_stacks_perf_known_sleep known $OUT/stk-bk.folded $OUT/stk-bk.err bk-sleeper \
 	sleep_here do_nanosleep 1000000
 check offcpu_stacks_perf_known_pipe_read known $OUT/stk-bk.folded $OUT/stk-bk.err bk-reader \
 	read_here pipe_read 1000000
 
-# bad input: one line, exit 2 (usage) or 1 (a file without samples)
+# bad NAME WANT ARGS...: bad input: one line, exit WANT: 2 (usage) or 1 (a file without samples)
 bad() {
 	local name=$1 want=$2 rc
 	shift 2
-	"$@" > $OUT/stk-bad.out 2>$OUT/stk-bad.err
+	ft $name $want "$@" > $OUT/stk-bad.out 2>$OUT/stk-bad.err
 	rc=$?
 	if [ $rc = $want ] && [ "$(wc -l < $OUT/stk-bad.err)" = 1 ] && [ ! -s $OUT/stk-bad.out ]; then
 		pass $name
@@ -108,7 +116,8 @@ bad() {
 		fail $name "exit $rc (want $want): $(head -2 $OUT/stk-bad.err | tr '\n' ' ')"
 	fi
 }
-bad offcpu_stacks_bad_source 2 $FTSCOPE offcpu --stacks dwarf -d 1
-bad offcpu_stacks_perf_wakers 2 $FTSCOPE offcpu --stacks perf --wakers -d 1
-$FTSCOPE offcpu -o $OUT/stk-ft.dat -- $WL/deepblock 2 10 >/dev/null 2>&1
-bad offcpu_stacks_perf_file_without_samples 1 $FTSCOPE offcpu --stacks perf -i $OUT/stk-ft.dat
+bad offcpu_stacks_bad_source 2 offcpu --stacks dwarf -d 1
+bad offcpu_stacks_perf_wakers 2 offcpu --stacks perf --wakers -d 1
+ft offcpu_stacks_perf_file_without_samples 0 offcpu -o $OUT/stk-ft.dat -- $WL/deepblock 2 10 \
+	>/dev/null 2>&1
+bad offcpu_stacks_perf_file_without_samples 1 offcpu --stacks perf -i $OUT/stk-ft.dat

@@ -11,6 +11,7 @@
 #              inherited by a traced command.
 # requires: root (to record)
 . tests/live/lib.sh
+plan 45		# seven for each of the six writers, and three
 need_root outfiles || exit 0
 export LC_ALL=C		# ${#magic} in bytes
 
@@ -18,10 +19,11 @@ D=$OUT/of
 rm -rf $D
 mkdir -p $D/w
 # two recordings: a wall-clock profile (offcpu and profile read it) and runqlat's
-if ! $FTSCOPE profile --offcpu -F 499 -o $D/wall.dat -- $WL/computesleep 100 100 \
+if ! ft outfiles_record 0 profile --offcpu -F 499 -o $D/wall.dat -- $WL/computesleep 100 100 \
 	> /dev/null 2> $D/rec.err ||
-   ! $FTSCOPE runqlat -o $D/rq.dat -- $WL/sleeper 0 5 20 > /dev/null 2>> $D/rec.err; then
+   ! ft outfiles_record 0 runqlat -o $D/rq.dat -- $WL/sleeper 0 5 20 > /dev/null 2>> $D/rec.err; then
 	fail outfiles_record "$(tail -1 $D/rec.err)"
+	skip_rest "no recordings to read (outfiles_record)"
 	exit 0
 fi
 echo garbage > $D/bad.dat
@@ -76,7 +78,7 @@ for w in "${writers[@]}"; do
 	echo precious > $f
 	chmod 640 $f
 	# shellcheck disable=SC2086
-	$FTSCOPE $failing $opt $f > /dev/null 2> $D/err
+	ft outfiles_${name}_kept_on_failed_run 1 $failing $opt $f > /dev/null 2> $D/err
 	rc=$?
 	why=
 	[ $rc = 1 ] || why="exit $rc, want 1: $(tail -1 $D/err)"
@@ -86,7 +88,7 @@ for w in "${writers[@]}"; do
 
 	# 2. a bad option after the path: usage error, the file as it was
 	# shellcheck disable=SC2086
-	$FTSCOPE $an $opt $f --no-such-option > /dev/null 2> $D/err
+	ft outfiles_${name}_kept_on_bad_option 2 $an $opt $f --no-such-option > /dev/null 2> $D/err
 	rc=$?
 	why=
 	[ $rc = 2 ] || why="exit $rc, want 2"
@@ -96,7 +98,7 @@ for w in "${writers[@]}"; do
 
 	# 3. a run that succeeds replaces it; its mode (640) is kept as fopen keeps it
 	# shellcheck disable=SC2086
-	$FTSCOPE $an $opt $f > /dev/null 2> $D/err
+	ft outfiles_${name}_replaced 0 $an $opt $f > /dev/null 2> $D/err
 	rc=$?
 	why=
 	[ $rc = 0 ] || why="exit $rc: $(tail -1 $D/err)"
@@ -110,7 +112,7 @@ for w in "${writers[@]}"; do
 	# 4. a new file: 0666 less the umask (027: 640), not mkstemp's 600
 	rm -f $f
 	# shellcheck disable=SC2086
-	(umask 027; $FTSCOPE $an $opt $f > /dev/null 2> $D/err)
+	(umask 027; ft outfiles_${name}_new_mode 0 $an $opt $f > /dev/null 2> $D/err)
 	why=
 	[ -e $f ] || why="not written: $(tail -1 $D/err)"
 	[ -z "$why" ] && [ "$(stat -c %a $f)" != 640 ] && why="mode $(stat -c %a $f), want 640"
@@ -122,11 +124,12 @@ for w in "${writers[@]}"; do
 	echo precious > $D/w/target
 	ln -s target $D/w/link
 	# shellcheck disable=SC2086
-	$FTSCOPE $failing $opt $D/w/link > /dev/null 2> /dev/null
+	ft outfiles_${name}_symlink 1 $failing $opt $D/w/link > /dev/null 2> /dev/null
 	why=
 	precious $D/w/target || why="a failed run changed the target"
 	# shellcheck disable=SC2086
-	[ -z "$why" ] && ! $FTSCOPE $an $opt $D/w/link > /dev/null 2> $D/err && why="exit non-zero: $(tail -1 $D/err)"
+	[ -z "$why" ] && ! ft outfiles_${name}_symlink 0 $an $opt $D/w/link > /dev/null 2> $D/err &&
+		why="exit non-zero: $(tail -1 $D/err)"
 	[ -z "$why" ] && [ "$(readlink $D/w/link)" != target ] && why="the link is no longer a link to target"
 	[ -z "$why" ] && precious $D/w/target && why="the target was not replaced"
 	[ -z "$why" ] && ! good $D/w/target "$magic" && why="the target was not replaced"
@@ -135,9 +138,9 @@ for w in "${writers[@]}"; do
 
 	# 6. /dev/null: a failed run and a good one; it stays the character device it was
 	# shellcheck disable=SC2086
-	$FTSCOPE $failing $opt /dev/null > /dev/null 2> /dev/null
+	ft outfiles_${name}_dev_null 1 $failing $opt /dev/null > /dev/null 2> /dev/null
 	# shellcheck disable=SC2086
-	$FTSCOPE $an $opt /dev/null > /dev/null 2> $D/err
+	ft outfiles_${name}_dev_null 0 $an $opt /dev/null > /dev/null 2> $D/err
 	rc=$?
 	why=
 	[ $rc = 0 ] || why="exit $rc: $(tail -1 $D/err)"
@@ -150,7 +153,7 @@ for w in "${writers[@]}"; do
 		continue
 	fi
 	# shellcheck disable=SC2086
-	$FTSCOPE $an $opt /dev/full > /dev/null 2> $D/err
+	ft outfiles_${name}_dev_full 1 $an $opt /dev/full > /dev/null 2> $D/err
 	rc=$?
 	why=
 	[ $rc = 1 ] || why="exit $rc, want 1"
@@ -166,7 +169,7 @@ rm -rf $D/w/*
 mkfifo $D/w/fifo
 cat $D/w/fifo > $D/fifo.out &
 reader=$!
-$FTSCOPE offcpu -i $D/wall.dat --svg $D/w/fifo > /dev/null 2> $D/err
+ft outfiles_fifo 0 offcpu -i $D/wall.dat --svg $D/w/fifo > /dev/null 2> $D/err
 rc=$?
 wait $reader
 why=
@@ -183,15 +186,17 @@ printf 'main;a;b 10\nmain;a 5\n' > $D/in.folded
 echo precious > $D/w/fg.svg
 chmod 640 $D/w/fg.svg
 why=
-$FTSCOPE flamegraph -o $D/w/fg.svg $D/in.folded 2> $D/err || why="exit non-zero: $(tail -1 $D/err)"
+ft outfiles_flamegraph_out 0 flamegraph -o $D/w/fg.svg $D/in.folded 2> $D/err ||
+	why="exit non-zero: $(tail -1 $D/err)"
 [ -z "$why" ] && ! good $D/w/fg.svg "<?xml" && why="not replaced"
 [ -z "$why" ] && [ "$(stat -c %a $D/w/fg.svg)" != 640 ] && why="mode $(stat -c %a $D/w/fg.svg), want 640"
-$FTSCOPE flamegraph -o /dev/full $D/in.folded 2> $D/err
+ft outfiles_flamegraph_out 1 flamegraph -o /dev/full $D/in.folded 2> $D/err
 rc=$?
 [ -z "$why" ] && [ $rc != 1 ] && why="/dev/full: exit $rc, want 1"
 [ -z "$why" ] && [ "$(wc -l < $D/err)" != 1 ] && why="/dev/full: $(wc -l < $D/err) lines"
 [ -c /dev/full ] || why="/dev/full is no longer a character device"
-[ -z "$why" ] && ! $FTSCOPE flamegraph -o /dev/null $D/in.folded 2> $D/err && why="/dev/null: $(cat $D/err)"
+[ -z "$why" ] && ! ft outfiles_flamegraph_out 0 flamegraph -o /dev/null $D/in.folded 2> $D/err &&
+	why="/dev/null: $(cat $D/err)"
 [ -c /dev/null ] || why="/dev/null is no longer a character device"
 [ -z "$why" ] && why=$(only fg.svg)
 result outfiles_flamegraph_out "$why"
@@ -200,9 +205,10 @@ result outfiles_flamegraph_out "$why"
 # The heat map is opened before the command is forked (without O_CLOEXEC the
 # command holds .h.svg.PID-N.tmp: seen); offcpu's files after, kept as a guard.
 rm -rf $D/w/*
-$FTSCOPE offcpu --svg $D/w/o.svg --pprof $D/w/o.pb.gz -- ls -l /proc/self/fd > $D/fds 2> $D/err
+ft outfiles_not_inherited 0 offcpu --svg $D/w/o.svg --pprof $D/w/o.pb.gz -- ls -l /proc/self/fd \
+	> $D/fds 2> $D/err
 rc=$?
-$FTSCOPE runqlat --heatmap $D/w/h.svg -- ls -l /proc/self/fd >> $D/fds 2>> $D/err
+ft outfiles_not_inherited 0 runqlat --heatmap $D/w/h.svg -- ls -l /proc/self/fd >> $D/fds 2>> $D/err
 rc2=$?
 why=
 [ $rc = 0 ] && [ $rc2 = 0 ] || why="exit non-zero: $(tail -1 $D/err)"
