@@ -9,11 +9,12 @@
 #              recording read back (-i); bad input.
 # requires: root; go (golang-go: `go tool pprof`) and readelf
 . tests/live/lib.sh
+plan 21
 need_root pprof || exit 0
 PY=tests/live/pprof_check.py
 
 if ! command -v go > /dev/null || ! go tool pprof -h > /dev/null 2>&1; then
-	skip pprof "go tool pprof is not installed (golang-go: scripts/install-deps.sh)"
+	skip_rest "go tool pprof is not installed (golang-go: scripts/install-deps.sh)"
 	exit 0
 fi
 # go never reaches the network, and keeps its caches out of the user's home
@@ -35,7 +36,7 @@ pp() {
 run() {
 	local name=$1 out=$2 rc
 	shift 2
-	$FTSCOPE "$@" > $out 2> $out.err
+	ft $name 0 "$@" > $out 2> $out.err
 	rc=$?
 	[ $rc = 0 ] && return 0
 	fail $name "exit $rc: $(tail -1 $out.err)"
@@ -45,7 +46,7 @@ run() {
 # 1. offcpu: one run writes the folded stacks and the profile, of three processes
 # (shells, sleeper, deepblock: stacks through libc, 8 user frames cut, page faults) and
 # fpnap, which sleeps 20 x 50 ms in nap_here; its pid is the shell's, kept across exec.
-if run pprof_offcpu $OUT/pp-off.folded offcpu -f --pprof $OUT/pp-off.pb.gz -- \
+if run pprof_offcpu_raw $OUT/pp-off.folded offcpu -f --pprof $OUT/pp-off.pb.gz -- \
 	sh -c "$WL/sleeper 0 5 20; $WL/deepblock 5 10; sh -c 'echo \$\$ > $OUT/pp-off.pid; exec $WL/fpnap'"; then
 	pp $OUT/pp-off.pb.gz $OUT/pp-off.raw -raw
 	pp $OUT/pp-off.pb.gz $OUT/pp-off.traces -traces -unit=ns
@@ -62,6 +63,10 @@ if run pprof_offcpu $OUT/pp-off.folded offcpu -f --pprof $OUT/pp-off.pb.gz -- \
 	bid=$(readelf -n $WL/fpnap | sed -n 's/.*Build ID: *//p')
 	check pprof_offcpu_build_id buildid $OUT/pp-off.raw "$(realpath $WL/fpnap)" "$bid"
 	check pprof_offcpu_addresses addrs $OUT/pp-off.raw "$(realpath $WL/fpnap)" syscall:nap_here
+else
+	for n in traces top known_sleep labels build_id addresses; do
+		skip pprof_offcpu_$n "the run failed (pprof_offcpu_raw)"
+	done
 fi
 
 # --wakers: the waker's frames over a "--" frame, as the folded line has them
@@ -80,12 +85,15 @@ if run pprof_offcpu_file $OUT/pp-rec.out offcpu -o $OUT/pp-rec.dat -- $WL/fpnap 
 	check pprof_offcpu_file raw $OUT/pp-rec.raw $OUT/pp-rec.folded 0 1000
 	check pprof_offcpu_file_build_id buildid $OUT/pp-rec.raw "$(realpath $WL/fpnap)" "$bid"
 	check pprof_offcpu_file_addresses addrs $OUT/pp-rec.raw "$(realpath $WL/fpnap)" syscall:nap_here
+else
+	skip pprof_offcpu_file_build_id "a run failed (pprof_offcpu_file)"
+	skip pprof_offcpu_file_addresses "a run failed (pprof_offcpu_file)"
 fi
 
 # 3. profile: burn2's samples per stack as -f counts them, and its samples and cpu
 # nanoseconds against its own schedstat: 499 x CPU time, and CPU time, +-5% (the
 # bound of tests/live/profile.sh; perf record measured -0.17% .. -0.06%).
-if run pprof_profile $OUT/pp-cpu.folded profile -F 499 -f --pprof $OUT/pp-cpu.pb.gz -- \
+if run pprof_profile_raw $OUT/pp-cpu.folded profile -F 499 -f --pprof $OUT/pp-cpu.pb.gz -- \
 	$WL/burn2 600 400; then
 	pp $OUT/pp-cpu.pb.gz $OUT/pp-cpu.raw -raw
 	pp $OUT/pp-cpu.pb.gz $OUT/pp-cpu.traces -traces -sample_index=samples
@@ -95,16 +103,22 @@ if run pprof_profile $OUT/pp-cpu.folded profile -F 499 -f --pprof $OUT/pp-cpu.pb
 	check pprof_profile_top top $OUT/pp-cpu.top $OUT/pp-cpu.folded 1
 	check pprof_profile_rate rate $OUT/pp-cpu.raw $OUT/pp-cpu.folded.err burn2 499 5
 	check pprof_profile_addresses addrs $OUT/pp-cpu.raw "$(realpath $WL/burn2)"
+else
+	for n in traces top rate addresses; do
+		skip pprof_profile_$n "the run failed (pprof_profile_raw)"
+	done
 fi
 
 # 4. profile --offcpu --state: a wall-clock profile, folded in microseconds; the time
 # under the off-CPU leaf frames is what -tagfocus on the state label keeps.
-if run pprof_profile_wall $OUT/pp-wall.folded profile --offcpu --state -f \
+if run pprof_profile_wall_raw $OUT/pp-wall.folded profile --offcpu --state -f \
 	--pprof $OUT/pp-wall.pb.gz -- $WL/computesleep 300 200; then
 	pp $OUT/pp-wall.pb.gz $OUT/pp-wall.raw -raw
 	pp $OUT/pp-wall.pb.gz $OUT/pp-wall.off -top -unit=ns -tagignore=state=on-cpu
 	check pprof_profile_wall_raw raw $OUT/pp-wall.raw $OUT/pp-wall.folded 1 1000
 	check pprof_profile_wall_state tagfocus $OUT/pp-wall.off $OUT/pp-wall.folded
+else
+	skip pprof_profile_wall_state "the run failed (pprof_profile_wall_raw)"
 fi
 
 # 5. Bad input: an unwritable path is one error line and exit 1 before tracing starts

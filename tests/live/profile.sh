@@ -8,6 +8,7 @@
 #              bad input.
 # requires: root; perf for the peer check (skipped without it)
 . tests/live/lib.sh
+plan 25
 need_root profile || exit 0
 PY=tests/live/profile_check.py
 
@@ -17,15 +18,16 @@ PY=tests/live/profile_check.py
 run() {
 	local name=$1 out=$2 rc
 	shift 2
-	$FTSCOPE profile "$@" > $out 2> $out.err
+	ft $name 0 profile "$@" > $out 2> $out.err
 	rc=$?
 	[ $rc = 0 ] && return 0
 	fail $name "exit $rc: $(tail -1 $out.err)"
 	return 1
 }
 
-if ! $FTSCOPE help profile > /dev/null 2>&1; then
+if ! ft profile_command 0 help profile > /dev/null 2>&1; then
 	fail profile_command "this ftscope has no profile command"
+	skip_rest "no profile command"
 	exit 0
 fi
 
@@ -48,12 +50,14 @@ if command -v perf > /dev/null; then
 	if wait_for 30 perf_ready && wait_for 30 grep -q Tracing $OUT/prof-peer.err; then
 		$WL/burn2 1200 800 2> $OUT/prof-peer.wl
 		kill -INT $pp $fp
-		wait $fp
+		ft_wait profile_peer_perf_shares 0 $fp
 		frc=$?
 		wait $pp
 		perf script -i $OUT/prof-peer.data -F comm,tid,ip,sym > $OUT/prof-peer.script 2>/dev/null
 		if [ $frc != 0 ]; then
 			fail profile_peer_perf_shares "exit $frc: $(tail -1 $OUT/prof-peer.err)"
+			skip profile_peer_perf_saw_run "the run failed (profile_peer_perf_shares)"
+			skip profile_all_cpus_rate "the run failed (profile_peer_perf_shares)"
 		else
 			# perf's own count first: it shows that perf sampled the whole run
 			python3 -c "import sys; sys.path.insert(0, 'tests/live'); import profile_check as p
@@ -69,11 +73,16 @@ print('\n'.join(f'{k} {n}' for k, n in agg.items()))" $OUT/prof-peer.script > $O
 		fi
 	else
 		kill -INT $pp $fp 2> /dev/null
-		wait $pp $fp
+		wait $pp
+		ft_wait profile_peer_perf_shares 0 $fp
 		fail profile_peer_perf_shares "not both ready: $(tail -1 $OUT/prof-peer.err) $(tail -1 $OUT/prof-peer.perf.err)"
+		skip profile_peer_perf_saw_run "not both ready (profile_peer_perf_shares)"
+		skip profile_all_cpus_rate "not both ready (profile_peer_perf_shares)"
 	fi
 else
-	skip profile_peer_perf_shares "perf is not installed (scripts/install-deps.sh)"
+	for n in profile_peer_perf_saw_run profile_peer_perf_shares profile_all_cpus_rate; do
+		skip $n "perf is not installed (scripts/install-deps.sh)"
+	done
 fi
 
 # 2. Known answers from the workloads' own accounts.
@@ -94,12 +103,14 @@ if run profile_children $OUT/prof-kids.folded -F 499 -f -o $OUT/prof-kids.dat --
 		check profile_children_file rates $OUT/prof-kids-back.folded \
 			$OUT/prof-kids.folded.err burn2 499 5 2
 	fi
+else
+	skip profile_children_file "the run failed (profile_children)"
 fi
 # ftscope record -o F profile keeps the samples (99 Hz, both frame kinds), report -i
 # F profile reads them: 99 x burn2's CPU time, +-5% (5 samples of 100).
-if $FTSCOPE record -o $OUT/prof-rec.dat profile -- $WL/burn2 600 400 \
+if ft profile_record_report 0 record -o $OUT/prof-rec.dat profile -- $WL/burn2 600 400 \
 	> $OUT/prof-rec.out 2> $OUT/prof-rec.err; then
-	if $FTSCOPE report -i $OUT/prof-rec.dat profile > /dev/null 2>&1 &&
+	if ft profile_record_report 0 report -i $OUT/prof-rec.dat profile > /dev/null 2>&1 &&
 	   run profile_record_report $OUT/prof-rec.folded -i $OUT/prof-rec.dat -f; then
 		check profile_record_report rate $OUT/prof-rec.folded $OUT/prof-rec.err burn2 99 5
 	else
@@ -113,11 +124,11 @@ fi
 # the run (about 2.5 s of CPU here). Its own CPU time must stay under 0.5 s.
 sleep 0.5 &
 target=$!
-/usr/bin/time -f '%U %S' -o $OUT/prof-exit.time $FTSCOPE profile -p $target -d 3 -f \
-	> $OUT/prof-exit.folded 2> $OUT/prof-exit.err
-cpu=$(awk '{printf "%.2f", $1 + $2}' $OUT/prof-exit.time 2>/dev/null)
+FT_WITH="/usr/bin/time -f %U,%S -o $OUT/prof-exit.time" ft profile_target_exits 0 \
+	profile -p $target -d 3 -f > $OUT/prof-exit.folded 2> $OUT/prof-exit.err
+cpu=$(awk -F, '{printf "%.2f", $1 + $2}' $OUT/prof-exit.time 2>/dev/null)
 if [ -n "$cpu" ] && awk -v c="$cpu" 'BEGIN { exit !(c < 0.5) }'; then
-	pass profile_target_exits "$cpu s of CPU over a 3 s run"
+	pass "profile_target_exits ($cpu s of CPU over a 3 s run)"
 else
 	fail profile_target_exits "${cpu:-?} s of CPU over a 3 s run (spinning?)"
 fi
@@ -133,7 +144,8 @@ $WL/burn2 5000 0 2>/dev/null &
 spin=$!
 sleep 0.2
 c0=$(cut -d' ' -f1 /proc/$spin/schedstat); w0=$(date +%s%N)
-$FTSCOPE profile --clock boot -p $spin -F 499 --json 0.5 4 > $OUT/prof-int.json 2> $OUT/prof-int.err
+ft profile_intervals_other_clock 0 profile --clock boot -p $spin -F 499 --json 0.5 4 \
+	> $OUT/prof-int.json 2> $OUT/prof-int.err
 c1=$(cut -d' ' -f1 /proc/$spin/schedstat); w1=$(date +%s%N)
 kill $spin 2>/dev/null
 wait $spin 2>/dev/null
@@ -148,7 +160,7 @@ sys.exit(len(n) != 4 or abs(sum(n) - want) > 0.08 * want or
          any(not 0.5 * mean <= x <= 1.5 * mean for x in n))
 PYEOF
 ); then
-	pass profile_intervals_other_clock "samples per 0.5 s: $r"
+	pass "profile_intervals_other_clock (samples per 0.5 s: $r)"
 else
 	fail profile_intervals_other_clock "samples per 0.5 s: ${r:-none}"
 fi
@@ -196,6 +208,8 @@ if run profile_text_view $OUT/prof-text.txt -F 499 -o $OUT/prof2.dat -- $WL/burn
 	if run profile_json $OUT/prof-text.json -i $OUT/prof2.dat --json; then
 		check profile_json json $OUT/prof-text.json $OUT/prof-text.folded
 	fi
+else
+	skip profile_json "a run failed (profile_text_view)"
 fi
 
 # 5. Bad input: one line on stderr, nothing on stdout, exit 2 for what the command
@@ -220,8 +234,9 @@ cases=(
 # where there is one, it must be sampled instead
 if perf stat -e cycles -x, true 2>&1 | grep -q 'not supported'; then
 	cases+=("hardware_event_missing|-e cycles -d 0.1|1|does not support")
-elif $FTSCOPE profile -e cycles -c 1000000 -a -f -d 0.3 > $OUT/prof-hw.folded 2>&1; then
-	pass profile_hardware_event "the PMU has cycles: sampled"
+elif ft profile_hardware_event 0 profile -e cycles -c 1000000 -a -f -d 0.3 \
+	> $OUT/prof-hw.folded 2>&1; then
+	pass "profile_hardware_event (the PMU has cycles: sampled)"
 else
 	fail profile_hardware_event "perf counts cycles, profile -e cycles failed: $(tail -1 $OUT/prof-hw.folded)"
 fi

@@ -12,12 +12,13 @@
 #              stalled or flooding client.
 # requires: root, sched tracepoints; /var/cache/ftscope-deps/prometheus (install-deps.sh)
 . tests/live/lib.sh
-
+plan 17
 need_root prometheus || exit 0
 PY=tests/live/prom_check.py
 PB=/var/cache/ftscope-deps/prometheus/usr/bin
 if [ ! -x $PB/prometheus ] || [ ! -x $PB/promtool ]; then
 	fail prometheus "no $PB/prometheus: run scripts/install-deps.sh"
+	skip_rest "no Prometheus"
 	exit 0
 fi
 
@@ -54,6 +55,7 @@ $PB/prometheus --config.file=$D/prom.yml --storage.tsdb.path=$D/data \
 BG+=($!)
 if ! wait_for 30 curl -sf -o /dev/null $PURL/-/ready; then
 	fail prometheus "Prometheus did not start: $(tail -1 $D/prom.log)"
+	skip_rest "no Prometheus"
 	exit 0
 fi
 
@@ -112,10 +114,13 @@ print(f"GET length {get[0]} body {get[1]}, HEAD length {head[0]} body {head[1]}"
 PYEOF
 	curl -s -o /dev/null -w '%{http_code}\n' http://127.0.0.1:$FPORT/other > $D/404
 fi
-wait $F
+ft_wait prom_scrape 0 $F
 rc=$?
 if [ $rc -ne 0 ] || ! grep -q "^count " $OUT/prom-live.txt; then
 	fail prom_scrape "ftscope exited $rc: $(tail -1 $D/err)"
+	for n in prom_openmetrics prom_accept prom_http; do
+		skip $n "the run failed (prom_scrape)"
+	done
 else
 	check prom_scrape scrape $OUT/prom-live.txt $PURL "$tq"
 	check prom_openmetrics metadata $PURL
@@ -155,13 +160,16 @@ $FTSCOPE runqlat 1 -p $W --prometheus $FPORT --prometheus-file $D/rq.prom -o $D/
 F=$!
 BG+=($F)
 scraped
-wait $F
+ft_wait prom_cumulative 0 $F
 rc=$?
 wait $WP
 wrc=$?
 kill $W 2>/dev/null
 if [ $rc -ne 0 ] || [ "$(grep -c '^count ' $OUT/prom-int.txt)" -lt 8 ]; then
 	fail prom_cumulative "ftscope exited $rc: $(tail -1 $D/err)"
+	for n in prom_file_interval prom_file_atomic prom_promtool; do
+		skip $n "the run failed (prom_cumulative)"
+	done
 else
 	check prom_cumulative scrape $OUT/prom-int.txt $PURL "$tq"
 	check prom_file_interval file $OUT/prom-int.txt $D/rq.prom
@@ -182,8 +190,7 @@ fi
 # once in intervals
 for iv in "" 1; do
 	n=prom_file_input${iv:+_interval}
-	if $FTSCOPE runqlat $iv -i $D/rq.dat --prometheus-file $D/in.prom \
-		> $OUT/$n.txt 2> $D/err; then
+	if ft $n 0 runqlat $iv -i $D/rq.dat --prometheus-file $D/in.prom > $OUT/$n.txt 2> $D/err; then
 		check $n file $OUT/$n.txt $D/in.prom
 	else
 		fail $n "$(tail -1 $D/err)"
@@ -197,7 +204,7 @@ $FTSCOPE runqlat -L -p $W --max-series 3 --prometheus-file $D/ms.prom -d 4 \
 F=$!
 BG+=($F)
 go
-wait $F
+ft_wait prom_max_series 0 $F
 kill $W 2>/dev/null
 check prom_max_series groups $OUT/prom-ms.txt $D/ms.prom 3
 
@@ -209,14 +216,14 @@ $FTSCOPE runqlat -L -p $W --prometheus $FPORT -d 8 > $OUT/prom-utf8.txt 2> $D/er
 F=$!
 BG+=($F)
 scraped
-wait $F
+ft_wait prom_labels_utf8 0 $F
 kill $W 2>/dev/null
 check prom_labels_utf8 threads $OUT/prom-utf8.txt $PURL "$tq"
 
 # 6. the groups as labels, system-wide: -P {comm, pid}, --per-cpu {cpu}
 for g in -P --per-cpu; do
 	n=prom_labels_$([ $g = -P ] && echo pids || echo per_cpu)
-	if $FTSCOPE runqlat $g --prometheus-file $D/g.prom -d 2 > $OUT/$n.txt 2> $D/err; then
+	if ft $n 0 runqlat $g --prometheus-file $D/g.prom -d 2 > $OUT/$n.txt 2> $D/err; then
 		check $n groups $OUT/$n.txt $D/g.prom
 	else
 		fail $n "$(tail -1 $D/err)"
@@ -270,7 +277,7 @@ print(f"flood {len(flood_got)} bytes; {closed} of 8 stalled dropped; scrape "
 EOF
 )
 kill -INT $F
-wait $F
+ft_wait prom_bad_clients 0 $F
 if [ "$r" = "flood 0 bytes; 8 of 8 stalled dropped; scrape b'HTTP/1.1 200 OK' 37 buckets after 10-12 s" ]; then
 	pass prom_bad_clients
 else
@@ -282,26 +289,27 @@ echo "# prom_bad_clients: $r"
 bad=""
 for spec in "127.0.0.1:$PPORT" abc 0 70000 "127.0.0.1:" "::1:$FPORT" "[::1]" \
 	    "localhost:$FPORT" "1.2.3:$FPORT"; do
-	$FTSCOPE runqlat --prometheus "$spec" -d 1 > /dev/null 2> $D/err
-	rc=$?
 	want=2
 	[ "$spec" = "127.0.0.1:$PPORT" ] && want=1
+	ft prom_bad_input $want runqlat --prometheus "$spec" -d 1 > /dev/null 2> $D/err
+	rc=$?
 	if [ $rc -ne $want ] || [ "$(wc -l < $D/err)" -ne 1 ] ||
 	   ! grep -qF -- "--prometheus $spec:" $D/err; then
 		bad+="$spec: rc $rc (want $want), $(head -2 $D/err | tr '\n' '|'); "
 	fi
 	echo "# prom_bad_input: $(cat $D/err)"
 done
-$FTSCOPE runqlat --prometheus "127.0.0.1:$PPORT" -d 1 > /dev/null 2> $D/err
+ft prom_bad_input 1 runqlat --prometheus "127.0.0.1:$PPORT" -d 1 > /dev/null 2> $D/err
 grep -q "127.0.0.1:$PPORT: Address already in use" $D/err || bad+="in use: $(cat $D/err); "
 # a file that cannot be written: said before tracing starts (no "Tracing...")
-$FTSCOPE runqlat --prometheus-file $D/no/such/dir.prom -d 1 > /dev/null 2> $D/err
+ft prom_bad_input 1 runqlat --prometheus-file $D/no/such/dir.prom -d 1 > /dev/null 2> $D/err
 rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l < $D/err)" -eq 1 ] &&
 	grep -qF -- "--prometheus-file $D/no/such/dir.prom: No such file or directory" $D/err ||
 	bad+="file: rc $rc $(cat $D/err); "
 echo "# prom_bad_input: $(cat $D/err)"
-$FTSCOPE runqlat -i $D/rq.dat --prometheus $FPORT > /dev/null 2> $D/err
+# (a live-only option with -i: a usage error)
+ft prom_bad_input 2 runqlat -i $D/rq.dat --prometheus $FPORT > /dev/null 2> $D/err
 rc=$?
 [ $rc -ne 0 ] && [ "$(wc -l < $D/err)" -eq 1 ] || bad+="-i: rc $rc $(cat $D/err); "
 echo "# prom_bad_input: $(cat $D/err)"
