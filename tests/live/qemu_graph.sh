@@ -10,6 +10,7 @@
 #              --mmap works, as a run's own instance maps; tracefs is left as found.
 # requires: root, network on first use (the backports kernel package, cached)
 . tests/live/lib.sh
+plan 7
 
 guest qemu_graph guest_graph.sh FTSCOPE_QEMU_SUITE=bookworm-backports || exit 0
 

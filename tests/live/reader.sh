@@ -12,10 +12,11 @@
 #              A mapped run's -o FILE is read by trace-cmd as ftscope counted it.
 # requires: root, tracefs, perf (linux-perf), trace-cmd
 . tests/live/lib.sh
+plan 12
 need_root reader || exit 0
 # whether this kernel maps the buffer (6.10+): else --mmap falls back (qemu.sh checks that)
 mapped=1
-kernel_maps || mapped=0
+kernel_maps reader_list_mmap || mapped=0
 
 # --- --realtime: the reader at SCHED_FIFO, the traced command not ---
 # chrt -p: "POLICY[|SCHED_RESET_ON_FORK]/PRIORITY" (a child the reader forked would not
@@ -35,7 +36,7 @@ else
 	wait_for 10 our_instance $p
 	child=$(pgrep -P $p | head -1)
 	pp=$(policy $p) cp=$(policy "$child")
-	wait $p; rc=$?
+	ft_wait $name 0 $p; rc=$?
 	rows=$(nap_rows $OUT/rd-rt.txt)
 	if [ $rc -ne 0 ]; then
 		fail $name "exit $rc: $(head -1 $OUT/rd-rt.err)"
@@ -54,7 +55,7 @@ name=reader_list_mmap
 want=no
 IFS=. read -r maj min _ <<< "$(uname -r)"
 [ $((maj * 1000 + ${min%%[!0-9]*})) -ge 6010 ] && want=yes
-line=$($FTSCOPE list | grep -E '^  ring buffer mmap \(--mmap\)')
+line=$(ft $name 0 list | grep -E '^  ring buffer mmap \(--mmap\)')
 if [[ $line =~ \)\ +$want ]]; then
 	pass "$name (kernel $(uname -r): $want)"
 else
@@ -84,9 +85,9 @@ fi
 # --- a mapped run's -o FILE: whole sub-buffers, as trace-cmd reads them ---
 name=reader_mmap_file
 rm -f $OUT/rd-map.dat
-$FTSCOPE timehist --mmap -o $OUT/rd-map.dat -- taskset -c 0 $WL/sleeper 0 20 5 \
+ft $name 0 timehist --mmap -o $OUT/rd-map.dat -- taskset -c 0 $WL/sleeper 0 20 5 \
 	> $OUT/rd-live.txt 2> $OUT/rd-live.err
-$FTSCOPE timehist -i $OUT/rd-map.dat > $OUT/rd-file.txt 2>&1
+ft $name 0 timehist -i $OUT/rd-map.dat > $OUT/rd-file.txt 2>&1
 ours=$(sed -n 's/^\([0-9]*\) events processed.*/\1/p' $OUT/rd-live.txt)
 theirs=$(trace-cmd report -i $OUT/rd-map.dat 2>/dev/null | grep -vc '^cpus=')
 sw=$(grep -c '^ *[0-9.]* \[0000\]  sleeper\[' $OUT/rd-live.txt)
@@ -108,8 +109,8 @@ $FTSCOPE timehist --mmap -v -d 4 > $OUT/rd-map.txt 2> $OUT/rd-map.err & a=$!
 $FTSCOPE timehist -v -d 4 > $OUT/rd-read.txt 2> $OUT/rd-read.err & b=$!
 wait_for 10 our_instance $a && wait_for 10 our_instance $b
 perf bench sched messaging -g 4 -l 300 > /dev/null 2>&1
-wait $a; ra=$?
-wait $b; rb=$?
+ft_wait $name 0 $a; ra=$?
+ft_wait $name 0 $b; rb=$?
 r=$(python3 - $OUT/rd-map.txt $OUT/rd-read.txt $OUT/rd-map.err $OUT/rd-read.err <<'PYEOF' 2>&1
 import re, sys
 

@@ -8,13 +8,14 @@
 #              the report of the file that run wrote, and has the known answers.
 # requires: ../shared for LISA; root for the recording
 . tests/live/lib.sh
+plan 5
 SHARED=${FTSCOPE_SHARED:-../shared}
 LISA=$SHARED/fixtures/third_party/lisa/sched_load.trace.dat
 PY=tests/live/report_check.py
 
 if [ -f "$LISA" ]; then
-	$FTSCOPE report -i "$LISA" 'timehist -s' timehist 'runqlat -P' 'latency -s max' \
-		'wakeup --min-us 0' > $OUT/rep-lisa.txt 2> $OUT/rep-lisa.err
+	ft report_lisa_equals_runs_alone 0 report -i "$LISA" 'timehist -s' timehist 'runqlat -P' \
+		'latency -s max' 'wakeup --min-us 0' > $OUT/rep-lisa.txt 2> $OUT/rep-lisa.err
 	if [ $? -ne 0 ]; then
 		fail report_lisa_equals_runs_alone "exit status: $(head -1 $OUT/rep-lisa.err)"
 	elif r=$(python3 $PY $FTSCOPE "$LISA" $OUT/rep-lisa.txt); then
@@ -31,7 +32,8 @@ fi
 # beside timehist (which does) must see the same switch chain: its estimates use the
 # wakeups whoever reads them (offcpu's sections differed: 995 against 310 us)
 F=tests/data/tdat-v7-zstd-cpus-0125.dat
-$FTSCOPE report -i $F offcpu 'timehist -s' runqlat > $OUT/rep-fix.txt 2> $OUT/rep-fix.err
+ft report_fixture_equals_runs_alone 0 report -i $F offcpu 'timehist -s' runqlat \
+	> $OUT/rep-fix.txt 2> $OUT/rep-fix.err
 if r=$(python3 $PY $FTSCOPE $F $OUT/rep-fix.txt); then
 	pass report_fixture_equals_runs_alone
 else
@@ -41,10 +43,10 @@ fi
 need_root report_recording || exit 0
 r=
 rm -f $OUT/rep.dat
-$FTSCOPE record -o $OUT/rep.dat timehist runqlat offcpu wakeup latency -- taskset -c 0 $WL/blocker 4 20 1 10 \
-	> /dev/null 2>&1
-$FTSCOPE report -i $OUT/rep.dat timehist runqlat offcpu 'wakeup --wakers' latency \
-	> $OUT/rep-own.txt 2> $OUT/rep-own.err
+ft report_recording_equals_runs_alone 0 record -o $OUT/rep.dat timehist runqlat offcpu wakeup \
+	latency -- taskset -c 0 $WL/blocker 4 20 1 10 > /dev/null 2>&1
+ft report_recording_equals_runs_alone 0 report -i $OUT/rep.dat timehist runqlat offcpu \
+	'wakeup --wakers' latency > $OUT/rep-own.txt 2> $OUT/rep-own.err
 rc=$?
 if [ $rc -ne 0 ]; then
 	fail report_recording_equals_runs_alone "exit $rc: $(head -1 $OUT/rep-own.err)"
@@ -58,8 +60,8 @@ fi
 echo "# $r"
 
 # --json: one object, "reports" in the order given, events as each run alone counts
-$FTSCOPE report --json -i $OUT/rep.dat runqlat wakeup > $OUT/rep.json 2>/dev/null
-$FTSCOPE runqlat --json -i $OUT/rep.dat > $OUT/rep-rq.json 2>/dev/null
+ft report_json 0 report --json -i $OUT/rep.dat runqlat wakeup > $OUT/rep.json 2>/dev/null
+ft report_json 0 runqlat --json -i $OUT/rep.dat > $OUT/rep-rq.json 2>/dev/null
 names=$(json "','.join(r['analyzer'] for r in j['reports'])" $OUT/rep.json 2>/dev/null)
 ev=$(json "j['events']" $OUT/rep.json 2>/dev/null)
 ev1=$(json "j['events']" $OUT/rep-rq.json 2>/dev/null)
@@ -73,11 +75,11 @@ fi
 
 # live, writing a file: the live report equals the report of its file, with known answers
 rm -f $OUT/rep-live.dat $OUT/rep-live.counts
-SLEEPER_COUNTS=$OUT/rep-live.counts $FTSCOPE report timehist 'runqlat -L' 'wakeup --top 3' \
-	-o $OUT/rep-live.dat -- taskset -c 0 chrt -f 10 $WL/sleeper 0 20 5 \
+SLEEPER_COUNTS=$OUT/rep-live.counts ft report_live 0 report timehist 'runqlat -L' \
+	'wakeup --top 3' -o $OUT/rep-live.dat -- taskset -c 0 chrt -f 10 $WL/sleeper 0 20 5 \
 	> $OUT/rep-live.txt 2> $OUT/rep-live.err
 rc=$?
-$FTSCOPE report -i $OUT/rep-live.dat timehist 'runqlat -L' 'wakeup --top 3' \
+ft report_live 0 report -i $OUT/rep-live.dat timehist 'runqlat -L' 'wakeup --top 3' \
 	> $OUT/rep-live-file.txt 2>&1
 # runqlat -L: the sleeper's 20 naps, each one wakeup, its first run as sleeper, and its
 # start: before exec the thread is ftscope's child, then taskset and chrt, SCHED_OTHER

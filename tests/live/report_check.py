@@ -2,7 +2,7 @@
 """report's output against separate runs of each analyzer on the same file.
 
 usage: report_check.py FTSCOPE FILE REPORT_OUTPUT
-Each "==> SPEC <==" section must equal `FTSCOPE SPEC -i FILE` without its footer,
+Each "==> SPEC <==" section must equal `FTSCOPE SPEC -i FILE` (which must exit 0) without its footer,
 and report's one footer must equal each run's footer. Prints a summary; exit 1 on a
 difference.
 """
@@ -41,8 +41,12 @@ def main():
         text = ''.join(sections[spec])
         if n < len(names) - 1:
             text = text[:-1]        # the blank line before the next header
-        alone = subprocess.run([ftscope] + spec.split() + ['-i', path],
-                               capture_output=True, text=True).stdout
+        run = subprocess.run([ftscope] + spec.split() + ['-i', path],
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            die('%s -i alone: exit status %d, want 0: %s'
+                % (spec, run.returncode, run.stderr.strip().split('\n')[-1]))
+        alone = run.stdout
         abody, afoot = split_footer(alone)
         if abody != text:
             die('%s: the section differs from the run alone (%d vs %d lines)'

@@ -4,11 +4,12 @@
 #              of its own capture; interval output; per-process filter.
 # requires: root, tracefs, sched events
 . tests/live/lib.sh
+plan 8
 need_root runqlat || exit 0
 
 # Three CPU-bound threads on one CPU: each waits about two slices, >= 1 ms.
 name=runqlat_three_spinners_wait_ms
-if $FTSCOPE runqlat -m --json -- $WL/spin3 0 2 > $OUT/spin3.json 2> $OUT/spin3.err; then
+if ft $name 0 runqlat -m --json -- $WL/spin3 0 2 > $OUT/spin3.json 2> $OUT/spin3.err; then
 	n=$(json 'j["total"]["count"]' $OUT/spin3.json)
 	p90=$(json 'j["total"]["p90_ns"]' $OUT/spin3.json)
 	if [ "$n" -ge 20 ] && [ "$p90" -ge 1000000 ]; then
@@ -22,7 +23,7 @@ fi
 
 # The same, as BCC's text layout in msecs with our summary line.
 name=runqlat_text_layout
-$FTSCOPE runqlat -m -- $WL/spin3 0 1 > $OUT/spin3.txt 2>/dev/null
+ft $name 0 runqlat -m -- $WL/spin3 0 1 > $OUT/spin3.txt 2>/dev/null
 if grep -q '^     msecs               : count     distribution$' $OUT/spin3.txt &&
    grep -Eq '^ +[0-9]+ -> [0-9]+ +: [0-9]+ +\|\**\ *\|$' $OUT/spin3.txt &&
    grep -Eq '^count [0-9]+, avg .* ms, p50 .* ms, p90 .* ms, p99 .* ms, max .* ms$' $OUT/spin3.txt &&
@@ -35,8 +36,8 @@ fi
 # Record and analyze at once; the capture analyzed later gives the same numbers.
 name=runqlat_live_equals_capture
 rm -rf $OUT/cap
-$FTSCOPE runqlat -L --json -o $OUT/cap.dat -- $WL/sleeper 0 30 2 > $OUT/live.json 2>/dev/null &&
-$FTSCOPE runqlat -L --json -i $OUT/cap.dat > $OUT/offline.json 2>/dev/null
+ft $name 0 runqlat -L --json -o $OUT/cap.dat -- $WL/sleeper 0 30 2 > $OUT/live.json 2>/dev/null &&
+ft $name 0 runqlat -L --json -i $OUT/cap.dat > $OUT/offline.json 2>/dev/null
 if python3 - $OUT/live.json $OUT/offline.json <<'PY'
 import json, sys
 a, b = (json.loads(open(f).read()) for f in sys.argv[1:3])
@@ -51,7 +52,7 @@ fi
 
 # Interval output: count reports, each with a timestamp and a footer, then the run's total.
 name=runqlat_interval_count
-$FTSCOPE runqlat -T 0.3 3 > $OUT/interval.txt 2>/dev/null
+ft $name 0 runqlat -T 0.3 3 > $OUT/interval.txt 2>/dev/null
 reports=$(grep -Ec '^[0-9]+ events processed' $OUT/interval.txt)
 stamps=$(grep -Ec '^[0-9]{2}:[0-9]{2}:[0-9]{2}$' $OUT/interval.txt)
 totals=$(grep -Ec '^total: [0-9]+ events processed' $OUT/interval.txt)
@@ -71,7 +72,8 @@ fi
 # at load average 150 a normal edge overslept its first sleep by the whole 16 ms.
 name=interval_count_last_drain
 cpu=$(( $(nproc) > 1 ? 1 : 0 ))
-chrt -f 20 $FTSCOPE wakeup --json 0.5 2 -- $WL/edge $cpu 1 8 > $OUT/edge.json 2> $OUT/edge.err
+FT_WITH="chrt -f 20" ft $name 0 wakeup --json 0.5 2 -- $WL/edge $cpu 1 8 > $OUT/edge.json \
+	2> $OUT/edge.err
 naps=$(sed -n 's/^naps //p' $OUT/edge.json)
 got=$(grep '^{' $OUT/edge.json | python3 -c '
 import json, sys
@@ -90,7 +92,7 @@ $WL/spin3 1 3 &
 spin=$!
 # three spinners and the main thread
 wait_for 5 has_threads $spin 4
-$FTSCOPE runqlat -P -p $spin -d 1 --json > $OUT/pid.json 2>/dev/null
+ft $name 0 runqlat -P -p $spin -d 1 --json > $OUT/pid.json 2>/dev/null
 kill $spin 2>/dev/null
 wait $spin 2>/dev/null
 groups=$(json '" ".join(str(g["pid"]) for g in j["groups"])' $OUT/pid.json)
@@ -112,7 +114,7 @@ fi
 cpu=$(( $(nproc) > 1 ? 1 : 0 ))
 name=interval_footer_json_per_interval
 rm -f $OUT/ivf.counts
-SLEEPER_COUNTS=$OUT/ivf.counts $FTSCOPE runqlat --json 0.2 -- $WL/sleeper $cpu 20 30 \
+SLEEPER_COUNTS=$OUT/ivf.counts ft $name 0 runqlat --json 0.2 -- $WL/sleeper $cpu 20 30 \
 	> $OUT/ivf.json 2> $OUT/ivf.err
 k=$(switches_out $OUT/ivf.counts)
 if r=$(python3 tests/live/interval_check.py footer-json $OUT/ivf.json ${k:-0}); then
@@ -121,7 +123,7 @@ else
 	fail $name "$r"
 fi
 name=interval_footer_text_total
-$FTSCOPE runqlat 0.2 -- $WL/sleeper $cpu 20 30 > $OUT/ivf.txt 2> $OUT/ivf.err
+ft $name 0 runqlat 0.2 -- $WL/sleeper $cpu 20 30 > $OUT/ivf.txt 2> $OUT/ivf.err
 if r=$(python3 tests/live/interval_check.py footer-text $OUT/ivf.txt); then
 	pass "$name ($r)"
 else
