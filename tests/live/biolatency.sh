@@ -6,10 +6,15 @@
 #              bad input.
 # requires: root, tracefs, block events, losetup (util-linux), bpftrace, trace-cmd
 . tests/live/lib.sh
+plan 18
 need_root biolatency || exit 0
-[ -d $T/events/block/block_rq_issue ] || { skip biolatency "no block events"; exit 0; }
-command -v losetup >/dev/null || { skip biolatency "no losetup"; exit 0; }
-command -v trace-cmd >/dev/null || { fail biolatency "no trace-cmd (scripts/install-deps.sh installs it)"; exit 0; }
+[ -d $T/events/block/block_rq_issue ] || { skip_rest "no block events"; exit 0; }
+command -v losetup >/dev/null || { skip_rest "no losetup"; exit 0; }
+command -v trace-cmd >/dev/null || {
+	fail biolatency "no trace-cmd (scripts/install-deps.sh installs it)"
+	skip_rest "no trace-cmd"
+	exit 0
+}
 
 N=2000
 IMG=$(mktemp /var/tmp/ftscope-bio.XXXXXX)
@@ -24,7 +29,7 @@ trap cleanup EXIT
 truncate -s 64M "$IMG"
 if ! LOOP=$(losetup -f --show "$IMG" 2>$OUT/bio-losetup.err); then
 	LOOP=
-	skip biolatency "no loop device: $(head -1 $OUT/bio-losetup.err)"
+	skip_rest "no loop device: $(head -1 $OUT/bio-losetup.err)"
 	exit 0
 fi
 DEV=${LOOP#/dev/}
@@ -70,10 +75,12 @@ warm() {
 if ! wait_for 30 warm; then
 	kill $bt 2>/dev/null
 	fail biolatency_matches_bpftrace "bpftrace did not attach: $(grep ERROR $OUT/bio-bt.out | tail -1)"
+	skip_rest "bpftrace did not attach (biolatency_matches_bpftrace)"
 	exit 0
 fi
 w0=$(writes)
-$FTSCOPE biolatency -D --json -o $OUT/bio-live.dat -- $DD > $OUT/bio-live.json 2> $OUT/bio-live.err
+ft biolatency_loop_2000_writes 0 biolatency -D --json -o $OUT/bio-live.dat -- $DD \
+	> $OUT/bio-live.json 2> $OUT/bio-live.err
 rc=$?
 w1=$(writes)
 stop_bpftrace $bt
@@ -119,7 +126,7 @@ fi
 # block_rq_insert, against bpftrace's insert -> complete of the same run (same tolerance).
 name=biolatency_queued_matches_bpftrace
 # (measured: 7-100 of 2000 crossed an edge over 8 runs)
-$FTSCOPE biolatency -D -Q --json -i $OUT/bio-live.dat > $OUT/bio-q.json 2> $OUT/bio-q.err
+ft $name 0 biolatency -D -Q --json -i $OUT/bio-live.dat > $OUT/bio-q.json 2> $OUT/bio-q.err
 if [ "$(json 'j["without_insert"]' $OUT/bio-q.json)" = 0 ] &&
    python3 tests/live/bio_check.py peer $OUT/bio-bt.out $OUT/bio-q.json $MAJMIN $N qlat rq 2; then
 	pass $name
@@ -136,7 +143,7 @@ fi
 # read their clocks apart: ftscope's runs about 0.5 us lower). How many rows show a
 # queue time is the machine's, not ftscope's: 1831-2000 of 2000 here, 1583 in CI.
 name=biolatency_queued_per_request
-$FTSCOPE report -i $OUT/bio-live.dat 'biolatency --min-us 0' 'biolatency -Q --min-us 0' \
+ft $name 0 report -i $OUT/bio-live.dat 'biolatency --min-us 0' 'biolatency -Q --min-us 0' \
 	> $OUT/bio-report.txt 2> $OUT/bio-report.err
 sed -n '/^==> biolatency --min-us 0 <==/,/^==> /p' $OUT/bio-report.txt > $OUT/bio-plain.txt
 sed -n '/^==> biolatency -Q --min-us 0 <==/,$p' $OUT/bio-report.txt > $OUT/bio-queued.txt
@@ -166,8 +173,8 @@ fi
 # file also holds other disks' requests (-F does not split disks, as in BCC): Sync-Write
 # holds 2000 plus at most all of theirs, and no other group more than theirs.
 name=biolatency_flags_sync_write
-$FTSCOPE biolatency -F --json -i $OUT/bio-live.dat > $OUT/bio-flags.json 2> $OUT/bio-flags.err
-$FTSCOPE biolatency -D --json -i $OUT/bio-live.dat > $OUT/bio-file.json 2>> $OUT/bio-flags.err
+ft $name 0 biolatency -F --json -i $OUT/bio-live.dat > $OUT/bio-flags.json 2> $OUT/bio-flags.err
+ft $name 0 biolatency -D --json -i $OUT/bio-live.dat > $OUT/bio-file.json 2>> $OUT/bio-flags.err
 if python3 - $OUT/bio-flags.json $OUT/bio-file.json $MAJMIN $N <<'PY'
 import json, sys
 f, d = (json.loads(open(p).read().strip().splitlines()[-1]) for p in sys.argv[1:3])
@@ -189,7 +196,7 @@ fi
 # as the histogram's sum to the printed 1 us); --min-us one hour lists none.
 name=biolatency_min_us_lists
 rows=$(awk -v d=$MAJMIN '$4 == d' $OUT/bio-plain.txt | wc -l)
-$FTSCOPE biolatency --min-us 3600000000 -i $OUT/bio-live.dat > $OUT/bio-none.txt 2>&1
+ft $name 0 biolatency --min-us 3600000000 -i $OUT/bio-live.dat > $OUT/bio-none.txt 2>&1
 none=$(grep -Ec '^[0-9]+\.[0-9]{6} ' $OUT/bio-none.txt)
 head=$(grep -c '^TIME(s)     COMM           PID    DISK    T SECTOR     BYTES   LAT(ms)$' $OUT/bio-plain.txt)
 if [ "$rows" -eq $N ] && [ "$none" -eq 0 ] && [ "$head" -eq 1 ]; then
@@ -201,7 +208,7 @@ fi
 # --min-us 16 lists exactly the requests of the 16 us buckets and up of the same file's
 # histogram (a latency of N us is in the bucket of N, whole us, as BCC's).
 name=biolatency_min_us_threshold
-$FTSCOPE biolatency --min-us 16 -i $OUT/bio-live.dat > $OUT/bio-16.txt 2>&1
+ft $name 0 biolatency --min-us 16 -i $OUT/bio-live.dat > $OUT/bio-16.txt 2>&1
 rows=$(awk -v d=$MAJMIN '$4 == d' $OUT/bio-16.txt | wc -l)
 want=$(python3 -c '
 import json, sys
@@ -233,9 +240,9 @@ fi
 # file gives the same 2000, by the disk's own counter over the recorded run.
 name=biolatency_record_then_input
 w0=$(writes)
-$FTSCOPE record -o $OUT/bio-rec.dat biolatency -- $DD > $OUT/bio-rec.out 2>&1
+ft $name 0 record -o $OUT/bio-rec.dat biolatency -- $DD > $OUT/bio-rec.out 2>&1
 w1=$(writes)
-$FTSCOPE biolatency -i $OUT/bio-rec.dat -D > $OUT/bio-rec.txt 2> $OUT/bio-rec.err
+ft $name 0 biolatency -i $OUT/bio-rec.dat -D > $OUT/bio-rec.txt 2> $OUT/bio-rec.err
 got=$(sed -n "/^disk = $MAJMIN\$/,/^count/s/^count \([0-9]*\).*/\1/p" $OUT/bio-rec.txt)
 if [ $((w1 - w0)) -eq $N ] && [ "$got" = $N ] && ! grep -q 'not timed' $OUT/bio-rec.txt; then
 	pass $name
@@ -263,7 +270,8 @@ os.wait()
 os.wait()
 PY
 w0=$(writes)
-$FTSCOPE biolatency -D --json -- python3 $OUT/bio-same.py $LOOP 3000 > $OUT/bio-same.json 2> $OUT/bio-same.err
+ft $name 0 biolatency -D --json -- python3 $OUT/bio-same.py $LOOP 3000 > $OUT/bio-same.json \
+	2> $OUT/bio-same.err
 w1=$(writes)
 if python3 - $OUT/bio-same.json $DEV $((w1 - w0)) <<'PY'
 import json, sys
@@ -281,11 +289,13 @@ else
 	fail $name "see $OUT/bio-same.json ($(head -1 $OUT/bio-same.err))"
 fi
 
-# Bad input: one line on stderr, nothing on stdout, exit status 1..127.
+# Bad input: one line on stderr, nothing on stdout, exit status 2 (the command line is
+# wrong) or 1 (the file lacks the events).
+# bad NAME STATUS WORD ARGS...: ftscope ARGS is bad input that exits STATUS, its line holds WORD
 bad() {
-	local name=$1 want=$2 rc
-	shift 2
-	$FTSCOPE "$@" > $OUT/bio-bad.out 2> $OUT/bio-bad.err
+	local name=$1 status=$2 want=$3 rc
+	shift 3
+	ft $name $status "$@" > $OUT/bio-bad.out 2> $OUT/bio-bad.err
 	rc=$?
 	if [ $rc -ge 1 ] && [ $rc -le 127 ] && [ ! -s $OUT/bio-bad.out ] &&
 	   [ "$(wc -l < $OUT/bio-bad.err)" -eq 1 ] && grep -q -- "$want" $OUT/bio-bad.err; then
@@ -294,11 +304,11 @@ bad() {
 		fail $name "exit $rc, stdout $(wc -c < $OUT/bio-bad.out) bytes, stderr: $(head -2 $OUT/bio-bad.err | tr '\n' '|')"
 	fi
 }
-bad biolatency_bad_min_us "bad --min-us 'abc'" biolatency --min-us abc -d 0.1
-bad biolatency_negative_min_us "bad --min-us '-1'" biolatency --min-us -1 -d 0.1
-bad biolatency_min_us_too_big "bad --min-us '3600000001'" biolatency --min-us 3600000001 -d 0.1
-bad biolatency_disks_and_flags "-D and -F exclude each other" biolatency -D -F -d 0.1
-bad biolatency_min_us_json "does not go with --json" biolatency --min-us 10 --json -d 0.1
-bad biolatency_pid "-p, -t and --cgroup do not apply" biolatency -p 1 -d 0.1
-bad biolatency_file_without_block "biolatency needs block:block_rq_issue" \
+bad biolatency_bad_min_us 2 "bad --min-us 'abc'" biolatency --min-us abc -d 0.1
+bad biolatency_negative_min_us 2 "bad --min-us '-1'" biolatency --min-us -1 -d 0.1
+bad biolatency_min_us_too_big 2 "bad --min-us '3600000001'" biolatency --min-us 3600000001 -d 0.1
+bad biolatency_disks_and_flags 2 "-D and -F exclude each other" biolatency -D -F -d 0.1
+bad biolatency_min_us_json 2 "does not go with --json" biolatency --min-us 10 --json -d 0.1
+bad biolatency_pid 2 "-p, -t and --cgroup do not apply" biolatency -p 1 -d 0.1
+bad biolatency_file_without_block 1 "biolatency needs block:block_rq_issue" \
 	biolatency -i tests/data/tdat-v7-zstd-cpus-0125.dat

@@ -4,6 +4,7 @@
 #              foreign instance do not disturb each other; reset removes only ours.
 # requires: root, tracefs
 . tests/live/lib.sh
+plan 8
 need_root cleanup || exit 0
 
 # A foreign instance with an event enabled must survive everything below.
@@ -18,12 +19,13 @@ for sig in INT TERM HUP; do
 	$FTSCOPE runqlat > $OUT/sig.txt 2>&1 &
 	pid=$!
 	if ! wait_for 10 our_instance $pid; then
-		fail $name "no instance appeared"
 		kill -KILL $pid 2>/dev/null
+		ft_wait $name 137 $pid 2>/dev/null	# SIGKILL's status: 128 + 9
+		fail $name "no instance appeared"
 		continue
 	fi
 	kill -$sig $pid
-	wait $pid
+	ft_wait $name 0 $pid
 	rc=$?
 	after=$(snapshot)
 	if [ $rc -ne 0 ]; then
@@ -39,7 +41,7 @@ done
 
 # SIGPIPE: the reader of the output goes away (ftscope runqlat 0.1 | head -1).
 name=signal_PIPE
-$FTSCOPE runqlat 0.1 2>/dev/null | head -1 > /dev/null
+ft $name "0|141" runqlat 0.1 2>/dev/null | head -1 > /dev/null
 rc=${PIPESTATUS[0]}
 after=$(snapshot)
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 141 ]; then
@@ -56,8 +58,8 @@ $FTSCOPE runqlat -d 1 > $OUT/c1.txt 2>&1 &
 a=$!
 $FTSCOPE runqlat -d 1 --per-cpu > $OUT/c2.txt 2>&1 &
 b=$!
-wait $a; ra=$?
-wait $b; rb=$?
+ft_wait $name 0 $a; ra=$?
+ft_wait $name 0 $b; rb=$?
 after=$(snapshot)
 if [ $ra -eq 0 ] && [ $rb -eq 0 ] && grep -q 'events processed' $OUT/c1.txt &&
    grep -q 'cpu = 0' $OUT/c2.txt && [ "$before" = "$after" ]; then
@@ -72,16 +74,16 @@ $FTSCOPE runqlat > /dev/null 2>&1 &
 pid=$!
 wait_for 10 our_instance $pid
 kill -KILL $pid
-wait $pid 2>/dev/null
+ft_wait $name 137 $pid 2>/dev/null
 # a name that looks like ours but whose owner is alive and is an ftscope: kept
 $FTSCOPE runqlat > /dev/null 2>&1 &
 live=$!
 wait_for 10 our_instance $live
 leftover=$(ls $T/instances | grep "^ftscope-$pid-")
-$FTSCOPE reset > $OUT/reset.txt 2>&1
+ft $name 0 reset > $OUT/reset.txt 2>&1
 rc=$?
 kill -INT $live
-wait $live
+ft_wait $name 0 $live
 after=$(snapshot)
 if [ -z "$leftover" ]; then
 	fail $name "SIGKILL left no instance to reset"
@@ -102,7 +104,7 @@ wait $dead
 off=$(printf '0x%x' $(( $(stat -c %s /bin/true) / 2 & ~0xf )))
 if echo "p:ftscope_${dead}_deadbeef/probe /bin/true:$off" >> $T/uprobe_events 2>/dev/null &&
    echo "p:foreign_ftscope_test/probe /bin/true:$off" >> $T/uprobe_events 2>/dev/null; then
-	$FTSCOPE reset > $OUT/reset2.txt 2>&1
+	ft $name 0 reset > $OUT/reset2.txt 2>&1
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		fail $name "reset exit $rc: $(grep -m1 cannot $OUT/reset2.txt)"
@@ -125,7 +127,7 @@ rmdir $T/instances/$foreign
 # debugfs when something (perf, bpftrace) has mounted debugfs, as libtracefs does.
 name=mounts_tracefs
 if umount $T 2>/dev/null; then
-	$FTSCOPE runqlat -d 0.2 > $OUT/mount.txt 2>&1
+	ft $name 0 runqlat -d 0.2 > $OUT/mount.txt 2>&1
 	rc=$?
 	if [ $rc -eq 0 ] && { [ -d $T/instances ] || [ -d /sys/kernel/debug/tracing/instances ]; } &&
 	   grep -q 'events processed' $OUT/mount.txt; then

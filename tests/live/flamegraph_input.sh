@@ -8,6 +8,7 @@
 #              address-space cap (memory is the distinct stacks, not the input).
 # requires: python3 for the SVG checks and the generator (no root, no tracing)
 . tests/live/lib.sh
+plan 24
 D=$OUT/fg-input
 mkdir -p $D
 
@@ -21,7 +22,7 @@ fixture() {
 folded() {
 	local name=$1 in=$2 rc
 	shift 2
-	$FTSCOPE flamegraph -f "$@" $D/$in > $D/$name.out 2> $D/$name.err
+	ft $name 0 flamegraph -f "$@" $D/$in > $D/$name.out 2> $D/$name.err
 	rc=$?
 	if [ $rc -eq 0 ] && cmp -s $D/$name.want $D/$name.out; then
 		pass $name
@@ -31,11 +32,12 @@ folded() {
 	fi
 }
 
-# damaged NAME WORD ARG...: one error line holding WORD, exit status 1..127, no output
+# damaged NAME WORD ARG...: one error line holding WORD, exit status 1 (a runtime error:
+# the man page's FLAMEGRAPH), no output
 damaged() {
 	local name=flamegraph_input_damaged_$1 word=$2 rc
 	shift 2
-	$FTSCOPE flamegraph "$@" > $D/$name.out 2> $D/$name.err < /dev/null
+	ft $name 1 flamegraph "$@" > $D/$name.out 2> $D/$name.err < /dev/null
 	rc=$?
 	if [ $rc -lt 1 ] || [ $rc -gt 127 ]; then
 		fail $name "exit status $rc"
@@ -323,7 +325,7 @@ folded flamegraph_input_diff_bpftrace bt-comm-kstack-after --diff $D/bt-comm-kst
 svg() {
 	local name=$1 in=$2 r
 	shift 2
-	if $FTSCOPE flamegraph $D/$in > $D/$name.svg 2> $D/$name.err &&
+	if ft $name 0 flamegraph $D/$in > $D/$name.svg 2> $D/$name.err &&
 	   r=$(python3 - $D/$name.svg "$@" 2>&1 <<'PY'
 import sys, xml.dom.minidom
 doc = xml.dom.minidom.parse(sys.argv[1])
@@ -363,10 +365,10 @@ python3 tests/bench/perf_script_gen.py --mb 50 --folded $D/stream.want > $D/stre
 for how in file pipe; do
 	name=flamegraph_input_stream_$how
 	if [ $how = file ]; then
-		(ulimit -v $CAP && exec $FTSCOPE flamegraph -f $D/stream.perf) > $D/$name.out 2> $D/$name.err
+		(ulimit -v $CAP && ft $name 0 flamegraph -f $D/stream.perf) > $D/$name.out 2> $D/$name.err
 		rc=$?
 	else
-		cat $D/stream.perf | (ulimit -v $CAP && exec $FTSCOPE flamegraph -f) > $D/$name.out \
+		cat $D/stream.perf | (ulimit -v $CAP && ft $name 0 flamegraph -f) > $D/$name.out \
 			2> $D/$name.err
 		rc=${PIPESTATUS[1]}
 	fi

@@ -3,8 +3,9 @@
 # description: runqlat agrees with a bpftrace runqlat watching the same run.
 # requires: root, bpftrace with tracepoints
 . tests/live/lib.sh
+plan 2		# one for each of CPUs 0 and 1
 need_root runqlat_matches_bpftrace || exit 0
-command -v bpftrace >/dev/null || { skip runqlat_matches_bpftrace "bpftrace not installed"; exit 0; }
+command -v bpftrace >/dev/null || { skip_rest "bpftrace not installed"; exit 0; }
 
 # BCC runqlat semantics in bpftrace, for one command name. (prev_state & 0xff) == 0:
 # runnable, with or without the preempt bit.
@@ -86,4 +87,6 @@ compare() {
 compare 0
 if [ "$(nproc)" -ge 2 ]; then
 	compare 1
+else
+	skip runqlat_matches_bpftrace_cpu1 "no CPU 1"
 fi

@@ -5,6 +5,7 @@
 #              record -i and report against the kernel's schedstat of the same threads.
 # requires: root; perf for the comparisons (skipped without it)
 . tests/live/lib.sh
+plan 20
 need_root timehist_known_sleeps || exit 0
 PY=tests/live/sched_check.py
 
@@ -14,8 +15,8 @@ perf sched record -o $OUT/perf-probe.data -- true >/dev/null 2>&1 || have_perf=0
 # rows of a run against perf's: CPU 0, where this VM records every switch; on perf's
 # clock (--clock perf), so that the rows come at the times perf prints
 if [ $have_perf = 1 ]; then
-	perf sched record -a -o $OUT/th0.data -- $FTSCOPE timehist --clock perf -- \
-		taskset -c 0 $WL/waits 0 20 50 200 > $OUT/th0.txt 2>$OUT/th0.err
+	FT_WITH="perf sched record -a -o $OUT/th0.data --" ft timehist_matches_perf_napper 0 \
+		timehist --clock perf -- taskset -c 0 $WL/waits 0 20 50 200 > $OUT/th0.txt 2>$OUT/th0.err
 	perf sched timehist -i $OUT/th0.data > $OUT/th0-perf.txt 2>/dev/null
 	for n in napper ping pong; do
 		if r=$(python3 $PY peer $OUT/th0.txt $OUT/th0-perf.txt $n); then
@@ -33,7 +34,10 @@ if [ $have_perf = 1 ]; then
 	fi
 	echo "# clock: $r"
 else
-	skip timehist_matches_perf "perf sched record does not work here"
+	for n in timehist_matches_perf_napper timehist_matches_perf_ping timehist_matches_perf_pong \
+		 timehist_clock_perf_times; do
+		skip $n "perf sched record does not work here"
+	done
 fi
 
 # known sleeps: 20 x 50 ms must come out as 20 waits of ~50 ms on either CPU
@@ -43,7 +47,7 @@ for cpu in 0 1; do
 		skip $name "no CPU $cpu"
 		continue
 	fi
-	$FTSCOPE timehist --state -- taskset -c $cpu $WL/waits $cpu 20 50 20 > $OUT/ths$cpu.txt 2>&1
+	ft $name 0 timehist --state -- taskset -c $cpu $WL/waits $cpu 20 50 20 > $OUT/ths$cpu.txt 2>&1
 	if r=$(python3 $PY sleeps $OUT/ths$cpu.txt napper 20 50); then
 		pass $name
 	else
@@ -56,8 +60,9 @@ done
 if [ $have_perf = 1 ]; then
 	# Rows after a preemption only (sched_check.py preempt): measured 0 of 4499 rows
 	# with delay != wait in 23 runs (15 idle, 8 beside messaging); no retry, no skip.
-	perf sched record -a -o $OUT/thp.data -- \
-		$FTSCOPE timehist --clock perf --state -- taskset -c 0 $WL/spin3 0 1 > $OUT/thp.txt 2>$OUT/thp.err
+	FT_WITH="perf sched record -a -o $OUT/thp.data --" \
+		ft timehist_preempt_delay_where_perf_is_wrong 0 timehist --clock perf --state -- \
+		taskset -c 0 $WL/spin3 0 1 > $OUT/thp.txt 2>$OUT/thp.err
 	perf sched timehist --state -i $OUT/thp.data > $OUT/thp-perf.txt 2>/dev/null
 	if r=$(python3 $PY preempt $OUT/thp.txt $OUT/thp-perf.txt spin3); then
 		pass timehist_preempt_delay_where_perf_is_wrong
@@ -66,7 +71,7 @@ if [ $have_perf = 1 ]; then
 	fi
 	echo "# $r"
 else
-	$FTSCOPE timehist --state -- taskset -c 0 $WL/spin3 0 1 > $OUT/thp.txt 2>&1
+	ft timehist_preempt_delay 0 timehist --state -- taskset -c 0 $WL/spin3 0 1 > $OUT/thp.txt 2>&1
 	if r=$(python3 $PY preempt $OUT/thp.txt - spin3); then
 		pass timehist_preempt_delay
 	else
@@ -75,16 +80,18 @@ else
 fi
 
 # one capture, two analyzers written apart: latency's delays = timehist's delay totals
-$FTSCOPE record -o $OUT/cap-spin.dat -- taskset -c 0 $WL/spin3 0 1 > /dev/null 2>&1
-$FTSCOPE timehist -s --json -i $OUT/cap-spin.dat > $OUT/cap-th.json 2>&1
-$FTSCOPE latency --pids --json -i $OUT/cap-spin.dat > $OUT/cap-lat.json 2>&1
+ft latency_agrees_with_timehist 0 record -o $OUT/cap-spin.dat -- taskset -c 0 $WL/spin3 0 1 \
+	> /dev/null 2>&1
+ft latency_agrees_with_timehist 0 timehist -s --json -i $OUT/cap-spin.dat > $OUT/cap-th.json 2>&1
+ft latency_agrees_with_timehist 0 latency --pids --json -i $OUT/cap-spin.dat \
+	> $OUT/cap-lat.json 2>&1
 if r=$(python3 $PY agree $OUT/cap-th.json $OUT/cap-lat.json spin3); then
 	pass latency_agrees_with_timehist
 else
 	fail latency_agrees_with_timehist "$r"
 fi
 echo "# $r"
-$FTSCOPE latency -i $OUT/cap-spin.dat > $OUT/cap-lat.txt 2>&1
+ft latency_busy_cpu_slice_scale 0 latency -i $OUT/cap-spin.dat > $OUT/cap-lat.txt 2>&1
 if r=$(python3 $PY slice $OUT/cap-lat.txt spin3); then
 	pass latency_busy_cpu_slice_scale
 else
@@ -94,9 +101,10 @@ echo "# $r"
 
 # known delays: "delayed" is kept off its CPU 10, 20 and 30 ms by a SCHED_FIFO hog, and
 # naps 1 ms 100 times: its p99 is the 20 ms delay (the max is the 30 ms one)
-$FTSCOPE record -o $OUT/cap-delays.dat -- $WL/delays 0 100 10 20 30 > $OUT/cap-delays.err 2>&1
-$FTSCOPE latency --json -i $OUT/cap-delays.dat > $OUT/lat-delays.json 2>&1
-$FTSCOPE latency -i $OUT/cap-delays.dat > $OUT/lat-delays.txt 2>&1
+ft latency_p99_known_delays 0 record -o $OUT/cap-delays.dat -- $WL/delays 0 100 10 20 30 \
+	> $OUT/cap-delays.err 2>&1
+ft latency_p99_known_delays 0 latency --json -i $OUT/cap-delays.dat > $OUT/lat-delays.json 2>&1
+ft latency_p99_known_delays 0 latency -i $OUT/cap-delays.dat > $OUT/lat-delays.txt 2>&1
 if r=$(python3 $PY p99 $OUT/lat-delays.json $OUT/lat-delays.txt delayed 20); then
 	pass latency_p99_known_delays
 else
@@ -120,21 +128,23 @@ ss() {
 	fi
 	echo "# $name: $r"
 }
-$FTSCOPE latency --pids --json -- sh -c "exec taskset -c 0 $WL/spinself 0 1 > $OUT/ssl.self" \
-	> $OUT/ssl.json 2> $OUT/ssl.err
+ft latency_vs_schedstat 0 latency --pids --json -- \
+	sh -c "exec taskset -c 0 $WL/spinself 0 1 > $OUT/ssl.self" > $OUT/ssl.json 2> $OUT/ssl.err
 ss latency_vs_schedstat $OUT/ssl.self $OUT/ssl.json
-$FTSCOPE record -o $OUT/ss.dat -- taskset -c 0 $WL/spinself 0 1 > $OUT/ss.self 2> $OUT/ss.err
-$FTSCOPE latency --pids --json -i $OUT/ss.dat > $OUT/ss-lat.json 2>&1
-$FTSCOPE timehist -s --json -i $OUT/ss.dat > $OUT/ss-th.json 2>&1
+ft record_file_vs_schedstat 0 record -o $OUT/ss.dat -- taskset -c 0 $WL/spinself 0 1 \
+	> $OUT/ss.self 2> $OUT/ss.err
+ft record_file_vs_schedstat 0 latency --pids --json -i $OUT/ss.dat > $OUT/ss-lat.json 2>&1
+ft record_file_vs_schedstat 0 timehist -s --json -i $OUT/ss.dat > $OUT/ss-th.json 2>&1
 ss record_file_vs_schedstat $OUT/ss.self $OUT/ss-lat.json $OUT/ss-th.json
-$FTSCOPE report --json -i $OUT/ss.dat 'latency --pids' 'timehist -s' > $OUT/ss-rep.json 2>&1
+ft report_vs_schedstat 0 report --json -i $OUT/ss.dat 'latency --pids' 'timehist -s' \
+	> $OUT/ss-rep.json 2>&1
 ss report_vs_schedstat $OUT/ss.self $OUT/ss-rep.json
 
 # ping-pong: every wakeup of ping comes from pong and back (the first from main), as
 # many as the kernel counts sleeps of each in its loop (its voluntary switches, which
 # waits prints to stderr): exact
-$FTSCOPE wakeup --wakers --top 5 --json -- taskset -c 0 $WL/waits 0 1 1 300 > $OUT/wk.json \
-	2> $OUT/wk.err
+ft wakeup_pingpong_pairs 0 wakeup --wakers --top 5 --json -- taskset -c 0 $WL/waits 0 1 1 300 \
+	> $OUT/wk.json 2> $OUT/wk.err
 if r=$(python3 $PY pairs $OUT/wk.json $OUT/wk.err); then
 	pass wakeup_pingpong_pairs
 else
@@ -150,7 +160,7 @@ echo "# $r"
 # About 2000 wakeups over about 10 octaves: more than a list would hold, so the
 # percentiles come from the slots.
 name=wakeup_percentiles_exact
-$FTSCOPE wakeup --top 10000 --json -- taskset -c 0 $WL/waits 0 50 1 2000 > $OUT/wk-pct.json \
+ft $name 0 wakeup --top 10000 --json -- taskset -c 0 $WL/waits 0 50 1 2000 > $OUT/wk-pct.json \
 	2> $OUT/wk-pct.err
 if r=$(python3 tests/live/pct_check.py wakeup $OUT/wk-pct.json); then
 	pass "$name ($r)"
@@ -159,7 +169,8 @@ else
 fi
 
 # --min-us 0 streams every wakeup the histogram counts; --top's first is the max
-$FTSCOPE wakeup --min-us 0 --top 3 -- taskset -c 0 $WL/waits 0 5 10 50 > $OUT/wk.txt 2>&1
+ft wakeup_min_us_and_top 0 wakeup --min-us 0 --top 3 -- taskset -c 0 $WL/waits 0 5 10 50 \
+	> $OUT/wk.txt 2>&1
 if r=$(python3 $PY stream $OUT/wk.txt); then
 	pass wakeup_min_us_and_top
 else
@@ -173,9 +184,9 @@ fi
 # the kernel's schedstat within 5% + 2 ms (as latency_vs_schedstat's run time).
 name=timehist_interval_summary
 cpu=$(( $(nproc) > 1 ? 1 : 0 ))
-$FTSCOPE timehist -s --json -o $OUT/thi.dat 0.3 -- $WL/spinself $cpu 1 > $OUT/thi.json \
+ft $name 0 timehist -s --json -o $OUT/thi.dat 0.3 -- $WL/spinself $cpu 1 > $OUT/thi.json \
 	2> $OUT/thi.err &&
-$FTSCOPE timehist -s --json -i $OUT/thi.dat > $OUT/thi-whole.json 2>> $OUT/thi.err
+ft $name 0 timehist -s --json -i $OUT/thi.dat > $OUT/thi-whole.json 2>> $OUT/thi.err
 if r=$(python3 tests/live/interval_check.py timehist $OUT/thi.json $OUT/thi-whole.json \
 	$OUT/thi.json); then
 	pass "$name ($r)"
@@ -184,7 +195,7 @@ else
 fi
 # the text summaries: one Runtime summary per footer, each naming the spinners
 name=timehist_interval_summary_text
-$FTSCOPE timehist -s 0.3 -- $WL/spinself $cpu 1 > $OUT/thi.txt 2> $OUT/thi.err
+ft $name 0 timehist -s 0.3 -- $WL/spinself $cpu 1 > $OUT/thi.txt 2> $OUT/thi.err
 sums=$(grep -c '^Runtime summary$' $OUT/thi.txt)
 foot=$(grep -Ec '^[0-9]+ events processed' $OUT/thi.txt)
 spin=$(awk '/^Runtime summary$/ { n++ } /spinself\[/ { s[n]++ } END {
@@ -198,9 +209,9 @@ fi
 # -I: the rows of idle periods alone, as perf's --idle-hist prints them (6.12 on):
 # exactly the <idle> rows of the plain rows of the same recording (time, CPU)
 name=timehist_idle_rows
-$FTSCOPE record -o $OUT/idle.dat -a -d 1 > /dev/null 2>&1
-$FTSCOPE timehist -I -i $OUT/idle.dat > $OUT/idle-I.txt 2>&1
-$FTSCOPE timehist -i $OUT/idle.dat > $OUT/idle-all.txt 2>&1
+ft $name 0 record -o $OUT/idle.dat -a -d 1 > /dev/null 2>&1
+ft $name 0 timehist -I -i $OUT/idle.dat > $OUT/idle-I.txt 2>&1
+ft $name 0 timehist -i $OUT/idle.dat > $OUT/idle-all.txt 2>&1
 rows() { awk '$1 ~ /^[0-9]+\.[0-9]+$/ && $2 ~ /^\[/ { print $1, $2, $3 }' "$1"; }
 want=$(rows $OUT/idle-all.txt | awk '$3 == "<idle>"')
 got=$(rows $OUT/idle-I.txt)
@@ -213,8 +224,8 @@ fi
 # -p on a whole-system recording still knows each CPU's idle time: the same as without -p
 name=timehist_file_pid_idle
 pid=$(rows $OUT/idle-all.txt | awk '$3 != "<idle>" { sub(/.*\[/, "", $3); sub(/[]\/].*/, "", $3); print $3; exit }')
-$FTSCOPE timehist -s -i $OUT/idle.dat > $OUT/idle-s.txt 2>&1
-$FTSCOPE timehist -s -p "$pid" -i $OUT/idle.dat > $OUT/idle-sp.txt 2>&1
+ft $name 0 timehist -s -i $OUT/idle.dat > $OUT/idle-s.txt 2>&1
+ft $name 0 timehist -s -p "$pid" -i $OUT/idle.dat > $OUT/idle-sp.txt 2>&1
 a=$(grep 'idle for' $OUT/idle-s.txt | awk '{ print $2, $5 }')
 b=$(grep 'idle for' $OUT/idle-sp.txt | awk '{ print $2, $5 }')
 if [ -n "$pid" ] && [ -n "$a" ] && [ "$a" = "$b" ]; then

@@ -6,6 +6,7 @@
 #              --pmu beside an analyzer (the sched_switch counter against the trace).
 # requires: root, perf (linux-perf) for the peer comparison
 . tests/live/lib.sh
+plan 17
 
 FA=$WL/faulter
 HAVE_PERF=$(command -v perf)
@@ -70,7 +71,7 @@ wait $wl
 [ -n "$perf_pid" ] && wait $perf_pid
 # ftscope stat -p, unlike perf stat -p, does not end when its target exits: stop it
 kill -INT $ft
-wait $ft
+ft_wait $name 0 $ft
 rc1=$?
 tc=$(field $OUT/stat.ours task-clock) cs=$(field $OUT/stat.ours context-switches)
 pf=$(field $OUT/stat.ours page-faults)
@@ -121,7 +122,7 @@ fi
 # -0.25% to +1.90% (-1.8 to +10.7 ms), faults +55 to +59, switches 0 to +5 (startup
 # preemptions under load). Allowed: -2% to +3% + 10 ms, faults 0 to +200, switches 0 to +12.
 name=stat_command_vs_kernel_counters
-$FTSCOPE stat -x, -e task-clock,context-switches,page-faults -- $WL/selfcount 64 300 10 5 \
+ft $name 0 stat -x, -e task-clock,context-switches,page-faults -- $WL/selfcount 64 300 10 5 \
 	< /dev/null > $OUT/stat.cself 2> $OUT/stat.cmd
 rc=$?
 tc=$(field $OUT/stat.cmd task-clock) pf=$(field $OUT/stat.cmd page-faults)
@@ -141,7 +142,7 @@ fi
 
 # --- known answers, without any peer
 name=stat_known_answers
-$FTSCOPE stat -x, -e task-clock,context-switches,page-faults -- $FA 64 300 2> $OUT/stat.known
+ft $name 0 stat -x, -e task-clock,context-switches,page-faults -- $FA 64 300 2> $OUT/stat.known
 tc=$(field $OUT/stat.known task-clock)
 pf=$(field $OUT/stat.known page-faults)
 if awk -v t="$tc" -v f="$pf" 'BEGIN { exit !(t >= 300 && t < 3000 && f >= 16384 && f < 20000) }'; then
@@ -152,7 +153,7 @@ fi
 
 # --- a counter the machine lacks: <not supported>, the rest counts, exit 0
 name=stat_not_supported
-$FTSCOPE stat -e cycles,task-clock -- $FA 0 20 2> $OUT/stat.ns
+ft $name 0 stat -e cycles,task-clock -- $FA 0 20 2> $OUT/stat.ns
 rc=$?
 if [ -n "$HAVE_PERF" ] && perf stat -e cycles true 2>&1 | grep -q 'not supported'; then
 	if [ $rc -eq 0 ] && grep -Eq '^ +<not supported> +cycles$' $OUT/stat.ns &&
@@ -169,13 +170,13 @@ fi
 
 # --- the command's exit status comes back, as with perf stat
 name=stat_exit_status
-$FTSCOPE stat -e task-clock -- sh -c 'exit 7' 2> /dev/null
+ft $name 7 stat -e task-clock -- sh -c 'exit 7' 2> /dev/null
 rc=$?
 [ $rc -eq 7 ] && pass $name || fail $name "exit $rc, not 7"
 
 # --- perf's way of giving the command, without "--"
 name=stat_command_without_dashdash
-$FTSCOPE stat -e page-faults $FA 4 0 2> $OUT/stat.nd
+ft $name 0 stat -e page-faults $FA 4 0 2> $OUT/stat.nd
 pf=$(awk '$2 == "page-faults" { print $1 }' $OUT/stat.nd)
 if [ -n "$pf" ] && [ "$pf" -ge 1024 ] && grep -q "for '$FA 4 0'" $OUT/stat.nd; then
 	pass "$name ($pf page faults for 4 MB)"
@@ -196,7 +197,7 @@ burn=$!
 wait_for 5 grep -q faulter /proc/$burn/comm
 t0=$(date +%s%N)
 s0=$(cut -d' ' -f1 /proc/$burn/schedstat)
-$FTSCOPE stat -p $burn -e task-clock -x, -d 0.5 2> $OUT/stat.p
+ft $name 0 stat -p $burn -e task-clock -x, -d 0.5 2> $OUT/stat.p
 rc=$?
 s1=$(cut -d' ' -f1 /proc/$burn/schedstat)
 t1=$(date +%s%N)
@@ -219,7 +220,7 @@ fi
 name=stat_pid_ends_with_processes
 sleep 0.5 & s1=$!
 sleep 1.0 & s2=$!
-timeout 30 $FTSCOPE stat -p $s1,$s2 -e task-clock -d 60 > $OUT/stat.pe 2>&1
+FT_WITH="timeout 30" ft $name 0 stat -p $s1,$s2 -e task-clock -d 60 > $OUT/stat.pe 2>&1
 rc=$?
 alive=$(kill -0 $s2 2> /dev/null && echo " sleeper $s2 still runs")
 wait $s1 $s2 2> /dev/null
@@ -236,9 +237,9 @@ fi
 name=stat_perf_json_layout
 ev=task-clock,context-switches,page-faults,cycles
 perf stat -j -e $ev -- $FA 1 0 > /dev/null 2> $OUT/stat-j-perf.txt
-$FTSCOPE stat -j -e $ev -- $FA 1 0 > /dev/null 2> $OUT/stat-j-ours.txt
+ft $name 0 stat -j -e $ev -- $FA 1 0 > /dev/null 2> $OUT/stat-j-ours.txt
 perf stat -j -I 100 -e task-clock -- sleep 0.25 > /dev/null 2> $OUT/stat-ji-perf.txt
-$FTSCOPE stat -j -I 100 -e task-clock -- sleep 0.25 > /dev/null 2> $OUT/stat-ji-ours.txt
+ft $name 0 stat -j -I 100 -e task-clock -- sleep 0.25 > /dev/null 2> $OUT/stat-ji-ours.txt
 if r=$(python3 - $OUT/stat-j-perf.txt $OUT/stat-j-ours.txt $OUT/stat-ji-perf.txt \
 	$OUT/stat-ji-ours.txt <<'PY'
 import json, sys
@@ -273,7 +274,7 @@ fi
 # perf stat -r 5's mean on the same workload within 1%, with perf's ( +- x% ) column.
 name=stat_repeat
 rm -f $OUT/stat-r.runs $OUT/stat-r.perf
-$FTSCOPE stat -r 5 -e page-faults,task-clock -- sh -c "echo run >> $OUT/stat-r.runs; exec $FA 4 0" \
+ft $name 0 stat -r 5 -e page-faults,task-clock -- sh -c "echo run >> $OUT/stat-r.runs; exec $FA 4 0" \
 	> /dev/null 2> $OUT/stat-r.txt
 rc=$?
 perf stat -r 5 -e page-faults,task-clock -- sh -c "echo run >> $OUT/stat-r.perf; exec $FA 4 0" \
@@ -292,7 +293,7 @@ fi
 
 # --- -a: cpu-clock counts every CPU for the whole window
 name=stat_system_wide
-$FTSCOPE stat -a -e cpu-clock -x, -d 0.5 2> $OUT/stat.a
+ft $name 0 stat -a -e cpu-clock -x, -d 0.5 2> $OUT/stat.a
 util=$(awk -F, '$3 == "cpu-clock" { print $6 }' $OUT/stat.a)
 if within "$util" "$(nproc)" 5; then
 	pass "$name ($util CPUs utilized of $(nproc))"
@@ -302,7 +303,7 @@ fi
 
 # --- -I: interval lines add up to the whole (the workload burns 400 ms of CPU)
 name=stat_interval
-$FTSCOPE stat -I 100 -x, -e task-clock -- $FA 0 400 2> $OUT/stat.i
+ft $name 0 stat -I 100 -x, -e task-clock -- $FA 0 400 2> $OUT/stat.i
 n=$(grep -c ',task-clock,' $OUT/stat.i)
 sum=$(awk -F, '$4 == "task-clock" && $2 !~ /not/ { s += $2 } END { print s + 0 }' $OUT/stat.i)
 if [ "$n" -ge 3 ] && awk -v s="$sum" 'BEGIN { exit !(s >= 400 && s < 4000) }'; then
@@ -313,7 +314,7 @@ fi
 
 # --- --json: one object, values and metrics
 name=stat_json
-$FTSCOPE stat --json -e task-clock,page-faults -- $FA 8 50 2> $OUT/stat.json
+ft $name 0 stat --json -e task-clock,page-faults -- $FA 8 50 2> $OUT/stat.json
 if [ "$(json "[c['value'] >= 50 for c in j['pmu'] if c['event'] == 'task-clock'] == [True] and
 	    [c['value'] >= 2048 for c in j['pmu'] if c['event'] == 'page-faults'] == [True] and
 	    j['user_ns'] + j['sys_ns'] > 0" $OUT/stat.json 2>&1)" = True ]; then
@@ -334,7 +335,7 @@ fi
 # 30), never outside the range; context-switches always equal to sched:sched_switch.
 name=pmu_beside_timehist
 before=$(snapshot)
-$FTSCOPE timehist --state --pmu sched:sched_switch,context-switches,task-clock -- \
+ft $name 0 timehist --state --pmu sched:sched_switch,context-switches,task-clock -- \
 	$WL/sleeper 0 20 10 > $OUT/pmu.th 2> $OUT/pmu.err
 rc=$?
 # rows: all the sleeper's; naps: its S rows; upto: rows through its 20th S (a row whose
@@ -356,7 +357,7 @@ else
 fi
 
 name=pmu_json
-$FTSCOPE runqlat --json --pmu task-clock,page-faults -- $FA 8 100 > $OUT/pmu.json 2> /dev/null
+ft $name 0 runqlat --json --pmu task-clock,page-faults -- $FA 8 100 > $OUT/pmu.json 2> /dev/null
 if [ "$(json "j['analyzer'] == 'runqlat' and
 	    [c['value'] >= 100 for c in j['pmu'] if c['event'] == 'task-clock'] == [True]" \
 	    $OUT/pmu.json 2>&1)" = True ]; then
@@ -367,7 +368,7 @@ fi
 
 # --- a group of software events opens and counts as one
 name=stat_group
-$FTSCOPE stat -x, -e '{task-clock,page-faults}' -- $FA 4 20 2> $OUT/stat.g
+ft $name 0 stat -x, -e '{task-clock,page-faults}' -- $FA 4 20 2> $OUT/stat.g
 pf=$(field $OUT/stat.g page-faults)
 tc=$(field $OUT/stat.g task-clock)
 if [ -n "$pf" ] && [ "$pf" -ge 1024 ] && awk -v t="$tc" 'BEGIN { exit !(t >= 20) }'; then

@@ -10,6 +10,7 @@
 #              same state again, with someone else's instance and uprobe untouched.
 # requires: root, tracefs, uprobe_events. TORTURE_SEED=N replays a sequence.
 . tests/live/lib.sh
+plan 2
 need_root torture || exit 0
 seed=${TORTURE_SEED:-$$}
 RANDOM=$seed
@@ -36,9 +37,9 @@ for i in $(seq $runs); do
 		n=$((RANDOM % 400 + 1))
 		what="$an | head -c $n"
 		# shellcheck disable=SC2086
-		$FTSCOPE $an 0.05 2> $OUT/torture.err | head -c $n > /dev/null
-		rc=${PIPESTATUS[0]}
 		ok="0 141"
+		ft torture_signals "${ok/ /|}" $an 0.05 2> $OUT/torture.err | head -c $n > /dev/null
+		rc=${PIPESTATUS[0]}
 	else
 		# the moment: a random time from 0 to 600 ms after the start, often mid-setup
 		ms=$((RANDOM % 600))
@@ -48,10 +49,10 @@ for i in $(seq $runs); do
 		pid=$!
 		sleep "$(printf '0.%03d' $ms)"
 		kill -$sig $pid
-		wait $pid
-		rc=$?
 		# 0 with a report, or killed by the signal itself before the handlers were set
 		ok="0 $((128 + $(kill -l $sig)))"
+		ft_wait torture_signals "${ok/ /|}" $pid
+		rc=$?
 	fi
 	after=$(snapshot)
 	if [[ " $ok " != *" $rc "* ]]; then
@@ -60,7 +61,7 @@ for i in $(seq $runs); do
 	elif [ "$before" != "$after" ]; then
 		bad=$((bad + 1))
 		[ -z "$first" ] && first="run $i ($what) changed tracefs: $(state_diff "$before" "$after")"
-		$FTSCOPE reset > /dev/null 2>&1
+		ft torture_signals 0 reset > /dev/null 2>&1
 	fi
 done
 if [ $bad -eq 0 ]; then
@@ -74,13 +75,14 @@ name=torture_sigkill_reset
 $FTSCOPE funclat $WL/busyfn:busy_wait > /dev/null 2>&1 &
 pid=$!
 if ! wait_for 10 our_instance $pid; then
-	fail $name "the run never started tracing"
 	kill -KILL $pid 2>/dev/null
+	ft_wait $name 137 $pid 2>/dev/null	# SIGKILL's status: 128 + 9
+	fail $name "the run never started tracing"
 else
 	kill -KILL $pid
-	wait $pid 2>/dev/null
+	ft_wait $name 137 $pid 2>/dev/null
 	left=$(snapshot)
-	$FTSCOPE reset > $OUT/torture-reset.txt 2>&1
+	ft $name 0 reset > $OUT/torture-reset.txt 2>&1
 	rc=$?
 	after=$(snapshot)
 	if [ "$left" = "$before" ]; then
