@@ -10,6 +10,16 @@
 #              with whether it crashes alone) and fails the case.
 # requires: clang's libFuzzer (make fuzzers); ../shared is optional
 . tests/live/lib.sh
+# the harnesses are tests/fuzz/fuzz_NAME.c, each built as build/fuzz/fuzz_NAME
+names=()
+nreg=0
+for s in tests/fuzz/fuzz_*.c; do
+	s=${s##*/fuzz_}
+	names+=(${s%.c})
+	[ -n "$(ls tests/fuzz/regress/${s%.c} 2>/dev/null)" ] && nreg=$((nreg + 1))
+done
+# a result for the symbolizer, each harness, and each one's saved regression inputs
+plan $((1 + ${#names[@]} + nreg))
 FUZZ_TIME=${FUZZ_TIME:-60}
 SHARED=${FTSCOPE_SHARED:-../shared}
 FX=$SHARED/fixtures/third_party
@@ -20,8 +30,11 @@ W=$OUT/fuzz
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:malloc_context_size=255}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp
-asan_symbolizer ||
+if asan_symbolizer; then
+	pass fuzz_symbolizer
+else
 	fail fuzz_symbolizer "no llvm-symbolizer (Debian package llvm: scripts/install-deps.sh): leak suppressions cannot match"
+fi
 
 # seeds NAME: fill $W/NAME-seed with the seed corpus of one harness
 seeds() {
@@ -78,12 +91,17 @@ seeds() {
 }
 
 mkdir -p $W
-for bin in $B/fuzz_*; do
-	[ -x "$bin" ] || continue
-	name=${bin##*/fuzz_}
-	# the saved crashes: each must now run clean
+for name in "${names[@]}"; do
+	bin=$B/fuzz_$name
 	reg=tests/fuzz/regress/$name
-	if [ -d $reg ] && [ -n "$(ls $reg)" ]; then
+	# a harness whose source is there but which was not built: a FAIL, not a silence
+	if [ ! -x "$bin" ]; then
+		fail fuzz_$name "not built: no $bin (make fuzzers)"
+		[ -n "$(ls $reg 2>/dev/null)" ] && skip fuzz_${name}_regressions "fuzz_$name is not built"
+		continue
+	fi
+	# the saved crashes: each must now run clean
+	if [ -n "$(ls $reg 2>/dev/null)" ]; then
 		if $bin $reg/* > $W/$name-regress.log 2>&1; then
 			pass fuzz_${name}_regressions
 		else
