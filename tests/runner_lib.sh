@@ -7,7 +7,9 @@
 # a program gets a FAIL line of its own when:
 #   - a unit binary prints no TAP plan "1..N", or fewer than N results (it died), or
 #     exits with a status other than 0 or its number of "not ok" (cmocka's status);
-#   - a live script exits with any status but 0 (or is killed by a signal).
+#   - a live script exits with any status but 0 (or is killed by a signal), declares no
+#     plan (the line "1..N" that tests/live/lib.sh's plan N prints), or reports another
+#     number of results than it declared: "reported 2 of 28 results".
 
 RUNNER_RC=${OUT:-tests/out}/.runner-rc
 
@@ -76,9 +78,10 @@ units() {
 	return 0
 }
 
-# lives PREFIX SCRIPT...: live suites, result names prefixed
+# lives PREFIX SCRIPT...: live suites, result names prefixed; each must exit 0 and report
+# as many results as its plan says
 lives() {
-	local t rc prefix=$1
+	local t rc why prefix=$1
 	shift
 	for t in "$@"; do
 		[ "$t" = tests/live/lib.sh ] && continue
@@ -87,7 +90,14 @@ lives() {
 		count < <({ bash "$t" 2>&1; echo $? > "$RUNNER_RC"; } |
 			 sed -E "s/^(PASS|FAIL|SKIP) /\1 $prefix/")
 		rc=$(cat "$RUNNER_RC" 2>/dev/null || echo 255)
-		[ "$rc" -ne 0 ] && bad "$prefix$t" "$(exit_text "$rc")"
+		why=''
+		[ "$rc" -ne 0 ] && why=$(exit_text "$rc")
+		if [ -z "$plan" ]; then
+			why="${why:+$why, }no plan (a line \"plan N\" after sourcing tests/live/lib.sh)"
+		elif [ "$results" -ne "$plan" ]; then
+			why="${why:+$why, }reported $results of $plan results"
+		fi
+		[ -n "$why" ] && bad "$prefix$t" "$why"
 	done
 	return 0
 }
