@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # runner_lib.sh - how tests/run-all.sh runs a test program and tallies it (sourced by it
-# and by tests/runner_selftest.sh). The caller sets passed, failed and skipped to 0.
+# and by tests/runner_selftest.sh). The caller sets passed, failed and skipped to 0 (and
+# subset to '', which summary prints after them).
 #
 # A result is a line "ok N ..."/"not ok N ..." (TAP, from the cmocka unit suites) or
 # "PASS name"/"FAIL name: why"/"SKIP name: why" (live scripts). Besides its own results,
@@ -10,6 +11,8 @@
 #   - a live script exits with any status but 0 (or is killed by a signal), declares no
 #     plan (the line "1..N" that tests/live/lib.sh's plan N prints), or reports another
 #     number of results than it declared: "reported 2 of 28 results".
+# And the ASan pass has a FAIL line of its own when its build is missing, unless the run
+# is the sanitizer-free subset on purpose (FT_NO_ASAN=1), which the summary then says.
 
 RUNNER_RC=${OUT:-tests/out}/.runner-rc
 
@@ -100,4 +103,29 @@ lives() {
 		[ -n "$why" ] && bad "$prefix$t" "$why"
 	done
 	return 0
+}
+
+# asan_pass DIR SCRIPT...: the ASan build's unit suites (DIR/tests/unit) and live SCRIPTs
+# with FTSCOPE=DIR/ftscope; a FAIL when DIR/ftscope was not built, unless FT_NO_ASAN=1
+asan_pass() {
+	local dir=$1
+	shift
+	if [ "$FT_NO_ASAN" = 1 ]; then
+		subset=" (sanitizer-free subset: no ASan pass)"
+	elif [ ! -x "$dir/ftscope" ]; then
+		bad asan "$dir/ftscope is not built, so no ASan pass (make check builds it; FT_NO_ASAN=1 runs the sanitizer-free subset, and the summary says so)"
+	else
+		export FTSCOPE=$dir/ftscope
+		export ASAN_OPTIONS=detect_leaks=1:exitcode=99
+		export UBSAN_OPTIONS=halt_on_error=1:exitcode=99:print_stacktrace=1
+		units "$dir/tests/unit" "asan: "
+		lives "asan:" "$@"
+		unset FTSCOPE ASAN_OPTIONS UBSAN_OPTIONS
+	fi
+	return 0
+}
+
+# summary: the last line, which CI reads ("N passed, N failed, N skipped" at its start)
+summary() {
+	echo "$passed passed, $failed failed, $skipped skipped$subset"
 }

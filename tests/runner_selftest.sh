@@ -6,10 +6,11 @@
 #              declares no plan or reports fewer or more results than planned, must each
 #              give a FAIL line counted in the totals; clean ones must not. A live script's
 #              ftscope run that ends with another status than stated (tests/live/lib.sh's
-#              ft, ft_wait) is a FAIL of that check, the count of results unchanged.
+#              ft, ft_wait) is a FAIL of that check, the count of results unchanged; a
+#              missing ASan build is a FAIL unless FT_NO_ASAN=1, which the summary says.
 # requires: nothing (run first by tests/run-all.sh)
 . tests/live/lib.sh
-plan 20
+plan 23
 D=$OUT/runner-selftest
 rm -rf $D && mkdir -p $D
 
@@ -28,14 +29,16 @@ fake() {
 }
 
 # check KIND NAME WANT COUNTS: run the runner's units/lives over the fake in a fresh
-# tally (its own OUT); its output must hold a line matching WANT ("-": no runner FAIL
+# tally (its own OUT), or (KIND asan) its ASan pass over the build directory D/NAME and
+# then its summary line; its output must hold a line matching WANT ("-": no runner FAIL
 # line) and end with the counts "passed failed skipped"
 check() {
 	local out got name=runner_selftest_$1_$2
-	out=$(OUT=$D/out; mkdir -p $OUT; . tests/runner_lib.sh; passed=0 failed=0 skipped=0
+	out=$(OUT=$D/out; mkdir -p $OUT; . tests/runner_lib.sh; passed=0 failed=0 skipped=0 subset=''
 	      case $1 in
 	      unit)	units $D/$2 "" $D/$2 ;;
 	      live)	lives "" $D/$2.sh ;;
+	      asan)	asan_pass $D/$2 $D/good.sh; summary ;;
 	      esac
 	      echo "= $passed $failed $skipped")
 	got=${out##*= }
@@ -122,4 +125,9 @@ ft status_subst 0 runqlat -d 2 2>&1 > /dev/null
 [ "$n" = 1 ] && pass status_subst || fail status_subst "$n lines"'
 check live status_subst "^# status_subst: also ftscope runqlat -d 2: exit status 3, want 0$" "0 1 0"
 
+# The ASan pass: its build missing is a FAIL, unless FT_NO_ASAN=1 says the run is the
+# sanitizer-free subset on purpose, which the summary line then says after the counts
+FT_NO_ASAN= check asan unbuilt "^FAIL asan: .*/unbuilt/ftscope is not built, so no ASan pass" "0 1 0"
+FT_NO_ASAN= check asan unbuilt_summary "^0 passed, 1 failed, 0 skipped$" "0 1 0"
+FT_NO_ASAN=1 check asan subset "^0 passed, 0 failed, 0 skipped \(sanitizer-free subset: no ASan pass\)$" "0 0 0"
 exit 0
