@@ -193,26 +193,35 @@ int ft_chain_first(struct ft_chain *c, const struct ft_event *ev, int pid,
 
 /*
  * estimate - when the switch-in of @t that @ev reveals on CPU @cc happened, knowing it
- * came after @min. When @ev is the task's return to user space, the way back took about
- * what it took after the switches the kernel recorded from idle, or from another task,
- * as this one: that long before @ev. When the
- * CPU idled (or was silent) since @t became ready, an idle CPU takes about what it took
- * where the kernel recorded it; before any such delay was seen, @min. Otherwise (the
- * task there was still running when @t became ready, or @t's wakeup was not recorded)
- * only @ev is proof.
+ * came after @min; *@unproven when nothing says when in [@min, @ev]. When @ev is the
+ * task's return to user space, the way back took about what it took after the switches
+ * the kernel recorded from idle, or from another task, as this one: that long before
+ * @ev. When the CPU idled (or was silent) since @t became ready, an idle CPU takes a
+ * woken task about as long as it took where the kernel recorded it (unproven before
+ * FT_GAP_MIN such delays were seen: then @min), a moved one at once. Otherwise (the task
+ * there was still running when @t became ready, or @t's wakeup was not recorded) only
+ * @ev is proof: unproven.
  */
 static uint64_t estimate(const struct ft_chain *c, const struct ft_chain_cpu *cc,
-			 const struct ft_chain_task *t, const struct ft_event *ev, uint64_t min)
+			 const struct ft_chain_task *t, const struct ft_event *ev, uint64_t min,
+			 bool *unproven)
 {
 	uint64_t at, gap;
 
+	*unproven = false;
 	if (ev->type == FT_EV_RESUME) {
 		gap = c->resume[cc->cur == 0].median;
 		at = ev->ts - (gap < ev->ts ? gap : ev->ts);
 		return at > min ? at : min;
 	}
-	if ((t && t->asleep) || (cc->cur != 0 && min == cc->last_ts))
+	if ((t && t->asleep) || (cc->cur != 0 && min == cc->last_ts)) {
+		*unproven = min < ev->ts;
 		return ev->ts;
+	}
+	if (t && t->woken && !c->idle_in.median) {
+		*unproven = min < ev->ts;
+		return min;
+	}
 	at = min + (t && t->woken ? c->idle_in.median : 0);
 	return at < ev->ts ? at : ev->ts;
 }
@@ -229,6 +238,7 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 {
 	struct ft_chain_task *t, *out = NULL;
 	uint64_t est = cc->last_ts, min;
+	bool unproven;
 	int n = 0;
 
 	if (c->traced && !ft_imap_get(c->traced, pid)) {
@@ -249,14 +259,14 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 	if (t && !t->asleep && t->ts > est)
 		est = t->ts;
 	min = est < ev->ts ? est : ev->ts;
-	est = estimate(c, cc, t, ev, min);
+	est = estimate(c, cc, t, ev, min, &unproven);
 	rebuilt(synth + n, ev, ev->cpu, cc->cur, pid,
 		ev->type == FT_EV_SWITCH ? ev->sw.prev_comm : "");
 	synth[n].sw.after_loss = cc->lost;
 	synth[n].sw.ts_lo = cc->last_ts;
 	synth[n].sw.ts_min = min;
 	synth[n].sw.ts_est = est;
-	synth[n].sw.unproven = est == ev->ts && min < ev->ts && ev->type != FT_EV_RESUME;
+	synth[n].sw.unproven = unproven;
 	if (out) {
 		out->ts = est;
 		out->cpu = -1;

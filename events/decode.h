@@ -69,10 +69,10 @@ struct ft_switch {
 	const char	*next_comm;
 	bool		synth;		/* reconstructed by the switch-chain repair */
 	bool		after_loss;	/* synthesised across lost events: timing unknown */
-	bool		unproven;	/* synth: timed at ts for want of evidence (the task
+	bool		unproven;	/* synth: nothing says when in [ts_min, ts] (the task
 					   there ran on after the switched-in one was ready,
-					   and no prompt record followed): when it happened
-					   in [ts_min, ts] is unknown */
+					   or an idle CPU's delay is not known yet, and no
+					   prompt record followed): no wait ends at it */
 	uint64_t	ts_lo;		/* synth: the CPU's last record before the switch */
 	uint64_t	ts_min;		/* synth: the latest record proving it had not happened
 					   yet: the switch lies in [ts_min, ts] */

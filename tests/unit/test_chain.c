@@ -72,6 +72,7 @@ static void test_chain_repair(void **state)
 	assert_int_equal(synth[0].sw.ts_lo, 20);
 	assert_int_equal(synth[0].sw.ts_est, 20);
 	assert_int_equal(ft_switch_time(&synth[0]), 20);
+	assert_true(synth[0].sw.unproven);	/* how long an idle CPU takes: not seen yet */
 	assert_int_equal(synth[0].ts, 30);
 	assert_int_equal(c.repaired, 1);
 	assert_int_equal(c.repaired_cpu[1], 1);
@@ -164,6 +165,7 @@ static void test_chain_busy_cpu(void **state)
 	assert_int_equal(synth[0].sw.prev_pid, 3);
 	assert_int_equal(synth[0].sw.ts_min, 30);
 	assert_int_equal(synth[0].sw.ts_est, 1000);
+	assert_true(synth[0].sw.unproven);		/* no wait ends there */
 	/* 3 left at or after 30: its next switch-in elsewhere cannot be timed before */
 	assert_int_equal(ft_chain_task(&c, 3)->ts, 1000);
 	ft_chain_fini(&c);
@@ -379,6 +381,7 @@ static void test_chain_learned_delays(void **state)
 	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
 	assert_int_equal(synth[0].sw.ts_min, 400000);
 	assert_int_equal(synth[0].sw.ts_est, 450000 - 13125);
+	assert_false(synth[0].sw.unproven);
 	assert_int_equal(c.resume[1].count, FT_GAP_MIN);	/* none from a rebuilt switch */
 
 	e = ev_switch(460000, 1, 9, 0, 'S');
@@ -388,6 +391,7 @@ static void test_chain_learned_delays(void **state)
 	e = ev_switch(900000, 1, 9, 0, 'S');		/* its first record: a switch-out */
 	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
 	assert_int_equal(synth[0].sw.ts_est, 500000 + 20125);
+	assert_false(synth[0].sw.unproven);
 
 	e = ev_wake(1000000, 1, 0, 9);
 	ft_chain_feed(&c, &e, synth);
