@@ -127,7 +127,7 @@ check live status_subst "^# status_subst: also ftscope runqlat -d 2: exit status
 
 # The ASan pass: its build missing is a FAIL, unless FT_NO_ASAN=1 says the run is the
 # sanitizer-free subset on purpose, which the summary line then says after the counts
-FT_NO_ASAN= check asan unbuilt "^FAIL asan: .*/unbuilt/ftscope is not built, so no ASan pass" "0 1 0"
-FT_NO_ASAN= check asan unbuilt_summary "^0 passed, 1 failed, 0 skipped$" "0 1 0"
+FT_NO_ASAN='' check asan unbuilt "^FAIL asan: .*/unbuilt/ftscope is not built, so no ASan pass" "0 1 0"
+FT_NO_ASAN='' check asan unbuilt_summary "^0 passed, 1 failed, 0 skipped$" "0 1 0"
 FT_NO_ASAN=1 check asan subset "^0 passed, 0 failed, 0 skipped \(sanitizer-free subset: no ASan pass\)$" "0 0 0"
 exit 0

@@ -15,7 +15,7 @@ names=()
 nreg=0
 for s in tests/fuzz/fuzz_*.c; do
 	s=${s##*/fuzz_}
-	names+=(${s%.c})
+	names+=("${s%.c}")
 	[ -n "$(ls tests/fuzz/regress/${s%.c} 2>/dev/null)" ] && nreg=$((nreg + 1))
 done
 # a result for the symbolizer, each harness, and each one's saved regression inputs

@@ -93,7 +93,9 @@ for v in "" 6 7; do
 		fail tdat_instance_default_$name "'$d' events (want $want of $first): $(head -1 $OUT/inst-ft.err)"
 	fi
 	# the top buffer: empty, or (a zstd version 7) no buffer of that name, exit 1
-	t=$(events tdat_instance_top_$name $([ "$v" = 7 ] && echo 1 || echo 0) $f -B top)
+	top_rc=0
+	[ "$v" = 7 ] && top_rc=1
+	t=$(events tdat_instance_top_$name $top_rc $f -B top)
 	if [ "$v" = 7 ] && grep -qF "no buffer 'top' (the file holds: $list)" $OUT/inst-ft.err; then
 		pass tdat_instance_top_$name
 	elif [ "$v" != 7 ] && [ "$t" = 0 ]; then
