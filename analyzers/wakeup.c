@@ -296,7 +296,7 @@ static void report_json(struct wakeup *w, struct ft_json *j)
 		ft_json_i64(j, "waker_cpu", s->w.waker_cpu);
 		ft_json_i64(j, "target_cpu", s->w.target_cpu);
 		ft_json_i64(j, "cpu", s->w.cpu);
-		ft_json_bool(j, "upper_bound", s->w.bounded);
+		ft_json_bool(j, "estimated", s->w.bounded);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);

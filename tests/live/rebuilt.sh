@@ -5,7 +5,7 @@
 # p50, p90, p99 and max of the same tasks' latencies (BCC runqlat's pairing).
 # requires: root, bpftrace with tracepoints (scripts/install-deps.sh installs it)
 . tests/live/lib.sh
-plan 5
+plan 6
 PY=tests/live/rebuilt_check.py
 need_root rebuilt_runqlat_sleeper_cpu0 || exit 0
 
@@ -55,17 +55,39 @@ cmd_case() {
 	compare $name $comm $rc $bounds
 }
 
-# Bounds (rebuilt_check.py): the measured spread of ftscope minus bpftrace plus a margin,
-# over 30 runs of each case here (docs/testing.md, rebuilt_runqlat_*): counts -2 .. +1
-# (a run's edges; and ftscope also has the latencies of switch-ins bpftrace missed);
-# p50 -2.2 .. +3.7 us, p90 -4.0 .. +5.8 us (sleeper on CPU 1, 200 estimated of 201); on
-# 8 ms waits (spin3) the 1/128 slot error of ftscope's percentiles, 62 us. Percentiles
-# are compared with bpftrace's values count-bound ranks either side.
-B="--bound=count=2 --bound=p50=5+1 --bound=p90=8+1 --bound=p99=10+2 --bound=max=20+1"
+# Bounds (rebuilt_check.py): the spread of ftscope minus bpftrace measured here over 16
+# runs of each case (docs/testing.md, rebuilt_runqlat_*), plus a margin. Counts -4 .. +2,
+# within what each side says it missed. Sleeper on CPU 1 (estimated switch-ins): p50
+# +2.1 .. +7.5 us, p90 +3.2 .. +12.3 us (+24%; the way back to user space after a switch
+# from idle, which a filtered run of a task pinned there cannot learn), max +0.5 .. +29.5
+# us; elsewhere p50/p90 -7.5 .. +8.9 us (bpftrace's own map updates before ftrace's
+# record move its side by a few us), or the 1/128 slot error of ftscope's percentiles
+# (62 us at spin3's 8 ms); p99 within 20 us + 10% at the ranks allowed.
+B="--bound=count=2 --bound=p50=10+10 --bound=p90=10+10 --bound=p99=20+10 --bound=max=30+5"
 # shellcheck disable=SC2086
 cmd_case sleeper_cpu0 sleeper "$B" $WL/sleeper 0 200 5
 # shellcheck disable=SC2086
 cmd_case sleeper_cpu1 sleeper "$B" $WL/sleeper 1 200 5
+
+# consistency, not evidence: runqlat and latency read the same recording of the sleeper on
+# CPU 1 (one wakeup a nap, no preemption: both pairings agree) and end its latencies at
+# the same rebuilt switch-ins: count, average and max equal to the ns
+name=rebuilt_runqlat_equals_latency
+dat=$OUT/rebuilt_runqlat_sleeper_cpu1.dat
+if ft $name 0 runqlat -i $dat --json > $OUT/$name.rq.json 2> $OUT/$name.err &&
+   ft $name 0 latency -i $dat --json > $OUT/$name.lat.json 2>> $OUT/$name.err; then
+	rq=$(json '"%d %d %d" % (j["total"]["count"], j["total"]["avg_ns"], j["total"]["max_ns"])' \
+		$OUT/$name.rq.json)
+	lat=$(json '" ".join("%d %d %d" % (t["count"], t["avg_ns"], t["max_ns"])
+		for t in j["tasks"] if t["comm"] == "sleeper")' $OUT/$name.lat.json)
+	if [ -n "$rq" ] && [ "$rq" = "$lat" ]; then
+		pass "$name ($rq)"
+	else
+		fail $name "runqlat count/avg/max '$rq', latency '$lat'"
+	fi
+else
+	fail $name "no report: $(tail -1 $OUT/$name.err)"
+fi
 
 # a CPU hog joined with -p after it started: three threads pinned to CPU 1
 name=rebuilt_runqlat_spin3_pid

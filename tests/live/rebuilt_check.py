@@ -3,22 +3,27 @@
 """rebuilt_check.py FT_JSON BT_OUT COMM [T0_NS T1_NS [FT_DAT]] [--bound=K=V ...]
 
 ftscope runqlat's figures of all the threads it traced (its --json -L total; COMM names
-them in messages) against every latency bpftrace printed for the same thread ids in the same
-run (tests/live/rebuilt.bt: by tid, so that a command's switch-ins before its exec count
-on both sides), those whose
-switch-in lies in [T0_NS, T1_NS] when given (CLOCK_MONOTONIC: a -p run's window).
-Prints one line of both sets of figures; with bounds, fails (exit 1) on the first
-figure off its bound. count=N: ftscope's count minus bpftrace's in -(N + U) .. N + M,
-where U is the latencies ftscope says it could not measure ("unmeasured") and M the
-switch-ins bpftrace itself missed (it saw the thread switch out where it had not seen
-it switched in: that latency is missing from the oracle). pXX=US or pXX=US+PCT (max
-too): ftscope's figure within US microseconds (plus PCT % of bpftrace's figure) of
-bpftrace's values N + M + U + S ranks either side of that rank; the max is not compared
-when bpftrace missed a switch-in, or S > 0: with FT_DAT, ftscope's recording, S is the
-switch-ins of the same threads that ftrace recorded more than 20 us from any bpftrace
-saw (both probes run in one call of the tracepoint, one after the other, so only the
-host taking the vCPU away between them parts them: 1.5 ms once, with the task's next
-record 3 us after ftrace's)."""
+them in messages) against every latency bpftrace printed for the same thread ids in the
+same run (tests/live/rebuilt.bt: by tid, so that a command's switch-ins before its exec
+count on both sides), those whose switch-in lies in [T0_NS, T1_NS] when given
+(CLOCK_MONOTONIC: a -p run's window). Prints one line of both sets of figures; with
+bounds, fails (exit 1) on the first figure off its bound.
+
+Neither side sees every event here, and each says which it missed; those widen the
+comparison, never silently:
+  E (ftscope may hold latencies bpftrace has not): switch-ins bpftrace missed (it saw
+    the thread switch out where it had not seen it switched in), and, with FT_DAT
+    (ftscope's recording, read by trace-cmd), wakeups ftrace recorded and bpftrace did
+    not within 20 us (a BPF program does not run while another runs on that CPU), and
+    switch-ins whose two records lie more than 20 us apart (both probes run in one call
+    of the tracepoint, so only the host taking the vCPU between them parts them: once
+    1.5 ms, with the task's next record 3 us after ftrace's);
+  F (ftscope may lack latencies bpftrace has): latencies ftscope says it did not
+    measure ("unmeasured"), wakeups bpftrace saw that ftrace did not record.
+count=N: ftscope's count minus bpftrace's in -(N + F) .. N + E. pXX=US or pXX=US+PCT
+(max too): ftscope's figure within US microseconds (plus PCT % of bpftrace's figure) of
+bpftrace's values N + E + F ranks either side of that rank; the max is not compared
+when E > 0."""
 import bisect
 import json
 import re
@@ -32,22 +37,38 @@ def rank(vals, p):
     return vals[min(k, len(vals)) - 1]
 
 
-def skewed(dat, tids, seen):
-    """the switch-ins of @tids in the recording @dat with no bpftrace switch-in (@seen,
-    by tid) within 20 us"""
+def unmatched(dat, tids, seen, woken):
+    """events of @tids that one side has and the other has not within 20 us: ftrace's
+    switch-ins (recording @dat) without bpftrace's (@seen, by tid), ftrace's wakeups
+    without bpftrace's (@woken) and bpftrace's wakeups without ftrace's"""
     out = subprocess.run(["trace-cmd", "report", "-t", dat], capture_output=True,
                          text=True, check=True).stdout
-    for v in seen.values():
-        v.sort()
-    n = 0
-    for m in re.finditer(r"\s(\d+)\.(\d{9}): sched_switch: .* ==> .*?:(\d+) \[", out):
-        tid, ts = int(m.group(3)), int(m.group(1)) * 10**9 + int(m.group(2))
-        v = seen.get(tid, [])
-        i = bisect.bisect_left(v, ts)
-        near = [abs(v[k] - ts) for k in (i - 1, i) if 0 <= k < len(v)]
-        if tid in tids and (not near or min(near) > 20000):
-            n += 1
-    return n
+    ft_sw, ft_wk = {}, {}
+    for m in re.finditer(r"\s(\d+)\.(\d{9}): (sched_switch|sched_wakeup|sched_wakeup_new):"
+                         r" +(.*)", out):
+        ts = int(m.group(1)) * 10**9 + int(m.group(2))
+        if m.group(3) == "sched_switch":
+            tid = re.search(r"==> .*?:(\d+) \[", m.group(4))
+            side = ft_sw
+        else:
+            tid = re.match(r".*?:(\d+) \[", m.group(4))
+            side = ft_wk
+        if tid and int(tid.group(1)) in tids:
+            side.setdefault(int(tid.group(1)), []).append(ts)
+    t0 = min([v for l in list(ft_sw.values()) + list(ft_wk.values()) for v in l] or [0])
+    t1 = max([v for l in list(ft_sw.values()) + list(ft_wk.values()) for v in l] or [0])
+
+    def alone(a, b, lo=0, hi=1 << 63):
+        """the events of @a (by tid) in [lo, hi] with none of @b within 20 us"""
+        n = 0
+        for tid, v in a.items():
+            w = sorted(b.get(tid, []))
+            for ts in v:
+                i = bisect.bisect_left(w, ts)
+                near = [abs(w[k] - ts) for k in (i - 1, i) if 0 <= k < len(w)]
+                n += lo <= ts <= hi and (not near or min(near) > 20000)
+        return n
+    return (alone(ft_sw, seen), alone(ft_wk, woken), alone(woken, ft_wk, t0, t1))
 
 
 def main():
@@ -69,12 +90,13 @@ def main():
             "p99": tot["p99_ns"], "max": tot["max_ns"]}
     lat = []
     miss = 0
-    seen = {}
+    seen, woken = {}, {}
     with open(bto) as f:
         for line in f:
-            m = re.match(r"@sw\[(\d+), (\d+)\]: ", line)
-            if m and int(m.group(1)) in tids:
-                seen.setdefault(int(m.group(1)), []).append(int(m.group(2)))
+            m = re.match(r"@(sw|wk)\[(\d+), (\d+)\]: ", line)
+            if m and int(m.group(2)) in tids:
+                (seen if m.group(1) == "sw" else woken).setdefault(
+                    int(m.group(2)), []).append(int(m.group(3)))
             m = re.match(r"@l\[(\d+), (\d+)\]: (\d+)", line)
             if m and int(m.group(1)) in tids and t0 <= int(m.group(2)) <= t1:
                 lat.append(int(m.group(3)))
@@ -85,33 +107,35 @@ def main():
         sys.exit("bpftrace printed no latency of %s" % comm)
     lat.sort()
     n = len(lat)
-    skew = skewed(dat, tids, seen) if dat else 0
+    skew, bt_nowk, ft_nowk = unmatched(dat, tids, seen, woken) if dat else (0, 0, 0)
     theirs = {"count": n, "p50": rank(lat, 0.5), "p90": rank(lat, 0.9),
               "p99": rank(lat, 0.99), "max": lat[-1]}
     print("ftscope/bpftrace: count %d/%d, p50 %.1f/%.1f, p90 %.1f/%.1f, p99 %.1f/%.1f, "
-          "max %.1f/%.1f us; %d estimated, %d unmeasured; bpftrace missed %d switch-ins, "
-          "%d apart" % (
+          "max %.1f/%.1f us; %d estimated, %d unmeasured; bpftrace missed %d switch-ins "
+          "and %d wakeups, ftrace %d wakeups; %d switch-ins apart" % (
               ours["count"], n, ours["p50"] / 1e3, theirs["p50"] / 1e3,
               ours["p90"] / 1e3, theirs["p90"] / 1e3, ours["p99"] / 1e3,
               theirs["p99"] / 1e3, ours["max"] / 1e3, theirs["max"] / 1e3,
-              j.get("estimated", 0), j.get("unmeasured", 0), miss, skew))
+              j.get("estimated", 0), j.get("unmeasured", 0), miss, bt_nowk, ft_nowk, skew))
     bounds = dict(b.split("=", 1) for b in bounds)
     # ranks apart: the counts may differ by the count bound (a run's edges); ftscope may
     # hold the latencies of switch-ins bpftrace missed, and leaves out those it says it
     # could not measure
     slack = int(bounds.get("count", 0))
     unmeasured = j.get("unmeasured", 0)
-    d = slack + miss + unmeasured + skew
+    extra = miss + bt_nowk + skew		# ftscope may have latencies bpftrace has not
+    fewer = unmeasured + ft_nowk		# ftscope may lack latencies bpftrace has
+    d = slack + extra + fewer
     for k, v in bounds.items():
         if k == "count":
-            if not -(slack + unmeasured) <= ours[k] - n <= slack + miss:
+            if not -(slack + fewer) <= ours[k] - n <= slack + extra:
                 sys.exit("count %d, bpftrace %d (bound -%d .. +%d)" % (
-                    ours[k], n, slack + unmeasured, slack + miss))
+                    ours[k], n, slack + fewer, slack + extra))
             continue
         us, _, pct = v.partition("+")
         tol = float(us) * 1e3 + float(pct or 0) / 100 * theirs[k]
-        if k == "max" and (miss or skew):
-            print("max not compared: bpftrace missed %d switch-ins, %d apart" % (miss, skew))
+        if k == "max" and extra:
+            print("max not compared: ftscope may have %d latencies bpftrace has not" % extra)
             continue
         r = n if k == "max" else max(1, -(-int(k[1:]) * n // 100))
         lo, hi = lat[max(1, r - d) - 1] - tol, lat[min(n, r + d) - 1] + tol
