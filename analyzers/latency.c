@@ -35,6 +35,7 @@ struct lat_group {
 struct latency {
 	const struct ft_env	*env;
 	bool			per_pid;
+	bool			exact;		/* --exact */
 	enum sort_key		sort[SK_NKEYS];
 	int			nsort;
 	struct ft_waits		waits;
@@ -50,6 +51,7 @@ enum { OPT_PIDS = 0x100 };
 static const struct option latency_longopts[] = {
 	{ "sort",	required_argument, NULL, 's' },
 	{ "pids",	no_argument,       NULL, OPT_PIDS },
+	FT_EXACT_LONGOPT,
 	{ 0 }
 };
 
@@ -87,6 +89,9 @@ static int latency_parse_opt(void *priv, int opt, const char *arg)
 			       arg);
 			return FT_OPT_REPORTED;
 		}
+		return 0;
+	case FT_OPT_EXACT:
+		l->exact = true;
 		return 0;
 	case OPT_PIDS:
 		l->per_pid = true;
@@ -220,7 +225,7 @@ static int latency_init(void *priv, const struct ft_env *env)
 		ft_err("out of memory");
 		return -1;
 	}
-	/* delays end where timehist's do and where run times start */
+	l->waits.notes.exact = l->exact;
 	return 0;
 }
 
@@ -450,7 +455,8 @@ const struct ft_analyzer ft_latency = {
 		.summary	= "scheduling delay per task: avg, max, p99 (perf sched latency)",
 		.usage		= "  -s, --sort KEYS      order by KEYS: pid, avg, max, count (or switch),\n"
 				  "                       runtime (default avg,max,count,runtime)\n"
-				  "      --pids           one row per thread, not per command name\n",
+				  "      --pids           one row per thread, not per command name\n"
+				  FT_EXACT_USAGE,
 		.examples	= "  ftscope latency -d 5                 # whole system, 5 seconds\n"
 				  "  ftscope latency -s max -- make -j2   # a build, worst delay first\n"
 				  "  ftscope latency -p 1234              # per thread of pid 1234\n",

@@ -86,13 +86,12 @@ static inline void ft_ready_out(struct ft_ready *r, const struct ft_event *ev,
 
 /*
  * ft_ready_in - switch-in @ev of the task: its wait, from *@start to *@end, ends at the
- * record or (@at_estimate) at the chain's estimate of a rebuilt switch, never before
- * it began
+ * record or at the chain's estimate of a rebuilt switch, never before it began
  */
 static inline enum ft_ready_end ft_ready_in(struct ft_ready *r, const struct ft_event *ev,
-					    bool at_estimate, uint64_t *start, uint64_t *end)
+					    uint64_t *start, uint64_t *end)
 {
-	uint64_t t = at_estimate ? ft_switch_time(ev) : ev->ts;
+	uint64_t t = ft_switch_time(ev);
 
 	*start = r->since;
 	r->on_cpu = true;

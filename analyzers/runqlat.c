@@ -11,8 +11,8 @@
  *
  * Switch-ins the kernel did not record are reconstructed by the switch chain
  * (events/chain.c), so a wakeup is never paired with a much later switch-in; their
- * latency ends at the chain's estimate and is counted (--exact leaves it out). After lost events on a CPU,
- * pending wakeups bound for that CPU are dropped.
+ * latency ends at the chain's estimate and is counted (--exact leaves it out). After
+ * lost events on a CPU, pending wakeups bound for that CPU are dropped.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,7 +34,7 @@ struct runqlat {
 	const struct ft_env	*env;
 	struct ft_hgroups	h;		/* total and per group histograms */
 	struct ft_tab		tasks;		/* struct rq_task: readiness per traced task */
-	struct ft_wait_notes	notes;		/* upper bounds, losses */
+	struct ft_wait_notes	notes;		/* estimated, unmeasured, losses */
 };
 
 enum { OPT_PER_CPU = 0x100 };
@@ -98,7 +98,7 @@ static void switch_in(struct runqlat *r, const struct ft_event *ev)
 
 	if (!t)
 		return;
-	switch (ft_ready_in(&t->r, ev, true, &t0, &t_in)) {
+	switch (ft_ready_in(&t->r, ev, &t0, &t_in)) {
 	case FT_READY_NONE:
 		return;
 	case FT_READY_UNKNOWN:

@@ -64,7 +64,7 @@ static void on_switch(struct ft_waits *w, const struct ft_event *ev)
 		ft_ready_out(&t->r, ev, FT_READY_FIRST);
 	if (!wanted(w, next) || !(t = ft_tab_get(&w->tasks, next)))
 		return;
-	switch (ft_ready_in(&t->r, ev, true, &done.start, &done.end)) {
+	switch (ft_ready_in(&t->r, ev, &done.start, &done.end)) {
 	case FT_READY_NONE:
 		return;
 	case FT_READY_UNKNOWN:
@@ -145,7 +145,8 @@ void ft_wait_notes_print(FILE *f, const char *who, const struct ft_wait_notes *n
 {
 	if (n->bounded)
 		fprintf(f, "%s: %llu latencies end at a switch-in the kernel did not record, "
-			"timed at the chain's estimate (--exact leaves them out)\n", who, n->bounded);
+			"timed at the chain's estimate (--exact leaves them out)\n",
+			who, n->bounded);
 	if (n->left_out)
 		fprintf(f, "%s: %llu latencies that end at a switch-in the kernel did not record "
 			"left out (--exact)\n", who, n->left_out);

@@ -20,7 +20,8 @@ struct ft_wait {
 	int		tid;
 	uint64_t	start, end;	/* ready, switch-in (ns) */
 	bool		preempted;	/* ready since a switch-out while runnable */
-	bool		bounded;	/* the switch-in was rebuilt: end is the chain's estimate */
+	bool		bounded;	/* the switch-in was rebuilt: end is the chain's estimate
+					   (wakeup's ^, JSON estimated) */
 	int		waker;		/* pid that woke it (-1 when preempted) */
 	int		waker_cpu;	/* CPU the wakeup ran on */
 	int		target_cpu;	/* CPU the wakeup chose (-1 unknown) */
@@ -40,11 +41,12 @@ struct ft_wait_notes {
 						   records */
 };
 
-/* --exact, for the analyzers whose histograms hold waits (the option's value) */
+/* --exact, for the analyzers whose reports hold waits (the option's value) */
 #define FT_OPT_EXACT	0x1ff
 #define FT_EXACT_LONGOPT	{ "exact", no_argument, NULL, FT_OPT_EXACT }
-#define FT_EXACT_USAGE	"      --exact          leave out latencies that end at a switch-in the kernel\n" \
-			"                       did not record (timed at the chain's estimate)\n"
+#define FT_EXACT_USAGE \
+	"      --exact          leave out latencies that end at a switch-in the kernel\n" \
+	"                       did not record (timed at the chain's estimate)\n"
 
 struct ft_waits {
 	const struct ft_env	*env;

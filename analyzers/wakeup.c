@@ -385,8 +385,8 @@ const struct ft_analyzer ft_wakeup = {
 				  "      --min-us N       print each wakeup of N us or more as it happens\n"
 				  "      --wakers         waker -> wakee pairs: count, average and max latency\n"
 				  "                       (the 20 most frequent; --json has all)\n"
-				  FT_EXACT_USAGE
-				  "      --wakers-top N   with --wakers: the N most frequent pairs, 0: all\n",
+				  "      --wakers-top N   with --wakers: the N most frequent pairs, 0: all\n"
+				  FT_EXACT_USAGE,
 		.examples	= "  ftscope wakeup -d 5                   # histogram of the whole system\n"
 				  "  ftscope wakeup --min-us 1000          # every wakeup slower than 1 ms\n"
 				  "  ftscope wakeup --top 10 --wakers -- make   # a build: worst 10, pairs\n",

@@ -14,13 +14,16 @@
  *
  * The missing switch idle -> 2263 lies in (lo, hi]. We synthesise it, with ts = hi (its
  * place in the stream) and ts_lo = lo, mark it, count it, and hand it on before the
- * record that revealed it. Its estimate, ts_est, is the latest record proving it had
+ * record that revealed it. It happened after ts_min, the latest record proving it had
  * not happened yet: lo, or the task's last switch, wakeup or migration anywhere (a task
- * starts on a CPU only after it left another, was woken or was moved), when that comes
- * after lo or the CPU ran idle; an idle CPU takes a ready task within tens of us (on
- * that VM bpftrace, which sees the switch, puts it 8-31 us after the wakeup). When the
- * task before was seen running after that, or the task's last evidence is its own
- * switch-out to sleep (a stream without wakeups), the wait is unknown and ts_est is hi.
+ * starts on a CPU only after it left another, was woken or was moved). Its estimate,
+ * ts_est (estimate()), uses delays learned from the switches the kernel did record:
+ * when the revealing record is the task's return to user space (rseq_update), that
+ * long before it; else, on a CPU idle since the task was woken, as long after the
+ * wakeup as an idle CPU took. When nothing says when (the task before was seen running
+ * after that, its last evidence is its own switch-out to sleep, or no idle delay was
+ * learned yet), ts_est is hi or ts_min and the switch is marked unproven: no wait ends
+ * at it.
  * A task seen on a CPU while the chain has it running on another has that run ended
  * (ft_chain_split). Lost events break chains the same way; such a switch is marked
  * after_loss.
@@ -229,9 +232,10 @@ static uint64_t estimate(const struct ft_chain *c, const struct ft_chain_cpu *cc
 /**
  * ft_chain_repair - @ev on CPU @cc came from @pid, not from the task the chain has
  * running there: fill @synth with the switches it proves and return how many, 0 when
- * the break is expected (an untraced task of a filtered stream). The switch-in is
- * timed at the latest record proving it had not happened yet: the CPU's last record
- * from its previous task, and @pid's last switch, wakeup or migration anywhere.
+ * the break is expected (an untraced task of a filtered stream). The switch-in came
+ * after the latest record proving it had not happened yet (the CPU's last record from
+ * its previous task, @pid's last switch, wakeup or migration anywhere), and is timed
+ * by estimate().
  */
 int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft_event *ev,
 		    int pid, struct ft_event *synth)
@@ -250,12 +254,7 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 		out = ft_chain_task(c, cc->cur);
 	if (t && t->cpu >= 0 && t->cpu != ev->cpu)
 		n = ft_chain_split(c, ev, pid, synth);
-	/*
-	 * @pid became ready (or left another CPU) after the CPU's last record: with the
-	 * CPU idle or silent since, it runs at once. Otherwise the task there was still
-	 * running then, or @pid's last evidence is its switch-out to sleep (its wakeup
-	 * was not recorded), and when it ran is unknown: only its record is proof.
-	 */
+	/* the latest evidence that @pid did not run here yet; estimate() takes it on */
 	if (t && !t->asleep && t->ts > est)
 		est = t->ts;
 	min = est < ev->ts ? est : ev->ts;
@@ -270,7 +269,10 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 	if (out) {
 		out->ts = est;
 		out->cpu = -1;
+		out->woken = false;
 	}
+	if (pid == 0)
+		cc->idle_since = est;
 	if (t) {
 		t->ts = ev->ts;
 		t->cpu = ev->cpu;

@@ -151,7 +151,8 @@ int ft_chain_switch(struct ft_chain *c, const struct ft_event *ev,
 		if (t->cpu >= 0 && t->cpu != ev->cpu)
 			n += ft_chain_split(c, ev, next, synth + n);
 		/* woken while this CPU idled: how long an idle CPU takes to run a task */
-		if (!n && ev->sw.prev_pid == 0 && t->woken && t->ts >= c->cpu[ev->cpu].idle_since)
+		if (!n && ev->sw.prev_pid == 0 && t->woken && t->ts >= c->cpu[ev->cpu].idle_since &&
+		    ev->ts >= t->ts)
 			ft_chain_gap_add(&c->idle_in, ev->ts - t->ts);
 		t->ts = ev->ts;
 		t->cpu = ev->cpu;
@@ -183,7 +184,7 @@ int ft_chain_feed(struct ft_chain *c, const struct ft_event *ev,
 	case FT_EV_RESUME:
 		/* the first record after a recorded switch-in: how long the way back takes */
 		if ((unsigned int)ev->cpu < (unsigned int)c->ncpus && c->cpu[ev->cpu].in_ts &&
-		    c->cpu[ev->cpu].cur == ev->common_pid)
+		    c->cpu[ev->cpu].cur == ev->common_pid && ev->ts >= c->cpu[ev->cpu].in_ts)
 			ft_chain_gap_add(&c->resume[c->cpu[ev->cpu].in_idle],
 					 ev->ts - c->cpu[ev->cpu].in_ts);
 		return ft_chain_step(c, ev, ev->common_pid, ev->common_pid, synth);
@@ -201,8 +202,12 @@ int ft_chain_feed(struct ft_chain *c, const struct ft_event *ev,
 		}
 		return n;
 	case FT_EV_LOST:
-		if ((unsigned int)ev->cpu < (unsigned int)c->ncpus)
+		/* no delay is learned across the loss */
+		if ((unsigned int)ev->cpu < (unsigned int)c->ncpus) {
 			c->cpu[ev->cpu].lost = true;
+			c->cpu[ev->cpu].in_ts = 0;
+			c->cpu[ev->cpu].idle_since = UINT64_MAX;
+		}
 		return 0;
 	default:
 		return ft_chain_step(c, ev, ev->common_pid, ev->common_pid, synth);

@@ -4,7 +4,7 @@
  * The input is NUL-separated texts: the header_page (when the input starts with '#';
  * otherwise this kernel's), then the formats of sched_switch, sched_waking,
  * sched_wakeup, sched_wakeup_new, sched_process_fork, sched_migrate_task,
- * kernel_stack and user_stack, in that order. They go through the same guarded
+ * rseq_update, kernel_stack and user_stack, in that order (ft_event_defs'). They go through the same guarded
  * tep construction as `-i FILE` (FT_TEP_UNTRUSTED), the decoder resolves its field
  * offsets from them, and the input itself is then decoded as a record of each type.
  */

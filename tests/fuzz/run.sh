@@ -67,7 +67,7 @@ seeds() {
 	format)
 		for e in sched/sched_switch sched/sched_waking sched/sched_wakeup \
 			 sched/sched_wakeup_new sched/sched_process_fork sched/sched_migrate_task \
-			 ftrace/kernel_stack ftrace/user_stack; do
+			 rseq/rseq_update ftrace/kernel_stack ftrace/user_stack; do
 			f=tests/data/k6.18/events/$e/format
 			[ -f $f ] && cat $f
 			printf '\0'

@@ -15,8 +15,11 @@ bio_check.py queued BT_OUT LIST_PLAIN LIST_Q DISK N MED_US TC_REPORT
     sectors of DISK in each; with -Q every request's QUE + LAT is at least its LAT
     without (to the 1 us the columns print), and its LAT is the same; every QUE is
     the insert -> issue of trace-cmd report -t over the same file, to the printed
-    0.001 ms; and QUE is within MED_US at the median of bpftrace's insert -> issue
-    (@rq - @r) of the same run.
+    0.001 ms. The median difference from bpftrace's insert -> issue (@rq - @r) of the
+    same run is printed, not bounded (MED_US is not read): at the 1 us the column
+    prints it cannot tell a right QUE (0.10 .. 1.02 us seen) from a QUE of 0 (1.04 ..
+    1.82), and bpftrace's own probe, which runs before ftrace's on each tracepoint,
+    moves it by its cost.
 """
 import json
 import re
@@ -135,7 +138,7 @@ def queued(bt, plain, q, disk, n, med_us, tc_report):
            ", ".join("%d: QUE %.3f ms, trace-cmd %s us" % (s, b[s][0], tc.get(s))
                      for s in off_tc[:3]) or "-", med, len(d)))
     return 0 if (len(a) == n and set(a) == set(b) and not bad and len(tc) == n and
-                 not off_tc and len(d) == n and med <= med_us) else 1
+                 not off_tc and len(d) == n) else 1
 
 
 def perreq(bt, plain, q, disk, n, med_us, p90_us):

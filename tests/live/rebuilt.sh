@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# description: runqlat's figures where this kernel does not record every switch, against
-# bpftrace on the same tracepoints in the same run (it sees every switch): the count,
-# p50, p90, p99 and max of the same tasks' latencies (BCC runqlat's pairing).
+# description: runqlat's and wakeup's figures where this kernel does not record every
+# switch, against bpftrace on the same tracepoints in the same run (it sees the switches
+# out of idle that ftrace misses): the count, p50, p90, p99 and max of the same tasks'
+# latencies (BCC runqlat's pairing; perf sched latency's for wakeup).
 # requires: root, bpftrace with tracepoints (scripts/install-deps.sh installs it)
 . tests/live/lib.sh
-plan 6
+plan 9
 PY=tests/live/rebuilt_check.py
 need_root rebuilt_runqlat_sleeper_cpu0 || exit 0
 
@@ -25,16 +26,28 @@ watch() {
 # compare NAME COMM STATUS BOUNDS...: end the oracle, then (ftscope exited 0: STATUS)
 # its figures against bpftrace's at the bounds (rebuilt_check.py)
 compare() {
+	if ! stop_bpftrace $bt; then
+		fail $1 "bpftrace did not end on SIGINT: killed, its maps not printed"
+		return
+	fi
+	check_case "$@"
+}
+
+# check_case NAME COMM STATUS BOUNDS...: NAME's figures (its JSON, recording and the
+# oracle's output, $BT or NAME's own) against bpftrace's at the bounds
+check_case() {
 	local name=$1 comm=$2 rc=$3 r
 	shift 3
-	stop_bpftrace $bt
 	if [ "$rc" -ne 0 ]; then
 		fail $name "no report: $(tail -1 $OUT/$name.err)"
 		return
 	fi
 	# the latencies whose switch-in lies in ftscope's run (-p joins a running process)
 	read -r t0 t1 < <(json '"%d %d" % (j["start_ns"], j["time_ns"])' $OUT/$name.json)
-	if r=$(python3 $PY $OUT/$name.json $OUT/$name.bt.out $comm $t0 $t1 $OUT/$name.dat "$@" 2>&1); then
+	if [ -z "$t1" ]; then
+		fail $name "no start_ns/time_ns in its JSON"
+	elif r=$(python3 $PY $OUT/$name.json ${BT:-$OUT/$name.bt.out} $comm "$t0" "$t1" \
+		${DAT:-$OUT/$name.dat} "$@" 2>&1); then
 		pass $name
 	else
 		fail $name "$(echo "$r" | tail -1)"
@@ -63,11 +76,18 @@ cmd_case() {
 # us; elsewhere p50/p90 -7.5 .. +8.9 us (bpftrace's own map updates before ftrace's
 # record move its side by a few us), or the 1/128 slot error of ftscope's percentiles
 # (62 us at spin3's 8 ms); p99 within 20 us + 10% at the ranks allowed.
-B="--bound=count=2 --bound=p50=10+10 --bound=p90=10+10 --bound=p99=20+10 --bound=max=30+5"
+# What the two sides missed (E + F, rebuilt_check.py): at most 5 + 1% of the count
+# (measured 0 .. 14 of 5000-6000 in messaging, 0 .. 3 elsewhere).
+B="--bound=missed=5+1 --bound=count=2 --bound=p50=10+10 --bound=p90=10+10 --bound=p99=20+10 --bound=max=30+5"
+# Where nearly every switch-in is estimated (the sleeper on CPU 1) p99 and max are one
+# to three estimates, each off by that one return's delay: an interrupt or the host
+# between the switch-in and the return to user space moves it (max +43 us, +63%, and
+# p99 +87 us, once each in 18 runs; +0.5 .. +29.5 us in the others).
+B1="${B% --bound=p99=*} --bound=p99=50+100 --bound=max=50+100"
 # shellcheck disable=SC2086
 cmd_case sleeper_cpu0 sleeper "$B" $WL/sleeper 0 200 5
 # shellcheck disable=SC2086
-cmd_case sleeper_cpu1 sleeper "$B" $WL/sleeper 1 200 5
+cmd_case sleeper_cpu1 sleeper "$B1" $WL/sleeper 1 200 5
 
 # consistency, not evidence: runqlat and latency read the same recording of the sleeper on
 # CPU 1 (one wakeup a nap, no preemption: both pairings agree) and end its latencies at
@@ -108,3 +128,17 @@ wait $hog 2>/dev/null
 cmd_case hopper hopper "$B" $WL/hopper 2 150 2 3
 # shellcheck disable=SC2086
 cmd_case messaging sched-messaging "$B" perf bench sched messaging -g 2 -l 100
+
+# wakeup on the recordings of three of the runs above, against the same bpftrace's
+# wakeup latencies (perf sched latency's pairing): the recordings hold sched_wakeup, the
+# wakeup event bpftrace read
+for c in sleeper_cpu1:sleeper hopper:hopper messaging:sched-messaging; do
+	name=rebuilt_wakeup_${c%%:*}
+	src=$OUT/rebuilt_runqlat_${c%%:*}
+	ft $name 0 wakeup -L --json -i $src.dat > $OUT/$name.json 2> $OUT/$name.err
+	rc=$?
+	# shellcheck disable=SC2086
+	b=$B
+	[ ${c%%:*} = sleeper_cpu1 ] && b=$B1
+	BT=$src.bt.out DAT=$src.dat check_case $name ${c#*:} $rc --wakeup $b
+done

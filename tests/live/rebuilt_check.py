@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""rebuilt_check.py FT_JSON BT_OUT COMM [T0_NS T1_NS [FT_DAT]] [--bound=K=V ...]
+"""rebuilt_check.py FT_JSON BT_OUT COMM [T0_NS T1_NS [FT_DAT]] [--wakeup] [--bound=K=V ...]
 
-ftscope runqlat's figures of all the threads it traced (its --json -L total; COMM names
-them in messages) against every latency bpftrace printed for the same thread ids in the
-same run (tests/live/rebuilt.bt: by tid, so that a command's switch-ins before its exec
+ftscope runqlat's (--wakeup: wakeup's) figures of all the threads it traced (its --json -L
+total; COMM names them in messages) against every latency bpftrace printed for the same
+thread ids in the same run (tests/live/rebuilt.bt: by tid, so that a command's switch-ins before its exec
 count on both sides), those whose switch-in lies in [T0_NS, T1_NS] when given
 (CLOCK_MONOTONIC: a -p run's window). Prints one line of both sets of figures; with
 bounds, fails (exit 1) on the first figure off its bound.
@@ -20,10 +20,11 @@ comparison, never silently:
     1.5 ms, with the task's next record 3 us after ftrace's);
   F (ftscope may lack latencies bpftrace has): latencies ftscope says it did not
     measure ("unmeasured"), wakeups bpftrace saw that ftrace did not record.
-count=N: ftscope's count minus bpftrace's in -(N + F) .. N + E. pXX=US or pXX=US+PCT
-(max too): ftscope's figure within US microseconds (plus PCT % of bpftrace's figure) of
-bpftrace's values N + E + F ranks either side of that rank; the max is not compared
-when E > 0."""
+count=N: ftscope's count minus bpftrace's in -(N + F) .. N + E. missed=N+PCT: E + F at
+most N plus PCT % of bpftrace's count (the widening is bounded: an ftscope that left
+most latencies unmeasured fails here). pXX=US or pXX=US+PCT (max too): ftscope's figure
+within US microseconds (plus PCT % of bpftrace's figure) of bpftrace's values N + E + F
+ranks either side of that rank; the max is not compared when E > 0."""
 import bisect
 import json
 import re
@@ -72,7 +73,8 @@ def unmatched(dat, tids, seen, woken):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--bound")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    kind = "v" if "--wakeup" in sys.argv else "l"
     # pylint: disable=too-many-locals
     bounds = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--bound=")]
     ftj, bto, comm = args[0], args[1], args[2]
@@ -97,7 +99,7 @@ def main():
             if m and int(m.group(2)) in tids:
                 (seen if m.group(1) == "sw" else woken).setdefault(
                     int(m.group(2)), []).append(int(m.group(3)))
-            m = re.match(r"@l\[(\d+), (\d+)\]: (\d+)", line)
+            m = re.match(r"@%s\[(\d+), (\d+)\]: (\d+)" % kind, line)
             if m and int(m.group(1)) in tids and t0 <= int(m.group(2)) <= t1:
                 lat.append(int(m.group(3)))
             m = re.match(r"@miss\[(\d+)\]: (\d+)", line)
@@ -127,6 +129,13 @@ def main():
     fewer = unmeasured + ft_nowk		# ftscope may lack latencies bpftrace has
     d = slack + extra + fewer
     for k, v in bounds.items():
+        if k == "missed":
+            most, _, pct = v.partition("+")
+            lim = int(most) + float(pct or 0) / 100 * n
+            if extra + fewer > lim:
+                sys.exit("%d latencies one side missed (ftscope %d unmeasured), more than "
+                         "%.0f" % (extra + fewer, unmeasured, lim))
+            continue
         if k == "count":
             if not -(slack + fewer) <= ours[k] - n <= slack + extra:
                 sys.exit("count %d, bpftrace %d (bound -%d .. +%d)" % (

@@ -353,7 +353,6 @@ static void test_chain_learned_delays(void **state)
 {
 	struct ft_event e, synth[FT_CHAIN_MAX_SYNTH];
 	struct ft_chain c;
-
 	uint64_t t = 0;
 	int i;
 
