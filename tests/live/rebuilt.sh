@@ -10,10 +10,10 @@ plan 9
 PY=tests/live/rebuilt_check.py
 need_root rebuilt_runqlat_sleeper_cpu0 || exit 0
 
-# watch NAME: start the bpftrace oracle; 1 (a FAIL printed)
+# watch NAME COMM: start the bpftrace oracle for tasks named COMM; 1 (a FAIL printed)
 # when it does not attach (install-deps.sh installs it: not a reason to skip)
 watch() {
-	BPFTRACE_MAP_KEYS_MAX=1000000 bpftrace tests/live/rebuilt.bt > $OUT/$name.bt.out 2>&1 &
+	BPFTRACE_MAP_KEYS_MAX=200000 bpftrace tests/live/rebuilt.bt "$2" > $OUT/$name.bt.out 2>&1 &
 	bt=$!
 	if ! wait_for 30 grep -q '^ready' $OUT/$name.bt.out; then
 		kill $bt 2>/dev/null
@@ -59,7 +59,7 @@ check_case() {
 cmd_case() {
 	local name=rebuilt_runqlat_$1 comm=$2 bounds=$3 rc
 	shift 3
-	watch $name || return
+	watch $name $comm || return
 	# the command's own output apart from the JSON
 	ft $name 0 runqlat -L --json -o $OUT/$name.dat -- sh -c 'exec "$@" > /dev/null' sh "$@" \
 		> $OUT/$name.json 2> $OUT/$name.err
@@ -113,7 +113,7 @@ fi
 name=rebuilt_runqlat_spin3_pid
 $WL/spin3 1 6 &
 hog=$!
-if watch $name; then
+if watch $name spin3; then
 	sleep 1
 	ft $name 0 runqlat -L --json -o $OUT/$name.dat -p $hog -d 2 > $OUT/$name.json \
 		2> $OUT/$name.err

@@ -19,7 +19,10 @@ comparison, never silently:
     of the tracepoint, so only the host taking the vCPU between them parts them: once
     1.5 ms, with the task's next record 3 us after ftrace's);
   F (ftscope may lack latencies bpftrace has): latencies ftscope says it did not
-    measure ("unmeasured"), wakeups bpftrace saw that ftrace did not record.
+    measure ("unmeasured"), wakeups bpftrace saw that ftrace did not record;
+  both: bpftrace's probes that took over 20 us (@slow): ftrace's probe runs after it,
+    so that record, and a rebuilt switch-in's evidence after it, come that much later
+    (106 us once, inside a run of 200 switches).
 count=N: ftscope's count minus bpftrace's in -(N + F) .. N + E. missed=N+PCT: E + F at
 most N plus PCT % of bpftrace's count (the widening is bounded: an ftscope that left
 most latencies unmeasured fails here). pXX=US or pXX=US+PCT (max too): ftscope's figure
@@ -91,7 +94,7 @@ def main():
     ours = {"count": tot["count"], "p50": tot["p50_ns"], "p90": tot["p90_ns"],
             "p99": tot["p99_ns"], "max": tot["max_ns"]}
     lat = []
-    miss = 0
+    miss = slow = 0
     seen, woken = {}, {}
     with open(bto) as f:
         for line in f:
@@ -105,6 +108,9 @@ def main():
             m = re.match(r"@miss\[(\d+)\]: (\d+)", line)
             if m and int(m.group(1)) in tids:
                 miss += int(m.group(2))
+            m = re.match(r"@slow\[(\d+), (\d+)\]: ", line)
+            if m and int(m.group(1)) in tids and t0 <= int(m.group(2)) <= t1:
+                slow += 1
     if not lat:
         sys.exit("bpftrace printed no latency of %s" % comm)
     lat.sort()
@@ -114,19 +120,22 @@ def main():
               "p99": rank(lat, 0.99), "max": lat[-1]}
     print("ftscope/bpftrace: count %d/%d, p50 %.1f/%.1f, p90 %.1f/%.1f, p99 %.1f/%.1f, "
           "max %.1f/%.1f us; %d estimated, %d unmeasured; bpftrace missed %d switch-ins "
-          "and %d wakeups, ftrace %d wakeups; %d switch-ins apart" % (
+          "and %d wakeups, ftrace %d wakeups; %d switch-ins apart, %d slow probes" % (
               ours["count"], n, ours["p50"] / 1e3, theirs["p50"] / 1e3,
               ours["p90"] / 1e3, theirs["p90"] / 1e3, ours["p99"] / 1e3,
               theirs["p99"] / 1e3, ours["max"] / 1e3, theirs["max"] / 1e3,
-              j.get("estimated", 0), j.get("unmeasured", 0), miss, bt_nowk, ft_nowk, skew))
+              j.get("estimated", 0), j.get("unmeasured", 0), miss, bt_nowk, ft_nowk, skew,
+              slow))
     bounds = dict(b.split("=", 1) for b in bounds)
     # ranks apart: the counts may differ by the count bound (a run's edges); ftscope may
     # hold the latencies of switch-ins bpftrace missed, and leaves out those it says it
     # could not measure
     slack = int(bounds.get("count", 0))
     unmeasured = j.get("unmeasured", 0)
-    extra = miss + bt_nowk + skew		# ftscope may have latencies bpftrace has not
-    fewer = unmeasured + ft_nowk		# ftscope may lack latencies bpftrace has
+    # a slow probe of bpftrace's delays ftrace's record after it: the latency it starts
+    # or ends moves, one way or the other
+    extra = miss + bt_nowk + skew + slow	# ftscope may have latencies bpftrace has not
+    fewer = unmeasured + ft_nowk + slow	# ftscope may lack latencies bpftrace has
     d = slack + extra + fewer
     for k, v in bounds.items():
         if k == "missed":
