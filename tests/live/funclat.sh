@@ -87,15 +87,23 @@ else
 	fail $name "$(diff $OUT/fl-sys-live.txt $OUT/fl-sys-file.txt | grep '^[<>]' | head -2 | tr '\n' ' ')"
 fi
 
+# 20 naps of 10 ms: exactly 20 calls; none shorter than 10 ms (nanosleep never returns
+# early: a shorter one is a wrong pairing or a wrong clock); the average 10.0 .. 11.0 ms:
+# measured 10.035 .. 10.523 ms over 30 runs on 2026-11-27 (min 10.017 .. 10.104, max
+# 10.078 .. 18.223, beside another engineer's profile.sh), + a margin of 0.48 ms (the
+# measured spread). min and max are printed; max is not bounded (one nap took 18.2 ms).
 name=funclat_syscall_nanosleep
 ft $name 0 funclat -m --json syscall:clock_nanosleep -- $WL/sleeper 0 20 10 > $OUT/fl-sys.json \
 	2> /dev/null
-n=$(json "j['total']['count']" $OUT/fl-sys.json 2> /dev/null)
-avg=$(json "j['total']['avg_ns'] / 1e6" $OUT/fl-sys.json 2> /dev/null)
-if [ "$n" = 20 ] && awk -v a="$avg" 'BEGIN { exit !(a >= 10 && a < 15) }'; then
-	pass "$name (20 calls, avg $avg ms)"
+read -r n minns avgns min avg max < <(json "j['total']['count'], j['total']['min_ns'],
+	j['total']['avg_ns'], '%.3f' % (j['total']['min_ns'] / 1e6),
+	'%.3f' % (j['total']['avg_ns'] / 1e6), '%.3f' % (j['total']['max_ns'] / 1e6)" $OUT/fl-sys.json \
+	2> /dev/null)
+if [ "$n" = 20 ] && awk -v m="$minns" -v a="$avgns" \
+	'BEGIN { exit !(m >= 10000000 && a >= 10000000 && a <= 11000000) }'; then
+	pass "$name (20 calls, min $min avg $avg max $max ms)"
 else
-	fail $name "count $n avg $avg ms (expected 20 calls of ~10 ms)"
+	fail $name "count $n min $min avg $avg max $max ms (expected 20 calls, min >= 10 ms, avg 10.0 .. 11.0 ms)"
 fi
 
 name=funclat_min_us_list
