@@ -66,7 +66,10 @@ for f, n in p.perf_script(sys.argv[1]):
     agg[';'.join(f)] = agg.get(';'.join(f), 0) + n
 print('\n'.join(f'{k} {n}' for k, n in agg.items()))" $OUT/prof-peer.script > $OUT/prof-peer.perf.folded
 			check profile_peer_perf_saw_run rate $OUT/prof-peer.perf.folded $OUT/prof-peer.wl burn2 499 5
-			check profile_peer_perf_shares peer $OUT/prof-peer.folded $OUT/prof-peer.script burn2 5 \
+			# shares within 1 point of perf's (measured -0.58 .. +0.36 over 12 runs on
+			# 2026-11-27 beside other tests, 0 .. 0.34 in 5 before: 1 point is 10 of
+			# 1000 samples; it was 5)
+			check profile_peer_perf_shares peer $OUT/prof-peer.folded $OUT/prof-peer.script burn2 1 \
 				burn_a burn_b
 			# -a samples per CPU at wall time: burn2's share is still its CPU time
 			check profile_all_cpus_rate rate $OUT/prof-peer.folded $OUT/prof-peer.wl burn2 499 5
@@ -154,8 +157,10 @@ import json, sys
 n = [json.loads(l)['samples'] for l in open(sys.argv[1]) if l.startswith('{')]
 share = int(sys.argv[2]) / int(sys.argv[3])
 want = 499 * 2 * share
-print(' '.join(map(str, n)), '(sum %d, want %.0f: share %.3f)' % (sum(n), want, share))
 mean = sum(n) / 4.0 if n else 0
+print(' '.join(map(str, n)), '(sum %d, want %.0f: %+.1f%%, share %.3f; intervals %.2f .. %.2f of '
+      'their mean)' % (sum(n), want, 100 * (sum(n) - want) / want, share,
+                       min(n) / mean if mean else 0, max(n) / mean if mean else 0))
 sys.exit(len(n) != 4 or abs(sum(n) - want) > 0.08 * want or
          any(not 0.5 * mean <= x <= 1.5 * mean for x in n))
 PYEOF
