@@ -71,8 +71,8 @@ struct ft_chain {
 	unsigned long long	resynced;	/* breaks by untraced tasks in a filtered stream */
 	struct ft_chain_gap	resume[2];	/* recorded switch-in -> the task's return to
 						   user space, its first record after it;
-						   [1]: switches from idle (a VM's may take
-						   10x longer: the address space is loaded) */
+						   [1]: switches from idle (measured here
+						   after a task 1-2 us, after idle 3-7) */
 	struct ft_chain_gap	idle_in;	/* wakeup of a task while its CPU idles ->
 						   its recorded switch-in there */
 };
