@@ -308,19 +308,21 @@ else
 fi
 
 # --- -I: interval lines add up to the whole (the workload burns 400 ms of CPU)
-# 400 ms of CPU in lines of 100 ms: 4 .. 6 lines (measured 4 .. 5 over 20 runs on
-# 2026-11-27: 5 in 19, 4 once; + 1 line for 100 ms of wall time lost to other tasks:
-# the count follows the wall clock, not the CPU time), summing to 400 .. 402 ms
-# (measured 400.48 .. 400.91 ms over the same runs, + 1.09 ms margin, 2.5 times the
-# spread: exec and exit beside the 400 ms; never below 400)
+# 400 ms of CPU in lines of 100 ms: 4 .. 7 lines (measured 4 .. 6 on 2026-11-27: 4 .. 5
+# over 20 runs of stat.sh, 6 in a 22nd, where the faulter lost 185 ms to another
+# engineer's profile.sh workloads (0.43 and 0.17 CPUs in two lines), and 4 in 3, 5 in
+# 37 of 40 runs of this command alone; + 1 line for another 100 ms lost: the count
+# follows the wall clock, not the CPU time), summing to 400 .. 402 ms (measured
+# 400.48 .. 401.08 ms over 22 runs, + 0.92 ms margin, twice the spread: exec and exit
+# beside the 400 ms; never below 400)
 name=stat_interval
 ft $name 0 stat -I 100 -x, -e task-clock -- $FA 0 400 2> $OUT/stat.i
 n=$(grep -c ',task-clock,' $OUT/stat.i)
 sum=$(awk -F, '$4 == "task-clock" && $2 !~ /not/ { s += $2 } END { print s + 0 }' $OUT/stat.i)
-if [ "$n" -ge 4 ] && [ "$n" -le 6 ] && awk -v s="$sum" 'BEGIN { exit !(s >= 400 && s <= 402) }'; then
+if [ "$n" -ge 4 ] && [ "$n" -le 7 ] && awk -v s="$sum" 'BEGIN { exit !(s >= 400 && s <= 402) }'; then
 	pass "$name ($n lines, $sum ms in all)"
 else
-	fail $name "$n lines, $sum ms (want 4 .. 6 lines, 400 .. 402 ms): $(head -3 $OUT/stat.i | tr '\n' '|')"
+	fail $name "$n lines, $sum ms (want 4 .. 7 lines, 400 .. 402 ms): $(head -3 $OUT/stat.i | tr '\n' '|')"
 fi
 
 # --- --json: one object, values and metrics
