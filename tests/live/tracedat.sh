@@ -5,10 +5,13 @@
 #              events; LISA's trace.dat (v6) and trace-cmd's v7 and zstd v7 conversions of it
 #              (and a zlib one) give trace-cmd's sched_switch count and times; a v7 file
 #              listing only the CPUs with data reads as trace-cmd reads it; losses a live
-#              run reported are read back per CPU; damaged files give one error.
+#              run reported are read back per CPU; damaged files give one error. The
+#              LISA checks have twins on a recording made here (v7, zstd and zlib
+#              conversions equal to it; damaged copies at known places), which a plain
+#              clone without ../shared still runs.
 # requires: trace-cmd (report, convert); root for the recordings; ../shared for LISA
 . tests/live/lib.sh
-plan 15
+plan 17
 SHARED=${FTSCOPE_SHARED:-../shared}
 LISA=$SHARED/fixtures/third_party/lisa/sched_load.trace.dat
 
@@ -184,7 +187,8 @@ PY
 	echo "# $name: $m"
 fi
 
-# --- damaged files: one error line, no crash; built from LISA's file or our own ---
+# --- damaged files: one error line, no crash; LISA's (its twin on our own recording:
+# tracedat_own_damaged) ---
 src=$LISA
 [ -f "$src" ] || src=""
 if [ -z "$src" ]; then
@@ -313,6 +317,101 @@ else
 	fail tracedat_timehist_file_equals_live "$rows rows; $(diff $OUT/th-live.txt $OUT/th-file.txt | head -3 | tr '\n' ' ')"
 fi
 echo "# timehist live and from its trace.dat: $rows rows, identical"
+
+# --- the twins of the LISA checks, on a recording made here (a plain clone has no ../shared) ---
+# two shells forking 300 sleeps each, one pinned to each of CPUs 0 and 1: over 10 pages of
+# each CPU's (in trace-cmd's compressed files, more than one chunk of 10 pages)
+W='for i in $(seq 300); do sleep 0.001 & wait; done'
+rm -f $OUT/own.dat $OUT/own7.dat $OUT/own7z.dat $OUT/own7zl.dat
+ft tracedat_own_v7_zstd_zlib_equal_v6 0 record -o $OUT/own.dat -- \
+	sh -c "taskset -c 0 sh -c '$W' & taskset -c 1 sh -c '$W' & wait" > $OUT/own.txt 2>&1
+echo "# own recording: $(head -1 $OUT/own.txt)"
+
+# trace-cmd's v7 conversions of it (none, zstd) and the zlib one of our script: timehist's
+# and runqlat's reports of each equal the v6 original's, byte for byte (as
+# tracedat_v7_and_zstd_equal_v6 on LISA's); each file is the version and compression it
+# claims (the v7 header: version "7", then after the page size the compression's name)
+name=tracedat_own_v7_zstd_zlib_equal_v6
+if [ $have_tc = 0 ]; then
+	skip $name "no trace-cmd"
+elif [ ! -s $OUT/own.dat ]; then
+	fail $name "ftscope record wrote no $OUT/own.dat: $(tail -1 $OUT/own.txt)"
+else
+	trace-cmd convert --file-version 7 --compression none -i $OUT/own.dat -o $OUT/own7.dat \
+		> /dev/null 2>&1
+	trace-cmd convert --file-version 7 --compression zstd -i $OUT/own.dat -o $OUT/own7z.dat \
+		> /dev/null 2>&1
+	[ -s $OUT/own7.dat ] && python3 tests/live/tdat_craft.py zlib $OUT/own7.dat $OUT/own7zl.dat
+	r=""
+	for a in timehist runqlat; do
+		ft $name 0 $a -i $OUT/own.dat > $OUT/own-$a.txt 2>&1
+	done
+	grep -q '^[0-9]* events processed' $OUT/own-timehist.txt || r="$r v6: no report;"
+	for f in own7:none own7z:zstd own7zl:zlib; do
+		comp=${f#*:} f=${f%:*}
+		if [ ! -s $OUT/$f.dat ]; then
+			r="$r no $f.dat made;"
+			continue
+		fi
+		# the fixed header: magic (10), version "7\0", endian, long size, page size (4)
+		got=$(head -c 40 $OUT/$f.dat | tail -c +11 | tr -c '[:print:]' ' ' | awk '{ print $1, $2 }')
+		[ "$got" = "7 $comp" ] || r="$r $f.dat: header says '$got', want '7 $comp';"
+		for a in timehist runqlat; do
+			ft $name 0 $a -i $OUT/$f.dat > $OUT/$f-$a.txt 2>&1
+			cmp -s $OUT/own-$a.txt $OUT/$f-$a.txt || r="$r $a of $f differs from v6;"
+		done
+	done
+	if [ -z "$r" ]; then
+		pass $name
+	else
+		fail $name "$r"
+	fi
+	echo "# $name: $(tail -1 $OUT/own-timehist.txt | cut -c1-60); sizes v6 $(stat -c %s $OUT/own.dat), v7 $(stat -c %s $OUT/own7.dat 2>/dev/null), zstd $(stat -c %s $OUT/own7z.dat 2>/dev/null), zlib $(stat -c %s $OUT/own7zl.dat 2>/dev/null)"
+fi
+
+# damaged copies of it, made by tests/live/tdat_damage.py at known places: each gives the
+# exact one error line and exit 1 it lists (or, for a page's commit word, a report that
+# counts the damaged page, exit 0); 40 flipped bits in the metadata or the pages (five
+# seeds each, as tracedat_damaged does to LISA's file): an error of one line or a
+# report, never a crash
+name=tracedat_own_damaged
+if [ ! -s $OUT/own.dat ]; then
+	fail $name "ftscope record wrote no $OUT/own.dat: $(tail -1 $OUT/own.txt)"
+else
+	rm -rf $OUT/own-dmg && mkdir -p $OUT/own-dmg
+	r="" n=0
+	if ! python3 tests/live/tdat_damage.py $OUT/own.dat $OUT/own-dmg > $OUT/own-dmg/cases 2>&1; then
+		r="tdat_damage.py: $(tail -1 $OUT/own-dmg/cases)"
+		: > $OUT/own-dmg/cases
+	fi
+	while IFS=$'\t' read -r f want msg; do
+		n=$((n + 1))
+		F=$OUT/own-dmg/$f.dat
+		ft $name "$want" timehist -i $F < /dev/null > $OUT/own-dmg/$f.out 2> $OUT/own-dmg/$f.err
+		rc=$?
+		lines=$(wc -l < $OUT/own-dmg/$f.err)
+		err=$(head -1 $OUT/own-dmg/$f.err)
+		# shellcheck disable=SC2059
+		exp=$(printf "$msg" "$F")
+		if [ $rc -ge 128 ]; then
+			r="$r $f: crashed ($rc);"
+		elif [ "$msg" = - ]; then
+			[ $rc -eq 0 ] || [ "$lines" -eq 1 ] || r="$r $f: exit $rc, $lines error lines;"
+		elif [ "$want" = 1 ]; then
+			[ $rc -eq 1 ] && [ "$lines" -eq 1 ] && [ "$err" = "ftscope timehist: $exp" ] ||
+				r="$r $f: exit $rc, $lines lines '$err', want 'ftscope timehist: $exp';"
+		elif [ $rc -ne 0 ] || [ "$lines" -ne 0 ] || ! grep -qF -- "$msg" $OUT/own-dmg/$f.out; then
+			r="$r $f: exit $rc, '$err', footer '$(tail -1 $OUT/own-dmg/$f.out)', want '$msg';"
+		fi
+		echo "# $f: exit $rc: $err$(grep -o ' [0-9]* damaged pages' $OUT/own-dmg/$f.out)"
+	done < $OUT/own-dmg/cases
+	[ -n "$r" ] || [ $n -eq 20 ] || r="$n damaged files, want 20"
+	if [ -z "$r" ]; then
+		pass $name
+	else
+		fail $name "$r"
+	fi
+fi
 
 # -p of a process making a thread every ms: threads born between ftscope's first look at
 # /proc and tracing on are added to the kernel's filter then (rescan_threads), with no fork
