@@ -167,14 +167,23 @@ def agree(th_path, lat_path, comm):
 
 
 def slice_scale(path, comm):
-    """Threads sharing one busy CPU wait for each other's slices."""
+    """Threads sharing one busy CPU wait for each other's slices: spin3's three spinners
+    on CPU 0 for 1 s each run a 4 ms tick and wait the other two's, 8 ms. HZ-dependent:
+    the figures are this VM's (CONFIG_HZ=250, kernel 6.18); another HZ waits other ticks.
+    Measured over 20 runs of sched.sh on 2026-11-27, beside another engineer's
+    profile.sh: 259 .. 431 delays, avg 5.149 .. 7.774 ms (5 runs with 280 .. 431
+    delays, avg 5.1 .. 7.2: other tasks on CPU 0, it seems), p99 8.027 .. 16.974 ms
+    (on whole ticks: 8, 12, 16), max 8.0 .. 37.9 ms (printed, not bounded). Bounds: count and avg the measured range +- 10%;
+    p99 0.5 ms below and one 4 ms tick above it; avg <= p99."""
     for line in open(path):
         m = re.match(r'\s+' + re.escape(comm) + r':\S+\s+\|\s*([\d.]+) ms \|\s*(\d+) \| avg:\s*'
                      r'([\d.]+) ms \| max:\s*([\d.]+) ms.*p99:\s*([\d.]+) ms', line)
         if m:
             avg, n, p99 = float(m.group(3)), int(m.group(2)), float(m.group(5))
-            done(n >= 30 and 0.5 <= avg <= 50 and avg <= p99,
-                 f'{n} delays, avg {avg} ms, p99 {p99} ms')
+            mx = float(m.group(4))
+            done(233 <= n <= 474 and 4.6 <= avg <= 8.5 and 7.5 <= p99 <= 21 and avg <= p99,
+                 f'{n} delays, avg {avg} ms, p99 {p99} ms, max {mx} ms (want 233 .. 474 '
+                 'delays, avg 4.6 .. 8.5 ms, p99 7.5 .. 21 ms)')
     done(False, f'no latency row for {comm}')
 
 
