@@ -120,13 +120,16 @@ static void clear_groups(struct ft_tab *t)
 	ft_tab_clear(t);
 }
 
-/* group_of - the record of thread @tid, made on first use */
+/*
+ * group_of - the record of thread @tid, made on first use; NULL for a tid no task has
+ * (a damaged record's -1: not a lack of memory)
+ */
 static struct lat_group *group_of(struct latency *l, int tid)
 {
-	struct lat_group *g = ft_tab_get(&l->groups, tid);
+	struct lat_group *g = tid < 0 ? NULL : ft_tab_get(&l->groups, tid);
 
 	if (!g) {
-		l->oom = true;
+		l->oom |= tid >= 0;
 		return NULL;
 	}
 	if (!g->ntasks) {

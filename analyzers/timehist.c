@@ -370,13 +370,18 @@ static inline bool shown(const struct timehist *th, int tid)
 	return tid && ft_env_traced(th->env, tid);
 }
 
-/* task - the record of @tid (the CPU's own idle task for 0) */
+/*
+ * task - the record of @tid (the CPU's own idle task for 0); NULL for a tid no task has
+ * (a damaged record's -1: not a lack of memory)
+ */
 static struct th_task *task(struct timehist *th, int tid, int cpu)
 {
 	struct th_task *tr;
 
 	if (tid == 0)
 		return &th->idle[cpu];
+	if (tid < 0)
+		return NULL;
 	tr = ft_tab_get(&th->tasks, tid);
 	if (!tr)
 		th->oom = true;
