@@ -79,9 +79,13 @@ check ${name}_hardirqs hard $D/hf.json
 check ${name}_softirqs soft $D/sf.json block:2000 net_rx:200
 
 # Handler time: bpftrace pairs the same entries and exits per CPU at the same time (its
-# window holds ftscope's). The mean time of the block line's handler: ftscope's within
-# 15% of bpftrace's (three runs: ftscope 3% to 7% below: each tool's interval holds the
-# other's work at one end).
+# window holds ftscope's). The mean time of the block line's handler: ftscope's -18% ..
+# +5% of bpftrace's. Measured 22 runs on 2026-11-27: -13.7 .. -6.8% (-112 .. -304 ns on
+# 1.7-2.3 us handlers): bpftrace's probes run before ftrace's on each tracepoint (it
+# attaches first), and its entry probe, two map writes, delays ftrace's entry record
+# more than its exit probe delays the exit record (as tests/live/rebuilt.bt found for
+# sched_switch); margin 4 points below, 5 above for an oracle made fairer. It was
+# +-15% after three runs read -3 .. -7%.
 name=irq_hardirqs_time_vs_bpftrace
 cat > $D/bt.bt <<'EOS'
 tracepoint:irq:irq_handler_entry { @s[cpu] = nsecs; @q[cpu] = args->irq; }
@@ -105,7 +109,7 @@ j = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 h = max(j['hardirqs'], key=lambda h: h['hist']['count'])
 bt = dict(re.findall(r'^@(ns|n)\[%d\]: (\d+)' % h['irq'], open(sys.argv[2]).read(), re.M))
 ft, bp = h['total_ns'] / h['hist']['count'], int(bt['ns']) / int(bt['n'])
-print(h['name'], h['hist']['count'], round(ft), int(bt['n']), round(bp), abs(ft - bp) <= 0.15 * bp)
+print(h['name'], h['hist']['count'], round(ft), int(bt['n']), round(bp), -0.18 * bp <= ft - bp <= 0.05 * bp)
 " $D/ht.json $D/bt.out 2>&1)
 	if [ "${r##* }" = True ] && [ "$(awk '{ print $2 }' <<< "$r")" -ge 2000 ]; then
 		pass "$name ($(awk '{ printf "%s: ftscope %d handlers, %d ns each; bpftrace %d, %d ns", $1, $2, $3, $4, $5 }' <<< "$r"))"
