@@ -23,9 +23,12 @@ comparison, never silently:
   both: bpftrace's probes that took over 20 us (@slow): ftrace's probe runs after it,
     so that record, and a rebuilt switch-in's evidence after it, come that much later
     (106 us once, inside a run of 200 switches).
-count=N: ftscope's count minus bpftrace's in -(N + F) .. N + E. missed=N+PCT: E + F at
-most N plus PCT % of bpftrace's count (the widening is bounded: an ftscope that left
-most latencies unmeasured fails here). pXX=US or pXX=US+PCT (max too): ftscope's figure
+count=N: ftscope's count minus bpftrace's in -(N + F) .. N + E. missed=N+PCT: what rests
+on ftscope's side (its unmeasured latencies, and its recording's events without
+bpftrace's or bpftrace's without its recording's) at most N plus PCT % of bpftrace's count
+(the widening is bounded: an ftscope that left most latencies unmeasured fails here);
+bpftrace's own reports (@miss, @slow) widen without a bound (52 slow probes of 500
+switches were seen once, with figures still equal). pXX=US or pXX=US+PCT (max too): ftscope's figure
 within US microseconds (plus PCT % of bpftrace's figure) of bpftrace's values N + E + F
 ranks either side of that rank; the max is not compared when E > 0."""
 import bisect
@@ -140,11 +143,15 @@ def main():
     d = slack + extra + fewer
     for k, v in bounds.items():
         if k == "missed":
+            # what rests on ftscope's side: its unmeasured latencies, and what the
+            # recording shows against bpftrace's events; bpftrace's own reports (@miss,
+            # @slow) widen the comparison without a bound: the oracle's noise, not ours
+            ours_missed = unmeasured + ft_nowk + skew + bt_nowk
             most, _, pct = v.partition("+")
             lim = int(most) + float(pct or 0) / 100 * n
-            if extra + fewer > lim:
-                sys.exit("%d latencies one side missed (ftscope %d unmeasured), more than "
-                         "%.0f" % (extra + fewer, unmeasured, lim))
+            if ours_missed > lim:
+                sys.exit("%d latencies ftscope or its recording missed (%d unmeasured), more "
+                         "than %.0f" % (ours_missed, unmeasured, lim))
             continue
         if k == "count":
             if not -(slack + fewer) <= ours[k] - n <= slack + extra:
