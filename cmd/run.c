@@ -760,14 +760,6 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	int ret = FT_PARSE_RUN;
 
 	ft_stages_events(&r->stages, &p.need, &p.want);
-	/*
-	 * Where switches are read, the chain times those the kernel did not record by the
-	 * task's return to user space (events/chain.c); not where every record carries
-	 * stacks, which would cost a stack per return
-	 */
-	if (((p.need | p.want) & FT_NEED(FT_EV_SWITCH)) &&
-	    !((p.need | p.want) & (FT_NEED(FT_EV_KSTACK) | FT_NEED(FT_EV_USTACK))))
-		p.want |= FT_NEED(FT_EV_RESUME);
 	p.tps = ft_tp_append(r->tps, ft_stages_tps(&r->stages));
 	if (r->funcs) {
 		p.probes_own.req = r->funcs;
@@ -779,6 +771,15 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	    ft_samples_prepare(&p.sm, r->samplers ? r->samplers : &r->stages, !o->input,
 			       o->clock))
 		ret = FT_EXIT_USAGE;
+	/*
+	 * Where switches are read, the chain times those the kernel did not record by the
+	 * task's return to user space (events/chain.c); not where every record carries
+	 * stacks (a stack per return), nor where perf samples are matched to the records
+	 * (offcpu --stacks perf, profile): those runs stay as they were
+	 */
+	if (((p.need | p.want) & FT_NEED(FT_EV_SWITCH)) && !p.sm.req &&
+	    !((p.need | p.want) & (FT_NEED(FT_EV_KSTACK) | FT_NEED(FT_EV_USTACK))))
+		p.want |= FT_NEED(FT_EV_RESUME);
 	if (ret == FT_PARSE_RUN && o->pmu) {
 		if (ft_pmu_parse(&pmu, o->pmu))
 			ret = FT_EXIT_USAGE;
