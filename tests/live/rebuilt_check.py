@@ -37,11 +37,7 @@ import re
 import subprocess
 import sys
 
-
-def rank(vals, p):
-    """the value of nearest rank ceil(p * n) in sorted @vals"""
-    k = max(1, -(-int(p * 1000) * len(vals) // 1000))
-    return vals[min(k, len(vals)) - 1]
+from pct_check import nearest_rank  # the one nearest-rank percentile of the checks
 
 
 def unmatched(dat, tids, seen, woken):
@@ -120,8 +116,8 @@ def main():
     lat.sort()
     n = len(lat)
     skew, bt_nowk, ft_nowk = unmatched(dat, tids, seen, woken) if dat else (0, 0, 0)
-    theirs = {"count": n, "p50": rank(lat, 0.5), "p90": rank(lat, 0.9),
-              "p99": rank(lat, 0.99), "max": lat[-1]}
+    theirs = {"count": n, "p50": nearest_rank(lat, 50), "p90": nearest_rank(lat, 90),
+              "p99": nearest_rank(lat, 99), "max": lat[-1]}
     print("ftscope/bpftrace: count %d/%d, p50 %.1f/%.1f, p90 %.1f/%.1f, p99 %.1f/%.1f, "
           "max %.1f/%.1f us; %d estimated, %d unmeasured; bpftrace missed %d switch-ins "
           "and %d wakeups, ftrace %d wakeups; %d switch-ins apart, %d slow probes" % (

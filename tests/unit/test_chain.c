@@ -338,8 +338,9 @@ static void run_hop(const struct ft_analyzer *a, const char *opts, char *out, si
 /* ev_resume - @pid returns to user space (rseq_update) */
 static struct ft_event ev_resume(uint64_t ts, int cpu, int pid)
 {
-	struct ft_event e = { .ts = ts, .cpu = cpu, .type = FT_EV_RESUME, .common_pid = pid };
+	struct ft_event e = ev_other(ts, cpu, pid);
 
+	e.type = FT_EV_RESUME;
 	return e;
 }
 
