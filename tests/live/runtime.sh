@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # description: run time where the kernel drops switches: threads hopping between CPU 0
-#              and CPU 1 (2 ms of spin, 3 ms of sleep, x150; alone and beside busy
-#              threads), each thread's run time in timehist -s and latency, live and
-#              from a recording, against the kernel's own schedstat of that thread.
+#              and CPU 1 (2 ms of spin, 3 ms of sleep, x150; alone, beside busy threads,
+#              beside untraced ones), each thread's run time in timehist -s and latency,
+#              live and from a recording, against the kernel's own schedstat of that
+#              thread.
 # requires: root, two CPUs
 . tests/live/lib.sh
-plan 6
+plan 8
 need_root runtime_vs_schedstat || exit 0
 PY=tests/live/runtime_check.py
 if [ "$(nproc)" -lt 2 ]; then
@@ -14,18 +15,22 @@ if [ "$(nproc)" -lt 2 ]; then
 	exit 0
 fi
 
-# Tolerance: the issue's bar is 5% per thread. Measured error against schedstat on this
-# VM (2 vCPUs, other jobs running beside), threads x runs:
-#   live, alone:        -3.9 .. +8.2%  (34 threads; 4 beyond 5%: another job's task kept a
-#                       CPU that the pid-filtered stream shows as silent, design.md;
-#                       once +211% beside a heavy foreign load: the blind spot has no bound)
-#   live, beside busy:  -2.0 .. +1.8%  (40 threads, busy ones included)
-#   record, then -i:    -1.9 .. +0.9%  (10 threads)
-# Before this fix: -49% on an idle VM (156 of 305 ms, issue 19), -6.0 .. -0.4% on this
-# loaded one (where it fails only on the missing ^ marks).
-# schedstat leaves out steal and irq time, which switch-to-switch times keep: a thread
-# pinned to CPU 0, where every switch is recorded, reads +2.3%.
-TOL_ALONE=10
+# Tolerance: 5% of the kernel's figure per thread. Measured against schedstat on this VM
+# (2 vCPUs) on 2026-11-27, with the chain timing rebuilt switch-ins by the task's return
+# to user space (rseq_update) and the delays it learned:
+#   live, alone:              -0.8 .. -0.4%  (6 runs x 2 threads x timehist and latency)
+#   live, beside busy:        -0.7 .. -0.1%  (busy threads of the same command included)
+#   live, beside foreign load -0.8 .. +0.7%  (untraced: spinners on both CPUs, perf bench
+#   (untraced tasks):                         sched messaging in a loop, sleepers, another
+#                                             hopper; the same without rseq_update: -0.8 ..
+#                                             +0.7%, so the learned delays alone hold it)
+#   record, then -i:          -0.8 .. -0.4%
+# Earlier chains were off by -3.9 .. +8.2% alone (4 of 34 threads beyond 5%: an untraced
+# task on a CPU the pid-filtered stream showed as silent, its time counted to the traced
+# task switched in there; once +211% beside callgrind): the "foreign" case keeps an
+# untraced hopper and busy threads running beside the traced one. Before issue 19's fix:
+# -49% on an idle VM. schedstat leaves out steal and irq time, which switch-to-switch
+# times keep: a thread pinned to CPU 0, where every switch is recorded, reads +2.3%.
 TOL=5
 
 # check NAME KIND WORKLOAD_OUT OUTPUT [TOLERANCE]: one result line
@@ -39,18 +44,25 @@ check() {
 	echo "# $1: $r"
 }
 
-for v in alone:0 busy:2; do
+for v in alone:0 busy:2 foreign:0; do
 	name=${v%:*}
 	busy=${v#*:}
 	wl="$WL/hopper 2 150 2 3 $busy"
 	tol=$TOL
-	[ $busy = 0 ] && tol=$TOL_ALONE
+	# foreign: an untraced hopper with two busy threads, hopping and sleeping beside
+	# the traced one through both runs (about 0.8 s each; its 500 rounds last 2.5 s)
+	fl=''
+	if [ $name = foreign ]; then
+		$WL/hopper 2 500 2 3 2 > /dev/null &
+		fl=$!
+	fi
 	ft runtime_timehist_${name}_vs_schedstat 0 timehist -s -- $wl > $OUT/rt-th-$name.txt 2>&1
 	check runtime_timehist_${name}_vs_schedstat timehist $OUT/rt-th-$name.txt \
 		$OUT/rt-th-$name.txt $tol
 	ft runtime_latency_${name}_vs_schedstat 0 latency --pids -- $wl > $OUT/rt-lat-$name.txt 2>&1
 	check runtime_latency_${name}_vs_schedstat latency $OUT/rt-lat-$name.txt \
 		$OUT/rt-lat-$name.txt $tol
+	[ -n "$fl" ] && { kill $fl; wait $fl; } 2> /dev/null
 done
 
 # a recording, read back by both
