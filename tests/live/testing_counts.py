@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Counts the checks of docs/testing.md's table of live checks by kind, as its counts line
-says they are counted: names split at the commas outside braces, `{a,b}` expanded, the
+says they are counted: names split at the commas and semicolons outside braces, `{a,b}` expanded, the
 outfiles row's `W` over the values its row lists, `NAME and N more` as N + 1; a name with
 `*`, `CASE` or `COMMAND` counts once. Prints the line the document should hold; with
 --check, exit status 1 (and both lines) when the document's line says otherwise."""
@@ -12,11 +12,11 @@ KINDS = ('evidence', 'consistency', 'behaviour')
 
 
 def split_top(text):
-    """the comma-separated parts of text, commas inside braces or parentheses kept"""
+    """the parts of text between commas or semicolons outside braces and parentheses"""
     parts, depth, cur = [], 0, ''
     for c in text:
         depth += c in '{(' and 1 or (c in '})' and -1 or 0)
-        if c == ',' and depth == 0:
+        if c in ',;' and depth == 0:
             parts.append(cur.strip())
             cur = ''
         else:
