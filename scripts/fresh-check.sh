@@ -1,23 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fresh-check.sh - run the README's two commands in a pristine Debian 12 root.
+# fresh-check.sh - run the README's two commands in a pristine Debian root.
 #
 #   scripts/fresh-check.sh [REV]
+#   FTSCOPE_FRESH_SUITE=trixie scripts/fresh-check.sh [REV]     (Debian 13)
 #
-# Builds (once, then cached) a minimal Debian 12 root with debootstrap (--variant=minbase,
+# Builds (once, then cached) a minimal Debian 12 (or 13) root with debootstrap (--variant=minbase,
 # plus git and ca-certificates), unpacks a new copy of it, clones this repository at REV
 # (default HEAD: what is committed, not the work tree) into it, with ../shared beside it
 # bind-mounted read-only when it exists, mounts proc, sys, tracefs and dev, and runs as
 # root inside:
 #
 #   scripts/install-deps.sh && make && ./ftscope runqlat -d 5
-#   scripts/install-deps.sh && make check
+#   scripts/install-deps.sh --tests && make check
 #
-# Prints each command's output and exits with the status of the first that failed. The
-# root is removed afterwards (FTSCOPE_FRESH_KEEP=1 keeps it for a look). Needs root.
+# Prints each command's output, then its exit status, how long it took and what apt
+# downloaded for it, and exits with the status of the first that failed. The root is
+# removed afterwards (FTSCOPE_FRESH_KEEP=1 keeps it for a look). Needs root.
 #
 # Environment:
+#   FTSCOPE_FRESH_SUITE   the Debian release: bookworm (12, the default) or trixie (13)
 #   FTSCOPE_FRESH_CACHE   where the base root is cached (/var/cache/ftscope-fresh)
 #   FTSCOPE_FRESH_MIRROR  Debian mirror for debootstrap (default: the first in this
 #                         machine's apt sources, else debootstrap's own default)
@@ -26,7 +29,8 @@
 set -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${FTSCOPE_FRESH_CACHE:-/var/cache/ftscope-fresh}
-BASE=$CACHE/bookworm-minbase.tar
+SUITE=${FTSCOPE_FRESH_SUITE:-bookworm}
+BASE=$CACHE/$SUITE-minbase.tar
 REV=${1:-HEAD}
 MNTS=()
 DIR=""
@@ -63,9 +67,9 @@ base() {
 	}
 	mkdir -p "$CACHE" || die "cannot create $CACHE"
 	tmp=$(mktemp -d "$CACHE/base.XXXXXX") || die "cannot create a directory in $CACHE"
-	echo "fresh-check.sh: debootstrap --variant=minbase bookworm (once; cached in $BASE)" >&2
+	echo "fresh-check.sh: debootstrap --variant=minbase $SUITE (once; cached in $BASE)" >&2
 	# shellcheck disable=SC2046
-	debootstrap --variant=minbase --include=git,ca-certificates bookworm "$tmp" \
+	debootstrap --variant=minbase --include=git,ca-certificates "$SUITE" "$tmp" \
 		$(mirror) > "$CACHE/debootstrap.log" 2>&1 || {
 		rm -rf "$tmp"
 		die "debootstrap failed: see $CACHE/debootstrap.log"
@@ -90,7 +94,16 @@ cleanup() {
 	[ -n "$DIR" ] && [ "$FTSCOPE_FRESH_KEEP" != 1 ] && rm -rf --one-file-system "$DIR"
 }
 
+# debs: bytes of the packages apt has downloaded into the root so far
+debs() {
+	du -cb "$DIR"/var/cache/apt/archives/*.deb 2>/dev/null | tail -n 1 | cut -f1
+}
+
 [ "$(id -u)" -eq 0 ] || die "must run as root (debootstrap, chroot, mounts)"
+case $SUITE in
+bookworm|trixie) ;;
+*) die "FTSCOPE_FRESH_SUITE: bookworm or trixie, not '$SUITE'" ;;
+esac
 git -C "$ROOT" rev-parse --verify -q "$REV^{commit}" >/dev/null || die "no such revision: $REV"
 base
 DIR=$(mktemp -d /var/tmp/ftscope-fresh.XXXXXX) || die "cannot create a root in /var/tmp"
@@ -117,13 +130,17 @@ if [ -d "$ROOT/../shared" ]; then
 fi
 
 status=0
+echo "fresh-check.sh: Debian $(cat "$DIR/etc/debian_version") ($SUITE)"
 for cmd in "scripts/install-deps.sh && make && ./ftscope runqlat -d 5" \
-	   "scripts/install-deps.sh && make check"; do
+	   "scripts/install-deps.sh --tests && make check"; do
 	echo "fresh-check.sh: # $cmd"
+	t0=$(date +%s)
+	d0=$(debs)
 	env -i HOME=/root TERM=dumb PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		chroot "$DIR" /bin/bash -c "cd /root/ftscope && $cmd" < /dev/null
 	status=$?
-	echo "fresh-check.sh: exit $status"
+	echo "fresh-check.sh: exit $status after $(($(date +%s) - t0)) s;" \
+		"apt downloaded $((($(debs) - d0) / 1048576)) MB"
 	[ $status -eq 0 ] || break
 done
 exit $status
