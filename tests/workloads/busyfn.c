@@ -6,7 +6,10 @@
  * innermost spinning 100 us. Known answers for function latency: exact counts, and
  * latencies of at least the requested time. With BUSYFN_TIMES=1 in the environment it
  * prints each call's own wall-clock time on stderr, "call US TOOK_US": the host's
- * stalls lengthen those as they lengthen what a tracer measures.
+ * stalls lengthen those as they lengthen what a tracer measures. With BUSYFN_MORE=N3,US3
+ * N3 more calls of busy_wait(US3) follow the N1 + N2 (timed as they are): a third
+ * group, e.g. a few calls far longer than the others, which no stall of a shorter one
+ * outruns.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +45,8 @@ __attribute__((noinline)) long recurse(int depth)
 
 int main(int argc, char **argv)
 {
-	long n1, us1, n2, us2, r = 0, depth = 0, i, sum = 0;
+	long n1, us1, n2, us2, n3 = 0, us3 = 0, r = 0, depth = 0, i, sum = 0;
+	const char *more = getenv("BUSYFN_MORE");
 	int times;
 
 	if (argc != 5 && argc != 7) {
@@ -58,8 +62,12 @@ int main(int argc, char **argv)
 		depth = atol(argv[6]);
 	}
 	times = getenv("BUSYFN_TIMES") != NULL;
-	for (i = 0; i < n1 + n2; i++) {
-		long us = i < n1 ? us1 : us2;
+	if (more && sscanf(more, "%ld,%ld", &n3, &us3) != 2) {
+		fprintf(stderr, "busyfn: BUSYFN_MORE=N3,US3\n");
+		return 2;
+	}
+	for (i = 0; i < n1 + n2 + n3; i++) {
+		long us = i < n1 ? us1 : i < n1 + n2 ? us2 : us3;
 		double t0 = now_us();
 
 		sum += busy_wait(us);
