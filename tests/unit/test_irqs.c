@@ -240,10 +240,11 @@ static void test_hardirqs_layout(void **state)
 }
 
 /*
- * CPU 0 raises TIMER twice (the second changes nothing) and SCHED, then runs TIMER
- * (raised 1000 ns before, runs 2000) and SCHED (waited 2900, runs 500). CPU 1 runs
- * NET_RX (no raise seen, 4000 ns) and raises TIMER, which CPU 0 then runs (100 ns):
- * CPU 1's raise is not CPU 0's, so that entry has no raise either.
+ * CPU 0 raises TIMER twice (the first starts the wait, the second is kept) and SCHED,
+ * then runs TIMER (raised 1000 ns before, runs 2000) and SCHED (waited 2900, runs 500).
+ * CPU 1 runs NET_RX (no raise seen, 4000 ns) and raises TIMER, which CPU 0 then runs
+ * (100 ns): CPU 1's raise is not CPU 0's, and with nothing pending that entry takes
+ * CPU 0's second raise (waited 9600: the kernel needs a raise after its clear).
  */
 static const struct rec soft[] = {
 	{ RAISE, 0, 100, 1, NULL },
@@ -273,10 +274,10 @@ static void test_softirqs(void **state)
 	has(&r, "{\"name\":\"sched\",\"vec\":7,\"count\":1,\"total_ns\":500,");
 	has(&r, "{\"name\":\"net_rx\",\"vec\":3,\"count\":1,\"total_ns\":4000,");
 	has(&r, "\"raise_to_entry\":[{\"name\":\"timer\",\"vec\":1,\"hist\":{\"unit\":\"ns\","
-		"\"count\":1,\"sum_ns\":1000,");
+		"\"count\":2,\"sum_ns\":10600,");
 	has(&r, "{\"name\":\"sched\",\"vec\":7,\"hist\":{\"unit\":\"ns\",\"count\":1,"
 		"\"sum_ns\":2900,");
-	has(&r, "\"unraised_entries\":2,\"unpaired_exits\":0,");
+	has(&r, "\"unraised_entries\":1,\"unpaired_exits\":0,");
 	finish(&r);
 	start(&r, &ft_softirqs, NULL, 0);
 	feed(&r, soft, sizeof(soft) / sizeof(soft[0]));
@@ -286,8 +287,64 @@ static void test_softirqs(void **state)
 		"timer                      2\n"
 		"net_rx                     4\n");
 	has(&r, "RAISE->ENTRY           COUNT   AVG_usecs   P99_usecs   MAX_usecs\n"
-		"timer                      1         1.0         1.0         1.0\n"
+		"timer                      2         5.3         9.6         9.6\n"
 		"sched                      1         2.9         2.9         2.9\n");
+	finish(&r);
+}
+
+/*
+ * The kernel clears the pending mask, then runs what it read. CPU 0: SCHED raised at
+ * 1000, BLOCK and SCHED again at 1500 and 1800 after the clear; SCHED runs (waited
+ * 2000), then the restart runs BLOCK (2000) and SCHED (from 1800: 2200). CPU 1: TIMER
+ * raised at 1000 and 1100 before the clear, runs (2000), is raised at 5000 (the
+ * repeat dropped) and runs (100). CPU 0 raises RCU twice, runs it (500), loses
+ * events: RCU entered again has no raise seen (its repeat forgotten).
+ */
+static const struct rec repeat[] = {
+	{ RAISE, 0, 1000, 7, NULL },
+	{ RAISE, 1, 1000, 1, NULL },
+	{ RAISE, 1, 1100, 1, NULL },
+	{ RAISE, 0, 1500, 4, NULL },
+	{ RAISE, 0, 1800, 7, NULL },
+	{ SI_ENTRY, 0, 3000, 7, NULL },
+	{ SI_ENTRY, 1, 3000, 1, NULL },
+	{ SI_EXIT, 0, 3400, 7, NULL },
+	{ SI_EXIT, 1, 3400, 1, NULL },
+	{ SI_ENTRY, 0, 3500, 4, NULL },
+	{ SI_EXIT, 0, 3800, 4, NULL },
+	{ SI_ENTRY, 0, 4000, 7, NULL },
+	{ SI_EXIT, 0, 4300, 7, NULL },
+	{ RAISE, 1, 5000, 1, NULL },
+	{ SI_ENTRY, 1, 5100, 1, NULL },
+	{ SI_EXIT, 1, 5200, 1, NULL },
+	{ RAISE, 0, 6000, 9, NULL },
+	{ RAISE, 0, 6200, 9, NULL },
+	{ SI_ENTRY, 0, 6500, 9, NULL },
+	{ SI_EXIT, 0, 6600, 9, NULL },
+	{ LOST, 0, 7000, 0, NULL },
+	{ SI_ENTRY, 0, 8000, 9, NULL },
+	{ SI_EXIT, 0, 8100, 9, NULL },
+};
+
+/* test_softirqs_repeat - a raise while pending starts the wait of the run after */
+static void test_softirqs_repeat(void **state)
+{
+	const int opts[] = { 'N' };
+	struct run r;
+
+	start(&r, &ft_softirqs, opts, 1);
+	feed(&r, repeat, sizeof(repeat) / sizeof(repeat[0]));
+	report(&r, true);
+	has(&r, "\"raise_to_entry\":[{\"name\":\"timer\",\"vec\":1,\"hist\":{\"unit\":\"ns\","
+		"\"count\":2,\"sum_ns\":2100,");
+	has(&r, "{\"name\":\"block\",\"vec\":4,\"hist\":{\"unit\":\"ns\",\"count\":1,"
+		"\"sum_ns\":2000,");
+	has(&r, "{\"name\":\"sched\",\"vec\":7,\"hist\":{\"unit\":\"ns\",\"count\":2,"
+		"\"sum_ns\":4200,\"avg_ns\":2100,\"min_ns\":2000,");
+	has(&r, "{\"name\":\"rcu\",\"vec\":9,\"hist\":{\"unit\":\"ns\",\"count\":1,"
+		"\"sum_ns\":500,");
+	has(&r, "\"unraised_entries\":1,\"unpaired_exits\":0,\"unpaired_entries\":0,"
+		"\"dropped_after_loss\":0,");
 	finish(&r);
 }
 
@@ -297,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_hardirqs_times),
 		cmocka_unit_test(test_hardirqs_layout),
 		cmocka_unit_test(test_softirqs),
+		cmocka_unit_test(test_softirqs_repeat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0
+"""ftscope softirqs --json against bpftrace's records of the same tracepoints in the same run
+(tests/live/irq.sh).
+
+  softirq_check.py time|raise JSON BT KEYS VEC:LO:HI:PLO:PHI:MISSED...
+
+BT is bpftrace's maps @r, @e, @x [CPU, NS]: VEC (softirq_raise, _entry, _exit; NS its
+nsecs, CLOCK_MONOTONIC, ftscope's default trace clock "mono"), each under KEYS entries
+(a full map lost records). bpftrace ran before ftscope and ended after it: its records
+are cut to ftscope's window, from its record of ftscope's first one (its latest at or
+before JSON's start_ns: bpftrace's probe runs before ftrace's on each tracepoint, so its
+stamp is the earlier) to its latest at or before time_ns (ftscope's last record). Over
+that window they are paired by ftscope's rule (docs/irqs.md, analyzers/softirqs.c),
+written again here:
+
+  time   an entry opens its CPU; the next exit on that CPU closes it, timed when its
+         vector is the open one's
+  raise  a raise marks its vector pending on its own CPU from its first raise, and the
+         last raise while pending is kept; an entry of a pending vector ends the wait
+         from the first raise, and keeps the repeat for the vector's next entry, which
+         takes it when nothing is pending then; else the entry counts as unraised
+
+For each VEC (a name, as ftscope prints it): ftscope's count (entries and timed pairs
+for time, latencies for raise) less bpftrace's in 0 .. MISSED percent of bpftrace's
+(bpftrace's tracepoint programs skip some records, never add one), ftscope's mean in
+LO .. HI and its p50 (bpftrace's: nearest rank) in PLO .. PHI percent of bpftrace's.
+One line per VEC, then OK or BAD lines.
+"""
+import json
+import re
+import sys
+
+NAMES = ['hi', 'timer', 'net_tx', 'net_rx', 'block', 'irq_poll', 'tasklet', 'sched',
+         'hrtimer', 'rcu']
+
+
+def nearest_rank(vals, pct):
+    """The nearest-rank percentile of sorted vals: rank ceil(n * pct / 100)."""
+    rank = max(1, (len(vals) * pct + 99) // 100)
+    return vals[rank - 1]
+
+
+def records(path):
+    """bpftrace's maps as (ns, cpu, kind, vec) in time order, and each map's size"""
+    r, size = [], {'R': 0, 'E': 0, 'X': 0}
+    for line in open(path):
+        m = re.match(r'@([rex])\[(\d+), (\d+)\]: (\d+)$', line)
+        if m:
+            r.append((int(m[3]), int(m[2]), m[1].upper(), int(m[4])))
+            size[m[1].upper()] += 1
+    r.sort()
+    return r, size
+
+
+def pair(recs):
+    """ftscope's pairing over recs: entries, handler times, raise latencies per vector"""
+    n, time, wait = {}, {}, {}
+    run, pend, again, nxt, unraised = {}, {}, {}, {}, 0
+    for ns, cpu, kind, v in recs:
+        key = (cpu, v)
+        if kind == 'R':
+            if key in pend:
+                again[key] = ns
+            else:
+                pend[key] = ns
+        elif kind == 'E':
+            n[v] = n.get(v, 0) + 1
+            run[cpu] = (v, ns)
+            if key in pend:
+                wait.setdefault(v, []).append(ns - pend.pop(key))
+                if key in again:
+                    nxt[key] = again.pop(key)
+                else:
+                    nxt.pop(key, None)
+            elif key in nxt:
+                wait.setdefault(v, []).append(ns - nxt.pop(key))
+            else:
+                unraised += 1
+        else:
+            o = run.pop(cpu, None)
+            if o and o[0] == v:
+                time.setdefault(v, []).append(ns - o[1])
+    return n, time, wait, unraised
+
+
+def judge(mode, name, f, n, vals, bounds):
+    """One vector: its line, and what is out of bounds (LO, HI, PLO, PHI, MISSED)"""
+    lo, hi, plo, phi, missed = bounds
+    h = f['hist']
+    if mode == 'time':
+        counts = [('entries', f['count'], n), ('timed', h['count'], len(vals))]
+    else:
+        counts = [('latencies', h['count'], len(vals))]
+    fm, bm = h['avg_ns'], sum(vals) / len(vals)
+    fp, bp = h['p50_ns'], nearest_rank(vals, 50)
+    dm, dp = 100 * (fm - bm) / bm, 100 * (fp - bp) / bp
+    print('%s: %s; mean %.0f/%.0f ns (%+.1f%%), p50 %.0f/%.0f ns (%+.1f%%)'
+          % (name, ', '.join('%s %d/%d' % c for c in counts), fm, bm, dm, fp, bp, dp))
+    bad = ['%s: %s ftscope %d, bpftrace %d, allowed 0 .. %g%% more' % (name, what, a, b, missed)
+           for what, a, b in counts if not 0 <= a - b <= missed / 100 * b]
+    bad += ['%s: %s %+.1f%% of bpftrace\'s, allowed %+g .. %+g%%' % (name, what, d, a, b)
+            for what, d, a, b in (('mean', dm, lo, hi), ('p50', dp, plo, phi))
+            if not a <= d <= b]
+    return bad
+
+
+def main():
+    mode, js, bt, keys = sys.argv[1:5]
+    j = json.loads(open(js).read().strip().splitlines()[-1])
+    recs, size = records(bt)
+    bad = []
+    if j.get('lost') or j.get('lost_unknown_count'):
+        bad.append('ftscope lost records: no like for like')
+    bad += ['bpftrace\'s @%s is full (%d entries)' % (k.lower(), s)
+            for k, s in size.items() if s >= int(keys)]
+    first = [r for r in recs if r[0] <= j['start_ns']]
+    last = [r for r in recs if r[0] <= j['time_ns']]
+    if not first:
+        print('BAD bpftrace has no record at or before ftscope\'s first')
+        return
+    w0, w1 = first[-1][0], last[-1][0]
+    n, time, wait, unraised = pair([r for r in recs if w0 <= r[0] <= w1])
+    print('bpftrace\'s window starts %d ns and ends %d ns before ftscope\'s records; '
+          'unraised entries: ftscope %d, bpftrace %d'
+          % (j['start_ns'] - w0, j['time_ns'] - w1, j.get('unraised_entries', -1), unraised))
+    ft = {x['name']: x for x in j['softirqs' if mode == 'time' else 'raise_to_entry']}
+    for spec in sys.argv[5:]:
+        name, *bounds = spec.split(':')
+        v = NAMES.index(name)
+        vals = sorted((time if mode == 'time' else wait).get(v, []))
+        if name not in ft or not vals:
+            bad.append('%s: ftscope %s, bpftrace %d' % (name, 'has it' if name in ft else 'none',
+                                                         len(vals)))
+            continue
+        bad += judge(mode, name, ft[name], n.get(v, 0), vals, [float(b) for b in bounds])
+    print('\n'.join('BAD ' + x for x in bad) or 'OK')
+
+
+main()
