@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: timehist, latency and wakeup on workloads with known answers, timehist
 #              against perf sched timehist recording the same run, and latency, timehist,
-#              record -i and report against the kernel's schedstat of the same threads.
+#              record -i and report against the kernel's schedstat of the same threads;
+#              timehist's summary against runs the workload timed itself and against
+#              the kernel's count of migrations.
 # requires: root; perf for the comparisons (skipped without it)
 . tests/live/lib.sh
-plan 20
+plan 22
 need_root timehist_known_sleeps || exit 0
 PY=tests/live/sched_check.py
 
@@ -139,6 +141,51 @@ ss record_file_vs_schedstat $OUT/ss.self $OUT/ss-lat.json $OUT/ss-th.json
 ft report_vs_schedstat 0 report --json -i $OUT/ss.dat 'latency --pids' 'timehist -s' \
 	> $OUT/ss-rep.json 2>&1
 ss report_vs_schedstat $OUT/ss.self $OUT/ss-rep.json
+
+# The Runtime summary's other columns against the workload's own clock: runlens's
+# runner (SCHED_FIFO, pinned to CPU 0 beside a SCHED_IDLE filler, so that no switch-in
+# comes out of idle) makes 22 runs of 3, 6, 9 and 12 ms between 1 ms naps and times each
+# itself; sched-in must equal its count, min, avg and max run hold its own values and
+# stddev its runs' stddev of the mean (sched_check.py runs: the bounds and their
+# measured spread). A preemption splits a run (the runner's own count of involuntary
+# switches says so): then it runs again, three times at most.
+name=timehist_summary_runs_own
+for try in 1 2 3; do
+	ft $name 0 timehist -s -- sh -c "exec $WL/runlens 0 22 3 > $OUT/thr.self" > $OUT/thr.txt \
+		2> $OUT/thr.err
+	r=$(python3 $PY runs $OUT/thr.self $OUT/thr.txt)
+	rc=$?
+	[ $rc -ne 2 ] && break
+	echo "# $name: run $try: $r"
+done
+if [ $rc -eq 0 ]; then
+	pass "$name ($r)"
+else
+	fail $name "$r"
+fi
+
+# migrations: each of two hoppers moves between CPU 0 and 1 100 times and reads the
+# kernel's count (se.nr_migrations) as its last act, pinned: equal, in 32 of 32 threads
+# (99 or 100 each, 16 runs); one more or one less fails. The whole system is traced:
+# with a pid filter (-- command, -p) ftscope's count is wrong (0 where the kernel
+# counted 150, hopper 2 150 2 3 on 2026-11-27): the kernel records sched_migrate_task
+# in the mover's context (the migration thread, a waker), which the filter drops.
+name=timehist_migrations_vs_kernel
+if [ "$(nproc)" -lt 2 ]; then
+	skip $name "needs CPUs 0 and 1"
+else
+	$FTSCOPE timehist -s -b 8192 > $OUT/thm.txt 2> $OUT/thm.err &
+	p=$!
+	wait_for 10 our_instance $p
+	$WL/hopper 2 100 1 1 > $OUT/thm.self
+	kill -INT $p
+	ft_wait $name 0 $p
+	if r=$(python3 $PY migrations $OUT/thm.self $OUT/thm.txt); then
+		pass "$name ($r)"
+	else
+		fail $name "$r"
+	fi
+fi
 
 # ping-pong: every wakeup of ping comes from pong and back (the first from main), as
 # many as the kernel counts sleeps of each in its loop (its voluntary switches, which

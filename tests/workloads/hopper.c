@@ -5,7 +5,10 @@
  * SPIN_MS ms of its own CPU time, then sleeping SLEEP_MS ms. BUSY more threads named
  * "busy", free to run anywhere, spin 1 ms and sleep 1 ms until the hoppers are done.
  * At the end each thread prints "NAME TID RUN_NS": the run time the kernel counted
- * for it (/proc/self/task/TID/schedstat, first field) between its start and its end.
+ * for it (/proc/self/task/TID/schedstat, first field) between its start and its end;
+ * then "migrations NAME TID N": the kernel's count of its moves to another CPU since
+ * it was created (se.nr_migrations of /proc/self/task/TID/sched; -1 where the kernel
+ * has no such file). A hopper is pinned to one CPU when it reads it: it moves no more.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -38,6 +41,24 @@ static long long run_ns(int tid)
 	return ns;
 }
 
+/* migrations - the kernel's count of thread @tid's migrations, -1 if not known */
+static long long migrations(int tid)
+{
+	char path[64], line[256];
+	long long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/sched", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "se.nr_migrations : %lld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
 /* thread_ns - this thread's CPU time */
 static long long thread_ns(void)
 {
@@ -64,11 +85,15 @@ static void nap(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* report - print NAME TID RUN_NS for the calling thread since @start */
+/* report - print NAME TID RUN_NS for the calling thread since @start, and its migrations */
 static void report(const char *name, int tid, long long start)
 {
+	long long ns, mig;
+
 	pthread_mutex_lock(&out_lock);
-	printf("%s %d %lld\n", name, tid, run_ns(tid) - start);
+	ns = run_ns(tid) - start;
+	mig = migrations(tid);
+	printf("%s %d %lld\nmigrations %s %d %lld\n", name, tid, ns, name, tid, mig);
 	fflush(stdout);
 	pthread_mutex_unlock(&out_lock);
 }
