@@ -6,7 +6,7 @@
 #              known answers as the tests on this kernel.
 # requires: root (apt-get for qemu and the kernel package), network on first use
 . tests/live/lib.sh
-plan 22
+plan 24
 
 guest qemu guest.sh || exit 0
 
@@ -59,20 +59,29 @@ else
 	fail $name "$rows rows: $(tr '\n' '|' < $Q/timehist_mmap.err) $(grep 'ring buffer' $Q/list.out)"
 fi
 
-# the counters, attached from the sleeper's exec to its exit, count its 20 naps' switches
-# out and at most every row but the exit's; rows before exec (preemptions of the command
-# while the host was loaded: 24 rows for 22 switches once) are not counted (as
-# pmu_beside_timehist on this kernel)
+# the counters, enabled at the sleeper's exec and gone at its exit, count its switches
+# out in between: every row of it but the exit's last switch (state Z). The kernel
+# enables them (perf_event_exec) before it names the task sleeper (begin_new_exec),
+# so a row before exec shows as ftscope[PID], not counted here; they leave in
+# perf_event_exit_task, before that last switch, which the trace itself may miss
+# (ftscope stops when it reaps the command: 1 run in 10 beside spinners on its CPU).
+# Exact in 25 of 25 runs (2026-11-27): 15 alone, one with a preemption on the
+# way out (an R row after the 20th nap, counted: before perf_event_exit_task), and 10
+# beside spin3 on CPU 0 (5 to 7 preemptions each). The old bound (20 <= counter <=
+# rows - 1) came from one run with 24 rows for 22 switches whose rows' states were not
+# kept: its cause is not known (a preemption after perf_event_exit_task would do it);
+# the message prints the states (a '^' marks a row at a switch ftscope rebuilt).
 name=qemu_pmu_beside_timehist
-rows=$(grep -c ' sleeper\[' $Q/pmu.out)
-naps=$(nap_rows $Q/pmu.out)
+read -r rows naps z states < <(awk '/ sleeper\[/ { n++; st = $NF == "^" ? $(NF - 1) : $NF
+	s += st == "S"; z += st == "Z" || st == "X"; all = all st ($NF == "^" ? "^" : "") }
+	END { print n + 0, s + 0, z + 0, all "." }' $Q/pmu.out)
 sw=$(awk '$2 == "sched:sched_switch" { print $1 }' $Q/pmu.out)
 cs=$(awk '$2 == "context-switches" { print $1 }' $Q/pmu.out)
-if ok pmu && [ -n "$sw" ] && [ "$naps" -ge 20 ] && [ "$sw" -ge 20 ] && [ "$sw" = "$cs" ] &&
-   [ "$sw" -le $((rows - 1)) ]; then
-	pass "$name ($sw switches counted, $rows rows traced)"
+if ok pmu && [ -n "$sw" ] && [ "$naps" = 20 ] && [ "$sw" = "$cs" ] && [ "$z" -le 1 ] &&
+   [ "$sw" = $((rows - z)) ]; then
+	pass "$name ($sw switches counted, $rows rows traced, $z the exit's)"
 else
-	fail $name "sched_switch $sw, context-switches $cs, rows $rows ($naps after a 10 ms nap)"
+	fail $name "sched_switch $sw, context-switches $cs, rows $rows ($naps S, $z Z): states ${states%.}"
 fi
 
 # bk-sleeper sleeps 10 x 50 ms in sleep_here: against its own off-CPU time in those calls
@@ -123,6 +132,28 @@ if ok funccount && [ "$fc" = "$kp" ] && [ "$(json "len(j['functions'])" $Q/funcc
 	pass "$name (vfs_read: $fc)"
 else
 	fail $name "funccount $fc, kprobe $kp: $(head -1 $Q/funccount.err)"
+fi
+
+# knowncalls N: N getppid calls and N reads of /dev/zero, and its startup's few reads
+# (tests/live/qemu_check.py states the rule): funccount, the function tracer, exact
+name=qemu_funccount_known_calls
+if ok funccount_known0 && ok funccount_known &&
+   r=$(python3 tests/live/qemu_check.py calls $Q/funccount_known0.out $Q/funccount_known.out \
+	1000 2>&1); then
+	pass "$name ($r)"
+else
+	fail $name "exit $(cat $Q/funccount_known0.rc) $(cat $Q/funccount_known.rc): $(tail -1 <<< "$r") \
+$(head -1 $Q/funccount_known.err)"
+fi
+
+# kprobes on do_nanosleep against napclock's own time of each of its 20 naps: count,
+# each call, mean, max and buckets (tests/live/qemu_check.py states the bounds)
+name=qemu_funclat_kprobe_vs_workload_clock
+if ok funclat_naps &&
+   r=$(python3 tests/live/qemu_check.py naps $Q/funclat_naps.out $Q/naps.txt do_nanosleep 2>&1); then
+	pass "$name ($r)"
+else
+	fail $name "exit $(cat $Q/funclat_naps.rc): $(tail -1 <<< "$r") $(head -1 $Q/funclat_naps.err)"
 fi
 
 name=qemu_funclat_auto_says_method

@@ -5,12 +5,14 @@
 #              funclat --method graph and --method kprobe on the same 100 reads count the
 #              same calls of ksys_read and of vfs_read nested in it (one each, the inner
 #              calls' time inside the outer's); the graph recording read back with -i
-#              equals the live run; funccount's function tracer counts the same; with a
+#              equals the live run; funccount's function tracer counts the same, and
+#              exactly the calls of a known workload; function_graph on do_nanosleep
+#              against the workload's own time of each nap; with a
 #              snapshot armed on the top buffer (which then refuses a mapping) list says
 #              --mmap works, as a run's own instance maps; tracefs is left as found.
 # requires: root, network on first use (the backports kernel package, cached)
 . tests/live/lib.sh
-plan 7
+plan 9
 
 guest qemu_graph guest_graph.sh FTSCOPE_QEMU_SUITE=bookworm-backports || exit 0
 
@@ -50,6 +52,29 @@ if ok funccount && [ "$fc" = "$want" ]; then
 	pass "$name ($fc)"
 else
 	fail $name "funccount $fc, function_graph $want: $(head -1 $Q/funccount.err)"
+fi
+
+# as qemu_funccount_known_calls on 6.1 (tests/live/qemu_check.py)
+name=qemu_graph_funccount_known_calls
+if ok funccount_known0 && ok funccount_known &&
+   r=$(python3 tests/live/qemu_check.py calls $Q/funccount_known0.out $Q/funccount_known.out \
+	1000 2>&1); then
+	pass "$name ($r)"
+else
+	fail $name "exit $(cat $Q/funccount_known0.rc) $(cat $Q/funccount_known.rc): $(tail -1 <<< "$r") \
+$(head -1 $Q/funccount_known.err)"
+fi
+
+# function_graph on do_nanosleep against napclock's own time of each of its 20 naps, as
+# qemu_funclat_kprobe_vs_workload_clock on 6.1 (the same bounds)
+name=qemu_graph_vs_workload_clock
+if ok graph_naps &&
+   r=$(python3 tests/live/qemu_check.py naps $Q/graph_naps.out $Q/naps.txt do_nanosleep 2>&1) &&
+   [ "$(json "j['method']" $Q/graph_naps.out)" = function_graph ]; then
+	pass "$name ($r)"
+else
+	fail $name "exit $(cat $Q/graph_naps.rc), method $(json "j['method']" $Q/graph_naps.out 2>&1): \
+$(tail -1 <<< "$r") $(head -1 $Q/graph_naps.err)"
 fi
 
 # The snapshot trigger on the top buffer makes the kernel refuse to map that buffer

@@ -26,7 +26,7 @@ run stat ftscope stat -x, -e task-clock,page-faults,cycles -- $WL/faulter 16 100
 run runqlat ftscope runqlat -m --json -- $WL/spin3 0 1
 run timehist ftscope timehist -- $WL/sleeper 0 20 10
 run timehist_mmap ftscope timehist --mmap -v -- $WL/sleeper 0 20 10
-run pmu ftscope timehist --pmu sched:sched_switch,context-switches -- $WL/sleeper 0 20 10
+run pmu ftscope timehist --state --pmu sched:sched_switch,context-switches -- $WL/sleeper 0 20 10
 run offcpu ftscope offcpu -f -- $WL/blocker 10 50 0 0
 run wakeup ftscope wakeup --json -- $WL/sleeper 0 20 10
 run latency ftscope latency -- $WL/spin3 0 1
@@ -37,6 +37,15 @@ run funclat_graph ftscope funclat --method graph vfs_read -d 0.1
 run funclat_uprobe ftscope funclat -u --json $WL/busyfn:busy_wait -- $WL/busyfn 20 200 20 2000
 # the function tracer's counts of the same dd's vfs_read calls, and a glob
 run funccount ftscope funccount --json 'vfs_rea*' -- dd if=/ftscope/ftscope of=/dev/null bs=4096 count=100
+# known counts: knowncalls N makes N getppid calls and N one-byte reads of /dev/zero,
+# its startup a known few reads (tests/live/qemu_check.py)
+KC="__do_sys_getppid ksys_read vfs_read read_zero"
+run funccount_known0 ftscope funccount --json $KC -- $WL/knowncalls 0
+run funccount_known ftscope funccount --json $KC -- $WL/knowncalls 1000
+# 20 naps (5 x 3, 6, 12, 24 ms), each timed by the workload itself (into $out/naps.txt),
+# and do_nanosleep by kprobes, every call listed (--min-us 1)
+run funclat_naps ftscope funclat -u -F --json --min-us 1 --method kprobe do_nanosleep -- \
+	$WL/napclock $out/naps.txt 5 3 6 12 24
 # kprobes recorded to a trace.dat, then read back (the file stays in the guest)
 run funclat_kprobe_rec ftscope funclat -F --json --method kprobe vfs_read -o /tmp/fk.dat -- \
 	dd if=/ftscope/ftscope of=/dev/null bs=4096 count=50

@@ -26,6 +26,13 @@ run kprobe ftscope funclat -F --json --method kprobe ksys_read vfs_read -- $DD
 run graph_rec ftscope funclat -F --json --method graph ksys_read vfs_read -o /tmp/g.dat -- $DD
 run graph_file ftscope funclat -F --json -i /tmp/g.dat ksys_read vfs_read
 run funccount ftscope funccount --json ksys_read vfs_read -- $DD
+# known counts and known naps, as tests/qemu/guest.sh: the function tracer, and the
+# function_graph method on do_nanosleep against the workload's own clock
+KC="__do_sys_getppid ksys_read vfs_read read_zero"
+run funccount_known0 ftscope funccount --json $KC -- tests/workloads/knowncalls 0
+run funccount_known ftscope funccount --json $KC -- tests/workloads/knowncalls 1000
+run graph_naps ftscope funclat -u -F --json --min-us 1 --method graph do_nanosleep -- \
+	tests/workloads/napclock $out/naps.txt 5 3 6 12 24
 # a snapshot armed on the top buffer: the kernel then refuses to map that buffer
 # (EBUSY), not a run's own instance; list must say what a run does
 TRIG=/sys/kernel/tracing/events/sched/sched_process_exec/trigger
