@@ -502,6 +502,26 @@ static void rebuilt_in(struct timehist *th, const struct ft_event *ev, uint64_t 
 	}
 }
 
+/*
+ * moved - in a pid-filtered stream, where the kernel records a task's migration only
+ * when the task that moves it is traced: @tid's record at @ts puts it on @cpu; a CPU
+ * other than its last record's is a migration not recorded (perf counts the events;
+ * two moves between records count as one)
+ */
+static void moved(struct timehist *th, int tid, int cpu, uint64_t ts)
+{
+	struct th_task *tr;
+
+	if (!th->env->filtered_stream || tid <= 0 || cpu < 0)
+		return;
+	tr = task(th, tid, cpu);
+	if (!tr)
+		return;
+	if (tr->cpu_seen && tr->cpu_seen != cpu + 1 && in_window(th, ts) && shown(th, tid))
+		tr->migrations++;
+	tr->cpu_seen = cpu + 1;
+}
+
 /* on_switch - close the outgoing task's row (out of line: wakeups dispatch lighter) */
 static __attribute__((noinline)) void on_switch(struct timehist *th, const struct ft_event *ev)
 {
@@ -562,8 +582,11 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 	tr->dead = ev->sw.state == 'X' || ev->sw.state == 'Z' || ev->sw.state == 'x';
 	tr->in_rebuilt = false;
 	th->tprev[ev->cpu] = t;
+	/* last: they may move tr */
 	if (ev->sw.synth)
-		rebuilt_in(th, ev, t);	/* last: it may move tr */
+		rebuilt_in(th, ev, t);
+	moved(th, prev, ev->cpu, t);
+	moved(th, next, ev->cpu, t);
 }
 
 /*
@@ -612,6 +635,7 @@ static void on_wakeup(struct timehist *th, const struct ft_event *ev)
 	if (!tr)
 		return;
 	ft_ready_wakeup(&tr->ready, ev, FT_READY_PERF);
+	moved(th, ev->wk.pid, ev->wk.target_cpu, ev->ts);
 	if (th->wakeups && th->rows && in_window(th, ev->ts) &&
 	    (shown(th, ev->wk.pid) || shown(th, ev->common_pid)))
 		print_wakeup(th, ev);
@@ -623,7 +647,11 @@ static void on_migrate(struct timehist *th, const struct ft_event *ev)
 	struct th_task *tr = ev->mig.pid ? task(th, ev->mig.pid, ev->cpu) : NULL;
 	char name[64];
 
-	if (!tr || !in_window(th, ev->ts) || !shown(th, ev->mig.pid))
+	if (!tr)
+		return;
+	/* recorded: counted here, and no record after it on that CPU counts it again */
+	tr->cpu_seen = ev->mig.dest_cpu + 1;
+	if (!in_window(th, ev->ts) || !shown(th, ev->mig.pid))
 		return;
 	tr->migrations++;
 	if (!th->migrations || !th->rows)

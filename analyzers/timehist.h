@@ -34,6 +34,8 @@ struct th_task {
 	struct ft_stats	idle;		/* -I: idle periods this task ended */
 	uint64_t	sleep, iowait, preempt, delay;
 	uint64_t	migrations;
+	int		cpu_seen;	/* filtered streams: 1 + the CPU its last record put it
+					   on, 0 before any (moved()) */
 	/* runs that start or end at a rebuilt switch: their count, and how far the run
 	 * time can be off (the switches lie between their estimate and their record) */
 	bool		in_rebuilt;	/* the current run began at a rebuilt switch */
