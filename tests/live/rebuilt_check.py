@@ -30,7 +30,13 @@ bpftrace's or bpftrace's without its recording's) at most N plus PCT % of bpftra
 bpftrace's own reports (@miss, @slow) widen without a bound (52 slow probes of 500
 switches were seen once, with figures still equal). pXX=US or pXX=US+PCT (max too): ftscope's figure
 within US microseconds (plus PCT % of bpftrace's figure) of bpftrace's values N + E + F
-ranks either side of that rank; the max is not compared when E > 0."""
+ranks either side of that rank; the max is not compared when E > 0. avg=US+PCT: the sum
+of ftscope's latencies within US per latency plus PCT % of bpftrace's sum, and beyond
+that, up to N + E latencies more (each at most the largest either side saw; bpftrace's
+slow probes move theirs by the probe's time instead) or N + F fewer (bpftrace's
+largest). rows=US+PCT: each histogram row, as its cumulative count (the rows up to
+it): ftscope's within bpftrace's count of latencies below the row's upper edge once
+each is moved by US plus PCT % of it either way, and N + E + F more either side."""
 import bisect
 import json
 import re
@@ -75,6 +81,36 @@ def unmatched(dat, tids, seen, woken):
     return (alone(ft_sw, seen), alone(ft_wk, woken), alone(woken, ft_wk, t0, t1))
 
 
+def sum_check(tot, lat, us, pct, more, fewer, shift):
+    """ftscope's sum of latencies (@tot, its JSON total) against bpftrace's (@lat): each
+    latency within @us ns plus @pct of it, and @shift ns more (bpftrace's slow probes);
+    ftscope may hold @more latencies bpftrace has not (each at most the largest either
+    side saw) and lack @fewer (bpftrace's largest)"""
+    n, ours, theirs = len(lat), tot["sum_ns"], sum(lat)
+    tol = us * n + pct * theirs + shift
+    lo = theirs - tol - sum(lat[n - min(n, fewer):])
+    hi = theirs + tol + more * max(lat[-1], tot["max_ns"])
+    if not lo <= ours <= hi:
+        sys.exit("avg %.1f us (sum %.3f ms), bpftrace %.1f us (sum %.3f ms; bound %.3f .. "
+                 "%.3f ms)" % (tot["avg_ns"] / 1e3, ours / 1e6, theirs / n / 1e3,
+                               theirs / 1e6, lo / 1e6, hi / 1e6))
+
+
+def rows_check(buckets, lat, us, pct, d):
+    """ftscope's histogram rows (@buckets: low and high in whole us, log2 as BCC's) as
+    cumulative counts against bpftrace's latencies @lat below each row's upper edge, each
+    latency moved by @us ns plus @pct of it either way, and @d ranks either side"""
+    cum = 0
+    for b in buckets:
+        cum += b["count"]
+        edge = (b["high"] + 1) * 1000
+        lo = sum(1 for v in lat if v + us + pct * v < edge)
+        hi = sum(1 for v in lat if v - us - pct * v < edge)
+        if not lo - d <= cum <= hi + d:
+            sys.exit("rows up to %d us: %d latencies, bpftrace %d .. %d (+-%d ranks)" % (
+                b["high"], cum, lo, hi, d))
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     kind = "v" if "--wakeup" in sys.argv else "l"
@@ -92,9 +128,9 @@ def main():
         sys.exit("ftscope printed no thread (%s)" % comm)
     tot = j["total"]
     ours = {"count": tot["count"], "p50": tot["p50_ns"], "p90": tot["p90_ns"],
-            "p99": tot["p99_ns"], "max": tot["max_ns"]}
+            "p99": tot["p99_ns"], "max": tot["max_ns"], "avg": tot["avg_ns"]}
     lat = []
-    miss = slow = 0
+    miss = slow = slow_ns = 0
     seen, woken = {}, {}
     with open(bto) as f:
         for line in f:
@@ -108,20 +144,22 @@ def main():
             m = re.match(r"@miss\[(\d+)\]: (\d+)", line)
             if m and int(m.group(1)) in tids:
                 miss += int(m.group(2))
-            m = re.match(r"@slow\[(\d+), (\d+)\]: ", line)
+            m = re.match(r"@slow\[(\d+), (\d+)\]: (\d+)", line)
             if m and int(m.group(1)) in tids and t0 <= int(m.group(2)) <= t1:
                 slow += 1
+                slow_ns += int(m.group(3))
     if not lat:
         sys.exit("bpftrace printed no latency of %s" % comm)
     lat.sort()
     n = len(lat)
     skew, bt_nowk, ft_nowk = unmatched(dat, tids, seen, woken) if dat else (0, 0, 0)
     theirs = {"count": n, "p50": nearest_rank(lat, 50), "p90": nearest_rank(lat, 90),
-              "p99": nearest_rank(lat, 99), "max": lat[-1]}
-    print("ftscope/bpftrace: count %d/%d, p50 %.1f/%.1f, p90 %.1f/%.1f, p99 %.1f/%.1f, "
-          "max %.1f/%.1f us; %d estimated, %d unmeasured; bpftrace missed %d switch-ins "
+              "p99": nearest_rank(lat, 99), "max": lat[-1], "avg": sum(lat) / n}
+    print("ftscope/bpftrace: count %d/%d, avg %.1f/%.1f, p50 %.1f/%.1f, p90 %.1f/%.1f, "
+          "p99 %.1f/%.1f, max %.1f/%.1f us; %d estimated, %d unmeasured; bpftrace missed %d switch-ins "
           "and %d wakeups, ftrace %d wakeups; %d switch-ins apart, %d slow probes" % (
-              ours["count"], n, ours["p50"] / 1e3, theirs["p50"] / 1e3,
+              ours["count"], n, ours["avg"] / 1e3, theirs["avg"] / 1e3,
+              ours["p50"] / 1e3, theirs["p50"] / 1e3,
               ours["p90"] / 1e3, theirs["p90"] / 1e3, ours["p99"] / 1e3,
               theirs["p99"] / 1e3, ours["max"] / 1e3, theirs["max"] / 1e3,
               j.get("estimated", 0), j.get("unmeasured", 0), miss, bt_nowk, ft_nowk, skew,
@@ -155,6 +193,13 @@ def main():
                     ours[k], n, slack + fewer, slack + extra))
             continue
         us, _, pct = v.partition("+")
+        if k == "avg":
+            sum_check(tot, lat, float(us) * 1e3, float(pct or 0) / 100,
+                      slack + miss + bt_nowk + skew, slack + unmeasured + ft_nowk, slow_ns)
+            continue
+        if k == "rows":
+            rows_check(tot["buckets"], lat, float(us) * 1e3, float(pct or 0) / 100, d)
+            continue
         tol = float(us) * 1e3 + float(pct or 0) / 100 * theirs[k]
         if k == "max" and extra:
             print("max not compared: ftscope may have %d latencies bpftrace has not" % extra)
