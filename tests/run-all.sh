@@ -28,7 +28,7 @@ if [ -n "$FTSCOPE" ] || [ -x build/fuzz/mkseed ] || [ -x build/asan/ftscope ]; t
 	if [ -n "$sym" ]; then
 		export ASAN_SYMBOLIZER_PATH=$sym
 	else
-		why="no llvm-symbolizer (Debian package llvm: scripts/install-deps.sh)"
+		why="no llvm-symbolizer (Debian package llvm: scripts/install-deps.sh --tests)"
 		bad symbolizer "$why: sanitizer stacks have no names, leak suppressions cannot match"
 	fi
 fi

@@ -21,7 +21,7 @@ die() {
 }
 [ "$(id -u)" -eq 0 ] || die "needs root"
 for c in perf bpftrace taskset python3 ./ftscope; do
-	command -v $c > /dev/null || die "no $c (scripts/install-deps.sh, make)"
+	command -v $c > /dev/null || die "no $c (scripts/install-deps.sh --tests, make)"
 done
 . tests/live/lib.sh	# T, our_instance
 ROUNDS=${ROUNDS:-9}

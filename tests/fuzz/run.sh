@@ -33,7 +33,7 @@ export LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp
 if asan_symbolizer; then
 	pass fuzz_symbolizer
 else
-	fail fuzz_symbolizer "no llvm-symbolizer (Debian package llvm: scripts/install-deps.sh): leak suppressions cannot match"
+	fail fuzz_symbolizer "no llvm-symbolizer (Debian package llvm: scripts/install-deps.sh --tests): leak suppressions cannot match"
 fi
 
 # seeds NAME: fill $W/NAME-seed with the seed corpus of one harness

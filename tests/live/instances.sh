@@ -5,12 +5,12 @@
 #              events, as many as trace-cmd report prints of it; without -B, the empty top
 #              buffer gives the first instance's events and a note that names the buffers;
 #              a NAME the file lacks is one error line that names them.
-# requires: root, trace-cmd (scripts/install-deps.sh installs it)
+# requires: root, trace-cmd (scripts/install-deps.sh --tests installs it)
 . tests/live/lib.sh
 plan 12		# four for each of the three files
 need_root tdat_instances || exit 0
 if ! command -v trace-cmd > /dev/null; then
-	fail tdat_instances "no trace-cmd (scripts/install-deps.sh installs it)"
+	fail tdat_instances "no trace-cmd (scripts/install-deps.sh --tests installs it)"
 	skip_rest "no trace-cmd"
 	exit 0
 fi

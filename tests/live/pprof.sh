@@ -14,7 +14,7 @@ need_root pprof || exit 0
 PY=tests/live/pprof_check.py
 
 if ! command -v go > /dev/null || ! go tool pprof -h > /dev/null 2>&1; then
-	skip_rest "go tool pprof is not installed (golang-go: scripts/install-deps.sh)"
+	skip_rest "go tool pprof is not installed (golang-go: scripts/install-deps.sh --tests)"
 	exit 0
 fi
 # go never reaches the network, and keeps its caches out of the user's home

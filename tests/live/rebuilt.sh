@@ -4,14 +4,14 @@
 # switch, against bpftrace on the same tracepoints in the same run (it sees the switches
 # out of idle that ftrace misses): the count, p50, p90, p99 and max of the same tasks'
 # latencies (BCC runqlat's pairing; perf sched latency's for wakeup).
-# requires: root, bpftrace with tracepoints (scripts/install-deps.sh installs it)
+# requires: root, bpftrace with tracepoints (scripts/install-deps.sh --tests installs it)
 . tests/live/lib.sh
 plan 9
 PY=tests/live/rebuilt_check.py
 need_root rebuilt_runqlat_sleeper_cpu0 || exit 0
 
 # watch NAME COMM: start the bpftrace oracle for tasks named COMM; 1 (a FAIL printed)
-# when it does not attach (install-deps.sh installs it: not a reason to skip)
+# when it does not attach (install-deps.sh --tests installs it: not a reason to skip)
 watch() {
 	BPFTRACE_MAP_KEYS_MAX=200000 bpftrace tests/live/rebuilt.bt "$2" > $OUT/$name.bt.out 2>&1 &
 	bt=$!

@@ -521,7 +521,7 @@ else
 	for f in rq rec; do
 		live=$(lost_of $OUT/loss-$f-live.txt)
 		[ -n "$live" ] || r="$r $f: no loss live, the load did not overflow the buffers;"
-		# the peer's reading of the file's stats (install-deps.sh installs trace-cmd)
+		# the peer's reading of the file's stats (install-deps.sh --tests installs trace-cmd)
 		if [ $have_tc = 0 ]; then
 			r="$r trace-cmd is missing;"
 		elif [ "$(stats_lost $OUT/loss-$f.dat)" != "$live" ]; then
