@@ -7,7 +7,7 @@
 #              same dd run; --top, --max-keys and --json.
 # requires: root, syscalls and sched tracepoints; bpftrace for the peer check
 . tests/live/lib.sh
-plan 10
+plan 11
 need_root hist || exit 0
 
 # this test's leaks (global_state in lib.sh leaves all instances out, as other runs'
@@ -152,6 +152,26 @@ if [ -z "$bad" ]; then
 	pass $name
 else
 	fail $name "$bad $(head -1 $OUT/hist-ops.err)"
+fi
+
+# hist_value_percentiles_known: --value count over the same recording's 600 reads of
+# fd 0 (100 of 1 byte, 200 of 2, 300 of 3): by nearest rank p50 is the 300th value, the
+# last 2 (the 301st is a 3), p90 the 540th and p99 the 594th, both 3; count 600, sum
+# 1400, avg 2.33, min 1, max 3, in the text summary and in --json (exact: the values
+# are the workload's own byte counts)
+name=hist_value_percentiles_known
+vf="fd == 0 && comm == 'ftscope-h*'"
+ft $name 0 hist -i $OUT/hist-ops.dat -e $READ --value count --filter "$vf" \
+	> $OUT/hist-pct.out 2> $OUT/hist-pct.err
+ft $name 0 hist -i $OUT/hist-ops.dat -e $READ --value count --filter "$vf" --json \
+	> $OUT/hist-pct.json 2>> $OUT/hist-pct.err
+pt=$(grep '^count ' $OUT/hist-pct.out | tr '\n' '|')
+pj=$(json '[(r["key"]["comm"], [r["value"][k] for k in ("count", "sum", "min", "p50", "p90", "p99", "max")]) for r in j["rows"]]' $OUT/hist-pct.json)
+if [ "$pt" = "count 600, sum 1400, avg 2.33, min 1, p50 2, p90 3, p99 3, max 3|" ] &&
+   [ "$pj" = "[('ftscope-hdd', [600, 1400, 1, 2, 3, 3, 3])]" ]; then
+	pass $name
+else
+	fail $name "text '$pt', json $pj (want p50 2, p90 3, p99 3 of 600): $(head -1 $OUT/hist-pct.err)"
 fi
 rm -f $OUT/hist-ops.dat
 

@@ -5,7 +5,7 @@
 #              perf maps, stripped binaries, a process that exits mid-run.
 # requires: root; bpftrace for the comparison (a FAIL without it: install-deps.sh installs it)
 . tests/live/lib.sh
-plan 10
+plan 12
 need_root offcpu_known_blocks || exit 0
 PY=tests/live/offcpu_check.py
 
@@ -44,14 +44,17 @@ if command -v bpftrace >/dev/null; then
 	fi
 fi
 # one run: 20 x 50 ms asleep in sleep_here, 10 x 100 ms reading a pipe in read_here
-ft offcpu_known_sleep 0 offcpu -f --delimited --svg $OUT/off.svg -- $WL/blocker \
-	> $OUT/off.folded 2>$OUT/off.err
+# (its events kept in off.dat, read back by the counts and -m/-M checks below)
+rm -f $OUT/off.dat
+ft offcpu_known_sleep 0 offcpu -f --delimited --svg $OUT/off.svg -o $OUT/off.dat -- \
+	$WL/blocker > $OUT/off.folded 2>$OUT/off.err
 rc=$?
 [ -n "$bt" ] && stop_bpftrace $bt
 if [ $rc != 0 ]; then
 	fail offcpu_known_sleep "exit $rc: $(tail -1 $OUT/off.err)"
 	for n in offcpu_known_pipe_read offcpu_svg offcpu_matches_bpftrace_sleeper \
-		 offcpu_matches_bpftrace_reader; do
+		 offcpu_matches_bpftrace_reader offcpu_stack_counts_known \
+		 offcpu_block_time_filters; do
 		skip $n "the run failed (offcpu_known_sleep)"
 	done
 else
@@ -65,7 +68,43 @@ else
 		fail offcpu_matches_bpftrace_sleeper "$btwhy"
 		fail offcpu_matches_bpftrace_reader "$btwhy"
 	fi
+
+	# offcpu_stack_counts_known: the same run read back (--json and text): the
+	# periods of each stack are the workload's calls, exactly: 20 naps in sleep_here,
+	# 10 pipe reads in read_here (each also the workload's own count, offwin's
+	# windows), 10 naps of the writer; "N blocked periods" is the stacks' sum (the
+	# rest: the main thread's join, a page fault: not by design). Exact in 6 of 6 runs.
+	name=offcpu_stack_counts_known
+	ft $name 0 offcpu -i $OUT/off.dat --json > $OUT/off-n.json 2>$OUT/off-n.err
+	ft $name 0 offcpu -i $OUT/off.dat > $OUT/off-n.out 2>>$OUT/off-n.err
+	check $name counts $OUT/off-n.json $OUT/off-n.out $OUT/off.err - \
+		bk-sleeper:sleep_here:do_nanosleep:20 bk-reader:read_here:pipe_read:10 \
+		bk-writer:writer:do_nanosleep:10
+
+	# offcpu_block_time_filters: -m/-M (us) keep exactly the designed periods: 25 .. 75
+	# ms the sleeper's 20 naps of 50 ms alone; 75 .. 200 ms the reader's 10 reads and
+	# the writer's 10 naps of 100 ms alone (not the main thread's join of about 1 s, nor
+	# a page fault's microseconds); 20 blocked periods each. Exact in 6 of 6 runs.
+	name=offcpu_block_time_filters
+	r=
+	for mm in "25000 75000 bk-sleeper:sleep_here:do_nanosleep:20" \
+		  "75000 200000 bk-reader:read_here:pipe_read:10 bk-writer:writer:do_nanosleep:10"; do
+		read -r lo hi specs <<< "$mm"
+		ft $name 0 offcpu -i $OUT/off.dat -m $lo -M $hi --json > $OUT/off-m.json 2>$OUT/off-m.err
+		ft $name 0 offcpu -i $OUT/off.dat -m $lo -M $hi > $OUT/off-m.out 2>>$OUT/off-m.err
+		# shellcheck disable=SC2086
+		if ! o=$(python3 $PY counts $OUT/off-m.json $OUT/off-m.out $OUT/off.err 20 $specs 2>&1); then
+			r+="-m $lo -M $hi: $(echo "$o" | tail -1) $(head -1 $OUT/off-m.err); "
+		fi
+		echo "# $name -m $lo -M $hi: $(echo "$o" | head -1)"
+	done
+	if [ -z "$r" ]; then
+		pass $name
+	else
+		fail $name "$r"
+	fi
 fi
+rm -f $OUT/off.dat
 
 # who woke them: the writer through pipe_write, the sleeper a timer interrupt. On
 # CPU 0: this VM records no stack for events of idle on CPU 1 (counted in a note).

@@ -20,21 +20,31 @@ it holds, 1 with the reason otherwise.
                                            (comma-separated, root first) in a row
   cut FOLDED COMM LEAF N ABSENT            every user stack of COMM holding LEAF has N
                                            frames (FOLDED with --delimited), never ABSENT
+  counts JSON TEXT ERR PERIODS SPEC...     per stack counts (--json): for each SPEC
+                                           COMM:UFUNC:KFRAME:N, COMM's stacks holding
+                                           UFUNC and KFRAME count N periods (the
+                                           workload's own count of its calls, from its
+                                           offwin line in ERR, where it has one); with
+                                           PERIODS a number, no other stack, and the
+                                           JSON's and TEXT's "N blocked periods" are
+                                           PERIODS; with -, both are the stacks' sum
   perfpeer FOLDED SCRIPT COMM STATE N      perf script of perf record -e
                                            sched:sched_switch -g on the same run: N
                                            switch-outs of COMM in STATE, whose commonest
                                            user and kernel frames are those of COMM's
                                            largest stack in FOLDED (--delimited)
 """
+import json
 import re
 import sys
 import xml.dom.minidom
 
 
 def folded(path):
-    """(frames, us) per line of a folded file"""
+    """(frames, us) per line of a folded file (a whole-system one may hold comms cut
+    inside a UTF-8 character: seen, 'été€' cut at 15 bytes; kept as they are)"""
     rows = []
-    for line in open(path):
+    for line in open(path, errors='surrogateescape'):
         m = re.match(r'^(.*) (\d+)$', line.rstrip('\n'))
         if m:
             rows.append((m.group(1).split(';'), int(m.group(2))))
@@ -237,6 +247,39 @@ def cut(path, comm, leaf, n, absent):
     return None
 
 
+def counts(path, text, err, periods, *specs):
+    """each SPEC's periods in the --json report at PATH, and the periods line of TEXT"""
+    j = json.loads(open(path).read().strip().splitlines()[-1])
+    m = re.search(r'^offcpu: (\d+) blocked periods', open(text).read(), re.M)
+    printed = int(m.group(1)) if m else None
+    stacks = j['stacks']
+    total = sum(s['count'] for s in stacks)
+    left = list(range(len(stacks)))
+    got = []
+    for spec in specs:
+        comm, ufunc, kframe, n = spec.split(':')
+        hit = [i for i in left if stacks[i]['comm'] == comm and ufunc in stacks[i]['user'] and
+               any(re.search(kframe, x) for x in stacks[i]['kernel'])]
+        left = [i for i in left if i not in hit]
+        c = sum(stacks[i]['count'] for i in hit)
+        got.append(f'{comm} {ufunc} {c}')
+        w = offwin(err, comm)
+        if w and w['windows'] != int(n):
+            return f'{comm}: the workload made {w["windows"]} calls, not {n} as designed'
+        if c != int(n):
+            print(f'{"; ".join(got)}; periods {j["periods"]}, text {printed}')
+            return f'{comm}: {c} periods on stacks with {ufunc} and {kframe}, want {n}'
+    want = total if periods == '-' else int(periods)
+    rest = [(stacks[i]['comm'], stacks[i]['user'][:2], stacks[i]['count']) for i in left]
+    print(f'{"; ".join(got)}; periods {j["periods"]}, text {printed}, stacks\' sum {total}, '
+          f'others {rest}')
+    if periods != '-' and rest:
+        return f'stacks outside the designed set: {rest}'
+    if j['periods'] != want or printed != want:
+        return f'periods: json {j["periods"]}, text {printed}, want {want}'
+    return None
+
+
 TRACE_PREFIX = ('trace_', '__traceiter_', 'perf_trace_', '__bpf_trace_', 'ftrace_')
 
 
@@ -289,7 +332,8 @@ def perfpeer(path, script, comm, state, n):
 
 CHECKS = {'known': (known, 6), 'peer': (peer, 4), 'svg': (svg, None),
           'waker': (waker, 6), 'stripped': (stripped, 3), 'diff': (diff, 3),
-          'chain': (chain, 6), 'cut': (cut, 5), 'perfpeer': (perfpeer, 5)}
+          'chain': (chain, 6), 'cut': (cut, 5), 'perfpeer': (perfpeer, 5),
+          'counts': (counts, None)}
 
 if __name__ == '__main__':
     fn, nargs = CHECKS[sys.argv[1]]

@@ -4,7 +4,7 @@
 #              of its own capture; interval output; per-process filter.
 # requires: root, tracefs, sched events
 . tests/live/lib.sh
-plan 8
+plan 9
 need_root runqlat || exit 0
 
 # Three CPU-bound threads on one CPU: each waits about two slices, >= 1 ms.
@@ -127,6 +127,35 @@ name=interval_footer_text_total
 ft $name 0 runqlat 0.2 -- $WL/sleeper $cpu 20 30 > $OUT/ivf.txt 2> $OUT/ivf.err
 if r=$(python3 tests/live/interval_check.py footer-text $OUT/ivf.txt); then
 	pass "$name ($r)"
+else
+	fail $name "$r"
+fi
+
+# runqlat_per_cpu_pinned: --per-cpu of a sleeper (20 naps of 10 ms) pinned to CPU c
+# from its fork (ftscope runs under taskset -c c, so the command starts there: the
+# sleeper's own pinning comes after its start, whose wakeup another CPU may take): all
+# its latencies are in CPU c's group, none in another's, for c = 0 and, where this
+# kernel records no switch-in out of idle (every latency timed at a rebuilt one), 1.
+# Their count is the sleeper's switches out as the kernel counted them (its
+# RUSAGE_THREAD counts), -2 .. +1 as above (measured -1 .. +1 in 30 runs, 15 a CPU).
+name=runqlat_per_cpu_pinned
+r=
+for c in $(seq 0 $(( $(nproc) > 1 ? 1 : 0 ))); do
+	rm -f $OUT/pcpu.counts
+	SLEEPER_COUNTS=$OUT/pcpu.counts FT_WITH="taskset -c $c" ft $name 0 runqlat --per-cpu \
+		--json -- $WL/sleeper $c 20 10 > $OUT/pcpu.json 2> $OUT/pcpu.err
+	k=$(switches_out $OUT/pcpu.counts)
+	got=$(json '[(g["cpu"], g["hist"]["count"]) for g in j["groups"] if g["hist"]["count"]], j["total"]["count"]' \
+		$OUT/pcpu.json 2>&1)
+	n=${got##* }
+	echo "# $name: pinned to CPU $c: groups, total $got; the kernel's switches out ${k:-none}"
+	if ! [[ $n =~ ^[0-9]+$ ]] || [ "$got" != "[($c, $n)] $n" ] || [ -z "$k" ] ||
+	   [ "$n" -lt $((k - 2)) ] || [ "$n" -gt $((k + 1)) ]; then
+		r+="CPU $c: (cpu, count) groups, total: $got, the kernel's ${k:-none} $(head -1 $OUT/pcpu.err); "
+	fi
+done
+if [ -z "$r" ]; then
+	pass $name
 else
 	fail $name "$r"
 fi

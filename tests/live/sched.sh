@@ -7,7 +7,7 @@
 #              the kernel's count of migrations.
 # requires: root; perf for the comparisons (skipped without it)
 . tests/live/lib.sh
-plan 23
+plan 24
 need_root timehist_known_sleeps || exit 0
 PY=tests/live/sched_check.py
 
@@ -104,13 +104,23 @@ echo "# $r"
 # known delays: "delayed" is kept off its CPU 10, 20 and 30 ms by a SCHED_FIFO hog, and
 # naps 1 ms 100 times: its p99 is the 20 ms delay (the max is the 30 ms one)
 ft latency_p99_known_delays 0 record -o $OUT/cap-delays.dat -- $WL/delays 0 100 10 20 30 \
-	> $OUT/cap-delays.err 2>&1
+	> $OUT/cap-delays.out 2> $OUT/cap-delays.err
 ft latency_p99_known_delays 0 latency --json -i $OUT/cap-delays.dat > $OUT/lat-delays.json 2>&1
 ft latency_p99_known_delays 0 latency -i $OUT/cap-delays.dat > $OUT/lat-delays.txt 2>&1
 if r=$(python3 $PY p99 $OUT/lat-delays.json $OUT/lat-delays.txt delayed 20); then
 	pass latency_p99_known_delays
 else
 	fail latency_p99_known_delays "$r"
+fi
+echo "# $r"
+
+# latency_max_at_known_hold: the same files: the max's start and end (text and JSON)
+# inside the workload's own CLOCK_MONOTONIC brackets of its 30 ms hold (its "hold"
+# lines; sched_check.py maxat: the bounds and their measured spread)
+if r=$(python3 $PY maxat $OUT/lat-delays.json $OUT/lat-delays.txt $OUT/cap-delays.out delayed); then
+	pass latency_max_at_known_hold
+else
+	fail latency_max_at_known_hold "$r"
 fi
 echo "# $r"
 

@@ -212,6 +212,39 @@ def p99_known(json_path, text_path, comm, ms):
     done(ok, f'{n} delays, p99 {p99:.3f} ms (text {text}), want {lo:.2f}-{hi:.2f}; max {mx:.3f} ms')
 
 
+def max_at(json_path, text_path, holds_path, comm):
+    """delays' longest hold: COMM's largest delay starts when the hog preempts it inside
+    its write (after W0, before the hog's first clock read B) and ends when the hog
+    blocks again (after the hog's last read E, before the write returns at W1): each of
+    latency's "max start" and "max end", JSON (ns) and text (us), within its bracket of
+    the workload's CLOCK_MONOTONIC reads (the trace's clock). 1 us beyond a bracket for
+    two readers of one clock (the text's rounding too). Measured in 15 runs (JSON): start
+    3.5 .. 6.3 us after W0 and 1.6 .. 3.2 before B, end 5.1 .. 12.6 us after E and 3.1 ..
+    7.5 before W1 (brackets of 5.1 .. 9.2 and 8.2 .. 20.1 us): a start 4 us later or 8 us
+    earlier, an end 7 us later, or the 20 ms hold's times, fail"""
+    h = [x.split() for x in open(holds_path) if x.startswith('hold ')]
+    if not h:
+        done(False, f'no hold lines from the workload in {holds_path}')
+    h = max(h, key=lambda x: int(x[1]))
+    w0, w1, b, e = int(h[3]), int(h[5]), int(h[7]), int(h[8])
+    t = [x for x in last_json(json_path)['tasks'] if x['comm'] == comm]
+    if len(t) != 1:
+        done(False, f'{len(t)} latency rows of {comm} in the JSON')
+    got = [('json', t[0]['max_start_ns'], t[0]['max_end_ns'])]
+    for line in open(text_path):
+        m = re.match(r'\s+' + re.escape(comm) + r':\S+\s+\|.*max start:\s*([\d.]+) s'
+                     r'\s*\|\s*max end:\s*([\d.]+) s', line)
+        if m:
+            got.append(('text', round(float(m.group(1)) * 1e9), round(float(m.group(2)) * 1e9)))
+    m = 1000
+    msg = (f'{h[1]} ms hold: ' + '; '.join(
+        f'{k} start W0+{(s - w0) / 1e3:.1f} B-{(b - s) / 1e3:.1f} us, '
+        f'end E+{(x - e) / 1e3:.1f} W1-{(w1 - x) / 1e3:.1f} us' for k, s, x in got))
+    ok = len(got) == 2 and all(w0 - m <= s <= b + m and e - m <= x <= w1 + m
+                               for _, s, x in got)
+    done(ok, msg + ('' if len(got) == 2 else f'; no text row of {comm}'))
+
+
 def pairs(path, errpath):
     """Each of ping and pong is woken by the other (and at most once by main), as
     often as the kernel counted it sleeping in its loop (waits prints 'ping nvcsw N')."""
@@ -437,6 +470,7 @@ if __name__ == '__main__':
      'agree': lambda: agree(*args),
      'slice': lambda: slice_scale(*args),
      'p99': lambda: p99_known(*args),
+     'maxat': lambda: max_at(*args),
      'pairs': lambda: pairs(args[0], args[1]),
      'stream': lambda: stream(*args),
      'golden': lambda: golden(*args),

@@ -7,6 +7,11 @@
  * priority, preempts it at once and spins for that many ms, so "delayed" waits
  * on the run queue MS[i] ms. Its other delays are wakeups on a free CPU (a few us).
  * Needs root (SCHED_FIFO); exits 3 when it cannot get it.
+ * At the end it prints, for each spin, one line of CLOCK_MONOTONIC ns (the trace's
+ * default clock): "hold MS write W0 back W1 spin B E": W0 just before "delayed"
+ * writes the spin's length, W1 just after the write returns (its wait on the run
+ * queue lies between), B and E the hog's first and last clock reads of the spin (the
+ * wait starts before B, and ends after E).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -17,15 +22,20 @@
 #include <time.h>
 #include <unistd.h>
 
-static int cpu, pipefd[2];
+#define MAX_SPINS 16
 
-/* now - monotonic seconds */
-static double now(void)
+static int cpu, pipefd[2];
+/* the hog's first and last clock reads of each spin; the writer's around each write */
+static long long spin_b[MAX_SPINS], spin_e[MAX_SPINS], write_b[MAX_SPINS], write_e[MAX_SPINS];
+static int spin_ms[MAX_SPINS], nspins;
+
+/* now - CLOCK_MONOTONIC in ns */
+static long long now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /* fifo - pin the calling thread to the CPU at SCHED_FIFO priority PRIO */
@@ -49,11 +59,17 @@ static void *hog(void *arg __attribute__((unused)))
 
 	prctl(PR_SET_NAME, "hog");
 	while (read(pipefd[0], &ms, sizeof(ms)) == sizeof(ms) && ms > 0) {
-		double end = now() + ms / 1e3;
+		long long b = now(), t = b, end = b + ms * 1000000LL;
 
-		while (now() < end)
+		while (t < end) {
 			for (int i = 0; i < 1000; i++)
 				x++;
+			t = now();
+		}
+		if (nspins < MAX_SPINS) {
+			spin_b[nspins] = b;
+			spin_e[nspins++] = t;
+		}
 	}
 	return NULL;
 }
@@ -88,14 +104,22 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		nanosleep(&nap, NULL);
 		if (i + 3 < argc) {
+			int k = i < MAX_SPINS ? i : MAX_SPINS - 1;
+
 			ms = atoi(argv[i + 3]);
+			spin_ms[k] = ms;
+			write_b[k] = now();
 			if (write(pipefd[1], &ms, sizeof(ms)) != sizeof(ms))
 				return 1;
+			write_e[k] = now();
 		}
 	}
 	ms = 0;
 	if (write(pipefd[1], &ms, sizeof(ms)) != sizeof(ms))
 		return 1;
 	pthread_join(t, NULL);
+	for (i = 0; i < nspins; i++)
+		printf("hold %d write %lld back %lld spin %lld %lld\n", spin_ms[i], write_b[i],
+		       write_e[i], spin_b[i], spin_e[i]);
 	return 0;
 }
