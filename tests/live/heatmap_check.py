@@ -55,7 +55,7 @@ def reports(path):
 
 
 def phases(path):
-    """T0..T3 (ns) and the schedstat counts the workload wrote"""
+    """T0..T6 (ns) and the schedstat counts the workload wrote"""
     d = {l.split()[0]: [int(x) for x in l.split()[1:]] for l in open(path)}
     return d['t'], d['main'], d['spin']
 
@@ -92,11 +92,14 @@ def geometry(svg, ph, mode, val):
         errs.append(f"width {w} ns, asked {val}")
     if n != span // w + 1 or len(cols) != n:
         errs.append(f"{n} columns ({len(cols)} drawn) for a span of {span} ns at {w}")
-    # the first record is the command's exec (before T0), the last its exit (after T3,
-    # after it wrote its file). Measured in 17 runs: 0.56 .. 1.40 ms before T0, 0.75 ..
-    # 11.4 ms after T3 (over 2 ms in 5 runs, other work loading both CPUs): 3 ms, 25 ms
-    if not (t[0] - 3 * MS <= start <= t[0] and t[3] <= end <= t[3] + 25 * MS):
-        errs.append(f"map spans {start}..{end}, the workload ran {t[0]}..{t[3]}")
+    # the first record is the command's exec (before T0), the last its exit (after T6,
+    # after its spinners' exits and its file). Measured in 17 runs: 0.56 .. 1.40 ms
+    # before T0, 0.75 .. 11.4 ms after the end (over 2 ms in 5 runs, other work loading
+    # both CPUs): 3 ms, 25 ms. (With the quiet times, 20 runs of 2026-11-27: 0.60 ..
+    # 1.53 ms before T0, 0.43 .. 6.44 ms after T6, and once 175 ms, a FAIL, beside
+    # other tests at a load of 4)
+    if not (t[0] - 3 * MS <= start <= t[0] and t[6] <= end <= t[6] + 25 * MS):
+        errs.append(f"map spans {start}..{end}, the workload ran {t[0]}..{t[6]}")
     for i, c in enumerate(cols):
         if (ns(c['data-t0']), ns(c['data-t1'])) != (i * w, (i + 1) * w):
             errs.append(f"column {i} spans {c['data-t0']}..{c['data-t1']}")
@@ -123,49 +126,63 @@ def cpu_span(svg, tracecmd):
     trace-cmd reports them from the same recording (ns timestamps, -t), not another
     CPU's last record (every record of this recording is one runqlat reads)"""
     root = load(svg)[0]
-    ts = [ns(m.group(1)) for m in re.finditer(r'\[\d+\]\s+(\d+\.\d+):', open(tracecmd).read())]
+    # trace-cmd 3.3 (Debian 13) prints each record's flags after its CPU ("[000] d..2.")
+    ts = [ns(m.group(1)) for m in
+          re.finditer(r'\[\d+\] +(?:\S+ +)?(\d+\.\d+):', open(tracecmd).read())]
     got = (int(root['data-start-ns']), int(root['data-end-ns']))
     done(ts and got == (ts[0], ts[-1]), f"map {got[0]}..{got[1]}, trace-cmd's records of "
          f"the CPU {ts[0] if ts else None}..{ts[-1] if ts else None}")
 
 
 def split(svg, ph):
-    """the cells of phase 1, the gap and phase 2, by the workload's own times"""
+    """the cells of phase 1, the gap and phase 2, by the workload's own times (cut by
+    the first column boundary after its reads of the counts: T0, T2, T5); the columns
+    of its quiet times and its gap; and whether each holds a boundary"""
     root, cols, cells = load(svg)
     t, main, spin = phases(ph)
     start, w = int(root['data-start-ns']), int(root['data-width-ns'])
-    t1, t2 = t[1] - start, t[2] - start
-    b = -(-t1 // w) * w     # the first column boundary after phase 1: in the gap
-    # gap columns: after phase 1, ending before the wakeup that ends the gap (it
-    # comes within 0.1 ms before T2, which is read after it)
-    p1 = [c for c in cells if c['t1'] <= b]
-    gap = [c for c in cells if c['t0'] >= t1 and c['t1'] <= t2 - MS]
-    p2 = [c for c in cells if c['t0'] >= b]
-    return t1 <= b < t2, p1, gap, p2, main, spin, len(cells)
+    t = [x - start for x in t]
+    a, b, e = (-(-t[k] // w) * w for k in (0, 2, 5))
+    # each quiet time or gap ends with a wakeup within 0.1 ms before the time read
+    # after it (T1, T3, T6): its columns are those after the read that end 1 ms before
+    quiet = [c for c in cells if any(c['t0'] >= t[i] and c['t1'] <= t[j] - MS
+                                     for i, j in ((0, 1), (2, 3), (5, 6)))]
+    p1 = [c for c in cells if c['t0'] >= a and c['t1'] <= b]
+    p2 = [c for c in cells if c['t0'] >= b and c['t1'] <= e]
+    cut = all(t[i] <= x < t[j] - MS for x, i, j in ((a, 0, 1), (b, 2, 3), (e, 5, 6)))
+    return cut, p1, quiet, p2, main, spin
 
 
 def counts(svg, ph):
     """phase by phase, the values equal the threads' own switch-ins (schedstat)"""
-    inside, p1, gap, p2, main, spin, n = split(svg, ph)
+    cut, p1, gap, p2, main, spin = split(svg, ph)
     n1, n2 = sum(c['count'] for c in p1), sum(c['count'] for c in p2)
-    want1, want2 = main[2], main[6] - main[2] + spin[0]
+    want1, want2 = main[2] - main[0], main[6] - main[2] + spin[0]
     errs = []
-    if not inside or len(p1) + len(p2) != n:
-        errs.append("a column straddles the gap")
+    if not cut:
+        errs.append("no column boundary in a quiet time or the gap")
     if gap:
-        errs.append(f"{sum(c['count'] for c in gap)} values in the gap's columns")
-    # schedstat's pcount counts every switch-in since the thread began; the trace
-    # starts after the command's first one or two (phase 1: measured -2 .. -1 in 34
-    # maps of 17 runs, with --heatmap-cols 40 and with interval reports). Phase 2: a
-    # thread read its count last, and may be switched in again before it exits, the
-    # main thread writing its file too (measured -1 .. +6 in the same 34, and +7 once in
-    # a fresh Debian root, with interval reports): those bounds, phase 2's up to +8
-    if not (want1 - 2 <= n1 <= want1 - 1):
+        errs.append(f"{sum(c['count'] for c in gap)} values in the gap's or a quiet "
+                    "time's columns")
+    # schedstat's pcount counts each switch-in; each phase's columns lie between two
+    # reads of the counts, each read followed by a quiet time or the gap holding a
+    # column boundary, so the map holds exactly the switch-ins between the reads.
+    # Measured -1 .. 0 in both phases, 60 maps of 20 runs (2026-11-27: --heatmap-cols
+    # 40, --heatmap-width 0.1, interval reports): -1 in 8 (phase 1 in 3, phase 2 in
+    # 5), and once more in a recording read by hand: a wakeup for CPU 0 whose task CPU
+    # 1, idle, pulled before it ran (this kernel records no switch out of idle, and
+    # there is no migration record): the chain rebuilds no switch-in for it, so no
+    # value. Margin: one more such miss below (they come with other work on the
+    # machine), none above (the map has no value the counts lack). Before the quiet
+    # times: -2 .. -1 in phase 1 (the fork's run before the trace) and -1 .. +8 in
+    # phase 2 (switch-ins of spinners after they read their counts as they exited)
+    if not (want1 - 2 <= n1 <= want1):
         errs.append(f"phase 1: {n1} values, the thread switched in {want1} times")
-    if not (want2 - 1 <= n2 <= want2 + 8):
+    if not (want2 - 2 <= n2 <= want2):
         errs.append(f"phase 2: {n2} values, the threads switched in {want2} times")
-    done(not errs, "; ".join(errs) or f"phase 1: {n1} (schedstat {want1}), gap: 0, "
-         f"phase 2: {n2} (schedstat {want2})")
+    done(not errs, "; ".join(errs + [f"phase 1: {n1} (schedstat {want1}, {n1 - want1:+d}), gap: "
+                                     f"{sum(c['count'] for c in gap)}, "
+                                     f"phase 2: {n2} (schedstat {want2}, {n2 - want2:+d})"]))
 
 
 def mean_us(cells):
@@ -175,18 +192,26 @@ def mean_us(cells):
 
 
 def rows(svg, ph):
-    """phase 2's long waits in higher rows: its mean from the rows within a factor
-    1.5 of the threads' own run_delay (a value in [lo, 2 lo) is within 1.5 of 1.5 lo);
-    phase 1's short waits: a sleeper waking on a quiet CPU, well below a time slice"""
-    inside, p1, gap, p2, main, spin, n = split(svg, ph)
+    """each phase's waits in the rows of their size: phase 2's long ones (spinners
+    preempting each other) and phase 1's short ones (a sleeper waking) against the
+    threads' own run_delay in that phase (schedstat)"""
+    cut, p1, gap, p2, main, spin = split(svg, ph)
     m1, n1 = mean_us(p1)
     m2, n2 = mean_us(p2)
-    want2 = (main[7] - main[3] + spin[1]) / 1000 / (main[6] - main[2] + spin[0])
-    # phase 1 measured 6-9 us from the rows (run_delay says 1.3-2.3 us: it starts at
-    # the enqueue, runqlat at sched_waking, before it); 100 us is a tenth of a slice
-    ok = 1 / 1.5 <= m2 / want2 <= 1.5 and m1 < 100 and m2 > 10 * m1
-    done(ok, f"phase 1 mean {m1:.1f} us from the rows; phase 2 {m2:.0f} us, its run_delay "
-         f"{want2:.0f} us")
+    want1 = (main[3] - main[1]) / 1000 / max(main[2] - main[0], 1)
+    want2 = (main[7] - main[3] + spin[1]) / 1000 / max(main[6] - main[2] + spin[0], 1)
+    # phase 2: the rows' mean 0.95 .. 1.30 of run_delay's. Measured 1.031 .. 1.169 in 22
+    # runs (2026-11-27, run_delay 688 .. 4039 us, the higher beside other tests; 1.09 ..
+    # 1.22 in seven runs before the quiet times): a value in [lo, 2 lo) counts as 1.5 lo,
+    # and runqlat's wait starts at the wakeup, run_delay's at the enqueue after it.
+    # Margin 0.08 each side of 1.03 .. 1.22. A map one row off is 2x.
+    # Phase 1: those few us of wakeup put the rows' mean 8.1 .. 29.6 us above run_delay's
+    # (22 runs: run_delay 0.7 .. 293 us, the higher beside other tests, where the 100 us
+    # of a quiet CPU failed twice): 0 .. 40 us above it
+    ok = 0.95 <= m2 / want2 <= 1.30 and 0 <= m1 - want1 <= 40
+    done(ok, f"phase 1 mean {m1:.1f} us from the rows, its run_delay {want1:.1f} us "
+         f"({m1 - want1:+.1f}); phase 2 {m2:.0f} us, its run_delay {want2:.0f} us "
+         f"({m2 / want2:.3f} of it)")
 
 
 def same(a, b):
