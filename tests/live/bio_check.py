@@ -7,9 +7,9 @@ bio_check.py peer BT_OUT JSON DISK N HIST MAP DELTA_US
     in JSON (the last line): both hold N requests, and at each log2 edge the counts
     below it differ by at most the requests bpftrace's @MAP (sector -> ns) has within
     DELTA_US of that edge, plus 2% of N.
-bio_check.py perreq BT_OUT LIST_PLAIN LIST_Q DISK N MED_US P90_US
+bio_check.py perreq BT_OUT LIST_PLAIN LIST_Q DISK N MED_US P90_US P99_US
     bpftrace's per-request latencies (@r, @rq: sector -> ns) against both listings: N
-    requests each, the median and p90 of the per-request difference within bounds.
+    requests each, the median, p90 and p99 of the per-request difference within bounds.
 bio_check.py queued BT_OUT LIST_PLAIN LIST_Q DISK N MED_US TC_REPORT
     two --min-us 0 listings of the same requests (report over one file): the same N
     sectors of DISK in each; with -Q every request's QUE + LAT is at least its LAT
@@ -59,7 +59,7 @@ def bt_map(text, name):
 def peer(bt, js, disk, n, which, per_req, delta):
     """counts equal; at each bucket edge the two cumulative counts differ by no more
     than the requests bpftrace timed within DELTA us of that edge, plus 2% of N for
-    the few whose two times lie farther apart (an interrupt between the probes)"""
+    the few whose two times lie farther apart (time lost between the two probes)"""
     text = open(bt).read()
     m = re.search(r"@completed: (\d+)", text)
     done = int(m.group(1)) if m else -1
@@ -141,7 +141,7 @@ def queued(bt, plain, q, disk, n, med_us, tc_report):
                  not off_tc and len(d) == n) else 1
 
 
-def perreq(bt, plain, q, disk, n, med_us, p90_us):
+def perreq(bt, plain, q, disk, n, med_us, p90_us, p99_us):
     """bpftrace's maps @r[SECTOR] and @rq[SECTOR] (ns) against both listings"""
     text = open(bt).read()
     r, rq = bt_map(text, "r"), bt_map(text, "rq")
@@ -152,15 +152,16 @@ def perreq(bt, plain, q, disk, n, med_us, p90_us):
     worst = d[-1] if d else -1
     pct = [d[len(d) * k // 100] if d else -1 for k in (50, 90, 99)]
     print("# per request, us off bpftrace: median %.2f, p90 %.2f, p99 %.2f, max %.2f "
-          "(%d of %d compared)" % (pct[0], pct[1], pct[2], worst, len(d), len(theirs)))
+          "(%d of %d compared; %d over 5 us)" % (pct[0], pct[1], pct[2], worst, len(d),
+                                                len(theirs), sum(1 for x in d if x > 5)))
     return 0 if (len(theirs) == n and len(d) == n and pct[0] <= med_us and
-                 pct[1] <= p90_us) else 1
+                 pct[1] <= p90_us and pct[2] <= p99_us) else 1
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "perreq":
         sys.exit(perreq(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]),
-                        float(sys.argv[7]), float(sys.argv[8])))
+                        float(sys.argv[7]), float(sys.argv[8]), float(sys.argv[9])))
     if sys.argv[1] == "peer":
         sys.exit(peer(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6],
                       sys.argv[7], float(sys.argv[8])))

@@ -108,8 +108,9 @@ fi
 
 # The same requests through bpftrace at the same time: the same count, and log2 buckets
 # that differ only near their edges. The two tools time the same tracepoint calls a
-# little apart (ftrace's clock read, then the BPF program's; an interrupt between them
-# adds its time): per request, median 0.5-0.7 us and p99 1.3-1.7 us apart over 8 runs
+# little apart (the BPF program's clock read, then ftrace's, 0.5 .. 1.1 us later at
+# the median; now and then 20 .. 60 us: see biolatency_per_request_matches_bpftrace):
+# per request, median 0.5-0.7 us and p99 1.3-1.7 us apart over 8 runs
 # (biolatency_per_request_matches_bpftrace). dd's requests take 8-20 us, astride the
 # 16 us edge, so 24-388 of 2000 crossed it. So at each edge the counts below it may
 # differ by the requests bpftrace timed within 2 us of it (the p90 apart, rounded up),
@@ -158,12 +159,22 @@ fi
 
 # Per request, against bpftrace's latency of the same sector (same run), with and without
 # -Q: measured over 20 runs, median 0.44-1.01 us apart, p90 1.04-1.63 us, p99 1.3-12 us
-# (12 beside other tests' I/O), max 4.9-72 us (an interrupt between the two tools'
-# probes; the listing prints whole us). Allowed: median 2 us, p90 5 us. A wrong pairing or unit is off by
-# tens of us, or 1000 times.
+# (12 beside other tests' I/O), max 4.9-72 us (the listing prints whole us). Allowed:
+# median 2 us, p90 5 us. A wrong pairing or unit is off by tens of us, or 1000 times.
+# p99 at most 20 us: measured 1.32 .. 4.66 us in 24 of 28 runs on 2026-11-27, and 9.77,
+# 11.60, 12.14, 17.66 in 4 beside others' work loading both CPUs (perf bench sched
+# messaging, a build, apt); 0 .. 60 requests over 5 us apart, max 2.3 .. 89 us; + 2.3
+# us (13%) over the highest. 40 requests (2%) 25 us off fail it. Each tool reads its
+# clock in its own probe on the same tracepoint call, bpftrace's first (ftrace's record
+# comes 0.5 .. 1.1 us later at the median), so a request's two latencies differ by how
+# that delay changed between issue and completion. The few 20 .. 60 us apart lost that
+# time between the two probes of one call; bpftrace on the interrupt tracepoints
+# (timer, device irq, softirq, IPIs) found a whole interrupt there for 6 of 31 requests
+# 3 us or more apart in 7 runs, of 0.7 .. 11.4 us, less than the gap, and none for the
+# other 25: the cause is not found.
 name=biolatency_per_request_matches_bpftrace
 if python3 tests/live/bio_check.py perreq $OUT/bio-bt.out $OUT/bio-plain.txt $OUT/bio-queued.txt \
-	$MAJMIN $N 2 5; then
+	$MAJMIN $N 2 5 20; then
 	pass $name
 else
 	fail $name "see $OUT/bio-report.txt $OUT/bio-bt.out"
