@@ -139,10 +139,21 @@ wait $target 2>/dev/null
 # Interval reports on another trace clock, of a task that makes no record (-p of a
 # CPU-bound burn2, no fork): each 0.5 s interval holds its own samples (before the merge
 # had a time, samples were held back: 0, 0, 0 and then all of them in the last report).
-# Oracle: the thread's own CPU share over the run (schedstat against the wall clock):
-# the 4 intervals' sum = 499 x 2 s x share +-8% (measured -0.7 .. +3.3%, idle and beside
-# two spinners, shares 0.61 .. 1); each interval within 0.5 .. 1.5 of their mean (beside
-# the spinners CFS gave one interval 0.81 .. 1.14 of its share; idle 0.998 .. 1.038)
+# Oracle: the thread's own CPU time and share over ftscope's life (schedstat against
+# the wall clock, read before ftscope starts and after it exits). The sampling is no
+# longer than that life: the sum is at most 499 x that CPU time (+2). It is longer
+# than the 4 x 0.5 s: the first report holds the samples from before its clock started
+# (257 .. 260 where 249.5 fit, idle), and the last every sample until the sampler
+# stops, after the loop has seen the due time: late beside other work (280 and 288
+# samples in a last 0.5 s, +8.2% and +5.2% over 499 x 2 s x share; likely the +15.4%
+# seen once beside other tests, which failed the +-8% this had). So the sum is at least
+# 499 x 2 s x share - 3%: measured -0.3 .. +8.2% in 57 runs on 2026-11-27 (alone,
+# beside two spinners, spinners at ftscope's start, other tests, perf bench sched
+# messaging -l 400; shares 0.44 .. 1), -0.7 .. +5.2% in the runs before; margin 2.3
+# points below -0.7. (At a load of 22, perf bench -l 2000 beside it, intervals had no
+# sample and the sum went -54 .. +13%: no bound holds there.) Each interval within 0.5
+# .. 1.5 of their mean (0.77 .. 1.18 in 8 runs beside other tests, CFS sharing the CPU
+# unevenly; the last up to 1.12 after a late stop; alone 0.98 .. 1.04)
 $WL/burn2 5000 0 2>/dev/null &
 spin=$!
 sleep 0.2
@@ -152,23 +163,8 @@ ft profile_intervals_other_clock 0 profile --clock boot -p $spin -F 499 --json 0
 c1=$(cut -d' ' -f1 /proc/$spin/schedstat); w1=$(date +%s%N)
 kill $spin 2>/dev/null
 wait $spin 2>/dev/null
-if r=$(python3 - $OUT/prof-int.json $((c1 - c0)) $((w1 - w0)) <<'PYEOF'
-import json, sys
-n = [json.loads(l)['samples'] for l in open(sys.argv[1]) if l.startswith('{')]
-share = int(sys.argv[2]) / int(sys.argv[3])
-want = 499 * 2 * share
-mean = sum(n) / 4.0 if n else 0
-print(' '.join(map(str, n)), '(sum %d, want %.0f: %+.1f%%, share %.3f; intervals %.2f .. %.2f of '
-      'their mean)' % (sum(n), want, 100 * (sum(n) - want) / want, share,
-                       min(n) / mean if mean else 0, max(n) / mean if mean else 0))
-sys.exit(len(n) != 4 or abs(sum(n) - want) > 0.08 * want or
-         any(not 0.5 * mean <= x <= 1.5 * mean for x in n))
-PYEOF
-); then
-	pass "profile_intervals_other_clock (samples per 0.5 s: $r)"
-else
-	fail profile_intervals_other_clock "samples per 0.5 s: ${r:-none}"
-fi
+check profile_intervals_other_clock intervals $OUT/prof-int.json $((c1 - c0)) $((w1 - w0)) \
+	499 4 0.5 3
 # every page fault: 20000 under touch_pages +-3% (and the workload's own minflt too).
 # Measured with perf record -e page-faults -c 1 -g (3 runs): exactly 20000, minflt 20000.
 if run profile_known_page_faults $OUT/prof-pf.folded -e page-faults -c 1 -f -- $WL/pagetouch 20000; then

@@ -32,6 +32,13 @@ Folded input is `comm;root;...;leaf COUNT` (samples; microseconds with --offcpu)
                                           per-comm totals equal the folded ones
   same A B                                two folded outputs hold the same stacks and
                                           counts (a file round trip, not evidence)
+  intervals JSON CPU_NS WALL_NS HZ N SECS LOW
+                                          --json interval reports of a CPU-bound thread
+                                          over a run of N x SECS s: N reports; their
+                                          sum at least HZ x N x SECS x its CPU share
+                                          (CPU_NS of WALL_NS, schedstat over ftscope's
+                                          life) x (1 - LOW%), at most HZ x CPU_NS (+2);
+                                          each within 0.5 .. 1.5 of their mean
 """
 import json
 import re
@@ -270,9 +277,32 @@ def same(a, b):
     return None if ra == rb and ra else 'the two folded outputs differ (or are empty)'
 
 
+def intervals(path, cpu_ns, wall_ns, hz, count, secs, low):
+    """see intervals in the module's text: the samples lie between what the thread's CPU
+    share gives over the nominal N x SECS s and what its CPU time over ftscope's whole
+    life (which holds the sampling) allows"""
+    n = [json.loads(l)['samples'] for l in open(path) if l.startswith('{')]
+    hz, count, secs = float(hz), int(count), float(secs)
+    share = int(cpu_ns) / int(wall_ns)
+    want, most = hz * count * secs * share, hz * int(cpu_ns) / 1e9 + 2
+    mean = sum(n) / len(n) if n else 0
+    print(' '.join(map(str, n)), '(sum %d, want %.0f: %+.1f%%, at most %.0f; share %.3f; '
+          'intervals %.2f .. %.2f of their mean)' %
+          (sum(n), want, 100 * (sum(n) - want) / want, most, share,
+           min(n) / mean if mean else 0, max(n) / mean if mean else 0))
+    if len(n) != count:
+        return f'{len(n)} reports, not {count}'
+    if not want * (1 - float(low) / 100) <= sum(n) <= most:
+        return f'{sum(n)} samples: not within {want * (1 - float(low) / 100):.0f} .. {most:.0f}'
+    if any(not 0.5 * mean <= x <= 1.5 * mean for x in n):
+        return 'an interval outside 0.5 .. 1.5 of their mean'
+    return None
+
+
 def main():
     checks = {'peer': peer, 'rate': rate, 'rates': rates, 'under': under, 'exact': exact, 'wall': wall,
-              'text': text, 'json': json_check, 'same': same}
+              'text': text, 'json': json_check, 'same': same,
+              'intervals': intervals}
     if len(sys.argv) < 2 or sys.argv[1] not in checks:
         print(__doc__)
         return 2
