@@ -79,4 +79,9 @@ void th_summary(struct timehist *th, FILE *f);
 void th_summary_json(struct timehist *th, struct ft_json *j);
 void th_summary_reset(struct timehist *th);
 
+/* timehist_cli.c: the options, their help and examples */
+extern const struct option th_longopts[];
+extern const char th_usage[], th_examples[];
+int th_parse_opt(void *priv, int opt, const char *arg);
+
 #endif
