@@ -55,6 +55,7 @@ def table(path):
 
 
 def main():
+    """print the counts line of the table in the file named last; --check: compare"""
     path = sys.argv[-1]
     checks = dict.fromkeys(KINDS, 0)
     nrows = dict.fromkeys(KINDS, 0)
