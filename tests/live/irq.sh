@@ -3,14 +3,16 @@
 # description: hardirqs and softirqs against the kernel's own counters: the traced
 #              command reads /proc/interrupts and /proc/softirqs at its start and end
 #              around 2000 O_DIRECT writes (one block completion interrupt each) and
-#              UDP datagrams to loopback (NET_RX); the block handler's time against
-#              bpftrace on the same events at the same time; softirqs' handler times and
+#              UDP datagrams to loopback (NET_RX), in the JSON and in
+#              --prometheus-file; every busy handler's time and the busiest one's
+#              histogram and percentiles against bpftrace's records of the same run
+#              paired by the same rule; softirqs' handler times and
 #              raise -> entry latencies (block, net_rx: counts, means, p50s) against
 #              bpftrace's records of the same run paired by the same rule; a recording
 #              read back; the tracefs state.
 # requires: root, the irq tracepoints (irq_handler_*, softirq_*), bpftrace
 . tests/live/lib.sh
-plan 8
+plan 11
 need_root irq || exit 0
 if [ ! -d $T/events/irq/irq_handler_entry ] || [ ! -d $T/events/irq/softirq_entry ]; then
 	# the one line a kernel without them gets, exit 1 (cmd/run.c: as any event it lacks)
@@ -81,44 +83,95 @@ ft ${name}_softirqs 0 softirqs --count --json -i $D/irq.dat > $D/sf.json 2> $D/s
 check ${name}_hardirqs hard $D/hf.json
 check ${name}_softirqs soft $D/sf.json block:2000 net_rx:200
 
-# Handler time: bpftrace pairs the same entries and exits per CPU at the same time (its
-# window holds ftscope's). The mean time of the block line's handler: ftscope's -18% ..
-# +5% of bpftrace's. Measured 22 runs on 2026-11-27: -13.7 .. -6.8% (-112 .. -304 ns on
-# 1.7-2.3 us handlers): bpftrace's probes run before ftrace's on each tracepoint (it
-# attaches first), and its entry probe, two map writes, delays ftrace's entry record
-# more than its exit probe delays the exit record (as tests/live/rebuilt.bt found for
-# sched_switch); margin 4 points below, 5 above for an oracle made fairer. It was
-# +-15% after three runs read -3 .. -7%.
+# Prometheus's view: --prometheus-file's _count of each handler and vector (the times
+# paired: every handler or softirq inside the bracket is whole in the trace) against the
+# kernel's counters, as the JSON's counts above (tests/live/irq_check.py, its bounds)
+for kind in hard soft; do
+	if [ $kind = hard ]; then
+		name=irq_hardirqs_prometheus_vs_proc_interrupts what=hardirqs
+	else
+		name=irq_softirqs_prometheus_vs_proc_softirqs what=softirqs
+	fi
+	rm -f $D/$kind.prom
+	ft $name 0 $what --prometheus-file $D/$kind.prom -- bash $D/work.sh \
+		> $D/$kind-prom.out 2> $D/$kind-prom.err
+	if [ $kind = hard ]; then
+		check $name hard $D/hard.prom
+	else
+		check $name soft $D/soft.prom block:2000 net_rx:200
+	fi
+done
+
+# Handler times against bpftrace, one run for both checks: bpftrace keeps every entry and
+# exit (CPU, its nsecs: CLOCK_MONOTONIC, ftscope's clock) in maps printed at its end;
+# tests/live/hardirq_check.py cuts them to ftscope's window as softirq_check.py does, and
+# pairs them by ftscope's rule (an entry to the next exit on its CPU, of the same irq).
+# bpftrace's records lack what it did not run its programs for (recursion_misses in
+# their fdinfo: another BPF program on that CPU; 127 a side in 3 s once, while other
+# tests ran bpftrace) and what it could not store (-k's warnings): both are counted. They
+# also lack, uncounted, every interrupt that comes while some tasks run: tid 75, a
+# thread of the VM's agent, was interrupted 9 times in 8 s in ftrace's records and never
+# in bpftrace's, whose programs are reached through perf's tracepoint handler (its
+# recursion guard, per task since 6.11, seems held for them), while every other task's
+# matched. Measured below: 41 runs of this script and 79 of the same run in a trial
+# script on 2026-11-27, beside other tests and a Debian make check.
 name=irq_hardirqs_time_vs_bpftrace
+name2=irq_hardirqs_dist_vs_bpftrace
 cat > $D/bt.bt <<'EOS'
-tracepoint:irq:irq_handler_entry { @s[cpu] = nsecs; @q[cpu] = args->irq; }
-tracepoint:irq:irq_handler_exit /@s[cpu] && @q[cpu] == args->irq/ {
-	@ns[args->irq] = sum(nsecs - @s[cpu]); @n[args->irq] = count(); delete(@s[cpu]);
-}
-END { clear(@s); clear(@q); }
+tracepoint:irq:irq_handler_entry { @e[cpu, nsecs] = args->irq; if (!@ge) { @ge = 1; } }
+tracepoint:irq:irq_handler_exit { @x[cpu, nsecs] = args->irq; if (!@gx) { @gx = 1; } }
+interval:ms:20 { if (@ge && @gx && !@ok) { printf("ready\n"); @ok = 1; } }
+END { clear(@ge); clear(@gx); clear(@ok); }
 EOS
-bpftrace $D/bt.bt > $D/bt.out 2> $D/bt.err &
+# poke: one direct write, an interrupt for bpftrace's probes to see; is bpftrace ready?
+poke() {
+	dd if=/dev/zero of=$D/p.dat bs=4k count=1 oflag=direct 2> /dev/null
+	grep -q '^ready' $D/bt.out
+}
+# skipped PID: the records bpftrace PID's tracepoint programs (BPF_PROG_TYPE_TRACEPOINT,
+# 5) were not run for, from their fdinfo
+skipped() {
+	awk 'FNR == 1 { t = 0 } /^prog_type:/ { t = $2 }
+	     /^recursion_misses:/ && t == 5 { s += $2 } END { print s + 0 }' /proc/$1/fdinfo/* 2> /dev/null
+}
+# hard_check NAME MODE SPEC: that run against bpftrace's (tests/live/hardirq_check.py)
+hard_check() {
+	local r
+
+	r=$(python3 tests/live/hardirq_check.py $2 $D/ht.json $D/bt.out $keys $sk $3 2>&1)
+	if [ "$(tail -1 <<< "$r")" = OK ]; then
+		pass "$1 ($(sed '$d' <<< "$r" | tr '\n' ',' | sed 's/,$//'))"
+	else
+		fail $1 "$(grep -v '^OK$' <<< "$r" | tr '\n' '|')"
+	fi
+}
+keys=65536
+BPFTRACE_MAP_KEYS_MAX=$keys bpftrace -k $D/bt.bt > $D/bt.out 2> $D/bt.err &
 bp=$!
-if ! wait_for 30 grep -q Attaching $D/bt.out; then
+# "Attaching" comes before the probes are: "ready" once each has fired
+if ! wait_for 30 poke; then
 	stop_bpftrace $bp
 	fail $name "bpftrace did not start: $(head -2 $D/bt.err | tr '\n' '|')"
+	fail $name2 "bpftrace did not start"
 else
-	ft $name 0 hardirqs -N --json -- dd if=/dev/zero of=$D/w.dat bs=4k count=2000 oflag=direct \
-		> $D/ht.json 2> $D/ht.err
+	ft $name 0 hardirqs --dist -N --json -- dd if=/dev/zero of=$D/w.dat bs=4k count=2000 \
+		oflag=direct > $D/ht.json 2> $D/ht.err
+	sk=$(skipped $bp)
 	stop_bpftrace $bp
-	r=$(python3 -c "
-import json, re, sys
-j = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
-h = max(j['hardirqs'], key=lambda h: h['hist']['count'])
-bt = dict(re.findall(r'^@(ns|n)\[%d\]: (\d+)' % h['irq'], open(sys.argv[2]).read(), re.M))
-ft, bp = h['total_ns'] / h['hist']['count'], int(bt['ns']) / int(bt['n'])
-print(h['name'], h['hist']['count'], round(ft), int(bt['n']), round(bp), -0.18 * bp <= ft - bp <= 0.05 * bp)
-" $D/ht.json $D/bt.out 2>&1)
-	if [ "${r##* }" = True ] && [ "$(awk '{ print $2 }' <<< "$r")" -ge 2000 ]; then
-		pass "$name ($(awk '{ printf "%s: ftscope %d handlers, %d ns each; bpftrace %d, %d ns", $1, $2, $3, $4, $5 }' <<< "$r"))"
-	else
-		fail $name "$r"
-	fi
+	# Every line handled 100 times or more (the disk's here; the others 0 .. 4 times):
+	# entries and timed handlers 0 .. the skipped + 1.5% more in ftscope (measured 0 ..
+	# +5 beyond them in 119 runs, +18 in one: the tasks above); mean -28% .. 0%, p50
+	# -30% .. 0% of bpftrace's (measured -20.4 .. -7.3%, -24.5 .. -6.7%: its entry probe,
+	# the first code to run in the interrupt, delays ftrace's entry record by 0.4-2 us,
+	# more than its exit probe the exit record, and more as the VM slows; in recordings
+	# matched handler by handler ftscope's less bpftrace's was -0.5 .. -1 us at the 1st
+	# percentile, -0.1 .. -0.3 us at the median, +0.2 .. +0.4 us at the 99th)
+	hard_check $name time 100:-28:0:-30:0:1.5
+	# The busiest handler's rows and p50, p90, p99: ftscope's times bpftrace's x 0.70 ..
+	# 1.00, but for 5 (hardirq_check.py's model); measured: the rows and percentiles of
+	# every run fit x 0.74 .. 0.968 with 5 (p90 -24.4 .. -6.9%, p99 -30.5 .. +8.6%
+	# alone); the max is one stall on one side (0.29 .. 4.36 of bpftrace's)
+	hard_check $name2 dist -30:0:5
 fi
 
 # Softirqs against bpftrace, one run for both checks: bpftrace keeps every raise, entry and

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The kernel's own interrupt counters around a traced command against ftscope's counts.
 
-  irq_check.py hard|soft BEFORE AFTER SECONDS JSON [NAME[:N[:W]]...]
+  irq_check.py hard|soft BEFORE AFTER SECONDS JSON|PROM [NAME[:N[:W]]...]
 
 BEFORE and AFTER are /proc/interrupts (hard) or /proc/softirqs (soft) as the traced
 command read them at its start and end, SECONDS apart. ftscope counts from tracing on
@@ -14,11 +14,17 @@ rest of the system adds at its rate in the bracket (counts beyond N) over 2 s mo
 notices the command's end within its 1 s read period); 22 more for the NAMEs not driven.
 W, when given, is what the workload did (default N) and N only the least that shows it
 ran: the rest of the system's rate then counts what is beyond W.
+PROM, a file of --prometheus-file (its name ends in .prom), gives each handler's or
+vector's _count of ftscope_hardirqs_seconds or ftscope_softirqs_seconds instead: the
+times it paired, which are the entries but for a handler cut by the trace's ends or by
+lost records (none inside the bracket).
 One line per handler or vector, then OK or BAD lines.
 """
 import json
 import os
 import sys
+
+from prom_check import parse_text  # the one reader of an exposition
 
 
 def interrupts(path):
@@ -44,12 +50,22 @@ def softirqs(path):
     return r
 
 
+def counts(kind, path):
+    """ftscope's count per handler or vector: the JSON's entries, or a .prom file's _count"""
+    key = 'hardirqs' if kind == 'hard' else 'softirqs'
+    if path.endswith('.prom'):
+        label = 'irq' if kind == 'hard' else 'vector'
+        return {dict(k)[label]: int(v['count'])
+                for k, v in parse_text(open(path).read(), key).items()}
+    j = json.loads(open(path).read().strip().splitlines()[-1])
+    return {x['name']: x['count'] for x in j[key]}
+
+
 def main():
     kind, before, after, secs, js = sys.argv[1:6]
     read = interrupts if kind == 'hard' else softirqs
     a, b = read(before), read(after)
-    j = json.loads(open(js).read().strip().splitlines()[-1])
-    ft = {x['name']: x['count'] for x in j['hardirqs' if kind == 'hard' else 'softirqs']}
+    ft = counts(kind, js)
     delta = {k: b[k] - a.get(k, 0) for k in b}
     least = int(os.environ.get('IRQ_MIN', 2000 if kind == 'hard' else 100))
     driven, work = {}, {}

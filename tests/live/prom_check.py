@@ -183,11 +183,13 @@ def cmd_metadata(url):
     print("families ftscope_events (counter), ftscope_runqlat_seconds (unit seconds)")
 
 
-def parse_text(text):
-    """the runqlat samples of an exposition: {labels: {suffix: value or buckets}}"""
+def parse_text(text, family="runqlat"):
+    """the samples of ftscope_FAMILY_seconds in an exposition: {labels: {suffix: value or
+    buckets}}"""
     ser = {}
     for line in text.splitlines():
-        m = re.match(r'ftscope_runqlat_seconds_(bucket|sum|count)(?:\{(.*)\})? (\S+)$', line)
+        m = re.match(r'ftscope_%s_seconds_(bucket|sum|count)(?:\{(.*)\})? (\S+)$' % family,
+                     line)
         if not m:
             continue
         labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2) or ""))

@@ -30,18 +30,14 @@ import json
 import re
 import sys
 
+from pct_check import nearest_rank  # the one nearest-rank percentile of the checks
+
 NAMES = ['hi', 'timer', 'net_tx', 'net_rx', 'block', 'irq_poll', 'tasklet', 'sched',
          'hrtimer', 'rcu']
 
 
-def nearest_rank(vals, pct):
-    """The nearest-rank percentile of sorted vals: rank ceil(n * pct / 100)."""
-    rank = max(1, (len(vals) * pct + 99) // 100)
-    return vals[rank - 1]
-
-
 def records(path):
-    """bpftrace's maps as (ns, cpu, kind, vec) in time order, and each map's size"""
+    """bpftrace's maps as (ns, cpu, kind, value) in time order, and each map's size"""
     r, size = [], {'R': 0, 'E': 0, 'X': 0}
     for line in open(path):
         m = re.match(r'@([rex])\[(\d+), (\d+)\]: (\d+)$', line)
@@ -104,8 +100,10 @@ def judge(mode, name, f, n, vals, bounds):
     return bad
 
 
-def main():
-    mode, js, bt, keys = sys.argv[1:5]
+def load(js, bt, keys):
+    """ftscope's JSON (its last line), bpftrace's records cut to its window (None when
+    bpftrace has none at or before ftscope's first), what makes them unlike, and the
+    window's start and end before ftscope's first and last records, in ns"""
     j = json.loads(open(js).read().strip().splitlines()[-1])
     recs, size = records(bt)
     bad = []
@@ -116,13 +114,23 @@ def main():
     first = [r for r in recs if r[0] <= j['start_ns']]
     last = [r for r in recs if r[0] <= j['time_ns']]
     if not first:
-        print('BAD bpftrace has no record at or before ftscope\'s first')
-        return
+        bad.append('bpftrace has no record at or before ftscope\'s first')
+        return j, None, bad, None
     w0, w1 = first[-1][0], last[-1][0]
-    n, time, wait, unraised = pair([r for r in recs if w0 <= r[0] <= w1])
+    recs = [r for r in recs if w0 <= r[0] <= w1]
+    return j, recs, bad, (j['start_ns'] - w0, j['time_ns'] - w1)
+
+
+def main():
+    mode, js, bt, keys = sys.argv[1:5]
+    j, recs, bad, edge = load(js, bt, keys)
+    if recs is None:
+        print('\n'.join('BAD ' + x for x in bad))
+        return
+    n, time, wait, unraised = pair(recs)
     print('bpftrace\'s window starts %d ns and ends %d ns before ftscope\'s records; '
           'unraised entries: ftscope %d, bpftrace %d'
-          % (j['start_ns'] - w0, j['time_ns'] - w1, j.get('unraised_entries', -1), unraised))
+          % (edge + (j.get('unraised_entries', -1), unraised)))
     ft = {x['name']: x for x in j['softirqs' if mode == 'time' else 'raise_to_entry']}
     for spec in sys.argv[5:]:
         name, *bounds = spec.split(':')
@@ -136,4 +144,5 @@ def main():
     print('\n'.join('BAD ' + x for x in bad) or 'OK')
 
 
-main()
+if __name__ == '__main__':
+    main()
