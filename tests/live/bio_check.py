@@ -21,9 +21,10 @@ bio_check.py queued BT_OUT LIST_PLAIN LIST_Q DISK N MED_US TC_REPORT
     1.82), and bpftrace's own probe, which runs before ftrace's on each tracepoint,
     moves it by its cost.
 """
-import json
 import re
 import sys
+
+from pct_check import last_json  # the one reader of a --json output
 
 
 def bt_hist(text, name):
@@ -40,10 +41,6 @@ def bt_hist(text, name):
             low = 0 if low <= 1 else low
             out[low] = out.get(low, 0) + int(line.split("|")[0].split()[-1])
     return out
-
-
-def last_json(path):
-    return json.loads(open(path).read().strip().splitlines()[-1])
 
 
 def bt_map(text, name):

@@ -20,11 +20,12 @@ times it paired, which are the entries but for a handler cut by the trace's ends
 lost records (none inside the bracket).
 One line per handler or vector, then OK or BAD lines.
 """
-import json
 import os
 import sys
 
 from prom_check import parse_text  # the one reader of an exposition
+
+from pct_check import last_json  # the one reader of a --json output
 
 
 def interrupts(path):
@@ -57,7 +58,7 @@ def counts(kind, path):
         label = 'irq' if kind == 'hard' else 'vector'
         return {dict(k)[label]: int(v['count'])
                 for k, v in parse_text(open(path).read(), key).items()}
-    j = json.loads(open(path).read().strip().splitlines()[-1])
+    j = last_json(path)
     return {x['name']: x['count'] for x in j[key]}
 
 

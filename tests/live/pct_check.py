@@ -24,6 +24,11 @@ import sys
 PCTS = ((50, 'p50'), (90, 'p90'), (99, 'p99'))
 
 
+def last_json(path):
+    """the JSON object on the last line of an ftscope --json output"""
+    return json.loads(open(path).read().strip().splitlines()[-1])
+
+
 def nearest_rank(vals, pct):
     """The nearest-rank percentile of sorted vals: rank ceil(n * pct / 100)."""
     rank = max(1, (len(vals) * pct + 99) // 100)
@@ -96,7 +101,7 @@ def own(path, err):
     low end (k - OWN_SPARE - 1 ordinary calls whose own time is below own(k - OWN_SPARE),
     and the OWN_SPARE spare ones), and no call more than its own time. Widened by the
     slots' 1/128 (not for the max: exact) and the 0.05 us of the workload's rounding."""
-    tot = json.loads(open(path).read().strip().splitlines()[-1])['total']
+    tot = last_json(path)['total']
     vals = sorted(round(float(f[2]) * 1000) for f in (l.split() for l in open(err))
                   if len(f) == 3 and f[0] == 'call')
     n = len(vals)

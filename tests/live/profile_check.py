@@ -46,6 +46,8 @@ import sys
 
 from offcpu_check import folded  # the one reader of folded stacks
 
+from pct_check import last_json  # the one reader of a --json output
+
 OFF_LEAF = re.compile(r'^\[(off-cpu|sleeping|uninterruptible|runnable)\]_\[o\]$')
 
 
@@ -244,7 +246,7 @@ def stack_count(s):
 
 def json_check(path, fold):
     try:
-        j = json.loads(open(path).read().strip().splitlines()[-1])
+        j = last_json(path)
     except (ValueError, IndexError) as e:
         return f'--json does not parse: {e}'
     rows = folded(fold)

@@ -13,6 +13,8 @@ numbers and exits 0 when it holds, 1 with the reason on its last line otherwise.
 import json
 import sys
 
+from pct_check import last_json  # the one reader of a --json output
+
 # knowncalls N makes N getppid calls and N one-byte reads of /dev/zero. Its startup
 # (the dynamic loader, glibc 2.36) adds one read() (libc's ELF header: ksys_read and
 # vfs_read) and two pread64() (its program headers: vfs_read, not ksys_read), and no
@@ -38,11 +40,6 @@ PER_N = {'__do_sys_getppid': 1, 'read_zero': 1, 'ksys_read': 1, 'vfs_read': 1}
 GAP_US = 1000
 FIRST_GAP_US = 2000
 MEAN_GAP_US = 250
-
-
-def last_json(path):
-    """the JSON object on the last line of an ftscope --json output"""
-    return json.loads(open(path).read().strip().splitlines()[-1])
 
 
 def counts(path):

@@ -3,10 +3,11 @@
 """Checks for tests/live/sched.sh: parse timehist rows (ours and perf's), latency
 tables and wakeup JSON, and compare them with known answers or with each other.
 Each check prints one line of what it measured; exit status 1 when it fails."""
-import json
 import re
 import statistics
 import sys
+
+from pct_check import last_json  # the one reader of a --json output
 
 ROW = re.compile(r'^\s*(\d+\.\d+) \[(\d+)\]\s+(?:[ sim]+\s+)?(.*?)\s+(\d+\.\d{3})\s+'
                  r'(\d+\.\d{3})\s+(\d+\.\d{3})\s*(.*)$')
@@ -144,10 +145,6 @@ def preempt(ours_path, perf_path, comm):
         all(n <= 2 for n in late.values())
     done(ok, msg + f'; {unmatched} not in perf\'s rows, {differ} whose sch delay is not perf\'s '
          f'wait; perf\'s sch delay on them {pd:.3f} ms in all, ours {od:.3f} ms')
-
-
-def last_json(path):
-    return json.loads(open(path).read().strip().splitlines()[-1])
 
 
 def agree(th_path, lat_path, comm):

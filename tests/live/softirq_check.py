@@ -26,11 +26,10 @@ for time, latencies for raise) less bpftrace's in 0 .. MISSED percent of bpftrac
 LO .. HI and its p50 (bpftrace's: nearest rank) in PLO .. PHI percent of bpftrace's.
 One line per VEC, then OK or BAD lines.
 """
-import json
 import re
 import sys
 
-from pct_check import nearest_rank  # the one nearest-rank percentile of the checks
+from pct_check import last_json, nearest_rank  # the one nearest-rank percentile and --json reader
 
 NAMES = ['hi', 'timer', 'net_tx', 'net_rx', 'block', 'irq_poll', 'tasklet', 'sched',
          'hrtimer', 'rcu']
@@ -104,7 +103,7 @@ def load(js, bt, keys):
     """ftscope's JSON (its last line), bpftrace's records cut to its window (None when
     bpftrace has none at or before ftscope's first), what makes them unlike, and the
     window's start and end before ftscope's first and last records, in ns"""
-    j = json.loads(open(js).read().strip().splitlines()[-1])
+    j = last_json(js)
     recs, size = records(bt)
     bad = []
     if j.get('lost') or j.get('lost_unknown_count'):
