@@ -58,7 +58,8 @@ for p in $PKGS; do
 		missing="$missing $p"
 done
 # Debian's prometheus (tests/live/prometheus.sh scrapes ftscope with it): unpacked, not
-# installed, so no system service starts; the test runs $PROM_DIR/usr/bin/prometheus
+# installed, so no system service starts; the test runs $PROM_DIR/usr/bin/prometheus and
+# promtool, which Debian 12 ships in the prometheus package and 13 in its own
 PROM_DIR=/var/cache/ftscope-deps/prometheus
 need_prom=""
 if [ -n "$tests" ] && { [ ! -x "$PROM_DIR/usr/bin/prometheus" ] ||
@@ -84,15 +85,33 @@ if [ -n "$need_prom" ]; then
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	# as root into a private directory: apt's _apt user could not write there
-	dl() { ( cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root prometheus ) \
+	# shellcheck disable=SC2086
+	dl() { ( cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root $prom_pkgs ) \
 		>/dev/null 2>&1; }
-	dl || { apt-get update -qq >/dev/null 2>&1; dl; } || {
-		echo "install-deps.sh: cannot download Debian's prometheus package (network? apt sources?)" >&2
+	# prom_pkgs: the packages that hold prometheus and promtool, as apt's lists offer
+	# them (asked again after an update)
+	prom_pkgs() {
+		prom_pkgs=prometheus
+		if apt-cache show promtool >/dev/null 2>&1; then
+			prom_pkgs="prometheus promtool"
+		fi
+	}
+	prom_pkgs
+	dl || { apt-get update -qq >/dev/null 2>&1; prom_pkgs; dl; } || {
+		echo "install-deps.sh: cannot download Debian's $prom_pkgs package (network? apt sources?)" >&2
 		exit 1
 	}
 	rm -rf "$PROM_DIR.new"
 	mkdir -p "$PROM_DIR.new"
-	dpkg-deb -x "$tmp"/prometheus_*.deb "$PROM_DIR.new"
+	for deb in "$tmp"/*.deb; do
+		dpkg-deb -x "$deb" "$PROM_DIR.new"
+	done
+	for t in prometheus promtool; do
+		[ -x "$PROM_DIR.new/usr/bin/$t" ] || {
+			echo "install-deps.sh: no usr/bin/$t in Debian's $prom_pkgs package" >&2
+			exit 1
+		}
+	done
 	rm -rf "$PROM_DIR"
 	mv "$PROM_DIR.new" "$PROM_DIR"
 fi

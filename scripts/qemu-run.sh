@@ -18,9 +18,11 @@
 #   FTSCOPE_QEMU_SMP     guest CPUs (2)
 #   FTSCOPE_QEMU_FILES   more files or directories to copy into /ftscope (space separated)
 #   FTSCOPE_QEMU_LOGLEVEL kernel console loglevel (1: only emergencies)
-#   FTSCOPE_QEMU_SUITE   Debian suite of the kernel: the system's (default), or
-#                        bookworm-backports (6.12: function_graph in instances), fetched
-#                        with a private apt state, the system's apt sources untouched
+#   FTSCOPE_QEMU_SUITE   Debian suite of the kernel: the system's (default), bookworm
+#                        (6.1, with bookworm-security: tests/live/qemu.sh, whatever the
+#                        host's release) or bookworm-backports (6.12: function_graph in
+#                        instances), fetched with a private apt state, the system's apt
+#                        sources untouched
 
 set -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,6 +74,14 @@ use_suite() {
 	mkdir -p "$st/lists/partial" "$st/cache/archives/partial" || die "cannot create $st"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
 	     "http://deb.debian.org/debian $FTSCOPE_QEMU_SUITE main" > "$st/sources.list"
+	# a release's kernel is updated by its security suite (bookworm: 6.1.0-56 there,
+	# 6.1.0-50 in the point release): the same package a system of that release boots
+	case $FTSCOPE_QEMU_SUITE in
+	*-*) ;;
+	*) echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+		"http://deb.debian.org/debian-security $FTSCOPE_QEMU_SUITE-security main" \
+		>> "$st/sources.list" ;;
+	esac
 	APT_OPTS=(-o Dir::Etc::sourcelist="$st/sources.list" -o Dir::Etc::sourceparts=/nonexistent
 		  -o Dir::State::lists="$st/lists" -o Dir::Cache="$st/cache"
 		  -o Debug::NoLocking=1)

@@ -156,9 +156,11 @@ echo 'main;a 1' > $OUT/fg-ok.folded
 
 if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/filesystems; then
 	[ -d $T/instances ] || mount -t tracefs nodev $T
-	before=$(snapshot)
 	root=1
 fi
+
+# tracefs around each run: as before it, but for other runs of ftscope (lib.sh's
+# state_before and state_changed)
 for c in "${cases[@]}"; do
 	IFS='|' read -r name want args word <<< "$c"
 	name=bad_input_$name
@@ -166,9 +168,11 @@ for c in "${cases[@]}"; do
 		skip $name "needs root"
 		continue
 	fi
+	[ -n "$root" ] && state_before
 	# shellcheck disable=SC2086
 	ft $name $want $args > $OUT/bad.out 2> $OUT/bad.err < /dev/null
 	rc=$?
+	[ -n "$root" ] && changed=$(state_changed)
 	lines=$(wc -l < $OUT/bad.err)
 	if [ $rc -lt 1 ] || [ $rc -gt 127 ]; then
 		fail $name "exit status $rc"
@@ -178,8 +182,8 @@ for c in "${cases[@]}"; do
 		fail $name "error line lacks '$word': $(cat $OUT/bad.err)"
 	elif [ -s $OUT/bad.out ]; then
 		fail $name "output on stdout: $(head -1 $OUT/bad.out)"
-	elif [ -n "$root" ] && [ "$before" != "$(snapshot)" ]; then
-		fail $name "tracefs state changed"
+	elif [ -n "$changed" ]; then
+		fail $name "tracefs state changed: $changed"
 	else
 		pass $name
 	fi
@@ -193,14 +197,16 @@ for args in "${notroot[@]}"; do
 		skip $name "needs root and setpriv to drop to an unprivileged user"
 		continue
 	fi
+	state_before
 	# shellcheck disable=SC2086
 	FT_WITH=$NOBODY ft $name 1 $args > $OUT/bad.out 2> $OUT/bad.err
 	rc=$?
+	changed=$(state_changed)
 	if [ $rc -ge 1 ] && [ $rc -le 127 ] && [ "$(wc -l < $OUT/bad.err)" -eq 1 ] &&
-	   grep -q root $OUT/bad.err && [ "$before" = "$(snapshot)" ]; then
+	   grep -q root $OUT/bad.err && [ -z "$changed" ]; then
 		pass $name
 	else
-		fail $name "exit $rc: $(tr '\n' '|' < $OUT/bad.err)"
+		fail $name "exit $rc: $(tr '\n' '|' < $OUT/bad.err)${changed:+ tracefs: $changed}"
 	fi
 done
 

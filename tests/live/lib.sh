@@ -155,6 +155,40 @@ global_state() {
 		!skip && !/^ftscope-/'
 }
 
+# State around a run of ours where other runs of ftscope may come and go (another
+# engineer's tests, four at once): global_state without the dynamic events of ftscope
+# runs still going (group ftscope_PID_RANDOM; ours have ended when it is read), and the
+# ftscope instances whose owner has ended, the leaks a run of ours would leave.
+# state_before: both, into $before and $before_orphans
+state_before() {
+	before=$(others_gone_state)
+	before_orphans=$(orphans)
+}
+
+# others_gone_state: global_state without the dynamic events of live ftscope processes
+others_gone_state() {
+	local l
+
+	global_state | while IFS= read -r l; do
+		[[ $l =~ ftscope_([0-9]+)_ ]] &&
+			[[ $(cat /proc/${BASH_REMATCH[1]}/comm 2>/dev/null) == ftscope* ]] && continue
+		echo "$l"
+	done
+}
+
+# state_changed: how tracefs differs from state_before's, on one line (nothing when it
+# does not): the state, or an orphan that is new and still there (its owner may have
+# removed it and ended between orphans' two looks)
+state_changed() {
+	local d after
+
+	after=$(others_gone_state)
+	[ "$before" = "$after" ] || echo -n "$(state_diff "$before" "$after")"
+	for d in $(orphans); do
+		grep -qxF -- "$d" <<< "$before_orphans" || { [ -d "$d" ] && echo -n "left ${d##*/} "; }
+	done
+}
+
 # state_diff BEFORE AFTER: the first lines where two snapshots differ, on one line
 state_diff() {
 	diff <(echo "$1") <(echo "$2") | grep '^[<>]' | head -3 | tr '\n' ' '

@@ -289,7 +289,11 @@ def perf_samples(path, comm, state):
     out = []
     for block in open(path).read().split('\n\n'):
         lines = block.strip('\n').split('\n')
-        m = re.match(r'^\s*(\S.*?)\s+\d+ \[\d+\] .*prev_state=(\S+) ', lines[0])
+        # the record as the kernel's print fmt has it (perf 6.1: "prev_state=S ==>"), or
+        # as libtraceevent's sched_switch plugin prints it, which perf 6.12 (Debian 13)
+        # loads ("dp-sleeper:9358 [139] S ==> swapper/1:0 [120]")
+        m = re.match(r'^\s*(\S.*?)\s+\d+ \[\d+\] .*(?:prev_state=|:\d+ \[-?\d+\] )(\S+) ==> ',
+                     lines[0])
         if not m or m.group(1) != comm or m.group(2) != state:
             continue
         user, kern = [], []

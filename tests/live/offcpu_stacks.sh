@@ -51,10 +51,12 @@ else
 		# happens when the command waits for its go before ftscope gives it)
 		# The exit's switch-out (Z) has its sample when the task's event is still
 		# open then, as perf's -a event had it: it counts when matched, not otherwise.
+		# (the state as the kernel prints it, "prev_state=S ==>", or as perf 6.12's
+		# sched_switch plugin does, "dp-sleeper:9358 [139] S ==>")
 		want=$(grep -E '^ *dp-sleeper +[0-9]+ ' $OUT/stk-perf.script |
-			grep -cvE 'prev_state=(R|R\+|X|Z) ')
+			grep -cvE '(prev_state=|:[0-9]+ \[-?[0-9]+\] )(R|R\+|X|Z) ==> ')
 		exits=$(grep -E '^ *dp-sleeper +[0-9]+ ' $OUT/stk-perf.script |
-			grep -cE 'prev_state=(X|Z) ')
+			grep -cE '(prev_state=|:[0-9]+ \[-?[0-9]+\] )(X|Z) ==> ')
 		got=$(noted $OUT/stk.err | cut -d' ' -f1)
 		missed=$(sed -n 's/.* \([0-9]*\) switch-outs without their sample.*/\1/p' $OUT/stk.err)
 		[ -n "$got" ] && [ "$got" -gt "$want" ] && [ "$got" -le $((want + exits)) ] &&

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# description: --prometheus scraped by a real Prometheus (Debian's 2.42, unpacked by
-#              scripts/install-deps.sh, run on loopback with a 1 s scrape interval):
+# description: --prometheus scraped by a real Prometheus (Debian's: 2.42 on 12, 2.53 on
+#              13; unpacked by scripts/install-deps.sh, run on loopback, 1 s scrapes):
 #              after a burst of known run-queue waits (tests/workloads/burst) and in the
 #              quiet time after it, Prometheus's _count, its 36 buckets and
 #              histogram_quantile(0.99) against the histogram, count and p99 ftscope
@@ -17,7 +17,7 @@ need_root prometheus || exit 0
 PY=tests/live/prom_check.py
 PB=/var/cache/ftscope-deps/prometheus/usr/bin
 if [ ! -x $PB/prometheus ] || [ ! -x $PB/promtool ]; then
-	fail prometheus "no $PB/prometheus: run scripts/install-deps.sh"
+	fail prometheus "no $PB/prometheus or $PB/promtool: run scripts/install-deps.sh --tests"
 	skip_rest "no Prometheus"
 	exit 0
 fi

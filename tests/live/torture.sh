@@ -5,9 +5,11 @@
 #              SIGINT, SIGTERM, SIGHUP or SIGPIPE (the reader of their output goes away
 #              after a random number of bytes), half of them reading the mapped buffer
 #              (--mmap): after each, the global tracefs state,
-#              options, events, dynamic events and instance list are what they were.
-#              Then SIGKILL in the middle of a probed run, and `ftscope reset`: the
-#              same state again, with someone else's instance and uprobe untouched.
+#              options, events, dynamic events and instance list are what they were
+#              (other runs of ftscope, which come and go beside it, apart: lib.sh's
+#              state_before). Then SIGKILL in the middle of a probed run, and
+#              `ftscope reset`: the same state again, with someone else's instance and
+#              uprobe untouched.
 # requires: root, tracefs, uprobe_events. TORTURE_SEED=N replays a sequence.
 . tests/live/lib.sh
 plan 2
@@ -23,7 +25,6 @@ echo 1 > $T/instances/$foreign/events/sched/sched_waking/enable
 off=$(printf '0x%x' $(( $(stat -c %s /bin/true) / 2 & ~0xf )))
 have_uprobe=0
 echo "p:foreign_torture/probe /bin/true:$off" >> $T/uprobe_events 2>/dev/null && have_uprobe=1
-before=$(snapshot)
 
 analyzers=("runqlat" "timehist" "offcpu" "wakeup" "funclat $WL/busyfn:busy_wait")
 signals=(INT TERM HUP PIPE)
@@ -32,6 +33,7 @@ for i in $(seq $runs); do
 	an=${analyzers[RANDOM % ${#analyzers[@]}]}
 	sig=${signals[RANDOM % ${#signals[@]}]}
 	[ $((RANDOM % 2)) = 1 ] && an="$an --mmap"
+	state_before
 	if [ $sig = PIPE ]; then
 		# the moment: after a random number of output bytes (interval output every 50 ms)
 		n=$((RANDOM % 400 + 1))
@@ -54,13 +56,13 @@ for i in $(seq $runs); do
 		ft_wait torture_signals "${ok/ /|}" $pid
 		rc=$?
 	fi
-	after=$(snapshot)
+	changed=$(state_changed)
 	if [[ " $ok " != *" $rc "* ]]; then
 		bad=$((bad + 1))
 		[ -z "$first" ] && first="run $i ($what): exit $rc: $(head -1 $OUT/torture.err)"
-	elif [ "$before" != "$after" ]; then
+	elif [ -n "$changed" ]; then
 		bad=$((bad + 1))
-		[ -z "$first" ] && first="run $i ($what) changed tracefs: $(state_diff "$before" "$after")"
+		[ -z "$first" ] && first="run $i ($what) changed tracefs: $changed"
 		ft torture_signals 0 reset > /dev/null 2>&1
 	fi
 done
@@ -72,6 +74,7 @@ fi
 
 # SIGKILL while a uprobe is registered: the instance and probe stay; reset takes them.
 name=torture_sigkill_reset
+state_before
 $FTSCOPE funclat $WL/busyfn:busy_wait > /dev/null 2>&1 &
 pid=$!
 if ! wait_for 10 our_instance $pid; then
@@ -81,18 +84,19 @@ if ! wait_for 10 our_instance $pid; then
 else
 	kill -KILL $pid
 	ft_wait $name 137 $pid 2>/dev/null
-	left=$(snapshot)
+	left=$(state_changed)
+	probes=$(grep "ftscope_${pid}_" $T/uprobe_events)
 	ft $name 0 reset > $OUT/torture-reset.txt 2>&1
 	rc=$?
-	after=$(snapshot)
-	if [ "$left" = "$before" ]; then
-		fail $name "SIGKILL left nothing behind to reset"
-	elif ! grep -q "ftscope_$pid" <<< "$left"; then
+	after=$(state_changed)
+	if [[ $left != *"left ftscope-$pid-"* ]]; then
+		fail $name "SIGKILL left no instance behind to reset: $left"
+	elif [ -z "$probes" ]; then
 		fail $name "no uprobe of the killed run was registered"
 	elif [ $rc -ne 0 ]; then
 		fail $name "reset exit $rc: $(head -1 $OUT/torture-reset.txt)"
-	elif [ "$before" != "$after" ]; then
-		fail $name "state after reset differs: $(state_diff "$before" "$after")"
+	elif [ -n "$after" ]; then
+		fail $name "state after reset differs: $after"
 	elif [ ! -d $T/instances/$foreign ] ||
 	     { [ $have_uprobe = 1 ] && ! grep -q foreign_torture $T/uprobe_events; }; then
 		fail $name "reset removed someone else's instance or uprobe"

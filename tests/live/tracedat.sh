@@ -112,7 +112,8 @@ else
 import re, sys
 tc = {}
 for line in open(sys.argv[1]):
-    m = re.search(r'\[(\d+)\]\s+(\d+\.\d+): sched_switch:', line)
+    # trace-cmd 3.3 (Debian 13) prints each record's flags after its CPU ("[002] d..2.")
+    m = re.search(r'\[(\d+)\]\s+(?:\S+\s+)?(\d+\.\d+): sched_switch:', line)
     if m:
         tc.setdefault(int(m.group(1)), []).append(float(m.group(2)))
 # rows ending in ^ are switch-ins rebuilt from later records: no switch of their own
@@ -158,7 +159,7 @@ row = re.compile(r'^\s*\d+\.\d+ \[\d+\]')
 key = lambda l: tuple(l.split()[:3])
 want = [key(l) for l in allrows.split('\n') if re.match(r'^\s*\d+\.\d+ \[0005\]', l)]
 got = [key(l) for l in c5.split('\n') if row.match(l)]
-sw = [float(t) for t in re.findall(r'\[005\]\s+(\d+\.\d+): sched_switch:', tcf)]
+sw = [float(t) for t in re.findall(r'\[005\]\s+(?:\S+\s+)?(\d+\.\d+): sched_switch:', tcf)]
 bad = [l for l in c5.split('\n') if row.match(l) and not l.rstrip().endswith('^') and
        not any(abs(float(l.split()[0]) - x) < 1.5e-6 for x in sw)]
 msg = []
