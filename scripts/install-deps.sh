@@ -7,11 +7,13 @@
 #   scripts/install-deps.sh --tests   that, and what make check and make bench run
 #                                     (the peers, the sanitizers, the headless browser)
 #
-# Idempotent; prints nothing when everything is already present. Package names that
-# differ between releases are chosen by what apt offers (clang's runtime, llvm).
+# Idempotent; prints nothing when everything is already present. The names are the
+# same on both releases (libclang-rt-dev follows the release's clang); what differs is
+# where prometheus's promtool lives (below).
 
 set -e
 
+# usage: the one line for a bad argument, exit 2
 usage() {
 	echo "usage: scripts/install-deps.sh [--tests]" >&2
 	exit 2
@@ -30,14 +32,6 @@ esac
 PKGS="build-essential pkg-config libtracefs-dev libtraceevent-dev libelf-dev libzstd-dev \
 zlib1g-dev protobuf-c-compiler libprotobuf-c-dev golang-github-google-pprof-dev"
 
-# offered: the first of the names apt knows (a release offers one of them)
-offered() {
-	for n in "$@"; do
-		apt-cache show "$n" >/dev/null 2>&1 && { echo "$n"; return 0; }
-	done
-	echo "$1"
-}
-
 if [ -n "$tests" ]; then
 	# The tests: cmocka; the peers compared with ftscope (trace-cmd, perf, bpftrace);
 	# util-linux: losetup, for the loop device of tests/live/biolatency.sh (essential on
@@ -49,7 +43,7 @@ if [ -n "$tests" ]; then
 	# curl: tests/live/prometheus.sh asks ftscope's /metrics with each Accept; chromium:
 	# tests/live/heatmap.sh renders the heat map SVG headless (screenshot, DOM)
 	PKGS="$PKGS libcmocka-dev trace-cmd linux-perf bpftrace util-linux clang \
-$(offered libclang-rt-dev libclang-rt-14-dev) llvm time curl golang-go chromium"
+libclang-rt-dev llvm time curl golang-go chromium"
 fi
 
 missing=""

@@ -339,6 +339,22 @@ ok() {
 	[ "$(cat $Q/$1.rc 2> /dev/null)" = 0 ]
 }
 
+
+# known_calls NAME: a guest's funccount of knowncalls 0 and 1000 ($Q/funccount_known0 and
+# funccount_known) against the calls it made (tests/live/qemu_check.py states the rule)
+known_calls() {
+	local r
+
+	if ok funccount_known0 && ok funccount_known &&
+	   r=$(python3 tests/live/qemu_check.py calls $Q/funccount_known0.out \
+		$Q/funccount_known.out 1000 2>&1); then
+		pass "$1 ($r)"
+	else
+		fail $1 "exit $(cat $Q/funccount_known0.rc) $(cat $Q/funccount_known.rc):\
+ $(tail -1 <<< "$r") $(head -1 $Q/funccount_known.err)"
+	fi
+}
+
 # file_equals_live NAME LIVE FILE MIN: the guest's funclat case FILE (read back with -i)
 # has the same functions and histograms as LIVE (the run that wrote it), LIVE's first
 # function with at least MIN calls; PASS or FAIL NAME

@@ -138,15 +138,7 @@ fi
 
 # knowncalls N: N getppid calls and N reads of /dev/zero, and its startup's few reads
 # (tests/live/qemu_check.py states the rule): funccount, the function tracer, exact
-name=qemu_funccount_known_calls
-if ok funccount_known0 && ok funccount_known &&
-   r=$(python3 tests/live/qemu_check.py calls $Q/funccount_known0.out $Q/funccount_known.out \
-	1000 2>&1); then
-	pass "$name ($r)"
-else
-	fail $name "exit $(cat $Q/funccount_known0.rc) $(cat $Q/funccount_known.rc): $(tail -1 <<< "$r") \
-$(head -1 $Q/funccount_known.err)"
-fi
+known_calls qemu_funccount_known_calls
 
 # kprobes on do_nanosleep against napclock's own time of each of its 20 naps: count,
 # each call, mean, max and buckets (tests/live/qemu_check.py states the bounds)

@@ -55,15 +55,7 @@ else
 fi
 
 # as qemu_funccount_known_calls on 6.1 (tests/live/qemu_check.py)
-name=qemu_graph_funccount_known_calls
-if ok funccount_known0 && ok funccount_known &&
-   r=$(python3 tests/live/qemu_check.py calls $Q/funccount_known0.out $Q/funccount_known.out \
-	1000 2>&1); then
-	pass "$name ($r)"
-else
-	fail $name "exit $(cat $Q/funccount_known0.rc) $(cat $Q/funccount_known.rc): $(tail -1 <<< "$r") \
-$(head -1 $Q/funccount_known.err)"
-fi
+known_calls qemu_graph_funccount_known_calls
 
 # function_graph on do_nanosleep against napclock's own time of each of its 20 naps, as
 # qemu_funclat_kprobe_vs_workload_clock on 6.1 (the same bounds)
