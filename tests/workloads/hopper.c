@@ -24,39 +24,35 @@ static long count, spin_ms, sleep_ms;
 static volatile int hoppers_done;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* run_ns - the kernel's run time of thread @tid so far, -1 on error */
-static long long run_ns(int tid)
-{
-	char path[64];
-	long long ns = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lld", &ns) != 1)
-		ns = -1;
-	fclose(f);
-	return ns;
-}
-
-/* migrations - the kernel's count of thread @tid's migrations, -1 if not known */
-static long long migrations(int tid)
+/* task_field - the number @fmt reads from the first line of /proc/self/task/@tid/@file it
+ * matches, -1 when none does */
+static long long task_field(int tid, const char *file, const char *fmt)
 {
 	char path[64], line[256];
 	long long n = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/sched", tid);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", tid, file);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "se.nr_migrations : %lld", &n) == 1)
+		if (sscanf(line, fmt, &n) == 1)
 			break;
 	fclose(f);
 	return n;
+}
+
+/* run_ns - the kernel's run time of thread @tid so far, -1 on error */
+static long long run_ns(int tid)
+{
+	return task_field(tid, "schedstat", "%lld");
+}
+
+/* migrations - the kernel's count of thread @tid's migrations, -1 if not known */
+static long long migrations(int tid)
+{
+	return task_field(tid, "sched", "se.nr_migrations : %lld");
 }
 
 /* thread_ns - this thread's CPU time */
