@@ -263,14 +263,18 @@ def pixels(png):
 
 def picture(png, svg):
     """chromium drew the cells: its coloured pixels cover the cells' area and the
-    legend's ten coloured boxes (the first of its eleven is white), no more and no less:
-    anti-aliased edges add +0.088% .. +0.254% (17 runs), so 0 .. +0.4% is allowed; one
-    missing cell (600 .. 780 px, 0.3% of the area or more) falls below 0"""
+    legend's ten coloured boxes (the first of its eleven is white), no more and no less.
+    Cells lie at fractional x (the map's width over its columns): an edge between two
+    cells blends two colours and counts on both sides, an edge against white blends to
+    a pale pixel that does not count, so the sum depends on the data: +0.088% ..
+    +0.254% (17 runs), and -0.004% (5 px) once in a fresh-check, a map with more pale
+    cells against empty ones. -0.1% .. +0.4% is allowed; one missing cell (600 .. 780
+    px, 0.3% of the area or more) falls below that"""
     px = pixels(png)
     coloured = sum(1 for row in px for (r, g, b) in row if max(r, g, b) - min(r, g, b) > 40)
     root, cols, cells = load(svg)
     want = sum(c['w'] * c['h'] for c in cells) + 10 * 40 * 14
-    done(want <= coloured <= 1.004 * want,
+    done(0.999 * want <= coloured <= 1.004 * want,
          f"{coloured} coloured pixels in {len(px[0])}x{len(px)}, the cells and legend "
          f"cover {want:.0f} ({100 * (coloured - want) / want:+.3f}%)")
 
