@@ -84,11 +84,10 @@ cmd_case() {
 # bpftrace's own reports counted too; those, 52 slow probes in 500 switches once, are
 # no longer bounded).
 # The average (its sum) and the histogram's rows, each row as the count up to it, at the
-# same ranks: avg gap (ftscope - bpftrace) measured -0.7 .. +6.4 us (+6.4 on messaging's
-# 1.8 ms; -0.7 .. +1.8 on averages under 50 us) where few switch-ins
-# are rebuilt, +3.7 .. +7.5 us on CPU 1 (the delay above, on every latency): 4 us + 3% a
-# latency, 10 us + 5% on CPU 1; rows with each latency moved by the percentiles' 10 us +
-# 10%. A 20%
+# same ranks: avg gap (ftscope - bpftrace) measured -0.7 .. +6.4 us where few switch-ins
+# are rebuilt (+6.4 on messaging's 1.8 ms; -0.7 .. +1.8 on averages under 50 us), +3.7
+# .. +7.5 us on CPU 1 (the delay above, on every latency): 4 us + 3% a latency, 10 us +
+# 5% on CPU 1; rows with each latency moved by the percentiles' 10 us + 10%. A 20%
 # inflation of the sum fails spin3, hopper and messaging; every row moved one slot up
 # fails all five cases.
 B="--bound=missed=5+1 --bound=count=2 --bound=p50=10+10 --bound=p90=10+10 --bound=p99=20+10 --bound=max=30+5 --bound=rows=10+10"
