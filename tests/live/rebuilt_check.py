@@ -131,7 +131,7 @@ def main():
     ours = {"count": tot["count"], "p50": tot["p50_ns"], "p90": tot["p90_ns"],
             "p99": tot["p99_ns"], "max": tot["max_ns"], "avg": tot["avg_ns"]}
     lat = []
-    miss = slow = slow_ns = 0
+    miss = slow = slow_ns = parted = 0
     seen, woken = {}, {}
     with open(bto) as f:
         for line in f:
@@ -149,6 +149,7 @@ def main():
             if m and int(m.group(1)) in tids and t0 <= int(m.group(2)) <= t1:
                 slow += 1
                 slow_ns += int(m.group(3))
+                parted += int(m.group(3)) > 50000
     if not lat:
         sys.exit("bpftrace printed no latency of %s" % comm)
     lat.sort()
@@ -181,7 +182,12 @@ def main():
             # what rests on ftscope's side: its unmeasured latencies, and what the
             # recording shows against bpftrace's events; bpftrace's own reports (@miss,
             # @slow) widen the comparison without a bound: the oracle's noise, not ours
-            ours_missed = unmeasured + ft_nowk + skew + bt_nowk
+            # a probe of bpftrace's over 50 us parts the two records of one event by
+            # more than the match window: the event then looks missed on one side and
+            # the other (a wakeup) or apart (a switch-in), two at most; those are the
+            # oracle's too (make check once: 15 such with 10 such probes, every figure
+            # equal)
+            ours_missed = unmeasured + max(0, ft_nowk + skew + bt_nowk - 2 * parted)
             most, _, pct = v.partition("+")
             lim = int(most) + float(pct or 0) / 100 * n
             if ours_missed > lim:
