@@ -32,8 +32,9 @@ switches were seen once, with figures still equal). pXX=US or pXX=US+PCT (max to
 within US microseconds (plus PCT % of bpftrace's figure) of bpftrace's values N + E + F
 ranks either side of that rank; the max is not compared when E > 0. avg=US+PCT: the sum
 of ftscope's latencies within US per latency plus PCT % of bpftrace's sum, and beyond
-that, up to N + E latencies more (each at most the largest bpftrace saw; bpftrace's
-slow probes move theirs by the probe's time instead) or N + F fewer (bpftrace's
+that, up to N + E latencies more (each at most the largest bpftrace saw, or the
+recording's longest wakeup -> the task's next record; bpftrace's slow probes move
+theirs by the probe's time instead) or N + F fewer (bpftrace's
 largest). rows=US+PCT: each histogram row, as its cumulative count (the rows up to
 it): ftscope's within bpftrace's count of latencies below the row's upper edge once
 each is moved by US plus PCT % of it either way, and N + E + F more either side."""
@@ -65,6 +66,18 @@ def unmatched(dat, tids, seen, woken):
             side = ft_wk
         if tid and int(tid.group(1)) in tids:
             side.setdefault(int(tid.group(1)), []).append(ts)
+    # each wakeup to the task's next record of its own (it runs then): the longest
+    # latency a wakeup can have started, from the recording alone
+    own, gap = {}, 0
+    for m in re.finditer(r"-(\d+) +\[\d+\] +(\d+)\.(\d{9}): ", out):
+        if int(m.group(1)) in tids:
+            own.setdefault(int(m.group(1)), []).append(int(m.group(2)) * 10**9 +
+                                                       int(m.group(3)))
+    for tid, v in ft_wk.items():
+        w = sorted(own.get(tid, []))
+        for ts in v:
+            i = bisect.bisect_right(w, ts)
+            gap = max(gap, w[i] - ts if i < len(w) else 0)
     t0 = min([v for l in list(ft_sw.values()) + list(ft_wk.values()) for v in l] or [0])
     t1 = max([v for l in list(ft_sw.values()) + list(ft_wk.values()) for v in l] or [0])
 
@@ -78,19 +91,20 @@ def unmatched(dat, tids, seen, woken):
                 near = [abs(w[k] - ts) for k in (i - 1, i) if 0 <= k < len(w)]
                 n += lo <= ts <= hi and (not near or min(near) > 50000)
         return n
-    return (alone(ft_sw, seen), alone(ft_wk, woken), alone(woken, ft_wk, t0, t1))
+    return (alone(ft_sw, seen), alone(ft_wk, woken), alone(woken, ft_wk, t0, t1), gap)
 
 
-def sum_check(tot, lat, us, pct, more, fewer, shift):
+def sum_check(tot, lat, us, pct, more, fewer, shift, gap):
     """ftscope's sum of latencies (@tot, its JSON total) against bpftrace's (@lat): each
     latency within @us ns plus @pct of it, and @shift ns more (bpftrace's slow probes);
-    ftscope may hold @more latencies bpftrace has not (each at most bpftrace's largest:
-    never ftscope's own, which would widen the bound by the figure under test) and lack
-    @fewer (bpftrace's largest)"""
+    ftscope may hold @more latencies bpftrace has not, each at most bpftrace's largest or
+    @gap, the recording's longest wakeup -> the task's next record (never ftscope's own
+    max, which would widen the bound by the figure under test), and lack @fewer
+    (bpftrace's largest)"""
     n, ours, theirs = len(lat), tot["sum_ns"], sum(lat)
     tol = us * n + pct * theirs + shift
     lo = theirs - tol - sum(lat[n - min(n, fewer):])
-    hi = theirs + tol + more * lat[-1]
+    hi = theirs + tol + more * max(lat[-1], gap)
     if not lo <= ours <= hi:
         sys.exit("avg %.1f us (sum %.3f ms), bpftrace %.1f us (sum %.3f ms; bound %.3f .. "
                  "%.3f ms)" % (tot["avg_ns"] / 1e3, ours / 1e6, theirs / n / 1e3,
@@ -154,7 +168,7 @@ def main():
         sys.exit("bpftrace printed no latency of %s" % comm)
     lat.sort()
     n = len(lat)
-    skew, bt_nowk, ft_nowk = unmatched(dat, tids, seen, woken) if dat else (0, 0, 0)
+    skew, bt_nowk, ft_nowk, gap = unmatched(dat, tids, seen, woken) if dat else (0, 0, 0, 0)
     theirs = {"count": n, "p50": nearest_rank(lat, 50), "p90": nearest_rank(lat, 90),
               "p99": nearest_rank(lat, 99), "max": lat[-1], "avg": sum(lat) / n}
     print("ftscope/bpftrace: count %d/%d, avg %.1f/%.1f, p50 %.1f/%.1f, p90 %.1f/%.1f, "
@@ -202,7 +216,8 @@ def main():
         us, _, pct = v.partition("+")
         if k == "avg":
             sum_check(tot, lat, float(us) * 1e3, float(pct or 0) / 100,
-                      slack + miss + bt_nowk + skew, slack + unmeasured + ft_nowk, slow_ns)
+                      slack + miss + bt_nowk + skew, slack + unmeasured + ft_nowk, slow_ns,
+                      gap)
             continue
         if k == "rows":
             rows_check(tot["buckets"], lat, float(us) * 1e3, float(pct or 0) / 100, d)

@@ -75,16 +75,21 @@ cpu=$(( $(nproc) > 1 ? 1 : 0 ))
 FT_WITH="chrt -f 20" ft $name 0 wakeup --json 0.5 2 -- $WL/edge $cpu 1 8 > $OUT/edge.json \
 	2> $OUT/edge.err
 naps=$(sed -n 's/^naps //p' $OUT/edge.json)
+# A wakeup whose rebuilt switch-in came with no evidence of its time before tracing
+# stopped (CPU 1 records no switch out of idle) is "unmeasured", not lost: it counts
+# here, at most one (a fresh-check once: 127 measured of 128, the last unmeasured)
 got=$(grep '^{' $OUT/edge.json | python3 -c '
 import json, sys
-print(" ".join(str(json.loads(l)["total"]["count"]) for l in sys.stdin))')
+print(" ".join("%d+%d" % (json.loads(l)["total"]["count"], json.loads(l).get("unmeasured", 0))
+               for l in sys.stdin))')
 last=${got##* }
-if [ -n "$naps" ] && [ "$(echo $got | wc -w)" -eq 2 ] && [ "$last" -eq $((naps + 1)) ]; then
+if [ -n "$naps" ] && [ "$(echo $got | wc -w)" -eq 2 ] && [ "${last#*+}" -le 1 ] &&
+   [ $((last)) -eq $((naps + 1)) ]; then
 	pass $name
 else
-	fail $name "naps $naps; intervals counted: $got (want 2, the last naps + 1)"
+	fail $name "naps $naps; intervals counted (+unmeasured): $got (want 2, the last naps + 1)"
 fi
-echo "# naps $naps; intervals counted: $got"
+echo "# naps $naps; intervals counted (+unmeasured): $got"
 
 # -p PID -P: only that process's threads, grouped by process.
 name=runqlat_pid_filter
