@@ -441,16 +441,11 @@ static void rebuilt_in(struct timehist *th, const struct ft_event *ev, uint64_t 
  * moved - in a pid-filtered stream, where the kernel records a task's migration only
  * when the task that moves it is traced: @tid's record at @ts puts it on @cpu; a CPU
  * other than its last record's is a migration not recorded (perf counts the events;
- * two moves between records count as one)
+ * two moves between records count as one); @tr is @tid's record, NULL when it has none
  */
-static void moved(struct timehist *th, int tid, int cpu, uint64_t ts)
+static void moved(struct timehist *th, struct th_task *tr, int tid, int cpu, uint64_t ts)
 {
-	struct th_task *tr;
-
-	if (!th->env->filtered_stream || tid <= 0 || cpu < 0)
-		return;
-	tr = task(th, tid, cpu);
-	if (!tr)
+	if (!th->env->filtered_stream || tid <= 0 || cpu < 0 || !tr)
 		return;
 	if (tr->dead) {		/* the tid's next task may start anywhere */
 		tr->cpu_seen = 0;
@@ -521,11 +516,12 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 	tr->dead = ev->sw.state == 'X' || ev->sw.state == 'Z' || ev->sw.state == 'x';
 	tr->in_rebuilt = false;
 	th->tprev[ev->cpu] = t;
+	moved(th, tr, prev, ev->cpu, t);
 	/* last: they may move tr */
 	if (ev->sw.synth)
 		rebuilt_in(th, ev, t);
-	moved(th, prev, ev->cpu, t);
-	moved(th, next, ev->cpu, t);
+	if (th->env->filtered_stream && next > 0)
+		moved(th, task(th, next, ev->cpu), next, ev->cpu, t);
 }
 
 /*
@@ -574,7 +570,7 @@ static void on_wakeup(struct timehist *th, const struct ft_event *ev)
 	if (!tr)
 		return;
 	ft_ready_wakeup(&tr->ready, ev, FT_READY_PERF);
-	moved(th, ev->wk.pid, ev->wk.target_cpu, ev->ts);
+	moved(th, tr, ev->wk.pid, ev->wk.target_cpu, ev->ts);
 	if (th->wakeups && th->rows && in_window(th, ev->ts) &&
 	    (shown(th, ev->wk.pid) || shown(th, ev->common_pid)))
 		print_wakeup(th, ev);
