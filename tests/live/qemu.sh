@@ -3,24 +3,40 @@
 # description: the second kernel. Boots Debian's 6.1 kernel under QEMU (TCG) with
 #              scripts/qemu-run.sh, runs tests/qemu/guest.sh there (the analyzers on
 #              known workloads, stat, --pmu), and checks what came back with the same
-#              known answers as the tests on this kernel.
+#              known answers as the tests on this kernel. tests/live/qemu510.sh runs it
+#              on Debian 11's 5.10 (QEMU_P: the checks' prefix, QEMU_SUITE: the kernel's suite).
 # requires: root (apt-get for qemu and the kernel package), network on first use
 . tests/live/lib.sh
-plan 24
+plan 25
 
 # Debian 12's kernel whatever this system's release (Debian 13's own would be 6.12,
 # whose instances offer function_graph and map the ring buffer: checks below need 6.1)
-guest qemu guest.sh FTSCOPE_QEMU_SUITE=bookworm || exit 0
+P=${QEMU_P:-qemu}
+guest $P guest.sh FTSCOPE_QEMU_SUITE=${QEMU_SUITE:-bookworm} || exit 0
 
-name=qemu_list_full_kernel
+# what the kernel offers: 6.1 has hist triggers, Debian's 5.10 not (its config leaves
+# them out); ftscope needs none, it counts in user space (qemu_hist_known_calls)
+hist_triggers=yes
+[ $P = qemu510 ] && hist_triggers=no
+name=${P}_list_full_kernel
 if ok list && grep -Eq '^  function_graph tracer +yes' $Q/list.out &&
-   grep -Eq '^  kprobe events +yes' $Q/list.out && grep -Eq '^  hist triggers +yes' $Q/list.out; then
-	pass $name
+   grep -Eq '^  kprobe events +yes' $Q/list.out &&
+   grep -Eq "^  hist triggers +$hist_triggers\$" $Q/list.out; then
+	pass "$name (hist triggers $hist_triggers)"
 else
 	fail $name "$(grep -E 'function_graph|kprobe|hist' $Q/list.out | tr '\n' '|')"
 fi
 
-name=qemu_stat
+# knowncalls makes exactly 1000 getppid calls: hist counts their syscall records in user
+# space, with or without the kernel's hist triggers
+name=${P}_hist_known_calls
+n=$(json "[r['count'] for r in j['rows'] if r['key']['comm'] == 'knowncalls']" $Q/hist_known.out 2>&1)
+if ok hist_known && [ "$n" = "[1000]" ]; then
+	pass "$name (1000 getppid calls counted)"
+else
+	fail $name "knowncalls rows $n: $(head -1 $Q/hist_known.err)"
+fi
+name=${P}_stat
 tc=$(awk -F, '$3 == "task-clock" { print $1 }' $Q/stat.err)
 pf=$(awk -F, '$3 == "page-faults" { print $1 }' $Q/stat.err)
 if ok stat && awk -v t="$tc" -v f="$pf" 'BEGIN { exit !(t >= 100 && f >= 4096) }' &&
@@ -30,7 +46,7 @@ else
 	fail $name "exit $(cat $Q/stat.rc): $(tr '\n' '|' < $Q/stat.err)"
 fi
 
-name=qemu_runqlat_three_spinners
+name=${P}_runqlat_three_spinners
 n=$(json 'j["total"]["count"]' $Q/runqlat.out 2> /dev/null)
 p90=$(json 'j["total"]["p90_ns"]' $Q/runqlat.out 2> /dev/null)
 if ok runqlat && [ "${n:-0}" -ge 20 ] && [ "${p90:-0}" -ge 1000000 ]; then
@@ -40,7 +56,7 @@ else
 fi
 
 # 20 naps of 10 ms: 20 rows with about 10 ms of wait, and the exit row
-name=qemu_timehist_sleeper
+name=${P}_timehist_sleeper
 rows=$(nap_rows $Q/timehist.out)
 if ok timehist && [ "$rows" -ge 19 ]; then
 	pass "$name ($rows rows with a 10 ms wait)"
@@ -50,7 +66,7 @@ fi
 
 # --mmap where the kernel cannot map the buffer (before 6.10): one line says so, the run
 # reads with read() and gives the same answer; list says no
-name=qemu_mmap_falls_back
+name=${P}_mmap_falls_back
 rows=$(nap_rows $Q/timehist_mmap.out)
 if ok timehist_mmap && [ "$rows" -ge 19 ] &&
    grep -q -- '--mmap: this kernel cannot map the ring buffer (No such device): reading it with read()' \
@@ -73,7 +89,7 @@ fi
 # rows - 1) came from one run with 24 rows for 22 switches whose rows' states were not
 # kept: its cause is not known (a preemption after perf_event_exit_task would do it);
 # the message prints the states (a '^' marks a row at a switch ftscope rebuilt).
-name=qemu_pmu_beside_timehist
+name=${P}_pmu_beside_timehist
 read -r rows naps z states < <(awk '/ sleeper\[/ { n++; st = $NF == "^" ? $(NF - 1) : $NF
 	s += st == "S"; z += st == "Z" || st == "X"; all = all st ($NF == "^" ? "^" : "") }
 	END { print n + 0, s + 0, z + 0, all "." }' $Q/pmu.out)
@@ -88,7 +104,7 @@ fi
 
 # bk-sleeper sleeps 10 x 50 ms in sleep_here: against its own off-CPU time in those calls
 # by the guest kernel's counters (its offwin line; a loaded host made them 755 ms once)
-name=qemu_offcpu_sleeper
+name=${P}_offcpu_sleeper
 if ok offcpu && r=$(python3 tests/live/offcpu_check.py known $Q/offcpu.out $Q/offcpu.err \
 		    bk-sleeper sleep_here do_nanosleep 500000); then
 	pass "$name ($(head -1 <<< "$r"))"
@@ -96,7 +112,7 @@ else
 	fail $name "$(tail -1 <<< "$r"): $(grep -v '^offwin' $Q/offcpu.err | head -2)"
 fi
 
-name=qemu_wakeup_sleeper
+name=${P}_wakeup_sleeper
 n=$(json 'j["total"]["count"]' $Q/wakeup.out 2> /dev/null)
 if ok wakeup && [ "${n:-0}" -ge 20 ]; then
 	pass "$name ($n wakeups)"
@@ -104,7 +120,7 @@ else
 	fail $name "count=$n: $(head -2 $Q/wakeup.err)"
 fi
 
-name=qemu_latency_spinners
+name=${P}_latency_spinners
 if ok latency && grep -Eq '^  spin3:\(4\) +\| +[0-9.]+ ms \| +[0-9]+ \| avg: +[0-9.]+ ms' $Q/latency.out; then
 	pass $name
 else
@@ -112,7 +128,7 @@ else
 fi
 
 # kprobe on vfs_read and the syscalls:read events of the same dd: one vfs_read per read()
-name=qemu_funclat_kprobe_vs_syscall
+name=${P}_funclat_kprobe_vs_syscall
 counts=$(json "[f['hist']['count'] for f in j['functions']]" $Q/funclat_kprobe.out 2> /dev/null)
 if ok funclat_kprobe && [ "$(json "j['method']" $Q/funclat_kprobe.out)" = kprobe ] &&
    [ "$(json "j['functions'][0]['hist']['count'] == j['functions'][1]['hist']['count'] >= 100" \
@@ -123,11 +139,11 @@ else
 fi
 
 # kprobe events recorded with -o and read back with -i: the same histogram
-file_equals_live qemu_funclat_kprobe_file_equals_live funclat_kprobe_rec funclat_kprobe_file 50
+file_equals_live ${P}_funclat_kprobe_file_equals_live funclat_kprobe_rec funclat_kprobe_file 50
 
 # funccount (function tracer, set_ftrace_filter in the instance) counts the same dd's
 # vfs_read calls as the kprobe did: one per read(), the same binary and libraries
-name=qemu_funccount_equals_kprobe_count
+name=${P}_funccount_equals_kprobe_count
 fc=$(json "[f['count'] for f in j['functions'] if f['name'] == 'vfs_read']" $Q/funccount.out 2>&1)
 kp=$(json "[j['functions'][0]['hist']['count']]" $Q/funclat_kprobe.out 2>&1)
 if ok funccount && [ "$fc" = "$kp" ] && [ "$(json "len(j['functions'])" $Q/funccount.out)" -ge 1 ]; then
@@ -138,11 +154,11 @@ fi
 
 # knowncalls N: N getppid calls and N reads of /dev/zero, and its startup's few reads
 # (tests/live/qemu_check.py states the rule): funccount, the function tracer, exact
-known_calls qemu_funccount_known_calls
+known_calls ${P}_funccount_known_calls
 
 # kprobes on do_nanosleep against napclock's own time of each of its 20 naps: count,
 # each call, mean, max and buckets (tests/live/qemu_check.py states the bounds)
-name=qemu_funclat_kprobe_vs_workload_clock
+name=${P}_funclat_kprobe_vs_workload_clock
 if ok funclat_naps &&
    r=$(python3 tests/live/qemu_check.py naps $Q/funclat_naps.out $Q/naps.txt do_nanosleep 2>&1); then
 	pass "$name ($r)"
@@ -150,7 +166,7 @@ else
 	fail $name "exit $(cat $Q/funclat_naps.rc): $(tail -1 <<< "$r") $(head -1 $Q/funclat_naps.err)"
 fi
 
-name=qemu_funclat_auto_says_method
+name=${P}_funclat_auto_says_method
 if ok funclat_auto && grep -q 'kernel ones through kprobe' $Q/funclat_auto.out &&
    grep -q '^     usecs *: count *distribution$' $Q/funclat_auto.out; then
 	pass $name
@@ -158,8 +174,8 @@ else
 	fail $name "$(tail -3 $Q/funclat_auto.out | tr '\n' '|') $(head -1 $Q/funclat_auto.err)"
 fi
 
-# 6.1's instances offer no function_graph and ftscope never uses the top-level buffer
-name=qemu_funclat_graph_refused
+# 6.1's and 5.10's instances offer no function_graph and ftscope never uses the top-level buffer
+name=${P}_funclat_graph_refused
 if [ "$(cat $Q/funclat_graph.rc)" = 3 ] && [ "$(wc -l < $Q/funclat_graph.err)" -eq 1 ] &&
    grep -q 'function_graph is not available in tracefs instances' $Q/funclat_graph.err; then
 	pass "$name (exit 3, one line)"
@@ -167,7 +183,7 @@ else
 	fail $name "exit $(cat $Q/funclat_graph.rc): $(tr '\n' '|' < $Q/funclat_graph.err)"
 fi
 
-name=qemu_funclat_uprobe
+name=${P}_funclat_uprobe
 if ok funclat_uprobe && [ "$(json "j['total']['count']" $Q/funclat_uprobe.out)" = 40 ]; then
 	pass "$name (40 calls)"
 else
@@ -196,13 +212,13 @@ guest_irq() {
 		fail $name "exit $(cat $Q/$c.rc) (irq_rec $(cat $Q/irq_rec.rc)): $(grep -v ' kernel [0-9]* ftscope' <<< "$r" | tr '\n' '|') $(head -1 $Q/$c.err)"
 	fi
 }
-guest_irq qemu_hardirqs_counts_vs_proc_interrupts hard irq_hard hard
-guest_irq qemu_softirqs_counts_vs_proc_softirqs soft irq_soft soft net_rx:50:200
-guest_irq qemu_hardirqs_record_then_file hard irq_rec_hard rec
-guest_irq qemu_softirqs_record_then_file soft irq_rec_soft rec net_rx:50:200
+guest_irq ${P}_hardirqs_counts_vs_proc_interrupts hard irq_hard hard
+guest_irq ${P}_softirqs_counts_vs_proc_softirqs soft irq_soft soft net_rx:50:200
+guest_irq ${P}_hardirqs_record_then_file hard irq_rec_hard rec
+guest_irq ${P}_softirqs_record_then_file soft irq_rec_soft rec net_rx:50:200
 
 # the handler names come from irq_handler_entry's __data_loc name: a histogram per handler
-name=qemu_hardirqs_dist_names
+name=${P}_hardirqs_dist_names
 if ok irq_dist && grep -q '^hardirq = ttyS[0-9]' $Q/irq_dist.out &&
    grep -q '^     usecs               : count     distribution' $Q/irq_dist.out; then
 	pass "$name ($(grep '^hardirq = ' $Q/irq_dist.out | tr '\n' ',' | sed 's/,$//'))"
@@ -210,7 +226,7 @@ else
 	fail $name "exit $(cat $Q/irq_dist.rc): $(head -3 $Q/irq_dist.out | tr '\n' '|') $(head -1 $Q/irq_dist.err)"
 fi
 
-name=qemu_state_restored
+name=${P}_state_restored
 if same_state $Q/before.state $Q/after.state > $Q/state.diff; then
 	pass $name
 else

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Runs inside Debian's 6.1 kernel under QEMU (scripts/qemu-run.sh), from tests/live/qemu.sh:
-# each case's stdout, stderr and exit status go to /tmp/out/CASE.{out,err,rc}, with the
+# Runs inside Debian's 6.1 (or 5.10) kernel under QEMU (scripts/qemu-run.sh), from
+# tests/live/qemu.sh (and qemu510.sh): each case's stdout, stderr and exit status go to /tmp/out/CASE.{out,err,rc}, with the
 # tracefs state before and after; the lot comes back on stdout as a base64 tar.gz, and
 # the host checks it.
 . tests/live/lib.sh
@@ -42,6 +42,8 @@ run funccount ftscope funccount --json 'vfs_rea*' -- dd if=/ftscope/ftscope of=/
 KC="__do_sys_getppid ksys_read vfs_read read_zero"
 run funccount_known0 ftscope funccount --json $KC -- $WL/knowncalls 0
 run funccount_known ftscope funccount --json $KC -- $WL/knowncalls 1000
+# the same 1000 getppid calls as syscall records counted by hist (no hist triggers needed)
+run hist_known ftscope hist -e syscalls:sys_enter_getppid --json -- $WL/knowncalls 1000
 # 20 naps (5 x 3, 6, 12, 24 ms), each timed by the workload itself (into $out/naps.txt),
 # and do_nanosleep by kprobes, every call listed (--min-us 1)
 run funclat_naps ftscope funclat -u -F --json --min-us 1 --method kprobe do_nanosleep -- \
