@@ -497,8 +497,7 @@ static int capture_end(struct pipeline *p, struct ft_capture *cap)
 		fputc('\n', stderr);
 	if (ft_samples_keep(&p->sm))
 		return -1;
-	if (cap->errors) {
-		ft_err("%llu pages could not be written to %s", cap->errors, cap->path);
+	if (ft_capture_check(cap)) {
 		free(tool);
 		return -1;
 	}
@@ -615,6 +614,9 @@ static int live_loop(struct pipeline *p, struct live *l)
 				     ft_reader_round(&l->s, &l->m) < 0)
 			return -1;
 		ft_reader_losses(&l->s, &l->m);
+		/* -o FILE: a page that could not be written (a full disk) ends the run */
+		if (p->cap && ft_capture_check(p->cap))
+			return -1;
 		if (p->cap)
 			capture_round(p, &l->s, &l->child);
 		ft_clock_learn(&l->ck, &l->m, ft_now_ns());

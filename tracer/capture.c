@@ -82,17 +82,47 @@ fail:
 	return -1;
 }
 
-/* ft_capture_tap - ft_page_tap_fn: append a raw page to its CPU's file */
+/*
+ * ft_capture_tap - ft_page_tap_fn: append a raw page to its CPU's file; after a
+ * write fails (a full disk) nothing more is written, and ft_capture_check says so
+ */
 void ft_capture_tap(void *ctx, int cpu, const void *page, unsigned int len)
 {
 	struct ft_capture *c = ctx;
 
-	if (cpu < 0 || cpu >= c->ncpus || c->fd[cpu] < 0)
+	if (c->err || cpu < 0 || cpu >= c->ncpus || c->fd[cpu] < 0)
 		return;
 	if (ft_write_all(c->fd[cpu], page, len))
-		c->errors++;
+		c->err = errno ? errno : EIO;
 	else
 		c->bytes[cpu] += len;
+}
+
+/**
+ * ft_capture_check - after the tap's writes: one line naming the file and the
+ * error when one failed (the caller then ends the run)
+ * Returns 0, or -1 after printing the error.
+ */
+int ft_capture_check(const struct ft_capture *c)
+{
+	if (!c->err)
+		return 0;
+	ft_err("cannot write %s: %s", c->path, strerror(c->err));
+	return -1;
+}
+
+/* flush_write - the CPU's partly filled last page (tracing stopped) to its file */
+static int flush_write(struct ft_capture *c, int cpu, void *page)
+{
+	int r = tracefs_cpu_flush(c->s->tcpu[cpu], page);
+
+	if (r <= 0)
+		return r < 0 && errno == EAGAIN ? 0 : r;
+	/* every byte, or an error: tracefs_cpu_flush_write takes a short write as done */
+	if (ft_write_all(c->fd[cpu], page, r))
+		return -1;
+	c->bytes[cpu] += r;
+	return r;
 }
 
 /**
@@ -103,9 +133,14 @@ void ft_capture_tap(void *ctx, int cpu, const void *page, unsigned int len)
 long ft_capture_splice(struct ft_capture *c, bool flush)
 {
 	struct ft_session *s = c->s;
+	void *page = flush ? malloc(s->pf.subbuf_size) : NULL;
 	long total = 0;
 	int cpu, r;
 
+	if (flush && !page) {
+		ft_err("out of memory");
+		return -1;
+	}
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		if (!s->tcpu[cpu])
 			continue;
@@ -119,18 +154,18 @@ long ft_capture_splice(struct ft_capture *c, bool flush)
 		} while (r > 0);
 		if (r < 0 && errno != EAGAIN && errno != EINTR)
 			goto fail;
-		while (flush && (r = tracefs_cpu_flush_write(s->tcpu[cpu], c->fd[cpu])) > 0) {
-			c->bytes[cpu] += r;
+		while (flush && (r = flush_write(c, cpu, page)) > 0)
 			total += r;
-		}
 		if (r < 0 && errno != EAGAIN && errno != EINTR)
 			goto fail;
 	}
+	free(page);
 	s->rounds++;
 	s->pages += total / s->pf.subbuf_size;
 	return total;
 fail:
 	ft_err("recording CPU %d to %s: %s", cpu, c->path, strerror(errno));
+	free(page);
 	return -1;
 }
 
@@ -434,6 +469,17 @@ int ft_capture_finish(struct ft_capture *c, const char *tool)
 		goto out_meta;
 	}
 	ret = ft_tdat_write(c->out, &m, c->fd, c->bytes);
+	/* a file system that reports write errors late (NFS) reports them at close */
+	if (!ret) {
+		ret = close(c->out);
+		c->out = -1;
+		if (ret) {
+			int e = errno;
+
+			unlink(c->path);
+			errno = e;
+		}
+	}
 	c->finished = !ret;
 out_meta:
 	free((void *)m.header_page.data);

@@ -75,7 +75,7 @@ struct ft_capture {
 	int			*fd;		/* per-CPU page files, unlinked */
 	uint64_t		*bytes;		/* in each */
 	unsigned long long	*events;	/* records in each, after ft_capture_finish */
-	unsigned long long	errors;		/* pages the tap could not write */
+	int			err;		/* errno of the first write that failed (0: none) */
 	struct ft_session	*s;
 	struct {
 		int	pid;
@@ -89,6 +89,7 @@ struct ft_capture {
 
 int ft_capture_open(struct ft_capture *c, const char *path, struct ft_session *s);
 void ft_capture_tap(void *ctx, int cpu, const void *page, unsigned int len);
+int ft_capture_check(const struct ft_capture *c);
 void ft_owned_name(char *buf, size_t len, char sep);
 struct tracefs_instance *ft_instance_new(char *name, size_t len);
 void ft_instance_remove(struct tracefs_instance *inst);
