@@ -11,7 +11,8 @@
 #   make check FT_TEST_INJECT=oob   must fail: a unit test writes out of bounds
 #   make fuzz       each libFuzzer harness for FUZZ_TIME seconds (default 60)
 #   make bench      benchmarks against the peer tools, measured in the same run
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    the binary and the man page under DESTDIR/PREFIX (PREFIX=/usr/local, DESTDIR=)
+#   make uninstall  remove them again (the same PREFIX and DESTDIR)
 #   make clean
 
 PREFIX	?= /usr/local
@@ -35,7 +36,8 @@ $$(error $(1) >= $(3) not found: install the Debian package $(2), or run scripts
 endif
 endef
 
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
+# (not for clean and uninstall alone: they build nothing)
+ifneq ($(if $(MAKECMDGOALS),$(filter-out clean uninstall,$(MAKECMDGOALS)),all),)
 $(eval $(call need_pkg,libtracefs,libtracefs-dev,1.6))
 $(eval $(call need_pkg,libtraceevent,libtraceevent-dev,1.7))
 $(eval $(call need_pkg,libelf,libelf-dev,0.170))
@@ -105,7 +107,7 @@ $(O)libftscope.a: $(LIB_OBJ)
 
 $(O)%.o: %.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # the generated code and its header; the writer that includes it waits for them
 $(GEN)profile.pb-c.h $(GEN_SRC) &: $(PPROF_PROTO)
@@ -175,6 +177,10 @@ install: ftscope
 	install -D -m 0755 ftscope $(DESTDIR)$(BINDIR)/ftscope
 	install -D -m 0644 docs/ftscope.1 $(DESTDIR)$(MANDIR)/man1/ftscope.1
 
+# what install put there, nothing else (the directories stay: others may use them)
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/ftscope $(DESTDIR)$(MANDIR)/man1/ftscope.1
+
 clean:
 	rm -f ftscope libftscope.a cmd/main.o $(LIB_OBJ) $(UNIT_TESTS) $(WORKLOADS) $(BENCH)
 	rm -f $(INJECT_STAMP)
@@ -182,6 +188,6 @@ clean:
 
 FORCE:
 
-.PHONY: all check bench install clean tests fuzz fuzzers FORCE
+.PHONY: all check bench install uninstall clean tests fuzz fuzzers FORCE
 # keep the fuzzers' objects: they are not rebuilt each time
 .SECONDARY:

@@ -41,9 +41,11 @@ if [ -n "$tests" ]; then
 	# "invalid path to external symbolizer" and LeakSanitizer's suppressions cannot
 	# match); golang-go: `go tool pprof`, which tests/live/pprof.sh reads the files with;
 	# curl: tests/live/prometheus.sh asks ftscope's /metrics with each Accept; chromium:
-	# tests/live/heatmap.sh renders the heat map SVG headless (screenshot, DOM)
+	# tests/live/heatmap.sh renders the heat map SVG headless (screenshot, DOM);
+	# debhelper, dpkg-dev, lintian, man-db: tests/live/package.sh builds the .deb
+	# (dpkg-buildpackage), checks it with lintian and renders its man page with man
 	PKGS="$PKGS libcmocka-dev trace-cmd linux-perf bpftrace util-linux clang \
-libclang-rt-dev llvm time curl golang-go chromium"
+libclang-rt-dev llvm time curl golang-go chromium debhelper dpkg-dev lintian man-db"
 fi
 
 missing=""
