@@ -155,6 +155,42 @@ static void counts_text(FILE *f, const struct ft_counts *c, int ncpus)
 	fputc('\n', f);
 }
 
+/* hotplug_json - "cpus_went_offline": one object per CPU that did, when any did */
+static void hotplug_json(const struct ft_footer *ft, struct ft_json *j)
+{
+	bool any = false;
+	int cpu;
+
+	for (cpu = 0; ft->offline && cpu < ft->ncpus; cpu++) {
+		if (!ft->offline[cpu])
+			continue;
+		if (!any)
+			ft_json_arr_begin(j, "cpus_went_offline");
+		any = true;
+		ft_json_obj_begin(j, NULL);
+		ft_json_u64(j, "cpu", cpu);
+		ft_json_u64(j, "times", ft->offline[cpu]);
+		ft_json_bool(j, "online_at_end", ft->online_again[cpu]);
+		ft_json_obj_end(j);
+	}
+	if (any)
+		ft_json_arr_end(j);
+}
+
+/* hotplug_text - a line per CPU that went offline during the run, when any did */
+static void hotplug_text(const struct ft_footer *ft, FILE *f)
+{
+	int cpu;
+
+	for (cpu = 0; ft->offline && cpu < ft->ncpus; cpu++)
+		if (ft->offline[cpu])
+			fprintf(f, "cpu%d went offline %u time%s during the run (%s): its events "
+				"while online were read\n", cpu, ft->offline[cpu],
+				ft->offline[cpu] == 1 ? "" : "s",
+				ft->online_again[cpu] ? "online again at the end" :
+				"still offline at the end");
+}
+
 /*
  * ft_footer_print - the footer of one report from ft->run: the whole run's figures,
  * or with @interval those since the previous report, and after the @final one of an
@@ -177,6 +213,8 @@ void ft_footer_print(struct ft_footer *ft, FILE *f, struct ft_json *j, bool inte
 			counts_json(j, &ft->run, ft->ncpus);
 			ft_json_obj_end(j);
 		}
+		if (final)
+			hotplug_json(ft, j);
 		return;
 	}
 	fputc('\n', f);
@@ -185,6 +223,8 @@ void ft_footer_print(struct ft_footer *ft, FILE *f, struct ft_json *j, bool inte
 		fputs("total: ", f);
 		counts_text(f, &ft->run, ft->ncpus);
 	}
+	if (final)
+		hotplug_text(ft, f);
 }
 
 /* ft_footer_record - what a recording wrote: events and bytes per CPU, and what was lost */
@@ -206,6 +246,7 @@ void ft_footer_record(const struct ft_footer *ft, const struct ft_capture *c, FI
 		json_cpus(j, "events_per_cpu", c->events, c->ncpus);
 		ft_json_u64(j, "lost", run->lost);
 		json_cpus(j, "lost_per_cpu", run->lost_cpu, ft->ncpus);
+		hotplug_json(ft, j);
 		return;
 	}
 	fprintf(f, "%llu events (%llu KiB of pages) written to %s: ", ev, bytes / 1024, c->path);
@@ -217,4 +258,5 @@ void ft_footer_record(const struct ft_footer *ft, const struct ft_capture *c, FI
 		fputs("; the recording is incomplete)", f);
 	}
 	fputc('\n', f);
+	hotplug_text(ft, f);
 }

@@ -27,6 +27,8 @@ struct ft_footer {
 	int			ncpus;
 	struct ft_counts	run, base, delta;
 	unsigned long long	*mem;
+	const unsigned int	*offline;	/* per CPU: times it went offline (live) */
+	const bool		*online_again;	/* per CPU: back online at the end */
 };
 
 int ft_footer_init(struct ft_footer *ft, int ncpus);

@@ -672,6 +672,8 @@ static int live_finish(struct pipeline *p, struct live *l)
 		return -1;
 	if (p->o->verbose)
 		ft_reader_counts(&l->s);
+	p->foot.offline = l->s.offline;
+	p->foot.online_again = l->s.online_again;
 	return report(p, &l->m, true);
 }
 

@@ -247,6 +247,7 @@ int ft_reader_setup(struct ft_session *s, const struct ft_opts *o, bool splice)
 	if (o->rt_prio && realtime(o->rt_prio))
 		return -1;
 	s->realtime = o->rt_prio > 0;
+	ft_hotplug_open(s);
 	if (!o->verbose)
 		return 0;
 	for (cpu = 0; cpu < s->ncpus; cpu++)
@@ -335,13 +336,15 @@ unsigned long long ft_session_read_events(const struct ft_session *s, int cpu)
 /**
  * ft_reader_losses - compare each CPU's loss counters with what we already know and
  * hand new losses to the merge. In no-overwrite mode the kernel drops new events
- * while a buffer is full, so the gap lies after the pages read so far.
+ * while a buffer is full, so the gap lies after the pages read so far. CPUs gone
+ * offline or back since the last round are counted too (ft_hotplug_poll).
  * Returns the number of CPUs with new losses.
  */
 int ft_reader_losses(struct ft_session *s, struct ft_merge *m)
 {
 	int cpu, n = 0;
 
+	ft_hotplug_poll(s);
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		unsigned long long now;
 

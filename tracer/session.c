@@ -263,7 +263,10 @@ int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int 
 
 	memset(s, 0, sizeof(*s));
 	s->ncpus = o->ncpus;
-	s->cpu_on = o->cpu_on;
+	/* -C while following forks: a fork on another CPU must be seen to follow its
+	   child, so the kernel records every CPU (the pid filter keeps it to the traced
+	   tasks) and the pipeline keeps -C's CPUs (deliver in cmd/run.c) */
+	s->cpu_on = follow_fork ? NULL : o->cpu_on;
 	if (ft_tracefs_mount())
 		return -1;
 	s->inst = ft_instance_new(s->name, sizeof(s->name));
@@ -282,8 +285,8 @@ int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int 
 		if (write_knob(s, "buffer_size_kb", mask))
 			return -1;
 	}
-	if (o->cpu_on) {
-		cpumask_str(o->cpu_on, o->ncpus, mask, sizeof(mask));
+	if (s->cpu_on) {
+		cpumask_str(s->cpu_on, o->ncpus, mask, sizeof(mask));
 		if (write_knob(s, "tracing_cpumask", mask))
 			return -1;
 	}
@@ -413,6 +416,7 @@ void ft_session_close(struct ft_session *s)
 	ft_instance_remove(s->inst);
 	s->inst = NULL;
 out:
+	ft_hotplug_close(s);
 	free(s->fd);
 	free(s->stats_fd);
 	free(s->tcpu);

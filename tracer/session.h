@@ -43,6 +43,9 @@ struct ft_session {
 	unsigned long long	rounds, wakeups;	/* reader rounds; polls a buffer ended */
 	unsigned long long	calls;		/* read(), GET_READER or splice calls */
 	uint64_t		complete_to;	/* after a round: all CPUs read up to here */
+	int			uevent_fd;	/* CPU hotplug's uevents, fd + 1 (0: none) */
+	unsigned int		*offline;	/* per CPU: times it went offline */
+	bool			*online_again;	/* per CPU: back online since it last went */
 };
 
 int ft_tracefs_mount(void);
@@ -66,6 +69,9 @@ int ft_reader_losses(struct ft_session *s, struct ft_merge *m);
 unsigned long long ft_session_lost(const struct ft_session *s, int cpu);
 unsigned long long ft_session_read_events(const struct ft_session *s, int cpu);
 int ft_session_enable(struct ft_session *s, const char *spec);
+void ft_hotplug_open(struct ft_session *s);
+void ft_hotplug_poll(struct ft_session *s);
+void ft_hotplug_close(struct ft_session *s);
 
 /* A capture: the run's raw pages, saved as a trace.dat (`-o FILE`, `ftscope record`). */
 struct ft_capture {

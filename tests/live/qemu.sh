@@ -4,15 +4,18 @@
 #              scripts/qemu-run.sh, runs tests/qemu/guest.sh there (the analyzers on
 #              known workloads, stat, --pmu), and checks what came back with the same
 #              known answers as the tests on this kernel. tests/live/qemu510.sh runs it
-#              on Debian 11's 5.10 (QEMU_P: the checks' prefix, QEMU_SUITE: the kernel's suite).
+#              on Debian 11's 5.10 (QEMU_P: the checks' prefix, QEMU_SUITE: the kernel's suite),
+#              tests/live/qemu_smp.sh on 16 vCPUs (QEMU_SMP: the guest's CPUs, QEMU_GUEST:
+#              the guest script, QEMU_MORE: a file of QEMU_MORE_PLAN more checks, sourced).
 # requires: root (apt-get for qemu and the kernel package), network on first use
 . tests/live/lib.sh
-plan 25
+plan $((25 + ${QEMU_MORE_PLAN:-0}))
 
 # Debian 12's kernel whatever this system's release (Debian 13's own would be 6.12,
 # whose instances offer function_graph and map the ring buffer: checks below need 6.1)
 P=${QEMU_P:-qemu}
-guest $P guest.sh FTSCOPE_QEMU_SUITE=${QEMU_SUITE:-bookworm} || exit 0
+guest $P ${QEMU_GUEST:-guest.sh} FTSCOPE_QEMU_SUITE=${QEMU_SUITE:-bookworm} \
+	FTSCOPE_QEMU_SMP=${QEMU_SMP:-2} || exit 0
 
 # what the kernel offers: 6.1 has hist triggers, Debian's 5.10 not (its config leaves
 # them out); ftscope needs none, it counts in user space (qemu_hist_known_calls)
@@ -89,17 +92,24 @@ fi
 # rows - 1) came from one run with 24 rows for 22 switches whose rows' states were not
 # kept: its cause is not known (a preemption after perf_event_exit_task would do it);
 # the message prints the states (a '^' marks a row at a switch ftscope rebuilt).
+# A preemption between perf_event_exec and the rename is counted and shows as an R row
+# of ftscope[PID] (on 16 vCPUs, where exec takes milliseconds under TCG: 1 run in 7,
+# a 3.2 ms run of ftscope[229] ended R before sleeper[229]'s rows, the counter 22 for 21):
+# each such row of the sleeper's pid may add one (pre = their number).
 name=${P}_pmu_beside_timehist
-read -r rows naps z states < <(awk '/ sleeper\[/ { n++; st = $NF == "^" ? $(NF - 1) : $NF
-	s += st == "S"; z += st == "Z" || st == "X"; all = all st ($NF == "^" ? "^" : "") }
-	END { print n + 0, s + 0, z + 0, all "." }' $Q/pmu.out)
+read -r rows naps z pre states < <(awk '{ st = $NF == "^" ? $(NF - 1) : $NF }
+	$3 ~ /^ftscope\[/ && st == "R" { r[$3]++ }
+	/ sleeper\[/ { n++; pid = $3; s += st == "S"; z += st == "Z" || st == "X"
+		all = all st ($NF == "^" ? "^" : "") }
+	END { sub(/^sleeper/, "ftscope", pid); print n + 0, s + 0, z + 0, r[pid] + 0, all "." }' \
+	$Q/pmu.out)
 sw=$(awk '$2 == "sched:sched_switch" { print $1 }' $Q/pmu.out)
 cs=$(awk '$2 == "context-switches" { print $1 }' $Q/pmu.out)
 if ok pmu && [ -n "$sw" ] && [ "$naps" = 20 ] && [ "$sw" = "$cs" ] && [ "$z" -le 1 ] &&
-   [ "$sw" = $((rows - z)) ]; then
-	pass "$name ($sw switches counted, $rows rows traced, $z the exit's)"
+   [ "$sw" -ge $((rows - z)) ] && [ "$sw" -le $((rows - z + pre)) ]; then
+	pass "$name ($sw switches counted, $rows rows traced, $z the exit's, $pre preempted before the rename)"
 else
-	fail $name "sched_switch $sw, context-switches $cs, rows $rows ($naps S, $z Z): states ${states%.}"
+	fail $name "sched_switch $sw, context-switches $cs, rows $rows ($naps S, $z Z, $pre R before the rename): states ${states%.}"
 fi
 
 # bk-sleeper sleeps 10 x 50 ms in sleep_here: against its own off-CPU time in those calls
@@ -231,4 +241,7 @@ if same_state $Q/before.state $Q/after.state > $Q/state.diff; then
 	pass $name
 else
 	fail $name "$(head -5 $Q/state.diff | tr '\n' '|')"
+fi
+if [ -n "$QEMU_MORE" ]; then
+	. "$QEMU_MORE"
 fi
