@@ -17,6 +17,7 @@
 #include "analyzers/analyzer.h"
 #include "cmd/options.h"
 #include "cmd/run.h"
+#include "lib/file.h"
 #include "lib/util.h"
 #include "output/json.h"
 #include "tracer/command.h"
@@ -417,6 +418,7 @@ static int repeat(struct ft_opts *o, struct stat_opts *so, FILE *f)
 int ft_cmd_stat(int argc, char **argv)
 {
 	struct stat_opts so = { 0 };
+	struct ft_outfile of = { 0 };
 	struct ft_opts o = { 0 };
 	FILE *f = stderr;
 	int ret;
@@ -429,12 +431,13 @@ int ft_cmd_stat(int argc, char **argv)
 		ft_err("-i, -b, -T, -v, --pmu, --mmap and --realtime do not apply to stat (see --help)");
 		ret = FT_EXIT_USAGE;
 	}
+	/* -o: a temporary file renamed at the end, so a full disk leaves nothing behind */
 	if (ret == FT_PARSE_RUN && o.output) {
-		f = fopen(o.output, "we");
-		if (!f) {
+		if (ft_outfile_open(&of, o.output)) {
 			ft_err("cannot write %s: %s", o.output, strerror(errno));
 			ret = FT_EXIT_ERR;
 		}
+		f = of.f;
 	}
 	if (ret == FT_PARSE_RUN && so.repeat > 1 &&
 	    (!o.cmd || so.interval_ms || so.sep || so.perf_json || o.json)) {
@@ -443,11 +446,12 @@ int ft_cmd_stat(int argc, char **argv)
 	}
 	if (ret == FT_PARSE_RUN) {
 		ret = so.repeat > 1 ? repeat(&o, &so, f) : count(&o, &so, f, NULL);
-		if (f != stderr && fclose(f) && ret == FT_EXIT_OK) {
+		if (of.f && ft_outfile_commit(&of) && ret == FT_EXIT_OK) {
 			ft_err("cannot write %s: %s", o.output, strerror(errno));
 			ret = FT_EXIT_ERR;
 		}
 	}
+	ft_outfile_abandon(&of);
 	ft_opts_free(&o);
 	free(so.events);
 	return ret;

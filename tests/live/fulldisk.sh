@@ -4,13 +4,13 @@
 #              fills while pages are written, and on one that holds the pages but not
 #              the trace.dat written at the end (its metadata; the copy of the pages
 #              after it); the files written at the end (--svg, --pprof, --heatmap,
-#              --prometheus-file, flamegraph -o) on a tmpfs already full. Each: exit
+#              --prometheus-file, flamegraph -o, stat -o) on a tmpfs already full. Each: exit
 #              status 1, one line on stderr naming the file and ENOSPC, no file left
 #              in the tmpfs, tracefs as before (no ftscope instance left), the traced
 #              command not left running. About 4 s.
 # requires: root, tracefs, a tmpfs mount
 . tests/live/lib.sh
-plan 13
+plan 14
 need_root fulldisk_record_fill || exit 0
 
 D=$OUT/fulldisk
@@ -159,3 +159,7 @@ done
 printf 'main;work 10\nmain;wait 5\n' |
 	ft fulldisk_flamegraph_out 1 flamegraph -o $M/f.svg 2> $D/flamegraph.err
 judge fulldisk_flamegraph_out $M/f.svg $D/flamegraph.err "fill " offline
+# 14. stat -o: its report goes through a temporary file too (perf stat -o writes in
+# place and leaves a partial file); the counters are perf's, tracefs is not touched
+ft fulldisk_stat_out 1 stat -o $M/s.txt -- $WL/sleeper 0 2 1 2> $D/stat.err
+judge fulldisk_stat_out $M/s.txt $D/stat.err "fill "
