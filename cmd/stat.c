@@ -446,7 +446,8 @@ int ft_cmd_stat(int argc, char **argv)
 	}
 	if (ret == FT_PARSE_RUN) {
 		ret = so.repeat > 1 ? repeat(&o, &so, f) : count(&o, &so, f, NULL);
-		if (of.f && ft_outfile_commit(&of) && ret == FT_EXIT_OK) {
+		/* a report lost is the error, whatever the command's own status */
+		if (of.f && ft_outfile_commit(&of)) {
 			ft_err("cannot write %s: %s", o.output, strerror(errno));
 			ret = FT_EXIT_ERR;
 		}

@@ -43,11 +43,17 @@ missing=""
 for t in dpkg-buildpackage dh lintian man dpkg-deb; do
 	command -v $t >/dev/null || missing="$missing $t"
 done
+# the tools are installed by scripts/install-deps.sh --tests: a missing one is a FAIL
 if [ -n "$missing" ]; then
-	skip_rest "missing:$missing (debhelper, dpkg-dev, lintian, man-db: scripts/install-deps.sh --tests)"
+	fail package_deb_builds "missing:$missing (debhelper, dpkg-dev, lintian, man-db: scripts/install-deps.sh --tests)"
+	skip_rest "package_deb_builds failed"
 	exit 0
 fi
-tree_copy "$SRC" || { skip_rest "cannot copy the work tree to $SRC"; exit 0; }
+if ! tree_copy "$SRC"; then
+	fail package_deb_builds "cannot copy the work tree to $SRC"
+	skip_rest "package_deb_builds failed"
+	exit 0
+fi
 
 # The package first: its build leaves the copy's ./ftscope built, which make install then
 # installs without building again.
@@ -162,6 +168,7 @@ name=make_install_exact
 D=$TMP/dest
 mkdir -p "$D/usr/bin"
 echo other > "$D/usr/bin/other"		# someone else's file: uninstall must keep it
+chmod 644 "$D/usr/bin/other"		# whatever the umask
 make -s -C "$SRC" install DESTDIR="$D" PREFIX=/usr > "$OUT/package-install.log" 2>&1
 irc=$?
 make -s -C "$SRC" install DESTDIR="$TMP/dest2" >> "$OUT/package-install.log" 2>&1
