@@ -11,6 +11,8 @@
 #   make check FT_TEST_INJECT=oob   must fail: a unit test writes out of bounds
 #   make fuzz       each libFuzzer harness for FUZZ_TIME seconds (default 60)
 #   make bench      benchmarks against the peer tools, measured in the same run
+#   make soak       the exporters for SOAK_MINUTES (default 30) under process churn
+#                   (tests/live/soak.sh; make check runs it for 2; docs/benchmarks.md)
 #   make install    the binary and the man page under DESTDIR/PREFIX (PREFIX=/usr/local, DESTDIR=)
 #   make uninstall  remove them again (the same PREFIX and DESTDIR)
 #   make clean
@@ -173,6 +175,11 @@ fuzz: ftscope fuzzers
 bench: ftscope $(BENCH) $(WORKLOADS)
 	tests/bench/bench.sh
 
+# runqlat -P --prometheus and wakeup -P --prometheus-file under churn, judged each minute
+SOAK_MINUTES	?= 30
+soak: ftscope $(WORKLOADS)
+	SOAK_MINUTES=$(SOAK_MINUTES) bash tests/live/soak.sh
+
 install: ftscope
 	install -D -m 0755 ftscope $(DESTDIR)$(BINDIR)/ftscope
 	install -D -m 0644 docs/ftscope.1 $(DESTDIR)$(MANDIR)/man1/ftscope.1
@@ -188,6 +195,6 @@ clean:
 
 FORCE:
 
-.PHONY: all check bench install uninstall clean tests fuzz fuzzers FORCE
+.PHONY: all check bench soak install uninstall clean tests fuzz fuzzers FORCE
 # keep the fuzzers' objects: they are not rebuilt each time
 .SECONDARY:
