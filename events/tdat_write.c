@@ -21,10 +21,10 @@ struct obuf {
 	bool		err;
 };
 
-/* put - append @n bytes */
+/* put - append @n bytes (none from an empty blob, whose data may be NULL) */
 static void put(struct obuf *b, const void *data, size_t n)
 {
-	if (b->err)
+	if (b->err || !n)
 		return;
 	if (b->len + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 65536;

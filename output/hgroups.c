@@ -107,14 +107,28 @@ void ft_hgroups_json(struct ft_hgroups *g, struct ft_json *j)
 	ft_json_arr_end(j);
 }
 
-/* ft_hgroups_reset - empty every histogram (interval reports) */
+/*
+ * ft_hgroups_reset - empty every histogram (interval reports). A process's or thread's
+ * group goes with its values, as BCC's map is cleared: the next interval lists those
+ * with values in it, and memory stays that of one interval's groups however many
+ * pids come and go (an exporter's series keep their counts in its base). A CPU's
+ * group stays, emptied.
+ */
 void ft_hgroups_reset(struct ft_hgroups *g)
 {
 	unsigned int i;
 
 	ft_hist_reset(&g->total);
-	for (i = 0; i < g->groups.n; i++)
-		ft_hist_reset(&((struct ft_hgroup *)ft_tab_at(&g->groups, i))->hist);
+	for (i = 0; i < g->groups.n; i++) {
+		struct ft_hist *h = &((struct ft_hgroup *)ft_tab_at(&g->groups, i))->hist;
+
+		if (g->by == FT_BY_CPU)
+			ft_hist_reset(h);
+		else
+			ft_hist_fini(h);
+	}
+	if (g->by != FT_BY_CPU)
+		ft_tab_clear(&g->groups);
 	g->oom = 0;
 }
 

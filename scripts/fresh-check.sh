@@ -120,8 +120,11 @@ new_root() {
 	echo "$d"
 }
 
-# mounts ROOT: proc, sysfs, tracefs (and debugfs), dev and a private devpts and shm
+# mounts ROOT: ROOT on itself (a root that is a mount point, as a machine's: unshare -m
+# makes / private, which fails on a plain directory), proc, sysfs, tracefs (and
+# debugfs), dev and a private devpts and shm
 mounts() {
+	mnt --bind "$1" "$1"
 	mnt -t proc proc "$1/proc"
 	mnt -t sysfs sysfs "$1/sys"
 	mnt -t tracefs nodev "$1/sys/kernel/tracing"

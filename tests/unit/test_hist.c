@@ -401,6 +401,40 @@ static void test_metrics_comm_kept(void **state)
 	ft_tasks_fini(&t);
 }
 
+/* test_reset_frees_groups - an interval's reset lets the process groups go (memory is
+   one interval's, however many pids come and go), a CPU's group stays emptied */
+static void test_reset_frees_groups(void **state)
+{
+	struct ft_hgroups g = { .by = FT_BY_PID }, cpus = { .by = FT_BY_CPU };
+	struct capture c = { .m.hist = capture_hist };
+	struct ft_tasks t;
+	int pid;
+
+	(void)state;
+	assert_int_equal(ft_tasks_init(&t, false), 0);
+	assert_int_equal(ft_hgroups_init(&g, &t), 0);
+	assert_int_equal(ft_hgroups_init(&cpus, &t), 0);
+	g.unit = cpus.unit = &ft_unit_us;
+	for (pid = 100; pid < 1100; pid++) {
+		ft_tasks_fork(&t, 1, pid, "churn");
+		ft_hgroups_add(&g, pid, pid % 2, "churn", 1000 + pid);
+		ft_hgroups_add(&cpus, pid, pid % 2, "churn", 1000 + pid);
+	}
+	assert_int_equal(g.groups.n, 1000);
+	ft_hgroups_reset(&g);
+	ft_hgroups_reset(&cpus);
+	assert_int_equal(g.groups.n, 0);
+	assert_int_equal(cpus.groups.n, 2);
+	ft_hgroups_add(&g, 100, 0, "churn", 5000);
+	ft_hgroups_metrics(&g, &c.m, "runqlat", NULL, 0);
+	ft_hgroups_metrics(&cpus, &c.m, "runqlat", NULL, 0);
+	assert_string_equal(c.text, "runqlat{comm=churn,pid=100} us 1 5000\n"
+			    "runqlat{cpu=0} us 0 0\nrunqlat{cpu=1} us 0 0\n");
+	ft_hgroups_fini(&g);
+	ft_hgroups_fini(&cpus);
+	ft_tasks_fini(&t);
+}
+
 /* main - the histogram suite */
 int main(void)
 {
@@ -418,6 +452,7 @@ int main(void)
 		cmocka_unit_test(test_reset_and_size),
 		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_metrics_comm_kept),
+		cmocka_unit_test(test_reset_frees_groups),
 	};
 
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
