@@ -312,6 +312,17 @@ guest() {
 	pass "${name}_boot (kernel $(cat $Q/uname.out))"
 }
 
+# bg_cleanup: end the background jobs whose pids are in BG, wait for them, and remove
+# the directory $D (an EXIT trap of scripts that start exporters or peers)
+bg_cleanup() {
+	local p
+	for p in "${BG[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	rm -rf "$D"
+}
+
 # orphans: the ftscope instances whose owner has ended, as paths: named as ftscope names
 # them (ftscope-PID-HEX, as `ftscope reset` reads them), the PID gone or not an ftscope
 orphans() {

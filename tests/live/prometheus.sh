@@ -32,15 +32,7 @@ leaks_before=$(leaked)
 
 D=$(mktemp -d /tmp/ftscope-prom.XXXXXX)
 BG=()
-cleanup() {
-	local p
-	for p in "${BG[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	rm -rf "$D"
-}
-trap cleanup EXIT
+trap bg_cleanup EXIT
 
 read -r PPORT FPORT < <(python3 $PY ports)
 PURL=http://127.0.0.1:$PPORT

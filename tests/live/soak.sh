@@ -43,13 +43,8 @@ old_pidmax=$(cat /proc/sys/kernel/pid_max)
 BG=()
 # restore: pid_max as it was, whatever ends the script; our processes ended
 restore() {
-	local p
 	echo "$old_pidmax" > /proc/sys/kernel/pid_max
-	for p in "${BG[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	rm -rf "$D"
+	bg_cleanup
 }
 trap restore EXIT
 trap 'exit 130' INT TERM
