@@ -136,7 +136,7 @@ lost() {
 count_perf() {
 	perf script -i $OUT/beside-$1.perf 2> /dev/null | awk -v c=$NAP '
 		$0 ~ "sched_switch: prev_comm=" c " .* prev_state=S " { s++ }
-		$0 ~ "sched_switch: " c ":[0-9]+ \\[-?[0-9]+\\] S ==> " { s++ }	# perf 6.12's plugin
+		$0 ~ "sched_switch: " c ":[0-9]+ \\[-?[0-9]+\\] S ==> " { s++ }	# the sched_switch plugin of perf 6.12
 		$0 ~ "sched_wak(e|ing): comm=" c " " { w++ }
 		END { print s + 0, w + 0 }'
 }
