@@ -175,6 +175,8 @@ static void hotplug_json(const struct ft_footer *ft, struct ft_json *j)
 	}
 	if (any)
 		ft_json_arr_end(j);
+	if (ft->uevents_lost)
+		ft_json_bool(j, "hotplug_events_lost", true);
 }
 
 /* hotplug_text - a line per CPU that went offline during the run, when any did */
@@ -189,6 +191,9 @@ static void hotplug_text(const struct ft_footer *ft, FILE *f)
 				ft->offline[cpu] == 1 ? "" : "s",
 				ft->online_again[cpu] ? "online again at the end" :
 				"still offline at the end");
+	if (ft->uevents_lost)
+		fputs("CPU hotplug events were lost (the uevent socket overflowed): a CPU that "
+		      "went offline may be missing above\n", f);
 }
 
 /*

@@ -29,6 +29,7 @@ struct ft_footer {
 	unsigned long long	*mem;
 	const unsigned int	*offline;	/* per CPU: times it went offline (live) */
 	const bool		*online_again;	/* per CPU: back online at the end */
+	bool			uevents_lost;	/* hotplug uevents were lost: some may be missing */
 };
 
 int ft_footer_init(struct ft_footer *ft, int ncpus);

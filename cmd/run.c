@@ -82,13 +82,23 @@ struct pipeline {
 	char			kallsyms[64];	/* offline: the trace.dat's kallsyms (a memfd) */
 };
 
-/* deliver - hand one decoded event to the analyzers */
-static inline void deliver(struct pipeline *p, const struct ft_event *ev)
+/*
+ * cpu_kept - is @cpu one of -C's (or of the -C a recording was made with, read by -i)?
+ * Every CPU without -C. Only these CPUs' events reach the analyzers and count in
+ * an analyzer's footer: under -C while following forks the kernel records every CPU.
+ */
+static inline bool cpu_kept(const struct pipeline *p, int cpu)
 {
 	const bool *on = p->o->cpu_on;
 
+	return !on || (cpu >= 0 && cpu < p->o->ncpus && on[cpu]);
+}
+
+/* deliver - hand one decoded event to the analyzers */
+static inline void deliver(struct pipeline *p, const struct ft_event *ev)
+{
 	/* -C: what the kernel's tracing_cpumask keeps live, here on a capture too */
-	if (on && (ev->cpu >= p->o->ncpus || !on[ev->cpu]))
+	if (!cpu_kept(p, ev->cpu))
 		return;
 	ft_export_at(&p->ex, ev->ts);
 	ft_stages_event(&p->run->stages, ev);
@@ -112,7 +122,10 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 		ev.size = 0;
 		ev.data = NULL;
 		ev.lost = raw->lost;
-		if (raw->lost > 0)
+		/* a recording's footer tells what its file holds: every CPU's losses */
+		if (!p->run->record && !cpu_kept(p, raw->cpu))
+			;
+		else if (raw->lost > 0)
 			p->foot.run.lost_cpu[raw->cpu] += raw->lost;
 		else
 			p->foot.run.lost_unknown++;
@@ -161,20 +174,42 @@ static void on_raws(void *ctx, const struct ft_raw *raw, unsigned int n)
 		on_raw(p, &raw[i]);
 }
 
-/* counts_take - the run's running totals for the footer */
+/*
+ * events_of - the records merged so far on the CPUs an analyzer reports (-C's);
+ * a recording's: all it wrote
+ */
+static unsigned long long events_of(const struct pipeline *p, const struct ft_merge *m)
+{
+	unsigned long long n = 0;
+	int cpu;
+
+	if (!p->o->cpu_on || p->run->record)
+		return m->events;
+	for (cpu = 0; cpu < m->ncpus; cpu++)
+		if (cpu_kept(p, cpu))
+			n += m->cpu[cpu].events;
+	return n;
+}
+
+/* counts_take - the run's running totals for the footer (-C's CPUs only) */
 static void counts_take(struct pipeline *p, struct ft_merge *m)
 {
 	struct ft_counts *c = &p->foot.run;
 	int cpu;
 
-	c->events = m->events;
+	c->events = events_of(p, m);
 	c->lost = c->bad = 0;
 	for (cpu = 0; cpu < p->ncpus; cpu++) {
+		bool kept = p->run->record || cpu_kept(p, cpu);
+
 		c->lost += c->lost_cpu[cpu];
-		c->bad += m->cpu[cpu].bad_pages;
-		c->repaired_cpu[cpu] = p->chain.repaired_cpu[cpu];
+		c->bad += kept ? m->cpu[cpu].bad_pages : 0;
+		c->repaired_cpu[cpu] = kept ? p->chain.repaired_cpu[cpu] : 0;
 	}
 	c->repaired = p->chain.repaired;
+	if (p->o->cpu_on && !p->run->record)
+		for (c->repaired = 0, cpu = 0; cpu < p->ncpus; cpu++)
+			c->repaired += c->repaired_cpu[cpu];
 	c->split = p->chain.split;
 	c->malformed = p->dec.malformed;
 	c->unordered = m->unordered;
@@ -366,6 +401,14 @@ static int run_offline(struct pipeline *p)
 		ft_err("%s: its pid filter is damaged", p->o->input);
 		goto out_pipe;
 	}
+	/* the -C a live run recorded with (every CPU's pages when it followed forks),
+	   unless -i has its own */
+	if (!p->o->cpu_on && ft_source_cpus(&src, &p->o->cpu_on)) {
+		ft_err("%s: its CPU list is damaged", p->o->input);
+		goto out_pipe;
+	}
+	if (p->o->cpu_on)
+		p->o->ncpus = FT_FILE_MAX_CPUS;
 	if (show_filter(p)) {
 		ft_err("out of memory");
 		goto out_pipe;
@@ -492,7 +535,8 @@ static int capture_end(struct pipeline *p, struct ft_capture *cap)
 
 	if (p->probes)
 		tp = (struct ft_tool_probes){ p->probes->funcs, p->probes->ev, p->probes->nev };
-	tool = ft_tool_text(&p->traced, p->follow, p->probes ? &tp : NULL);
+	tool = ft_tool_text(&p->traced, p->follow, p->o->cpu_on, p->o->ncpus,
+			    p->probes ? &tp : NULL);
 	if (p->progress)
 		fputc('\n', stderr);
 	if (ft_samples_keep(&p->sm))
@@ -642,7 +686,7 @@ static int live_loop(struct pipeline *p, struct live *l)
 			next_report += (uint64_t)(o->interval * 1e9);
 		}
 		if (npfd)	/* scrapes: answered with what is merged now */
-			ft_export_serve(&p->ex, pfd, npfd, l->m.events);
+			ft_export_serve(&p->ex, pfd, npfd, events_of(p, &l->m));
 	}
 	return 0;
 }
@@ -650,6 +694,8 @@ static int live_loop(struct pipeline *p, struct live *l)
 /* live_finish - stop, drain everything, write -o FILE, the final report; 0 or -1 */
 static int live_finish(struct pipeline *p, struct live *l)
 {
+	int i;
+
 	ft_session_stop(&l->s);
 	if (p->pmu)
 		ft_pmu_disable(p->pmu);
@@ -672,8 +718,13 @@ static int live_finish(struct pipeline *p, struct live *l)
 		return -1;
 	if (p->o->verbose)
 		ft_reader_counts(&l->s);
+	/* an analyzer names the CPUs it reports; a recording those its file holds */
+	for (i = 0; l->s.offline && !p->run->record && i < l->s.ncpus; i++)
+		if (!cpu_kept(p, i))
+			l->s.offline[i] = 0;
 	p->foot.offline = l->s.offline;
 	p->foot.online_again = l->s.online_again;
+	p->foot.uevents_lost = l->s.uevents_lost;
 	return report(p, &l->m, true);
 }
 

@@ -15,6 +15,7 @@
 #include "events/source.h"
 #include "events/tep.h"
 #include "events/tool.h"
+#include "lib/parse.h"
 #include "lib/util.h"
 
 /* dir_cpus - the number of cpuN.raw files of a capture directory (at most 4096) */
@@ -251,6 +252,34 @@ int ft_source_filter(const struct ft_source *src, bool *filtered, bool *follow,
 	if (filter && filter[0]) {
 		*filtered = true;
 		ret = ft_tool_filter(filter, follow, traced);
+	}
+	free(text);
+	return ret;
+}
+
+/*
+ * ft_source_cpus - the -C a trace.dat was recorded with (its VERSION text's "cpus"
+ * line) into @on, FT_FILE_MAX_CPUS long (left NULL when there is none); 0, or -1
+ * when it is damaged
+ */
+int ft_source_cpus(const struct ft_source *src, bool **on)
+{
+	const struct ft_blob *b = &src->tdat.tool;
+	const char *line;
+	char *text, *nl;
+	int ret = 0;
+
+	if (!src->is_tdat || !ft_tool_ours(b->data, b->len))
+		return 0;
+	text = strndup(b->data, b->len);
+	if (!text)
+		return -1;
+	line = ft_tool_line(text, "cpus");
+	if (line) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		ret = ft_parse_cpus(line, FT_FILE_MAX_CPUS, on) ? -1 : 0;
 	}
 	free(text);
 	return ret;

@@ -20,12 +20,34 @@
 static const char kind_letter[] = { [FT_FK_KERNEL] = 'k', [FT_FK_USER] = 'u',
 				    [FT_FK_SYSCALL] = 's' };
 
+/* cpus_line - "cpus 0,2-3": the CPUs of @on (-C), when given */
+static void cpus_line(FILE *f, const bool *on, int ncpus)
+{
+	const char *sep = "";
+	int a, b;
+
+	if (!on)
+		return;
+	fputs("\ncpus ", f);
+	for (a = 0; a < ncpus; a = b) {
+		if (!on[a]) {
+			b = a + 1;
+			continue;
+		}
+		for (b = a + 1; b < ncpus && on[b]; b++)
+			;
+		fprintf(f, b - a > 1 ? "%s%d-%d" : "%s%d", sep, a, b - 1);
+		sep = ",";
+	}
+}
+
 /**
  * ft_tool_text - the VERSION text of a recording: ftscope's version; for a
- * pid-filtered run the filter, the tasks of @traced; with @pr, the probes. Returns it
- * malloc'ed, or NULL.
+ * pid-filtered run the filter, the tasks of @traced; with @cpu_on (-C, @ncpus long)
+ * the CPUs the live run reported; with @pr, the probes. Returns it malloc'ed, or NULL.
  */
-char *ft_tool_text(const struct ft_imap *traced, bool follow, const struct ft_tool_probes *pr)
+char *ft_tool_text(const struct ft_imap *traced, bool follow, const bool *cpu_on, int ncpus,
+		   const struct ft_tool_probes *pr)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -43,6 +65,7 @@ char *ft_tool_text(const struct ft_imap *traced, bool follow, const struct ft_to
 			fprintf(f, " %d", pids[i]);
 	}
 	free(pids);
+	cpus_line(f, cpu_on, ncpus);
 	if (pr) {
 		fprintf(f, "\nprobes %d\n", (int)pr->funcs.used);
 		for (i = 0; i < pr->funcs.n; i++)

@@ -5,6 +5,7 @@
  *
  *   ftscope VERSION
  *   filter follow|exact PID...	the pids the kernel recorded (pid-filtered runs)
+ *   cpus LIST			-C's CPUs (0,2-3): those -i reports when it has no -C
  *   probes METHOD		funclat/funccount: enum ft_fmethod for kernel functions
  *   fn KIND ADDR NAME		k(ernel), u(ser) or s(yscall); ADDR hex; NAME as reported
  *   ev FUNC KIND SYS NAME	the event SYS:NAME: function index (-1: by ip), fcall kind
@@ -25,7 +26,8 @@ struct ft_tool_probes {
 	int			nev;
 };
 
-char *ft_tool_text(const struct ft_imap *traced, bool follow, const struct ft_tool_probes *pr);
+char *ft_tool_text(const struct ft_imap *traced, bool follow, const bool *cpu_on, int ncpus,
+		   const struct ft_tool_probes *pr);
 bool ft_tool_ours(const char *text, size_t len);
 int ft_tool_filter(const char *filter, bool *follow, struct ft_imap *pids);
 const char *ft_tool_line(const char *text, const char *key);

@@ -3,9 +3,13 @@
  * CPU hotplug during a run. The kernel announces a CPU going offline or coming back
  * by a uevent ("offline@/devices/system/cpu/cpuN", "online@...") on the kobject
  * netlink socket, which queues them until read: the reader drains it each round, so
- * a CPU away for less than a round is seen too. Nothing else changes for the reader:
- * the ring buffer of an offline CPU keeps its pages and is read on, and once the CPU
- * is back its new events are read as before. The footer names the CPUs that went.
+ * a CPU away for less than a round is seen too. Only the kernel's own messages count
+ * (sender port 0; a uevent written to a device's uevent file, which carries
+ * SYNTH_UUID=, is not a change). When the socket overflows (ENOBUFS) the footer says
+ * hotplug events may have been missed. Nothing else changes for the reader: the
+ * per-CPU files stay open, the pages an offline CPU wrote before it went stay in its
+ * buffer and are read on, and once the CPU is back its new events are read as before.
+ * The footer names the CPUs that went.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,6 +22,53 @@
 #include "tracer/session.h"
 
 #define CPU_DEVPATH	"/devices/system/cpu/cpu"
+#define UEVENT_RCVBUF	(1 << 20)	/* bytes: some thousand uevents of a burst */
+
+/* devpath_cpu - "N" after the CPU devpath, the header's end at @end: N, or -1 */
+static int devpath_cpu(const char *p, const char *end, int ncpus)
+{
+	long cpu = 0;
+
+	if (p >= end || *p < '0' || *p > '9')
+		return -1;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		cpu = cpu * 10 + (*p - '0');
+		if (cpu >= ncpus)
+			return -1;
+	}
+	return p == end ? (int)cpu : -1;
+}
+
+/**
+ * ft_uevent_cpu - one kobject uevent message of @len bytes ("ACTION@DEVPATH", a NUL,
+ * then NUL-separated KEY=VALUE): a CPU of @ncpus going offline or coming online, its
+ * number in @cpu. A synthetic uevent (SYNTH_UUID=: written to a uevent file) is none.
+ * Returns FT_UEVENT_OFFLINE, FT_UEVENT_ONLINE, or FT_UEVENT_NONE.
+ */
+int ft_uevent_cpu(const char *buf, size_t len, int ncpus, int *cpu)
+{
+	static const char off[] = "offline@" CPU_DEVPATH, on[] = "online@" CPU_DEVPATH;
+	const char *hend = memchr(buf, 0, len), *end = buf + len, *p;
+	int kind;
+
+	if (!hend)
+		return FT_UEVENT_NONE;
+	if ((size_t)(hend - buf) > sizeof(off) - 1 && !memcmp(buf, off, sizeof(off) - 1)) {
+		kind = FT_UEVENT_OFFLINE;
+		*cpu = devpath_cpu(buf + sizeof(off) - 1, hend, ncpus);
+	} else if ((size_t)(hend - buf) > sizeof(on) - 1 && !memcmp(buf, on, sizeof(on) - 1)) {
+		kind = FT_UEVENT_ONLINE;
+		*cpu = devpath_cpu(buf + sizeof(on) - 1, hend, ncpus);
+	} else {
+		return FT_UEVENT_NONE;
+	}
+	if (*cpu < 0)
+		return FT_UEVENT_NONE;
+	for (p = hend + 1; p < end; p += strnlen(p, end - p) + 1)
+		if ((size_t)(end - p) >= 11 && !memcmp(p, "SYNTH_UUID=", 11))
+			return FT_UEVENT_NONE;
+	return kind;
+}
 
 /**
  * ft_hotplug_open - listen for CPUs going offline and online (best effort: without
@@ -26,12 +77,15 @@
 void ft_hotplug_open(struct ft_session *s)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
-	int fd;
+	int fd, size = UEVENT_RCVBUF;
 
 	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
 		    NETLINK_KOBJECT_UEVENT);
 	if (fd < 0)
 		return;
+	/* root may pass rmem_max; else what it allows */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 	s->offline = calloc(s->ncpus, sizeof(*s->offline));
 	s->online_again = calloc(s->ncpus, sizeof(*s->online_again));
 	if (!s->offline || !s->online_again ||
@@ -46,25 +100,38 @@ void ft_hotplug_open(struct ft_session *s)
 /* ft_hotplug_poll - take the uevents queued since the last round; counts CPUs gone */
 void ft_hotplug_poll(struct ft_session *s)
 {
-	static const char off[] = "offline@" CPU_DEVPATH, on[] = "online@" CPU_DEVPATH;
-	char buf[2048], *end;
+	char buf[8192];
+	struct sockaddr_nl from;
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+	struct msghdr msg = { .msg_name = &from, .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
-	long cpu;
+	int cpu;
 
 	if (!s->uevent_fd)
 		return;
-	while ((n = recv(s->uevent_fd - 1, buf, sizeof(buf) - 1, 0)) > 0) {
-		buf[n] = 0;
-		if (!strncmp(buf, off, sizeof(off) - 1)) {
-			cpu = strtol(buf + sizeof(off) - 1, &end, 10);
-			if (!*end && cpu >= 0 && cpu < s->ncpus) {
-				s->offline[cpu]++;
-				s->online_again[cpu] = false;
-			}
-		} else if (!strncmp(buf, on, sizeof(on) - 1)) {
-			cpu = strtol(buf + sizeof(on) - 1, &end, 10);
-			if (!*end && cpu >= 0 && cpu < s->ncpus && s->offline[cpu])
+	for (;;) {
+		msg.msg_namelen = sizeof(from);
+		n = recvmsg(s->uevent_fd - 1, &msg, 0);
+		if (n < 0 && errno == ENOBUFS) {	/* the queue overflowed: some are gone */
+			s->uevents_lost = true;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		/* the kernel's (port 0), whole; not udev's rebroadcast nor a process's */
+		if (msg.msg_namelen != sizeof(from) || from.nl_pid || (msg.msg_flags & MSG_TRUNC))
+			continue;
+		switch (ft_uevent_cpu(buf, n, s->ncpus, &cpu)) {
+		case FT_UEVENT_OFFLINE:
+			s->offline[cpu]++;
+			s->online_again[cpu] = false;
+			break;
+		case FT_UEVENT_ONLINE:
+			if (s->offline[cpu])
 				s->online_again[cpu] = true;
+			break;
 		}
 	}
 }

@@ -46,6 +46,7 @@ struct ft_session {
 	int			uevent_fd;	/* CPU hotplug's uevents, fd + 1 (0: none) */
 	unsigned int		*offline;	/* per CPU: times it went offline */
 	bool			*online_again;	/* per CPU: back online since it last went */
+	bool			uevents_lost;	/* the uevent socket overflowed (ENOBUFS) */
 };
 
 int ft_tracefs_mount(void);
@@ -69,6 +70,10 @@ int ft_reader_losses(struct ft_session *s, struct ft_merge *m);
 unsigned long long ft_session_lost(const struct ft_session *s, int cpu);
 unsigned long long ft_session_read_events(const struct ft_session *s, int cpu);
 int ft_session_enable(struct ft_session *s, const char *spec);
+/* ft_uevent_cpu's answers */
+enum { FT_UEVENT_NONE, FT_UEVENT_OFFLINE, FT_UEVENT_ONLINE };
+
+int ft_uevent_cpu(const char *buf, size_t len, int ncpus, int *cpu);
 void ft_hotplug_open(struct ft_session *s);
 void ft_hotplug_poll(struct ft_session *s);
 void ft_hotplug_close(struct ft_session *s);

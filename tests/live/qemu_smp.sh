@@ -7,11 +7,12 @@
 #              read back and by trace-cmd), per-CPU losses of a 4 KB buffer against known
 #              calls, and CPU 5 taken offline and back during runqlat, timehist, offcpu and
 #              record: each checked against the workloads' design and the guest kernel's
-#              own counts (tests/live/smp_check.py).
+#              own counts (tests/live/smp_check.py); a synthetic uevent written to cpu5's
+#              uevent file names no CPU.
 # requires: root (apt-get for qemu and the kernel package), network on first use; trace-cmd
 if [ -z "$QEMU_MORE" ]; then
 	QEMU_P=qemu16 QEMU_SMP=16 QEMU_GUEST=guest_smp.sh QEMU_MORE=tests/live/qemu_smp.sh \
-		QEMU_MORE_PLAN=10 exec bash tests/live/qemu.sh
+		QEMU_MORE_PLAN=11 exec bash tests/live/qemu.sh
 fi
 
 # Sourced by tests/live/qemu.sh after its checks, with $Q the guest's results.
@@ -38,10 +39,11 @@ smp() {
 # gone NAME CASE FILE PREFIX ARGS...: CPU 5 went offline and came back during CASE
 # (PREFIX-online: the masks before, while away, after), which exited 0 (a hang is 143);
 # FILE (its footer: stdout, or stderr under offcpu's folded output) says so, as text or
-# JSON; and smp_check.py ARGS agrees (the naps of the sleeper pinned to CPU 5 after it
-# came back)
+# JSON; and smp_check.py ARGS agrees for the sleeper pinned to CPU 5 after it came
+# back (ARGS' prefix, PREFIX) and for the one whose naps ended just before it went
+# (PREFIX0): what an offline CPU wrote before it went is read
 gone() {
-	local name=$1 c=$2 f=$3 p=$4 r masks
+	local name=$1 c=$2 f=$3 p=$4 r r0 masks
 
 	shift 4
 	masks=$(tr '\n' ' ' < $Q/$p-online 2> /dev/null)
@@ -53,9 +55,11 @@ gone() {
 	     ! grep -q '"cpus_went_offline":\[{"cpu":5,"times":1,"online_at_end":true}\]' $f; then
 		fail $name "the footer does not say cpu5 went offline: $(tail -2 $f | tail -c 300 | tr "\n" "|")"
 	elif ! r=$(python3 $C "$@" 2>&1); then
-		fail $name "$r"
+		fail $name "after: $r"
+	elif ! r0=$(python3 $C "$1" "$2" "${p}0" "${@:4}" 2>&1); then
+		fail $name "before it went: $r0"
 	else
-		pass "$name ($r)"
+		pass "$name (before it went: $r0; after: $r)"
 	fi
 }
 
@@ -89,8 +93,8 @@ else
 	skip qemu16_losses_per_cpu "no trace-cmd (scripts/install-deps.sh --tests)"
 fi
 
-# CPU 5 offline and back during each run, then a sleeper pinned to it: no hang, exit 0,
-# the footer names cpu5, and the sleeper's 20 naps on CPU 5 are read
+# CPU 5 offline and back during each run, a sleeper pinned to it before and one after:
+# no hang, exit 0, the footer names cpu5, and each sleeper's 20 naps on CPU 5 are read
 gone qemu16_hotplug_runqlat hp_runqlat $Q/hp_runqlat.out hpr runqlat $Q hpr hp_runqlat
 gone qemu16_hotplug_timehist hp_timehist $Q/hp_timehist.out hpt timehist $Q hpt hp_timehist
 gone qemu16_hotplug_offcpu hp_offcpu $Q/hp_offcpu.out hpo offcpu $Q hpo hp_offcpu
@@ -100,4 +104,15 @@ if ok hp_record_file && [ "$(cat $Q/online.end)" = 0-15 ]; then
 else
 	fail qemu16_hotplug_record "read back: exit $(cat $Q/hp_record_file.rc), online at the end\
  $(cat $Q/online.end): $(head -1 $Q/hp_record_file.err)"
+fi
+
+# `echo offline > .../cpu5/uevent` sends offline@.../cpu5 with SYNTH_UUID=: no CPU went
+# (cpu5 online throughout), so the footer names none (before: cpu5 "went offline")
+name=qemu16_hotplug_synthetic_uevent
+went=$(tail -1 $Q/hp_synth.out | grep -o '"cpus_went_offline":[^]]*]')
+if ok hp_synth && [ "$(cat $Q/hps-written)" = 0 ] && [ "$(cat $Q/hps-online)" = 0-15 ] &&
+   [ -z "$went" ] && grep -q '"events":[1-9]' $Q/hp_synth.out; then
+	pass "$name (offline and online written to cpu5's uevent file; no CPU named)"
+else
+	fail $name "exit $(cat $Q/hp_synth.rc), written $(cat $Q/hps-written), online $(cat $Q/hps-online): $went"
 fi

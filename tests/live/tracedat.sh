@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: trace.dat files. Recordings trace-cmd reads (its event count equals what
 #              ftscope says it wrote); offline timehist equals the live run over the same
-#              events; LISA's trace.dat (v6) and trace-cmd's v7 and zstd v7 conversions of it
+#              events (also under -C with a followed command, whose file keeps the -C set;
+#              the footer then counts -C's CPUs only); LISA's trace.dat (v6) and trace-cmd's v7 and zstd v7 conversions of it
 #              (and a zlib one) give trace-cmd's sched_switch count and times; a v7 file
 #              listing only the CPUs with data reads as trace-cmd reads it; losses a live
 #              run reported are read back per CPU; damaged files give one error. The
@@ -11,7 +12,7 @@
 #              clone without ../shared still runs.
 # requires: trace-cmd (report, convert); root for the recordings; ../shared for LISA
 . tests/live/lib.sh
-plan 17
+plan 19
 SHARED=${FTSCOPE_SHARED:-../shared}
 LISA=$SHARED/fixtures/third_party/lisa/sched_load.trace.dat
 
@@ -318,6 +319,60 @@ else
 	fail tracedat_timehist_file_equals_live "$rows rows; $(diff $OUT/th-live.txt $OUT/th-file.txt | head -3 | tr '\n' ' ')"
 fi
 echo "# timehist live and from its trace.dat: $rows rows, identical"
+
+# -C with a followed command: the kernel records the command's tasks on every CPU (a
+# fork elsewhere must be seen) and ftscope reports -C's; the file keeps the -C set
+# (its VERSION text), so -i without -C prints what the live run printed, and an
+# explicit -C on -i wins. Two sleepers of 10 naps, the first pinned to CPU 1, the
+# second to CPU 0: live and file equal, the CPU 0 sleeper's 10 naps, no row on CPU 1;
+# -i -C 1: the other sleeper's 10 naps. (Before the file kept -C: 7 more rows on CPU 1.)
+name=tracedat_cpus_file_equals_live
+C2="$WL/sleeper 1 10 5; $WL/sleeper 0 10 5"
+ft $name 0 timehist --state -C 0 -o $OUT/cs.dat -- sh -c "$C2" > $OUT/cs-live.txt 2>&1
+ft $name 0 timehist --state -i $OUT/cs.dat > $OUT/cs-file.txt 2>&1
+ft $name 0 timehist --state -C 1 -i $OUT/cs.dat > $OUT/cs-file1.txt 2>&1
+# naps CPU FILE: the sleeper's S rows on CPU (a "^" may follow the state); rows on other CPUs
+naps() {
+	awk -v c=$(printf '[%04d]' $1) '{ st = $NF == "^" ? $(NF - 1) : $NF }
+		$3 ~ /^sleeper\[/ && $2 == c && st == "S" { n++ }
+		$1 ~ /^[0-9]+\.[0-9]+$/ && $2 != c { o++ } END { print n + 0, o + 0 }' $2
+}
+n0=$(naps 0 $OUT/cs-live.txt) n1=$(naps 1 $OUT/cs-file1.txt)
+if cmp -s $OUT/cs-live.txt $OUT/cs-file.txt && [ "$n0" = "10 0" ] && [ "$n1" = "10 0" ]; then
+	pass "$name (CPU 0: 10 naps, no other row; -i -C 1: 10 naps)"
+else
+	fail $name "naps, rows elsewhere: live -C 0 '$n0', -i -C 1 '$n1'; $(diff $OUT/cs-live.txt \
+$OUT/cs-file.txt | head -3 | tr '\n' ' ')"
+fi
+
+# an analyzer's footer under -C counts -C's CPUs only, though the kernel recorded every
+# CPU: the same command (--json): events equal to the CPU 0 records trace-cmd reads in
+# the file, losses and rebuilt switch-ins per CPU zero for CPU 1 (this kernel rebuilds
+# some there: -i -C 0,1 shows them, in the pass line), the same figures from -i -C 0.
+# (Before: events counted every CPU's records, the switch-ins CPU 1's.)
+name=tracedat_cpus_footer_counts
+ft $name 0 timehist --json -C 0 -o $OUT/cj.dat -- sh -c "$C2" > $OUT/cj-live.json 2>&1
+ft $name 0 timehist --json -C 0 -i $OUT/cj.dat > $OUT/cj-file.json 2>&1
+ft $name 0 timehist --json -C 0,1 -i $OUT/cj.dat > $OUT/cj-both.json 2>&1
+if [ $have_tc = 0 ]; then
+	skip $name "no trace-cmd"
+elif r=$(python3 - $OUT/cj-live.json $OUT/cj-file.json $OUT/cj-both.json \
+	"$(trace-cmd report -i $OUT/cj.dat 2>/dev/null | grep -c ' \[000\] ')" 2>&1 <<'PY'
+import json, sys
+def foot(path):
+    j = json.loads(open(path).read().strip().splitlines()[-1])
+    return j['events'], j['lost_per_cpu'], j['switch_ins_reconstructed_per_cpu']
+live, file, both, tc = foot(sys.argv[1]), foot(sys.argv[2]), foot(sys.argv[3]), int(sys.argv[4])
+if live != file or live[0] != tc or live[1][1] or live[2][1] or both[0] <= live[0]:
+    sys.exit(f'live {live}, -i -C 0 {file}, -i -C 0,1 {both}, trace-cmd CPU 0 records {tc}')
+print(f'{live[0]} events = trace-cmd CPU 0 records; -C 0,1: {both[0]} events, '
+      f'switch-ins rebuilt {both[2]}')
+PY
+); then
+	pass "$name ($r)"
+else
+	fail $name "$r"
+fi
 
 # --- the twins of the LISA checks, on a recording made here (a plain clone has no ../shared) ---
 # two shells forking 300 sleeps each, one pinned to each of CPUs 0 and 1: over 10 pages of

@@ -26,11 +26,16 @@ for c in $(seq 0 15); do
 done
 wait
 EOS
-# hotplug.sh P CPU: CPU offline, then back, then a sleeper pinned there (20 naps of 10 ms,
-# its switches out to P-sl.CPU, "CPU PID" to P-pids); the online masks on the way to P-online
+# hotplug.sh P CPU: a sleeper pinned to CPU (20 naps of 10 ms, its switches out to
+# P0-sl.CPU, "CPU PID" to P0-pids) ends, and at once CPU goes offline: what it wrote
+# before is read; then CPU back, then a second such sleeper there (P-sl.CPU, P-pids);
+# the online masks on the way to P-online
 cat > /tmp/hotplug.sh <<'EOS'
 f=/sys/devices/system/cpu/cpu$2/online
 cat /sys/devices/system/cpu/online > /tmp/out/$1-online
+SLEEPER_COUNTS=/tmp/out/${1}0-sl.$2 tests/workloads/sleeper $2 20 10 &
+echo "$2 $!" >> /tmp/out/${1}0-pids
+wait
 echo 0 > $f && cat /sys/devices/system/cpu/online >> /tmp/out/$1-online
 sleep 0.3
 echo 1 > $f && cat /sys/devices/system/cpu/online >> /tmp/out/$1-online
@@ -48,10 +53,16 @@ run smp_file ftscope timehist -i $out/smp.dat
 run smp_rec ftscope record --json -o $out/rec.dat timehist -- sh /tmp/sl16.sh rc 5
 # a buffer of 4 KB a CPU against 16 x 1000 getppid calls at once: losses on each CPU
 run smp_lost ftscope funccount --json -b 4 -o $out/lost.dat __do_sys_getppid -- sh /tmp/calls16.sh
-# CPU 5 offline and back during each: its sleeper's naps after it returns are read
+# CPU 5 offline and back during each: its sleepers' naps before it goes and after it
+# returns are read
 run hp_runqlat ftscope runqlat -P --json -- sh /tmp/hotplug.sh hpr 5
 run hp_timehist ftscope timehist --state -- sh /tmp/hotplug.sh hpt 5
 run hp_offcpu ftscope offcpu --json -- sh /tmp/hotplug.sh hpo 5
 run hp_record ftscope record -o /tmp/hp.dat timehist -- sh /tmp/hotplug.sh hpc 5
 run hp_record_file ftscope timehist --state -i /tmp/hp.dat
+# a synthetic uevent (written to cpu5's uevent file: SYNTH_UUID=) is no CPU going away;
+# the writes' status to hps-written, the online mask after to hps-online
+run hp_synth ftscope timehist --json -- sh -c 'sleep 0.2; u=/sys/devices/system/cpu/cpu5/uevent
+	echo offline > $u && echo online > $u; echo $? > /tmp/out/hps-written; sleep 0.2'
+cat /sys/devices/system/cpu/online > $out/hps-online
 cat /sys/devices/system/cpu/online > $out/online.end
