@@ -136,7 +136,9 @@ void ft_hgroups_reset(struct ft_hgroups *g)
  * ft_hgroups_metrics - the histograms as series of metric @name, each labelled with
  * @extra and its group: one unlabelled series, or one per group (comm and pid or tid,
  * or cpu), whose sum is the total but for values the groups had no memory for. A
- * group's comm is the one it had when first exported, for the whole run
+ * group's comm is the one it had when first exported, for as long as the group lives:
+ * the whole run, or one interval (the next interval's group of that pid takes the name
+ * it has then; the old series keeps its counts in the exposition's base)
  */
 void ft_hgroups_metrics(struct ft_hgroups *g, struct ft_metrics *m, const char *name,
 			const struct ft_label *extra, int nextra)

@@ -32,7 +32,8 @@ struct ft_hgroup {
 	int		key;
 	struct ft_hist	hist;
 	char		comm[17];	/* its name when its series was first exported: a series
-					   keeps its labels, or its counts would move to another */
+					   keeps its labels while the group lives, or its counts
+					   would move to another */
 };
 
 int ft_hgroups_init(struct ft_hgroups *g, struct ft_tasks *tasks);
