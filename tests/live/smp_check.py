@@ -16,10 +16,11 @@ the reason on stderr and exit status 1 otherwise.
                                            CPU, saved to FILE: per CPU, the records
                                            trace-cmd reads plus ftscope's lost
 """
-import json
 import re
 import subprocess
 import sys
+
+from pct_check import last_json  # the one reader of a --json output
 
 NAPS = 20
 ROW = re.compile(r'\s*[\d.]+ \[(\d+)\]\s+\S+\[(\d+)\]\s+[\d.]+\s+[\d.]+\s+[\d.]+(?:\s+(\S+))?')
@@ -29,11 +30,6 @@ def fail(why):
     """the reason, exit status 1"""
     sys.stderr.write(why + '\n')
     sys.exit(1)
-
-
-def last_json(path):
-    """the JSON object of a file's last line"""
-    return json.loads(open(path).read().strip().splitlines()[-1])
 
 
 def sleepers(d, p):
