@@ -94,6 +94,15 @@ static inline bool cpu_kept(const struct pipeline *p, int cpu)
 	return !on || (cpu >= 0 && cpu < p->o->ncpus && on[cpu]);
 }
 
+/*
+ * cpu_counted - does @cpu count in the footer: an analyzer's, those it reports
+ * (cpu_kept); a recording's, every CPU, since its file holds them all
+ */
+static inline bool cpu_counted(const struct pipeline *p, int cpu)
+{
+	return p->run->record || cpu_kept(p, cpu);
+}
+
 /* deliver - hand one decoded event to the analyzers */
 static inline void deliver(struct pipeline *p, const struct ft_event *ev)
 {
@@ -122,8 +131,7 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 		ev.size = 0;
 		ev.data = NULL;
 		ev.lost = raw->lost;
-		/* a recording's footer tells what its file holds: every CPU's losses */
-		if (!p->run->record && !cpu_kept(p, raw->cpu))
+		if (!cpu_counted(p, raw->cpu))
 			;
 		else if (raw->lost > 0)
 			p->foot.run.lost_cpu[raw->cpu] += raw->lost;
@@ -186,7 +194,7 @@ static unsigned long long events_of(const struct pipeline *p, const struct ft_me
 	if (!p->o->cpu_on || p->run->record)
 		return m->events;
 	for (cpu = 0; cpu < m->ncpus; cpu++)
-		if (cpu_kept(p, cpu))
+		if (cpu_counted(p, cpu))
 			n += m->cpu[cpu].events;
 	return n;
 }
@@ -200,7 +208,7 @@ static void counts_take(struct pipeline *p, struct ft_merge *m)
 	c->events = events_of(p, m);
 	c->lost = c->bad = 0;
 	for (cpu = 0; cpu < p->ncpus; cpu++) {
-		bool kept = p->run->record || cpu_kept(p, cpu);
+		bool kept = cpu_counted(p, cpu);
 
 		c->lost += c->lost_cpu[cpu];
 		c->bad += kept ? m->cpu[cpu].bad_pages : 0;
@@ -719,8 +727,8 @@ static int live_finish(struct pipeline *p, struct live *l)
 	if (p->o->verbose)
 		ft_reader_counts(&l->s);
 	/* an analyzer names the CPUs it reports; a recording those its file holds */
-	for (i = 0; l->s.offline && !p->run->record && i < l->s.ncpus; i++)
-		if (!cpu_kept(p, i))
+	for (i = 0; l->s.offline && i < l->s.ncpus; i++)
+		if (!cpu_counted(p, i))
 			l->s.offline[i] = 0;
 	p->foot.offline = l->s.offline;
 	p->foot.online_again = l->s.online_again;
