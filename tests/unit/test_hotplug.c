@@ -4,14 +4,18 @@
  * kernel's offline and online messages of a CPU, and what is not one: a synthetic
  * uevent (SYNTH_UUID=, written to a uevent file), a devpath without a digit after
  * "cpu" or with more after the number, a CPU past the count, other devices, a
- * header without its NUL.
+ * header without its NUL. As root, ft_hotplug_poll on the kernel's socket: a queue
+ * that overflowed is reported (ENOBUFS), one that did not is not.
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -89,6 +93,46 @@ static void test_devpath(void **state)
 	}
 }
 
+/*
+ * changes - @n "change" uevents of cpu0 (synthetic, no CPU going: none counts as one),
+ * sent by the kernel to every listener as each write returns
+ */
+static void changes(int n)
+{
+	int fd = open("/sys/devices/system/cpu/cpu0/uevent", O_WRONLY);
+
+	assert_true(fd >= 0);
+	while (n-- > 0)
+		assert_int_equal(write(fd, "change", 6), 6);
+	close(fd);
+}
+
+/*
+ * test_poll - the session's uevent socket (root): 2 uevents are read with nothing lost;
+ * 200 into the smallest queue the kernel allows (about 2 KB, a uevent of cpu0 takes
+ * some 700 B) overflow it, and the round says so
+ */
+static void test_poll(void **state)
+{
+	struct ft_session s = { .ncpus = 1 };
+	int size = 0;
+
+	if (geteuid())
+		skip();
+	ft_hotplug_open(&s);
+	assert_true(s.uevent_fd > 0);
+	changes(2);
+	ft_hotplug_poll(&s);
+	assert_false(s.uevents_lost);
+	assert_int_equal(setsockopt(s.uevent_fd - 1, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size)), 0);
+	changes(200);
+	ft_hotplug_poll(&s);
+	assert_true(s.uevents_lost);
+	assert_int_equal(s.offline[0], 0);
+	ft_hotplug_close(&s);
+	assert_int_equal(s.uevent_fd, 0);
+}
+
 /* main - run the tests */
 int main(void)
 {
@@ -96,6 +140,7 @@ int main(void)
 		cmocka_unit_test(test_kernel),
 		cmocka_unit_test(test_synthetic),
 		cmocka_unit_test(test_devpath),
+		cmocka_unit_test(test_poll),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The run's pipeline, shared by cmd/run.c (decode, chain, analyzers, reports, a file
+ * read back) and cmd/run_live.c (the kernel side of a live run). Internal to cmd/.
+ */
+#ifndef FTSCOPE_CMD_PIPELINE_H
+#define FTSCOPE_CMD_PIPELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analyzers/analyzer.h"
+#include "cmd/export.h"
+#include "cmd/footer.h"
+#include "cmd/options.h"
+#include "cmd/run.h"
+#include "cmd/samples.h"
+#include "events/chain.h"
+#include "events/decode.h"
+#include "events/merge.h"
+#include "events/tasks.h"
+#include "lib/pidset.h"
+#include "tracer/pmu.h"
+#include "tracer/probes.h"
+
+struct tep_handle;
+
+/* Longest sleep between rounds: bounds the delay of Ctrl-C-free reports and memory. */
+#define MAX_WAIT_MS	1000
+/* Longest sleep while a capture samples the traced processes' maps. */
+#define CAPTURE_MAPS_MS	100
+/*
+ * How far behind the clock the live merge stays. A record is stamped when its
+ * writer reserves it and becomes readable when the writer commits; a writer whose
+ * vCPU the host stalls in between commits late, after records stamped later on
+ * other CPUs were merged. Records that still arrive later are counted (unordered).
+ */
+#define COMMIT_LAG_NS	20000000ULL
+
+struct pipeline {
+	struct ft_run		*run;		/* what to drive: analyzers, or a recording */
+	struct ft_opts		*o;
+	struct ft_decoder	dec;
+	struct ft_chain		chain;
+	struct ft_tasks		tasks;
+	struct ft_imap		traced;		/* in-kernel pid filter, mirrored */
+	struct ft_imap		shown;		/* -p/-t on a capture: the tasks reported */
+	bool			show, show_follow;
+	unsigned int		need, want;	/* events, after the analyzer's options */
+	bool			filtered, follow;
+	bool			chain_on;	/* the trace has switches: repair them */
+	struct ft_env		env;
+	int			ncpus;
+	struct ft_footer	foot;		/* the footer's counts: lost ones kept here */
+	uint64_t		first_ts, last_ts;
+	struct ft_pmu		*pmu;		/* --pmu counters, NULL without */
+	struct ft_probes	*probes;	/* the analyzer's function probes, or NULL */
+	struct ft_probes	probes_own;	/* ... the tracer's, for its request */
+	struct ft_tp		*tps;		/* the tracepoints read by name, or NULL */
+	struct ft_capture	*cap;		/* -o FILE, or NULL */
+	struct ft_samples	sm;		/* perf samples the analyzers take, if any */
+	struct ft_export	ex;		/* the analyzer's histograms: Prometheus, heat map */
+	bool			progress;	/* a progress line is on the terminal */
+	char			kallsyms[64];	/* offline: the trace.dat's kallsyms (a memfd) */
+};
+
+/*
+ * cpu_kept - is @cpu one of -C's (or of the -C a recording was made with, read by -i)?
+ * Every CPU without -C. Only these CPUs' events reach the analyzers and count in
+ * an analyzer's footer: under -C while following forks the kernel records every CPU.
+ */
+static inline bool cpu_kept(const struct pipeline *p, int cpu)
+{
+	const bool *on = p->o->cpu_on;
+
+	return !on || (cpu >= 0 && cpu < p->o->ncpus && on[cpu]);
+}
+
+/*
+ * cpu_counted - does @cpu count in the footer: an analyzer's, those it reports
+ * (cpu_kept); a recording's, every CPU, since its file holds them all
+ */
+static inline bool cpu_counted(const struct pipeline *p, int cpu)
+{
+	return p->run->record || cpu_kept(p, cpu);
+}
+
+void ft_pipe_raws(void *ctx, const struct ft_raw *raw, unsigned int n);
+unsigned long long ft_pipe_events(const struct pipeline *p, const struct ft_merge *m);
+int ft_pipe_report(struct pipeline *p, struct ft_merge *m, bool final);
+int ft_pipe_init(struct pipeline *p, struct tep_handle *tep, int ncpus, bool live);
+void ft_pipe_fini(struct pipeline *p);
+int ft_run_live(struct pipeline *p);
+
+#endif
