@@ -27,7 +27,7 @@ else
 fi
 check heatmap_count_equals_report total $H.svg $H.json
 check heatmap_cols_smallest_2k_ms geometry $H.svg $H.phases cols 40
-check heatmap_phase_counts_schedstat counts $H.svg $H.phases
+check heatmap_phase_counts_schedstat counts $H.svg $H.phases $H.json
 check heatmap_phase_rows_run_delay rows $H.svg $H.phases
 
 # the recording gives the same cells; a fixed width over it, and the default columns
@@ -36,7 +36,7 @@ check heatmap_input_same_cells same $H.svg $H-i.svg
 ft heatmap_width_fixed 0 runqlat -i $H.dat --json --heatmap $H-w.svg --heatmap-width 0.1 \
 	> $H-w.json 2>/dev/null
 check heatmap_width_fixed geometry $H-w.svg $H.phases width 100000000
-check heatmap_width_phase_counts counts $H-w.svg $H.phases
+check heatmap_width_phase_counts counts $H-w.svg $H.phases $H-w.json
 check heatmap_width_count_equals_report total $H-w.svg $H-w.json
 # 0.2 ms columns: 10000 of them end at 2 s, before the run does
 ft heatmap_width_bound 0 runqlat -i $H.dat --heatmap $H-b.svg --heatmap-width 0.0002 \
@@ -59,7 +59,7 @@ check heatmap_cols_default_100 geometry $H-d.svg $H.phases cols 100
 ft heatmap_intervals_keep_all 0 runqlat --json --heatmap $H-iv.svg 0.3 \
 	-- $WL/phases $H-iv.phases 500 300 500 > $H-iv.json 2>/dev/null
 check heatmap_intervals_keep_all total $H-iv.svg $H-iv.json
-check heatmap_intervals_phase_counts counts $H-iv.svg $H-iv.phases
+check heatmap_intervals_phase_counts counts $H-iv.svg $H-iv.phases $H-iv.json
 
 # the other histogram analyzers: each map's rows hold the buckets their report prints
 ph="$WL/phases $H-a.phases 200 50 200"

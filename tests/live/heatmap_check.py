@@ -153,9 +153,12 @@ def split(svg, ph):
     return cut, p1, quiet, p2, main, spin
 
 
-def counts(svg, ph):
-    """phase by phase, the values equal the threads' own switch-ins (schedstat)"""
+def counts(svg, ph, runjson=None):
+    """phase by phase, the values equal the threads' own switch-ins (schedstat), less
+    at most the latencies the run (@runjson: its reports) said it could not measure"""
     cut, p1, gap, p2, main, spin = split(svg, ph)
+    # a switch-in whose wakeup ftrace did not record: ftscope counts it unmeasured
+    unm = sum(r.get('unmeasured', 0) for r in reports(runjson)) if runjson else 0
     n1, n2 = sum(c['count'] for c in p1), sum(c['count'] for c in p2)
     want1, want2 = main[2] - main[0], main[6] - main[2] + spin[0]
     errs = []
@@ -169,20 +172,24 @@ def counts(svg, ph):
     # column boundary, so the map holds exactly the switch-ins between the reads.
     # Measured -1 .. 0 in both phases, 60 maps of 20 runs (2026-11-27: --heatmap-cols
     # 40, --heatmap-width 0.1, interval reports): -1 in 8 (phase 1 in 3, phase 2 in
-    # 5), and once more in a recording read by hand: a wakeup for CPU 0 whose task CPU
-    # 1, idle, pulled before it ran (this kernel records no switch out of idle, and
-    # there is no migration record): the chain rebuilds no switch-in for it, so no
-    # value. Margin: one more such miss below (they come with other work on the
-    # machine), none above (the map has no value the counts lack). Before the quiet
-    # times: -2 .. -1 in phase 1 (the fork's run before the trace) and -1 .. +8 in
-    # phase 2 (switch-ins of spinners after they read their counts as they exited)
-    if not (want1 - 2 <= n1 <= want1):
+    # 5). The cause, read by hand in a recording: a wakeup for CPU 0 whose task CPU 1,
+    # idle, pulled before it ran; this kernel records no switch out of idle, nor here
+    # the wakeup: the chain rebuilds the switch-in from the task's return to user
+    # space, with no start, and the run counts it "unmeasured" (the one map of -1 whose
+    # reports were read had 1). Bound: one such miss more than the run says it had in
+    # all, below; none above (the map has no value the counts lack). -3 in phase 2 was
+    # seen once (a fresh Debian 12 root; its unmeasured count not kept). Before the
+    # quiet times: -2 .. -1 in phase 1 (the fork's run before the trace) and -1 .. +8
+    # in phase 2 (switch-ins of spinners after they read their counts as they exited)
+    most = 1 + unm
+    if not (want1 - most <= n1 <= want1):
         errs.append(f"phase 1: {n1} values, the thread switched in {want1} times")
-    if not (want2 - 2 <= n2 <= want2):
+    if not (want2 - most <= n2 <= want2):
         errs.append(f"phase 2: {n2} values, the threads switched in {want2} times")
     done(not errs, "; ".join(errs + [f"phase 1: {n1} (schedstat {want1}, {n1 - want1:+d}), gap: "
                                      f"{sum(c['count'] for c in gap)}, "
-                                     f"phase 2: {n2} (schedstat {want2}, {n2 - want2:+d})"]))
+                                     f"phase 2: {n2} (schedstat {want2}, {n2 - want2:+d}), "
+                                     f"unmeasured {unm}"]))
 
 
 def mean_us(cells):

@@ -30,7 +30,10 @@ bpftrace's or bpftrace's without its recording's) at most N plus PCT % of bpftra
 bpftrace's own reports (@miss, @slow) widen without a bound (52 slow probes of 500
 switches were seen once, with figures still equal). pXX=US or pXX=US+PCT (max too): ftscope's figure
 within US microseconds (plus PCT % of bpftrace's figure) of bpftrace's values N + E + F
-ranks either side of that rank; the max is not compared when E > 0. avg=US+PCT: the sum
+ranks either side of that rank; the max is not compared when E > 0, and above it may
+reach a latency of bpftrace's plus how long after its switch-in the task's next record of
+its own came, where the recording lacks that switch-in (ftscope rebuilds it before that
+record: a max of 316 us against bpftrace's 75 once, one switch-in rebuilt on CPU 0). avg=US+PCT: the sum
 of ftscope's latencies within US per latency plus PCT % of bpftrace's sum, and beyond
 that, up to N + E latencies more (each at most the largest bpftrace saw, or the
 recording's longest wakeup -> the task's next record; bpftrace's slow probes move
@@ -91,7 +94,28 @@ def unmatched(dat, tids, seen, woken):
                 near = [abs(w[k] - ts) for k in (i - 1, i) if 0 <= k < len(w)]
                 n += lo <= ts <= hi and (not near or min(near) > 50000)
         return n
-    return (alone(ft_sw, seen), alone(ft_wk, woken), alone(woken, ft_wk, t0, t1), gap)
+    return (alone(ft_sw, seen), alone(ft_wk, woken), alone(woken, ft_wk, t0, t1), gap,
+            ft_sw, own)
+
+
+def latest(lats, ft_sw, own):
+    """the largest a latency of bpftrace's (@lats: tid, switch-in, value) can be as ftscope
+    times it: where the recording lacks the switch-in (no sched_switch of the tid within
+    50 us), ftscope rebuilds it before the task's next record of its own (@own), so its
+    value may be later than the true one by at most that record's distance from it (a
+    way back to user space that long, or an interrupt on it); the value itself
+    where the switch-in was recorded"""
+    top = 0
+    for tid, at, v in lats:
+        w = sorted(ft_sw.get(tid, []))
+        i = bisect.bisect_left(w, at)
+        late = 0
+        if not any(0 <= k < len(w) and abs(w[k] - at) <= 50000 for k in (i - 1, i)):
+            o = sorted(own.get(tid, []))
+            j = bisect.bisect_right(o, at)
+            late = o[j] - at if j < len(o) else 0
+        top = max(top, v + late)
+    return top
 
 
 def sum_check(tot, lat, us, pct, more, fewer, shift, gap):
@@ -144,7 +168,7 @@ def main():
     tot = j["total"]
     ours = {"count": tot["count"], "p50": tot["p50_ns"], "p90": tot["p90_ns"],
             "p99": tot["p99_ns"], "max": tot["max_ns"], "avg": tot["avg_ns"]}
-    lat = []
+    lat, lats = [], []
     miss = slow = slow_ns = parted = 0
     seen, woken = {}, {}
     with open(bto) as f:
@@ -156,6 +180,7 @@ def main():
             m = re.match(r"@%s\[(\d+), (\d+)\]: (\d+)" % kind, line)
             if m and int(m.group(1)) in tids and t0 <= int(m.group(2)) <= t1:
                 lat.append(int(m.group(3)))
+                lats.append((int(m.group(1)), int(m.group(2)), int(m.group(3))))
             m = re.match(r"@miss\[(\d+)\]: (\d+)", line)
             if m and int(m.group(1)) in tids:
                 miss += int(m.group(2))
@@ -168,7 +193,8 @@ def main():
         sys.exit("bpftrace printed no latency of %s" % comm)
     lat.sort()
     n = len(lat)
-    skew, bt_nowk, ft_nowk, gap = unmatched(dat, tids, seen, woken) if dat else (0, 0, 0, 0)
+    skew, bt_nowk, ft_nowk, gap, ft_sw, own = (unmatched(dat, tids, seen, woken) if dat else
+                                               (0, 0, 0, 0, {}, {}))
     theirs = {"count": n, "p50": nearest_rank(lat, 50), "p90": nearest_rank(lat, 90),
               "p99": nearest_rank(lat, 99), "max": lat[-1], "avg": sum(lat) / n}
     print("ftscope/bpftrace: count %d/%d, avg %.1f/%.1f, p50 %.1f/%.1f, p90 %.1f/%.1f, "
@@ -228,6 +254,8 @@ def main():
             continue
         r = n if k == "max" else max(1, -(-int(k[1:]) * n // 100))
         lo, hi = lat[max(1, r - d) - 1] - tol, lat[min(n, r + d) - 1] + tol
+        if k == "max":	# a rebuilt switch-in lies before its evidence
+            hi = max(hi, latest(lats, ft_sw, own) + tol)
         if not lo <= ours[k] <= hi:
             sys.exit("%s %.1f us, bpftrace %.1f us (bound %.1f .. %.1f us: ranks +-%d, "
                      "+-%.1f us)" % (k, ours[k] / 1e3, theirs[k] / 1e3, lo / 1e3,
