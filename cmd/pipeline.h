@@ -25,18 +25,6 @@
 
 struct tep_handle;
 
-/* Longest sleep between rounds: bounds the delay of Ctrl-C-free reports and memory. */
-#define MAX_WAIT_MS	1000
-/* Longest sleep while a capture samples the traced processes' maps. */
-#define CAPTURE_MAPS_MS	100
-/*
- * How far behind the clock the live merge stays. A record is stamped when its
- * writer reserves it and becomes readable when the writer commits; a writer whose
- * vCPU the host stalls in between commits late, after records stamped later on
- * other CPUs were merged. Records that still arrive later are counted (unordered).
- */
-#define COMMIT_LAG_NS	20000000ULL
-
 struct pipeline {
 	struct ft_run		*run;		/* what to drive: analyzers, or a recording */
 	struct ft_opts		*o;
