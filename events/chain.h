@@ -48,6 +48,10 @@ struct ft_chain_task {
 	bool		asleep;		/* ts is a switch-out to sleep: when it became
 					   ready again is unknown */
 	bool		woken;		/* ts is a wakeup */
+	bool		dsleep;		/* its last switch-out was to an uninterruptible
+					   sleep (D): the kernel work it slept inside goes
+					   on after its wakeup, so its return to user space
+					   does not time its switch-in */
 };
 
 /*
@@ -145,6 +149,7 @@ int ft_chain_switch(struct ft_chain *c, const struct ft_event *ev,
 		t->ts = ev->ts;
 		t->cpu = -1;
 		t->asleep = !ev->sw.preempt && ev->sw.state != 'R';
+		t->dsleep = t->asleep && ev->sw.state == 'D';
 		t->woken = false;
 	}
 	if (next > 0 && (t = ft_chain_task(c, next))) {

@@ -347,8 +347,9 @@ static struct ft_event ev_resume(uint64_t ts, int cpu, int pid)
 /*
  * delays learned where the kernel recorded the switch time those it did not: a
  * return to user space comes as long after a switch-in from idle as it came after the
- * recorded ones (13 us here); without it, an idle CPU takes a woken task as long as it
- * took where recorded (20 us); the estimate never leaves [the latest evidence, hi]
+ * recorded ones (13 us here); without it, or after an uninterruptible sleep (the
+ * sooner of the two), an idle CPU takes a woken task as long as it took where
+ * recorded (20 us); the estimate never leaves [the latest evidence, hi]
  */
 static void test_chain_learned_delays(void **state)
 {
@@ -358,6 +359,18 @@ static void test_chain_learned_delays(void **state)
 	int i;
 
 	assert_int_equal(ft_chain_init(&c, 2, NULL), 0);
+	/* nothing learned yet: an uninterruptible sleep's return to user space is no proof
+	   of when it ran */
+	e = ev_switch(1000, 1, 9, 0, 'D');
+	ft_chain_feed(&c, &e, synth);
+	e = ev_wake(2000, 1, 0, 9);
+	ft_chain_feed(&c, &e, synth);
+	e = ev_resume(400000, 1, 9);
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].sw.ts_est, 2000);
+	assert_true(synth[0].sw.unproven);
+	e = ev_switch(401000, 1, 9, 0, 'S');
+	ft_chain_feed(&c, &e, synth);
 	for (i = 0; i < FT_GAP_MIN; i++, t += 100000) {
 		assert_int_equal(c.resume[1].median, 0);	/* too few to go by */
 		e = ev_switch(t + 10000, 0, 7, 0, 'S');	/* CPU 0 idles */
@@ -405,6 +418,32 @@ static void test_chain_learned_delays(void **state)
 	e = ev_switch(1110000, 1, 9, 0, 'S');		/* sooner than the idle delay */
 	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
 	assert_int_equal(synth[0].sw.ts_est, 1110000);	/* not after its record */
+
+	/* an uninterruptible sleep woken on idle CPU 1: the kernel work it slept in goes
+	   on before the way back (an exec reading from disk): the idle CPU's delay */
+	e = ev_switch(1200000, 1, 9, 0, 'D');
+	ft_chain_feed(&c, &e, synth);
+	e = ev_wake(1300000, 1, 0, 9);
+	ft_chain_feed(&c, &e, synth);
+	e = ev_resume(1700000, 1, 9);
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].sw.ts_est, 1300000 + 20125);
+	/* ... or the way back when that is sooner */
+	e = ev_switch(1710000, 1, 9, 0, 'D');
+	ft_chain_feed(&c, &e, synth);
+	e = ev_wake(1800000, 1, 0, 9);
+	ft_chain_feed(&c, &e, synth);
+	e = ev_resume(1815000, 1, 9);
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].sw.ts_est, 1815000 - 13125);
+	/* an interruptible one: the way back, however long */
+	e = ev_switch(1820000, 1, 9, 0, 'S');
+	ft_chain_feed(&c, &e, synth);
+	e = ev_wake(1900000, 1, 0, 9);
+	ft_chain_feed(&c, &e, synth);
+	e = ev_resume(2300000, 1, 9);
+	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
+	assert_int_equal(synth[0].sw.ts_est, 2300000 - 13125);
 	ft_chain_fini(&c);
 }
 
