@@ -91,6 +91,7 @@ struct ft_chain_task *ft_chain_grow(struct ft_chain *c, int pid)
 		leaf[i].cpu = -1;
 		leaf[i].asleep = false;
 		leaf[i].woken = false;
+		leaf[i].dsleep = false;
 	}
 	c->leaf[(unsigned int)pid >> FT_CHAIN_LEAF_BITS] = leaf;
 	c->nleaves++;
