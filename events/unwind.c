@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User stacks from a sample's registers and stack copy (events/unwind.h). Each
+ * binary's call frame information becomes a table once (events/cfi.c), kept in the
+ * unwinder by path and checked against the file's device, inode and mtime at most
+ * once a second; a frame then costs a binary search and a few loads from the copy.
+ * Per frame: CFI where the binary covers the address; where it does not, the frame
+ * pointer if the chain is sound; else the walk ends and says why.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "events/cfi.h"
+#include "events/unwind.h"
+
+#define RECHECK_NS	1000000000ULL	/* a kept table's file is looked at again after this */
+#define END(why)	(0x100 | (why))	/* a step's return: the walk ends (0: it goes on) */
+
+/* One binary: its table, or none (unreadable, not ELF); the file it was built from. */
+struct ubin {
+	char		*path;
+	uint32_t	hash;
+	bool		ok;
+	dev_t		dev;
+	ino_t		ino;
+	struct timespec	mtime;
+	uint64_t	checked;
+	struct ft_cfi	t;
+};
+
+struct ft_unwinder {
+	struct ubin	**tab;		/* open addressing by path hash */
+	size_t		cap, n;
+	struct ubin	*last;
+	uint64_t	now;		/* the coarse clock at this walk's start */
+};
+
+/* The registers a walk knows at one frame. */
+struct frame {
+	uint64_t	r[FT_UREG_N];
+	uint32_t	known;
+	bool		exact;		/* the pc is not a return address (first frame, signal) */
+};
+
+/* ft_unwinder_new - an unwinder with no tables yet; NULL out of memory */
+struct ft_unwinder *ft_unwinder_new(void)
+{
+	return calloc(1, sizeof(struct ft_unwinder));
+}
+
+/* ubin_free - a binary's table and name */
+static void ubin_free(struct ubin *b)
+{
+	ft_cfi_free(&b->t);
+	free(b->path);
+	free(b);
+}
+
+/* ft_unwinder_free - every table and the unwinder */
+void ft_unwinder_free(struct ft_unwinder *u)
+{
+	size_t i;
+
+	if (!u)
+		return;
+	for (i = 0; i < u->cap; i++)
+		if (u->tab[i])
+			ubin_free(u->tab[i]);
+	free(u->tab);
+	free(u);
+}
+
+/* path_hash - FNV-1a of a path */
+static uint32_t path_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* ubin_load - (re)build @b's table if its file is not the one it was built from */
+static void ubin_load(struct ubin *b, uint64_t now)
+{
+	struct stat sb;
+
+	b->checked = now;
+	if (stat(b->path, &sb)) {
+		memset(&sb, 0, sizeof(sb));
+	} else if (b->ok && sb.st_dev == b->dev && sb.st_ino == b->ino &&
+		   sb.st_mtim.tv_sec == b->mtime.tv_sec && sb.st_mtim.tv_nsec == b->mtime.tv_nsec) {
+		return;
+	}
+	if (b->ok)
+		ft_cfi_free(&b->t);
+	b->dev = sb.st_dev;
+	b->ino = sb.st_ino;
+	b->mtime = sb.st_mtim;
+	b->ok = sb.st_ino && !ft_cfi_load(&b->t, b->path, 0);
+}
+
+/* grow - twice the slots, every binary placed again; false out of memory */
+static bool grow(struct ft_unwinder *u)
+{
+	size_t cap = u->cap ? u->cap * 2 : 64, i, j;
+	struct ubin **tab = calloc(cap, sizeof(*tab));
+
+	if (!tab)
+		return false;
+	for (i = 0; i < u->cap; i++) {
+		if (!u->tab[i])
+			continue;
+		for (j = u->tab[i]->hash & (cap - 1); tab[j]; j = (j + 1) & (cap - 1))
+			;
+		tab[j] = u->tab[i];
+	}
+	free(u->tab);
+	u->tab = tab;
+	u->cap = cap;
+	return true;
+}
+
+/* bin_of - the kept table of @path, built on first use; NULL when it has none */
+static const struct ft_cfi *bin_of(struct ft_unwinder *u, const char *path)
+{
+	struct ubin *b = u->last;
+	uint32_t h;
+	size_t i;
+
+	if (!b || strcmp(b->path, path)) {
+		h = path_hash(path);
+		if (2 * (u->n + 1) > u->cap && !grow(u))
+			return NULL;
+		for (i = h & (u->cap - 1); (b = u->tab[i]); i = (i + 1) & (u->cap - 1))
+			if (b->hash == h && !strcmp(b->path, path))
+				break;
+		if (!b) {
+			b = calloc(1, sizeof(*b));
+			if (!b || !(b->path = strdup(path))) {
+				free(b);
+				return NULL;
+			}
+			b->hash = h;
+			u->tab[i] = b;
+			u->n++;
+			ubin_load(b, u->now);
+		}
+		u->last = b;
+	}
+	if (u->now - b->checked >= RECHECK_NS)
+		ubin_load(b, u->now);
+	return b->ok ? &b->t : NULL;
+}
+
+/* rd - the 8 bytes at @addr from the stack copy; false outside it */
+static bool rd(const struct ft_ustack *st, uint64_t addr, uint64_t *v)
+{
+	if (st->size < 8 || addr < st->sp || addr - st->sp > st->size - 8)
+		return false;
+	memcpy(v, st->data + (addr - st->sp), 8);
+	return true;
+}
+
+/* known - register @reg's value in *@v; false when the walk does not know it */
+static bool known(const struct frame *f, unsigned int reg, uint64_t *v)
+{
+	if (reg >= FT_UREG_N || !(f->known & (1u << reg)))
+		return false;
+	*v = f->r[reg];
+	return true;
+}
+
+/* cfa_of - the CFA of a row for frame @f: 0, or END(why the walk ends) */
+static int cfa_of(const struct ft_cfi_row *row, const struct frame *f,
+		  const struct ft_ustack *st, uint64_t *cfa)
+{
+	uint64_t v;
+
+	switch (row->cfa_kind) {
+	case FT_CFA_REG:
+		if (!known(f, row->cfa_reg, &v))
+			return END(FT_UNWIND_BADCFI);
+		*cfa = v + (int64_t)row->cfa_off;
+		return 0;
+	case FT_CFA_PLT:
+		if (!known(f, FT_UREG_SP, &v))
+			return END(FT_UNWIND_BADCFI);
+		*cfa = v + (int64_t)row->cfa_off + ((f->r[FT_UREG_IP] & 15) >= (uint64_t)row->cfa_aux) * 8;
+		return 0;
+	case FT_CFA_DEREF:
+		if (!known(f, row->cfa_reg, &v))
+			return END(FT_UNWIND_BADCFI);
+		if (!rd(st, v + (int64_t)row->cfa_off, &v))
+			return END(FT_UNWIND_STACK);
+		*cfa = v + (int64_t)row->cfa_aux;
+		return 0;
+	}
+	return END(FT_UNWIND_BADCFI);
+}
+
+/*
+ * rule_of - a caller's register by rule (@kind, @reg, @off): 0 with *@v set, 1 unknown
+ * (undefined, or not taken), or END(why the walk ends): a read beyond the copy
+ */
+static int rule_of(uint8_t kind, uint8_t reg, int16_t off, const struct frame *f, uint64_t cfa,
+		   const struct ft_ustack *st, unsigned int self, uint64_t *v)
+{
+	switch (kind) {
+	case FT_RULE_SAME:
+		return known(f, self, v) ? 0 : 1;
+	case FT_RULE_CFA:
+		return rd(st, cfa + off, v) ? 0 : END(FT_UNWIND_STACK);
+	case FT_RULE_VALCFA:
+		*v = cfa + off;
+		return 0;
+	case FT_RULE_ATREG:
+		if (!known(f, reg, v))
+			return 1;
+		return rd(st, *v + off, v) ? 0 : END(FT_UNWIND_STACK);
+	case FT_RULE_REG:
+		return known(f, reg, v) ? 0 : 1;
+	}
+	return 1;
+}
+
+/* cfi_step - frame @f to its caller by @row: 0, or END(why the walk ends) */
+static int cfi_step(const struct ft_cfi_row *row, struct frame *f, const struct ft_ustack *st)
+{
+	uint64_t cfa, ra, bp = 0;
+	int ret, bpr;
+
+	ret = cfa_of(row, f, st, &cfa);
+	if (ret)
+		return ret;
+	if (row->ra_kind == FT_RULE_UNDEF)
+		return END(FT_UNWIND_DONE);
+	if (row->ra_kind == FT_RULE_SAME || row->ra_kind == FT_RULE_BAD)
+		return END(FT_UNWIND_BADCFI);
+	ret = rule_of(row->ra_kind, row->ra_reg, row->ra_off, f, cfa, st, FT_UREG_IP, &ra);
+	if (ret)
+		return ret == 1 ? END(FT_UNWIND_BADCFI) : ret;
+	bpr = rule_of(row->bp_kind, row->bp_reg, row->bp_off, f, cfa, st, FT_UREG_BP, &bp);
+	if (bpr > 1)
+		return bpr;
+	if (cfa <= f->r[FT_UREG_SP])
+		return END(FT_UNWIND_LOOP);
+	f->r[FT_UREG_SP] = cfa;
+	f->r[FT_UREG_IP] = ra;
+	f->r[FT_UREG_BP] = bp;
+	f->known = 1u << FT_UREG_SP | 1u << FT_UREG_IP | (bpr ? 0 : 1u << FT_UREG_BP);
+	f->exact = row->flags & FT_CFI_SIGNAL;
+	return 0;
+}
+
+/*
+ * fp_step - frame @f to its caller by the frame pointer, if the chain is sound: rbp
+ * 8-aligned, at or above sp, the saved pair inside the copy, the return address in a
+ * mapping (or zero: the end). 0, or @fail (an END()).
+ */
+static int fp_step(struct frame *f, const struct ft_ustack *st, ft_ucode_fn code, void *ctx,
+		   int fail)
+{
+	uint64_t bp, nbp, ra;
+	struct ft_ucode uc;
+
+	if (!known(f, FT_UREG_BP, &bp) || (bp & 7) || bp < f->r[FT_UREG_SP] ||
+	    !rd(st, bp, &nbp) || !rd(st, bp + 8, &ra))
+		return fail;
+	if (ra && code(ctx, ra - 1, &uc))
+		return fail;
+	f->r[FT_UREG_SP] = bp + 16;
+	f->r[FT_UREG_IP] = ra;
+	f->r[FT_UREG_BP] = nbp;
+	f->known = 1u << FT_UREG_SP | 1u << FT_UREG_IP | 1u << FT_UREG_BP;
+	f->exact = false;
+	return 0;
+}
+
+/* step - frame @f to its caller: 0, or END(why the walk ends) */
+static int step(struct ft_unwinder *u, struct frame *f, const struct ft_ustack *st,
+		ft_ucode_fn code, void *ctx)
+{
+	uint64_t pc = f->r[FT_UREG_IP] - !f->exact, vaddr;
+	const struct ft_cfi_row *row = NULL;
+	const struct ft_cfi *t;
+	struct ft_ucode uc;
+
+	if (code(ctx, pc, &uc))
+		return fp_step(f, st, code, ctx, END(FT_UNWIND_NOMAP));
+	t = uc.path && *uc.path ? bin_of(u, uc.path) : NULL;
+	if (t && !ft_cfi_vaddr(t, pc - uc.start + uc.pgoff, &vaddr))
+		row = ft_cfi_find(t, vaddr);
+	if (!row)
+		return fp_step(f, st, code, ctx, END(FT_UNWIND_NOCFI));
+	return cfi_step(row, f, st);
+}
+
+/* ft_unwind - the user frames of one sample, leaf first (events/unwind.h) */
+int ft_unwind(struct ft_unwinder *u, const struct ft_uregs *regs, const struct ft_ustack *st,
+	      ft_ucode_fn code, void *ctx, uint64_t *ip, int max, enum ft_unwind_end *why)
+{
+	struct frame f;
+	struct timespec ts;
+	int n = 0, ret;
+
+	*why = FT_UNWIND_DONE;
+	if (max <= 0 || !(regs->have & 1u << FT_UREG_IP))
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	u->now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	memcpy(f.r, regs->r, sizeof(f.r));
+	f.known = regs->have;
+	f.exact = true;
+	for (;;) {
+		ip[n++] = f.r[FT_UREG_IP];
+		if (n == max) {
+			*why = FT_UNWIND_MAX;
+			return n;
+		}
+		if (!(f.known & 1u << FT_UREG_SP)) {
+			*why = FT_UNWIND_STACK;
+			return n;
+		}
+		ret = step(u, &f, st, code, ctx);
+		if (!ret && !f.r[FT_UREG_IP])
+			ret = END(FT_UNWIND_DONE);
+		if (ret) {
+			*why = (enum ft_unwind_end)(ret & 0xff);
+			return n;
+		}
+	}
+}

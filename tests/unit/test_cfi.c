@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Call frame information tables (events/cfi.c) against a peer and against bytes of
+ * known meaning: every FDE row of Debian's libc, ld.so, libcrypto, python3 and this
+ * test's own binary against `readelf --debug-dump=frames-interp` (the CFA, return
+ * address and rbp rules, each difference printed); hand-built .eh_frame,
+ * .eh_frame_hdr and .debug_frame bytes with their exact expected rows.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "events/cfi.h"
+
+static const char *const regname[17] = {
+	"rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip",
+};
+
+/* rule_str - a register rule as readelf's frames-interp prints it ("?" not taken) */
+static void rule_str(char *s, size_t len, uint8_t kind, uint8_t reg, int off)
+{
+	switch (kind) {
+	case FT_RULE_SAME: case FT_RULE_UNDEF: snprintf(s, len, "u"); break;
+	case FT_RULE_CFA: snprintf(s, len, "c%+d", off); break;
+	case FT_RULE_VALCFA: snprintf(s, len, "v%+d", off); break;
+	case FT_RULE_ATREG: snprintf(s, len, "exp"); break;
+	case FT_RULE_REG: snprintf(s, len, "r%d (%s)", reg, reg < 17 ? regname[reg] : "?"); break;
+	default: snprintf(s, len, "?");
+	}
+}
+
+/* row_str - a row's CFA, return address and rbp rules as readelf prints them */
+static void row_str(const struct ft_cfi_row *r, char cfa[32], char ra[32], char bp[32])
+{
+	if (!r)
+		snprintf(cfa, 32, "none");
+	else if (r->cfa_kind == FT_CFA_REG)
+		snprintf(cfa, 32, "%s%+d", r->cfa_reg < 17 ? regname[r->cfa_reg] : "?", r->cfa_off);
+	else if (r->cfa_kind == FT_CFA_PLT || r->cfa_kind == FT_CFA_DEREF)
+		snprintf(cfa, 32, "exp");
+	else
+		snprintf(cfa, 32, "?");
+	rule_str(ra, 32, r ? r->ra_kind : FT_RULE_BAD, r ? r->ra_reg : 0, r ? r->ra_off : 0);
+	rule_str(bp, 32, r ? r->bp_kind : FT_RULE_BAD, r ? r->bp_reg : 0, r ? r->bp_off : 0);
+}
+
+/* One row as readelf prints it, normalised ("s" and a missing column are "u"). */
+struct rrow {
+	uint64_t	pc;
+	char		cfa[32], ra[32], bp[32];
+};
+
+struct rcie {
+	unsigned long	off;
+	struct rrow	init;
+};
+
+struct vec {
+	uint64_t	*v;
+	size_t		n, cap;
+};
+
+/* What one comparison counted. */
+struct cmp {
+	unsigned long	rows, equal, not_taken, differ, fdes, bounds, gaps;
+	struct vec	pcs;		/* every row and FDE end readelf has */
+	struct vec	starts, ends;	/* of the FDEs */
+	struct rcie	cie[64];
+	int		ncie;
+};
+
+/* add - one address to a vector */
+static void add(struct vec *v, uint64_t pc)
+{
+	if (v->n == v->cap) {
+		v->cap = v->cap ? 2 * v->cap : 4096;
+		v->v = realloc(v->v, v->cap * sizeof(*v->v));
+		assert_non_null(v->v);
+	}
+	v->v[v->n++] = pc;
+}
+
+/* cmp_u64 - ascending */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* has - whether sorted @v holds @pc */
+static bool has(const struct vec *v, uint64_t pc)
+{
+	return v->n && bsearch(&pc, v->v, v->n, sizeof(*v->v), cmp_u64);
+}
+
+/* norm - readelf's "s" (same value) is the table's unchanged, as "u" is */
+static void norm(char *v)
+{
+	if (!strcmp(v, "s") || !*v)
+		strcpy(v, "u");
+}
+
+/* check_row - one readelf row against the table's row at its address */
+static void check_row(struct cmp *c, const struct ft_cfi *t, const char *name, struct rrow *e)
+{
+	char cfa[32], ra[32], bp[32];
+	const struct ft_cfi_row *r = ft_cfi_find(t, e->pc);
+
+	norm(e->ra);
+	norm(e->bp);
+	row_str(r, cfa, ra, bp);
+	c->rows++;
+	add(&c->pcs, e->pc);
+	if (!strcmp(cfa, e->cfa) && !strcmp(ra, e->ra) && !strcmp(bp, e->bp)) {
+		c->equal++;
+		return;
+	}
+	/* not taken, where readelf shows an expression too */
+	if ((!strcmp(cfa, e->cfa) || (!strcmp(cfa, "?") && !strcmp(e->cfa, "exp"))) &&
+	    (!strcmp(ra, e->ra) || (!strcmp(ra, "?") && strstr(e->ra, "exp"))) &&
+	    (!strcmp(bp, e->bp) || (!strcmp(bp, "?") && strstr(e->bp, "exp")))) {
+		c->not_taken++;
+		return;
+	}
+	c->differ++;
+	if (c->differ <= 20)
+		print_message("%s %#lx: readelf %s %s %s, table %s %s %s\n", name,
+			      (unsigned long)e->pc, e->cfa, e->ra, e->bp, cfa, ra, bp);
+}
+
+/* parse_row - a row line under a header whose columns are @col; false if it is none */
+static bool parse_row(char *line, char col[24][8], int ncol, struct rrow *r)
+{
+	char *tok, *save, *v[32];
+	int i, n = 0;
+
+	memset(r, 0, sizeof(*r));
+	/* a register rule prints as "r1 (rdx)": one column */
+	for (tok = strtok_r(line, " \t\n", &save); tok && n < 32; tok = strtok_r(NULL, " \t\n", &save)) {
+		if (tok[0] == '(' && n) {
+			tok[-1] = ' ';
+			continue;
+		}
+		v[n++] = tok;
+	}
+	if (n < 2 || strlen(v[0]) != 16)
+		return false;
+	r->pc = strtoull(v[0], NULL, 16);
+	for (i = 1; i < n && i < ncol; i++) {
+		if (!strcmp(col[i], "CFA"))
+			snprintf(r->cfa, sizeof(r->cfa), "%s", v[i]);
+		else if (!strcmp(col[i], "ra"))
+			snprintf(r->ra, sizeof(r->ra), "%s", v[i]);
+		else if (!strcmp(col[i], "rbp"))
+			snprintf(r->bp, sizeof(r->bp), "%s", v[i]);
+	}
+	return true;
+}
+
+/* fde_end - an FDE's rows checked; one with none has its CIE's first row at its start */
+static void fde_end(struct cmp *c, const struct ft_cfi *t, const char *name, uint64_t start,
+		    uint64_t end, unsigned long cie, struct rrow *rows, int n)
+{
+	struct rrow first;
+	int i;
+
+	if (start == end)
+		return;
+	c->fdes++;
+	if (!n) {
+		for (i = 0; i < c->ncie; i++)
+			if (c->cie[i].off == cie)
+				first = c->cie[i].init, n++;
+		assert_int_equal(n, 1);
+		first.pc = start;
+		rows = &first;
+	}
+	for (i = 0; i < n; i++)
+		if (rows[i].pc >= start && rows[i].pc < end)
+			check_row(c, t, name, &rows[i]);
+	add(&c->pcs, end);
+	add(&c->starts, start);
+	add(&c->ends, end);
+}
+
+/* Where a readelf listing is. */
+struct rstate {
+	int		kind;		/* 0 none, 1 CIE, 2 FDE */
+	unsigned long	off, cie;
+	uint64_t	start, end;
+	struct rrow	*rows;
+	int		n, cap;
+	char		col[24][8];
+	int		ncol;
+};
+
+/* entry_end - the CIE or FDE being read is complete */
+static void entry_end(struct cmp *c, const struct ft_cfi *t, const char *name, struct rstate *s)
+{
+	if (s->kind == 2)
+		fde_end(c, t, name, s->start, s->end, s->cie, s->rows, s->n);
+	s->kind = 0;
+	s->n = 0;
+}
+
+/* read_line - one line of readelf's listing of .eh_frame */
+static void read_line(struct cmp *c, const struct ft_cfi *t, const char *name, struct rstate *s,
+		      char *line)
+{
+	char kind[8], *p, *save;
+	unsigned long off, len, id;
+	struct rrow r;
+
+	if (sscanf(line, "%lx %lx %lx %7s", &off, &len, &id, kind) == 4 &&
+	    (!strcmp(kind, "CIE") || !strcmp(kind, "FDE"))) {
+		entry_end(c, t, name, s);
+		s->off = off;
+		s->kind = kind[0] == 'C' ? 1 : 2;
+		p = strstr(line, "cie=");
+		if (s->kind == 2)
+			assert_true(p && sscanf(p, "cie=%lx pc=%lx..%lx", &s->cie,
+						(unsigned long *)&s->start,
+						(unsigned long *)&s->end) == 3);
+		return;
+	}
+	if (strstr(line, "   LOC ")) {
+		s->ncol = 0;
+		for (p = strtok_r(line, " \t\n", &save); p && s->ncol < 24;
+		     p = strtok_r(NULL, " \t\n", &save))
+			snprintf(s->col[s->ncol++], 8, "%s", p);
+		return;
+	}
+	if (line[0] == '\n') {
+		entry_end(c, t, name, s);
+		return;
+	}
+	if (!s->kind || !parse_row(line, s->col, s->ncol, &r))
+		return;
+	if (s->kind == 1 && c->ncie < 64) {
+		c->cie[c->ncie].off = s->off;
+		c->cie[c->ncie++].init = r;
+		s->kind = 0;
+		return;
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->rows = realloc(s->rows, s->cap * sizeof(*s->rows));
+		assert_non_null(s->rows);
+	}
+	s->rows[s->n++] = r;
+}
+
+/* compare - the table of @path against readelf's: every row, then the table's boundaries */
+static void compare(const char *path, const char *name, const struct ft_cfi *t, struct cmp *c)
+{
+	char cmd[512], *line = NULL;
+	struct rstate s;
+	size_t cap = 0, i;
+	bool in_eh = false;
+	FILE *f;
+
+	memset(&s, 0, sizeof(s));
+	snprintf(cmd, sizeof(cmd), "readelf --debug-dump=frames-interp '%s' 2>/dev/null", path);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (getline(&line, &cap, f) > 0) {
+		if (!strncmp(line, "Contents of the ", 16)) {
+			entry_end(c, t, name, &s);
+			in_eh = strstr(line, " .eh_frame section") != NULL;
+			continue;
+		}
+		if (in_eh)
+			read_line(c, t, name, &s, line);
+	}
+	entry_end(c, t, name, &s);
+	/* readelf 2.40 exits 1 after a good listing of a file without .debug_frame */
+	assert_in_range(pclose(f), 0, 0x100);
+	free(line);
+	free(s.rows);
+	qsort(c->pcs.v, c->pcs.n, sizeof(*c->pcs.v), cmp_u64);
+	qsort(c->starts.v, c->starts.n, sizeof(*c->starts.v), cmp_u64);
+	/* every row the table starts is one readelf starts (or an FDE's end) */
+	for (i = 0; i < t->n; i++)
+		if (!has(&c->pcs, t->base + t->row[i].pc) && ++c->bounds <= 20)
+			print_message("%s %#lx: a row readelf does not start\n", name,
+				      (unsigned long)(t->base + t->row[i].pc));
+	/* where an FDE ends and none starts, no row */
+	for (i = 0; i < c->ends.n; i++)
+		if (!has(&c->starts, c->ends.v[i]) && ft_cfi_find(t, c->ends.v[i]) && ++c->gaps <= 20)
+			print_message("%s %#lx: a row after an FDE's end\n", name,
+				      (unsigned long)c->ends.v[i]);
+	free(c->pcs.v);
+	free(c->starts.v);
+	free(c->ends.v);
+}
+
+/* against_readelf - one file's table against readelf: no difference, at most @bad not taken */
+static void against_readelf(const char *path, unsigned long bad)
+{
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	struct ft_cfi t;
+	struct cmp c;
+
+	if (access(path, R_OK)) {
+		print_message("SKIP: %s not present\n", path);
+		return;
+	}
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(ft_cfi_load(&t, path, 0), 0);
+	compare(path, name, &t, &c);
+	print_message("%s: %lu rows of %lu equal, %lu not taken, %lu differ; %lu FDEs (table: %u, "
+		      "%zu rows, %u damaged), %lu extra row starts, %lu rows in gaps\n", name,
+		      c.equal, c.rows, c.not_taken, c.differ, c.fdes, t.fdes, t.n, t.damaged,
+		      c.bounds, c.gaps);
+	assert_true(c.rows > 0);
+	assert_int_equal(c.differ, 0);
+	assert_int_equal(c.bounds, 0);
+	assert_int_equal(c.gaps, 0);
+	assert_int_equal(c.fdes, t.fdes);
+	assert_true(c.not_taken <= bad);
+	ft_cfi_free(&t);
+}
+
+/* test_readelf - Debian's libraries and this binary against readelf */
+static void test_readelf(void **state)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	against_readelf("/lib/x86_64-linux-gnu/libc.so.6", 0);
+	against_readelf("/lib64/ld-linux-x86-64.so.2", 0);
+	against_readelf("/lib/x86_64-linux-gnu/libcrypto.so.3", 1000);
+	against_readelf("/usr/bin/python3", 0);	/* 3.11 on Debian 12, 3.13 on 13 */
+	assert_true(n > 0);
+	self[n] = 0;		/* readelf's own /proc/self/exe is readelf */
+	against_readelf(self, 0);
+}
+
+/* A section built byte by byte. */
+struct blob {
+	unsigned char	b[1024];
+	size_t		n;
+	uint64_t	vaddr;
+};
+
+/* put - @n little-endian bytes of @v */
+static void put(struct blob *b, uint64_t v, int n)
+{
+	while (n--) {
+		b->b[b->n++] = (unsigned char)v;
+		v >>= 8;
+	}
+}
+
+/* put_bytes - bytes as they are */
+static void put_bytes(struct blob *b, const char *p, size_t n)
+{
+	memcpy(b->b + b->n, p, n);
+	b->n += n;
+}
+
+/* put_len - the 4-byte length of the entry that started at @at, now that it ends */
+static void put_len(struct blob *b, size_t at)
+{
+	uint32_t len = (uint32_t)(b->n - at - 4);
+
+	memcpy(b->b + at, &len, 4);
+}
+
+/* eh_cie - a CIE "zR" (or "zRS"), pcrel sdata4 addresses, CFA rsp+8, rip at CFA-8 */
+static size_t eh_cie(struct blob *b, bool signal)
+{
+	size_t at = b->n;
+
+	put(b, 0, 4);
+	put(b, 0, 4);				/* CIE id */
+	put(b, 1, 1);				/* version */
+	put_bytes(b, signal ? "zRS" : "zR", signal ? 4 : 3);
+	put_bytes(b, "\x01\x78\x10\x01\x1b", 5);	/* code 1, data -8, ra 16, aug 1: R */
+	put_bytes(b, "\x0c\x07\x08\x90\x01", 5);	/* def_cfa rsp 8; offset rip c-8 */
+	put_len(b, at);
+	return at;
+}
+
+/* eh_fde - an FDE of [@start, @end) with the program @ins */
+static size_t eh_fde(struct blob *b, size_t cie, uint64_t start, uint64_t end, const char *ins,
+		     size_t n)
+{
+	size_t at = b->n;
+
+	put(b, 0, 4);
+	put(b, b->n - cie, 4);			/* back to the CIE */
+	put(b, start - (b->vaddr + b->n), 4);	/* pcrel */
+	put(b, end - start, 4);
+	put(b, 0, 1);				/* no augmentation data */
+	put_bytes(b, ins, n);
+	put_len(b, at);
+	return at;
+}
+
+/* The program of the first FDE: every rule kind, remember/restore, a stop. */
+static const char prog[] =
+	"\x41\x0e\x10\x86\x02"			/* @1001 rsp+16, rbp c-16 */
+	"\x43\x0d\x06"				/* @1004 rbp+16 */
+	"\x02\x20\x0a\x0c\x07\x08\xc6"		/* @1024 remember; rsp+8; restore rbp */
+	"\x41\x0b"				/* @1025 restore_state */
+	"\x4f\x0f\x0b\x77\x08\x80\x00\x3f\x1a\x3b\x2a\x33\x24\x22"	/* @1034 PLT */
+	"\x41\x0f\x04\x77\xa0\x01\x06"		/* @1035 *(rsp+160) */
+	"\x10\x10\x03\x77\xa8\x01"		/* rip at rsp+168 */
+	"\x10\x06\x03\x77\xf8\x00"		/* rbp at rsp+120 */
+	"\x41\x0f\x05\x77\x08\x06\x23\x10"	/* @1036 *(rsp+8)+16 */
+	"\x41\x0f\x01\x30"			/* @1037 lit0: not taken */
+	"\x41\x0c\x07\x10\x14\x06\x02\x09\x10\x03"	/* @1038 rsp+16, rbp v-16, rip in rbx */
+	"\x41\x07\x10\x08\x06\x2e\x08"		/* @1039 rip undefined, rbp same; args_size */
+	"\x02\x07\x3f\x0c\x07\x08";		/* @1040 an unknown opcode: the rest not taken */
+
+/* A row expected: pc, CFA kind, reg, off, aux, ra kind, reg, off, rbp kind, reg, off. */
+struct want {
+	uint64_t	pc;
+	int		ck, cr, co, ca, rk, rr, ro, bk, br, bo;
+};
+
+#define S	FT_RULE_SAME
+static const struct want want_rows[] = {
+	{ 0x1000, FT_CFA_REG, 7, 8, 0,		FT_RULE_CFA, 0, -8,	S, 0, 0 },
+	{ 0x1001, FT_CFA_REG, 7, 16, 0,		FT_RULE_CFA, 0, -8,	FT_RULE_CFA, 0, -16 },
+	{ 0x1004, FT_CFA_REG, 6, 16, 0,		FT_RULE_CFA, 0, -8,	FT_RULE_CFA, 0, -16 },
+	{ 0x1024, FT_CFA_REG, 7, 8, 0,		FT_RULE_CFA, 0, -8,	S, 0, 0 },
+	{ 0x1025, FT_CFA_REG, 6, 16, 0,		FT_RULE_CFA, 0, -8,	FT_RULE_CFA, 0, -16 },
+	{ 0x1034, FT_CFA_PLT, 7, 8, 11,		FT_RULE_CFA, 0, -8,	FT_RULE_CFA, 0, -16 },
+	{ 0x1035, FT_CFA_DEREF, 7, 160, 0,	FT_RULE_ATREG, 7, 168,	FT_RULE_ATREG, 7, 120 },
+	{ 0x1036, FT_CFA_DEREF, 7, 8, 16,	FT_RULE_ATREG, 7, 168,	FT_RULE_ATREG, 7, 120 },
+	{ 0x1037, FT_CFA_BAD, 0, 0, 0,		FT_RULE_ATREG, 7, 168,	FT_RULE_ATREG, 7, 120 },
+	{ 0x1038, FT_CFA_REG, 7, 16, 0,		FT_RULE_REG, 3, 0,	FT_RULE_VALCFA, 0, -16 },
+	{ 0x1039, FT_CFA_REG, 7, 16, 0,		FT_RULE_UNDEF, 0, 0,	S, 0, 0 },
+	{ 0x1040, FT_CFA_BAD, 0, 0, 0,		FT_RULE_UNDEF, 0, 0,	S, 0, 0 },
+	{ 0x1100, FT_CFA_NONE, 0, 0, 0,		S, 0, 0,		S, 0, 0 },
+	{ 0x1200, FT_CFA_REG, 7, 8, 0,		FT_RULE_CFA, 0, -8,	S, 0, 0 },
+	{ 0x1210, FT_CFA_NONE, 0, 0, 0,		S, 0, 0,		S, 0, 0 },
+	{ 0x1300, FT_CFA_REG, 7, 8, 0,		FT_RULE_CFA, 0, -8,	S, 0, 0 },
+	{ 0x1301, FT_CFA_BAD, 0, 0, 0,		FT_RULE_CFA, 0, -8,	S, 0, 0 },
+	{ 0x1310, FT_CFA_REG, 7, 8, 0,		FT_RULE_CFA, 0, -8,	S, 0, 0 },	/* signal */
+	{ 0x1318, FT_CFA_NONE, 0, 0, 0,		S, 0, 0,		S, 0, 0 },
+	{ 0x1500, FT_CFA_REG, 7, 8, 0,		FT_RULE_CFA, 0, -8,	S, 0, 0 },	/* .debug_frame */
+	{ 0x1502, FT_CFA_REG, 7, 16, 0,		FT_RULE_CFA, 0, -8,	S, 0, 0 },
+	{ 0x1520, FT_CFA_NONE, 0, 0, 0,		S, 0, 0,		S, 0, 0 },
+};
+#undef S
+
+/* build_eh - the .eh_frame of the hand-made FDEs at address 0x2000, and its header at 0x3000 */
+static void build_eh(struct blob *eh, struct blob *hdr)
+{
+	size_t cie, sig, f[4];
+	uint64_t start[4] = { 0x1000, 0x1200, 0x1300, 0x1310 };
+	int i;
+
+	memset(eh, 0, sizeof(*eh));
+	eh->vaddr = 0x2000;
+	cie = eh_cie(eh, false);
+	f[0] = eh_fde(eh, cie, 0x1000, 0x1100, prog, sizeof(prog) - 1);
+	f[2] = eh_fde(eh, cie, 0x1300, 0x1310, "\x41\x0b", 2);	/* restore_state, none kept */
+	f[1] = eh_fde(eh, cie, 0x1200, 0x1210, "", 0);
+	sig = eh_cie(eh, true);
+	f[3] = eh_fde(eh, sig, 0x1310, 0x1318, "", 0);
+	put(eh, 0, 4);					/* terminator */
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->vaddr = 0x3000;
+	put_bytes(hdr, "\x01\x1b\x03\x3b", 4);
+	put(hdr, eh->vaddr - (hdr->vaddr + 4), 4);	/* pcrel sdata4 */
+	put(hdr, 4, 4);
+	for (i = 0; i < 4; i++) {			/* datarel sdata4, sorted */
+		put(hdr, start[i] - hdr->vaddr, 4);
+		put(hdr, eh->vaddr + f[i] - hdr->vaddr, 4);
+	}
+}
+
+/* build_dbg - a .debug_frame: one FDE under .eh_frame's first (not taken), one of its own */
+static void build_dbg(struct blob *d)
+{
+	static const char cie[] = "\xff\xff\xff\xff\x03\x00\x01\x78\x10\x0c\x07\x08\x90\x01";
+	uint64_t at, i, s[2] = { 0x1000, 0x1500 };
+
+	memset(d, 0, sizeof(*d));
+	put(d, sizeof(cie) - 1, 4);
+	put_bytes(d, cie, sizeof(cie) - 1);
+	for (i = 0; i < 2; i++) {
+		at = d->n;
+		put(d, 0, 4);
+		put(d, 0, 4);			/* the CIE at offset 0 */
+		put(d, s[i], 8);
+		put(d, 0x20, 8);
+		put_bytes(d, "\x42\x0e\x10", 3);	/* @+2 rsp+16 */
+		put_len(d, at);
+	}
+}
+
+/* check_rows - the table is exactly want_rows (less the .debug_frame ones without @dbg) */
+static void check_rows(const struct ft_cfi *t, bool dbg)
+{
+	size_t i, n = sizeof(want_rows) / sizeof(want_rows[0]) - (dbg ? 0 : 3);
+
+	assert_int_equal(t->n, n);
+	for (i = 0; i < n; i++) {
+		const struct want *w = &want_rows[i];
+		const struct ft_cfi_row *r = &t->row[i];
+
+		assert_int_equal(t->base + r->pc, w->pc);
+		assert_int_equal(r->cfa_kind, w->ck);
+		if (w->ck != FT_CFA_BAD && w->ck != FT_CFA_NONE) {
+			assert_int_equal(r->cfa_reg, w->cr);
+			assert_int_equal(r->cfa_off, w->co);
+			assert_int_equal(r->cfa_aux, w->ca);
+		}
+		if (w->ck == FT_CFA_NONE)
+			continue;
+		assert_int_equal(r->ra_kind, w->rk);
+		assert_int_equal(r->bp_kind, w->bk);
+		if (w->rk == FT_RULE_ATREG || w->rk == FT_RULE_REG)
+			assert_int_equal(r->ra_reg, w->rr);
+		if (w->bk == FT_RULE_ATREG || w->bk == FT_RULE_REG)
+			assert_int_equal(r->bp_reg, w->br);
+		assert_int_equal(r->ra_off, w->ro);
+		assert_int_equal(r->bp_off, w->bo);
+		assert_int_equal(r->flags, w->pc == 0x1310 ? FT_CFI_SIGNAL : 0);
+	}
+}
+
+/* test_blob - hand-made .eh_frame, .eh_frame_hdr and .debug_frame give exactly the rows meant */
+static void test_blob(void **state)
+{
+	struct blob eh, hdr, dbg;
+	struct ft_cfi_sec se, sh, sd;
+	struct ft_cfi t;
+
+	build_eh(&eh, &hdr);
+	build_dbg(&dbg);
+	se = (struct ft_cfi_sec){ eh.b, eh.n, eh.vaddr };
+	sh = (struct ft_cfi_sec){ hdr.b, hdr.n, hdr.vaddr };
+	sd = (struct ft_cfi_sec){ dbg.b, dbg.n, 0 };
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(ft_cfi_build(&t, &se, NULL, NULL), 0);	/* a scan */
+	assert_false(t.used_hdr);
+	check_rows(&t, false);
+	ft_cfi_free(&t);
+	assert_int_equal(ft_cfi_build(&t, &se, &sh, NULL), 0);	/* the header's table */
+	assert_true(t.used_hdr);
+	assert_int_equal(t.fdes, 4);
+	check_rows(&t, false);
+	ft_cfi_free(&t);
+	assert_int_equal(ft_cfi_build(&t, &se, &sh, &sd), 0);
+	check_rows(&t, true);
+	assert_int_equal(t.fdes, 5);
+	assert_null(ft_cfi_find(&t, 0xfff));
+	assert_int_equal(ft_cfi_find(&t, 0x1033)->cfa_reg, 6);
+	assert_int_equal(ft_cfi_find(&t, 0x1034)->cfa_kind, FT_CFA_PLT);
+	assert_null(ft_cfi_find(&t, 0x1100));
+	assert_null(ft_cfi_find(&t, 0x11ff));
+	assert_null(ft_cfi_find(&t, 0x1600));
+	ft_cfi_free(&t);
+}
+
+/* test_blob_cut - the .eh_frame cut at every length: FDEs whole before the cut, nothing past */
+static void test_blob_cut(void **state)
+{
+	struct blob eh, hdr;
+	struct ft_cfi_sec se, sh;
+	struct ft_cfi t;
+	size_t len;
+
+	build_eh(&eh, &hdr);
+	for (len = 0; len <= eh.n; len++) {
+		unsigned char *p = malloc(len + 1);	/* exactly the bytes: ASan sees past them */
+
+		assert_non_null(p);
+		memcpy(p, eh.b, len);
+		se = (struct ft_cfi_sec){ p, len, eh.vaddr };
+		sh = (struct ft_cfi_sec){ hdr.b, hdr.n, hdr.vaddr };
+		memset(&t, 0, sizeof(t));
+		assert_int_equal(ft_cfi_build(&t, &se, len % 2 ? &sh : NULL, NULL), 0);
+		assert_true(t.fdes <= 4);
+		if (len < eh.n - 4)
+			assert_true(t.fdes < 4);
+		else
+			assert_int_equal(t.fdes, 4);
+		ft_cfi_free(&t);
+		free(p);
+	}
+}
+
+/* test_hdr_scan - libc's table from .eh_frame_hdr's table and from a scan are the same */
+static void test_hdr_scan(void **state)
+{
+	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
+	struct ft_cfi a, b;
+	struct timespec t0, t1;
+	double ms[2];
+	int i, k;
+
+	for (k = 0; k < 2; k++) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		for (i = 0; i < 20; i++) {
+			assert_int_equal(ft_cfi_load(k ? &b : &a, libc, k ? FT_CFI_NOHDR : 0), 0);
+			if (i < 19)
+				ft_cfi_free(k ? &b : &a);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ms[k] = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 20 / 1e6;
+	}
+	print_message("libc.so.6: table built in %.2f ms (.eh_frame_hdr), %.2f ms (scan); %zu rows "
+		      "of %zu bytes, %u FDEs\n", ms[0], ms[1], a.n, sizeof(*a.row), a.fdes);
+	assert_true(a.used_hdr);
+	assert_false(b.used_hdr);
+	assert_int_equal(a.n, b.n);
+	assert_int_equal(a.base, b.base);
+	assert_memory_equal(a.row, b.row, a.n * sizeof(*a.row));
+	ft_cfi_free(&a);
+	ft_cfi_free(&b);
+}
+
+/* main - run the CFI table tests */
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_readelf),
+		cmocka_unit_test(test_hdr_scan),
+		cmocka_unit_test(test_blob),
+		cmocka_unit_test(test_blob_cut),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ft_unwind against the test's own design: chains of functions built without frame
+ * pointers (two callers of one leaf; a callback from libc's twalk; a call through
+ * anonymous code that keeps a frame pointer, as JIT code does), each capturing its
+ * registers and copying its stack at the innermost point as the kernel does for a
+ * sample. The walk must give exactly the designed frames, then cmocka's, main,
+ * __libc_start_call_main and _start, named from the ELF files' own symbols (libc's
+ * static functions from the libc6-dbg file where installed; else only libc's file is
+ * checked). A copy read one word off must not give them.
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <search.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "events/cfi.h"
+#include "events/unwind.h"
+
+#define COPY	16384		/* bytes of stack copied, as a sample's STACK_USER */
+#define NOFP	__attribute__((noinline, optimize("omit-frame-pointer")))
+
+/* One capture: the registers at the innermost point and the stack above them. */
+struct capture {
+	uint64_t	r[FT_UREG_N];
+	uint64_t	sp;
+	size_t		size;
+	unsigned char	stack[COPY];
+};
+
+static struct capture caps[5];
+static uint64_t stack_end;		/* the end of the [stack] mapping */
+static volatile int sink;
+
+/* registers into c->r (DWARF numbering), rip the address after the lea */
+#define CAPTURE(c) asm volatile("lea 0(%%rip), %%rax\n\t"	\
+				"mov %%rax, 128(%0)\n\t"	\
+				"mov %%rsp, 56(%0)\n\t"		\
+				"mov %%rbp, 48(%0)\n\t"		\
+				"mov %%rbx, 24(%0)\n\t"		\
+				"mov %%r12, 96(%0)\n\t"		\
+				"mov %%r13, 104(%0)\n\t"	\
+				"mov %%r14, 112(%0)\n\t"	\
+				"mov %%r15, 120(%0)\n\t"	\
+				: : "r"((c)->r) : "rax", "memory")
+
+/* take_stack - copy the stack from the captured rsp, as the kernel's STACK_USER does */
+__attribute__((noinline, no_sanitize_address)) static void take_stack(struct capture *c)
+{
+	const volatile uint64_t *p = (const volatile uint64_t *)(uintptr_t)c->r[FT_UREG_SP];
+	uint64_t *q = (uint64_t *)c->stack;
+	size_t i;
+
+	c->sp = c->r[FT_UREG_SP];
+	c->size = stack_end - c->sp < COPY ? stack_end - c->sp : COPY;
+	for (i = 0; i < c->size / 8; i++)
+		q[i] = p[i];	/* not memcpy: ASan would see its own redzones */
+}
+
+/* inner - the innermost point of every chain: values live across a call, so it saves registers */
+NOFP static int inner(int a, int tag)
+{
+	int x = a * 3 + tag, y = a ^ 0x55, z = a + 7, w = a * a;
+
+	CAPTURE(&caps[tag]);
+	take_stack(&caps[tag]);
+	return x + y + z + w + sink;
+}
+
+/* mid - inner's first caller */
+NOFP static int mid(int a)
+{
+	int r = inner(a + 1, 1);
+
+	sink += r;
+	return r * 2 + a;
+}
+
+/* run_a - the chain run_a -> mid -> inner */
+NOFP static int run_a(int a)
+{
+	int r = mid(a * 2);
+
+	sink += r;
+	return r + 1;
+}
+
+/* run_b - inner's second caller: run_b -> inner */
+NOFP static int run_b(int a)
+{
+	int r = inner(a, 2);
+
+	sink += r;
+	return r - 1;
+}
+
+static bool twalk_done;
+
+/* action - twalk's callback: inner from a node two deep, once */
+NOFP static void action(const void *node, VISIT v, int depth)
+{
+	if (depth == 2 && !twalk_done) {
+		twalk_done = true;
+		sink += inner(depth, 3);
+	}
+}
+
+/* cmp_int - tsearch's order */
+static int cmp_int(const void *a, const void *b)
+{
+	return (int)(intptr_t)a - (int)(intptr_t)b;
+}
+
+/* nofree - tdestroy's callback: the keys are numbers */
+static void nofree(void *p)
+{
+}
+
+/* via_twalk - the chain via_twalk -> libc's twalk (and its recursion) -> action -> inner */
+NOFP static int via_twalk(void)
+{
+	void *root = NULL;
+	intptr_t i;
+
+	for (i = 1; i <= 15; i++)
+		tsearch((void *)i, &root, cmp_int);
+	twalk(root, action);
+	tdestroy(root, nofree);
+	sink++;
+	return 0;
+}
+
+/* jit_callee - called from the anonymous stub */
+NOFP static void jit_callee(void)
+{
+	sink += inner(5, 4);
+}
+
+/* push rbp; mov rbp, rsp; call *rdi; pop rbp; ret: code with a frame pointer and no CFI */
+static const unsigned char stub_code[] = { 0x55, 0x48, 0x89, 0xe5, 0xff, 0xd7, 0x5d, 0xc3 };
+static void (*stub)(void (*fn)(void));
+
+/* via_jit - the chain via_jit -> anonymous stub -> jit_callee -> inner */
+NOFP static int via_jit(void)
+{
+	stub(jit_callee);
+	sink++;
+	return 0;
+}
+
+/* An executable mapping of this process, from /proc/self/maps. */
+struct map {
+	uint64_t	start, end, pgoff;
+	bool		x;
+	char		path[256];
+};
+
+static struct map maps[512];
+static int nmaps;
+
+/* read_maps - this process's mappings */
+static void read_maps(void)
+{
+	char line[512], perm[8];
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long s, e, off;
+	int n;
+
+	assert_non_null(f);
+	nmaps = 0;
+	while (fgets(line, sizeof(line), f) && nmaps < 512) {
+		struct map *m = &maps[nmaps++];
+
+		assert_true(sscanf(line, "%lx-%lx %7s %lx %*s %*s%n", &s, &e, perm, &off, &n) == 4);
+		m->start = s;
+		m->end = e;
+		m->pgoff = off;
+		m->x = perm[2] == 'x';
+		sscanf(line + n, " %255[^\n]", m->path) == 1 || (m->path[0] = 0);
+	}
+	fclose(f);
+}
+
+/* map_of - the mapping holding @addr, or NULL */
+static const struct map *map_of(uint64_t addr)
+{
+	int lo = 0, hi = nmaps;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (addr < maps[mid].start)
+			hi = mid;
+		else if (addr >= maps[mid].end)
+			lo = mid + 1;
+		else
+			return &maps[mid];
+	}
+	return NULL;
+}
+
+/* ucode - the unwinder's callback: executable file mappings only */
+static int ucode(void *ctx, uint64_t addr, struct ft_ucode *out)
+{
+	const struct map *m = map_of(addr);
+
+	if (!m || !m->x || m->path[0] != '/')
+		return -1;
+	out->path = m->path;
+	out->start = m->start;
+	out->end = m->end;
+	out->pgoff = m->pgoff;
+	return 0;
+}
+
+/* A function symbol. */
+struct fsym {
+	uint64_t	lo, hi;
+	char		*name;
+};
+
+/* A file's function symbols: .symtab, else its build-ID debug file's; .dynsym too. */
+struct symfile {
+	char		path[256];
+	struct ft_cfi	segs;		/* only its segments are used */
+	struct fsym	*s;
+	size_t		n;
+	bool		full;		/* from a .symtab: static functions named */
+};
+
+static struct symfile files[16];
+static int nfiles;
+
+/* add_syms - the function symbols of @elf's sections of @type */
+static bool add_syms(struct symfile *f, Elf *elf, unsigned int type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	bool any = false;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		GElf_Sym sym;
+		size_t i;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    !sym.st_value || !sym.st_size)
+				continue;
+			f->s = realloc(f->s, (f->n + 1) * sizeof(*f->s));
+			assert_non_null(f->s);
+			f->s[f->n].lo = sym.st_value;
+			f->s[f->n].hi = sym.st_value + sym.st_size;
+			f->s[f->n++].name = strdup(elf_strptr(elf, sh.sh_link, sym.st_name));
+			any = true;
+		}
+	}
+	return any;
+}
+
+/* debug_syms - the .symtab of @elf's debug file under /usr/lib/debug/.build-id */
+static bool debug_syms(struct symfile *f, Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	char path[256];
+	bool ok = false;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		size_t off = 0, name, desc, i;
+		GElf_Nhdr nh;
+		int n, fd;
+		Elf *de;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !d)
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &name, &desc)) > 0) {
+			const unsigned char *id = (const unsigned char *)d->d_buf + desc;
+
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_descsz < 2)
+				continue;
+			n = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", id[0]);
+			for (i = 1; i < nh.n_descsz; i++)
+				n += snprintf(path + n, sizeof(path) - n, "%02x", id[i]);
+			snprintf(path + n, sizeof(path) - n, ".debug");
+			fd = open(path, O_RDONLY);
+			if (fd < 0)
+				return false;
+			de = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+			ok = de && add_syms(f, de, SHT_SYMTAB);
+			if (de)
+				elf_end(de);
+			close(fd);
+			return ok;
+		}
+	}
+	return false;
+}
+
+/* symfile_of - the symbols of the file at @path, read once */
+static struct symfile *symfile_of(const char *path)
+{
+	struct symfile *f;
+	int i, fd;
+	Elf *elf;
+
+	for (i = 0; i < nfiles; i++)
+		if (!strcmp(files[i].path, path))
+			return &files[i];
+	assert_true(nfiles < 16);
+	f = &files[nfiles++];
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	assert_int_equal(ft_cfi_load(&f->segs, path, 0), 0);
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	assert_non_null(elf);
+	f->full = add_syms(f, elf, SHT_SYMTAB) || debug_syms(f, elf);
+	add_syms(f, elf, SHT_DYNSYM);
+	elf_end(elf);
+	close(fd);
+	return f;
+}
+
+/* A frame named: its function (or NULL), its file's base name ("[anon]" outside files). */
+struct fname {
+	const char	*fn, *file;
+	bool		full;
+};
+
+/* name_of - the function and file of address @addr */
+static struct fname name_of(uint64_t addr)
+{
+	const struct map *m = map_of(addr);
+	struct fname r = { NULL, "[anon]", false };
+	struct symfile *f;
+	uint64_t v;
+	size_t i;
+
+	if (!m || m->path[0] != '/')
+		return r;
+	r.file = strrchr(m->path, '/') + 1;
+	f = symfile_of(m->path);
+	r.full = f->full;
+	if (ft_cfi_vaddr(&f->segs, addr - m->start + m->pgoff, &v))
+		return r;
+	for (i = 0; i < f->n; i++)
+		if (v >= f->s[i].lo && v < f->s[i].hi) {
+			r.fn = f->s[i].name;
+			if (!strchr(r.fn, '@') && strncmp(r.fn, "__GI_", 5))
+				break;	/* prefer a plain name among aliases */
+		}
+	return r;
+}
+
+/* One step of a designed chain: a function (or any), a file (or any), once or several times. */
+struct pat {
+	const char	*fn, *file;
+	bool		many;
+};
+
+/* fn_is - @name is @want, or one of gcc's clones of it (want.constprop.0) */
+static bool fn_is(const char *name, const char *want)
+{
+	size_t n = strlen(want);
+
+	return name && !strncmp(name, want, n) && (!name[n] || name[n] == '.');
+}
+
+/* pat_is - frame @f fits step @p; a libc name is checked only where libc's symbols are known */
+static bool pat_is(const struct pat *p, const struct fname *f)
+{
+	if (p->file && strncmp(f->file, p->file, strlen(p->file)))
+		return false;
+	if (!p->fn)
+		return true;
+	if (p->file && !f->full)
+		return true;
+	return fn_is(f->fn, p->fn);
+}
+
+/* matches - the walk's frames are exactly the chain @p (@np steps) */
+static bool matches(const uint64_t *ip, int n, const struct pat *p, int np, bool print)
+{
+	int i, k = 0, seen = 0;
+	bool ok = true;
+
+	for (i = 0; i < n; i++) {
+		struct fname f = name_of(i ? ip[i] - 1 : ip[i]);
+
+		if (print)
+			print_message("  #%d %#lx %s (%s)\n", i, (unsigned long)ip[i],
+				      f.fn ? f.fn : "?", f.file);
+		/* a step of several frames ends where the next step's first frame is */
+		if (k + 1 < np && p[k].many && seen && pat_is(&p[k + 1], &f))
+			k++, seen = 0;
+		if (ok && k < np && pat_is(&p[k], &f)) {
+			seen++;
+			if (!p[k].many)
+				k++, seen = 0;
+			continue;
+		}
+		ok = false;
+	}
+	return ok && (k == np || (k == np - 1 && p[k].many && seen));
+}
+
+#define HAVE	(1u << FT_UREG_IP | 1u << FT_UREG_SP | 1u << FT_UREG_BP | 1u << 3 | 0xfu << 12)
+
+/* walk - ft_unwind of capture @c, its copy read @shift bytes off */
+static int walk(struct ft_unwinder *u, const struct capture *c, int64_t shift, size_t size,
+		uint64_t *ip, int max, enum ft_unwind_end *why)
+{
+	struct ft_uregs regs;
+	struct ft_ustack st = { c->sp + shift, c->stack, size };
+
+	memcpy(regs.r, c->r, sizeof(regs.r));
+	regs.have = HAVE;
+	return ft_unwind(u, &regs, &st, ucode, NULL, ip, max, why);
+}
+
+/* The chains as designed: leaf first; test_chains called by cmocka, called by main. */
+#define F(fn)		{ fn, NULL, false }
+#define IN(file, many)	{ NULL, file, many }
+static const struct pat chains[5][10] = {
+	[1] = { F("inner"), F("mid"), F("run_a"), F("test_chains") },
+	[2] = { F("inner"), F("run_b"), F("test_chains") },
+	[3] = { F("inner"), F("action"), IN("libc.so", true), F("via_twalk"), F("test_chains") },
+	[4] = { F("inner"), F("jit_callee"), IN("[anon]", false), F("via_jit"), F("test_chains") },
+};
+static const struct pat tail[] = {
+	IN("libcmocka", true), F("main"), { "__libc_start_call_main", "libc.so", false },
+	IN("libc.so", false), F("_start"),
+};
+
+/* chain - the chain of capture @tag with the common tail; its number of steps */
+static int chain(int tag, struct pat *p)
+{
+	int n = 0;
+
+	while (chains[tag][n].fn || chains[tag][n].file)
+		p[n] = chains[tag][n], n++;
+	memcpy(p + n, tail, sizeof(tail));
+	return n + (int)(sizeof(tail) / sizeof(tail[0]));
+}
+
+/* prologue_fp - whether a function starts by setting up a frame pointer */
+static bool prologue_fp(const void *fn)
+{
+	const unsigned char *p = fn;
+
+	if (!memcmp(p, "\xf3\x0f\x1e\xfa", 4))	/* endbr64 */
+		p += 4;
+	return !memcmp(p, "\x55\x48\x89\xe5", 4);
+}
+
+/* test_chains - every designed chain, exactly, to _start */
+static void test_chains(void **state)
+{
+	const void *nofp[] = { inner, mid, run_a, run_b, action, via_twalk, jit_callee, via_jit };
+	struct ft_unwinder *u = ft_unwinder_new();
+	enum ft_unwind_end why;
+	struct ft_cfi self;
+	const struct ft_cfi_row *row;
+	const struct map *m;
+	uint64_t ip[64], v;
+	struct pat p[16];
+	int tag, n, np;
+	size_t i;
+
+	read_maps();
+	m = map_of((uintptr_t)&tag);
+	assert_non_null(m);
+	stack_end = m->end;
+	stub = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	assert_true(stub != MAP_FAILED);
+	memcpy((void *)stub, stub_code, sizeof(stub_code));
+	sink += run_a(3);
+	sink += run_b(4);
+	sink += via_twalk();
+	sink += via_jit();
+	read_maps();
+	/* built without frame pointers, in both builds: no rbp prologue, leaf's CFA off rsp */
+	for (i = 0; i < sizeof(nofp) / sizeof(nofp[0]); i++)
+		assert_false(prologue_fp(nofp[i]));
+	m = map_of(caps[1].r[FT_UREG_IP]);
+	assert_int_equal(ft_cfi_load(&self, m->path, 0), 0);
+	assert_int_equal(ft_cfi_vaddr(&self, caps[1].r[FT_UREG_IP] - m->start + m->pgoff, &v), 0);
+	row = ft_cfi_find(&self, v);
+	assert_non_null(row);
+	print_message("leaf at the capture: CFA %s+%d\n", row->cfa_reg == 7 ? "rsp" : "?",
+		      row->cfa_off);
+	assert_int_equal(row->cfa_kind, FT_CFA_REG);
+	assert_int_equal(row->cfa_reg, 7);
+	ft_cfi_free(&self);
+	for (tag = 1; tag <= 4; tag++) {
+		n = walk(u, &caps[tag], 0, caps[tag].size, ip, 64, &why);
+		np = chain(tag, p);
+		print_message("chain %d: %d frames, end %d\n", tag, n, why);
+		assert_true(matches(ip, n, p, np, true));
+		assert_int_equal(why, FT_UNWIND_DONE);
+		assert_int_equal(ip[0], caps[tag].r[FT_UREG_IP]);
+	}
+	ft_unwinder_free(u);
+}
+
+/* test_word_off - the stack copy read one word off (either way) gives no designed chain */
+static void test_word_off(void **state)
+{
+	struct ft_unwinder *u = ft_unwinder_new();
+	enum ft_unwind_end why;
+	uint64_t ip[64];
+	struct pat p[16];
+	int tag, n, np, k;
+
+	for (tag = 1; tag <= 4; tag++)
+		for (k = -1; k <= 1; k += 2) {
+			n = walk(u, &caps[tag], 8 * k, caps[tag].size, ip, 64, &why);
+			np = chain(tag, p);
+			print_message("chain %d read %+d bytes off: %d frames, end %d\n", tag, 8 * k,
+				      n, why);
+			assert_false(matches(ip, n, p, np, false));
+		}
+	ft_unwinder_free(u);
+}
+
+/* test_ends - each way a walk ends: max, a copy too small, no rip, an address in no file */
+static void test_ends(void **state)
+{
+	struct ft_unwinder *u = ft_unwinder_new();
+	struct ft_uregs regs = { .have = 0 };
+	struct ft_ustack st = { 0 };
+	enum ft_unwind_end why;
+	uint64_t ip[64], full[64];
+	int n;
+
+	n = walk(u, &caps[3], 0, caps[3].size, full, 64, &why);
+	assert_true(n > 8);
+	assert_int_equal(walk(u, &caps[3], 0, caps[3].size, ip, 3, &why), 3);
+	assert_int_equal(why, FT_UNWIND_MAX);
+	assert_memory_equal(ip, full, 3 * sizeof(*ip));
+	assert_int_equal(walk(u, &caps[3], 0, 8, ip, 64, &why), 1);	/* leaf's frame is larger */
+	assert_int_equal(why, FT_UNWIND_STACK);
+	assert_int_equal(walk(u, &caps[3], 0, 0, ip, 64, &why), 1);
+	assert_int_equal(why, FT_UNWIND_STACK);
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 64, &why), 0);
+	regs.r[FT_UREG_IP] = 0x1000;
+	regs.r[FT_UREG_SP] = caps[3].sp;
+	regs.r[FT_UREG_BP] = caps[3].sp + 1;	/* not a frame pointer */
+	regs.have = HAVE;
+	st = (struct ft_ustack){ caps[3].sp, caps[3].stack, caps[3].size };
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 64, &why), 1);
+	assert_int_equal(why, FT_UNWIND_NOMAP);
+	ft_unwinder_free(u);
+}
+
+/* test_speed - ns per frame once the tables are built; the first walk's cost (tables) apart */
+static void test_speed(void **state)
+{
+	struct ft_unwinder *u = ft_unwinder_new();
+	enum ft_unwind_end why;
+	struct timespec t0, t1, t2;
+	uint64_t ip[64], frames = 0;
+	int i, tag, iters = 100000;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (tag = 1; tag <= 4; tag++)
+		walk(u, &caps[tag], 0, caps[tag].size, ip, 64, &why);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	for (i = 0; i < iters; i++) {
+		tag = 1 + i % 4;
+		frames += (uint64_t)walk(u, &caps[tag], 0, caps[tag].size, ip, 64, &why);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t2);
+	print_message("first walks (the tables built): %.2f ms; then %d walks, %lu frames: "
+		      "%.1f ns per frame, %.0f ns per walk\n",
+		      ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e6, iters,
+		      (unsigned long)frames,
+		      ((t2.tv_sec - t1.tv_sec) * 1e9 + (t2.tv_nsec - t1.tv_nsec)) / frames,
+		      ((t2.tv_sec - t1.tv_sec) * 1e9 + (t2.tv_nsec - t1.tv_nsec)) / iters);
+	ft_unwinder_free(u);
+}
+
+/* main - run the unwinder tests (test_chains first: the others use its captures) */
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_chains),
+		cmocka_unit_test(test_word_off),
+		cmocka_unit_test(test_ends),
+		cmocka_unit_test(test_speed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
