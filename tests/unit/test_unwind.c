@@ -41,7 +41,7 @@ struct capture {
 	unsigned char	stack[COPY];
 };
 
-static struct capture caps[5];
+static struct capture caps[6];
 static uint64_t stack_end;		/* the end of the [stack] mapping */
 static volatile int sink;
 
@@ -143,15 +143,32 @@ NOFP static int via_twalk(void)
 	return 0;
 }
 
-/* jit_callee - called from the anonymous stub */
+/* jit_callee - called from the anonymous stub; rbp garbage below it (saved, restored by CFI) */
 NOFP static void jit_callee(void)
 {
+	asm volatile("mov $5, %%ebp" : : : "rbp");
 	sink += inner(5, 4);
 }
 
 /* push rbp; mov rbp, rsp; call *rdi; pop rbp; ret: code with a frame pointer and no CFI */
 static const unsigned char stub_code[] = { 0x55, 0x48, 0x89, 0xe5, 0xff, 0xd7, 0x5d, 0xc3 };
 static void (*stub)(void (*fn)(void));
+
+static jmp_buf back;
+
+/* dies - a function that does not return: its caller's call is its last instruction */
+NOFP __attribute__((noreturn)) static void dies(void)
+{
+	sink += inner(6, 5);
+	longjmp(back, 1);
+}
+
+/* ends_in_call - the chain ends_in_call -> dies -> inner: the return address is past its end */
+NOFP static void ends_in_call(int a)
+{
+	sink += a;
+	dies();
+}
 
 /* via_jit - the chain via_jit -> anonymous stub -> jit_callee -> inner */
 NOFP static int via_jit(void)
@@ -440,11 +457,12 @@ static int walk(struct ft_unwinder *u, const struct capture *c, int64_t shift, s
 /* The chains as designed: leaf first; test_chains called by cmocka, called by main. */
 #define F(fn)		{ fn, NULL, false }
 #define IN(file, many)	{ NULL, file, many }
-static const struct pat chains[5][10] = {
+static const struct pat chains[6][10] = {
 	[1] = { F("inner"), F("mid"), F("run_a"), F("test_chains") },
 	[2] = { F("inner"), F("run_b"), F("test_chains") },
 	[3] = { F("inner"), F("action"), IN("libc.so", true), F("via_twalk"), F("test_chains") },
 	[4] = { F("inner"), F("jit_callee"), IN("[anon]", false), F("via_jit"), F("test_chains") },
+	[5] = { F("inner"), F("dies"), F("ends_in_call"), F("test_chains") },
 };
 static const struct pat tail[] = {
 	IN("libcmocka", true), F("main"), { "__libc_start_call_main", "libc.so", false },
@@ -475,7 +493,8 @@ static bool prologue_fp(const void *fn)
 /* test_chains - every designed chain, exactly, to _start */
 static void test_chains(void **state)
 {
-	const void *nofp[] = { inner, mid, run_a, run_b, action, via_twalk, jit_callee, via_jit };
+	const void *nofp[] = { inner, mid, run_a, run_b, action, via_twalk, jit_callee, via_jit,
+			       dies, ends_in_call };
 	struct ft_unwinder *u = ft_unwinder_new();
 	enum ft_unwind_end why;
 	struct ft_cfi self;
@@ -498,6 +517,8 @@ static void test_chains(void **state)
 	sink += run_b(4);
 	sink += via_twalk();
 	sink += via_jit();
+	if (!setjmp(back))
+		ends_in_call(7);
 	read_maps();
 	/* built without frame pointers, in both builds: no rbp prologue, leaf's CFA off rsp */
 	for (i = 0; i < sizeof(nofp) / sizeof(nofp[0]); i++)
@@ -512,7 +533,7 @@ static void test_chains(void **state)
 	assert_int_equal(row->cfa_kind, FT_CFA_REG);
 	assert_int_equal(row->cfa_reg, 7);
 	ft_cfi_free(&self);
-	for (tag = 1; tag <= 4; tag++) {
+	for (tag = 1; tag <= 5; tag++) {
 		n = walk(u, &caps[tag], 0, caps[tag].size, ip, 64, &why);
 		np = chain(tag, p);
 		print_message("chain %d: %d frames, end %d\n", tag, n, why);
@@ -532,7 +553,7 @@ static void test_word_off(void **state)
 	struct pat p[16];
 	int tag, n, np, k;
 
-	for (tag = 1; tag <= 4; tag++)
+	for (tag = 1; tag <= 5; tag++)
 		for (k = -1; k <= 1; k += 2) {
 			n = walk(u, &caps[tag], 8 * k, caps[tag].size, ip, 64, &why);
 			np = chain(tag, p);
@@ -573,6 +594,40 @@ static void test_ends(void **state)
 	ft_unwinder_free(u);
 }
 
+/* test_fp - the frame pointer where no CFI covers rip, only when the chain is sound */
+static void test_fp(void **state)
+{
+	struct ft_unwinder *u = ft_unwinder_new();
+	uint64_t w[64], ip[64], base = 0x7f0000001000ULL, ret = caps[1].r[FT_UREG_IP];
+	struct ft_ustack st = { base, (const unsigned char *)w, sizeof(w) };
+	struct ft_uregs regs = { .have = HAVE };
+	enum ft_unwind_end why;
+	struct { uint64_t bp, ra; int n; } c[] = {
+		{ base + 16 * 8, ret, 2 },		/* sound: above sp, aligned, returns to code */
+		{ base + 8 * 8, ret, 1 },		/* below sp */
+		{ base + 16 * 8 + 4, ret, 1 },		/* not 8-aligned */
+		{ base + 16 * 8, 0x1000, 1 },		/* returns into no mapping */
+		{ base + 62 * 8, ret, 2 },		/* the pair is the copy's last 16 bytes */
+		{ base + 63 * 8, ret, 1 },		/* the pair crosses the copy's end */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		memset(w, 0, sizeof(w));
+		regs.r[FT_UREG_IP] = 0x1000;		/* in no mapping: no CFI */
+		regs.r[FT_UREG_SP] = base + 10 * 8;
+		regs.r[FT_UREG_BP] = c[i].bp;
+		if (c[i].bp + 8 < base + sizeof(w) && c[i].bp >= base)
+			w[(c[i].bp + 8 - base) / 8] = c[i].ra;
+		assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 2, &why), c[i].n);
+		if (c[i].n == 2)
+			assert_int_equal(ip[1], c[i].ra);
+		else
+			assert_int_equal(why, FT_UNWIND_NOMAP);
+	}
+	ft_unwinder_free(u);
+}
+
 /* test_speed - ns per frame once the tables are built; the first walk's cost (tables) apart */
 static void test_speed(void **state)
 {
@@ -583,11 +638,11 @@ static void test_speed(void **state)
 	int i, tag, iters = 100000;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (tag = 1; tag <= 4; tag++)
+	for (tag = 1; tag <= 5; tag++)
 		walk(u, &caps[tag], 0, caps[tag].size, ip, 64, &why);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	for (i = 0; i < iters; i++) {
-		tag = 1 + i % 4;
+		tag = 1 + i % 5;
 		frames += (uint64_t)walk(u, &caps[tag], 0, caps[tag].size, ip, 64, &why);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t2);
@@ -607,6 +662,7 @@ int main(void)
 		cmocka_unit_test(test_chains),
 		cmocka_unit_test(test_word_off),
 		cmocka_unit_test(test_ends),
+		cmocka_unit_test(test_fp),
 		cmocka_unit_test(test_speed),
 	};
 
