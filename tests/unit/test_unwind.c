@@ -14,6 +14,7 @@
 #include <gelf.h>
 #include <search.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,7 +42,7 @@ struct capture {
 	unsigned char	stack[COPY];
 };
 
-static struct capture caps[6];
+static struct capture caps[7];
 static uint64_t stack_end;		/* the end of the [stack] mapping */
 static volatile int sink;
 
@@ -168,6 +169,33 @@ NOFP static void ends_in_call(int a)
 {
 	sink += a;
 	dies();
+}
+
+/* ud2_first - a function whose first instruction raises SIGILL: the signal frame's pc is exact */
+void ud2_first(void);
+asm(".text\n"
+    ".type ud2_first, @function\n"
+    "ud2_first:\n"
+    ".cfi_startproc\n"
+    "ud2\n"
+    "ret\n"
+    ".cfi_endproc\n"
+    ".size ud2_first, .-ud2_first\n");
+
+static sigjmp_buf back_sig;
+
+/* on_sigill - the handler: inner from it, then out by siglongjmp */
+NOFP static void on_sigill(int sig)
+{
+	sink += inner(7, 6);
+	siglongjmp(back_sig, 1);
+}
+
+/* sig_caller - the chain sig_caller -> ud2_first, SIGILL -> on_sigill -> inner */
+NOFP static void sig_caller(void)
+{
+	ud2_first();
+	sink++;
 }
 
 /* via_jit - the chain via_jit -> anonymous stub -> jit_callee -> inner */
@@ -388,10 +416,13 @@ static struct fname name_of(uint64_t addr)
 	return r;
 }
 
-/* One step of a designed chain: a function (or any), a file (or any), once or several times. */
+/*
+ * One step of a designed chain: a function (or any), a file (or any), once or several
+ * times; @exact: named by its address, not the one before (after a signal frame).
+ */
 struct pat {
 	const char	*fn, *file;
-	bool		many;
+	bool		many, exact;
 };
 
 /* fn_is - @name is @want, or one of gcc's clones of it (want.constprop.0) */
@@ -421,14 +452,17 @@ static bool matches(const uint64_t *ip, int n, const struct pat *p, int np, bool
 	bool ok = true;
 
 	for (i = 0; i < n; i++) {
-		struct fname f = name_of(i ? ip[i] - 1 : ip[i]);
+		struct fname f = name_of(i ? ip[i] - 1 : ip[i]), fx = name_of(ip[i]);
 
+		/* a step of several frames ends where the next step's first frame is */
+		if (k + 1 < np && p[k].many && seen &&
+		    pat_is(&p[k + 1], p[k + 1].exact ? &fx : &f))
+			k++, seen = 0;
+		if (k < np && p[k].exact)
+			f = fx;
 		if (print)
 			print_message("  #%d %#lx %s (%s)\n", i, (unsigned long)ip[i],
 				      f.fn ? f.fn : "?", f.file);
-		/* a step of several frames ends where the next step's first frame is */
-		if (k + 1 < np && p[k].many && seen && pat_is(&p[k + 1], &f))
-			k++, seen = 0;
 		if (ok && k < np && pat_is(&p[k], &f)) {
 			seen++;
 			if (!p[k].many)
@@ -455,17 +489,19 @@ static int walk(struct ft_unwinder *u, const struct capture *c, int64_t shift, s
 }
 
 /* The chains as designed: leaf first; test_chains called by cmocka, called by main. */
-#define F(fn)		{ fn, NULL, false }
-#define IN(file, many)	{ NULL, file, many }
-static const struct pat chains[6][10] = {
+#define F(fn)		{ fn, NULL, false, false }
+#define IN(file, many)	{ NULL, file, many, false }
+static const struct pat chains[7][10] = {
 	[1] = { F("inner"), F("mid"), F("run_a"), F("test_chains") },
 	[2] = { F("inner"), F("run_b"), F("test_chains") },
 	[3] = { F("inner"), F("action"), IN("libc.so", true), F("via_twalk"), F("test_chains") },
 	[4] = { F("inner"), F("jit_callee"), IN("[anon]", false), F("via_jit"), F("test_chains") },
 	[5] = { F("inner"), F("dies"), F("ends_in_call"), F("test_chains") },
+	[6] = { F("inner"), F("on_sigill"), IN("libc.so", false), { "ud2_first", NULL, false, true },
+		F("sig_caller"), F("test_chains") },
 };
 static const struct pat tail[] = {
-	IN("libcmocka", true), F("main"), { "__libc_start_call_main", "libc.so", false },
+	IN("libcmocka", true), F("main"), { "__libc_start_call_main", "libc.so", false, false },
 	IN("libc.so", false), F("_start"),
 };
 
@@ -494,7 +530,8 @@ static bool prologue_fp(const void *fn)
 static void test_chains(void **state)
 {
 	const void *nofp[] = { inner, mid, run_a, run_b, action, via_twalk, jit_callee, via_jit,
-			       dies, ends_in_call };
+			       dies, ends_in_call, on_sigill, sig_caller };
+	struct sigaction sa, old;
 	struct ft_unwinder *u = ft_unwinder_new();
 	enum ft_unwind_end why;
 	struct ft_cfi self;
@@ -519,6 +556,13 @@ static void test_chains(void **state)
 	sink += via_jit();
 	if (!setjmp(back))
 		ends_in_call(7);
+	sa.sa_handler = on_sigill;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;
+	assert_int_equal(sigaction(SIGILL, &sa, &old), 0);
+	if (!sigsetjmp(back_sig, 1))
+		sig_caller();
+	assert_int_equal(sigaction(SIGILL, &old, NULL), 0);
 	read_maps();
 	/* built without frame pointers, in both builds: no rbp prologue, leaf's CFA off rsp */
 	for (i = 0; i < sizeof(nofp) / sizeof(nofp[0]); i++)
@@ -533,7 +577,7 @@ static void test_chains(void **state)
 	assert_int_equal(row->cfa_kind, FT_CFA_REG);
 	assert_int_equal(row->cfa_reg, 7);
 	ft_cfi_free(&self);
-	for (tag = 1; tag <= 5; tag++) {
+	for (tag = 1; tag <= 6; tag++) {
 		n = walk(u, &caps[tag], 0, caps[tag].size, ip, 64, &why);
 		np = chain(tag, p);
 		print_message("chain %d: %d frames, end %d\n", tag, n, why);
@@ -553,7 +597,7 @@ static void test_word_off(void **state)
 	struct pat p[16];
 	int tag, n, np, k;
 
-	for (tag = 1; tag <= 5; tag++)
+	for (tag = 1; tag <= 6; tag++)
 		for (k = -1; k <= 1; k += 2) {
 			n = walk(u, &caps[tag], 8 * k, caps[tag].size, ip, 64, &why);
 			np = chain(tag, p);
@@ -638,11 +682,11 @@ static void test_speed(void **state)
 	int i, tag, iters = 100000;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (tag = 1; tag <= 5; tag++)
+	for (tag = 1; tag <= 6; tag++)
 		walk(u, &caps[tag], 0, caps[tag].size, ip, 64, &why);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	for (i = 0; i < iters; i++) {
-		tag = 1 + i % 5;
+		tag = 1 + i % 6;
 		frames += (uint64_t)walk(u, &caps[tag], 0, caps[tag].size, ip, 64, &why);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t2);
