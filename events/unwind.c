@@ -236,6 +236,8 @@ static int cfi_step(const struct ft_cfi_row *row, struct frame *f, const struct 
 	ret = cfa_of(row, f, st, &cfa);
 	if (ret)
 		return ret;
+	if (cfa <= f->r[FT_UREG_SP])
+		return END(FT_UNWIND_LOOP);
 	if (row->ra_kind == FT_RULE_UNDEF)
 		return END(FT_UNWIND_DONE);
 	if (row->ra_kind == FT_RULE_SAME || row->ra_kind == FT_RULE_BAD)
@@ -246,8 +248,6 @@ static int cfi_step(const struct ft_cfi_row *row, struct frame *f, const struct 
 	bpr = rule_of(row->bp_kind, row->bp_reg, row->bp_off, f, cfa, st, FT_UREG_BP, &bp);
 	if (bpr > 1)
 		return bpr;
-	if (cfa <= f->r[FT_UREG_SP])
-		return END(FT_UNWIND_LOOP);
 	f->r[FT_UREG_SP] = cfa;
 	f->r[FT_UREG_IP] = ra;
 	f->r[FT_UREG_BP] = bp;

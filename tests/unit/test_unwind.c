@@ -463,6 +463,59 @@ static void test_fp(void **state)
 	ft_unwinder_free(u);
 }
 
+/* cfi_cases - rows written by hand (never run): +0 CFA rsp+8; +1 rsp+0; +2 an expression not
+ * taken; +3 rbx+16 */
+void cfi_cases(void);
+asm(".text\n"
+    ".type cfi_cases, @function\n"
+    "cfi_cases:\n"
+    ".cfi_startproc\n"
+    "nop\n"
+    ".cfi_def_cfa_offset 0\n"
+    "nop\n"
+    ".cfi_escape 0x0f, 0x01, 0x30\n"	/* def_cfa_expression: lit0 */
+    "nop\n"
+    ".cfi_def_cfa rbx, 16\n"
+    "nop\n"
+    "ret\n"
+    ".cfi_endproc\n"
+    ".size cfi_cases, .-cfi_cases\n");
+
+/* test_rules - the ends by rule: a zero return, a CFA not above sp, a rule not taken, a CFA in
+ * a register known only in the first frame */
+static void test_rules(void **state)
+{
+	struct ft_unwinder *u = ft_unwinder_new();
+	uint64_t w[16], ip[8], base = (uintptr_t)caps[1].stack, f = (uintptr_t)cfi_cases;
+	struct ft_ustack st = { base, (const unsigned char *)w, sizeof(w) };
+	struct ft_uregs regs = { .have = HAVE };
+	enum ft_unwind_end why;
+
+	memset(w, 0, sizeof(w));
+	regs.r[FT_UREG_SP] = base;
+	regs.r[FT_UREG_BP] = 1;			/* no frame pointer to fall back on */
+	regs.r[FT_UREG_IP] = f;			/* the return address at rsp is zero */
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 1);
+	assert_int_equal(why, FT_UNWIND_DONE);
+	regs.r[FT_UREG_IP] = f + 1;
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 1);
+	assert_int_equal(why, FT_UNWIND_LOOP);
+	regs.r[FT_UREG_IP] = f + 2;
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 1);
+	assert_int_equal(why, FT_UNWIND_BADCFI);
+	/* rbx+16: rbx known in the sample; the frame it returns to needs rbx again */
+	regs.r[FT_UREG_IP] = f + 3;
+	regs.r[3] = base + 16;
+	w[3] = f + 4;				/* at CFA-8 = rbx+8 */
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 2);
+	assert_int_equal(ip[1], f + 4);
+	assert_int_equal(why, FT_UNWIND_BADCFI);
+	regs.have &= ~(1u << 3);
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 1);
+	assert_int_equal(why, FT_UNWIND_BADCFI);
+	ft_unwinder_free(u);
+}
+
 /* test_speed - ns per frame once the tables are built; the first walk's cost (tables) apart */
 static void test_speed(void **state)
 {
@@ -498,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_word_off),
 		cmocka_unit_test(test_ends),
 		cmocka_unit_test(test_fp),
+		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_speed),
 	};
 
