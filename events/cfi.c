@@ -7,7 +7,6 @@
  * three registers a walk carries from frame to frame. Rules for other registers are
  * not kept. Anything the table cannot say exactly is a FT_CFA_BAD or FT_RULE_BAD row.
  */
-#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,9 +63,8 @@ static uint64_t rd_leb(struct rd *r, bool sign)
 #define rd_sleb(r)	((int64_t)rd_leb(r, true))
 
 /*
- * rd_enc - a pointer of DW_EH_PE encoding @enc; *@ind set when it is indirect (the
- * address of the pointer). pcrel from the field's address, datarel from @dbase.
- * Returns false for an encoding not taken.
+ * rd_enc - a pointer of DW_EH_PE encoding @enc (pcrel from the field's address, datarel
+ * from @dbase); *@ind set when indirect (the pointer's address); false: not taken
  */
 static bool rd_enc(struct rd *r, uint8_t enc, uint64_t dbase, uint64_t *out, bool *ind)
 {
@@ -502,8 +500,9 @@ static bool reg_op(struct run *x, struct rd *r, uint8_t op)
 	case 0x05: case 0x11: case 0x14: case 0x15: case 0x2f:
 		reg = rd_uleb(r);
 		n = op == 0x11 || op == 0x15 ? (uint64_t)rd_sleb(r) : rd_uleb(r);
-		set_reg(x, reg, (struct rule){ op == 0x14 || op == 0x15 ? FT_RULE_VALCFA : FT_RULE_CFA,
-					       0, (op == 0x2f ? -1 : 1) * (int64_t)n * da, 0 });
+		set_reg(x, reg, (struct rule){
+			op == 0x14 || op == 0x15 ? FT_RULE_VALCFA : FT_RULE_CFA, 0,
+			(op == 0x2f ? -1 : 1) * (int64_t)n * da, 0 });
 		return true;
 	case 0x06:			/* restore_extended */
 		restore_reg(x, rd_uleb(r));
@@ -515,7 +514,8 @@ static bool reg_op(struct run *x, struct rd *r, uint8_t op)
 	case 0x09:			/* register */
 		reg = rd_uleb(r);
 		n = rd_uleb(r);
-		set_reg(x, reg, (struct rule){ n <= 16 ? FT_RULE_REG : FT_RULE_BAD, (uint8_t)n, 0, 0 });
+		set_reg(x, reg,
+			(struct rule){ n <= 16 ? FT_RULE_REG : FT_RULE_BAD, (uint8_t)n, 0, 0 });
 		return true;
 	case 0x10: case 0x16:		/* expression, val_expression */
 		reg = rd_uleb(r);
@@ -689,8 +689,8 @@ int ft_cfi_build(struct ft_cfi *t, const struct ft_cfi_sec *eh, const struct ft_
 		end = f->end;
 	}
 	for (i = 0; i < t->n; i++)
-		t->bad_rows += t->row[i].cfa_kind == FT_CFA_BAD || t->row[i].ra_kind == FT_RULE_BAD ||
-			       t->row[i].bp_kind == FT_RULE_BAD;
+		t->bad_rows += t->row[i].cfa_kind == FT_CFA_BAD ||
+			       t->row[i].ra_kind == FT_RULE_BAD || t->row[i].bp_kind == FT_RULE_BAD;
 	ret = 0;
 out:
 	free(l.f);

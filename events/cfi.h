@@ -32,7 +32,8 @@ enum ft_rule_kind {
 	FT_RULE_BAD,	/* a rule not taken */
 };
 
-#define FT_CFI_SIGNAL	1	/* a signal frame (CIE "S"): the caller's pc is not a return address */
+/* a signal frame (CIE "S"): the caller's pc is where it was stopped, not a return address */
+#define FT_CFI_SIGNAL	1
 
 struct ft_cfi_row {
 	uint32_t	pc;		/* from ft_cfi.base */

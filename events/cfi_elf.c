@@ -97,7 +97,8 @@ static int load_elf(struct ft_cfi *t, Elf *elf, unsigned int flags)
 
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
 		    t->nseg < FT_CFI_SEGS)
-			t->seg[t->nseg++] = (struct ft_cfi_seg){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
+			t->seg[t->nseg++] = (struct ft_cfi_seg){ ph.p_offset, ph.p_vaddr,
+								 ph.p_filesz };
 	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		const char *name;

@@ -189,7 +189,8 @@ static int cfa_of(const struct ft_cfi_row *row, const struct frame *f,
 	case FT_CFA_PLT:
 		if (!known(f, FT_UREG_SP, &v))
 			return END(FT_UNWIND_BADCFI);
-		*cfa = v + (int64_t)row->cfa_off + ((f->r[FT_UREG_IP] & 15) >= (uint64_t)row->cfa_aux) * 8;
+		*cfa = v + (int64_t)row->cfa_off +
+		       ((f->r[FT_UREG_IP] & 15) >= (uint64_t)row->cfa_aux) * 8;
 		return 0;
 	case FT_CFA_DEREF:
 		if (!known(f, row->cfa_reg, &v))

@@ -73,6 +73,9 @@ struct vec {
 /* What one comparison counted. */
 struct cmp {
 	unsigned long	rows, equal, not_taken, differ, fdes, bounds, gaps;
+	unsigned long	simple;		/* CFA rsp/rbp+k, ra at c-8, rbp unchanged or c+k */
+	char		other[8][16];	/* the CFA rules of the others, */
+	unsigned long	nother[8];	/* and their rows */
 	struct vec	pcs;		/* every row and FDE end readelf has */
 	struct vec	starts, ends;	/* of the FDEs */
 	struct rcie	cie[64];
@@ -111,6 +114,32 @@ static void norm(char *v)
 		strcpy(v, "u");
 }
 
+/* tally - the rule mix: simple rows, and the others by their CFA's register (or "exp") */
+static void tally(struct cmp *c, const struct rrow *e)
+{
+	char kind[16];
+	int i;
+
+	if ((!strncmp(e->cfa, "rsp", 3) || !strncmp(e->cfa, "rbp", 3)) && !strcmp(e->ra, "c-8") &&
+	    (!strcmp(e->bp, "u") || e->bp[0] == 'c')) {
+		c->simple++;
+		return;
+	}
+	snprintf(kind, sizeof(kind), "%.3s", e->cfa);
+	if (strcmp(e->ra, "c-8"))
+		snprintf(kind, sizeof(kind), "ra %.8s", e->ra);
+	else if (strncmp(e->cfa, "rsp", 3) && strncmp(e->cfa, "rbp", 3))
+		snprintf(kind, sizeof(kind), "cfa %.3s", e->cfa);
+	else
+		snprintf(kind, sizeof(kind), "rbp %.8s", e->bp);
+	for (i = 0; i < 8 && c->other[i][0] && strcmp(c->other[i], kind); i++)
+		;
+	if (i == 8)
+		return;
+	snprintf(c->other[i], sizeof(c->other[i]), "%s", kind);
+	c->nother[i]++;
+}
+
 /* check_row - one readelf row against the table's row at its address */
 static void check_row(struct cmp *c, const struct ft_cfi *t, const char *name, struct rrow *e)
 {
@@ -121,6 +150,7 @@ static void check_row(struct cmp *c, const struct ft_cfi *t, const char *name, s
 	norm(e->bp);
 	row_str(r, cfa, ra, bp);
 	c->rows++;
+	tally(c, e);
 	add(&c->pcs, e->pc);
 	if (!strcmp(cfa, e->cfa) && !strcmp(ra, e->ra) && !strcmp(bp, e->bp)) {
 		c->equal++;
@@ -130,7 +160,9 @@ static void check_row(struct cmp *c, const struct ft_cfi *t, const char *name, s
 	if ((!strcmp(cfa, e->cfa) || (!strcmp(cfa, "?") && !strcmp(e->cfa, "exp"))) &&
 	    (!strcmp(ra, e->ra) || (!strcmp(ra, "?") && strstr(e->ra, "exp"))) &&
 	    (!strcmp(bp, e->bp) || (!strcmp(bp, "?") && strstr(e->bp, "exp")))) {
-		c->not_taken++;
+		if (++c->not_taken <= 5)
+			print_message("%s %#lx: not taken (readelf %s %s %s)\n", name,
+				      (unsigned long)e->pc, e->cfa, e->ra, e->bp);
 		return;
 	}
 	c->differ++;
@@ -147,7 +179,8 @@ static bool parse_row(char *line, char col[24][8], int ncol, struct rrow *r)
 
 	memset(r, 0, sizeof(*r));
 	/* a register rule prints as "r1 (rdx)": one column */
-	for (tok = strtok_r(line, " \t\n", &save); tok && n < 32; tok = strtok_r(NULL, " \t\n", &save)) {
+	for (tok = strtok_r(line, " \t\n", &save); tok && n < 32;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
 		if (tok[0] == '(' && n) {
 			tok[-1] = ' ';
 			continue;
@@ -297,7 +330,8 @@ static void compare(const char *path, const char *name, const struct ft_cfi *t, 
 				      (unsigned long)(t->base + t->row[i].pc));
 	/* where an FDE ends and none starts, no row */
 	for (i = 0; i < c->ends.n; i++)
-		if (!has(&c->starts, c->ends.v[i]) && ft_cfi_find(t, c->ends.v[i]) && ++c->gaps <= 20)
+		if (!has(&c->starts, c->ends.v[i]) && ft_cfi_find(t, c->ends.v[i]) &&
+		    ++c->gaps <= 20)
 			print_message("%s %#lx: a row after an FDE's end\n", name,
 				      (unsigned long)c->ends.v[i]);
 	free(c->pcs.v);
@@ -323,6 +357,11 @@ static void against_readelf(const char *path, unsigned long bad)
 		      "%zu rows, %u damaged), %lu extra row starts, %lu rows in gaps\n", name,
 		      c.equal, c.rows, c.not_taken, c.differ, c.fdes, t.fdes, t.n, t.damaged,
 		      c.bounds, c.gaps);
+	print_message("%s: simple rows %lu of %lu (%.3f%%); others:", name, c.simple, c.rows,
+		      100.0 * c.simple / c.rows);
+	for (int i = 0; i < 8 && c.other[i][0]; i++)
+		print_message(" %s %lu;", c.other[i], c.nother[i]);
+	print_message("\n");
 	assert_true(c.rows > 0);
 	assert_int_equal(c.differ, 0);
 	assert_int_equal(c.bounds, 0);
@@ -452,7 +491,8 @@ static const struct want want_rows[] = {
 	{ 0x1301, FT_CFA_BAD, 0, 0, 0,		FT_RULE_CFA, 0, -8,	S, 0, 0 },
 	{ 0x1310, FT_CFA_REG, 7, 8, 0,		FT_RULE_CFA, 0, -8,	S, 0, 0 },	/* signal */
 	{ 0x1318, FT_CFA_NONE, 0, 0, 0,		S, 0, 0,		S, 0, 0 },
-	{ 0x1500, FT_CFA_REG, 7, 8, 0,		FT_RULE_CFA, 0, -8,	S, 0, 0 },	/* .debug_frame */
+	/* .debug_frame's */
+	{ 0x1500, FT_CFA_REG, 7, 8, 0,		FT_RULE_CFA, 0, -8,	S, 0, 0 },
 	{ 0x1502, FT_CFA_REG, 7, 16, 0,		FT_RULE_CFA, 0, -8,	S, 0, 0 },
 	{ 0x1520, FT_CFA_NONE, 0, 0, 0,		S, 0, 0,		S, 0, 0 },
 };

@@ -288,8 +288,8 @@ static const struct pat chains[7][10] = {
 	[3] = { F("inner"), F("action"), IN("libc.so", true), F("via_twalk"), F("test_chains") },
 	[4] = { F("inner"), F("jit_callee"), IN("[anon]", false), F("via_jit"), F("test_chains") },
 	[5] = { F("inner"), F("dies"), F("ends_in_call"), F("test_chains") },
-	[6] = { F("inner"), F("on_sigill"), IN("libc.so", false), { "ud2_first", NULL, false, true },
-		F("sig_caller"), F("test_chains") },
+	[6] = { F("inner"), F("on_sigill"), IN("libc.so", false),
+		{ "ud2_first", NULL, false, true }, F("sig_caller"), F("test_chains") },
 };
 static const struct pat tail[] = {
 	IN("libcmocka", true), F("main"), { "__libc_start_call_main", "libc.so", false, false },
@@ -392,8 +392,8 @@ static void test_word_off(void **state)
 		for (k = -1; k <= 1; k += 2) {
 			n = walk(u, &caps[tag], 8 * k, caps[tag].size, ip, 64, &why);
 			np = chain(tag, p);
-			print_message("chain %d read %+d bytes off: %d frames, end %d\n", tag, 8 * k,
-				      n, why);
+			print_message("chain %d read %+d bytes off: %d frames, end %d\n", tag,
+				      8 * k, n, why);
 			assert_false(matches(ip, n, p, np, false));
 		}
 	ft_unwinder_free(u);
@@ -438,7 +438,7 @@ static void test_fp(void **state)
 	struct ft_uregs regs = { .have = HAVE };
 	enum ft_unwind_end why;
 	struct { uint64_t bp, ra; int n; } c[] = {
-		{ base + 16 * 8, ret, 2 },		/* sound: above sp, aligned, returns to code */
+		{ base + 16 * 8, ret, 2 },		/* sound: above sp, aligned, into code */
 		{ base + 8 * 8, ret, 1 },		/* below sp */
 		{ base + 16 * 8 + 4, ret, 1 },		/* not 8-aligned */
 		{ base + 16 * 8, 0x1000, 1 },		/* returns into no mapping */
@@ -463,8 +463,10 @@ static void test_fp(void **state)
 	ft_unwinder_free(u);
 }
 
-/* cfi_cases - rows written by hand (never run): +0 CFA rsp+8; +1 rsp+0; +2 an expression not
- * taken; +3 rbx+16 */
+/*
+ * cfi_cases - rows written by hand (never run): +0 CFA rsp+8; +1 rsp+0; +2 an expression
+ * not taken; +3 rbx+16
+ */
 void cfi_cases(void);
 asm(".text\n"
     ".type cfi_cases, @function\n"
@@ -481,8 +483,10 @@ asm(".text\n"
     ".cfi_endproc\n"
     ".size cfi_cases, .-cfi_cases\n");
 
-/* test_rules - the ends by rule: a zero return, a CFA not above sp, a rule not taken, a CFA in
- * a register known only in the first frame */
+/*
+ * test_rules - the ends by rule: a zero return, a CFA not above sp, a rule not taken, a CFA
+ * in a register known only in the first frame
+ */
 static void test_rules(void **state)
 {
 	struct ft_unwinder *u = ft_unwinder_new();

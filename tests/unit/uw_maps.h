@@ -120,8 +120,8 @@ static bool add_syms(struct symfile *f, Elf *elf, unsigned int type)
 		    !(d = elf_getdata(scn, NULL)))
 			continue;
 		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    !sym.st_value || !sym.st_size)
+			if (!gelf_getsym(d, (int)i, &sym) || !sym.st_value || !sym.st_size ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC)
 				continue;
 			f->s = realloc(f->s, (f->n + 1) * sizeof(*f->s));
 			assert_non_null(f->s);
