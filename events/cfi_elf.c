@@ -129,6 +129,14 @@ int ft_cfi_load(struct ft_cfi *t, const char *path, unsigned int flags)
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && elf_kind(elf) == ELF_K_ELF)
 		ret = load_elf(t, elf, flags);
+	if (!ret && t->n && t->n < t->cap) {	/* kept for long: no room to grow */
+		struct ft_cfi_row *r = realloc(t->row, t->n * sizeof(*r));
+
+		if (r) {
+			t->row = r;
+			t->cap = t->n;
+		}
+	}
 	if (elf)
 		elf_end(elf);
 	close(fd);

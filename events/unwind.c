@@ -2,8 +2,9 @@
 /*
  * User stacks from a sample's registers and stack copy (events/unwind.h). Each
  * binary's call frame information becomes a table once (events/cfi.c), kept in the
- * unwinder by path and checked against the file's device, inode and mtime at most
- * once a second; a frame then costs a binary search and a few loads from the copy.
+ * unwinder by the file's device, inode and mtime (one table for every path that names
+ * the file: /proc/PID/root/... of many processes); a path is looked at again at most
+ * once a second. A frame then costs a binary search and a few loads from the copy.
  * Per frame: CFI where the binary covers the address; where it does not, the frame
  * pointer if the chain is sound; else the walk ends and says why.
  */
@@ -19,22 +20,30 @@
 #define RECHECK_NS	1000000000ULL	/* a kept table's file is looked at again after this */
 #define END(why)	(0x100 | (why))	/* a step's return: the walk ends (0: it goes on) */
 
-/* One binary: its table, or none (unreadable, not ELF); the file it was built from. */
-struct ubin {
-	char		*path;
-	uint32_t	hash;
-	bool		ok;
+/* One file's table, shared by every path that names the file (device, inode, mtime). */
+struct utab {
 	dev_t		dev;
 	ino_t		ino;
 	struct timespec	mtime;
-	uint64_t	checked;
+	int		refs;
+	bool		ok;		/* a table (else unreadable, not ELF) */
 	struct ft_cfi	t;
+	struct utab	*next;
+};
+
+/* One path as the sampler names it, the file it named when last looked at. */
+struct ubin {
+	char		*path;
+	uint32_t	hash;
+	uint64_t	checked;
+	struct utab	*file;
 };
 
 struct ft_unwinder {
 	struct ubin	**tab;		/* open addressing by path hash */
 	size_t		cap, n;
 	struct ubin	*last;
+	struct utab	*files;
 	uint64_t	now;		/* the coarse clock at this walk's start */
 };
 
@@ -51,12 +60,18 @@ struct ft_unwinder *ft_unwinder_new(void)
 	return calloc(1, sizeof(struct ft_unwinder));
 }
 
-/* ubin_free - a binary's table and name */
-static void ubin_free(struct ubin *b)
+/* release - a path's hold on its file's table, freed with the last */
+static void release(struct ft_unwinder *u, struct utab *t)
 {
-	ft_cfi_free(&b->t);
-	free(b->path);
-	free(b);
+	struct utab **p;
+
+	if (!t || --t->refs)
+		return;
+	for (p = &u->files; *p != t; p = &(*p)->next)
+		;
+	*p = t->next;
+	ft_cfi_free(&t->t);
+	free(t);
 }
 
 /* ft_unwinder_free - every table and the unwinder */
@@ -66,11 +81,30 @@ void ft_unwinder_free(struct ft_unwinder *u)
 
 	if (!u)
 		return;
-	for (i = 0; i < u->cap; i++)
-		if (u->tab[i])
-			ubin_free(u->tab[i]);
+	for (i = 0; i < u->cap; i++) {
+		if (!u->tab[i])
+			continue;
+		release(u, u->tab[i]->file);
+		free(u->tab[i]->path);
+		free(u->tab[i]);
+	}
 	free(u->tab);
 	free(u);
+}
+
+/* ft_unwinder_stats - what the unwinder keeps: paths, files, tables' rows and bytes */
+void ft_unwinder_stats(const struct ft_unwinder *u, struct ft_unwinder_stats *s)
+{
+	const struct utab *t;
+
+	memset(s, 0, sizeof(*s));
+	s->paths = u->n;
+	for (t = u->files; t; t = t->next) {
+		s->files++;
+		s->no_table += !t->ok;
+		s->rows += t->t.n;
+		s->bytes += t->t.cap * sizeof(*t->t.row);
+	}
 }
 
 /* path_hash - FNV-1a of a path */
@@ -83,27 +117,46 @@ static uint32_t path_hash(const char *s)
 	return h;
 }
 
-/* ubin_load - (re)build @b's table if its file is not the one it was built from */
-static void ubin_load(struct ubin *b, uint64_t now)
+/* same_file - whether @t was built from the file @sb describes */
+static bool same_file(const struct utab *t, const struct stat *sb)
 {
-	struct stat sb;
-
-	b->checked = now;
-	if (stat(b->path, &sb)) {
-		memset(&sb, 0, sizeof(sb));
-	} else if (b->ok && sb.st_dev == b->dev && sb.st_ino == b->ino &&
-		   sb.st_mtim.tv_sec == b->mtime.tv_sec && sb.st_mtim.tv_nsec == b->mtime.tv_nsec) {
-		return;
-	}
-	if (b->ok)
-		ft_cfi_free(&b->t);
-	b->dev = sb.st_dev;
-	b->ino = sb.st_ino;
-	b->mtime = sb.st_mtim;
-	b->ok = sb.st_ino && !ft_cfi_load(&b->t, b->path, 0);
+	return sb->st_dev == t->dev && sb->st_ino == t->ino &&
+	       sb->st_mtim.tv_sec == t->mtime.tv_sec && sb->st_mtim.tv_nsec == t->mtime.tv_nsec;
 }
 
-/* grow - twice the slots, every binary placed again; false out of memory */
+/* ubin_load - @b's file again: the same table, another path's, or one built now */
+static void ubin_load(struct ft_unwinder *u, struct ubin *b)
+{
+	struct utab *t;
+	struct stat sb;
+
+	b->checked = u->now;
+	if (stat(b->path, &sb)) {
+		release(u, b->file);
+		b->file = NULL;
+		return;
+	}
+	if (b->file && same_file(b->file, &sb))
+		return;
+	for (t = u->files; t && !same_file(t, &sb); t = t->next)
+		;
+	if (!t) {
+		t = calloc(1, sizeof(*t));
+		if (!t)
+			return;
+		t->dev = sb.st_dev;
+		t->ino = sb.st_ino;
+		t->mtime = sb.st_mtim;
+		t->ok = !ft_cfi_load(&t->t, b->path, 0);
+		t->next = u->files;
+		u->files = t;
+	}
+	t->refs++;
+	release(u, b->file);
+	b->file = t;
+}
+
+/* grow - twice the slots, every path placed again; false out of memory */
 static bool grow(struct ft_unwinder *u)
 {
 	size_t cap = u->cap ? u->cap * 2 : 64, i, j;
@@ -124,7 +177,7 @@ static bool grow(struct ft_unwinder *u)
 	return true;
 }
 
-/* bin_of - the kept table of @path, built on first use; NULL when it has none */
+/* bin_of - the table of the file at @path, built on first use; NULL when it has none */
 static const struct ft_cfi *bin_of(struct ft_unwinder *u, const char *path)
 {
 	struct ubin *b = u->last;
@@ -147,13 +200,13 @@ static const struct ft_cfi *bin_of(struct ft_unwinder *u, const char *path)
 			b->hash = h;
 			u->tab[i] = b;
 			u->n++;
-			ubin_load(b, u->now);
+			ubin_load(u, b);
 		}
 		u->last = b;
 	}
 	if (u->now - b->checked >= RECHECK_NS)
-		ubin_load(b, u->now);
-	return b->ok ? &b->t : NULL;
+		ubin_load(u, b);
+	return b->file && b->file->ok ? &b->file->t : NULL;
 }
 
 /* rd - the 8 bytes at @addr from the stack copy; false outside it */

@@ -56,8 +56,17 @@ enum ft_unwind_end {
 
 struct ft_unwinder;
 
+/* What an unwinder keeps (ft_unwinder_stats). */
+struct ft_unwinder_stats {
+	size_t		paths;		/* as ft_ucode_fn named the files */
+	size_t		files;		/* distinct files (device, inode, mtime) */
+	size_t		no_table;	/* of them: unreadable, not ELF */
+	size_t		rows, bytes;	/* the tables' rows and memory */
+};
+
 struct ft_unwinder *ft_unwinder_new(void);
 void ft_unwinder_free(struct ft_unwinder *u);
+void ft_unwinder_stats(const struct ft_unwinder *u, struct ft_unwinder_stats *s);
 /*
  * ft_unwind - the user frames of one sample, leaf first, into @ip (at most @max; the
  * first is the sample's rip; return addresses as they are, not minus one). Returns

@@ -520,6 +520,60 @@ static void test_rules(void **state)
 	ft_unwinder_free(u);
 }
 
+/* ucode_as - ucode with each path seen through @ctx: a prefix, or a file instead */
+static int ucode_as(void *ctx, uint64_t addr, struct ft_ucode *out)
+{
+	static char path[600];
+	const char *how = ctx;
+
+	if (ucode(NULL, addr, out))
+		return -1;
+	if (how[0] == '+')
+		snprintf(path, sizeof(path), "%s%s", how + 1, out->path);
+	else
+		snprintf(path, sizeof(path), "%s", how);
+	out->path = path;
+	return 0;
+}
+
+/* test_shared - one table per file however many paths name it; a path to no ELF file, none */
+static void test_shared(void **state)
+{
+	struct ft_unwinder *u = ft_unwinder_new();
+	struct ft_unwinder_stats s;
+	struct ft_uregs regs = { .have = HAVE };
+	struct ft_ustack st = { caps[1].sp, caps[1].stack, caps[1].size };
+	enum ft_unwind_end why;
+	uint64_t ip[64];
+	int n;
+
+	memcpy(regs.r, caps[1].r, sizeof(regs.r));
+	n = ft_unwind(u, &regs, &st, ucode, NULL, ip, 64, &why);
+	ft_unwinder_stats(u, &s);
+	print_message("%d frames: %zu paths, %zu files, %zu rows, %zu bytes\n", n, s.paths,
+		      s.files, s.rows, s.bytes);
+	assert_int_equal(s.paths, 3);		/* this binary, libcmocka, libc */
+	assert_int_equal(s.files, 3);
+	assert_int_equal(s.no_table, 0);
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode_as, "+/proc/self/root", ip, 64, &why), n);
+	assert_int_equal(why, FT_UNWIND_DONE);
+	ft_unwinder_stats(u, &s);
+	assert_int_equal(s.paths, 6);
+	assert_int_equal(s.files, 3);
+	/* a file that is not ELF, one that is not there: no table, the walk ends there (rbp
+	 * made no frame pointer: the ASan build's test_chains keeps one) */
+	regs.r[FT_UREG_BP] = 1;
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode_as, "/proc/self/maps", ip, 64, &why), 1);
+	assert_int_equal(why, FT_UNWIND_NOCFI);
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode_as, "/nonexistent", ip, 64, &why), 1);
+	assert_int_equal(why, FT_UNWIND_NOCFI);
+	ft_unwinder_stats(u, &s);
+	assert_int_equal(s.paths, 8);
+	assert_int_equal(s.files, 4);
+	assert_int_equal(s.no_table, 1);
+	ft_unwinder_free(u);
+}
+
 /* test_speed - ns per frame once the tables are built; the first walk's cost (tables) apart */
 static void test_speed(void **state)
 {
@@ -556,6 +610,7 @@ int main(void)
 		cmocka_unit_test(test_ends),
 		cmocka_unit_test(test_fp),
 		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_shared),
 		cmocka_unit_test(test_speed),
 	};
 
