@@ -359,7 +359,7 @@ static struct rule cfa_expr(const unsigned char *p, const unsigned char *end)
 	if (end - r.p >= 2 && r.p[0] == 0x06 && r.p[1] == 0x23) {	/* deref plus_uconst */
 		r.p += 2;
 		x.aux = (int64_t)rd_uleb(&r);
-		if (!r.bad && r.p == end && x.aux <= INT32_MAX)
+		if (!r.bad && r.p == end)
 			return (struct rule){ FT_CFA_DEREF, x.reg, x.off, x.aux };
 	}
 	/* rsp+off, rip&15, >= litN, <<3, plus: the PLT's */
@@ -423,14 +423,10 @@ static void push_row(struct run *x, uint64_t pc, const struct ft_cfi_row *row)
 	t->row[t->n++].pc = rel;
 }
 
-/* rule_out - a register rule into a row's kind, reg and 16-bit offset */
-static void rule_out(const struct rule *r, uint8_t *kind, uint8_t *reg, int16_t *off)
+/* rule_kind - a register rule's kind in a row: not taken where its offset does not fit */
+static uint8_t rule_kind(const struct rule *r)
 {
-	*kind = r->kind;
-	*reg = r->reg;
-	*off = (int16_t)r->off;
-	if (r->off != *off)
-		*kind = FT_RULE_BAD;
+	return r->off == (int16_t)r->off && r->reg < 32 ? r->kind : FT_RULE_BAD;
 }
 
 /* emit - the row of the current state at the current address, if inside the FDE */
@@ -442,17 +438,21 @@ static void emit(struct run *x)
 		return;
 	memset(&row, 0, sizeof(row));
 	row.cfa_kind = x->st.cfa.kind;
-	row.cfa_reg = x->st.cfa.reg;
+	row.cfa_reg = x->st.cfa.reg & 31;
 	row.cfa_off = (int32_t)x->st.cfa.off;
-	row.cfa_aux = (int32_t)x->st.cfa.aux;
-	if (row.cfa_off != x->st.cfa.off || row.cfa_aux != x->st.cfa.aux ||
-	    (row.cfa_kind != FT_CFA_BAD && row.cfa_reg > 16))
+	row.cfa_aux = x->st.cfa.aux & 127;
+	if (row.cfa_off != x->st.cfa.off || x->st.cfa.aux < 0 || x->st.cfa.aux > 127 ||
+	    x->st.cfa.reg > 16)
 		row.cfa_kind = FT_CFA_BAD;
 	if (row.cfa_kind == FT_CFA_BAD)
-		row.cfa_reg = 0, row.cfa_off = row.cfa_aux = 0;
-	rule_out(&x->st.ra, &row.ra_kind, &row.ra_reg, &row.ra_off);
-	rule_out(&x->st.bp, &row.bp_kind, &row.bp_reg, &row.bp_off);
-	row.flags = x->c->signal ? FT_CFI_SIGNAL : 0;
+		row.cfa_reg = 0, row.cfa_off = 0, row.cfa_aux = 0;
+	row.ra_kind = rule_kind(&x->st.ra);
+	row.ra_reg = x->st.ra.reg & 31;
+	row.ra_off = (int16_t)x->st.ra.off;
+	row.bp_kind = rule_kind(&x->st.bp);
+	row.bp_reg = x->st.bp.reg & 31;
+	row.bp_off = (int16_t)x->st.bp.off;
+	row.flags = x->c->signal;
 	push_row(x, x->loc, &row);
 }
 

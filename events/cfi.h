@@ -35,16 +35,17 @@ enum ft_rule_kind {
 /* a signal frame (CIE "S"): the caller's pc is where it was stopped, not a return address */
 #define FT_CFI_SIGNAL	1
 
+/* One row, 16 bytes: a rule that does not fit (an offset, an aux over 127) is not taken. */
 struct ft_cfi_row {
 	uint32_t	pc;		/* from ft_cfi.base */
-	int32_t		cfa_off, cfa_aux;
+	int32_t		cfa_off;
 	int16_t		ra_off, bp_off;
-	uint8_t		cfa_kind, cfa_reg;
-	uint8_t		ra_kind, ra_reg;
-	uint8_t		bp_kind, bp_reg;
-	uint8_t		flags;
-	uint8_t		pad;
+	uint8_t		cfa_kind:3, cfa_reg:5;
+	uint8_t		ra_kind:3, ra_reg:5;
+	uint8_t		bp_kind:3, bp_reg:5;
+	uint8_t		cfa_aux:7, flags:1;
 };
+_Static_assert(sizeof(struct ft_cfi_row) == 16, "a row is 16 bytes");
 
 /* A PT_LOAD segment: file offsets to addresses. */
 struct ft_cfi_seg {

@@ -459,7 +459,7 @@ static const char prog[] =
 	"\x10\x10\x03\x77\xa8\x01"		/* rip at rsp+168 */
 	"\x10\x06\x03\x77\xf8\x00"		/* rbp at rsp+120 */
 	"\x41\x0f\x05\x77\x08\x06\x23\x10"	/* @1036 *(rsp+8)+16 */
-	"\x41\x0f\x01\x30"			/* @1037 lit0: not taken */
+	"\x41\x0f\x06\x77\x08\x06\x23\xc8\x01"	/* @1037 *(rsp+8)+200: 200 not taken */
 	"\x41\x0c\x07\x10\x14\x06\x02\x09\x10\x03"	/* @1038 rsp+16, rbp v-16, rip in rbx */
 	"\x41\x07\x10\x08\x06\x2e\x08"		/* @1039 rip undefined, rbp same; args_size */
 	"\x02\x07\x3f\x0c\x07\x08";		/* @1040 an unknown opcode: the rest not taken */
