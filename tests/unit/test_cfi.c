@@ -638,6 +638,43 @@ static void test_blob_cut(void **state)
 	}
 }
 
+/*
+ * test_blob_flip - every single-bit flip of the .eh_frame and of its header, each in a block
+ * of exactly its size (ASan sees a read past it): a table or none, rows in order, no crash
+ */
+static void test_blob_flip(void **state)
+{
+	struct blob eh, hdr, *b;
+	struct ft_cfi_sec se, sh;
+	struct ft_cfi t;
+	unsigned long tables = 0, flips = 0;
+	size_t bit, i;
+	uint64_t pc;
+
+	build_eh(&eh, &hdr);
+	for (b = &eh; b; b = b == &eh ? &hdr : NULL)
+		for (bit = 0; bit < 8 * b->n; bit++) {
+			unsigned char *p = malloc(b->n);
+
+			assert_non_null(p);
+			memcpy(p, b->b, b->n);
+			p[bit / 8] ^= 1 << (bit % 8);
+			se = (struct ft_cfi_sec){ b == &eh ? p : eh.b, eh.n, eh.vaddr };
+			sh = (struct ft_cfi_sec){ b == &hdr ? p : hdr.b, hdr.n, hdr.vaddr };
+			memset(&t, 0, sizeof(t));
+			assert_int_equal(ft_cfi_build(&t, &se, &sh, NULL), 0);
+			for (i = 1; i < t.n; i++)
+				assert_true(t.row[i].pc > t.row[i - 1].pc);
+			for (pc = 0xff0; pc < 0x1400; pc += 3)
+				ft_cfi_find(&t, pc);
+			tables += t.n > 0;
+			flips++;
+			ft_cfi_free(&t);
+			free(p);
+		}
+	print_message("%lu flips, %lu with a table\n", flips, tables);
+}
+
 /* test_hdr_scan - libc's table from .eh_frame_hdr's table and from a scan are the same */
 static void test_hdr_scan(void **state)
 {
@@ -676,6 +713,7 @@ int main(void)
 		cmocka_unit_test(test_hdr_scan),
 		cmocka_unit_test(test_blob),
 		cmocka_unit_test(test_blob_cut),
+		cmocka_unit_test(test_blob_flip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
