@@ -77,6 +77,8 @@ struct ft_cfi_sec {
 #define FT_CFI_NOHDR	1	/* scan .eh_frame even where .eh_frame_hdr has a table */
 
 int ft_cfi_load(struct ft_cfi *t, const char *path, unsigned int flags);
+int ft_cfi_load_mem(struct ft_cfi *t, const void *image, size_t size);
+const void *ft_vdso(size_t *size);
 int ft_cfi_build(struct ft_cfi *t, const struct ft_cfi_sec *eh, const struct ft_cfi_sec *hdr,
 		 const struct ft_cfi_sec *dbg);
 const struct ft_cfi_row *ft_cfi_find(const struct ft_cfi *t, uint64_t pc);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "events/cfi.h"
@@ -115,18 +116,11 @@ static int load_elf(struct ft_cfi *t, Elf *elf, unsigned int flags)
 	return ft_cfi_build(t, &eh, &hdr, &dbg);
 }
 
-/* ft_cfi_load - the table of the ELF file @path (x86-64); 0, or -1 (unreadable, not ELF) */
-int ft_cfi_load(struct ft_cfi *t, const char *path, unsigned int flags)
+/* load_end - the table of an opened ELF (or none), shrunk to its rows; 0, or -1 */
+static int load_end(struct ft_cfi *t, Elf *elf, unsigned int flags)
 {
-	int fd, ret = -1;
-	Elf *elf;
+	int ret = -1;
 
-	memset(t, 0, sizeof(*t));
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && elf_kind(elf) == ELF_K_ELF)
 		ret = load_elf(t, elf, flags);
 	if (!ret && t->n && t->n < t->cap) {	/* kept for long: no room to grow */
@@ -139,8 +133,49 @@ int ft_cfi_load(struct ft_cfi *t, const char *path, unsigned int flags)
 	}
 	if (elf)
 		elf_end(elf);
-	close(fd);
 	if (ret)
 		ft_cfi_free(t);
 	return ret;
+}
+
+/* ft_cfi_load - the table of the ELF file @path (x86-64); 0, or -1 (unreadable, not ELF) */
+int ft_cfi_load(struct ft_cfi *t, const char *path, unsigned int flags)
+{
+	int fd, ret;
+
+	memset(t, 0, sizeof(*t));
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = load_end(t, elf_begin(fd, ELF_C_READ_MMAP, NULL), flags);
+	close(fd);
+	return ret;
+}
+
+/* ft_cfi_load_mem - the table of an ELF image in memory (the vDSO); 0, or -1 */
+int ft_cfi_load_mem(struct ft_cfi *t, const void *image, size_t size)
+{
+	memset(t, 0, sizeof(*t));
+	elf_version(EV_CURRENT);
+	return load_end(t, elf_memory((char *)image, size), 0);
+}
+
+/* ft_vdso - this process's vDSO image and its size (the ELF's furthest extent); NULL, none */
+const void *ft_vdso(size_t *size)
+{
+	const Elf64_Ehdr *e = (const void *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Phdr *ph;
+	size_t end;
+	int i;
+
+	if (!e || memcmp(e->e_ident, ELFMAG, SELFMAG) || e->e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	end = e->e_shoff + (size_t)e->e_shnum * e->e_shentsize;
+	ph = (const void *)((const char *)e + e->e_phoff);
+	for (i = 0; i < e->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > end)
+			end = ph[i].p_offset + ph[i].p_filesz;
+	*size = end;
+	return e;
 }

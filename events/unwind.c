@@ -124,14 +124,25 @@ static bool same_file(const struct utab *t, const struct stat *sb)
 	       sb->st_mtim.tv_sec == t->mtime.tv_sec && sb->st_mtim.tv_nsec == t->mtime.tv_nsec;
 }
 
+/* vdso_load - the table of the vDSO, from this process's image; true if it has one */
+static bool vdso_load(struct ft_cfi *t)
+{
+	size_t size;
+	const void *image = ft_vdso(&size);
+
+	return image && !ft_cfi_load_mem(t, image, size);
+}
+
 /* ubin_load - @b's file again: the same table, another path's, or one built now */
 static void ubin_load(struct ft_unwinder *u, struct ubin *b)
 {
+	bool vdso = !strcmp(b->path, "[vdso]");	/* the kernel's: the same in every process */
 	struct utab *t;
 	struct stat sb;
 
 	b->checked = u->now;
-	if (stat(b->path, &sb)) {
+	memset(&sb, 0, sizeof(sb));		/* the vDSO: device 0, inode 0 */
+	if (!vdso && stat(b->path, &sb)) {
 		release(u, b->file);
 		b->file = NULL;
 		return;
@@ -147,7 +158,7 @@ static void ubin_load(struct ft_unwinder *u, struct ubin *b)
 		t->dev = sb.st_dev;
 		t->ino = sb.st_ino;
 		t->mtime = sb.st_mtim;
-		t->ok = !ft_cfi_load(&t->t, b->path, 0);
+		t->ok = vdso ? vdso_load(&t->t) : !ft_cfi_load(&t->t, b->path, 0);
 		t->next = u->files;
 		u->files = t;
 	}

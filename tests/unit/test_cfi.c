@@ -356,6 +356,32 @@ static void test_hdr_scan(void **state)
 	ft_cfi_free(&b);
 }
 
+/* test_vdso - the vDSO's table from its image in memory, and from a copy on disk against readelf */
+static void test_vdso(void **state)
+{
+	char path[] = "/tmp/ftscope-vdso-XXXXXX";
+	struct ft_cfi m, f;
+	size_t size;
+	const void *image = ft_vdso(&size);
+	int fd;
+
+	assert_non_null(image);
+	assert_int_equal(ft_cfi_load_mem(&m, image, size), 0);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, image, size), size);
+	close(fd);
+	against_readelf(path, 0);
+	assert_int_equal(ft_cfi_load(&f, path, 0), 0);
+	unlink(path);
+	print_message("vDSO: %zu bytes, %u FDEs, %zu rows\n", size, m.fdes, m.n);
+	assert_true(m.fdes > 0);
+	assert_int_equal(m.n, f.n);
+	assert_memory_equal(m.row, f.row, m.n * sizeof(*m.row));
+	ft_cfi_free(&m);
+	ft_cfi_free(&f);
+}
+
 /* main - run the CFI table tests */
 int main(void)
 {
@@ -365,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_blob),
 		cmocka_unit_test(test_blob_cut),
 		cmocka_unit_test(test_blob_flip),
+		cmocka_unit_test(test_vdso),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

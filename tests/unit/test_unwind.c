@@ -574,6 +574,51 @@ static void test_shared(void **state)
 	ft_unwinder_free(u);
 }
 
+/* vdso_func - the address of a function of this process's vDSO, by its .dynsym name */
+static uint64_t vdso_func(const char *name)
+{
+	size_t size, i;
+	const char *image = ft_vdso(&size);
+	Elf *elf = elf_memory((char *)image, size);
+	Elf_Scn *scn = NULL;
+	uint64_t addr = 0;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	Elf_Data *d;
+
+	while (elf && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM &&
+		    (d = elf_getdata(scn, NULL)))
+			for (i = 0; i < sh.sh_size / sh.sh_entsize; i++)
+				if (gelf_getsym(d, (int)i, &sym) &&
+				    !strcmp(elf_strptr(elf, sh.sh_link, sym.st_name), name))
+					addr = (uintptr_t)image + sym.st_value;	/* linked at 0 */
+	if (elf)
+		elf_end(elf);
+	return addr;
+}
+
+/* test_vdso - a sample stopped at the vDSO's clock_gettime: its CFI, then the caller's */
+static void test_vdso(void **state)
+{
+	struct ft_unwinder *u = ft_unwinder_new();
+	uint64_t w[16], ip[8], base = (uintptr_t)caps[1].stack;
+	struct ft_ustack st = { base, (const unsigned char *)w, sizeof(w) };
+	struct ft_uregs regs = { .have = HAVE };
+	enum ft_unwind_end why;
+
+	memset(w, 0, sizeof(w));
+	regs.r[FT_UREG_IP] = vdso_func("__vdso_clock_gettime");
+	assert_true(regs.r[FT_UREG_IP] != 0);
+	regs.r[FT_UREG_SP] = base;
+	regs.r[FT_UREG_BP] = 1;			/* no frame pointer */
+	w[0] = caps[1].r[FT_UREG_IP];		/* returns into inner, whose CFA is rsp+16 */
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 2);
+	assert_int_equal(ip[1], caps[1].r[FT_UREG_IP]);
+	assert_int_equal(why, FT_UNWIND_DONE);	/* inner's return address: the zero at w[2] */
+	ft_unwinder_free(u);
+}
+
 /* test_speed - ns per frame once the tables are built; the first walk's cost (tables) apart */
 static void test_speed(void **state)
 {
@@ -611,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_fp),
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_shared),
+		cmocka_unit_test(test_vdso),
 		cmocka_unit_test(test_speed),
 	};
 

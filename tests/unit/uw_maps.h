@@ -77,7 +77,7 @@ static int ucode(void *ctx, uint64_t addr, struct ft_ucode *out)
 {
 	const struct map *m = map_of(addr);
 
-	if (!m || !m->x || m->path[0] != '/')
+	if (!m || !m->x || (m->path[0] != '/' && strcmp(m->path, "[vdso]")))
 		return -1;
 	out->path = m->path;
 	out->start = m->start;
