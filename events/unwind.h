@@ -33,8 +33,10 @@ struct ft_ustack {
 	size_t			size;
 };
 
-/* Where the code at an address comes from: a file mapping of the sampled process, or
- * the path "[vdso]" for the vDSO (the unwinder reads the kernel's from its own process). */
+/*
+ * Where the code at an address comes from: a file mapping of the sampled process, or the
+ * path "[vdso]" for the vDSO (the unwinder reads the kernel's from its own process).
+ */
 struct ft_ucode {
 	const char	*path;		/* the file as the process maps it (its /proc/PID/root view) */
 	uint64_t	start, end;	/* the executable mapping holding the address */
