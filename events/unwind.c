@@ -310,9 +310,8 @@ static int cfi_step(const struct ft_cfi_row *row, struct frame *f, const struct 
 	ret = rule_of(row->ra_kind, row->ra_reg, row->ra_off, f, cfa, st, FT_UREG_IP, &ra);
 	if (ret)
 		return ret == 1 ? END(FT_UNWIND_BADCFI) : ret;
+	/* rbp saved outside the copy (below sp in an epilogue, after its pop): not known */
 	bpr = rule_of(row->bp_kind, row->bp_reg, row->bp_off, f, cfa, st, FT_UREG_BP, &bp);
-	if (bpr > 1)
-		return bpr;
 	f->r[FT_UREG_SP] = cfa;
 	f->r[FT_UREG_IP] = ra;
 	f->r[FT_UREG_BP] = bp;

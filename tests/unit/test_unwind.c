@@ -465,7 +465,7 @@ static void test_fp(void **state)
 
 /*
  * cfi_cases - rows written by hand (never run): +0 CFA rsp+8; +1 rsp+0; +2 an expression
- * not taken; +3 rbx+16
+ * not taken; +3 rbx+16; +4 rsp+8 with rbp saved below sp
  */
 void cfi_cases(void);
 asm(".text\n"
@@ -478,6 +478,9 @@ asm(".text\n"
     ".cfi_escape 0x0f, 0x01, 0x30\n"	/* def_cfa_expression: lit0 */
     "nop\n"
     ".cfi_def_cfa rbx, 16\n"
+    "nop\n"
+    ".cfi_def_cfa rsp, 8\n"
+    ".cfi_offset rbp, -24\n"			/* below sp: an epilogue after its pop */
     "nop\n"
     "ret\n"
     ".cfi_endproc\n"
@@ -517,6 +520,11 @@ static void test_rules(void **state)
 	regs.have &= ~(1u << 3);
 	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 1);
 	assert_int_equal(why, FT_UNWIND_BADCFI);
+	/* rbp outside the copy: not known, the walk goes on (here to a zero return) */
+	memset(w, 0, sizeof(w));
+	regs.r[FT_UREG_IP] = f + 4;
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 1);
+	assert_int_equal(why, FT_UNWIND_DONE);
 	ft_unwinder_free(u);
 }
 
