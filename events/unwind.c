@@ -108,6 +108,7 @@ void ft_unwinder_stats(const struct ft_unwinder *u, struct ft_unwinder_stats *s)
 		s->files++;
 		s->no_table += !t->ok;
 		s->rows += t->t.n;
+		s->damaged += t->t.damaged;
 		s->bytes += t->t.cap * sizeof(*t->t.row);
 	}
 }

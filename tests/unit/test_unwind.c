@@ -563,6 +563,7 @@ static void test_shared(void **state)
 	assert_int_equal(s.paths, 3);		/* this binary, libcmocka, libc */
 	assert_int_equal(s.files, 3);
 	assert_int_equal(s.no_table, 0);
+	assert_int_equal(s.damaged, 0);
 	assert_int_equal(ft_unwind(u, &regs, &st, ucode_as, "+/proc/self/root", ip, 64, &why), n);
 	assert_int_equal(why, FT_UNWIND_DONE);
 	ft_unwinder_stats(u, &s);
