@@ -169,6 +169,7 @@ const void *ft_vdso(size_t *size)
 	size_t end;
 	int i;
 
+	*size = 0;
 	if (!e || memcmp(e->e_ident, ELFMAG, SELFMAG) || e->e_ident[EI_CLASS] != ELFCLASS64)
 		return NULL;
 	end = e->e_shoff + (size_t)e->e_shnum * e->e_shentsize;

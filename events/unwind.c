@@ -18,6 +18,8 @@
 #include "events/unwind.h"
 
 #define RECHECK_NS	1000000000ULL	/* a kept table's file is looked at again after this */
+#define PATHS_MIN	1024		/* paths kept before any is let go */
+#define STALE_WALKS	16384		/* a path unused for this many walks is let go */
 #define END(why)	(0x100 | (why))	/* a step's return: the walk ends (0: it goes on) */
 
 /* One file's table, shared by every path that names the file (device, inode, mtime). */
@@ -36,6 +38,7 @@ struct ubin {
 	char		*path;
 	uint32_t	hash;
 	uint64_t	checked;
+	uint64_t	used;		/* the last walk that named it */
 	struct utab	*file;
 };
 
@@ -45,6 +48,8 @@ struct ft_unwinder {
 	struct ubin	*last;
 	struct utab	*files;
 	uint64_t	now;		/* the coarse clock at this walk's start */
+	uint64_t	walks;
+	size_t		sweep_at;	/* paths at which stale ones are let go */
 };
 
 /* The registers a walk knows at one frame. */
@@ -103,6 +108,7 @@ void ft_unwinder_stats(const struct ft_unwinder *u, struct ft_unwinder_stats *s)
 		s->files++;
 		s->no_table += !t->ok;
 		s->rows += t->t.n;
+		s->damaged += t->t.damaged;
 		s->bytes += t->t.cap * sizeof(*t->t.row);
 	}
 }
@@ -167,11 +173,11 @@ static void ubin_load(struct ft_unwinder *u, struct ubin *b)
 	b->file = t;
 }
 
-/* grow - twice the slots, every path placed again; false out of memory */
-static bool grow(struct ft_unwinder *u)
+/* rehash - @cap slots, every path kept placed again; false out of memory */
+static bool rehash(struct ft_unwinder *u, size_t cap)
 {
-	size_t cap = u->cap ? u->cap * 2 : 64, i, j;
 	struct ubin **tab = calloc(cap, sizeof(*tab));
+	size_t i, j;
 
 	if (!tab)
 		return false;
@@ -188,6 +194,30 @@ static bool grow(struct ft_unwinder *u)
 	return true;
 }
 
+/*
+ * sweep - let go of the paths no walk named in the last STALE_WALKS (processes gone, under
+ * /proc/PID/root), their tables with the last path; next sweep at twice what is left
+ */
+static void sweep(struct ft_unwinder *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->cap; i++) {
+		struct ubin *b = u->tab[i];
+
+		if (!b || b->used + STALE_WALKS >= u->walks)
+			continue;
+		release(u, b->file);
+		free(b->path);
+		free(b);
+		u->tab[i] = NULL;
+		u->n--;
+	}
+	u->last = NULL;
+	u->sweep_at = 2 * u->n > PATHS_MIN ? 2 * u->n : PATHS_MIN;
+	rehash(u, u->cap);
+}
+
 /* bin_of - the table of the file at @path, built on first use; NULL when it has none */
 static const struct ft_cfi *bin_of(struct ft_unwinder *u, const char *path)
 {
@@ -197,7 +227,9 @@ static const struct ft_cfi *bin_of(struct ft_unwinder *u, const char *path)
 
 	if (!b || strcmp(b->path, path)) {
 		h = path_hash(path);
-		if (2 * (u->n + 1) > u->cap && !grow(u))
+		if (u->n >= u->sweep_at && u->n >= PATHS_MIN)
+			sweep(u);
+		if (2 * (u->n + 1) > u->cap && !rehash(u, u->cap ? 2 * u->cap : 64))
 			return NULL;
 		for (i = h & (u->cap - 1); (b = u->tab[i]); i = (i + 1) & (u->cap - 1))
 			if (b->hash == h && !strcmp(b->path, path))
@@ -215,6 +247,7 @@ static const struct ft_cfi *bin_of(struct ft_unwinder *u, const char *path)
 		}
 		u->last = b;
 	}
+	b->used = u->walks;
 	if (u->now - b->checked >= RECHECK_NS)
 		ubin_load(u, b);
 	return b->file && b->file->ok ? &b->file->t : NULL;
@@ -310,9 +343,8 @@ static int cfi_step(const struct ft_cfi_row *row, struct frame *f, const struct 
 	ret = rule_of(row->ra_kind, row->ra_reg, row->ra_off, f, cfa, st, FT_UREG_IP, &ra);
 	if (ret)
 		return ret == 1 ? END(FT_UNWIND_BADCFI) : ret;
+	/* rbp saved outside the copy (below sp in an epilogue, after its pop): not known */
 	bpr = rule_of(row->bp_kind, row->bp_reg, row->bp_off, f, cfa, st, FT_UREG_BP, &bp);
-	if (bpr > 1)
-		return bpr;
 	f->r[FT_UREG_SP] = cfa;
 	f->r[FT_UREG_IP] = ra;
 	f->r[FT_UREG_BP] = bp;
@@ -377,6 +409,7 @@ int ft_unwind(struct ft_unwinder *u, const struct ft_uregs *regs, const struct f
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	u->now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	u->walks++;
 	memcpy(f.r, regs->r, sizeof(f.r));
 	f.known = regs->have;
 	f.exact = true;

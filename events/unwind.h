@@ -65,6 +65,7 @@ struct ft_unwinder_stats {
 	size_t		files;		/* distinct files (device, inode, mtime) */
 	size_t		no_table;	/* of them: unreadable, not ELF */
 	size_t		rows, bytes;	/* the tables' rows and memory */
+	size_t		damaged;	/* CIEs and FDEs the tables could not read */
 };
 
 struct ft_unwinder *ft_unwinder_new(void);

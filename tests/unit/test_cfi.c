@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
+#include <gelf.h>
 
 #include "events/cfi.h"
 #include "tests/unit/cfi_readelf.h"
@@ -382,6 +384,90 @@ static void test_vdso(void **state)
 	ft_cfi_free(&f);
 }
 
+/* eh_frame_at - the file offset and address of @path's .eh_frame, from its section headers */
+static void eh_frame_at(const char *path, uint64_t *off, uint64_t *addr, uint64_t *size)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+	GElf_Shdr sh;
+
+	assert_non_null(elf);
+	assert_int_equal(elf_getshdrstrndx(elf, &shstr), 0);
+	*size = 0;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) &&
+		    !strcmp(elf_strptr(elf, shstr, sh.sh_name), ".eh_frame")) {
+			*off = sh.sh_offset;
+			*addr = sh.sh_addr;
+			*size = sh.sh_size;
+		}
+	elf_end(elf);
+	close(fd);
+	assert_true(*size > 0);
+}
+
+/*
+ * test_damaged - a copy of this binary whose second FDE names no CIE: that FDE alone is
+ * counted damaged and its addresses have no row (never another FDE's), with and without
+ * .eh_frame_hdr
+ */
+static void test_damaged(void **state)
+{
+	char self[4096], path[] = "/tmp/ftscope-damaged-XXXXXX", cmd[8300];
+	uint64_t off = 0, addr = 0, size = 0, at = 0, pc = 0;
+	unsigned char *eh;
+	struct ft_cfi a, b[2];
+	uint32_t len, id;
+	int fd, fdes = 0, k;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	assert_true(n > 0);
+	self[n] = 0;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", self, path);
+	assert_int_equal(system(cmd), 0);
+	elf_version(EV_CURRENT);
+	eh_frame_at(path, &off, &addr, &size);
+	eh = malloc(size);
+	fd = open(path, O_RDWR);
+	assert_int_equal(pread(fd, eh, size, off), size);
+	while (at + 8 <= size && fdes < 2) {	/* the second FDE (pcrel sdata4 start) */
+		memcpy(&len, eh + at, 4);
+		memcpy(&id, eh + at + 4, 4);
+		if (id && ++fdes == 2) {
+			int32_t rel;
+
+			memcpy(&rel, eh + at + 8, 4);
+			pc = addr + at + 8 + rel;
+			id += 4;		/* into the middle of its CIE */
+			assert_int_equal(pwrite(fd, &id, 4, off + at + 4), 4);
+		}
+		at += 4 + len;
+	}
+	close(fd);
+	free(eh);
+	assert_int_equal(fdes, 2);
+	k = ft_cfi_load(&b[0], path, 0) | ft_cfi_load(&b[1], path, FT_CFI_NOHDR);
+	unlink(path);				/* before any assert can end the test */
+	assert_int_equal(k, 0);
+	assert_int_equal(ft_cfi_load(&a, self, 0), 0);
+	for (k = 0; k < 2; k++) {
+		print_message("damaged copy (%s): %u FDEs of %u, %u damaged; at %#lx: %s\n",
+			      k ? "scan" : ".eh_frame_hdr", b[k].fdes, a.fdes, b[k].damaged,
+			      (unsigned long)pc, ft_cfi_find(&b[k], pc) ? "a row" : "none");
+		assert_int_equal(b[k].fdes, a.fdes - 1);
+		assert_int_equal(b[k].damaged, 1);
+		assert_non_null(ft_cfi_find(&a, pc));
+		assert_null(ft_cfi_find(&b[k], pc));
+		ft_cfi_free(&b[k]);
+	}
+	ft_cfi_free(&a);
+}
+
 /* main - run the CFI table tests */
 int main(void)
 {
@@ -392,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_blob_cut),
 		cmocka_unit_test(test_blob_flip),
 		cmocka_unit_test(test_vdso),
+		cmocka_unit_test(test_damaged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

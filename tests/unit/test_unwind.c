@@ -465,7 +465,7 @@ static void test_fp(void **state)
 
 /*
  * cfi_cases - rows written by hand (never run): +0 CFA rsp+8; +1 rsp+0; +2 an expression
- * not taken; +3 rbx+16
+ * not taken; +3 rbx+16; +4 rsp+8 with rbp saved below sp
  */
 void cfi_cases(void);
 asm(".text\n"
@@ -478,6 +478,9 @@ asm(".text\n"
     ".cfi_escape 0x0f, 0x01, 0x30\n"	/* def_cfa_expression: lit0 */
     "nop\n"
     ".cfi_def_cfa rbx, 16\n"
+    "nop\n"
+    ".cfi_def_cfa rsp, 8\n"
+    ".cfi_offset rbp, -24\n"			/* below sp: an epilogue after its pop */
     "nop\n"
     "ret\n"
     ".cfi_endproc\n"
@@ -517,6 +520,11 @@ static void test_rules(void **state)
 	regs.have &= ~(1u << 3);
 	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 1);
 	assert_int_equal(why, FT_UNWIND_BADCFI);
+	/* rbp outside the copy: not known, the walk goes on (here to a zero return) */
+	memset(w, 0, sizeof(w));
+	regs.r[FT_UREG_IP] = f + 4;
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 1);
+	assert_int_equal(why, FT_UNWIND_DONE);
 	ft_unwinder_free(u);
 }
 
@@ -555,6 +563,7 @@ static void test_shared(void **state)
 	assert_int_equal(s.paths, 3);		/* this binary, libcmocka, libc */
 	assert_int_equal(s.files, 3);
 	assert_int_equal(s.no_table, 0);
+	assert_int_equal(s.damaged, 0);
 	assert_int_equal(ft_unwind(u, &regs, &st, ucode_as, "+/proc/self/root", ip, 64, &why), n);
 	assert_int_equal(why, FT_UNWIND_DONE);
 	ft_unwinder_stats(u, &s);
@@ -574,28 +583,37 @@ static void test_shared(void **state)
 	ft_unwinder_free(u);
 }
 
-/* vdso_func - the address of a function of this process's vDSO, by its .dynsym name */
-static uint64_t vdso_func(const char *name)
+/*
+ * test_paths - paths no walk names any more (processes gone) are let go: 50000 walks each
+ * naming a new path, one in 100 this binary's; what is kept stays bounded, the file in use too
+ */
+static void test_paths(void **state)
 {
-	size_t size, i;
-	const char *image = ft_vdso(&size);
-	Elf *elf = elf_memory((char *)image, size);
-	Elf_Scn *scn = NULL;
-	uint64_t addr = 0;
-	GElf_Shdr sh;
-	GElf_Sym sym;
-	Elf_Data *d;
+	struct ft_unwinder *u = ft_unwinder_new();
+	uint64_t w[4] = { 0 }, ip[4];
+	struct ft_ustack st = { (uintptr_t)caps[1].stack, (const unsigned char *)w, sizeof(w) };
+	struct ft_uregs regs = { .have = HAVE };
+	struct ft_unwinder_stats s;
+	enum ft_unwind_end why;
+	char path[64];
+	int i;
 
-	while (elf && (scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM &&
-		    (d = elf_getdata(scn, NULL)))
-			for (i = 0; i < sh.sh_size / sh.sh_entsize; i++)
-				if (gelf_getsym(d, (int)i, &sym) &&
-				    !strcmp(elf_strptr(elf, sh.sh_link, sym.st_name), name))
-					addr = (uintptr_t)image + sym.st_value;	/* linked at 0 */
-	if (elf)
-		elf_end(elf);
-	return addr;
+	regs.r[FT_UREG_IP] = (uintptr_t)cfi_cases;	/* CFA rsp+8, a zero return */
+	regs.r[FT_UREG_SP] = st.sp;
+	regs.r[FT_UREG_BP] = 1;
+	for (i = 0; i < 50000; i++) {
+		snprintf(path, sizeof(path), "/nonexistent/%d", i);
+		assert_int_equal(ft_unwind(u, &regs, &st, i % 100 ? ucode_as : ucode, path, ip, 4,
+					   &why), 1);
+		assert_int_equal(why, i % 100 ? FT_UNWIND_NOCFI : FT_UNWIND_DONE);
+	}
+	ft_unwinder_stats(u, &s);
+	print_message("50000 walks, 49500 paths named once: %zu paths kept, %zu files\n", s.paths,
+		      s.files);
+	assert_true(s.paths < 40000);
+	assert_int_equal(s.files, 1);
+	assert_int_equal(s.no_table, 0);
+	ft_unwinder_free(u);
 }
 
 /* test_vdso - a sample stopped at the vDSO's clock_gettime: its CFI, then the caller's */
@@ -657,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_shared),
 		cmocka_unit_test(test_vdso),
+		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_speed),
 	};
 

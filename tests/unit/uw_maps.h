@@ -3,7 +3,8 @@
  * For tests/unit/test_unwind.c: this process's mappings from /proc/self/maps (the
  * unwinder's ucode callback), and names of its addresses from the ELF files' own
  * symbols (.symtab, else the build-ID debug file's, and .dynsym), read with libelf:
- * the oracle that names the walk's frames, apart from the unwinder's code.
+ * the oracle that names the walk's frames, apart from the unwinder's code; a vDSO
+ * function's address by its name.
  */
 #ifndef FTSCOPE_TESTS_UNIT_UW_MAPS_H
 #define FTSCOPE_TESTS_UNIT_UW_MAPS_H
@@ -229,6 +230,30 @@ static struct fname name_of(uint64_t addr)
 				break;	/* prefer a plain name among aliases */
 		}
 	return r;
+}
+
+/* vdso_func - the address of a function of this process's vDSO, by its .dynsym name */
+static uint64_t vdso_func(const char *name)
+{
+	size_t size, i;
+	const char *image = ft_vdso(&size);
+	Elf *elf = elf_memory((char *)image, size);
+	Elf_Scn *scn = NULL;
+	uint64_t addr = 0;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	Elf_Data *d;
+
+	while (elf && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM &&
+		    (d = elf_getdata(scn, NULL)))
+			for (i = 0; i < sh.sh_size / sh.sh_entsize; i++)
+				if (gelf_getsym(d, (int)i, &sym) &&
+				    !strcmp(elf_strptr(elf, sh.sh_link, sym.st_name), name))
+					addr = (uintptr_t)image + sym.st_value;	/* linked at 0 */
+	if (elf)
+		elf_end(elf);
+	return addr;
 }
 
 #endif
