@@ -21,9 +21,9 @@ holds, 1 with the reason otherwise.
                                                same run), frames of BINARY's own
                                                functions (nm) root first: the two
                                                distributions overlap by PCT% at least
-  reaches FOLDED COMM KFRAME FUNC US           COMM's time (us) on stacks holding KFRAME
-                                               is US at least, 99% of it on stacks
-                                               that also hold FUNC
+  reaches FOLDED COMM FRAME FUNC N             COMM's count (us, samples) on stacks
+                                               holding FRAME is N at least, 99% of it
+                                               on stacks that also hold FUNC
 """
 import re
 import subprocess
@@ -162,11 +162,11 @@ def reaches(path, comm, kframe, func, us):
     rows = [(f, n) for f, n in folded(path) if f[0] == comm and kframe in f]
     total = sum(n for _, n in rows)
     hit = sum(n for f, n in rows if func in f)
-    print(f'{comm}: {total} us on stacks with {kframe}, {hit} of them with {func}')
+    print(f'{comm}: {total} (us or samples) on stacks with {kframe}, {hit} of them with {func}')
     if total < int(us):
-        return f'{comm}: {total} us with {kframe}, under {us}'
+        return f'{comm}: {total} with {kframe}, under {us}'
     if hit < total * 0.99:
-        return f'{comm}: only {hit} of {total} us on stacks reaching {func}'
+        return f'{comm}: only {hit} of {total} on stacks reaching {func}'
     return None
 
 
