@@ -101,15 +101,17 @@ void ft_sample_unwind_note(FILE *f, const char *who, const struct ft_sample_req 
 			   const struct ft_sample_counts *c)
 {
 	static const char *const why[FT_UNWIND_NEND] = {
-		[FT_UNWIND_MAX] = "reach %d frames (deeper ones cut)",
-		[FT_UNWIND_STACK] = "go beyond the stack copy (deeper than --call-graph "
+		[FT_UNWIND_MAX] = "at %d frames (deeper ones cut)",
+		[FT_UNWIND_STACK] = "beyond the stack copy (a stack deeper than --call-graph "
 				    "dwarf,SIZE: raise SIZE)",
-		[FT_UNWIND_NOMAP] = "reach code in no file (JIT, or mappings unknown)",
-		[FT_UNWIND_NOCFI] = "reach code without CFI and a sound frame pointer",
-		[FT_UNWIND_BADCFI] = "reach a CFI rule not taken, or a damaged table",
-		[FT_UNWIND_LOOP] = "stop where the stack pointer did not grow",
+		[FT_UNWIND_NOMAP] = "at code in no file (JIT, or mappings unknown)",
+		[FT_UNWIND_NOCFI] = "at code without CFI and a sound frame pointer",
+		[FT_UNWIND_BADCFI] = "at a CFI rule not taken, or a damaged table",
+		[FT_UNWIND_LOOP] = "where the stack pointer did not grow",
 	};
+
 	unsigned long long n = ft_sample_unwound(c);
+	const char *sep = "; stopped: ";
 	int i;
 
 	if (!n || !r || r->callgraph != FT_CG_DWARF)
@@ -119,10 +121,11 @@ void ft_sample_unwind_note(FILE *f, const char *who, const struct ft_sample_req 
 	for (i = 1; i < FT_UNWIND_NEND; i++) {
 		if (!c->unwound[i])
 			continue;
-		fprintf(f, ", %llu ", c->unwound[i]);
+		fprintf(f, "%s%llu ", sep, c->unwound[i]);
 		fprintf(f, why[i], FT_SAMPLE_MAX_STACK);
+		sep = ", ";
 	}
-	fputs(" (the frames before the stop are kept)\n", f);
+	fputs(*sep == ',' ? " (the frames before the stop kept)\n" : "\n", f);
 }
 
 /**

@@ -104,7 +104,7 @@ if [ -x /usr/bin/python3 ]; then
 t = time.monotonic() + 1
 while time.monotonic() < t: pass' > $OUT/uw-vdso.folded 2> $OUT/uw-vdso.err
 	if python3 $PY reaches $OUT/uw-vdso.folded python3 __clock_gettime Py_BytesMain 20 \
-		> $OUT/uw-vdso.c 2>&1 && ! grep -q 'reach code in no file' $OUT/uw-vdso.err; then
+		> $OUT/uw-vdso.c 2>&1 && ! grep -q 'at code in no file' $OUT/uw-vdso.err; then
 		pass unwind_python_vdso
 	else
 		fail unwind_python_vdso "$(tail -1 $OUT/uw-vdso.c); $(grep -h 'unwound by' $OUT/uw-vdso.err)"
@@ -119,7 +119,7 @@ fi
 # 5. a copy too small for the stack: the walks stop there, counted in the note
 ft unwind_small_copy 0 profile --call-graph dwarf,64 -F 999 -f -- $WL/chains 300 \
 	> $OUT/uw-small.folded 2> $OUT/uw-small.err
-if grep -q 'go beyond the stack copy' $OUT/uw-small.err &&
+if grep -q 'beyond the stack copy' $OUT/uw-small.err &&
 	! python3 $PY split $OUT/uw-small.folded $OUT/uw-small.err ch-burn burn_leaf 3 $AB $C \
 		> /dev/null; then
 	pass unwind_small_copy
