@@ -146,6 +146,11 @@ $(FUZZ_O)mkseed: tests/fuzz/mkseed.c libftscope.a
 tests/workloads/%: tests/workloads/%.c tests/workloads/offwin.h tests/workloads/cputime.h
 	$(CC) -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread -o $@ $<
 
+# chains: built as distributions build their packages (-O2, no frame pointers), for the
+# CFI unwinder's checks (tests/live/unwind.sh): a frame-pointer walk loses its callers
+tests/workloads/chains: tests/workloads/chains.c tests/workloads/offwin.h tests/workloads/cputime.h
+	$(CC) -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror -pthread -o $@ $<
+
 tests/bench/decode_bench: tests/bench/decode_bench.c libftscope.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

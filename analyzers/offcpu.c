@@ -39,6 +39,7 @@ struct offcpu_task {
 
 enum {
 	OPT_DELIMITED = 0x100, OPT_STATE, OPT_SVG, OPT_WAKERS, OPT_STACKS, OPT_PPROF,
+	OPT_CALL_GRAPH,
 };
 
 static const struct option offcpu_longopts[] = {
@@ -55,6 +56,7 @@ static const struct option offcpu_longopts[] = {
 	{ "pprof",		required_argument,	NULL, OPT_PPROF },
 	{ "wakers",		no_argument,		NULL, OPT_WAKERS },
 	{ "stacks",		required_argument,	NULL, OPT_STACKS },
+	{ "call-graph",		required_argument,	NULL, OPT_CALL_GRAPH },
 	{ 0 }
 };
 
@@ -97,6 +99,7 @@ static int offcpu_parse_opt(void *priv, int opt, const char *arg)
 	case OPT_PPROF: o->pprof.path = arg; return 0;
 	case OPT_STATE: return parse_states(o, arg);
 	case OPT_STACKS: return offcpu_stacks_opt(o, arg);
+	case OPT_CALL_GRAPH: return offcpu_callgraph_opt(o, arg);
 	case 'm':
 	case 'M':
 		if (ft_parse_long(arg, 0, 1000L * 1000 * 1000 * 3600, &v))
@@ -144,11 +147,7 @@ static int offcpu_check(void *priv, const struct ft_env *env)
 		ft_err("--max-block-time is below --min-block-time");
 		return -1;
 	}
-	if (o->wakers && o->stacks_perf) {
-		ft_err("--wakers takes the waker's stacks from ftrace: not with --stacks perf");
-		return -1;
-	}
-	return 0;
+	return offcpu_perf_check(o, env);
 }
 
 /**
@@ -506,7 +505,11 @@ const struct ft_analyzer ft_offcpu = {
 				  "      --wakers         add the waker's stacks and comm (BCC offwaketime)\n"
 				  "      --stacks SRC     where stacks come from: ftrace (default; 8 user\n"
 				  "                       frames) or perf (127 frames: a perf_event_open\n"
-				  "                       sample of every switch)\n",
+				  "                       sample of every switch)\n"
+				  "      --call-graph fp|dwarf[,SIZE]  perf's user stacks (implies --stacks\n"
+				  "                       perf): the kernel's frame-pointer walk, or (default)\n"
+				  "                       SIZE bytes of user stack copied per switch (8192;\n"
+				  "                       at most 65528) and unwound by CFI (.eh_frame)\n",
 		.examples	= "  ftscope offcpu -d 5                   # whole system for 5 seconds\n"
 				  "  ftscope offcpu -p 1234 -f > out.folded # folded, for flamegraph.pl\n"
 				  "  ftscope offcpu --svg off.svg -- ./app # flame graph of a command\n"

@@ -75,6 +75,7 @@ struct offcpu {
 	struct ft_outfile	svg;		/* --svg FILE, open from init on */
 	struct offcpu_pprof	pprof;		/* --pprof FILE (offcpu_pprof.c) */
 	bool			stacks_perf;	/* --stacks perf: stacks from samples */
+	bool			stacks_set;	/* --stacks given (--call-graph implies perf) */
 	struct ft_sample_req	sreq;
 	struct offcpu_perf	*perf;		/* ... their queues (offcpu_perf.c) */
 	/* tracking */
@@ -135,6 +136,8 @@ void offcpu_pprof_abandon(struct offcpu *o);
 
 /* --stacks perf: stacks from perf_event_open samples of sched_switch (offcpu_perf.c) */
 int offcpu_stacks_opt(struct offcpu *o, const char *arg);
+int offcpu_callgraph_opt(struct offcpu *o, const char *arg);
+int offcpu_perf_check(struct offcpu *o, const struct ft_env *env);
 const struct ft_sample_req *offcpu_sampling(void *priv);
 void offcpu_sample(void *priv, const struct ft_sample *s);
 int offcpu_perf_init(struct offcpu *o);

@@ -32,6 +32,9 @@
  */
 #define MATCH_NS	(100 * 1000ULL)
 
+/* User stacks of --stacks perf: CFI unwinding of a stack copy (docs/offcpu.md: its cost) */
+#define DEFAULT_CALLGRAPH	FT_CG_DWARF
+
 /* Queue length per CPU: live, what one round brings; from a file, all of them. */
 #define QUEUE_LIVE	(1U << 16)
 #define QUEUE_FILE	(1U << 21)
@@ -72,6 +75,39 @@ int offcpu_stacks_opt(struct offcpu *o, const char *arg)
 		return FT_OPT_REPORTED;
 	}
 	o->stacks_perf = !strcmp(arg, "perf");
+	o->stacks_set = true;
+	return 0;
+}
+
+/**
+ * offcpu_callgraph_opt - --call-graph fp|dwarf[,SIZE]: how the user stacks of perf
+ * samples are taken (--stacks perf, which it implies)
+ * Returns 0, or FT_OPT_REPORTED after one error line.
+ */
+int offcpu_callgraph_opt(struct offcpu *o, const char *arg)
+{
+	return ft_sample_callgraph_opt(&o->sreq, arg) ? FT_OPT_REPORTED : 0;
+}
+
+/* offcpu_perf_check - --stacks, --call-graph and --wakers against each other; -1 printed */
+int offcpu_perf_check(struct offcpu *o, const struct ft_env *env)
+{
+	if (o->sreq.callgraph && o->stacks_set && !o->stacks_perf) {
+		ft_err("--call-graph shapes the stacks of perf samples: not with --stacks ftrace");
+		return -1;
+	}
+	if (o->sreq.callgraph && !env->live) {
+		ft_err("--call-graph chooses how a live run samples: a file (-i) holds the "
+		       "stacks it was recorded with");
+		return -1;
+	}
+	if (o->wakers && (o->stacks_perf || o->sreq.callgraph)) {
+		ft_err("--wakers takes the waker's stacks from ftrace: not with %s",
+		       o->stacks_perf ? "--stacks perf" : "--call-graph");
+		return -1;
+	}
+	if (o->sreq.callgraph)
+		o->stacks_perf = true;
 	return 0;
 }
 
@@ -87,6 +123,8 @@ const struct ft_sample_req *offcpu_sampling(void *priv)
 	o->sreq.period = 1;
 	o->sreq.user = !o->kstack_only;
 	o->sreq.kernel = !o->ustack_only;
+	if (!o->sreq.callgraph)
+		o->sreq.callgraph = DEFAULT_CALLGRAPH;
 	return &o->sreq;
 }
 
@@ -268,16 +306,22 @@ void offcpu_perf_stacks(struct offcpu *o, const struct ft_event *ev, uint32_t *k
 void offcpu_perf_notes(struct offcpu *o, FILE *f)
 {
 	const struct offcpu_stack_notes *sn = &o->sn;
+	bool dwarf = o->env->sampled && o->env->sampled->callgraph == FT_CG_DWARF;
 
 	fprintf(f, "offcpu: stacks from perf samples of sched_switch: %llu of %llu switch-outs "
 		"matched (within %llu us), deepest %d user and %d kernel frames (at most %d)\n",
 		sn->sampled, sn->sampled + sn->no_sample + sn->before_sampling,
 		(unsigned long long)(sn->match_ns + 999) / 1000, sn->udepth, sn->kdepth,
 		FT_SAMPLE_MAX_STACK);
+	if (dwarf && o->env->samples)
+		ft_sample_unwind_note(f, "offcpu", o->env->sampled, o->env->samples);
 	if (sn->ustack_early || sn->ustack_limit)
-		fprintf(f, "offcpu: user stacks (frame-pointer walk): %llu end early at code built "
-			"without frame pointers, %llu reach %d frames (deeper frames cut)\n",
-			sn->ustack_early, sn->ustack_limit, FT_SAMPLE_MAX_STACK);
+		fprintf(f, "offcpu: user stacks (%s): %llu end early at %s, "
+			"%llu reach %d frames (deeper frames cut)\n",
+			dwarf ? "CFI" : "frame-pointer walk", sn->ustack_early,
+			dwarf ? "an address in no file mapping" :
+			"code built without frame pointers", sn->ustack_limit,
+			FT_SAMPLE_MAX_STACK);
 	if (sn->no_sample || sn->before_sampling)
 		fprintf(f, "offcpu: %llu switch-outs without their sample (none within %llu us), "
 			"%llu more before sampling began: no stacks\n", sn->no_sample,
@@ -298,6 +342,14 @@ void offcpu_perf_json(struct offcpu *o, struct ft_json *j)
 	ft_json_u64(j, "deepest_kernel_stack", (uint64_t)o->sn.kdepth);
 	ft_json_u64(j, "user_stacks_at_limit", o->sn.ustack_limit);
 	ft_json_u64(j, "samples_dropped", o->sn.samples_dropped);
+	if (o->env->samples && ft_sample_unwound(o->env->samples)) {
+		int i;
+
+		ft_json_obj_begin(j, "user_stacks_unwound");
+		for (i = 0; i < FT_UNWIND_NEND; i++)
+			ft_json_u64(j, ft_sample_unwind_key(i), o->env->samples->unwound[i]);
+		ft_json_obj_end(j);
+	}
 }
 
 /* offcpu_perf_fini - free the queues */

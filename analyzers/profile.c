@@ -19,13 +19,16 @@
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "output/flame.h"
+#include "output/json.h"
 #include "lib/util.h"
 
 #define DEFAULT_HZ	99	/* perf record -F 99 -g, bpftrace profile:hz:99 */
+/* user stacks at a frequency: CFI unwinding of a stack copy (docs/profile.md: its cost) */
+#define DEFAULT_CALLGRAPH	FT_CG_DWARF
 #define DEFAULT_TOP	20
 
 enum {
-	OPT_SVG = 0x100, OPT_OFFCPU, OPT_STATE, OPT_TOP, OPT_PPROF,
+	OPT_SVG = 0x100, OPT_OFFCPU, OPT_STATE, OPT_TOP, OPT_PPROF, OPT_CALL_GRAPH,
 };
 
 static const struct option profile_longopts[] = {
@@ -41,6 +44,7 @@ static const struct option profile_longopts[] = {
 	{ "offcpu",		no_argument,		NULL, OPT_OFFCPU },
 	{ "state",		no_argument,		NULL, OPT_STATE },
 	{ "top",		required_argument,	NULL, OPT_TOP },
+	{ "call-graph",		required_argument,	NULL, OPT_CALL_GRAPH },
 	{ 0 }
 };
 
@@ -71,6 +75,8 @@ static int profile_parse_opt(void *priv, int opt, const char *arg)
 	case OPT_PPROF: p->oc.pprof.path = arg; return 0;
 	case OPT_OFFCPU: p->offcpu = true; return 0;
 	case OPT_STATE: p->state = true; return 0;
+	case OPT_CALL_GRAPH:
+		return ft_sample_callgraph_opt(&p->req, arg) ? FT_OPT_REPORTED : 0;
 	case OPT_TOP:
 		if (ft_parse_long(arg, 0, 1L << 30, &v))
 			return -1;
@@ -124,9 +130,9 @@ static int profile_check(void *priv, const struct ft_env *env)
 		       "-c and -e other than cpu-clock do not apply");
 		return -1;
 	}
-	if (!env->live && (p->freq_set || p->period_set || p->event_set)) {
-		ft_err("-F, -c and -e choose what is sampled live: a file (-i) holds the "
-		       "samples it was recorded with");
+	if (!env->live && (p->freq_set || p->period_set || p->event_set || p->req.callgraph)) {
+		ft_err("-F, -c, -e and --call-graph choose what is sampled live: a file (-i) "
+		       "holds the samples it was recorded with");
 		return -1;
 	}
 	max = env->live && p->freq_set ? max_sample_rate() : 0;
@@ -169,6 +175,10 @@ static const struct ft_sample_req *profile_sampling(void *priv)
 		p->req.freq = DEFAULT_HZ;
 	p->req.user = !p->kstack_only;
 	p->req.kernel = !p->ustack_only;
+	/* -c N: every Nth event, exact counts; 8 KB copies of page faults at -c 1 lost
+	   2640 of 20000 samples where the frame-pointer walk lost none */
+	if (!p->req.callgraph)
+		p->req.callgraph = p->period_set ? FT_CG_FP : DEFAULT_CALLGRAPH;
 	return &p->req;
 }
 
@@ -416,6 +426,24 @@ static void profile_event(void *priv, const struct ft_event *ev)
 		offcpu_track_event(&p->oc, ev);
 }
 
+/* profile_unwind_notes - live, dwarf: where the user stacks' unwinding stopped, run-long */
+static void profile_unwind_notes(struct profile *p, struct ft_report *r)
+{
+	const struct ft_sample_counts *c = p->env->samples;
+	int i;
+
+	if (!c || !ft_sample_unwound(c))
+		return;
+	if (!r->json) {
+		ft_sample_unwind_note(r->footer ? r->footer : r->f, "profile", profile_req(p), c);
+		return;
+	}
+	ft_json_obj_begin(r->json, "user_stacks_unwound");
+	for (i = 0; i < FT_UNWIND_NEND; i++)
+		ft_json_u64(r->json, ft_sample_unwind_key(i), c->unwound[i]);
+	ft_json_obj_end(r->json);
+}
+
 /* profile_report - the profile; an interval's totals then start again */
 static void profile_report(void *priv, struct ft_report *r)
 {
@@ -424,6 +452,8 @@ static void profile_report(void *priv, struct ft_report *r)
 	if (p->offcpu)
 		offcpu_track_flush(&p->oc, r->ts);	/* waits still open count to now */
 	profile_print(p, r);
+	if (r->final)
+		profile_unwind_notes(p, r);
 	if (r->interval) {
 		if (p->sum)
 			memset(p->sum, 0, p->vcap * sizeof(*p->sum));
@@ -469,7 +499,12 @@ const struct ft_analyzer ft_profile = {
 				  "                       every stack in microseconds, off-CPU ones end in\n"
 				  "                       [off-cpu]_[o]\n"
 				  "      --state          with --offcpu: [sleeping], [uninterruptible],\n"
-				  "                       [runnable] (preempted) instead of [off-cpu]\n",
+				  "                       [runnable] (preempted) instead of [off-cpu]\n"
+				  "      --call-graph fp|dwarf[,SIZE]  user stacks: the kernel's frame-\n"
+				  "                       pointer walk (the default with -c), or (the default\n"
+				  "                       with -F) SIZE bytes of user stack copied per sample\n"
+				  "                       (8192; at most 65528) and unwound by CFI (.eh_frame):\n"
+				  "                       whole stacks of code built without frame pointers\n",
 		.examples	= "  ftscope profile -a -d 10               # whole system, 99 Hz, 10 s\n"
 				  "  ftscope profile -F 499 --svg cpu.svg -- ./app   # flame graph of a command\n"
 				  "  ftscope profile -p 1234 -f > cpu.folded # folded, for flamegraph.pl\n"

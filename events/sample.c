@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "events/sample.h"
+#include "lib/util.h"
 
 static const char magic[8] = "FTSAMP1";
 
@@ -30,6 +31,101 @@ static bool get(const unsigned char **p, const unsigned char *end, void *v, size
 	memcpy(v, *p, n);
 	*p += n;
 	return true;
+}
+
+/**
+ * ft_sample_callgraph_opt - --call-graph fp|dwarf[,SIZE] into @r, as perf record takes
+ * it: SIZE the bytes of user stack copied per sample, a multiple of 8 up to the
+ * kernel's limit. Returns 0, or -1 after one error line.
+ */
+int ft_sample_callgraph_opt(struct ft_sample_req *r, const char *arg)
+{
+	const char *size = strchr(arg, ',');
+	size_t mode = size ? (size_t)(size - arg) : strlen(arg);
+	unsigned long long v;
+	char *end;
+
+	if (mode == 2 && !strncmp(arg, "fp", 2) && !size) {
+		r->callgraph = FT_CG_FP;
+		return 0;
+	}
+	if (mode != 5 || strncmp(arg, "dwarf", 5)) {
+		ft_err("--call-graph takes fp or dwarf[,SIZE], not '%s'", arg);
+		return -1;
+	}
+	r->callgraph = FT_CG_DWARF;
+	r->stack_user = 0;
+	if (!size)
+		return 0;
+	errno = 0;
+	v = size[1] >= '0' && size[1] <= '9' ? strtoull(size + 1, &end, 10) : 0;
+	if (errno || !v || *end || v % 8 || v > FT_STACK_USER_MAX) {
+		ft_err("--call-graph dwarf,SIZE: SIZE is the bytes of user stack copied per "
+		       "sample, a multiple of 8 from 8 to %d (the kernel's limit), not '%s'",
+		       FT_STACK_USER_MAX, size + 1);
+		return -1;
+	}
+	r->stack_user = (uint32_t)v;
+	return 0;
+}
+
+/* ft_sample_unwind_key - a JSON key for why user stacks ended (enum ft_unwind_end) */
+const char *ft_sample_unwind_key(int why)
+{
+	static const char *const key[FT_UNWIND_NEND] = {
+		[FT_UNWIND_DONE] = "whole", [FT_UNWIND_MAX] = "at_frame_limit",
+		[FT_UNWIND_STACK] = "beyond_stack_copy", [FT_UNWIND_NOMAP] = "at_unmapped_code",
+		[FT_UNWIND_NOCFI] = "without_cfi", [FT_UNWIND_BADCFI] = "at_unhandled_cfi",
+		[FT_UNWIND_LOOP] = "looped",
+	};
+
+	return why >= 0 && why < FT_UNWIND_NEND ? key[why] : "other";
+}
+
+/* ft_sample_unwound - how many user stacks were unwound by CFI */
+unsigned long long ft_sample_unwound(const struct ft_sample_counts *c)
+{
+	unsigned long long n = 0;
+	int i;
+
+	for (i = 0; i < FT_UNWIND_NEND; i++)
+		n += c->unwound[i];
+	return n;
+}
+
+/*
+ * ft_sample_unwind_note - "WHO: user stacks unwound by CFI ...": how many, and where
+ * the walks that did not reach the outermost frame stopped (nothing when none was)
+ */
+void ft_sample_unwind_note(FILE *f, const char *who, const struct ft_sample_req *r,
+			   const struct ft_sample_counts *c)
+{
+	static const char *const why[FT_UNWIND_NEND] = {
+		[FT_UNWIND_MAX] = "at %d frames (deeper ones cut)",
+		[FT_UNWIND_STACK] = "beyond the stack copy (a stack deeper than --call-graph "
+				    "dwarf,SIZE: raise SIZE)",
+		[FT_UNWIND_NOMAP] = "at code in no file (JIT, or mappings unknown)",
+		[FT_UNWIND_NOCFI] = "at code without CFI and a sound frame pointer",
+		[FT_UNWIND_BADCFI] = "at a CFI rule not taken, or a damaged table",
+		[FT_UNWIND_LOOP] = "where the stack pointer did not grow",
+	};
+
+	unsigned long long n = ft_sample_unwound(c);
+	const char *sep = "; stopped: ";
+	int i;
+
+	if (!n || !r || r->callgraph != FT_CG_DWARF)
+		return;
+	fprintf(f, "%s: user stacks unwound by CFI from %u-byte stack copies: %llu of %llu whole",
+		who, r->stack_user, c->unwound[FT_UNWIND_DONE], n);
+	for (i = 1; i < FT_UNWIND_NEND; i++) {
+		if (!c->unwound[i])
+			continue;
+		fprintf(f, "%s%llu ", sep, c->unwound[i]);
+		fprintf(f, why[i], FT_SAMPLE_MAX_STACK);
+		sep = ", ";
+	}
+	fputs(*sep == ',' ? " (the frames before the stop kept)\n" : "\n", f);
 }
 
 /**
@@ -122,7 +218,8 @@ int ft_sample_file_open(struct ft_sample_file *f, const void *blob, size_t len)
 	f->req.event = f->event;
 	f->req.user = flags & 1;
 	f->req.kernel = flags & 2;
-	f->counts = (struct ft_sample_counts){ counts[0], counts[1], counts[2], counts[3] };
+	f->counts = (struct ft_sample_counts){ .samples = counts[0], .lost = counts[1],
+					       .throttled = counts[2], .bad = counts[3] };
 	f->rec = p;
 	f->end = end;
 	return 0;

@@ -10,9 +10,27 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "events/unwind.h"
 
 /* Deepest callchain kept per sample (perf's default kernel.perf_event_max_stack). */
 #define FT_SAMPLE_MAX_STACK	127
+
+/* How user stacks are taken (--call-graph, as perf record's). */
+enum ft_callgraph {
+	FT_CG_DEFAULT,		/* the analyzer's default */
+	FT_CG_FP,		/* the kernel's frame-pointer walk (PERF_SAMPLE_CALLCHAIN) */
+	FT_CG_DWARF,		/* a copy of the user stack and registers, unwound by CFI */
+};
+
+/* Bytes of user stack copied per sample with dwarf: perf's default, and the kernel's
+   most (sample_stack_user below USHRT_MAX, a multiple of 8: 65536 gives EINVAL). */
+#define FT_STACK_USER_DEFAULT	8192
+#define FT_STACK_USER_MAX	65528
+
+/* Why user stacks ended (enum ft_unwind_end), counted per sample. */
+#define FT_UNWIND_NEND		(FT_UNWIND_LOOP + 1)
 
 /* What to sample: filled by the analyzer's options, opened by the tracer. */
 struct ft_sample_req {
@@ -21,6 +39,8 @@ struct ft_sample_req {
 	uint64_t	freq;		/* samples per second (-F), 0: every period events */
 	uint64_t	period;		/* -c: one sample every period events */
 	bool		user, kernel;	/* the frames wanted (callchain) */
+	uint8_t		callgraph;	/* enum ft_callgraph: how user frames are taken */
+	uint32_t	stack_user;	/* dwarf: bytes of stack copied (0: the default) */
 };
 
 /* One sample. Frames are leaf first: nk kernel addresses, then nu user ones. */
@@ -45,6 +65,8 @@ struct ft_sample {
  */
 struct ft_sample_counts {
 	unsigned long long	samples, lost, throttled, bad;
+	/* live, dwarf: user stacks unwound, by why each walk ended (not kept in a file) */
+	unsigned long long	unwound[FT_UNWIND_NEND];
 };
 
 /*
@@ -67,6 +89,12 @@ struct ft_sample_file {
 	uint32_t		ncomm;
 	const unsigned char	*rec, *end;	/* the records */
 };
+
+int ft_sample_callgraph_opt(struct ft_sample_req *r, const char *arg);
+void ft_sample_unwind_note(FILE *f, const char *who, const struct ft_sample_req *r,
+			   const struct ft_sample_counts *c);
+unsigned long long ft_sample_unwound(const struct ft_sample_counts *c);
+const char *ft_sample_unwind_key(int why);
 
 int ft_sample_file_open(struct ft_sample_file *f, const void *blob, size_t len);
 int ft_sample_file_next(struct ft_sample_file *f, struct ft_sample *s, uint64_t *ip);

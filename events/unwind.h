@@ -33,7 +33,10 @@ struct ft_ustack {
 	size_t			size;
 };
 
-/* Where the code at an address comes from: a file mapping of the sampled process. */
+/*
+ * Where the code at an address comes from: a file mapping of the sampled process, or the
+ * path "[vdso]" for the vDSO (the unwinder reads the kernel's from its own process).
+ */
 struct ft_ucode {
 	const char	*path;		/* the file as the process maps it (its /proc/PID/root view) */
 	uint64_t	start, end;	/* the executable mapping holding the address */
@@ -56,8 +59,18 @@ enum ft_unwind_end {
 
 struct ft_unwinder;
 
+/* What an unwinder keeps (ft_unwinder_stats). */
+struct ft_unwinder_stats {
+	size_t		paths;		/* as ft_ucode_fn named the files */
+	size_t		files;		/* distinct files (device, inode, mtime) */
+	size_t		no_table;	/* of them: unreadable, not ELF */
+	size_t		rows, bytes;	/* the tables' rows and memory */
+	size_t		damaged;	/* CIEs and FDEs the tables could not read */
+};
+
 struct ft_unwinder *ft_unwinder_new(void);
 void ft_unwinder_free(struct ft_unwinder *u);
+void ft_unwinder_stats(const struct ft_unwinder *u, struct ft_unwinder_stats *s);
 /*
  * ft_unwind - the user frames of one sample, leaf first, into @ip (at most @max; the
  * first is the sample's rip; return addresses as they are, not minus one). Returns

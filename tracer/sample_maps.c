@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tracer/sample_maps.h"
 #include "tracer/session.h"
@@ -30,6 +31,9 @@ struct smap_proc {
 	unsigned int	gen, handed;	/* changes made, and the change last handed out */
 	char		*text;		/* PROCMAPS text of change text_gen, or NULL */
 	unsigned int	text_gen;
+	int		last;		/* the file ft_smaps_find found last */
+	uint64_t	vdso_lo, vdso_hi;	/* its [vdso] mapping, 0 0 unknown */
+	signed char	root;		/* 0 not known, 1 our root, -1 another (a container) */
 };
 
 /* A thread's name, from the kernel's COMM records (exec, prctl) and forks. */
@@ -81,6 +85,8 @@ static void proc_clear(struct smap_proc *p)
 	p->f = NULL;
 	p->text = NULL;
 	p->n = 0;
+	p->vdso_lo = p->vdso_hi = 0;	/* an exec maps its own */
+	p->root = 0;
 	p->gen++;
 }
 
@@ -109,6 +115,26 @@ static void add_file(struct smap_proc *p, uint64_t base, uint64_t end, const cha
 	p->gen++;
 }
 
+/* vdso_of - the [vdso] mapping of process @pid from /proc, or 0 0 */
+static void vdso_of(int pid, uint64_t *lo, uint64_t *hi)
+{
+	char path[64], line[256];
+	unsigned long long a, b;
+	FILE *f;
+
+	*lo = *hi = 0;
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, " [vdso]") && sscanf(line, "%llx-%llx", &a, &b) == 2) {
+			*lo = a;
+			*hi = b;
+			break;
+		}
+	if (f)
+		fclose(f);
+}
+
 /* from_proc - a process first seen: its mappings as /proc shows them now */
 static void from_proc(struct smap_proc *p)
 {
@@ -124,6 +150,7 @@ static void from_proc(struct smap_proc *p)
 		if (sscanf(line, "%llx %llx %4095s", &lo, &hi, path) == 3)
 			add_file(p, lo, hi, path);
 	free(text);
+	vdso_of(p->pid, &p->vdso_lo, &p->vdso_hi);
 }
 
 /* proc_of - the entry of @pid, made (from /proc unless @fresh) when new; NULL on ENOMEM */
@@ -149,6 +176,14 @@ void ft_smaps_mmap(struct ft_smaps *m, int pid, uint64_t addr, uint64_t len, uin
 {
 	struct smap_proc *p;
 
+	if (pid > 0 && !strcmp(path, "[vdso]")) {
+		p = proc_of(m, pid, false);
+		if (p) {
+			p->vdso_lo = addr;
+			p->vdso_hi = addr + len;
+		}
+		return;
+	}
 	if (pid <= 0 || path[0] != '/' || pgoff > addr)
 		return;
 	p = proc_of(m, pid, false);
@@ -180,8 +215,56 @@ void ft_smaps_fork(struct ft_smaps *m, int pid, int ppid)
 	if (!c || !p)
 		return;
 	memcpy(c->comm, p->comm, sizeof(c->comm));
+	c->vdso_lo = p->vdso_lo;
+	c->vdso_hi = p->vdso_hi;
 	for (i = 0; i < p->n; i++)
 		add_file(c, p->f[i].base, p->f[i].end, p->f[i].path);
+}
+
+/* own_root - does process @p see the files as we do (same root directory)? */
+static bool own_root(struct smap_proc *p)
+{
+	struct stat a, b;
+	char path[64];
+
+	if (!p->root) {
+		snprintf(path, sizeof(path), "/proc/%d/root", p->pid);
+		/* gone: its files are taken as ours (the same for nearly every process) */
+		p->root = stat(path, &a) || stat("/", &b) ||
+			  (a.st_dev == b.st_dev && a.st_ino == b.st_ino) ? 1 : -1;
+	}
+	return p->root > 0;
+}
+
+/**
+ * ft_smaps_find - the file mapping of process @pid holding @addr, for the unwinder
+ * (a process first seen is read from /proc). Returns 0 with @hit filled, or -1
+ * (no file there: anonymous memory, JIT code, or a process whose maps are unknown).
+ */
+int ft_smaps_find(struct ft_smaps *m, int pid, uint64_t addr, struct ft_smaps_hit *hit)
+{
+	struct smap_proc *p = pid > 0 ? proc_of(m, pid, false) : NULL;
+	int i, k;
+
+	for (k = 0; p && k < p->n; k++) {
+		i = (p->last + k) % p->n;	/* frames of one file come in runs */
+		if (addr < p->f[i].base || addr >= p->f[i].end)
+			continue;
+		p->last = i;
+		hit->base = p->f[i].base;
+		hit->end = p->f[i].end;
+		hit->path = p->f[i].path;
+		hit->own_root = own_root(p);
+		return 0;
+	}
+	if (p && addr >= p->vdso_lo && addr < p->vdso_hi) {
+		hit->path = "[vdso]";	/* the unwinder reads its own: the same image */
+		hit->base = p->vdso_lo;
+		hit->end = p->vdso_hi;
+		hit->own_root = true;
+		return 0;
+	}
+	return -1;
 }
 
 /* text_of - @p's PROCMAPS text, made again after a change; NULL on ENOMEM */

@@ -6,10 +6,18 @@
 #ifndef FTSCOPE_TRACER_SAMPLE_MAPS_H
 #define FTSCOPE_TRACER_SAMPLE_MAPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "lib/tab.h"
+
+/* A file mapping of a process, as the unwinder asks for it (ft_smaps_find). */
+struct ft_smaps_hit {
+	uint64_t	base, end;	/* where the file's offset 0 would be, and its end */
+	const char	*path;		/* the file, as the process names it */
+	bool		own_root;	/* the process sees our root: @path is ours too */
+};
 
 struct ft_smaps {
 	struct ft_tab	procs;		/* pid -> its mappings */
@@ -23,6 +31,7 @@ void ft_smaps_exec(struct ft_smaps *m, int pid, const char *comm);
 void ft_smaps_fork(struct ft_smaps *m, int pid, int ppid);
 void ft_smaps_name(struct ft_smaps *m, int tid, const char *comm);
 const char *ft_smaps_comm(const struct ft_smaps *m, int tid);
+int ft_smaps_find(struct ft_smaps *m, int pid, uint64_t addr, struct ft_smaps_hit *hit);
 const char *ft_smaps_changed(struct ft_smaps *m, int pid, size_t *len);
 void ft_smaps_each(struct ft_smaps *m, void (*fn)(void *ctx, int pid, const char *text),
 		   void *ctx);

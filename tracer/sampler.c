@@ -5,7 +5,9 @@
  * the events of a CPU share that CPU's ring (PERF_EVENT_IOC_SET_OUTPUT), because
  * the kernel maps no ring of an inherited per-task event. Samples are stamped on
  * the trace's clock (ft_sampler_clock). Each round drains every ring; the
- * kernel's LOST and THROTTLE records are counted.
+ * kernel's LOST and THROTTLE records are counted. User stacks are the kernel's
+ * frame-pointer walk (fp), or with dwarf the frames the unwinder finds in a copy of
+ * the user stack (tracer/sample_unwind.c), kernel frames still from the callchain.
  */
 #include <errno.h>
 #include <poll.h>
@@ -31,8 +33,14 @@
 #include "tracer/sampler.h"
 #include "tracer/session.h"
 
-/* Data pages of a CPU's ring: 2 MiB, a second of 999 Hz samples with deep stacks. */
+/* Data pages of a CPU's ring: 2 MiB, a second of 999 Hz samples with deep stacks;
+   with dwarf 32 MiB: the samples are drained only as far as the trace's records are
+   merged, and 8 KB stack copies of every switch of perf bench sched pipe (40 000 a
+   second here) lost half of them with 8 MiB, none with 32. Less on a machine of many
+   CPUs (256 MiB in all, 2 MiB a CPU at least). */
 #define RING_PAGES	512
+#define RING_PAGES_DWARF	8192
+#define RING_DWARF_ALL	(256ULL << 20)
 
 #define SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
@@ -95,6 +103,8 @@ int ft_sampler_resolve(struct ft_sampler *sp, const struct ft_sample_req *req)
 	if (!sp->req.freq && !sp->req.period)
 		sp->req.freq = 99;		/* perf's and BCC's profile default */
 	snprintf(sp->name, sizeof(sp->name), "%s", ev);
+	if (sp->req.callgraph == FT_CG_DWARF && !sp->req.stack_user)
+		sp->req.stack_user = FT_STACK_USER_DEFAULT;
 	if (strlen(ev) >= sizeof(e.name)) {
 		ft_err("event name too long: %s", ev);
 		return -1;
@@ -166,7 +176,7 @@ static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit)
 	 * At a function's entry the return address is still on the stack top, not in a
 	 * frame: a frame-pointer walk skips the caller. Eight bytes of stack give it.
 	 */
-	if (sp->entry_probe && sp->req.user) {
+	if (sp->entry_probe && sp->req.user && !sp->dwarf) {
 		a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 		a.sample_regs_user = 1ULL << PERF_REG_X86_SP;
 		a.sample_stack_user = 8;
@@ -183,6 +193,12 @@ static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit)
 	a.enable_on_exec = sp->on_exec;
 	a.exclude_callchain_user = !sp->req.user;
 	a.exclude_callchain_kernel = !sp->req.kernel;
+	if (sp->dwarf) {	/* user frames from the stack copy, kernel ones as before */
+		a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a.sample_regs_user = ft_sampler_uregs_mask();
+		a.sample_stack_user = sp->req.stack_user;
+		a.exclude_callchain_user = 1;
+	}
 	a.sample_max_stack = sp->max_stack;
 	/* the trace's clock (ft_sampler_clock) */
 	a.use_clockid = ft_sampler_clock(sp->clock, &a.clockid) > 0;
@@ -190,7 +206,7 @@ static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit)
 	   that exits before the rings are drained still get their names */
 	a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 1;
 	a.watermark = 1;
-	a.wakeup_watermark = RING_PAGES * 4096 / 4;
+	a.wakeup_watermark = sp->ring_pages * 4096 / 4;
 	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
@@ -210,6 +226,27 @@ static void open_error(const struct ft_sampler *sp, int pid)
 		       (unsigned long long)sp->req.freq, strerror(e));
 	else
 		ft_err("cannot sample %s: %s", sp->name, strerror(e));
+}
+
+/*
+ * open_or_fp - open_one; with dwarf, where the kernel refuses to copy user stacks
+ * (EINVAL, EOPNOTSUPP, ENOSYS, and the same event opens without), one line and the
+ * frame-pointer walk from then on
+ */
+static int open_or_fp(struct ft_sampler *sp, int pid, int cpu, bool inherit)
+{
+	int fd = open_one(sp, pid, cpu, inherit), e = errno;
+
+	if (fd >= 0 || !sp->dwarf || (e != EINVAL && e != EOPNOTSUPP && e != ENOSYS))
+		return fd;
+	sp->dwarf = false;
+	fd = open_one(sp, pid, cpu, inherit);
+	if (fd < 0)
+		return fd;
+	sp->req.callgraph = FT_CG_FP;
+	ft_err("this kernel does not copy user stacks into samples (PERF_SAMPLE_STACK_USER: %s): "
+	       "user stacks by frame-pointer walk", strerror(e));
+	return fd;
 }
 
 /* map_cpu - the ring of @cpu on @fd, or route @fd into the ring it has; -1 printed */
@@ -246,7 +283,20 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 	sp->clock = o->clock;
 	sp->ntgt = per_task ? npids : 1;
 	sp->on_exec = per_task && o->cmd;
-	sp->ring_len = (RING_PAGES + 1) * (size_t)sysconf(_SC_PAGESIZE);
+	sp->dwarf = sp->req.user && sp->req.callgraph == FT_CG_DWARF;
+#ifndef __x86_64__
+	if (sp->dwarf) {
+		sp->dwarf = false;
+		sp->req.callgraph = FT_CG_FP;
+		ft_err("user stacks are unwound on x86-64 only: by frame-pointer walk here");
+	}
+#endif
+	sp->ring_pages = RING_PAGES;
+	if (sp->dwarf)
+		for (sp->ring_pages = RING_PAGES_DWARF; sp->ring_pages > RING_PAGES &&
+		     (size_t)sp->ring_pages * 4096 * sp->ncpus > RING_DWARF_ALL;)
+			sp->ring_pages /= 2;
+	sp->ring_len = (sp->ring_pages + 1) * (size_t)sysconf(_SC_PAGESIZE);
 	sp->fd = malloc((size_t)sp->ntgt * sp->ncpus * sizeof(*sp->fd));
 	for (t = 0; sp->fd && t < sp->ntgt * sp->ncpus; t++)
 		sp->fd[t] = -1;
@@ -260,13 +310,17 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 	}
 	sp->maps_on = true;
 	sp->max_stack = max_stack();
+	if (sp->dwarf && !(sp->unw = ft_unwinder_new())) {
+		ft_err("out of memory");
+		return -1;
+	}
 	for (cpu = 0; cpu < sp->ncpus; cpu++) {
 		int first = -1;
 
 		if (o->cpu_on && !o->cpu_on[cpu])
 			continue;
 		for (t = 0; t < sp->ntgt; t++) {
-			fd = open_one(sp, per_task ? pids[t] : -1, cpu, per_task);
+			fd = open_or_fp(sp, per_task ? pids[t] : -1, cpu, per_task);
 			if (fd < 0 && errno == ENODEV && t == 0)
 				break;		/* an offline CPU */
 			if (fd < 0) {
@@ -374,8 +428,14 @@ static bool frames(struct ft_sampler *sp, struct ft_sample *s, const unsigned ch
 		else if (ctx == PERF_CONTEXT_USER && s->nu < FT_SAMPLE_MAX_STACK)
 			user[s->nu++] = ip;
 	}
-	if (sp->entry_probe && s->nu && s->nu < FT_SAMPLE_MAX_STACK && entry_return(p, end, &ret) &&
-	    (s->nu < 2 || user[1] != ret)) {
+	if (sp->dwarf) {	/* the callchain held no user frames: the unwinder's */
+		int n = ft_sampler_unwind(sp, s->pid, p, end, user);
+
+		if (n < 0)
+			return false;
+		s->nu = n;
+	} else if (sp->entry_probe && s->nu && s->nu < FT_SAMPLE_MAX_STACK &&
+		   entry_return(p, end, &ret) && (s->nu < 2 || user[1] != ret)) {
 		memmove(user + 2, user + 1, (s->nu - 1) * sizeof(*user));
 		user[1] = ret;
 		s->nu++;
@@ -608,6 +668,8 @@ void ft_sampler_close(struct ft_sampler *sp)
 	if (sp->maps_on)
 		ft_smaps_fini(&sp->maps);
 	sp->maps_on = false;
+	ft_unwinder_free(sp->unw);
+	sp->unw = NULL;
 	sp->fd = NULL;
 	sp->ring = NULL;
 	sp->wrap = NULL;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The sampling stage: perf_event_open with PERF_SAMPLE_CALLCHAIN, one mmap ring per
- * CPU (the events of every target on a CPU write to that CPU's ring), drained by the
- * run's rounds. Lost records and throttling are counted.
+ * The sampling stage: perf_event_open with PERF_SAMPLE_CALLCHAIN (and with
+ * --call-graph dwarf the user registers and a copy of the user stack, unwound here
+ * by events/unwind.h), one mmap ring per CPU (the events of every target on a CPU
+ * write to that CPU's ring), drained by the run's rounds. Lost records and
+ * throttling are counted, and why each unwound user stack ended.
  */
 #ifndef FTSCOPE_TRACER_SAMPLER_H
 #define FTSCOPE_TRACER_SAMPLER_H
@@ -11,6 +13,7 @@
 #include <stdint.h>
 
 #include "events/sample.h"
+#include "events/unwind.h"
 #include "tracer/sample_maps.h"
 
 struct ft_opts;
@@ -27,6 +30,7 @@ struct ft_sampler {
 	int			ntgt, ncpus;
 	void			**ring;		/* per CPU: the mapping, or NULL */
 	size_t			ring_len;	/* bytes mapped: one meta page + data */
+	unsigned int		ring_pages;	/* data pages of a ring */
 	unsigned char		*wrap;		/* a record that wraps the ring, copied */
 	uint64_t		*ip;		/* FT_SAMPLE_MAX_STACK frames of one sample */
 	bool			on_exec;
@@ -38,6 +42,8 @@ struct ft_sampler {
 	struct ft_sample_counts	counts;
 	struct ft_smaps		maps;		/* the sampled processes' file mappings */
 	bool			maps_on;
+	bool			dwarf;		/* user stacks copied and unwound by CFI */
+	struct ft_unwinder	*unw;		/* ... the unwinder, for the sampler's life */
 };
 
 int ft_sampler_clock(const char *name, int *id);
@@ -50,5 +56,10 @@ int ft_sampler_pollfds(const struct ft_sampler *sp, struct pollfd *pfd, int max)
 int ft_sampler_drain(struct ft_sampler *sp, uint64_t upto, ft_sample_fn fn, void *ctx);
 void ft_sampler_hangup(struct ft_sampler *sp, int fd);
 void ft_sampler_close(struct ft_sampler *sp);
+
+/* --call-graph dwarf (tracer/sample_unwind.c) */
+uint64_t ft_sampler_uregs_mask(void);
+int ft_sampler_unwind(struct ft_sampler *sp, int pid, const unsigned char *p,
+		      const unsigned char *end, uint64_t *ip);
 
 #endif

@@ -24,11 +24,12 @@ outs() {
 }
 
 # one run, perf recording every sched_switch with callchains around it: 20 x 50 ms
-# asleep under main -> f1 -> ... -> f12 -> nap -> nanosleep
+# asleep under main -> f1 -> ... -> f12 -> nap -> nanosleep; both frame-pointer walks
+# (--call-graph fp, as perf's -g: CFI unwinding, the default, is tests/live/unwind.sh's)
 have_perf=1
 perf record -q -o $OUT/stk-probe.data -e sched:sched_switch -- true >/dev/null 2>&1 || have_perf=0
 rm -f $OUT/stk-probe.data
-run=(offcpu --stacks perf -f --delimited -o $OUT/stk.dat -- $WL/deepblock)
+run=(offcpu --stacks perf --call-graph fp -f --delimited -o $OUT/stk.dat -- $WL/deepblock)
 if [ $have_perf = 1 ]; then
 	FT_WITH="perf record -q -m 1024 -e sched:sched_switch -g -a -o $OUT/stk-perf.data --" \
 		ft offcpu_stacks_perf_chain 0 "${run[@]}" > $OUT/stk.folded 2>$OUT/stk.err

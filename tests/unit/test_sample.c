@@ -61,7 +61,8 @@ static void make(struct blob *b, const char *event)
 {
 	const struct ft_sample_req req = { .event = event, .freq = 0, .period = 99991,
 					   .user = true, .kernel = false };
-	const struct ft_sample_counts c = { 11, 22, 33, 44 };
+	const struct ft_sample_counts c = { .samples = 11, .lost = 22, .throttled = 33,
+					    .bad = 44 };
 	int i;
 
 	fill();

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Checks of user stacks unwound by CFI (--call-graph dwarf), on tests/workloads/chains
+and Debian's own binaries. Each check prints one line of numbers and exits 0 when it
+holds, 1 with the reason otherwise.
+
+  split FOLDED ERR COMM LEAF POINTS CHAIN...   COMM's samples holding LEAF, split by
+                                               the CHAINs (comma-separated, root first,
+                                               ending in LEAF, in a row): each CHAIN's
+                                               share within POINTS of the workload's
+                                               own CPU split (its "chains comm=COMM
+                                               via=CHAIN cpu_us=N" lines in ERR), and
+                                               99% of LEAF's samples under one of them
+  root FOLDED COMM LEAF ROOT                   99% of COMM's samples holding LEAF have
+                                               ROOT as their outermost user frame
+  nocallers FOLDED COMM LEAF CALLER...         at most 2% of COMM's samples holding LEAF
+                                               name a CALLER (a frame-pointer walk of
+                                               code without frame pointers: none)
+  perfpeer FOLDED SCRIPT COMM BINARY PCT       COMM's user stacks against perf script's
+                                               (perf record --call-graph dwarf on the
+                                               same run), frames of BINARY's own
+                                               functions (nm) root first: the two
+                                               distributions overlap by PCT% at least
+  reaches FOLDED COMM FRAME FUNC N             COMM's count (us, samples) on stacks
+                                               holding FRAME is N at least, 99% of it
+                                               on stacks that also hold FUNC
+"""
+import re
+import subprocess
+import sys
+
+
+def folded(path):
+    """(frames, count) per line of a folded file"""
+    rows = []
+    for line in open(path, errors='surrogateescape'):
+        m = re.match(r'^(.*) (\d+)$', line.rstrip('\n'))
+        if m:
+            rows.append((m.group(1).split(';'), int(m.group(2))))
+    return rows
+
+
+def has_run(frames, want):
+    """does @frames hold @want in a row?"""
+    n = len(want)
+    return any(frames[i:i + n] == want for i in range(len(frames) - n + 1))
+
+
+def chains_lines(err, comm):
+    """{chain: cpu_us} from the workload's "chains comm=COMM via=CHAIN cpu_us=N" lines"""
+    out = {}
+    for line in open(err):
+        if line.startswith('chains '):
+            f = dict(x.split('=', 1) for x in line.split()[1:] if '=' in x)
+            if f.get('comm') == comm:
+                out[f['via']] = int(f['cpu_us'])
+    return out
+
+
+def split(path, err, comm, leaf, points, *chains):
+    own = chains_lines(err, comm)
+    rows = [(f, n) for f, n in folded(path) if f[0] == comm and leaf in f]
+    total = sum(n for _, n in rows)
+    cpu = sum(own.get(c, 0) for c in chains)
+    if not total or not cpu or any(c not in own for c in chains):
+        return f'{comm}: {total} samples in {leaf}; the workload\'s lines: {own}'
+    bad, under = [], 0
+    for c in chains:
+        n = sum(k for f, k in rows if has_run(f, c.split(',')))
+        under += n
+        got, want = 100.0 * n / total, 100.0 * own[c] / cpu
+        print(f'{comm}: {c}: {n} of {total} samples in {leaf}, {got:.1f}% '
+              f'(the workload: {own[c]} us, {want:.1f}%)')
+        if abs(got - want) > float(points):
+            bad.append(f'{c} {got:.1f}% against {want:.1f}%')
+    if under < total * 0.99:
+        bad.append(f'{total - under} of {total} samples in {leaf} under no chain')
+    return f'{comm}: ' + '; '.join(bad) if bad else None
+
+
+def root(path, comm, leaf, first):
+    rows = [(f, n) for f, n in folded(path) if f[0] == comm and leaf in f]
+    total = sum(n for _, n in rows)
+    hit = sum(n for f, n in rows if len(f) > 1 and f[1] == first)
+    print(f'{comm}: {hit} of {total} samples in {leaf} start at {first}')
+    if not total or hit < total * 0.99:
+        return f'{comm}: {hit} of {total} samples in {leaf} reach {first}'
+    return None
+
+
+def nocallers(path, comm, leaf, *callers):
+    rows = [(f, n) for f, n in folded(path) if f[0] == comm and leaf in f]
+    total = sum(n for _, n in rows)
+    named = sum(n for f, n in rows if any(c in f for c in callers))
+    print(f'{comm}: {named} of {total} samples in {leaf} name one of {",".join(callers)}')
+    if not total:
+        return f'{comm}: no sample in {leaf}'
+    if named > total * 0.02:
+        return f'{comm}: {named} of {total} samples name the callers'
+    return None
+
+
+def perf_script(path):
+    """(frames root first, 1) per sample of `perf script -F comm,tid,ip,sym`"""
+    rows, head, chain = [], None, []
+    for line in open(path, errors='replace'):
+        line = line.rstrip('\n')
+        if not line.strip():
+            if head is not None:
+                rows.append(([head] + chain[::-1], 1))
+            head, chain = None, []
+        elif not line[0].isspace():
+            head, chain = line.split()[0], []
+        else:
+            f = line.split(None, 1)
+            sym = f[1] if len(f) > 1 else '[unknown]'
+            chain.append(re.sub(r'\+0x[0-9a-f]+$', '', sym.split(' (')[0]))
+    if head is not None:
+        rows.append(([head] + chain[::-1], 1))
+    return rows
+
+
+def own_functions(binary):
+    """the names of BINARY's functions, from its symbol table"""
+    out = subprocess.run(['nm', binary], capture_output=True, text=True).stdout
+    return {x.split()[2] for x in out.splitlines() if len(x.split()) == 3 and
+            x.split()[1] in 'tTwW'}
+
+
+def dist(rows, comm, names):
+    """{frames of NAMES root first: share} over COMM's rows"""
+    d, total = {}, 0
+    for f, n in rows:
+        if f[0] != comm:
+            continue
+        k = tuple(x for x in f[1:] if x in names)
+        d[k] = d.get(k, 0) + n
+        total += n
+    return {k: v / total for k, v in d.items()} if total else {}, total
+
+
+def perfpeer(path, script, comm, binary, pct):
+    # perf 6.1 ends these stacks at libc's __libc_start_call_main, where gdb (and
+    # ftscope) go on through __libc_start_main to _start: _start is left out
+    names = own_functions(binary) - {'_start'}
+    ours, n_o = dist(folded(path), comm, names)
+    theirs, n_p = dist(perf_script(script), comm, names)
+    if not n_o or not n_p:
+        return f'{comm}: ftscope {n_o} samples, perf {n_p}'
+    overlap = 100.0 * sum(min(v, theirs.get(k, 0)) for k, v in ours.items())
+    top = sorted(theirs, key=theirs.get, reverse=True)[:3]
+    print(f'{comm}: {n_o} samples (ftscope), {n_p} (perf); the same user frames of '
+          f'{binary.split("/")[-1]} for {overlap:.1f}% of them; perf\'s commonest: ' +
+          ', '.join(f'{";".join(k)} {100 * theirs[k]:.1f}% (ours {100 * ours.get(k, 0):.1f}%)'
+                    for k in top))
+    if overlap < float(pct):
+        return f'{comm}: the same frames for {overlap:.1f}% of the samples, under {pct}%'
+    return None
+
+
+def reaches(path, comm, kframe, func, us):
+    rows = [(f, n) for f, n in folded(path) if f[0] == comm and kframe in f]
+    total = sum(n for _, n in rows)
+    hit = sum(n for f, n in rows if func in f)
+    print(f'{comm}: {total} (us or samples) on stacks with {kframe}, {hit} of them with {func}')
+    if total < int(us):
+        return f'{comm}: {total} with {kframe}, under {us}'
+    if hit < total * 0.99:
+        return f'{comm}: only {hit} of {total} on stacks reaching {func}'
+    return None
+
+
+CHECKS = {'split': split, 'root': root, 'nocallers': nocallers, 'perfpeer': perfpeer, 'reaches': reaches}
+
+if __name__ == '__main__':
+    if len(sys.argv) < 3 or sys.argv[1] not in CHECKS:
+        sys.exit(__doc__)
+    try:
+        err = CHECKS[sys.argv[1]](*sys.argv[2:])
+    except TypeError as e:
+        sys.exit(f'{e}\n{__doc__}')
+    if err:
+        print(err)
+        sys.exit(1)
