@@ -229,7 +229,9 @@ static void print_notes(struct offcpu *o, FILE *f)
 			sn->ustack_early, sn->ustack_full);
 	if (sn->ustack_unmapped)
 		fprintf(f, "offcpu: %llu user stacks of processes whose mappings were never read "
-			"(gone before they were seen, or a capture): [unknown]\n", sn->ustack_unmapped);
+			"(gone before the reader saw them, as a command shorter than its 100 ms "
+			"rounds, or a capture): [unknown]; --stacks perf takes the mappings from "
+			"the kernel's own records\n", sn->ustack_unmapped);
 	if (sn->no_kstack || sn->no_ustack)
 		fprintf(f, "offcpu: %llu periods without a kernel stack, %llu without a user stack\n",
 			sn->no_kstack, sn->no_ustack);

@@ -3,14 +3,14 @@
 # description: symbols a user can read (issue 35): a stripped -O2 program of our own
 #              (static noinline functions) named from its debug file, found by build ID
 #              under /usr/lib/debug/.build-id (installed for the test, then removed) and
-#              by .gnu_debuglink (beside it, in .debug/), a debug file of another build
-#              refused, and each address no symbol covers as BIN+0xADDR inside the
+#              by .gnu_debuglink (beside it, in .debug/, by CRC without a build ID), a
+#              debug file of another build refused, and each address no symbol covers as BIN+0xADDR inside the
 #              function nm names for it; rows merged by what is printed (folded, JSON,
 #              offcpu -i -f); the vDSO and a tracepoint's leaf against perf on the
 #              same run.
 # requires: root, gcc, objcopy, strip, nm; perf for the peer checks (skipped without it)
 . tests/live/lib.sh
-plan 10
+plan 12
 need_root syms_unnamed || exit 0
 PY=tests/live/syms_check.py
 D=$OUT/syms
@@ -33,7 +33,8 @@ build() {
 		objcopy --add-gnu-debuglink=$D/$name.debug $D/$name.stripped $D/$name &&
 		rm $D/$name.stripped && chmod +x $D/$name
 }
-if ! build symprog || ! build symprog_np -no-pie || ! build other -DSPIN_MUL=3935559000370003845UL; then
+if ! build symprog || ! build symprog_np -no-pie || ! build other -DSPIN_MUL=3935559000370003845UL ||
+	! build nobid -Wl,--build-id=none || ! build nobid2 -Wl,--build-id=none -DSPIN_MUL=3; then
 	fail syms_unnamed "cannot build tests/workloads/symprog.c"
 	skip_rest "no workload"
 	exit 0
@@ -42,7 +43,7 @@ nm --print-size $D/symprog.full > $D/symprog.nm
 nm --print-size $D/symprog_np.full > $D/symprog_np.nm
 # the debug file ftscope must find beside the binary: moved away until its checks
 mkdir -p $D/away $D/.debug
-mv $D/symprog.debug $D/symprog_np.debug $D/away/
+mv $D/symprog.debug $D/symprog_np.debug $D/nobid.debug $D/nobid2.debug $D/away/
 
 # The build-ID path, installed for the test and removed after (directories made too)
 BID=$(readelf -n $D/symprog | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
@@ -103,6 +104,19 @@ if prof syms_debug_mismatch $D/other.folded $D/symprog burn 300; then
 	check syms_debug_mismatch unnamed $D/other.folded $D/symprog.nm symprog
 fi
 rm -f $D/symprog.debug
+
+# 11. a binary without a build ID: its .gnu_debuglink file taken by the link's CRC;
+# 12. another build's file under that name refused (its CRC differs)
+nm --print-size $D/nobid.full > $D/nobid.nm
+cp $D/away/nobid.debug $D/nobid.debug
+if prof syms_debuglink_crc $D/crc.folded $D/nobid burn 300; then
+	check syms_debuglink_crc named $D/crc.folded $D/crc.folded.err nobid
+fi
+cp $D/away/nobid2.debug $D/nobid.debug
+if prof syms_debuglink_crc_mismatch $D/crc2.folded $D/nobid burn 300; then
+	check syms_debuglink_crc_mismatch unnamed $D/crc2.folded $D/nobid.nm nobid
+fi
+rm -f $D/nobid.debug
 
 # 7. profile --json: each (thread, stack) once, samples adding up to the header's
 cp $D/away/symprog.debug $D/symprog.debug
