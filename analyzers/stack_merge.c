@@ -94,7 +94,8 @@ long ft_smerge_add(struct ft_smerge *m, const int64_t *head, int nh, const char 
 	k = malloc(words * sizeof(*k));
 	if (!k)
 		return -1;
-	memcpy(k, head, nh * sizeof(*head));
+	if (nh)
+		memcpy(k, head, nh * sizeof(*head));
 	k[nh] = (uint64_t)nf;
 	for (i = 0; i < nf; i++) {
 		id = name_id(m, f[i]);
