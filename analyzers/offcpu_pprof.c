@@ -6,9 +6,10 @@
  * the user frames innermost first, so that a pprof flame graph is the folded
  * line's (comm;user...;kernel...) without its comm, which is a label. Kernel
  * frames are in the [kernel.kallsyms] mapping, user frames in their process's
- * mapping of the file (with the file's GNU build ID); a frame the stack walk could
- * not name keeps its address and has no function. Frames that stand for no code
- * (profile --offcpu's [off-cpu] leaf, --wakers' "--" and the waker's comm) are
+ * mapping of the file (with the file's GNU build ID); a frame no symbol covers
+ * ("FILE+0xADDR" in folded lines) keeps its address and has no function. Samples of
+ * two keys with the same locations and labels are one (output/pprof.c). Frames that
+ * stand for no code (profile --offcpu's [off-cpu] leaf, --wakers' "--" and the waker's comm) are
  * functions without a mapping, at address 0.
  */
 #include <errno.h>
@@ -97,15 +98,15 @@ static uint64_t meta(struct offcpu *o, const char *name)
 }
 
 /*
- * user_loc - the location of user frame @fr of process @tgid, named @name: in the
+ * user_loc - the location of user frame @fr of process @tgid, named by its symbol: in the
  * process's mapping of its file (anonymous memory: "//anon", as perf names it). A
  * frame whose mapping the process's maps hold no more (it unmapped the file since)
  * has no mapping, and its offset in the file for an address.
  */
-static uint64_t user_loc(struct offcpu *o, int tgid, uint64_t fr, bool leaf, const char *name)
+static uint64_t user_loc(struct offcpu *o, int tgid, uint64_t fr, bool leaf)
 {
 	uint64_t off = FT_UFRAME_OFF(fr), addr = off, map = 0;
-	const char *fn = strcmp(name, unknown) ? name : NULL;
+	const char *fn = ft_usyms_symbol(&o->usyms, tgid, fr);
 	struct ft_umap m;
 
 	if (!ft_usyms_map_of(&o->usyms, tgid, fr, &m)) {
@@ -134,7 +135,7 @@ static int side_locs(struct offcpu *o, const struct offcpu_side *s, uint64_t *lo
 		loc[n++] = ft_pprof_location(o->pprof.pp, o->pprof.kmap, s->ka[i], fn, fn, NULL);
 	}
 	for (i = 0; i < s->nu; i++)
-		loc[n++] = user_loc(o, s->tgid, s->uf[i], !i, s->u[i]);
+		loc[n++] = user_loc(o, s->tgid, s->uf[i], !i);
 	return n;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyzers/offcpu.h"
+#include "analyzers/stack_merge.h"
 #include "events/tasks.h"
 #include "lib/util.h"
 #include "output/flame.h"
@@ -191,16 +192,17 @@ static void json_side(struct ft_json *j, const struct offcpu_side *s)
 }
 
 /* Sort order of the rows: BCC prints the largest total last. */
-static const struct offcpu_sum *sort_sum;
+static const struct ft_smerge *sort_rows;
 
-/* cmp_total - ascending total, then id */
+/* cmp_total - ascending total, then the first key */
 static int cmp_total(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t tx = sort_rows->sum[x][0], ty = sort_rows->sum[y][0];
 
-	if (sort_sum[x].ns != sort_sum[y].ns)
-		return sort_sum[x].ns < sort_sum[y].ns ? -1 : 1;
-	return x < y ? -1 : x > y;
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	return sort_rows->first[x] < sort_rows->first[y] ? -1 : 1;
 }
 
 /* print_notes - what the totals cannot show: bounds, losses, stack quality */
@@ -227,7 +229,9 @@ static void print_notes(struct offcpu *o, FILE *f)
 			sn->ustack_early, sn->ustack_full);
 	if (sn->ustack_unmapped)
 		fprintf(f, "offcpu: %llu user stacks of processes whose mappings were never read "
-			"(gone before they were seen, or a capture): [unknown]\n", sn->ustack_unmapped);
+			"(gone before the reader saw them, as a command shorter than its 100 ms "
+			"rounds, or a capture): [unknown]; --stacks perf takes the mappings from "
+			"the kernel's own records\n", sn->ustack_unmapped);
 	if (sn->no_kstack || sn->no_ustack)
 		fprintf(f, "offcpu: %llu periods without a kernel stack, %llu without a user stack\n",
 			sn->no_kstack, sn->no_ustack);
@@ -274,59 +278,106 @@ static int write_svg(struct offcpu *o, struct ft_flame *fg)
 	return -1;
 }
 
-/* row - one key: printed, folded, as JSON, and into the flame graph */
-static void row(struct offcpu *o, struct ft_report *r, uint32_t id, struct ft_flame *fg)
+/* Most frames of a folded line. */
+#define MAX_FOLDED	(2 * MAX_FRAMES + 8)
+
+/* The sides of one key and its folded frames. */
+struct key_view {
+	struct offcpu_side	t, w;
+	bool			waker;
+	const char		*f[MAX_FOLDED];
+	unsigned char		kind[MAX_FOLDED];
+	int			nf;
+};
+
+/* view_of - key @id resolved into @v */
+static void view_of(struct offcpu *o, uint32_t id, struct key_view *v)
 {
-	static struct offcpu_side t, w;
-	const char *f[2 * MAX_FRAMES + 8];
-	unsigned char kind[2 * MAX_FRAMES + 8];
-	uint64_t us = o->sum[id].ns / 1000;
 	const uint64_t *key;
-	bool waker;
 	uint32_t n;
-	int nf;
 
 	key = ft_intern_get(&o->keys, id, &n);
-	waker = n == K_LEN && key[K_WTID];
-	side_of(o, key, 0, &t);
-	if (waker)
-		side_of(o, key, K_WTID, &w);
+	v->waker = n == K_LEN && key[K_WTID];
+	side_of(o, key, 0, &v->t);
+	if (v->waker)
+		side_of(o, key, K_WTID, &v->w);
+	v->nf = offcpu_folded_frames(o, &v->t, v->waker ? &v->w : NULL, v->f, v->kind);
+}
+
+/* row - one row (@id its first key; @ns, @cnt its sums): printed, folded, JSON, in the graph */
+static void row(struct offcpu *o, struct ft_report *r, uint32_t id, uint64_t ns, uint64_t cnt,
+		struct ft_flame *fg)
+{
+	static struct key_view v;
+	uint64_t us = ns / 1000;
+	int i;
+
+	view_of(o, id, &v);
 	if (r->json) {
 		ft_json_obj_begin(r->json, NULL);
-		json_side(r->json, &t);
+		json_side(r->json, &v.t);
 		ft_json_u64(r->json, "us", us);
-		ft_json_u64(r->json, "count", o->sum[id].n);
-		if (waker) {
+		ft_json_u64(r->json, "count", cnt);
+		if (v.waker) {
 			ft_json_obj_begin(r->json, "waker");
-			json_side(r->json, &w);
+			json_side(r->json, &v.w);
 			ft_json_obj_end(r->json);
 		}
 		ft_json_obj_end(r->json);
 	}
-	if (o->pprof.pp) {
-		int64_t v[2] = { (int64_t)o->sum[id].ns, (int64_t)o->sum[id].n };
-
-		offcpu_pprof_add(o, &t, waker ? &w : NULL, NULL, NULL, v);
-	}
-	nf = offcpu_folded_frames(o, &t, waker ? &w : NULL, f, kind);
 	if (fg)
-		ft_flame_add(fg, f, kind, nf, 0, (double)us);
+		ft_flame_add(fg, v.f, v.kind, v.nf, 0, (double)us);
 	if (r->json)
 		return;
 	if (o->folded) {
-		int i;
-
-		for (i = 0; i < nf; i++)
-			fprintf(r->f, "%s%s", i ? ";" : "", f[i]);
+		for (i = 0; i < v.nf; i++)
+			fprintf(r->f, "%s%s", i ? ";" : "", v.f[i]);
 		fprintf(r->f, " %llu\n", (unsigned long long)us);
 		return;
 	}
-	print_side(r->f, &t);
-	if (waker) {
+	print_side(r->f, &v.t);
+	if (v.waker) {
 		fputs("    --- woken by ---\n", r->f);
-		print_side(r->f, &w);
+		print_side(r->f, &v.w);
 	}
 	fprintf(r->f, "        %llu\n\n", (unsigned long long)us);
+}
+
+/*
+ * merge - every key with time into the rows of @m: by the folded line with -f, else
+ * also by the threads the layout prints; --pprof's samples added per key (pprof keeps
+ * addresses), each key, as each adds to a row (rows under 1 us are left out of the
+ * text, as a pprof view leaves out what rounds to 0). Returns 0, or -1 out of memory.
+ */
+static int merge(struct offcpu *o, struct ft_smerge *m)
+{
+	static struct key_view v;
+	int64_t head[8];
+	uint32_t i;
+	int nh;
+
+	for (i = 0; i < o->keys.n; i++) {
+		if (!o->sum[i].ns)
+			continue;
+		view_of(o, i, &v);
+		if (o->pprof.pp) {
+			int64_t val[2] = { (int64_t)o->sum[i].ns, (int64_t)o->sum[i].n };
+
+			offcpu_pprof_add(o, &v.t, v.waker ? &v.w : NULL, NULL, NULL, val);
+		}
+		nh = 0;
+		if (!o->folded) {
+			head[nh++] = v.t.tid;
+			head[nh++] = v.t.tgid;
+			head[nh++] = v.t.nk;
+			head[nh++] = v.waker ? v.w.tid : -1;
+			head[nh++] = v.waker ? v.w.tgid : -1;
+			head[nh++] = v.waker ? v.w.nk : -1;
+		}
+		if (ft_smerge_add(m, head, nh, v.f, v.nf, i, o->sum[i].ns, o->sum[i].n) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* The pprof profile's values: blocked time (pprof's default), and periods. */
@@ -334,34 +385,33 @@ static const char *const pprof_types[][2] = {
 	{ "offcpu", "nanoseconds" }, { "periods", "count" },
 };
 
-/* offcpu_print - every key with time, smallest first */
+/* offcpu_print - every row with time (keys merged as printed), smallest first */
 void offcpu_print(struct offcpu *o, struct ft_report *r)
 {
 	struct ft_flame *fg = NULL;
-	uint32_t *ids, i, n = 0;
+	struct ft_smerge m;
+	uint32_t *ids = NULL, i, n = 0;
 
 	offcpu_kernel_syms(o);
-	ids = malloc((o->keys.n + 1) * sizeof(*ids));
-	if (!ids) {
-		ft_err("out of memory");
-		r->failed = true;
-		return;
-	}
-	for (i = 0; i < o->keys.n; i++)
-		if (o->sum[i].ns >= 1000)
-			ids[n++] = i;
-	sort_sum = o->sum;
-	qsort(ids, n, sizeof(*ids), cmp_total);
+	if (ft_smerge_init(&m))
+		goto nomem;
 	if (o->svg.f && r->final)
 		fg = ft_flame_new(false);
 	if (r->final && offcpu_pprof_begin(o, pprof_types, 2, 0, pprof_types[0], 1))
 		r->failed = true;
+	if (merge(o, &m) || !(ids = malloc((m.rows.n + 1) * sizeof(*ids))))
+		goto nomem;
+	for (i = 0; i < m.rows.n; i++)
+		if (m.sum[i][0] >= 1000)
+			ids[n++] = i;
+	sort_rows = &m;
+	qsort(ids, n, sizeof(*ids), cmp_total);
 	if (o->folded)
 		r->footer = stderr;	/* stdout stays pure folded stacks */
 	if (r->json)
 		ft_json_arr_begin(r->json, "stacks");
 	for (i = 0; i < n; i++)
-		row(o, r, ids[i], fg);
+		row(o, r, m.first[ids[i]], m.sum[ids[i]][0], m.sum[ids[i]][1], fg);
 	if (r->json) {
 		ft_json_arr_end(r->json);
 		json_notes(o, r->json);
@@ -370,8 +420,15 @@ void offcpu_print(struct offcpu *o, struct ft_report *r)
 	}
 	if (o->svg.f && r->final && write_svg(o, fg))
 		r->failed = true;
-	ft_flame_free(fg);
 	if (offcpu_pprof_finish(o))
 		r->failed = true;
+	goto out;
+nomem:
+	ft_err("out of memory");
+	r->failed = true;
+	offcpu_pprof_abandon(o);
+out:
+	ft_flame_free(fg);
+	ft_smerge_fini(&m);
 	free(ids);
 }

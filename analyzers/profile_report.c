@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyzers/profile.h"
+#include "analyzers/stack_merge.h"
 #include "events/tasks.h"
 #include "lib/util.h"
 #include "output/flame.h"
@@ -77,6 +78,19 @@ static const char *dso_of(struct profile *p, uint64_t frame)
 	return slash ? slash + 1 : path;
 }
 
+/*
+ * tracepoint - is the sampled event a tracepoint (SYSTEM:EVENT)? Its samples' kernel
+ * stacks begin in the tracing code (__traceiter_*, perf_trace_*) above the function
+ * that hit it; perf shows that function as the leaf when its probe is the only one
+ * (the static call goes straight to it), as ftscope's shows after dropping them
+ */
+static bool tracepoint(const struct profile *p)
+{
+	const char *ev = profile_req(p)->event, *colon = ev ? strchr(ev, ':') : NULL;
+
+	return colon && ev[0] != '/' && colon[1] && strspn(colon + 1, "uk") != strlen(colon + 1);
+}
+
 /* resolve - key @id symbolised into @r: comm, frames, kinds of frames */
 static void resolve(struct profile *p, uint32_t id, struct resolved *r)
 {
@@ -88,8 +102,8 @@ static void resolve(struct profile *p, uint32_t id, struct resolved *r)
 	r->s.tid = (int)key[PK_TID];
 	r->s.tgid = (int)key[PK_TGID];
 	r->s.comm = profile_comm(p, r->s.tid);
-	r->s.nk = offcpu_kframes(&p->oc, (uint32_t)key[PK_KST], key[PK_MARK] != 0, r->s.k,
-				 r->s.ka);
+	r->s.nk = offcpu_kframes(&p->oc, (uint32_t)key[PK_KST],
+				 key[PK_MARK] != 0 || tracepoint(p), r->s.k, r->s.ka);
 	r->s.nu = offcpu_uframes(&p->oc, r->s.tgid, (uint32_t)key[PK_UST], r->s.u, r->s.uf);
 	if (key[PK_UST])
 		ufr = ft_intern_get(&p->oc.ust, (uint32_t)key[PK_UST] - 1, &nfr);
@@ -317,23 +331,25 @@ static void json_head(struct profile *p, struct ft_json *j)
 }
 
 /* count_of - a stack's count in folded output: samples, or microseconds (--offcpu) */
-static uint64_t count_of(const struct profile *p, uint32_t id)
+static uint64_t count_of(const struct profile *p, uint64_t samples, uint64_t value)
 {
-	return p->offcpu ? p->sum[id].value / 1000 : p->sum[id].samples;
+	return p->offcpu ? value / 1000 : samples;
 }
 
-/* Sort order of the stacks. */
+/* Sort order of the rows. */
 static const struct profile *sort_p;
+static const struct ft_smerge *sort_m;
 
-/* cmp_count - larger count first, then id */
+/* cmp_count - larger count first, then the first key */
 static int cmp_count(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint64_t cx = count_of(sort_p, x), cy = count_of(sort_p, y);
+	uint64_t cx = count_of(sort_p, sort_m->sum[x][0], sort_m->sum[x][1]);
+	uint64_t cy = count_of(sort_p, sort_m->sum[y][0], sort_m->sum[y][1]);
 
 	if (cx != cy)
 		return cx > cy ? -1 : 1;
-	return x < y ? -1 : x > y;
+	return sort_m->first[x] < sort_m->first[y] ? -1 : 1;
 }
 
 /* state_of - the state label of an off-CPU mark: "[sleeping]_[o]" -> "sleeping" */
@@ -383,25 +399,69 @@ static int pprof_begin(struct profile *p)
 	return offcpu_pprof_begin(&p->oc, (const char *const (*)[2])type, 2, 1, type[1], period);
 }
 
-/* stack - one key: folded, as JSON, into the flame graph and the tables */
-static void stack(struct profile *p, struct ft_report *r, uint32_t id, struct ft_flame *fg,
-		  struct table *self, struct table *total)
+/* Most frames of a folded line. */
+#define MAX_FOLDED	(2 * OFFCPU_MAX_FRAMES + 9)
+
+/* folded - key @id resolved into @rs, its folded frames into @f and @kind; their number */
+static int folded(struct profile *p, uint32_t id, struct resolved *rs, const char **f,
+		  unsigned char *kind)
+{
+	int nf;
+
+	resolve(p, id, rs);
+	nf = offcpu_folded_frames(&p->oc, &rs->s, NULL, f, kind);
+	if (rs->mark) {
+		kind[nf] = FT_FRAME_OFFCPU;
+		f[nf++] = rs->mark;
+	}
+	return nf;
+}
+
+/*
+ * merge - every key with a count into the tables, --pprof's profile (per key: pprof
+ * keeps addresses) and the rows of @m: by the folded line with -f, else also by the
+ * thread JSON prints. Returns 0, or -1 out of memory.
+ */
+static int merge(struct profile *p, struct ft_report *r, struct ft_smerge *m,
+		 struct table *self, struct table *total)
 {
 	static struct resolved rs;
-	const char *f[2 * OFFCPU_MAX_FRAMES + 9];
-	unsigned char kind[2 * OFFCPU_MAX_FRAMES + 9];
-	uint64_t count = count_of(p, id);
+	static const char *f[MAX_FOLDED];
+	static unsigned char kind[MAX_FOLDED];
+	int64_t head[3];
+	uint32_t i;
+	int nf, nh;
+
+	for (i = 0; i < p->keys.n; i++) {
+		if (!count_of(p, p->sum[i].samples, p->sum[i].value))
+			continue;
+		nf = folded(p, i, &rs, f, kind);
+		tables_add(self, total, &rs);
+		if (p->oc.pprof.pp)
+			pprof_add(p, &rs);
+		nh = 0;
+		if (r->json) {
+			head[nh++] = rs.s.tid;
+			head[nh++] = rs.s.tgid;
+			head[nh++] = rs.s.nk;
+		}
+		if (ft_smerge_add(m, head, nh, f, nf, i, rs.samples, rs.value) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* stack - one row (@id its first key; @samples, @value its sums): folded, JSON, in the graph */
+static void stack(struct profile *p, struct ft_report *r, uint32_t id, uint64_t samples,
+		  uint64_t value, struct ft_flame *fg)
+{
+	static struct resolved rs;
+	static const char *f[MAX_FOLDED];
+	static unsigned char kind[MAX_FOLDED];
+	uint64_t count = count_of(p, samples, value);
 	int nf, i;
 
-	resolve(p, id, &rs);
-	tables_add(self, total, &rs);
-	if (p->oc.pprof.pp)
-		pprof_add(p, &rs);
-	nf = offcpu_folded_frames(&p->oc, &rs.s, NULL, f, kind);
-	if (rs.mark) {
-		kind[nf] = FT_FRAME_OFFCPU;
-		f[nf++] = rs.mark;
-	}
+	nf = folded(p, id, &rs, f, kind);
 	if (fg)
 		ft_flame_add(fg, f, kind, nf, 0, (double)count);
 	if (r->json) {
@@ -419,8 +479,8 @@ static void stack(struct profile *p, struct ft_report *r, uint32_t id, struct ft
 		ft_json_arr_end(r->json);
 		if (rs.mark)
 			ft_json_str(r->json, "off_cpu", rs.mark);
-		ft_json_u64(r->json, "samples", rs.samples);
-		ft_json_u64(r->json, p->offcpu ? "us" : "count", p->offcpu ? rs.value / 1000 : rs.value);
+		ft_json_u64(r->json, "samples", samples);
+		ft_json_u64(r->json, p->offcpu ? "us" : "count", p->offcpu ? value / 1000 : value);
 		ft_json_obj_end(r->json);
 	} else if (p->folded) {
 		for (i = 0; i < nf; i++)
@@ -490,35 +550,34 @@ static void tables(struct profile *p, struct ft_report *r, struct table *self,
 	print_notes(p, f);
 }
 
-/* profile_print - every stack with a count, largest first, then the tables */
+/* profile_print - every stack with a count (keys merged as printed), largest first; the tables */
 void profile_print(struct profile *p, struct ft_report *r)
 {
 	struct table self = { 0 }, total = { 0 };
 	struct ft_flame *fg = NULL;
-	uint32_t *ids, i, n = 0;
+	struct ft_smerge m;
+	uint32_t *ids = NULL, i, n = 0;
 
 	offcpu_kernel_syms(&p->oc);
-	ids = malloc((p->keys.n + 1) * sizeof(*ids));
-	if (!ids || ft_intern_init(&self.ids) || ft_intern_init(&total.ids)) {
-		ft_err("out of memory");
-		r->failed = true;
-		goto out;
-	}
-	for (i = 0; i < p->keys.n; i++)
-		if (count_of(p, i))
-			ids[n++] = i;
-	sort_p = p;
-	qsort(ids, n, sizeof(*ids), cmp_count);
+	if (ft_smerge_init(&m) || ft_intern_init(&self.ids) || ft_intern_init(&total.ids))
+		goto nomem;
 	if (p->svg.f && r->final)
 		fg = ft_flame_new(false);
 	if (r->final && pprof_begin(p))
 		r->failed = true;
+	if (merge(p, r, &m, &self, &total) || !(ids = malloc((m.rows.n + 1) * sizeof(*ids))))
+		goto nomem;
+	for (i = 0; i < m.rows.n; i++)
+		ids[n++] = i;
+	sort_p = p;
+	sort_m = &m;
+	qsort(ids, n, sizeof(*ids), cmp_count);
 	if (p->folded)
 		r->footer = stderr;	/* stdout stays pure folded stacks */
 	if (r->json)
 		ft_json_arr_begin(r->json, "stacks");
 	for (i = 0; i < n; i++)
-		stack(p, r, ids[i], fg, &self, &total);
+		stack(p, r, m.first[ids[i]], m.sum[ids[i]][0], m.sum[ids[i]][1], fg);
 	if (r->json)
 		ft_json_arr_end(r->json);
 	tables(p, r, &self, &total);
@@ -526,8 +585,14 @@ void profile_print(struct profile *p, struct ft_report *r)
 		r->failed = true;
 	if (offcpu_pprof_finish(&p->oc))
 		r->failed = true;
+	goto out;
+nomem:
+	ft_err("out of memory");
+	r->failed = true;
+	offcpu_pprof_abandon(&p->oc);
 out:
 	ft_flame_free(fg);
+	ft_smerge_fini(&m);
 	free(self.row);
 	free(total.row);
 	ft_intern_fini(&self.ids);

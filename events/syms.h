@@ -5,9 +5,12 @@
  * Kernel: /proc/kallsyms, sorted once. User: a process's executable mappings are
  * read from /proc/PID/maps when the process is first seen (it may exit before the
  * report), and each address is turned at once into (file, file offset); names come
- * later from the file's ELF symbols (.symtab, else .dynsym), one cache per file.
+ * later from the file's ELF symbols (.symtab, else a debug file found by build ID or
+ * .gnu_debuglink, else .dynsym: elfsyms.c), one cache per file; the vDSO is "[vdso]".
  * Addresses in anonymous memory resolve through /tmp/perf-PID.map when a JIT
- * wrote one. What cannot be resolved is "[unknown]".
+ * wrote one. An address of a file no symbol covers is "FILE+0xADDR" (its ELF
+ * virtual address, as nm, objdump and addr2line -e FILE take it); what cannot be
+ * resolved at all is "[unknown]".
  */
 #ifndef FTSCOPE_EVENTS_SYMS_H
 #define FTSCOPE_EVENTS_SYMS_H
@@ -66,6 +69,9 @@ struct ft_usyms {
 	struct ft_intern paths;		/* file path -> index in files */
 	struct ft_ufile	**files;
 	unsigned int	nfiles;
+	struct ft_intern unnamed;	/* frames no symbol covers -> their "FILE+0xADDR" */
+	char		**unnamed_text;
+	uint32_t	unnamed_cap;
 	bool		live;		/* may read /proc */
 	unsigned long long stale;	/* maps re-read because an address was not mapped */
 };
@@ -77,6 +83,7 @@ int ft_usyms_add_maps(struct ft_usyms *u, const char *text, size_t len);
 bool ft_usyms_known(const struct ft_usyms *u, int tgid);
 int ft_usyms_frames(struct ft_usyms *u, int tgid, const uint64_t *ip, int n, uint64_t *out);
 const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame);
+const char *ft_usyms_symbol(struct ft_usyms *u, int tgid, uint64_t frame);
 const char *ft_usyms_path(const struct ft_usyms *u, uint64_t frame);
 int ft_usyms_map_of(const struct ft_usyms *u, int tgid, uint64_t frame, struct ft_umap *m);
 const char *ft_usyms_build_id(struct ft_usyms *u, uint64_t frame);
@@ -87,5 +94,24 @@ size_t ft_note_build_id(const unsigned char *buf, size_t n, size_t align, unsign
 typedef struct Elf Elf;
 typedef int (*ft_elf_func_cb)(void *ctx, const char *name, uint64_t value, uint64_t size);
 void ft_elf_funcs(Elf *elf, unsigned int type, ft_elf_func_cb cb, void *ctx);
+size_t ft_elf_build_id(Elf *elf, unsigned char *id, size_t len);
+
+/* A PT_LOAD segment: where its bytes are in the file, where in the ELF's addresses. */
+struct ft_useg {
+	uint64_t	off, vaddr, filesz;
+};
+
+/* Where a file's function symbols came from (elfsyms.c). */
+enum ft_sym_src {
+	FT_SYMS_NONE,
+	FT_SYMS_SYMTAB,		/* its own .symtab */
+	FT_SYMS_BUILD_ID,	/* /usr/lib/debug/.build-id/NN/REST.debug */
+	FT_SYMS_DEBUGLINK,	/* the file .gnu_debuglink names */
+	FT_SYMS_DYNSYM,		/* its exported ones alone */
+};
+
+enum ft_sym_src ft_usyms_source(struct ft_usyms *u, uint64_t frame);
+enum ft_sym_src ft_elf_symbols(const char *path, struct ft_symtab *st, struct ft_useg *seg,
+			       int max, int *nseg);
 
 #endif

@@ -4,8 +4,9 @@
  * first seen; each stack address becomes (file, offset) right away, so that the
  * process may exit, exec or unmap before the report. Names come from the file's
  * ELF symbols through its PT_LOAD segments (which handles PIE and shared-library
- * bias), .symtab first, then a build-id debug file, then .dynsym. Anonymous
- * executable memory resolves through /tmp/perf-PID.map (JITs write it).
+ * bias), from elfsyms.c (.symtab, debug files, .dynsym; the vDSO's own). Anonymous
+ * executable memory resolves through /tmp/perf-PID.map (JITs write it). An address
+ * no symbol covers is named by its file and ELF address, "FILE+0xADDR".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,17 +22,14 @@
 /* Re-reads of one process's maps when its IP is not mapped (exec, dlopen). */
 #define MAX_REREADS	8
 
-struct useg {
-	uint64_t	off, vaddr, filesz;
-};
-
 struct ft_ufile {
 	char		*path;
 	bool		loaded;
 	bool		bid_read;
+	enum ft_sym_src	src;
 	char		build_id[2 * 64 + 1];	/* hex, "" none */
 	struct ft_symtab	st;
-	struct useg	seg[16];
+	struct ft_useg	seg[16];
 	int		nseg;
 };
 
@@ -44,136 +42,13 @@ struct uproc {
 	struct ft_symtab	*jit;		/* /tmp/perf-TGID.map */
 };
 
-/**
- * ft_elf_funcs - call @cb for every defined function symbol of @elf's sections of
- * @type (SHT_SYMTAB or SHT_DYNSYM; 0: both); @cb returns non-zero to stop
- */
-void ft_elf_funcs(Elf *elf, unsigned int type, ft_elf_func_cb cb, void *ctx)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *data;
-		size_t i, n;
-
-		if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize ||
-		    (type ? sh.sh_type != type : sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
-			continue;
-		data = elf_getdata(scn, NULL);
-		n = sh.sh_size / sh.sh_entsize;
-		for (i = 0; data && i < n; i++) {
-			GElf_Sym sym;
-			const char *name;
-
-			if (!gelf_getsym(data, (int)i, &sym) || !sym.st_value ||
-			    sym.st_shndx == SHN_UNDEF ||
-			    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
-			     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
-				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (name && *name && cb(ctx, name, sym.st_value, sym.st_size))
-				return;
-		}
-	}
-}
-
-/* add_sym - ft_elf_funcs callback filling a symbol table (names without @VERSION) */
-static int add_sym(void *ctx, const char *name, uint64_t value, uint64_t size)
-{
-	return ft_symtab_add(ctx, value, size, name, strcspn(name, "@"));
-}
-
-/* read_syms - the function symbols of one section type (SHT_SYMTAB or SHT_DYNSYM) */
-static void read_syms(struct ft_symtab *st, Elf *elf, Elf64_Word type)
-{
-	ft_elf_funcs(elf, type, add_sym, st);
-}
-
-/* elf_build_id - the NT_GNU_BUILD_ID note of @elf: its bytes in @id, their number */
-static size_t elf_build_id(Elf *elf, unsigned char *id, size_t len)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *data;
-		size_t n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (data && data->d_buf &&
-		    (n = ft_note_build_id(data->d_buf, data->d_size, sh.sh_addralign, id, len)))
-			return n;
-	}
-	return 0;
-}
-
-/* debug_path - /usr/lib/debug/.build-id/xx/rest.debug for the file's build id */
-static bool debug_path(Elf *elf, char *path, size_t len)
-{
-	unsigned char id[64];
-	char hex[2 * sizeof(id) + 1];
-	size_t n = elf_build_id(elf, id, sizeof(id));
-
-	if (!n)
-		return false;
-	ft_hex(hex, id, n);
-	return snprintf(path, len, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2) <
-	       (int)len;
-}
-
-/* symbols_of - PT_LOAD segments, and function symbols from .symtab, the debug file or .dynsym */
-static void symbols_of(struct ft_ufile *f)
-{
-	char dbg[192];	/* 25 + "xx/" + 126 hex digits + ".debug" */
-	size_t i, phnum;
-	Elf *elf, *delf;
-	int fd, dfd;
-
-	elf_version(EV_CURRENT);
-	fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &phnum))
-		goto out;
-	for (i = 0; i < phnum && f->nseg < (int)(sizeof(f->seg) / sizeof(f->seg[0])); i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
-			f->seg[f->nseg].off = ph.p_offset;
-			f->seg[f->nseg].vaddr = ph.p_vaddr;
-			f->seg[f->nseg++].filesz = ph.p_filesz;
-		}
-	}
-	read_syms(&f->st, elf, SHT_SYMTAB);
-	if (!f->st.n && debug_path(elf, dbg, sizeof(dbg))) {
-		dfd = open(dbg, O_RDONLY | O_CLOEXEC);
-		delf = dfd >= 0 ? elf_begin(dfd, ELF_C_READ_MMAP, NULL) : NULL;
-		if (delf)
-			read_syms(&f->st, delf, SHT_SYMTAB);
-		if (delf)
-			elf_end(delf);
-		if (dfd >= 0)
-			close(dfd);
-	}
-	if (!f->st.n)
-		read_syms(&f->st, elf, SHT_DYNSYM);
-	ft_symtab_sort(&f->st);
-out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
-}
-
 /* ft_usyms_init - no processes, no files yet; @live: /proc may be read */
 int ft_usyms_init(struct ft_usyms *u, bool live)
 {
 	memset(u, 0, sizeof(*u));
 	u->live = live;
-	if (ft_tab_init(&u->procs, sizeof(struct uproc)) || ft_intern_init(&u->paths))
+	if (ft_tab_init(&u->procs, sizeof(struct uproc)) || ft_intern_init(&u->paths) ||
+	    ft_intern_init(&u->unnamed))
 		return -1;
 	return 0;
 }
@@ -197,6 +72,10 @@ void ft_usyms_fini(struct ft_usyms *u)
 		free(u->files[i]);
 	}
 	free(u->files);
+	for (i = 0; i < u->unnamed.n; i++)
+		free(u->unnamed_text[i]);
+	free(u->unnamed_text);
+	ft_intern_fini(&u->unnamed);
 	ft_tab_fini(&u->procs);
 	ft_intern_fini(&u->paths);
 	memset(u, 0, sizeof(*u));
@@ -274,7 +153,10 @@ static int read_maps(struct ft_usyms *u, int tgid)
 		maps[n].start = start;
 		maps[n].end = end;
 		maps[n].pgoff = pgoff;
-		maps[n++].file = file[0] == '/' ? file_index(u, file) : 0;
+		maps[n].file = 0;
+		if (file[0] == '/' || !strcmp(file, "[vdso]"))
+			maps[n].file = file_index(u, file);
+		n++;
 	}
 	fclose(f);
 	/* a process that has begun to exit shows no mappings: keep those read before */
@@ -318,7 +200,7 @@ int ft_usyms_add_maps(struct ft_usyms *u, const char *text, size_t len)
 	maps = calloc(count ? count : 1, sizeof(*maps));
 	while (maps && n < count && (line = strtok_r(NULL, "\n", &save)))
 		if (sscanf(line, "%llx %llx %4095s", &start, &end, file) == 3 && start < end &&
-		    file[0] == '/') {
+		    (file[0] == '/' || !strcmp(file, "[vdso]"))) {
 			maps[n].start = start;
 			maps[n].end = end;
 			maps[n++].file = file_index(u, file);
@@ -429,18 +311,42 @@ static struct ft_symtab *load_jit(int tgid)
 	return st;
 }
 
+/* loaded - file @file (index + 1), its segments and symbols read on first use */
+static struct ft_ufile *loaded(struct ft_usyms *u, unsigned int file)
+{
+	struct ft_ufile *f = u->files[file - 1];
+
+	if (!f->loaded) {
+		f->loaded = true;
+		f->src = ft_elf_symbols(f->path, &f->st, f->seg,
+					(int)(sizeof(f->seg) / sizeof(f->seg[0])), &f->nseg);
+	}
+	return f;
+}
+
+/* elf_addr - file offset @off of @f as an address of its ELF (false: in no segment) */
+static bool elf_addr(const struct ft_ufile *f, uint64_t off, uint64_t *addr)
+{
+	int i;
+
+	for (i = 0; i < f->nseg; i++)
+		if (off >= f->seg[i].off && off < f->seg[i].off + f->seg[i].filesz) {
+			*addr = off - f->seg[i].off + f->seg[i].vaddr;
+			return true;
+		}
+	return false;
+}
+
 /**
- * ft_usyms_name - the function of a frame made by ft_usyms_frames
- * Returns the name, or "[unknown]" (never NULL).
+ * ft_usyms_symbol - the function of a frame made by ft_usyms_frames: its file's
+ * symbol, or a JIT's (/tmp/perf-PID.map) in anonymous memory. Returns NULL for none.
  */
-const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame)
+const char *ft_usyms_symbol(struct ft_usyms *u, int tgid, uint64_t frame)
 {
 	unsigned int file = FT_UFRAME_FILE(frame);
-	uint64_t off = FT_UFRAME_OFF(frame);
-	const char *name = NULL;
+	uint64_t off = FT_UFRAME_OFF(frame), addr;
 	struct ft_ufile *f;
 	struct uproc *p;
-	int i;
 
 	if (!file) {
 		p = ft_tab_get(&u->procs, tgid);
@@ -448,20 +354,71 @@ const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame)
 			p->jit_read = true;
 			p->jit = load_jit(tgid);
 		}
-		name = p && p->jit ? ft_symtab_find(p->jit, off) : NULL;
-		return name ? name : "[unknown]";
+		return p && p->jit ? ft_symtab_find(p->jit, off) : NULL;
 	}
-	f = u->files[file - 1];
-	if (!f->loaded) {
-		f->loaded = true;
-		symbols_of(f);
+	if (file > u->nfiles)
+		return NULL;
+	f = loaded(u, file);
+	return elf_addr(f, off, &addr) ? ft_symtab_find(&f->st, addr) : NULL;
+}
+
+/*
+ * unnamed - "FILE+0xADDR" for a frame of a file that no symbol covers: the file's
+ * base name and the ELF address (the file offset when in no segment), made once
+ */
+static const char *unnamed(struct ft_usyms *u, uint64_t frame)
+{
+	const struct ft_ufile *f = u->files[FT_UFRAME_FILE(frame) - 1];
+	const char *base = strrchr(f->path, '/');
+	uint64_t addr = FT_UFRAME_OFF(frame);
+	char **text;
+	long id;
+
+	id = ft_intern_put(&u->unnamed, &frame, 1);
+	if (id < 0)
+		return "[unknown]";
+	if ((uint32_t)id < u->unnamed_cap && u->unnamed_text[id])
+		return u->unnamed_text[id];
+	if ((uint32_t)id >= u->unnamed_cap) {
+		uint32_t cap = u->unnamed_cap ? 2 * u->unnamed_cap : 64;
+
+		text = realloc(u->unnamed_text, cap * sizeof(*text));
+		if (!text)
+			return "[unknown]";
+		memset(text + u->unnamed_cap, 0, (cap - u->unnamed_cap) * sizeof(*text));
+		u->unnamed_text = text;
+		u->unnamed_cap = cap;
 	}
-	for (i = 0; i < f->nseg; i++)
-		if (off >= f->seg[i].off && off < f->seg[i].off + f->seg[i].filesz) {
-			name = ft_symtab_find(&f->st, off - f->seg[i].off + f->seg[i].vaddr);
-			break;
-		}
-	return name ? name : "[unknown]";
+	elf_addr(f, addr, &addr);
+	if (asprintf(&u->unnamed_text[id], "%s+%#llx", base ? base + 1 : f->path,
+		     (unsigned long long)addr) < 0) {
+		u->unnamed_text[id] = NULL;
+		return "[unknown]";
+	}
+	return u->unnamed_text[id];
+}
+
+/**
+ * ft_usyms_name - the function of a frame made by ft_usyms_frames, as reports print
+ * it: its symbol; "FILE+0xADDR" in a file no symbol covers; "[unknown]" in anonymous
+ * memory without a JIT's name. Never NULL.
+ */
+const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame)
+{
+	const char *name = ft_usyms_symbol(u, tgid, frame);
+	unsigned int file = FT_UFRAME_FILE(frame);
+
+	if (name)
+		return name;
+	return file && file <= u->nfiles ? unnamed(u, frame) : "[unknown]";
+}
+
+/* ft_usyms_source - where the symbols of a frame's file came from (it is read first) */
+enum ft_sym_src ft_usyms_source(struct ft_usyms *u, uint64_t frame)
+{
+	unsigned int file = FT_UFRAME_FILE(frame);
+
+	return file && file <= u->nfiles ? loaded(u, file)->src : FT_SYMS_NONE;
 }
 
 /* ft_usyms_path - the file of a frame made by ft_usyms_frames; NULL: anonymous memory */
@@ -507,7 +464,7 @@ int ft_usyms_map_of(const struct ft_usyms *u, int tgid, uint64_t frame, struct f
 const char *ft_usyms_build_id(struct ft_usyms *u, uint64_t frame)
 {
 	unsigned int file = FT_UFRAME_FILE(frame);
-	unsigned char id[64];
+	unsigned char id[64] = { 0 };
 	struct ft_ufile *f;
 	size_t n = 0;
 	Elf *elf;
@@ -519,13 +476,15 @@ const char *ft_usyms_build_id(struct ft_usyms *u, uint64_t frame)
 	if (f->bid_read)
 		return f->build_id;
 	f->bid_read = true;
+	if (f->path[0] != '/')
+		return f->build_id;	/* [vdso]: the kernel's, not a file */
 	elf_version(EV_CURRENT);
 	fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return f->build_id;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && elf_kind(elf) == ELF_K_ELF)
-		n = elf_build_id(elf, id, sizeof(id));
+		n = ft_elf_build_id(elf, id, sizeof(id));
 	ft_hex(f->build_id, id, n);
 	if (elf)
 		elf_end(elf);

@@ -46,6 +46,9 @@ struct plabel {
 
 struct ft_pprof {
 	struct ft_intern	strs, funcs, locs, maps;
+	struct ft_intern	smps;		/* a sample's locations and labels -> it */
+	uint64_t		*skey;		/* a sample's key being made */
+	size_t			capskey;
 	char			**str;		/* string_table */
 	size_t			nstr, capstr;
 	int64_t			type[FT_PPROF_MAX_TYPES][2];	/* (type, unit) */
@@ -119,7 +122,7 @@ struct ft_pprof *ft_pprof_new(void)
 	if (!pp)
 		return NULL;
 	if (ft_intern_init(&pp->strs) || ft_intern_init(&pp->funcs) ||
-	    ft_intern_init(&pp->locs) || ft_intern_init(&pp->maps) ||
+	    ft_intern_init(&pp->locs) || ft_intern_init(&pp->maps) || ft_intern_init(&pp->smps) ||
 	    grow((void **)&pp->str, sizeof(*pp->str), 0, 1, &pp->capstr) ||
 	    !(pp->str[0] = strdup(""))) {
 		ft_pprof_free(pp);
@@ -143,6 +146,8 @@ void ft_pprof_free(struct ft_pprof *pp)
 	ft_intern_fini(&pp->funcs);
 	ft_intern_fini(&pp->locs);
 	ft_intern_fini(&pp->maps);
+	ft_intern_fini(&pp->smps);
+	free(pp->skey);
 	free(pp->comment);
 	free(pp->smp);
 	free(pp->locpool);
@@ -246,14 +251,35 @@ uint64_t ft_pprof_location(struct ft_pprof *pp, uint64_t mapping, uint64_t addr,
 	return intern_id(pp, &pp->locs, key, L_LEN);
 }
 
+/*
+ * same_sample - the sample with the locations and labels of the one made at the end
+ * of the pools (@n locations, @nlabel labels), that one when new; -1 out of memory
+ */
+static long same_sample(struct ft_pprof *pp, int n, int nlabel)
+{
+	size_t words = (size_t)n + 1 + 4 * (size_t)nlabel, i;
+	uint64_t *k;
+
+	if (grow((void **)&pp->skey, sizeof(*pp->skey), 0, words, &pp->capskey))
+		return -1;
+	k = pp->skey;
+	k[0] = (uint64_t)n;
+	memcpy(k + 1, pp->locpool + pp->nlocpool, n * sizeof(*k));
+	for (i = 0; i < (size_t)nlabel; i++)
+		memcpy(k + n + 1 + 4 * i, &pp->labpool[pp->nlabpool + i], 4 * sizeof(*k));
+	return ft_intern_put(&pp->smps, k, (uint32_t)words);
+}
+
 /**
  * ft_pprof_sample - a sample: @n location ids, leaf first (loc[0] is where it was),
- * one value per sample type, and its labels. Returns 0, or -1 out of memory.
+ * one value per sample type, and its labels; added to the values of an earlier one
+ * with the same locations and labels. Returns 0, or -1 out of memory.
  */
 int ft_pprof_sample(struct ft_pprof *pp, const uint64_t *loc, int n, const int64_t *value,
 		    const struct ft_pprof_label *label, int nlabel)
 {
 	struct psample *s;
+	long same;
 	int i;
 
 	if (pp->err || grow((void **)&pp->smp, sizeof(*pp->smp), pp->nsmp, 1, &pp->capsmp) ||
@@ -280,8 +306,16 @@ int ft_pprof_sample(struct ft_pprof *pp, const uint64_t *loc, int n, const int64
 		l->unit = !label[i].str && label[i].unit ? str_id(pp, label[i].unit) : 0;
 	}
 	memcpy(s->v, value, pp->ntypes * sizeof(*value));
-	if (pp->err)
+	same = pp->err ? -1 : same_sample(pp, n, nlabel);
+	if (same < 0) {
+		pp->err = ENOMEM;
 		return -1;
+	}
+	if ((size_t)same < pp->nsmp) {
+		for (i = 0; i < pp->ntypes; i++)
+			pp->smp[same].v[i] += value[i];
+		return 0;
+	}
 	pp->nlocpool += n;
 	pp->nlabpool += nlabel;
 	pp->nsmp++;

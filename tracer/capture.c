@@ -169,7 +169,7 @@ fail:
 	return -1;
 }
 
-/* ft_proc_maps_text - "PID COUNT COMM" (hex, as trace-cmd) and the file-backed ranges of /proc/PID/maps */
+/* ft_proc_maps_text - "PID COUNT COMM" (hex, as trace-cmd) and the file-backed ranges of /proc/PID/maps, and [vdso] */
 char *ft_proc_maps_text(int pid)
 {
 	char path[64], comm[64] = "", line[4608], lib[4096] = "", name[4096], *lines = NULL;
@@ -193,7 +193,7 @@ char *ft_proc_maps_text(int pid)
 	/* one range per mapped file: its consecutive mappings are merged, as trace-cmd does */
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %4095s", &start, &end, name) != 3 ||
-		    name[0] != '/')
+		    (name[0] != '/' && strcmp(name, "[vdso]")))
 			continue;
 		if (n && !strcmp(name, lib)) {
 			hi = end;

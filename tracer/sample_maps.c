@@ -170,21 +170,21 @@ static struct smap_proc *proc_of(struct ft_smaps *m, int pid, bool fresh)
 	return p;
 }
 
-/* ft_smaps_mmap - PERF_RECORD_MMAP2 of an executable file mapping */
+/* ft_smaps_mmap - PERF_RECORD_MMAP2 of an executable file mapping, or of the vDSO */
 void ft_smaps_mmap(struct ft_smaps *m, int pid, uint64_t addr, uint64_t len, uint64_t pgoff,
 		   const char *path)
 {
 	struct smap_proc *p;
 
+	/* the vDSO: its range for the unwinder's CFI, and a mapping for its names */
 	if (pid > 0 && !strcmp(path, "[vdso]")) {
 		p = proc_of(m, pid, false);
 		if (p) {
 			p->vdso_lo = addr;
 			p->vdso_hi = addr + len;
 		}
-		return;
 	}
-	if (pid <= 0 || path[0] != '/' || pgoff > addr)
+	if (pid <= 0 || (path[0] != '/' && strcmp(path, "[vdso]")) || pgoff > addr)
 		return;
 	p = proc_of(m, pid, false);
 	if (p)

@@ -14,7 +14,8 @@ it holds, 1 with the reason otherwise.
   waker FOLDED ERR COMM WAKER WFRAME US    COMM's time woken by WAKER (* any) through
                                            WFRAME in the waker's stack (none through
                                            other frames): as known
-  stripped FOLDED COMM FUNC                COMM's stacks show [unknown], never FUNC
+  stripped FOLDED COMM FUNC                COMM's stacks show FILE+0xADDR (or [unknown]),
+                                           never FUNC
   diff SVG GREW SHRANK                     a differential graph: GREW red, SHRANK blue
   chain FOLDED ERR COMM CHAIN KFRAME US    as known, on stacks holding the frames CHAIN
                                            (comma-separated, root first) in a row
@@ -182,13 +183,22 @@ def waker(path, err, comm, wcomm, wframe, us):
                           f'({bare} of them with no stack recorded)')
 
 
+# a frame no symbol covers, as ftscope prints it: FILE+0xADDR (perf: [unknown])
+UNNAMED = re.compile(r'^.+\+0x[0-9a-f]+$')
+
+
+def unnamed(frame):
+    """is @frame one no symbol covers?"""
+    return frame == '[unknown]' or bool(UNNAMED.match(frame))
+
+
 def stripped(path, comm, func):
     rows = [(f, n) for f, n in folded(path) if f[0] == comm]
-    unknown = sum(n for f, n in rows if '[unknown]' in f)
+    unknown = sum(n for f, n in rows if any(unnamed(x) for x in f))
     named = sum(n for f, n in rows if func in f)
-    print(f'{comm}: {unknown} us on stacks with [unknown], {named} us naming {func}')
+    print(f'{comm}: {unknown} us on stacks with unnamed frames, {named} us naming {func}')
     if named or not unknown:
-        return f'{comm}: stripped binary resolved as {func} or gave no [unknown] frames'
+        return f'{comm}: stripped binary resolved as {func} or gave no unnamed frames'
     return None
 
 
@@ -316,6 +326,7 @@ def perfpeer(path, script, comm, state, n):
             u, k = split_delimited(f)
             # roots neither names (libc's __libc_start_call_main without libc6-dbg):
             # dropped here as perf_samples drops them from perf's
+            u = ['[unknown]' if unnamed(x) else x for x in u]
             while u and u[0] == '[unknown]':
                 u = u[1:]
             ours[(tuple(u), tuple(k))] = ours.get((tuple(u), tuple(k)), 0) + us
