@@ -29,8 +29,6 @@ enum ft_callgraph {
 #define FT_STACK_USER_DEFAULT	8192
 #define FT_STACK_USER_MAX	65528
 
-/* Why user stacks ended (enum ft_unwind_end), counted per sample. */
-#define FT_UNWIND_NEND		(FT_UNWIND_LOOP + 1)
 
 /* What to sample: filled by the analyzer's options, opened by the tracer. */
 struct ft_sample_req {

@@ -55,6 +55,7 @@ enum ft_unwind_end {
 	FT_UNWIND_NOCFI,	/* no CFI for the address and no sound frame pointer */
 	FT_UNWIND_BADCFI,	/* a rule the unwinder does not take, or a damaged table */
 	FT_UNWIND_LOOP,		/* the stack pointer did not grow: stopped */
+	FT_UNWIND_NEND		/* how many reasons: a new one goes above */
 };
 
 struct ft_unwinder;

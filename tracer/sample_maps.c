@@ -246,6 +246,14 @@ int ft_smaps_find(struct ft_smaps *m, int pid, uint64_t addr, struct ft_smaps_hi
 	struct smap_proc *p = pid > 0 ? proc_of(m, pid, false) : NULL;
 	int i, k;
 
+	/* the vDSO first: its names' mapping below is no file the unwinder could open */
+	if (p && addr >= p->vdso_lo && addr < p->vdso_hi) {
+		hit->path = "[vdso]";	/* the unwinder reads its own: the same image */
+		hit->base = p->vdso_lo;
+		hit->end = p->vdso_hi;
+		hit->own_root = true;
+		return 0;
+	}
 	for (k = 0; p && k < p->n; k++) {
 		i = (p->last + k) % p->n;	/* frames of one file come in runs */
 		if (addr < p->f[i].base || addr >= p->f[i].end)
@@ -255,13 +263,6 @@ int ft_smaps_find(struct ft_smaps *m, int pid, uint64_t addr, struct ft_smaps_hi
 		hit->end = p->f[i].end;
 		hit->path = p->f[i].path;
 		hit->own_root = own_root(p);
-		return 0;
-	}
-	if (p && addr >= p->vdso_lo && addr < p->vdso_hi) {
-		hit->path = "[vdso]";	/* the unwinder reads its own: the same image */
-		hit->base = p->vdso_lo;
-		hit->end = p->vdso_hi;
-		hit->own_root = true;
 		return 0;
 	}
 	return -1;

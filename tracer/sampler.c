@@ -231,18 +231,22 @@ static void open_error(const struct ft_sampler *sp, int pid)
 /*
  * open_or_fp - open_one; with dwarf, where the kernel refuses to copy user stacks
  * (EINVAL, EOPNOTSUPP, ENOSYS, and the same event opens without), one line and the
- * frame-pointer walk from then on
+ * frame-pointer walk from then on: only at the first event (@first), since events
+ * already open copy stacks and their samples are read as such
  */
-static int open_or_fp(struct ft_sampler *sp, int pid, int cpu, bool inherit)
+static int open_or_fp(struct ft_sampler *sp, int pid, int cpu, bool inherit, bool first)
 {
 	int fd = open_one(sp, pid, cpu, inherit), e = errno;
 
-	if (fd >= 0 || !sp->dwarf || (e != EINVAL && e != EOPNOTSUPP && e != ENOSYS))
+	if (fd >= 0 || !first || !sp->dwarf || (e != EINVAL && e != EOPNOTSUPP && e != ENOSYS))
 		return fd;
 	sp->dwarf = false;
 	fd = open_one(sp, pid, cpu, inherit);
-	if (fd < 0)
+	if (fd < 0) {
+		sp->dwarf = true;	/* as asked: the caller reports the first error */
+		errno = e;
 		return fd;
+	}
 	sp->req.callgraph = FT_CG_FP;
 	ft_err("this kernel does not copy user stacks into samples (PERF_SAMPLE_STACK_USER: %s): "
 	       "user stacks by frame-pointer walk", strerror(e));
@@ -276,7 +280,7 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 		    int npids)
 {
 	struct pollfd pfd;
-	bool per_task = npids && !(o->cmd && (o->all || o->cpu_on));
+	bool per_task = npids && !(o->cmd && (o->all || o->cpu_on)), opened = false;
 	int cpu, t, fd;
 
 	sp->ncpus = o->ncpus;
@@ -320,7 +324,7 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 		if (o->cpu_on && !o->cpu_on[cpu])
 			continue;
 		for (t = 0; t < sp->ntgt; t++) {
-			fd = open_or_fp(sp, per_task ? pids[t] : -1, cpu, per_task);
+			fd = open_or_fp(sp, per_task ? pids[t] : -1, cpu, per_task, !opened);
 			if (fd < 0 && errno == ENODEV && t == 0)
 				break;		/* an offline CPU */
 			if (fd < 0) {
@@ -328,6 +332,7 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 				return -1;
 			}
 			sp->fd[cpu * sp->ntgt + t] = fd;
+			opened = true;
 			if (map_cpu(sp, cpu, fd, first))
 				return -1;
 			if (first < 0)

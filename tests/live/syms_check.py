@@ -111,6 +111,8 @@ def merged(fol, err):
         die('%d stacks printed more than once, e.g. %s' % (len(dup), dup[0]))
     m = re.search(r'profile: (\d+) samples', open(err).read())
     total = sum(n for _, n in rows)
+    if total < 100:		# a run of this workload takes hundreds of samples
+        die('%d samples in the folded output' % total)
     if not m or int(m.group(1)) != total:
         die('folded counts add up to %d, the notes say %s' % (total, m and m.group(1)))
     print('%d stacks, each once, %d samples as the notes say' % (len(rows), total))
@@ -137,6 +139,8 @@ def json_merged(path):
     total = sum(s['samples'] for s in d['stacks'])
     if dup:
         die('%d stacks printed more than once, e.g. %s' % (len(dup), dup[0]))
+    if total < 100:		# a run of this workload takes hundreds of samples
+        die('%d samples in the JSON' % total)
     if total != d['samples']:
         die('stacks hold %d samples, the header %d' % (total, d['samples']))
     print('%d stacks, each once, %d samples' % (len(keys), total))

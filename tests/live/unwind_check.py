@@ -121,10 +121,14 @@ def perf_script(path):
 
 
 def own_functions(binary):
-    """the names of BINARY's functions, from its symbol table"""
-    out = subprocess.run(['nm', binary], capture_output=True, text=True).stdout
-    return {x.split()[2] for x in out.splitlines() if len(x.split()) == 3 and
-            x.split()[1] in 'tTwW'}
+    """the names of BINARY's functions, from its symbol table (none: the check cannot
+    tell stacks apart, so it fails here)"""
+    out = subprocess.run(['nm', binary], capture_output=True, text=True, check=True).stdout
+    names = {x.split()[2] for x in out.splitlines() if len(x.split()) == 3 and
+             x.split()[1] in 'tTwW'}
+    if not names:
+        sys.exit("nm %s: no function names" % binary)
+    return names
 
 
 def dist(rows, comm, names):

@@ -56,8 +56,10 @@ static void test_unnamed(void **state)
 	assert_string_equal(ft_usyms_name(&u, 4242, fr), want);
 	/* made once: the same pointer again (reports compare names by pointer) */
 	assert_ptr_equal(ft_usyms_name(&u, 4242, fr), ft_usyms_name(&u, 4242, fr));
-	/* no .symtab, no debug file, no function in its .dynsym (nm -D --defined-only) */
-	assert_int_equal(ft_usyms_source(&u, fr), FT_SYMS_NONE);
+	/* no .symtab, no debug file: at most the functions it exports (Debian 13's true
+	   has one in its .dynsym, Debian 12's none), none of which covers the entry */
+	assert_true(ft_usyms_source(&u, fr) == FT_SYMS_NONE ||
+		    ft_usyms_source(&u, fr) == FT_SYMS_DYNSYM);
 	/* no mapping at all: [unknown] */
 	ip = 16;
 	assert_int_equal(ft_usyms_frames(&u, 4242, &ip, 1, &fr), 1);
