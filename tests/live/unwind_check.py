@@ -25,19 +25,11 @@ holds, 1 with the reason otherwise.
                                                holding FRAME is N at least, 99% of it
                                                on stacks that also hold FUNC
 """
-import re
 import subprocess
 import sys
 
-
-def folded(path):
-    """(frames, count) per line of a folded file"""
-    rows = []
-    for line in open(path, errors='surrogateescape'):
-        m = re.match(r'^(.*) (\d+)$', line.rstrip('\n'))
-        if m:
-            rows.append((m.group(1).split(';'), int(m.group(2))))
-    return rows
+from offcpu_check import folded  # the one reader of folded stacks
+from profile_check import perf_script  # the one reader of perf script callchains
 
 
 def has_run(frames, want):
@@ -98,26 +90,6 @@ def nocallers(path, comm, leaf, *callers):
     if named > total * 0.02:
         return f'{comm}: {named} of {total} samples name the callers'
     return None
-
-
-def perf_script(path):
-    """(frames root first, 1) per sample of `perf script -F comm,tid,ip,sym`"""
-    rows, head, chain = [], None, []
-    for line in open(path, errors='replace'):
-        line = line.rstrip('\n')
-        if not line.strip():
-            if head is not None:
-                rows.append(([head] + chain[::-1], 1))
-            head, chain = None, []
-        elif not line[0].isspace():
-            head, chain = line.split()[0], []
-        else:
-            f = line.split(None, 1)
-            sym = f[1] if len(f) > 1 else '[unknown]'
-            chain.append(re.sub(r'\+0x[0-9a-f]+$', '', sym.split(' (')[0]))
-    if head is not None:
-        rows.append(([head] + chain[::-1], 1))
-    return rows
 
 
 def own_functions(binary):
