@@ -115,26 +115,6 @@ static void add_file(struct smap_proc *p, uint64_t base, uint64_t end, const cha
 	p->gen++;
 }
 
-/* vdso_of - the [vdso] mapping of process @pid from /proc, or 0 0 */
-static void vdso_of(int pid, uint64_t *lo, uint64_t *hi)
-{
-	char path[64], line[256];
-	unsigned long long a, b;
-	FILE *f;
-
-	*lo = *hi = 0;
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	f = fopen(path, "re");
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, " [vdso]") && sscanf(line, "%llx-%llx", &a, &b) == 2) {
-			*lo = a;
-			*hi = b;
-			break;
-		}
-	if (f)
-		fclose(f);
-}
-
 /* from_proc - a process first seen: its mappings as /proc shows them now */
 static void from_proc(struct smap_proc *p)
 {
@@ -147,10 +127,14 @@ static void from_proc(struct smap_proc *p)
 	if (line && sscanf(line, "%*x %*x %15s", p->comm) != 1)
 		p->comm[0] = 0;
 	while ((line = strtok_r(NULL, "\n", &save)))
-		if (sscanf(line, "%llx %llx %4095s", &lo, &hi, path) == 3)
+		if (sscanf(line, "%llx %llx %4095s", &lo, &hi, path) == 3) {
 			add_file(p, lo, hi, path);
+			if (!strcmp(path, "[vdso]")) {	/* the text holds it: the unwinder's */
+				p->vdso_lo = lo;
+				p->vdso_hi = hi;
+			}
+		}
 	free(text);
-	vdso_of(p->pid, &p->vdso_lo, &p->vdso_hi);
 }
 
 /* proc_of - the entry of @pid, made (from /proc unless @fresh) when new; NULL on ENOMEM */
