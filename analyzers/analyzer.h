@@ -34,6 +34,7 @@ struct ft_env {
 	bool			json;		/* --json: the report is written as JSON */
 	const bool		*cpu_on;	/* -C: the CPUs reported (NULL: all) */
 	bool			task_filter;	/* -p/-t: the tasks were chosen */
+	bool			command;	/* -- COMMAND: the run follows it */
 	struct ft_tasks		*tasks;		/* comm and tgid per tid */
 	const struct ft_funcs	*funcs;		/* the functions probed, resolved (functions) */
 	const struct ft_imap	*traced;	/* the pids a filtered trace records; NULL:
@@ -139,6 +140,10 @@ struct ft_analyzer {
 	   but ahead: live each round drains the rings (up to now) before the records are
 	   merged (up to 20 ms ago); from a file, every sample comes before the records */
 	const struct ft_sample_req *(*sampling)(void *priv);
+	/* optional: its optional request (ft_sample_req.optional) is not taken, for the
+	   reason @why (it prints one line); called before events() live, before init()
+	   reading a file, and sampling() returns NULL from then on */
+	void	(*sampling_declined)(void *priv, const char *why);
 	void	(*sample)(void *priv, const struct ft_sample *s);
 	/* returns 0, or -1 after printing one error line */
 	int	(*init)(void *priv, const struct ft_env *env);

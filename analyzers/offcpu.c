@@ -115,19 +115,20 @@ static int offcpu_parse_opt(void *priv, int opt, const char *arg)
  * offcpu_events - the stacks the options ask for, and the wakeups: where the kernel did
  * not record a switch-in, a period ends near the task's wakeup (events/chain.c), else
  * at its first record there, which may come much later (twice the off-CPU time of a
- * cold `find` was measured so); with --stacks perf as before this change (a sampled
- * switch-out went unmatched in 2 of 6 make checks after it, never in 30 runs alone)
+ * cold `find` was measured so). With perf samples ftrace's stacks are not recorded;
+ * reading a file by default, they are read where the file has no samples.
  */
 static void offcpu_events(void *priv, unsigned int *need, unsigned int *want)
 {
 	struct offcpu *o = priv;
+	bool ftrace = !o->stacks_perf && !(o->stacks_auto && o->auto_live);
+	unsigned int *stacks = o->stacks_auto ? want : need;
 
-	if (!o->ustack_only && !o->stacks_perf)
-		*need |= FT_NEED(FT_EV_KSTACK);
-	if (!o->kstack_only && !o->stacks_perf)
-		*need |= FT_NEED(FT_EV_USTACK);
-	if (!o->stacks_perf)
-		*want |= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW);
+	if (ftrace && !o->ustack_only)
+		*stacks |= FT_NEED(FT_EV_KSTACK);
+	if (ftrace && !o->kstack_only)
+		*stacks |= FT_NEED(FT_EV_USTACK);
+	*want |= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW);
 }
 
 /* offcpu_check - the options against each other */
@@ -503,9 +504,11 @@ const struct ft_analyzer ft_offcpu = {
 				  "                       or all (default: every state but R)\n"
 				  "      --delimited      a '-' frame between kernel and user stacks\n"
 				  "      --wakers         add the waker's stacks and comm (BCC offwaketime)\n"
-				  "      --stacks SRC     where stacks come from: ftrace (default; 8 user\n"
-				  "                       frames) or perf (127 frames: a perf_event_open\n"
-				  "                       sample of every switch)\n"
+				  "      --stacks SRC     where stacks come from: perf (a perf_event_open\n"
+				  "                       sample of every switch: 127 frames, user stacks\n"
+				  "                       unwound by CFI; the default for a command, -p\n"
+				  "                       and -t) or ftrace (frame pointers, 8 user frames;\n"
+				  "                       the default for the whole system and --wakers)\n"
 				  "      --call-graph fp|dwarf[,SIZE]  perf's user stacks (implies --stacks\n"
 				  "                       perf): the kernel's frame-pointer walk, or (default)\n"
 				  "                       SIZE bytes of user stack copied per switch (8192;\n"
@@ -516,7 +519,7 @@ const struct ft_analyzer ft_offcpu = {
 				  "  ftscope offcpu --pprof off.pb.gz -p 1234 -d 10  # go tool pprof off.pb.gz\n"
 				  "  ftscope offcpu --state D -d 10        # uninterruptible (I/O) sleep only\n"
 				  "  ftscope offcpu --wakers -f -p 1234    # who woke the blocked threads\n"
-				  "  ftscope offcpu --stacks perf -f -- ./app # stacks deeper than 8 frames\n",
+				  "  ftscope offcpu --call-graph dwarf -f -d 5 # whole user stacks, whole system\n",
 		.shortopts	= "fukUKm:M:",
 		.longopts	= offcpu_longopts,
 		.parse_opt	= offcpu_parse_opt,
@@ -527,6 +530,7 @@ const struct ft_analyzer ft_offcpu = {
 	.max_wait_ms	= 100,
 	.events		= offcpu_events,
 	.sampling	= offcpu_sampling,
+	.sampling_declined = offcpu_sampling_declined,
 	.sample		= offcpu_sample,
 	.init		= offcpu_init,
 	.event		= offcpu_event,

@@ -76,6 +76,11 @@ struct offcpu {
 	struct offcpu_pprof	pprof;		/* --pprof FILE (offcpu_pprof.c) */
 	bool			stacks_perf;	/* --stacks perf: stacks from samples */
 	bool			stacks_set;	/* --stacks given (--call-graph implies perf) */
+	/* the default where a process is chosen (a command, -p, -t) or a file read:
+	   perf samples with dwarf stacks, unless the run declines them (another
+	   analyzer samples, the kernel refuses, the file has none): then ftrace's */
+	bool			stacks_auto;
+	bool			auto_live;	/* ... live: a decline is said */
 	struct ft_sample_req	sreq;
 	struct offcpu_perf	*perf;		/* ... their queues (offcpu_perf.c) */
 	/* tracking */
@@ -139,6 +144,7 @@ int offcpu_stacks_opt(struct offcpu *o, const char *arg);
 int offcpu_callgraph_opt(struct offcpu *o, const char *arg);
 int offcpu_perf_check(struct offcpu *o, const struct ft_env *env);
 const struct ft_sample_req *offcpu_sampling(void *priv);
+void offcpu_sampling_declined(void *priv, const char *why);
 void offcpu_sample(void *priv, const struct ft_sample *s);
 int offcpu_perf_init(struct offcpu *o);
 void offcpu_perf_stacks(struct offcpu *o, const struct ft_event *ev, uint32_t *kst,

@@ -108,24 +108,42 @@ int offcpu_perf_check(struct offcpu *o, const struct ft_env *env)
 	}
 	if (o->sreq.callgraph)
 		o->stacks_perf = true;
+	/* the default: whole user stacks where a process is chosen (a whole system's
+	   every switch copying 8 KB of stack costs too much) or a file may hold them */
+	if (!o->stacks_set && !o->stacks_perf && !o->wakers && !o->kstack_only &&
+	    (!env->live || env->task_filter || env->command)) {
+		o->stacks_auto = true;
+		o->auto_live = env->live;
+	}
 	return 0;
 }
 
-/* offcpu_sampling - with --stacks perf: every sched_switch, with the stacks wanted */
+/* offcpu_sampling - perf stacks asked for or by default: every sched_switch, stacks */
 const struct ft_sample_req *offcpu_sampling(void *priv)
 {
 	struct offcpu *o = priv;
 
-	if (!o->stacks_perf)
+	if (!o->stacks_perf && !o->stacks_auto)
 		return NULL;
 	o->sreq.event = "sched:sched_switch";
 	o->sreq.freq = 0;
 	o->sreq.period = 1;
 	o->sreq.user = !o->kstack_only;
 	o->sreq.kernel = !o->ustack_only;
+	o->sreq.optional = o->stacks_auto;
 	if (!o->sreq.callgraph)
 		o->sreq.callgraph = DEFAULT_CALLGRAPH;
 	return &o->sreq;
+}
+
+/* offcpu_sampling_declined - the default's samples not taken: ftrace's stacks */
+void offcpu_sampling_declined(void *priv, const char *why)
+{
+	struct offcpu *o = priv;
+
+	if (o->auto_live)
+		ft_err("offcpu: %s: stacks from ftrace (frame pointers, 8 user frames)", why);
+	o->stacks_auto = false;
 }
 
 /* offcpu_perf_init - the queues; a file's samples must be of sched_switch */
@@ -134,6 +152,7 @@ int offcpu_perf_init(struct offcpu *o)
 	const struct ft_sample_req *r = o->env->sampled;
 	struct offcpu_perf *p;
 
+	o->stacks_perf |= o->stacks_auto;	/* not declined: taken */
 	if (!o->stacks_perf)
 		return 0;
 	if (r && (!r->event || strcmp(r->event, "sched:sched_switch") || r->period != 1)) {

@@ -181,6 +181,8 @@ int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
 	if (w)
 		n += waker_locs(o, w, loc + n);
 	n += side_locs(o, t, loc + n);
+	if (!n)		/* go tool pprof drops a sample without locations, and its time */
+		loc[n++] = meta(o, "[no stack]");
 	if (w) {
 		lab[nl++] = (struct ft_pprof_label){ .key = "waker_comm", .str = w->comm };
 		lab[nl++] = (struct ft_pprof_label){ .key = "waker_pid", .num = w->tgid };

@@ -248,6 +248,7 @@ int ft_pipe_init(struct pipeline *p, struct tep_handle *tep, int ncpus, bool liv
 	p->env.json = p->o->json;
 	p->env.cpu_on = p->o->cpu_on;
 	p->env.task_filter = p->o->npids || p->o->ntids;
+	p->env.command = p->o->cmd;
 	p->env.funcs = p->probes ? &p->probes->funcs : NULL;
 	p->env.tasks = &p->tasks;
 	p->env.traced = p->show ? &p->shown : p->filtered ? &p->traced : NULL;
@@ -408,6 +409,7 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	struct ft_pmu pmu = { 0 };
 	int ret = FT_PARSE_RUN;
 
+	ft_stages_negotiate(r->samplers ? r->samplers : &r->stages, !o->input);
 	ft_stages_events(&r->stages, &p.need, &p.want);
 	p.tps = ft_tp_append(r->tps, ft_stages_tps(&r->stages));
 	if (r->funcs) {

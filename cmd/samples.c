@@ -29,6 +29,7 @@ int ft_samples_prepare(struct ft_samples *sm, const struct ft_stages *st, bool l
 	int n, id;
 
 	sm->req = ft_stages_sampling(st, &n);
+	sm->askers = st;
 	if (n > 1) {
 		ft_err("one run samples one event: only one of its analyzers may sample "
 		       "(profile, offcpu --stacks perf)");
@@ -185,21 +186,40 @@ static int file_names(struct ft_samples *sm)
 	return 0;
 }
 
-/* ft_samples_of_file - -i: the samples @src kept; -1 after one line when it has none */
+/* same_event - does a file sampled as @f hold what @r asks: its event, each one of it? */
+static bool same_event(const struct ft_sample_req *f, const struct ft_sample_req *r)
+{
+	return f->event && r->event && !strcmp(f->event, r->event) && f->period == r->period &&
+	       !f->freq;
+}
+
+/*
+ * ft_samples_of_file - -i: the samples @src kept; -1 after one line when it has none
+ * (an optional request is then declined: its analyzer goes on without)
+ */
 int ft_samples_of_file(struct ft_samples *sm, struct ft_source *src, const char *input,
 		       const char *name)
 {
 	const struct ft_blob *b = src->is_tdat ? &src->tdat.samples : NULL;
+	bool has = b && b->len;
+	char why[160];
 
 	if (!sm->req)
 		return 0;
-	if (!b || !b->len) {
-		ft_err("%s holds no perf samples for %s (a live run with -o FILE keeps them)",
-		       input, name);
+	if (has && ft_sample_file_open(&sm->file, b->data, b->len)) {
+		ft_err("%s: its samples are damaged", input);
 		return -1;
 	}
-	if (ft_sample_file_open(&sm->file, b->data, b->len)) {
-		ft_err("%s: its samples are damaged", input);
+	if (sm->req->optional && (!has || !same_event(&sm->file.req, sm->req))) {
+		snprintf(why, sizeof(why), "%s holds no samples of every %s", input,
+			 sm->req->event);
+		ft_stages_decline(sm->askers, why);
+		sm->req = NULL;
+		return 0;
+	}
+	if (!has) {
+		ft_err("%s holds no perf samples for %s (a live run with -o FILE keeps them)",
+		       input, name);
 		return -1;
 	}
 	sm->req = &sm->file.req;

@@ -21,6 +21,7 @@ struct ft_source;
 
 struct ft_samples {
 	const struct ft_sample_req *req;	/* what is sampled, or NULL: nothing */
+	const struct ft_stages	*askers;	/* whose request it is */
 	struct ft_sampler	sampler;	/* live: the rings */
 	struct ft_sample_file	file;		/* offline: the file's samples */
 	struct ft_sample_counts	counts;		/* what was sampled and lost */

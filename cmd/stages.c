@@ -6,6 +6,7 @@
  * report, and it names tasks in a table of its own.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include "events/tdat.h"
 #include "lib/util.h"
 #include "output/json.h"
+#include "tracer/pmu.h"
 
 /* ft_stages_events - the events every analyzer needs and wants, for its options */
 void ft_stages_events(const struct ft_stages *s, unsigned int *need, unsigned int *want)
@@ -37,6 +39,55 @@ struct ft_tp *ft_stages_tps(const struct ft_stages *s)
 		if (s->st[i].a->tracepoints)
 			all = ft_tp_append(all, s->st[i].a->tracepoints(s->st[i].priv));
 	return all;
+}
+
+/* optional_req - stage @i's request when it is optional (an analyzer's default), else NULL */
+static const struct ft_sample_req *optional_req(const struct ft_stages *s, int i)
+{
+	const struct ft_sample_req *r = s->st[i].a->sampling ?
+					s->st[i].a->sampling(s->st[i].priv) : NULL;
+
+	return r && r->optional ? r : NULL;
+}
+
+/* ft_stages_decline - each analyzer whose request is optional goes without (@why) */
+void ft_stages_decline(const struct ft_stages *s, const char *why)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (optional_req(s, i))
+			s->st[i].a->sampling_declined(s->st[i].priv, why);
+}
+
+/**
+ * ft_stages_negotiate - a run has one set of sampling rings: an optional request
+ * (an analyzer's default) yields to one asked for, then to the first optional one;
+ * live, the one left yields to a kernel that refuses perf_event_open. Before
+ * ft_stages_events: a declined analyzer asks for other events instead.
+ */
+void ft_stages_negotiate(const struct ft_stages *s, bool live)
+{
+	const struct ft_sample_req *r;
+	int i, taker = -1, err;
+	char why[160];
+
+	for (i = 0; i < s->n; i++)
+		if (s->st[i].a->sampling && s->st[i].a->sampling(s->st[i].priv) &&
+		    (taker < 0 || (!optional_req(s, i) && optional_req(s, taker))))
+			taker = i;
+	if (taker < 0)
+		return;
+	snprintf(why, sizeof(why), "%s samples this run (one event a run)",
+		 s->st[taker].a->cli.name);
+	for (i = 0; i < s->n; i++)
+		if (i != taker && optional_req(s, i))
+			s->st[i].a->sampling_declined(s->st[i].priv, why);
+	r = optional_req(s, taker);
+	if (!live || !r || !r->event || !(err = ft_pmu_can_sample(r->event)))
+		return;
+	snprintf(why, sizeof(why), "perf_event_open refused %s: %s", r->event, strerror(err));
+	s->st[taker].a->sampling_declined(s->st[taker].priv, why);
 }
 
 /*

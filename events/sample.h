@@ -39,6 +39,9 @@ struct ft_sample_req {
 	bool		user, kernel;	/* the frames wanted (callchain) */
 	uint8_t		callgraph;	/* enum ft_callgraph: how user frames are taken */
 	uint32_t	stack_user;	/* dwarf: bytes of stack copied (0: the default) */
+	bool		optional;	/* the analyzer's default, not asked for: it yields
+					   (sampling_declined) to a request that was, to a
+					   kernel that refuses, to a file without such samples */
 };
 
 /* One sample. Frames are leaf first: nk kernel addresses, then nu user ones. */

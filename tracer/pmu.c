@@ -289,6 +289,39 @@ static int open_one(struct ft_pmu *p, int e, const struct ft_pmu_target *t, int 
 			    t->npids ? -1 : cpu, group, PERF_FLAG_FD_CLOEXEC);
 }
 
+/**
+ * ft_pmu_can_sample - can this process sample @tracepoint (SYSTEM:EVENT) on itself?
+ * Returns 0, or the errno of the refusal (perf_event_paranoid, a seccomp filter, a
+ * kernel without perf events or without the tracepoint); prints nothing.
+ */
+int ft_pmu_can_sample(const char *tracepoint)
+{
+	struct perf_event_attr a;
+	char sys[64];
+	const char *colon = strchr(tracepoint, ':');
+	long id;
+	int fd;
+
+	if (!colon || colon - tracepoint >= (long)sizeof(sys))
+		return EINVAL;
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - tracepoint), tracepoint);
+	id = tracepoint_id(sys, colon + 1);
+	if (id < 0)
+		return ENOENT;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = (uint64_t)id;
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a.disabled = 1;
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
 /* online_cpus - the CPUs to count on per CPU: @want, or every online one */
 static int online_cpus(const struct ft_pmu_target *t, int **cpus)
 {

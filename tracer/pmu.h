@@ -47,6 +47,7 @@ struct ft_pmu {
 };
 
 int ft_pmu_event_resolve(struct ft_pmu_event *e);
+int ft_pmu_can_sample(const char *tracepoint);
 int ft_pmu_parse(struct ft_pmu *p, const char *list);
 int ft_pmu_open(struct ft_pmu *p, const struct ft_pmu_target *t);
 int ft_pmu_open_opts(struct ft_pmu *p, const struct ft_opts *o, const int *pids, int npids);

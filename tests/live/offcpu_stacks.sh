@@ -6,7 +6,7 @@
 #              the known blocked time; -o/-i round trip; bad input.
 # requires: root; perf for the peer check (skipped without it)
 . tests/live/lib.sh
-plan 12
+plan 17
 need_root offcpu_stacks_perf_chain || exit 0
 PY=tests/live/offcpu_check.py
 CHAIN=main,f1,f2,f3,f4,f5,f6,f7,f8,f9,f10,f11,f12
@@ -100,10 +100,10 @@ else
 	fi
 fi
 
-# the default, ftrace's userstacktrace: 8 user frames, clock_nanosleep f12 .. f6: the
-# chain is cut (main absent), the time is the same
-ft offcpu_stacks_ftrace_cut 0 offcpu -f --delimited -- $WL/deepblock > $OUT/stk-ft.folded \
-	2>$OUT/stk-ft.err
+# ftrace's userstacktrace (the default of the whole system): 8 user frames,
+# clock_nanosleep f12 .. f6: the chain is cut (main absent), the time is the same
+ft offcpu_stacks_ftrace_cut 0 offcpu --stacks ftrace -f --delimited -- $WL/deepblock \
+	> $OUT/stk-ft.folded 2>$OUT/stk-ft.err
 check offcpu_stacks_ftrace_cut cut $OUT/stk-ft.folded dp-sleeper f12 8 main
 check offcpu_stacks_ftrace_known known $OUT/stk-ft.folded $OUT/stk-ft.err dp-sleeper f12 \
 	do_nanosleep 1000000
@@ -112,6 +112,41 @@ if python3 $PY chain $OUT/stk-ft.folded $OUT/stk-ft.err dp-sleeper $CHAIN do_nan
 	fail offcpu_stacks_ftrace_differs "ftrace's stacks hold the whole chain: no difference shown"
 else
 	pass offcpu_stacks_ftrace_differs
+fi
+
+# The default for a command: perf samples, user stacks unwound by CFI (deepblock keeps
+# frame pointers, libc has none: the frame-pointer walk loses nap, 8 frames cut main):
+# the whole chain, the known time; -o keeps the samples and -i without options reads
+# them back (the same lines)
+ft offcpu_stacks_default_whole 0 offcpu -f --delimited -o $OUT/stk-dflt.dat -- $WL/deepblock \
+	> $OUT/stk-dflt.folded 2>$OUT/stk-dflt.err
+check offcpu_stacks_default_whole chain $OUT/stk-dflt.folded $OUT/stk-dflt.err dp-sleeper \
+	$CHAIN,nap do_nanosleep 1000000
+ft offcpu_stacks_default_file 0 offcpu -f --delimited -i $OUT/stk-dflt.dat \
+	> $OUT/stk-dflt-i.folded 2>$OUT/stk-dflt-i.err
+if cmp -s $OUT/stk-dflt.folded $OUT/stk-dflt-i.folded && grep -q 'stacks from perf samples' \
+	$OUT/stk-dflt-i.err; then
+	pass offcpu_stacks_default_file
+else
+	fail offcpu_stacks_default_file "-i gives other stacks: $(diff $OUT/stk-dflt.folded \
+		$OUT/stk-dflt-i.folded | head -3 | tr '\n' ' ') $(head -2 $OUT/stk-dflt-i.err)"
+fi
+# the whole system keeps ftrace's stacks (every switch of the machine would copy 8 KB)
+ft offcpu_stacks_default_system 0 offcpu -f -d 1 > /dev/null 2>$OUT/stk-sys.err
+if ! grep -q 'perf samples\|samples,' $OUT/stk-sys.err; then
+	pass offcpu_stacks_default_system
+else
+	fail offcpu_stacks_default_system "$(grep 'samples' $OUT/stk-sys.err | head -2)"
+fi
+# another analyzer samples: offcpu says so in one line and takes ftrace's stacks
+ft offcpu_stacks_default_declined 0 report offcpu profile -- $WL/deepblock 4 10 \
+	> $OUT/stk-rep.out 2>$OUT/stk-rep.err
+if [ "$(grep -c '^ftscope.*offcpu: profile samples this run' $OUT/stk-rep.err)" = 1 ] &&
+   ! grep -q 'stacks from perf samples' $OUT/stk-rep.out $OUT/stk-rep.err &&
+   grep -q '^offcpu: user stacks (frame-pointer walk)' $OUT/stk-rep.out; then
+	pass offcpu_stacks_default_declined
+else
+	fail offcpu_stacks_default_declined "$(head -3 $OUT/stk-rep.err | tr '\n' ' ')"
 fi
 
 # offcpu.sh's known blocks with perf's stacks: 20 x 50 ms asleep, 10 x 100 ms reading
@@ -136,6 +171,18 @@ bad() {
 }
 bad offcpu_stacks_bad_source 2 offcpu --stacks dwarf -d 1
 bad offcpu_stacks_perf_wakers 2 offcpu --stacks perf --wakers -d 1
-ft offcpu_stacks_perf_file_without_samples 0 offcpu -o $OUT/stk-ft.dat -- $WL/deepblock 2 10 \
-	>/dev/null 2>&1
+ft offcpu_stacks_perf_file_without_samples 0 offcpu --stacks ftrace -o $OUT/stk-ft.dat -- \
+	$WL/deepblock 2 10 >/dev/null 2>&1
 bad offcpu_stacks_perf_file_without_samples 1 offcpu --stacks perf -i $OUT/stk-ft.dat
+# the same file read with the default: ftrace's stack records, as --stacks ftrace reads them
+ft offcpu_stacks_default_file_ftrace 0 offcpu -f -i $OUT/stk-ft.dat > $OUT/stk-fti.folded \
+	2>$OUT/stk-fti.err
+ft offcpu_stacks_default_file_ftrace 0 offcpu --stacks ftrace -f -i $OUT/stk-ft.dat \
+	> $OUT/stk-fti2.folded 2>/dev/null
+if [ -s $OUT/stk-fti.folded ] && cmp -s $OUT/stk-fti.folded $OUT/stk-fti2.folded &&
+   ! grep -q 'perf samples\|holds no' $OUT/stk-fti.err; then
+	pass offcpu_stacks_default_file_ftrace
+else
+	fail offcpu_stacks_default_file_ftrace "$(diff $OUT/stk-fti.folded $OUT/stk-fti2.folded |
+		head -3 | tr '\n' ' ') $(head -2 $OUT/stk-fti.err)"
+fi

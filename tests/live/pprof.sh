@@ -54,11 +54,14 @@ if run pprof_offcpu_raw $OUT/pp-off.folded offcpu -f --pprof $OUT/pp-off.pb.gz -
 	check pprof_offcpu_raw raw $OUT/pp-off.raw $OUT/pp-off.folded 0 1000
 	check pprof_offcpu_traces traces $OUT/pp-off.traces $OUT/pp-off.folded 1000
 	check pprof_offcpu_top top $OUT/pp-off.top $OUT/pp-off.folded 1000
-	# nap_here's time: 1000 ms by design, +-5% (the bound), and the workload's
-	# own off-CPU time in its sleeps (offwin.h: wall less run time around each) +-1%.
-	# Measured (7 runs): +0.04% .. +0.22% against its own, +0.17% .. +0.41% the design.
-	check pprof_offcpu_known_sleep known $OUT/pp-off.top $OUT/pp-off.folded.err fp-napper \
-		nap_here 1000 5 1
+	# fp-napper's nap_here time: 1000 ms by design, +-5% (the bound), and the
+	# workload's own off-CPU time in its sleeps (offwin.h: wall less run time around
+	# each) +-1%. Measured (7 runs): +0.04% .. +0.22% against its own, +0.17% .. +0.41%
+	# the design. The comm label picks it: sleeper's nap_here (5 x 20 ms) shows too
+	# where user stacks are unwound by CFI (the default for a command).
+	pp $OUT/pp-off.pb.gz $OUT/pp-off.nap.top -top -unit=ns -tagfocus=comm=fp-napper
+	check pprof_offcpu_known_sleep known $OUT/pp-off.nap.top $OUT/pp-off.folded.err \
+		fp-napper nap_here 1000 5 1
 	check pprof_offcpu_labels labels $OUT/pp-off.raw $OUT/pp-off.pid fp-napper
 	bid=$(readelf -n $WL/fpnap | sed -n 's/.*Build ID: *//p')
 	check pprof_offcpu_build_id buildid $OUT/pp-off.raw "$(realpath $WL/fpnap)" "$bid"

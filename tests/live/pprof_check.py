@@ -128,6 +128,7 @@ def check_raw(rawf, fold, idx, div):
     got = []
     for values, ids, labels in samples:
         names = [locs.get(i) or '[unknown]' for i in reversed(ids)]
+        names = [] if names == ['[no stack]'] else names   # folded: the comm alone
         got.append((';'.join([labels.get('comm', '?')] + names), values[int(idx)]))
     n = len(got)
     got = by_stack(got, int(div))
@@ -181,6 +182,7 @@ def check_traces(path, fold, div):
     got = []
     for labels, frames, value in traces(path):
         names = [name_of(f) for f in frames]
+        names = [] if names == ['[no stack]'] else names   # folded: the comm alone
         got.append((';'.join([labels.get('comm', '?')] + names[::-1]), int(value)))
     n = len(got)
     got = by_stack(got, int(div))
