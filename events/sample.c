@@ -15,6 +15,9 @@ static const char magic[8] = "FTSAMP1";
 #define HEAD_FIXED	(8 + 8 + 8 + 4 + 4)
 #define REC_FIXED	(8 + 8 + 4 + 4 + 4 + 2 + 2)
 #define COMM_REC	(4 + 16)
+/* Header flags: 1 user frames, 2 kernel frames, 4 dwarf (the stack copy's size and the
+   user stacks' unwinding counts follow the counts) */
+#define FLAG_DWARF	4
 
 /* put - append @n bytes at @off of @buf */
 static void put(unsigned char *buf, size_t *off, const void *v, size_t n)
@@ -139,10 +142,14 @@ int ft_sample_blob_head(unsigned char **buf, size_t *len, const struct ft_sample
 	const char *ev = r->event ? r->event : "cpu-clock";
 	uint32_t nlen = (uint32_t)strnlen(ev, 127), flags = (r->user ? 1 : 0) | (r->kernel ? 2 : 0);
 	uint64_t counts[4] = { c->samples, c->lost, c->throttled, c->bad };
+	uint32_t dwarf[2] = { r->stack_user, FT_UNWIND_NEND };
 	size_t off = 0;
 	uint32_t i;
 
-	*buf = malloc(HEAD_FIXED + nlen + sizeof(counts) + 4 + (size_t)ncomm * COMM_REC);
+	if (r->callgraph == FT_CG_DWARF)
+		flags |= FLAG_DWARF;
+	*buf = malloc(HEAD_FIXED + nlen + sizeof(counts) + sizeof(dwarf) + sizeof(c->unwound) + 4 +
+		      (size_t)ncomm * COMM_REC);
 	if (!*buf)
 		return -1;
 	put(*buf, &off, magic, 8);
@@ -152,6 +159,10 @@ int ft_sample_blob_head(unsigned char **buf, size_t *len, const struct ft_sample
 	put(*buf, &off, &nlen, 4);
 	put(*buf, &off, ev, nlen);
 	put(*buf, &off, counts, sizeof(counts));
+	if (flags & FLAG_DWARF) {
+		put(*buf, &off, dwarf, sizeof(dwarf));
+		put(*buf, &off, c->unwound, sizeof(c->unwound));
+	}
 	put(*buf, &off, &ncomm, 4);
 	for (i = 0; i < ncomm; i++) {
 		put(*buf, &off, &comm[i].tid, 4);
@@ -192,6 +203,28 @@ int ft_sample_blob_add(unsigned char **buf, size_t *len, size_t *cap, const stru
 	return 0;
 }
 
+/*
+ * file_dwarf - a dwarf header's part: the stack copy's size and why each user stack's
+ * walk ended (reasons this reader does not know are counted as damaged tables); false
+ * when it is cut short
+ */
+static bool file_dwarf(struct ft_sample_file *f, const unsigned char **p,
+		       const unsigned char *end)
+{
+	uint32_t dwarf[2], i;
+	uint64_t n = 0;
+
+	if (!get(p, end, dwarf, sizeof(dwarf)) || dwarf[1] > (size_t)(end - *p) / 8)
+		return true;
+	f->req.callgraph = FT_CG_DWARF;
+	f->req.stack_user = dwarf[0];
+	for (i = 0; i < dwarf[1]; i++) {
+		get(p, end, &n, 8);
+		f->counts.unwound[i < FT_UNWIND_NEND ? i : FT_UNWIND_BADCFI] += n;
+	}
+	return false;
+}
+
 /**
  * ft_sample_file_open - read a blob's header
  * Returns 0, or -1 (errno EINVAL) when it is not a sample blob or is damaged.
@@ -208,6 +241,7 @@ int ft_sample_file_open(struct ft_sample_file *f, const void *blob, size_t len)
 	    !get(&p, end, &f->req.period, 8) || !get(&p, end, &flags, 4) ||
 	    !get(&p, end, &nlen, 4) || nlen >= sizeof(f->event) ||
 	    !get(&p, end, f->event, nlen) || !get(&p, end, counts, sizeof(counts)) ||
+	    ((flags & FLAG_DWARF) && file_dwarf(f, &p, end)) ||
 	    !get(&p, end, &f->ncomm, 4) || f->ncomm > (size_t)(end - p) / COMM_REC) {
 		errno = EINVAL;
 		return -1;
@@ -218,8 +252,10 @@ int ft_sample_file_open(struct ft_sample_file *f, const void *blob, size_t len)
 	f->req.event = f->event;
 	f->req.user = flags & 1;
 	f->req.kernel = flags & 2;
-	f->counts = (struct ft_sample_counts){ .samples = counts[0], .lost = counts[1],
-					       .throttled = counts[2], .bad = counts[3] };
+	f->counts.samples = counts[0];
+	f->counts.lost = counts[1];
+	f->counts.throttled = counts[2];
+	f->counts.bad = counts[3];
 	f->rec = p;
 	f->end = end;
 	return 0;

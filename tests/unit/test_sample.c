@@ -163,6 +163,40 @@ static void test_sample_defaults(void **state)
 	free(buf);
 }
 
+/*
+ * test_sample_dwarf - a dwarf run's header keeps the stack copy's size and why each
+ * user stack's walk ended; cut anywhere inside that part, the header is refused
+ */
+static void test_sample_dwarf(void **state)
+{
+	struct ft_sample_req req = { .event = "sched:sched_switch", .period = 1, .user = true,
+				     .callgraph = FT_CG_DWARF, .stack_user = 16384 };
+	struct ft_sample_counts c = { .samples = 7 };
+	struct ft_sample_file f;
+	unsigned char *buf;
+	size_t len, cut;
+	int i;
+
+	for (i = 0; i < FT_UNWIND_NEND; i++)
+		c.unwound[i] = 100 + i;
+	assert_int_equal(ft_sample_blob_head(&buf, &len, &req, &c, NULL, 0), 0);
+	assert_int_equal(ft_sample_file_open(&f, buf, len), 0);
+	assert_int_equal(f.req.callgraph, FT_CG_DWARF);
+	assert_int_equal(f.req.stack_user, 16384);
+	assert_int_equal(f.counts.samples, 7);
+	for (i = 0; i < FT_UNWIND_NEND; i++)
+		assert_int_equal(f.counts.unwound[i], 100 + i);
+	for (cut = len - 4 - 8 * FT_UNWIND_NEND - 8; cut < len; cut++)
+		assert_int_equal(ft_sample_file_open(&f, buf, cut), -1);
+	free(buf);
+	req.callgraph = FT_CG_FP;	/* frame pointers: nothing more kept */
+	assert_int_equal(ft_sample_blob_head(&buf, &len, &req, &c, NULL, 0), 0);
+	assert_int_equal(ft_sample_file_open(&f, buf, len), 0);
+	assert_int_equal(f.req.callgraph, FT_CG_DEFAULT);
+	assert_int_equal(f.counts.unwound[FT_UNWIND_DONE], 0);
+	free(buf);
+}
+
 /* test_sample_truncated - each length: refused, or the whole records before it */
 static void test_sample_truncated(void **state)
 {
@@ -354,6 +388,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sample_round_trip),
 		cmocka_unit_test(test_sample_defaults),
+		cmocka_unit_test(test_sample_dwarf),
 		cmocka_unit_test(test_sample_truncated),
 		cmocka_unit_test(test_sample_deep_stack),
 		cmocka_unit_test(test_sample_comm_count),
