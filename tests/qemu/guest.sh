@@ -20,6 +20,9 @@ run() {
 }
 
 snapshot > $out/before.state
+# whether the kernel found the vCPUs' TSCs unsynchronized (run time then kept by a
+# sched_clock clamped to the tick: tests/live/offcpu_check.py, OFFWIN_COARSE_CLOCK)
+dmesg | grep -c 'Marking TSC unstable' > $out/tsc_unstable.txt
 run uname uname -r
 run list ftscope list
 run stat ftscope stat -x, -e task-clock,page-faults,cycles -- $WL/faulter 16 100
