@@ -151,6 +151,10 @@ tests/workloads/%: tests/workloads/%.c tests/workloads/offwin.h tests/workloads/
 tests/workloads/chains: tests/workloads/chains.c tests/workloads/offwin.h tests/workloads/cputime.h
 	$(CC) -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror -pthread -o $@ $<
 
+# execmove: -O2 without frame pointers as chains, and with libdl for its dlopen
+tests/workloads/execmove: tests/workloads/execmove.c tests/workloads/offwin.h
+	$(CC) -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror -o $@ $< -ldl
+
 tests/bench/decode_bench: tests/bench/decode_bench.c libftscope.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

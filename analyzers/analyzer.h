@@ -35,6 +35,7 @@ struct ft_env {
 	const bool		*cpu_on;	/* -C: the CPUs reported (NULL: all) */
 	bool			task_filter;	/* -p/-t: the tasks were chosen */
 	bool			command;	/* -- COMMAND: the run follows it */
+	bool			all;		/* -a: every CPU, the command or not */
 	struct ft_tasks		*tasks;		/* comm and tgid per tid */
 	const struct ft_funcs	*funcs;		/* the functions probed, resolved (functions) */
 	const struct ft_imap	*traced;	/* the pids a filtered trace records; NULL:
@@ -140,9 +141,9 @@ struct ft_analyzer {
 	   but ahead: live each round drains the rings (up to now) before the records are
 	   merged (up to 20 ms ago); from a file, every sample comes before the records */
 	const struct ft_sample_req *(*sampling)(void *priv);
-	/* optional: its optional request (ft_sample_req.optional) is not taken, for the
-	   reason @why (it prints one line); called before events() live, before init()
-	   reading a file, and sampling() returns NULL from then on */
+	/* its optional request (ft_sample_req.optional; the hook is needed where a request
+	   can be) is not taken, for the reason @why (it prints one line); called before
+	   events() live, before init() reading a file; sampling() returns NULL after */
 	void	(*sampling_declined)(void *priv, const char *why);
 	void	(*sample)(void *priv, const struct ft_sample *s);
 	/* returns 0, or -1 after printing one error line */

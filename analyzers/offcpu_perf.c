@@ -111,7 +111,7 @@ int offcpu_perf_check(struct offcpu *o, const struct ft_env *env)
 	/* the default: whole user stacks where a process is chosen (a whole system's
 	   every switch copying 8 KB of stack costs too much) or a file may hold them */
 	if (!o->stacks_set && !o->stacks_perf && !o->wakers && !o->kstack_only &&
-	    (!env->live || env->task_filter || env->command)) {
+	    (!env->live || ((env->task_filter || env->command) && !env->all && !env->cpu_on))) {
 		o->stacks_auto = true;
 		o->auto_live = env->live;
 	}
@@ -142,7 +142,7 @@ void offcpu_sampling_declined(void *priv, const char *why)
 	struct offcpu *o = priv;
 
 	if (o->auto_live)
-		ft_err("offcpu: %s: stacks from ftrace (frame pointers, 8 user frames)", why);
+		ft_err("offcpu's stacks from ftrace (frame pointers, 8 user frames): %s", why);
 	o->stacks_auto = false;
 }
 

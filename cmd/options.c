@@ -224,7 +224,8 @@ static int check_exports(const struct ft_opts *o)
 int ft_cli_check(const struct ft_cli *a, void *priv, const struct ft_opts *o)
 {
 	struct ft_env env = { .json = o->json, .live = !o->input, .cpu_on = o->cpu_on,
-			      .task_filter = o->npids || o->ntids, .command = o->cmd };
+			      .task_filter = o->npids || o->ntids, .command = o->cmd,
+			      .all = o->all };
 
 	return a->check(priv, &env);
 }

@@ -249,6 +249,7 @@ int ft_pipe_init(struct pipeline *p, struct tep_handle *tep, int ncpus, bool liv
 	p->env.cpu_on = p->o->cpu_on;
 	p->env.task_filter = p->o->npids || p->o->ntids;
 	p->env.command = p->o->cmd;
+	p->env.all = p->o->all;
 	p->env.funcs = p->probes ? &p->probes->funcs : NULL;
 	p->env.tasks = &p->tasks;
 	p->env.traced = p->show ? &p->shown : p->filtered ? &p->traced : NULL;
@@ -409,7 +410,7 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	struct ft_pmu pmu = { 0 };
 	int ret = FT_PARSE_RUN;
 
-	ft_stages_negotiate(r->samplers ? r->samplers : &r->stages, !o->input);
+	ft_stages_negotiate(r->samplers ? r->samplers : &r->stages, !o->input, o->clock);
 	ft_stages_events(&r->stages, &p.need, &p.want);
 	p.tps = ft_tp_append(r->tps, ft_stages_tps(&r->stages));
 	if (r->funcs) {

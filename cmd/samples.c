@@ -207,8 +207,11 @@ int ft_samples_of_file(struct ft_samples *sm, struct ft_source *src, const char 
 	if (!sm->req)
 		return 0;
 	if (has && ft_sample_file_open(&sm->file, b->data, b->len)) {
-		ft_err("%s: its samples are damaged", input);
-		return -1;
+		if (!sm->req->optional) {
+			ft_err("%s: its samples are damaged", input);
+			return -1;
+		}
+		has = false;	/* the default goes without them */
 	}
 	if (sm->req->optional && (!has || !same_event(&sm->file.req, sm->req))) {
 		snprintf(why, sizeof(why), "%s holds no samples of every %s", input,

@@ -15,6 +15,7 @@
 #include "lib/util.h"
 #include "output/json.h"
 #include "tracer/pmu.h"
+#include "tracer/sampler.h"
 
 /* ft_stages_events - the events every analyzer needs and wants, for its options */
 void ft_stages_events(const struct ft_stages *s, unsigned int *need, unsigned int *want)
@@ -41,13 +42,25 @@ struct ft_tp *ft_stages_tps(const struct ft_stages *s)
 	return all;
 }
 
+/* req_of - stage @i's sampling request, or NULL */
+static const struct ft_sample_req *req_of(const struct ft_stages *s, int i)
+{
+	return s->st[i].a->sampling ? s->st[i].a->sampling(s->st[i].priv) : NULL;
+}
+
 /* optional_req - stage @i's request when it is optional (an analyzer's default), else NULL */
 static const struct ft_sample_req *optional_req(const struct ft_stages *s, int i)
 {
-	const struct ft_sample_req *r = s->st[i].a->sampling ?
-					s->st[i].a->sampling(s->st[i].priv) : NULL;
+	const struct ft_sample_req *r = req_of(s, i);
 
 	return r && r->optional ? r : NULL;
+}
+
+/* decline - stage @i goes without its optional request, for the reason @why */
+static void decline(const struct ft_stages *s, int i, const char *why)
+{
+	if (s->st[i].a->sampling_declined)
+		s->st[i].a->sampling_declined(s->st[i].priv, why);
 }
 
 /* ft_stages_decline - each analyzer whose request is optional goes without (@why) */
@@ -57,24 +70,46 @@ void ft_stages_decline(const struct ft_stages *s, const char *why)
 
 	for (i = 0; i < s->n; i++)
 		if (optional_req(s, i))
-			s->st[i].a->sampling_declined(s->st[i].priv, why);
+			decline(s, i, why);
+}
+
+/*
+ * refusal - live: why optional request @r cannot be sampled (into @why), or NULL: the
+ * trace clock has no perf twin, or the kernel refuses perf_event_open on its event
+ * (asked as root only: without root the run stops at its own check with one line)
+ */
+static const char *refusal(const struct ft_sample_req *r, const char *clock, char *why,
+			   size_t len)
+{
+	int id, err;
+
+	if (ft_sampler_clock(clock, &id) < 0) {
+		snprintf(why, len, "samples cannot be stamped on the %s clock", clock);
+		return why;
+	}
+	if (geteuid() || !r->event)
+		return NULL;
+	err = ft_pmu_can_sample(r->event);
+	if (!err)
+		return NULL;
+	snprintf(why, len, "perf_event_open refused %s: %s", r->event, strerror(err));
+	return why;
 }
 
 /**
  * ft_stages_negotiate - a run has one set of sampling rings: an optional request
  * (an analyzer's default) yields to one asked for, then to the first optional one;
- * live, the one left yields to a kernel that refuses perf_event_open. Before
+ * live, the one left yields where it cannot be sampled (refusal). Before
  * ft_stages_events: a declined analyzer asks for other events instead.
  */
-void ft_stages_negotiate(const struct ft_stages *s, bool live)
+void ft_stages_negotiate(const struct ft_stages *s, bool live, const char *clock)
 {
 	const struct ft_sample_req *r;
-	int i, taker = -1, err;
+	int i, taker = -1;
 	char why[160];
 
 	for (i = 0; i < s->n; i++)
-		if (s->st[i].a->sampling && s->st[i].a->sampling(s->st[i].priv) &&
-		    (taker < 0 || (!optional_req(s, i) && optional_req(s, taker))))
+		if (req_of(s, i) && (taker < 0 || (!optional_req(s, i) && optional_req(s, taker))))
 			taker = i;
 	if (taker < 0)
 		return;
@@ -82,12 +117,10 @@ void ft_stages_negotiate(const struct ft_stages *s, bool live)
 		 s->st[taker].a->cli.name);
 	for (i = 0; i < s->n; i++)
 		if (i != taker && optional_req(s, i))
-			s->st[i].a->sampling_declined(s->st[i].priv, why);
+			decline(s, i, why);
 	r = optional_req(s, taker);
-	if (!live || !r || !r->event || !(err = ft_pmu_can_sample(r->event)))
-		return;
-	snprintf(why, sizeof(why), "perf_event_open refused %s: %s", r->event, strerror(err));
-	s->st[taker].a->sampling_declined(s->st[taker].priv, why);
+	if (live && r && refusal(r, clock ? clock : "mono", why, sizeof(why)))
+		decline(s, taker, why);
 }
 
 /*
@@ -100,11 +133,13 @@ const struct ft_sample_req *ft_stages_sampling(const struct ft_stages *s, int *n
 	int i;
 
 	*n = 0;
-	for (i = 0; i < s->n; i++)
-		if (s->st[i].a->sampling && (r = s->st[i].a->sampling(s->st[i].priv))) {
-			first = first ? first : r;
-			(*n)++;
-		}
+	for (i = 0; i < s->n; i++) {
+		r = req_of(s, i);
+		if (!r)
+			continue;
+		first = first ? first : r;
+		(*n)++;
+	}
 	return first;
 }
 

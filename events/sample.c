@@ -10,7 +10,9 @@
 #include "events/sample.h"
 #include "lib/util.h"
 
-static const char magic[8] = "FTSAMP1";
+/* FTSAMP2: with the dwarf part (FLAG_DWARF), which a reader of FTSAMP1 would take for
+   the names: it refuses the blob instead of misreading it */
+static const char magic[8] = "FTSAMP1", magic2[8] = "FTSAMP2";
 
 #define HEAD_FIXED	(8 + 8 + 8 + 4 + 4)
 #define REC_FIXED	(8 + 8 + 4 + 4 + 4 + 2 + 2)
@@ -152,7 +154,7 @@ int ft_sample_blob_head(unsigned char **buf, size_t *len, const struct ft_sample
 		      (size_t)ncomm * COMM_REC);
 	if (!*buf)
 		return -1;
-	put(*buf, &off, magic, 8);
+	put(*buf, &off, flags & FLAG_DWARF ? magic2 : magic, 8);
 	put(*buf, &off, &r->freq, 8);
 	put(*buf, &off, &r->period, 8);
 	put(*buf, &off, &flags, 4);
@@ -205,8 +207,8 @@ int ft_sample_blob_add(unsigned char **buf, size_t *len, size_t *cap, const stru
 
 /*
  * file_dwarf - a dwarf header's part: the stack copy's size and why each user stack's
- * walk ended (reasons this reader does not know are counted as damaged tables); false
- * when it is cut short
+ * walk ended (reasons this reader does not know are counted as damaged tables); true
+ * when it is damaged (cut short)
  */
 static bool file_dwarf(struct ft_sample_file *f, const unsigned char **p,
 		       const unsigned char *end)
@@ -237,9 +239,11 @@ int ft_sample_file_open(struct ft_sample_file *f, const void *blob, size_t len)
 	char m[8];
 
 	memset(f, 0, sizeof(*f));
-	if (!get(&p, end, m, 8) || memcmp(m, magic, 8) || !get(&p, end, &f->req.freq, 8) ||
+	if (!get(&p, end, m, 8) || (memcmp(m, magic, 8) && memcmp(m, magic2, 8)) ||
+	    !get(&p, end, &f->req.freq, 8) ||
 	    !get(&p, end, &f->req.period, 8) || !get(&p, end, &flags, 4) ||
 	    !get(&p, end, &nlen, 4) || nlen >= sizeof(f->event) ||
+	    !(flags & FLAG_DWARF) != !memcmp(m, magic, 8) ||
 	    !get(&p, end, f->event, nlen) || !get(&p, end, counts, sizeof(counts)) ||
 	    ((flags & FLAG_DWARF) && file_dwarf(f, &p, end)) ||
 	    !get(&p, end, &f->ncomm, 4) || f->ncomm > (size_t)(end - p) / COMM_REC) {

@@ -44,6 +44,9 @@
 
 #define SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+/* The time in a side record's sample_id trailer (TID, TIME, CPU of SAMPLE_TYPE): this
+   many bytes from its end */
+#define SIDE_TS		16
 
 /* uprobe_type - the dynamic PMU type of uprobes, or -1 */
 static long uprobe_type(void)
@@ -205,6 +208,7 @@ static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit)
 	/* the kernel's own word on mappings, execs and forks: user frames of a process
 	   that exits before the rings are drained still get their names */
 	a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 1;
+	a.sample_id_all = 1;	/* their time, to apply them in order (SIDE_TS) */
 	a.watermark = 1;
 	a.wakeup_watermark = sp->ring_pages * 4096 / 4;
 	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -596,9 +600,10 @@ static void walk_ring(struct ft_sampler *sp, int cpu, uint64_t head, bool side, 
 			memcpy(sp->wrap + (size - off), data, h.size - (size - off));
 			rec = (const void *)sp->wrap;
 		}
-		if (side)
-			side_record(sp, rec);
-		else if (rec->type == PERF_RECORD_SAMPLE && sample_ts(rec) > upto)
+		if (side) {
+			if (ft_sideq_add(&sp->sideq, rec, SIDE_TS))
+				side_record(sp, rec);	/* out of memory: now, as it comes */
+		} else if (rec->type == PERF_RECORD_SAMPLE && sample_ts(rec) > upto)
 			break;		/* the next round's */
 		else
 			one_record(sp, rec, fn, ctx);
@@ -618,6 +623,7 @@ static void walk_ring(struct ft_sampler *sp, int cpu, uint64_t head, bool side, 
 int ft_sampler_drain(struct ft_sampler *sp, uint64_t upto, ft_sample_fn fn, void *ctx)
 {
 	uint64_t head[sp->ncpus > 0 ? sp->ncpus : 1];
+	size_t i;
 	int cpu;
 
 	if (!sp->wrap) {
@@ -632,6 +638,10 @@ int ft_sampler_drain(struct ft_sampler *sp, uint64_t upto, ft_sample_fn fn, void
 					    __ATOMIC_ACQUIRE);
 		walk_ring(sp, cpu, head[cpu], true, upto, fn, ctx);
 	}
+	ft_sideq_sort(&sp->sideq);	/* an exec on one CPU before its mappings on another */
+	for (i = 0; i < sp->sideq.n; i++)
+		side_record(sp, ft_sideq_get(&sp->sideq, i));
+	ft_sideq_reset(&sp->sideq);
 	for (cpu = 0; sp->ring && cpu < sp->ncpus; cpu++)
 		if (sp->ring[cpu])
 			walk_ring(sp, cpu, head[cpu], false, upto, fn, ctx);
@@ -668,6 +678,7 @@ void ft_sampler_close(struct ft_sampler *sp)
 	free(sp->ip);
 	free(sp->hup);
 	free(sp->side);
+	ft_sideq_free(&sp->sideq);
 	sp->hup = NULL;
 	sp->side = NULL;
 	if (sp->maps_on)

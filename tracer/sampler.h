@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tracer/sample_side.h"
 #include "events/sample.h"
 #include "events/unwind.h"
 #include "tracer/sample_maps.h"
@@ -37,6 +38,7 @@ struct ft_sampler {
 	bool			entry_probe;	/* a uprobe at a function's entry */
 	bool			*hup;		/* per event (as fd): its task is gone, it hung up */
 	uint64_t		*side;		/* per CPU: mapping records walked up to here */
+	struct ft_side_queue	sideq;		/* ... this round's, put in time order */
 	uint16_t		max_stack;	/* frames asked for, a side */
 	const char		*clock;		/* the trace clock (--clock), NULL: mono */
 	struct ft_sample_counts	counts;

@@ -6,7 +6,7 @@
 #              the known blocked time; -o/-i round trip; bad input.
 # requires: root; perf for the peer check (skipped without it)
 . tests/live/lib.sh
-plan 17
+plan 18
 need_root offcpu_stacks_perf_chain || exit 0
 PY=tests/live/offcpu_check.py
 CHAIN=main,f1,f2,f3,f4,f5,f6,f7,f8,f9,f10,f11,f12
@@ -134,6 +134,22 @@ else
 		$OUT/stk-dflt-i.folded | head -3 | tr '\n' ' ') $(diff <(grep -v '^offwin ' \
 		$OUT/stk-dflt.err) $OUT/stk-dflt-i.err | head -3 | tr '\n' ' ')"
 fi
+# A process that execs on CPU 1 and maps a library (zlib) on CPU 0: the exec's COMM
+# record and the library's MMAP2 sit in two CPUs' sampling rings, and are applied in
+# time order (in ring order the exec came last, forgot the library, and 11 of 12 stacks
+# stopped at its code). The chain main -> inflateInit2_ (libz) -> nap_alloc, 10 x 20 ms.
+if [ "$(nproc)" -ge 2 ]; then
+	ft offcpu_stacks_exec_moved 0 offcpu -f -- $WL/execmove > $OUT/stk-em.folded \
+		2>$OUT/stk-em.err
+	if grep -q '^execmove: exec cpu 1, map cpu 0$' $OUT/stk-em.err; then
+		check offcpu_stacks_exec_moved chain $OUT/stk-em.folded $OUT/stk-em.err em-napper \
+			main,inflateInit2_,nap_alloc do_nanosleep 200000
+	else
+		fail offcpu_stacks_exec_moved "the workload did not move: $(head -2 $OUT/stk-em.err)"
+	fi
+else
+	skip offcpu_stacks_exec_moved "one CPU: no second ring"
+fi
 # the whole system keeps ftrace's stacks (every switch of the machine would copy 8 KB)
 ft offcpu_stacks_default_system 0 offcpu -f -d 1 > /dev/null 2>$OUT/stk-sys.err
 if ! grep -q 'perf samples\|samples,' $OUT/stk-sys.err; then
@@ -144,7 +160,8 @@ fi
 # another analyzer samples: offcpu says so in one line and takes ftrace's stacks
 ft offcpu_stacks_default_declined 0 report offcpu profile -- $WL/deepblock 4 10 \
 	> $OUT/stk-rep.out 2>$OUT/stk-rep.err
-if [ "$(grep -c '^ftscope.*offcpu: profile samples this run' $OUT/stk-rep.err)" = 1 ] &&
+if [ "$(grep -c "^ftscope report: offcpu's stacks from ftrace .*: profile samples this run" \
+	$OUT/stk-rep.err)" = 1 ] &&
    ! grep -q 'stacks from perf samples' $OUT/stk-rep.out $OUT/stk-rep.err &&
    grep -q '^offcpu: user stacks (frame-pointer walk)' $OUT/stk-rep.out; then
 	pass offcpu_stacks_default_declined

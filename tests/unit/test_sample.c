@@ -173,8 +173,9 @@ static void test_sample_dwarf(void **state)
 				     .callgraph = FT_CG_DWARF, .stack_user = 16384 };
 	struct ft_sample_counts c = { .samples = 7 };
 	struct ft_sample_file f;
-	unsigned char *buf;
+	unsigned char *buf, *more;
 	size_t len, cut;
+	uint32_t n;
 	int i;
 
 	for (i = 0; i < FT_UNWIND_NEND; i++)
@@ -188,6 +189,32 @@ static void test_sample_dwarf(void **state)
 		assert_int_equal(f.counts.unwound[i], 100 + i);
 	for (cut = len - 4 - 8 * FT_UNWIND_NEND - 8; cut < len; cut++)
 		assert_int_equal(ft_sample_file_open(&f, buf, cut), -1);
+	/* N past the bytes left: refused; N above the reasons known: folded as damaged */
+	memcpy(&n, buf + len - 4 - 8 * FT_UNWIND_NEND - 4, 4);
+	assert_int_equal(n, FT_UNWIND_NEND);
+	n = FT_UNWIND_NEND + 1;
+	memcpy(buf + len - 4 - 8 * FT_UNWIND_NEND - 4, &n, 4);
+	assert_int_equal(ft_sample_file_open(&f, buf, len), -1);
+	n = FT_UNWIND_NEND - 1;		/* the last count then reads as the names' count */
+	memcpy(buf + len - 4 - 8 * FT_UNWIND_NEND - 4, &n, 4);
+	assert_int_equal(ft_sample_file_open(&f, buf, len), -1);
+	free(buf);
+	c.unwound[FT_UNWIND_BADCFI] = 5;	/* a reason this reader does not know */
+	assert_int_equal(ft_sample_blob_head(&buf, &len, &req, &c, NULL, 0), 0);
+	memcpy(&n, buf + len - 4 - 8 * FT_UNWIND_NEND - 4, 4);
+	more = realloc(buf, len + 8);
+	assert_non_null(more);
+	buf = more;
+	memmove(buf + len - 4 + 8, buf + len - 4, 4);	/* one more count: 9 */
+	memcpy(buf + len - 4, &(uint64_t){ 9 }, 8);
+	n++;
+	memcpy(buf + len - 4 - 8 * FT_UNWIND_NEND - 4, &n, 4);
+	assert_int_equal(ft_sample_file_open(&f, buf, len + 8), 0);
+	assert_int_equal(f.counts.unwound[FT_UNWIND_BADCFI], 5 + 9);
+	assert_int_equal(f.counts.unwound[FT_UNWIND_DONE], 100);
+	/* an old reader's magic with the dwarf flag: refused */
+	memcpy(buf, "FTSAMP1", 8);
+	assert_int_equal(ft_sample_file_open(&f, buf, len + 8), -1);
 	free(buf);
 	req.callgraph = FT_CG_FP;	/* frame pointers: nothing more kept */
 	assert_int_equal(ft_sample_blob_head(&buf, &len, &req, &c, NULL, 0), 0);
