@@ -518,6 +518,13 @@ static void side_record(struct ft_sampler *sp, const struct perf_event_header *h
 	}
 }
 
+/* is_side - a record side_record takes */
+static bool is_side(const struct perf_event_header *h)
+{
+	return h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_COMM ||
+	       h->type == PERF_RECORD_FORK;
+}
+
 /* one_record - count or deliver one record */
 static void one_record(struct ft_sampler *sp, const struct perf_event_header *h,
 		       ft_sample_fn fn, void *ctx)
@@ -601,7 +608,7 @@ static void walk_ring(struct ft_sampler *sp, int cpu, uint64_t head, bool side, 
 			rec = (const void *)sp->wrap;
 		}
 		if (side) {
-			if (ft_sideq_add(&sp->sideq, rec, SIDE_TS))
+			if (is_side(rec) && ft_sideq_add(&sp->sideq, rec, SIDE_TS))
 				side_record(sp, rec);	/* out of memory: now, as it comes */
 		} else if (rec->type == PERF_RECORD_SAMPLE && sample_ts(rec) > upto)
 			break;		/* the next round's */
