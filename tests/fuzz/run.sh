@@ -5,7 +5,8 @@
 #              ever found), then FUZZ_TIME seconds of fuzzing from seed corpora built
 #              here from this repository's data, ../shared's fixtures (read in place)
 #              and, with trace-cmd, its v7 and zstd conversions of our own trace.dat
-#              and a zlib one (tests/live/tdat_craft.py zlib).
+#              and a zlib one (tests/live/tdat_craft.py zlib); the CFI sections of
+#              the system's libc and of our own binaries (mkseed --cfi).
 #              A crash leaves its input in tests/out/fuzz/NAME/ (kept in tests/out/fuzz-kept/,
 #              with whether it crashes alone) and fails the case.
 # requires: clang's libFuzzer (make fuzzers); ../shared is optional
@@ -104,6 +105,20 @@ seeds() {
 		printf '\5-u\0-F\0--min-us\0005\0libc:malloc\0syscall:read\0--method\0graph' > "$d/funclat"
 		printf '\6-o\0t.dat\0runqlat\0-e\0sched:sched_switch' > "$d/record"
 		printf '\7timehist -s\0runqlat -P\0-i\0x.dat\0wakeup --top 3' > "$d/report"
+		;;
+	cfi)
+		# .eh_frame, its header and .debug_frame of the system's libc and ld.so and of
+		# binaries built here, read in place (tests/fuzz/mkseed.c --cfi cuts them to
+		# their first entries and adds a stack of return addresses into them); and a
+		# .debug_frame of our own: chains.c built without unwind tables
+		for f in /lib/x86_64-linux-gnu/libc.so.6 /lib64/ld-linux-x86-64.so.2 $B/mkseed \
+			 ftscope tests/workloads/chains; do
+			[ -f "$f" ] && $B/mkseed --cfi "$f" "$d/$(basename "$f")"
+		done
+		${CC:-cc} -O2 -g -fno-asynchronous-unwind-tables -pthread -o "$W/cfi-dbg" \
+			tests/workloads/chains.c && $B/mkseed --cfi "$W/cfi-dbg" "$d/debug-frame"
+		rm -f "$W/cfi-dbg"
+		[ -s "$d/libc.so.6" ] || return 1
 		;;
 	esac
 	return 0
