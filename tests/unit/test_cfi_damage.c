@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "events/cfi.h"
+#include "events/cfi_int.h"
 #include "tests/unit/cfi_blob.h"
 
 /* The CIE most tests share: "zR" pcrel sdata4, code 1, data -8, ra 16, CFA rsp+8, rip at c-8. */
@@ -292,6 +293,57 @@ static void test_len64(void **state)
 	}
 }
 
+/* A LEB128 and what it reads as (bad: refused). */
+struct leb {
+	const char	*b;
+	size_t		n;
+	bool		sign, bad;
+	uint64_t	v;
+};
+
+#define LEB(s, sg, bd, val)	{ s, sizeof(s) - 1, sg, bd, val }
+
+/*
+ * test_leb_values - LEB128s at 64 bits' edges read exactly (padding allowed), one bit past
+ * them refused, a cut one refused
+ */
+static void test_leb_values(void **state)
+{
+	static const struct leb l[] = {
+		LEB("\x7f", true, false, ~0ULL),
+		LEB("\x7f", false, false, 0x7f),
+		LEB("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", false, false, ~0ULL),
+		LEB("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x03", false, true, 0),	/* 2^65 - 1 */
+		LEB("\x80\x80\x80\x80\x80\x80\x80\x80\x80\x02", false, true, 0),	/* 2^64 */
+		LEB("\x81\x80\x80\x80\x80\x80\x80\x80\x80\x80\x00", false, false, 1),	/* padded */
+		LEB("\x80\x80\x80\x80\x80\x80\x80\x80\x80\x7f", true, false, 1ULL << 63),
+		LEB("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x00", true, false, ~0ULL >> 1),
+		LEB("\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01", true, true, 0),	/* +2^63 */
+		LEB("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f", true, false, ~0ULL),	/* -1 */
+		LEB("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7e", true, true, 0),
+		LEB("\x80\x80", false, true, 0),					/* cut */
+	};
+	struct ft_cfi_sec s = { 0 };
+	struct cfi_rd r;
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < sizeof(l) / sizeof(l[0]); i++) {
+		unsigned char *p = malloc(l[i].n);	/* exactly its bytes */
+
+		assert_non_null(p);
+		memcpy(p, l[i].b, l[i].n);
+		r = (struct cfi_rd){ p, p + l[i].n, &s, false };
+		v = cfi_rd_leb(&r, l[i].sign);
+		assert_int_equal(r.bad, l[i].bad);
+		if (!l[i].bad) {
+			assert_int_equal(v, l[i].v);
+			assert_ptr_equal(r.p, p + l[i].n);
+		}
+		free(p);
+	}
+}
+
 /* main - run the damaged-table tests */
 int main(void)
 {
@@ -303,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_set_loc),
 		cmocka_unit_test(test_work),
 		cmocka_unit_test(test_len64),
+		cmocka_unit_test(test_leb_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
