@@ -16,7 +16,7 @@
 #include "events/cfi_int.h"
 
 #define CIE_RECENT	8	/* CIEs looked for among the last parsed before parsing again */
-#define AUG_MAX		16	/* an augmentation string longer than this is not one we know */
+#define AUG_MAX		16	/* a longer augmentation string is not one we know */
 
 /*
  * cfi_rd_enc - a pointer of DW_EH_PE encoding @enc (pcrel from the field's address, datarel

@@ -21,7 +21,8 @@ static const struct cfi_rule cfa_bad = { FT_CFA_BAD, 0, 0, 0 };
 /* cfa_expr - the CFA rule of a DW_CFA_def_cfa_expression block, FT_CFA_BAD when not known */
 static struct cfi_rule cfa_expr(const unsigned char *p, const unsigned char *end)
 {
-	static const unsigned char plt[] = { 0x80, 0x00, 0x3f, 0x1a };	/* breg16 0 lit15 and */
+	/* breg16 0 lit15 and */
+	static const unsigned char plt[] = { 0x80, 0x00, 0x3f, 0x1a };
 	struct ft_cfi_sec s = { p, (size_t)(end - p), 0 };
 	struct cfi_rd r = { p, end, &s, false };
 	uint8_t op = (uint8_t)cfi_rd_n(&r, 1), reg;
@@ -288,7 +289,7 @@ static bool cfa_op(struct run *x, struct cfi_rd *r, uint8_t op)
 	return false;
 }
 
-/* run_program - the instructions [@p, @end) of section @s; false when it stopped on one not taken */
+/* run_program - the instructions [@p, @end) of section @s; false: stopped on one not taken */
 static bool run_program(struct run *x, const struct ft_cfi_sec *s, const unsigned char *p,
 			const unsigned char *end)
 {

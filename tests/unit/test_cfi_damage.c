@@ -82,9 +82,12 @@ static void sorted(const struct ft_cfi *t)
 static void test_factored_overflow(void **state)
 {
 	static const char prog[] =
-		"\x41\x11\x10\x81\x80\x80\x80\x80\x80\x80\x80\x20"	/* @1001 ra c+(2^61+1)*-8 */
-		"\x41\x12\x07\x82\x80\x80\x80\x80\x80\x80\x80\x20"	/* @1002 CFA rsp+(2^61+2)*-8 */
-		"\x41\x0c\x07\x08\x90\x81\x80\x80\x80\x80\x80\x80\x80\x80\x01"; /* @1003 ra c+(2^63+1)*-8 */
+		/* @1001 ra c+(2^61+1)*-8 */
+		"\x41\x11\x10\x81\x80\x80\x80\x80\x80\x80\x80\x20"
+		/* @1002 CFA rsp+(2^61+2)*-8 */
+		"\x41\x12\x07\x82\x80\x80\x80\x80\x80\x80\x80\x20"
+		/* @1003 CFA rsp+8, ra c+(2^63+1)*-8 */
+		"\x41\x0c\x07\x08\x90\x81\x80\x80\x80\x80\x80\x80\x80\x80\x01";
 	const struct ft_cfi_row *r;
 	struct ft_cfi t;
 
@@ -155,7 +158,8 @@ static void test_leb_overflow(void **state)
  */
 static void test_aug_len(void **state)
 {
-	static const char cie[] = "\x01zR\0\x01\x78\x10\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x1b";
+	static const char cie[] = "\x01zR\0\x01\x78\x10"
+				  "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x1b";
 	struct ft_cfi t;
 
 	table(&t, cie, sizeof(cie) - 1, "", 0);
@@ -272,7 +276,8 @@ static void test_len64(void **state)
 		at = eh.n;
 		put(&eh, 0xffffffff, 4);
 		put(&eh, 8 + 4 + 4 + 1 + 3, 8);
-		put(&eh, at + 12 + (k ? 1 : 0), 8);	/* back to the CIE (k: before the section) */
+		/* back to the CIE (k: one byte further, before the section) */
+		put(&eh, at + 12 + (k ? 1 : 0), 8);
 		put(&eh, 0x1000 - (eh.vaddr + eh.n), 4);
 		put(&eh, 0x100, 4);
 		put_bytes(&eh, "\0\x41\x0e", 3);
@@ -313,9 +318,10 @@ static void test_leb_values(void **state)
 		LEB("\x7f", true, false, ~0ULL),
 		LEB("\x7f", false, false, 0x7f),
 		LEB("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", false, false, ~0ULL),
-		LEB("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x03", false, true, 0),	/* 2^65 - 1 */
+		LEB("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x03", false, true, 0), /* 2^65 - 1 */
 		LEB("\x80\x80\x80\x80\x80\x80\x80\x80\x80\x02", false, true, 0),	/* 2^64 */
-		LEB("\x81\x80\x80\x80\x80\x80\x80\x80\x80\x80\x00", false, false, 1),	/* padded */
+		/* padded */
+		LEB("\x81\x80\x80\x80\x80\x80\x80\x80\x80\x80\x00", false, false, 1),
 		LEB("\x80\x80\x80\x80\x80\x80\x80\x80\x80\x7f", true, false, 1ULL << 63),
 		LEB("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x00", true, false, ~0ULL >> 1),
 		LEB("\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01", true, true, 0),	/* +2^63 */
