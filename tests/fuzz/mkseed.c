@@ -4,21 +4,29 @@
  * directory of this repository (header_page, events/SYS/EVENT/format, cpuN.raw),
  * with a few lines of kallsyms, cmdlines, per-CPU stats, process maps and perf
  * samples (events/sample.h: kernel and user frames, a thread's name, an idle CPU's
- * sample) so that each section of the file is there to mutate.
+ * sample) so that each section of the file is there to mutate. With --cfi, a seed of
+ * tests/fuzz/fuzz_cfi.c from an ELF file read in place (the system's libc, binaries this
+ * repository builds): its .eh_frame, .eh_frame_hdr and .debug_frame cut to their first
+ * entries (the header's table to the FDEs kept), and a stack copy whose words are
+ * return addresses into them and frame pointers.
  *
  *   mkseed DIR OUT.dat
+ *   mkseed --cfi ELF OUT
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "events/cfi.h"
 #include "events/sample.h"
 #include "events/tdat.h"
 #include "events/tep.h"
+#include "tests/fuzz/fuzz_cfi.h"
 
 #define MAX_FMT	32
 #define MAX_CPU	8
@@ -114,6 +122,143 @@ static int samples(struct ft_blob *out)
 	return 0;
 }
 
+#define EH_MAX		6144	/* bytes of .eh_frame kept: the first whole entries */
+#define DBG_MAX		4096
+#define STACK_WORDS	128
+
+/* cut - the length of the first whole CIE/FDE entries of @p within @max bytes */
+static size_t cut(const unsigned char *p, size_t len, size_t max)
+{
+	size_t off = 0, n;
+	uint32_t l;
+
+	while (off + 4 <= len) {
+		memcpy(&l, p + off, 4);
+		n = l == 0xffffffff ? 12 : 4;
+		if (l == 0xffffffff && off + 12 <= len) {
+			uint64_t l64;
+
+			memcpy(&l64, p + off + 4, 8);
+			l = l64 > max ? (uint32_t)max : (uint32_t)l64;
+		}
+		if (!l || off + n + l > len || off + n + l > max)
+			break;
+		off += n + l;
+	}
+	return off;
+}
+
+/* hdr_cut - .eh_frame_hdr's table (GNU ld's encodings) to the FDEs in the first @eh_cut bytes */
+static size_t hdr_cut(unsigned char *h, size_t len, uint64_t hdr_vaddr, uint64_t eh_vaddr,
+		      size_t eh_cut)
+{
+	uint32_t count, i, kept = 0;
+	int32_t loc, fde;
+
+	if (len < 12 || memcmp(h, "\x01\x1b\x03\x3b", 4))
+		return len < 64 ? len : 64;	/* not GNU ld's: as it is, cut */
+	memcpy(&count, h + 8, 4);
+	for (i = 0; i < count && 12 + 8 * (size_t)i + 8 <= len; i++) {
+		memcpy(&loc, h + 12 + 8 * i, 4);
+		memcpy(&fde, h + 12 + 8 * i + 4, 4);
+		if (hdr_vaddr + fde - eh_vaddr < eh_cut)
+			memmove(h + 12 + 8 * kept++, h + 12 + 8 * i, 8);
+	}
+	memcpy(h + 8, &kept, 4);
+	return 12 + 8 * (size_t)kept;
+}
+
+/* section - the bytes of section @name of @elf (decompressed), a copy; NULL without it */
+static unsigned char *section(Elf *elf, const char *name, size_t *len, uint64_t *addr)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+	GElf_Shdr sh;
+	Elf_Data *d;
+	unsigned char *p;
+
+	*len = 0;
+	*addr = 0;
+	if (elf_getshdrstrndx(elf, &shstr))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) || !(n = elf_strptr(elf, shstr, sh.sh_name)) ||
+		    strcmp(n, name) || sh.sh_type == SHT_NOBITS)
+			continue;
+		if (sh.sh_flags & SHF_COMPRESSED && elf_compress(scn, 0, 0) < 0)
+			return NULL;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || !(p = malloc(d->d_size + 1)))
+			return NULL;
+		memcpy(p, d->d_buf, d->d_size);
+		*len = d->d_size;
+		*addr = sh.sh_addr;
+		return p;
+	}
+	return NULL;
+}
+
+/* cfi_seed - the fuzz_cfi seed of the ELF file @path into @out: 0, or 1 */
+static int cfi_seed(const char *path, const char *out)
+{
+	struct fuzz_cfi_head h = { .bias = 0x555555554000ULL, .rsp = 0x7ffd12340000ULL };
+	uint64_t stack[STACK_WORDS], dbg_addr;
+	unsigned char *eh, *hdr, *dbg;
+	size_t eh_len, hdr_len, dbg_len, i;
+	struct ft_cfi_sec se, sh, sd;
+	struct ft_cfi t = { 0 };
+	int fd = open(path, O_RDONLY), ret = 1;
+	Elf *elf;
+	FILE *f;
+
+	elf_version(EV_CURRENT);
+	elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf) {
+		fprintf(stderr, "mkseed: %s: not an ELF file\n", path);
+		return 1;
+	}
+	eh = section(elf, ".eh_frame", &eh_len, &h.eh_vaddr);
+	hdr = section(elf, ".eh_frame_hdr", &hdr_len, &h.hdr_vaddr);
+	dbg = section(elf, ".debug_frame", &dbg_len, &dbg_addr);
+	h.eh_len = (uint32_t)cut(eh, eh_len, EH_MAX);
+	h.hdr_len = hdr ? (uint32_t)hdr_cut(hdr, hdr_len, h.hdr_vaddr, h.eh_vaddr, h.eh_len) : 0;
+	h.dbg_len = (uint32_t)cut(dbg, dbg_len, DBG_MAX);
+	se = (struct ft_cfi_sec){ eh, h.eh_len, h.eh_vaddr };
+	sh = (struct ft_cfi_sec){ hdr, h.hdr_len, h.hdr_vaddr };
+	sd = (struct ft_cfi_sec){ dbg, h.dbg_len, 0 };
+	if (ft_cfi_build(&t, &se, &sh, &sd) || !t.n) {
+		fprintf(stderr, "mkseed: %s: no call frame information\n", path);
+		goto out;
+	}
+	/* return addresses into the rows kept, each after a frame pointer */
+	for (i = 0; i < STACK_WORDS; i++)
+		stack[i] = i % 2 ? h.bias + t.base + t.row[(i / 2) % t.n].pc + 1 :
+			   h.rsp + 8 * (i + 4);
+	h.rip = h.bias + t.base + t.row[t.n > 2 ? 2 : 0].pc;
+	h.rbp = h.rsp + 64;
+	f = fopen(out, "w");
+	if (!f) {
+		perror(out);
+		goto out;
+	}
+	fwrite(&h, sizeof(h), 1, f);
+	fwrite(eh, 1, h.eh_len, f);
+	fwrite(hdr, 1, h.hdr_len, f);
+	fwrite(dbg, 1, h.dbg_len, f);
+	fwrite(stack, sizeof(stack), 1, f);
+	ret = fclose(f) ? 1 : 0;
+out:
+	ft_cfi_free(&t);
+	free(eh);
+	free(hdr);
+	free(dbg);
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
 /* main - write the seed */
 int main(int argc, char **argv)
 {
@@ -125,8 +270,10 @@ int main(int argc, char **argv)
 	char path[4096];
 	size_t len;
 
+	if (argc == 4 && !strcmp(argv[1], "--cfi"))
+		return cfi_seed(argv[2], argv[3]);
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkseed DIR OUT.dat\n");
+		fprintf(stderr, "usage: mkseed DIR OUT.dat | mkseed --cfi ELF OUT\n");
 		return 2;
 	}
 	for (n = 0; n < MAX_CPU; n++) {

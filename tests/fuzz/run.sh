@@ -5,7 +5,8 @@
 #              ever found), then FUZZ_TIME seconds of fuzzing from seed corpora built
 #              here from this repository's data, ../shared's fixtures (read in place)
 #              and, with trace-cmd, its v7 and zstd conversions of our own trace.dat
-#              and a zlib one (tests/live/tdat_craft.py zlib).
+#              and a zlib one (tests/live/tdat_craft.py zlib); the CFI sections of
+#              the system's libc and of our own binaries (mkseed --cfi).
 #              A crash leaves its input in tests/out/fuzz/NAME/ (kept in tests/out/fuzz-kept/,
 #              with whether it crashes alone) and fails the case.
 # requires: clang's libFuzzer (make fuzzers); ../shared is optional
@@ -105,6 +106,20 @@ seeds() {
 		printf '\6-o\0t.dat\0runqlat\0-e\0sched:sched_switch' > "$d/record"
 		printf '\7timehist -s\0runqlat -P\0-i\0x.dat\0wakeup --top 3' > "$d/report"
 		;;
+	cfi)
+		# .eh_frame, its header and .debug_frame of the system's libc and ld.so and of
+		# binaries built here, read in place (tests/fuzz/mkseed.c --cfi cuts them to
+		# their first entries and adds a stack of return addresses into them); and a
+		# .debug_frame of our own: chains.c built without unwind tables
+		for f in /lib/x86_64-linux-gnu/libc.so.6 /lib64/ld-linux-x86-64.so.2 $B/mkseed \
+			 ftscope tests/workloads/chains; do
+			[ -f "$f" ] && $B/mkseed --cfi "$f" "$d/$(basename "$f")"
+		done
+		${CC:-cc} -O2 -g -fno-asynchronous-unwind-tables -pthread -o "$W/cfi-dbg" \
+			tests/workloads/chains.c && $B/mkseed --cfi "$W/cfi-dbg" "$d/debug-frame"
+		rm -f "$W/cfi-dbg"
+		[ -s "$d/libc.so.6" ] || return 1
+		;;
 	esac
 	return 0
 }
@@ -134,6 +149,9 @@ for name in "${names[@]}"; do
 	rm -rf $W/$name $W/$name-corpus-new && mkdir -p $W/$name $W/$name-corpus-new
 	extra=()
 	[ $name = page ] && [ -d "$FX/perfetto" ] && extra=("$FX/perfetto")
+	# DWARF's CFA opcodes with their operands: without them 3 minutes against the old
+	# cfi.c did not reach the factored DW_CFA_offset_extended overflow, with them 2
+	[ -f tests/fuzz/$name.dict ] && extra+=("-dict=tests/fuzz/$name.dict")
 	$bin -max_total_time=$FUZZ_TIME -timeout=20 -rss_limit_mb=2048 -close_fd_mask=3 \
 		-artifact_prefix=$W/$name/ $W/$name-corpus-new "$W/$name-seed" "${extra[@]}" \
 		> $W/$name.log 2>&1 < /dev/null

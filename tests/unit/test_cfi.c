@@ -22,6 +22,7 @@
 #include <gelf.h>
 
 #include "events/cfi.h"
+#include "tests/unit/cfi_blob.h"
 #include "tests/unit/cfi_readelf.h"
 
 /* test_readelf - Debian's libraries and this binary against readelf */
@@ -39,37 +40,6 @@ static void test_readelf(void **state)
 	against_readelf(self, 0);
 }
 
-/* A section built byte by byte. */
-struct blob {
-	unsigned char	b[1024];
-	size_t		n;
-	uint64_t	vaddr;
-};
-
-/* put - @n little-endian bytes of @v */
-static void put(struct blob *b, uint64_t v, int n)
-{
-	while (n--) {
-		b->b[b->n++] = (unsigned char)v;
-		v >>= 8;
-	}
-}
-
-/* put_bytes - bytes as they are */
-static void put_bytes(struct blob *b, const char *p, size_t n)
-{
-	memcpy(b->b + b->n, p, n);
-	b->n += n;
-}
-
-/* put_len - the 4-byte length of the entry that started at @at, now that it ends */
-static void put_len(struct blob *b, size_t at)
-{
-	uint32_t len = (uint32_t)(b->n - at - 4);
-
-	memcpy(b->b + at, &len, 4);
-}
-
 /* eh_cie - a CIE "zR" (or "zRS"), pcrel sdata4 addresses, CFA rsp+8, rip at CFA-8 */
 static size_t eh_cie(struct blob *b, bool signal)
 {
@@ -81,22 +51,6 @@ static size_t eh_cie(struct blob *b, bool signal)
 	put_bytes(b, signal ? "zRS" : "zR", signal ? 4 : 3);
 	put_bytes(b, "\x01\x78\x10\x01\x1b", 5);	/* code 1, data -8, ra 16, aug 1: R */
 	put_bytes(b, "\x0c\x07\x08\x90\x01", 5);	/* def_cfa rsp 8; offset rip c-8 */
-	put_len(b, at);
-	return at;
-}
-
-/* eh_fde - an FDE of [@start, @end) with the program @ins */
-static size_t eh_fde(struct blob *b, size_t cie, uint64_t start, uint64_t end, const char *ins,
-		     size_t n)
-{
-	size_t at = b->n;
-
-	put(b, 0, 4);
-	put(b, b->n - cie, 4);			/* back to the CIE */
-	put(b, start - (b->vaddr + b->n), 4);	/* pcrel */
-	put(b, end - start, 4);
-	put(b, 0, 1);				/* no augmentation data */
-	put_bytes(b, ins, n);
 	put_len(b, at);
 	return at;
 }

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 #include <linux/perf_event.h>
+#include <asm/perf_regs.h>
 
 #include "events/sample.h"
 #include "tracer/sampler.h"
@@ -57,24 +58,58 @@ int ft_unwind(struct ft_unwinder *u, const struct ft_uregs *regs, const struct f
 	return max >= 2 ? 2 : 1;
 }
 
-/* perf's x86 register order of the mask 0xff01ff and the DWARF number of each */
-static const int dwarf_of[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 8, 9, 10, 11, 12, 13, 14, 15 };
+/*
+ * The registers sampled, checked against two sources other than the code's table: the
+ * kernel's uapi enum (asm/perf_regs.h: the bit of each register, so the record's order)
+ * and the x86-64 psABI's DWARF numbers (its figure "DWARF Register Number Mapping": rax 0,
+ * rdx 1, rcx 2, rbx 3, rsi 4, rdi 5, rbp 6, rsp 7, r8-r15 8-15, the return address 16),
+ * listed here in the psABI's order by name.
+ */
+static const struct { int perf, dwarf; } abi[] = {
+	{ PERF_REG_X86_AX, 0 }, { PERF_REG_X86_DX, 1 }, { PERF_REG_X86_CX, 2 },
+	{ PERF_REG_X86_BX, 3 }, { PERF_REG_X86_SI, 4 }, { PERF_REG_X86_DI, 5 },
+	{ PERF_REG_X86_BP, 6 }, { PERF_REG_X86_SP, 7 }, { PERF_REG_X86_R8, 8 },
+	{ PERF_REG_X86_R9, 9 }, { PERF_REG_X86_R10, 10 }, { PERF_REG_X86_R11, 11 },
+	{ PERF_REG_X86_R12, 12 }, { PERF_REG_X86_R13, 13 }, { PERF_REG_X86_R14, 14 },
+	{ PERF_REG_X86_R15, 15 }, { PERF_REG_X86_IP, 16 },
+};
+#define NABI	(sizeof(abi) / sizeof(abi[0]))
 
-/* tail - a record's tail: abi, 17 registers (perf's bit n holds 0x1000 + n's rank), a
-   copy of @size bytes of which @dyn were copied; returns its length */
-static size_t tail(unsigned char *buf, uint64_t abi, uint64_t size, uint64_t dyn)
+/* abi_mask - the perf bits of the registers above */
+static uint64_t abi_mask(void)
+{
+	uint64_t m = 0;
+	unsigned int i;
+
+	for (i = 0; i < NABI; i++)
+		m |= 1ULL << abi[i].perf;
+	return m;
+}
+
+/* reg_at - the offset in a tail of perf register @bit: after abi, in ascending bit order */
+static size_t reg_at(int bit)
+{
+	return 8 + 8 * (size_t)__builtin_popcountll(abi_mask() & ((1ULL << bit) - 1));
+}
+
+/* tail - a record's tail: abi, the registers (perf's bit n holds 0x1000 + n, rsp and rip
+   real ones) in the uapi enum's order, a copy of @size bytes of which @dyn were copied;
+   returns its length */
+static size_t tail(unsigned char *buf, uint64_t abi_v, uint64_t size, uint64_t dyn)
 {
 	size_t off = 0;
 	uint64_t v;
-	int i;
+	int bit;
 
-	memcpy(buf, &abi, 8);
+	memcpy(buf, &abi_v, 8);
 	off = 8;
-	for (i = 0; abi && i < 17; i++) {
-		v = 0x1000 + i;
-		if (dwarf_of[i] == FT_UREG_SP)
-			v = 0x7ffd0000;		/* rsp */
-		if (dwarf_of[i] == FT_UREG_IP)
+	for (bit = 0; abi_v && bit < 64; bit++) {
+		if (!(abi_mask() >> bit & 1))
+			continue;
+		v = 0x1000 + bit;
+		if (bit == PERF_REG_X86_SP)
+			v = 0x7ffd0000;
+		if (bit == PERF_REG_X86_IP)
 			v = 0x401000;		/* rip: in the mapped file below */
 		memcpy(buf + off, &v, 8);
 		off += 8;
@@ -122,15 +157,16 @@ static void test_unwind_regs(void **state)
 	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, buf, buf + len, ip), 2);
 	assert_int_equal(calls, 1);
 	assert_int_equal(ip[0], 0x401000);
-	for (i = 0; i < 17; i++) {
-		if (dwarf_of[i] != FT_UREG_SP && dwarf_of[i] != FT_UREG_IP)
-			assert_int_equal(got_regs.r[dwarf_of[i]], 0x1000 + i);
-		assert_true(got_regs.have & (1U << dwarf_of[i]));
+	assert_int_equal(ft_sampler_uregs_mask(), abi_mask());
+	for (i = 0; i < (int)NABI; i++) {
+		if (abi[i].dwarf != FT_UREG_SP && abi[i].dwarf != FT_UREG_IP)
+			assert_int_equal(got_regs.r[abi[i].dwarf], 0x1000 + abi[i].perf);
+		assert_true(got_regs.have & (1U << abi[i].dwarf));
 	}
 	assert_int_equal(got_regs.r[FT_UREG_SP], 0x7ffd0000);
 	assert_int_equal(got_stack.sp, 0x7ffd0000);
 	assert_int_equal(got_stack.size, 40);	/* dyn_size, not size */
-	assert_ptr_equal(got_stack.data, buf + 8 + 17 * 8 + 8);
+	assert_ptr_equal(got_stack.data, buf + 8 + NABI * 8 + 8);
 	assert_int_equal(got_stack.data[0], 0);
 	assert_int_equal(got_stack.data[39], 39);
 	/* the code at rip: the file, at the address of its offset 0, as the process names it */
@@ -196,7 +232,7 @@ static void test_unwind_unmapped(void **state)
 	size_t len = tail(buf, PERF_SAMPLE_REGS_ABI_64, 8, 8);
 
 	sampler(&sp);
-	memcpy(buf + 8 + 8 * 8, &v, 8);		/* rip, perf's ninth register */
+	memcpy(buf + reg_at(PERF_REG_X86_IP), &v, 8);	/* rip */
 	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, buf, buf + len, ip), 2);
 	assert_int_equal(code_rc, -1);
 	assert_int_equal(ft_sampler_uregs_mask(), 0xff01ff);
@@ -213,7 +249,7 @@ static void test_unwind_vdso(void **state)
 
 	sampler(&sp);
 	ft_smaps_mmap(&sp.maps, 0x7ffffff0, 0x7fff1000, 0x2000, 0, "[vdso]");
-	memcpy(buf + 8 + 8 * 8, &v, 8);
+	memcpy(buf + reg_at(PERF_REG_X86_IP), &v, 8);
 	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, buf, buf + len, ip), 2);
 	assert_int_equal(code_rc, 0);
 	assert_string_equal(got_path, "[vdso]");
