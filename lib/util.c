@@ -121,3 +121,25 @@ void ft_hex(char *out, const unsigned char *b, size_t n)
 	}
 	out[2 * n] = 0;
 }
+
+/**
+ * ft_grow - make room for @more elements of @size in the array *@v, of which @n are
+ * used and *@cap allocated (doubling, from 64)
+ * Returns 0, or -1 when out of memory (*@v is then unchanged).
+ */
+int ft_grow(void **v, size_t size, size_t n, size_t more, size_t *cap)
+{
+	size_t c = *cap ? *cap : 64;
+	void *p;
+
+	if (n + more <= *cap)
+		return 0;
+	while (c < n + more)
+		c *= 2;
+	p = realloc(*v, c * size);
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = c;
+	return 0;
+}

@@ -6,6 +6,7 @@
 #define FTSCOPE_LIB_UTIL_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define FTSCOPE_VERSION	"0.1"
@@ -26,6 +27,7 @@ int ft_no_args(int argc, char **argv, const char *help);
 uint64_t ft_now_ns(void);
 void ft_install_signals(void);
 int ft_possible_cpus(void);
+int ft_grow(void **v, size_t size, size_t n, size_t more, size_t *cap);
 void ft_hex(char *out, const unsigned char *b, size_t n);
 
 #endif

@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "lib/intern.h"
+#include "lib/util.h"
 #include "output/pprof.h"
 #include "profile.pb-c.h"
 
@@ -67,24 +68,6 @@ struct ft_pprof {
 	int			err;		/* an add failed: out of memory */
 };
 
-/* grow - make room for @more elements of @size in *@v (@n used, @cap); 0 or -1 */
-static int grow(void **v, size_t size, size_t n, size_t more, size_t *cap)
-{
-	size_t c = *cap ? *cap : 64;
-	void *p;
-
-	if (n + more <= *cap)
-		return 0;
-	while (c < n + more)
-		c *= 2;
-	p = realloc(*v, c * size);
-	if (!p)
-		return -1;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
 /* str_id - the index of @s in the string table, added when new; -1 out of memory */
 static int64_t str_id(struct ft_pprof *pp, const char *s)
 {
@@ -105,7 +88,7 @@ static int64_t str_id(struct ft_pprof *pp, const char *s)
 		goto oom;
 	if ((size_t)id + 1 < pp->nstr)
 		return id + 1;
-	if (grow((void **)&pp->str, sizeof(*pp->str), pp->nstr, 1, &pp->capstr) ||
+	if (ft_grow((void **)&pp->str, sizeof(*pp->str), pp->nstr, 1, &pp->capstr) ||
 	    !(pp->str[pp->nstr] = strdup(s)))
 		goto oom;
 	return (int64_t)pp->nstr++;
@@ -123,7 +106,7 @@ struct ft_pprof *ft_pprof_new(void)
 		return NULL;
 	if (ft_intern_init(&pp->strs) || ft_intern_init(&pp->funcs) ||
 	    ft_intern_init(&pp->locs) || ft_intern_init(&pp->maps) || ft_intern_init(&pp->smps) ||
-	    grow((void **)&pp->str, sizeof(*pp->str), 0, 1, &pp->capstr) ||
+	    ft_grow((void **)&pp->str, sizeof(*pp->str), 0, 1, &pp->capstr) ||
 	    !(pp->str[0] = strdup(""))) {
 		ft_pprof_free(pp);
 		return NULL;
@@ -197,7 +180,7 @@ int ft_pprof_comment(struct ft_pprof *pp, const char *text)
 {
 	int64_t s = str_id(pp, text);
 
-	if (s < 0 || grow((void **)&pp->comment, sizeof(*pp->comment), pp->ncomment, 1,
+	if (s < 0 || ft_grow((void **)&pp->comment, sizeof(*pp->comment), pp->ncomment, 1,
 			  &pp->capcomment))
 		return -1;
 	pp->comment[pp->ncomment++] = s;
@@ -260,7 +243,7 @@ static long same_sample(struct ft_pprof *pp, int n, int nlabel)
 	size_t words = (size_t)n + 1 + 4 * (size_t)nlabel, i;
 	uint64_t *k;
 
-	if (grow((void **)&pp->skey, sizeof(*pp->skey), 0, words, &pp->capskey))
+	if (ft_grow((void **)&pp->skey, sizeof(*pp->skey), 0, words, &pp->capskey))
 		return -1;
 	k = pp->skey;
 	k[0] = (uint64_t)n;
@@ -282,10 +265,10 @@ int ft_pprof_sample(struct ft_pprof *pp, const uint64_t *loc, int n, const int64
 	long same;
 	int i;
 
-	if (pp->err || grow((void **)&pp->smp, sizeof(*pp->smp), pp->nsmp, 1, &pp->capsmp) ||
-	    grow((void **)&pp->locpool, sizeof(*pp->locpool), pp->nlocpool, (size_t)n,
+	if (pp->err || ft_grow((void **)&pp->smp, sizeof(*pp->smp), pp->nsmp, 1, &pp->capsmp) ||
+	    ft_grow((void **)&pp->locpool, sizeof(*pp->locpool), pp->nlocpool, (size_t)n,
 		 &pp->caplocpool) ||
-	    grow((void **)&pp->labpool, sizeof(*pp->labpool), pp->nlabpool, (size_t)nlabel,
+	    ft_grow((void **)&pp->labpool, sizeof(*pp->labpool), pp->nlabpool, (size_t)nlabel,
 		 &pp->caplabpool)) {
 		pp->err = ENOMEM;
 		return -1;

@@ -9,25 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "tracer/sample_side.h"
-
-/* grow - room for @more bytes at @len of @buf (capacity @cap); -1 out of memory */
-static int grow(void **buf, size_t *cap, size_t len, size_t more, size_t unit)
-{
-	size_t ncap = *cap ? *cap : 4096 / unit;
-	void *n;
-
-	if (len + more <= *cap)
-		return 0;
-	while (ncap < len + more)
-		ncap *= 2;
-	n = realloc(*buf, ncap * unit);
-	if (!n)
-		return -1;
-	*buf = n;
-	*cap = ncap;
-	return 0;
-}
 
 /**
  * ft_sideq_add - keep a copy of record @h, stamped with its trailer's time (0 where the
@@ -39,8 +22,8 @@ int ft_sideq_add(struct ft_side_queue *q, const struct perf_event_header *h, siz
 	size_t size = (h->size + 7u) & ~(size_t)7;
 	struct ft_side_rec *r;
 
-	if (grow((void **)&q->buf, &q->cap, q->len, size, 1) ||
-	    grow((void **)&q->rec, &q->ncap, q->n, 1, sizeof(*q->rec)))
+	if (ft_grow((void **)&q->buf, 1, q->len, size, &q->cap) ||
+	    ft_grow((void **)&q->rec, sizeof(*q->rec), q->n, 1, &q->ncap))
 		return -1;
 	r = &q->rec[q->n];
 	r->ts = 0;
