@@ -251,9 +251,17 @@ void ft_samples_replay(struct ft_samples *sm)
 		sm->counts.bad++;
 }
 
+/* say_damaged - one line for a binary whose call frame information is damaged */
+static void say_damaged(void *ctx, const char *path, unsigned int n)
+{
+	ft_err("%s: %u entries of its call frame information (.eh_frame, .debug_frame) are "
+	       "damaged: user stacks through their code stop there", path, n);
+}
+
 /* ft_samples_fini - close the rings, free the kept samples (idempotent) */
 void ft_samples_fini(struct ft_samples *sm)
 {
+	ft_unwinder_damaged(sm->sampler.unw, say_damaged, NULL);
 	ft_sampler_close(&sm->sampler);
 	free(sm->keep);
 	sm->keep = NULL;

@@ -113,6 +113,28 @@ void ft_unwinder_stats(const struct ft_unwinder *u, struct ft_unwinder_stats *s)
 	}
 }
 
+/**
+ * ft_unwinder_damaged - each file whose call frame information could not be read whole
+ * (CIEs and FDEs refused: walks through their code stop there), to @fn with a path
+ * that names it (one still kept) and how many entries were refused
+ */
+void ft_unwinder_damaged(const struct ft_unwinder *u,
+			 void (*fn)(void *ctx, const char *path, unsigned int n), void *ctx)
+{
+	const struct utab *t;
+	size_t i;
+
+	for (t = u ? u->files : NULL; t; t = t->next) {
+		if (!t->ok || !t->t.damaged)
+			continue;
+		for (i = 0; i < u->cap; i++)
+			if (u->tab[i] && u->tab[i]->file == t)
+				break;
+		if (i < u->cap)
+			fn(ctx, u->tab[i]->path, t->t.damaged);
+	}
+}
+
 /* path_hash - FNV-1a of a path */
 static uint32_t path_hash(const char *s)
 {

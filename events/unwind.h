@@ -72,6 +72,8 @@ struct ft_unwinder_stats {
 struct ft_unwinder *ft_unwinder_new(void);
 void ft_unwinder_free(struct ft_unwinder *u);
 void ft_unwinder_stats(const struct ft_unwinder *u, struct ft_unwinder_stats *s);
+void ft_unwinder_damaged(const struct ft_unwinder *u,
+			 void (*fn)(void *ctx, const char *path, unsigned int n), void *ctx);
 /*
  * ft_unwind - the user frames of one sample, leaf first, into @ip (at most @max; the
  * first is the sample's rip; return addresses as they are, not minus one). Returns

@@ -9,7 +9,7 @@
 #              to lose what these checks look for; -o/-i; bad input.
 # requires: root; perf for the peer check (skipped without it)
 . tests/live/lib.sh
-plan 19
+plan 20
 need_root unwind_profile_split || exit 0
 PY=tests/live/unwind_check.py
 AB=main,via_a,via_b,burn_leaf
@@ -151,3 +151,21 @@ bad unwind_bad_size_junk profile --call-graph dwarf,8k -d 1
 bad unwind_bad_mode offcpu --call-graph lbr -d 1
 bad unwind_bad_with_ftrace offcpu --stacks ftrace --call-graph dwarf -d 1
 bad unwind_bad_with_file profile --call-graph fp -f -i $OUT/uw.dat
+
+# 7. a binary whose .eh_frame is damaged (every FDE's CIE pointer past the section, by
+# tests/live/eh_damage.py): the run ends well, one line names the file and the entries
+# refused (as many as were damaged), and its stacks stop in its code (burn_leaf's
+# callers gone, no frame invented)
+cp $WL/chains $OUT/chains-bad
+nfde=$(python3 tests/live/eh_damage.py $WL/chains $OUT/chains-bad)
+ft unwind_damaged_eh_frame 0 profile -f -- $OUT/chains-bad > $OUT/uw-dmg.folded \
+	2> $OUT/uw-dmg.err
+lines=$(grep -c "^ftscope profile: $(realpath $OUT/chains-bad): $nfde entries of its call frame information .* damaged" \
+	$OUT/uw-dmg.err)
+if [ "$lines" = 1 ] && [ "${nfde:-0}" -gt 0 ] && grep -q '^ch-burn;burn_leaf ' $OUT/uw-dmg.folded &&
+   ! grep -q 'main;via_.*burn_leaf' $OUT/uw-dmg.folded; then
+	pass "unwind_damaged_eh_frame ($nfde FDEs damaged, one line)"
+else
+	fail unwind_damaged_eh_frame "$lines lines for $nfde FDEs: $(grep -v '^profile:' \
+		$OUT/uw-dmg.err | head -2 | tr '\n' ' ') $(grep -c 'main;via_' $OUT/uw-dmg.folded) whole"
+fi
