@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -205,6 +206,7 @@ static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit)
 	/* the kernel's own word on mappings, execs and forks: user frames of a process
 	   that exits before the rings are drained still get their names */
 	a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 1;
+	a.sample_id_all = 1;	/* their times: a sample is read against its moment's maps */
 	a.watermark = 1;
 	a.wakeup_watermark = sp->ring_pages * 4096 / 4;
 	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -386,30 +388,18 @@ int ft_sampler_pollfds(const struct ft_sampler *sp, struct pollfd *pfd, int max)
 	return n;
 }
 
-/* get8 - the next u64 of a record, false past its end */
-static inline bool get8(const unsigned char **p, const unsigned char *end, uint64_t *v)
-{
-	if (end - *p < 8)
-		return false;
-	memcpy(v, *p, 8);
-	*p += 8;
-	return true;
-}
-
 /*
  * entry_return - the return address on the stack top of a sample at a function's
  * entry: PERF_SAMPLE_REGS_USER (abi, sp) then PERF_SAMPLE_STACK_USER (size, data, dyn_size)
  */
 static bool entry_return(const unsigned char *p, const unsigned char *end, uint64_t *ret)
 {
-	uint64_t abi, reg, size, dyn;
+	struct ft_sample_tail t;
 
-	if (!get8(&p, end, &abi) || (abi && !get8(&p, end, &reg)) || !get8(&p, end, &size) ||
-	    size < 8 || size > (uint64_t)(end - p) || (uint64_t)(end - p) - size < 8)
+	if (!ft_sampler_tail(p, end, 1, &t) || t.size < 8)
 		return false;
-	memcpy(ret, p, 8);
-	memcpy(&dyn, p + size, 8);
-	return dyn >= 8;
+	memcpy(ret, t.stack, 8);
+	return true;
 }
 
 /* frames - split a callchain at its context markers: kernel frames, then user ones */
@@ -420,7 +410,7 @@ static bool frames(struct ft_sampler *sp, struct ft_sample *s, const unsigned ch
 	uint64_t i, ret;
 
 	s->nk = s->nu = 0;
-	if (!get8(&p, end, &nr) || nr > (uint64_t)(end - p) / 8)
+	if (!ft_take8(&p, end, &nr) || nr > (uint64_t)(end - p) / 8)
 		return false;
 	for (i = 0; i < nr; i++, p += 8) {
 		memcpy(&ip, p, 8);
@@ -434,7 +424,7 @@ static bool frames(struct ft_sampler *sp, struct ft_sample *s, const unsigned ch
 			user[s->nu++] = ip;
 	}
 	if (sp->dwarf) {	/* the callchain held no user frames: the unwinder's */
-		int n = ft_sampler_unwind(sp, s->pid, p, end, user);
+		int n = ft_sampler_unwind(sp, s->pid, s->ts, p, end, user);
 
 		if (n < 0)
 			return false;
@@ -456,8 +446,8 @@ static bool parse_sample(struct ft_sampler *sp, const unsigned char *p, const un
 {
 	uint64_t ip, pt, cpu;
 
-	if (!get8(&p, end, &ip) || !get8(&p, end, &pt) || !get8(&p, end, &s->ts) ||
-	    !get8(&p, end, &cpu) || !get8(&p, end, &s->period))
+	if (!ft_take8(&p, end, &ip) || !ft_take8(&p, end, &pt) || !ft_take8(&p, end, &s->ts) ||
+	    !ft_take8(&p, end, &cpu) || !ft_take8(&p, end, &s->period))
 		return false;
 	s->pid = (int)(uint32_t)pt;
 	s->tid = (int)(uint32_t)(pt >> 32);
@@ -468,24 +458,55 @@ static bool parse_sample(struct ft_sampler *sp, const unsigned char *p, const un
 	return frames(sp, s, p, end);
 }
 
+/* record_ts - the time of a non-sample record (sample_id_all: TID, TIME, CPU at its end) */
+static uint64_t record_ts(const unsigned char *p, const unsigned char *end)
+{
+	uint64_t ts;
+
+	if (end - p < 24)
+		return 0;
+	memcpy(&ts, end - 16, 8);
+	return ts;
+}
+
+/* side_mmap - MMAP2: pid, tid, addr, len, pgoff, maj, min, ino, ino_generation (or a
+   build ID), prot, flags, name */
+static void side_mmap(struct ft_sampler *sp, const struct perf_event_header *h,
+		      const unsigned char *p, const unsigned char *end)
+{
+	struct ft_smaps_rec r = { .ts = record_ts(p, end) };
+	uint32_t ids[2], mm[2];
+	uint64_t v[3];
+
+	if (end - p < 8 + 24 + 24 + 8 + 1 + 24)
+		return;
+	memcpy(ids, p, 8);
+	memcpy(v, p + 8, 24);
+	r.addr = v[0];
+	r.len = v[1];
+	r.pgoff = v[2];
+	if (!(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+		memcpy(mm, p + 32, 8);
+		memcpy(&r.ino, p + 40, 8);
+		r.dev = makedev(mm[0], mm[1]);
+	}
+	p += 8 + 24 + 24 + 8;
+	if (strnlen((const char *)p, end - 24 - p) == (size_t)(end - 24 - p))
+		return;
+	r.path = (const char *)p;
+	ft_smaps_mmap(&sp->maps, (int)ids[0], &r);
+}
+
 /* side_record - MMAP2, COMM (exec) and FORK: the processes' mappings */
 static void side_record(struct ft_sampler *sp, const struct perf_event_header *h)
 {
 	const unsigned char *p = (const unsigned char *)(h + 1), *end = (const unsigned char *)h + h->size;
 	uint32_t ids[4];
-	uint64_t v[3];
 	size_t n;
 
 	switch (h->type) {
-	case PERF_RECORD_MMAP2:	/* pid, tid, addr, len, pgoff, 24 bytes of id, prot, flags, name */
-		if (end - p < 8 + 24 + 24 + 8 + 1)
-			return;
-		memcpy(ids, p, 8);
-		memcpy(v, p + 8, 24);
-		p += 8 + 24 + 24 + 8;
-		n = strnlen((const char *)p, end - p);
-		if (n < (size_t)(end - p))
-			ft_smaps_mmap(&sp->maps, (int)ids[0], v[0], v[1], v[2], (const char *)p);
+	case PERF_RECORD_MMAP2:
+		side_mmap(sp, h, p, end);
 		return;
 	case PERF_RECORD_COMM:		/* pid, tid, comm: an exec, or a new name */
 		if (end - p < 9)
@@ -496,7 +517,8 @@ static void side_record(struct ft_sampler *sp, const struct perf_event_header *h
 			return;
 		ft_smaps_name(&sp->maps, (int)ids[1], (const char *)p + 8);
 		if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) && ids[0] == ids[1])
-			ft_smaps_exec(&sp->maps, (int)ids[0], (const char *)p + 8);
+			ft_smaps_exec(&sp->maps, (int)ids[0], (const char *)p + 8,
+				      record_ts(p + 8 + n, end));
 		return;
 	case PERF_RECORD_FORK:		/* pid, ppid, tid, ptid, time */
 		if (end - p < 16)
@@ -530,17 +552,17 @@ static void one_record(struct ft_sampler *sp, const struct perf_event_header *h,
 		}
 		sp->counts.samples++;
 		if (sp->maps_on && s.nu)
-			s.maps = ft_smaps_changed(&sp->maps, s.pid, &s.maps_len);
+			s.maps = ft_smaps_changed(&sp->maps, s.pid, s.ts, &s.maps_len);
 		if (sp->maps_on)
 			s.comm = ft_smaps_comm(&sp->maps, s.tid);
 		fn(ctx, &s);
 		return;
 	case PERF_RECORD_LOST:		/* u64 id, u64 lost */
-		if (get8(&p, end, &v) && get8(&p, end, &v))
+		if (ft_take8(&p, end, &v) && ft_take8(&p, end, &v))
 			sp->counts.lost += v;
 		return;
 	case PERF_RECORD_LOST_SAMPLES:
-		if (get8(&p, end, &v))
+		if (ft_take8(&p, end, &v))
 			sp->counts.lost += v;
 		return;
 	case PERF_RECORD_THROTTLE:
