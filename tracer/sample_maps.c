@@ -175,6 +175,10 @@ static void drop_gone(struct smap_proc *p)
 	for (i = 0; i < p->n; i++)
 		if (p->m[i].until != NOW && (old < 0 || p->m[i].until < p->m[old].until))
 			old = i;
+	if (old < 0) {		/* none kept after all */
+		p->gone = 0;
+		return;
+	}
 	map_free(&p->m[old]);
 	memmove(p->m + old, p->m + old + 1, (p->n - old - 1) * sizeof(*p->m));
 	p->n--;

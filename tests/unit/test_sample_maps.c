@@ -103,6 +103,28 @@ static void test_maps_replaced(void **state)
 	}
 }
 
+/* 100 libraries one after the other at one place: the 64 replaced last kept, by time */
+static void test_maps_many(void **state)
+{
+	char path[32];
+	struct ft_smaps m;
+	uint64_t off = 0;
+	int i;
+
+	assert_int_equal(ft_smaps_init(&m), 0);
+	ft_smaps_exec(&m, PID, "wl", 0);
+	for (i = 0; i < 100; i++) {
+		snprintf(path, sizeof(path), "/w/lib%d.so", i);
+		rec(&m, 100 + 10 * i, 0x7f0000001000, 0x1000, 0, path);
+	}
+	assert_string_equal(at(&m, 0x7f0000001800, 2000, &off), "/w/lib99.so");
+	assert_string_equal(at(&m, 0x7f0000001800, 1095, &off), "/w/lib99.so");
+	assert_string_equal(at(&m, 0x7f0000001800, 1085, &off), "/w/lib98.so");
+	assert_string_equal(at(&m, 0x7f0000001800, 455, &off), "/w/lib35.so");
+	assert_string_equal(at(&m, 0x7f0000001800, 445, &off), "-");	/* let go */
+	ft_smaps_fini(&m);
+}
+
 /* pm_got - ft_procmaps_each callback: "START END PGOFF PATH;" appended */
 static void pm_got(void *ctx, int pid, const struct ft_procmap *m)
 {
@@ -195,6 +217,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_maps_bases),
 		cmocka_unit_test(test_maps_replaced),
+		cmocka_unit_test(test_maps_many),
 		cmocka_unit_test(test_maps_text),
 		cmocka_unit_test(test_maps_identity),
 	};
