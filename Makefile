@@ -155,6 +155,12 @@ tests/workloads/chains: tests/workloads/chains.c tests/workloads/offwin.h tests/
 tests/workloads/execmove: tests/workloads/execmove.c tests/workloads/offwin.h
 	$(CC) -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror -o $@ $< -ldl
 
+# dlswap, swapself: the same, for the mappings' checks (tests/live/maps.sh, which builds
+# dlswap's two libraries and swapself's second build beside them)
+tests/workloads/dlswap tests/workloads/swapself: tests/workloads/%: tests/workloads/%.c \
+		tests/workloads/offwin.h tests/workloads/cputime.h tests/workloads/padcode.h
+	$(CC) -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror -pthread -o $@ $<
+
 tests/bench/decode_bench: tests/bench/decode_bench.c libftscope.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -4,9 +4,11 @@
  * records are merged; offline, every kept sample is replayed before the records.
  * Either way an analyzer that matches samples to records has them first.
  */
+#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/samples.h"
 #include "events/source.h"
@@ -251,11 +253,19 @@ void ft_samples_replay(struct ft_samples *sm)
 		sm->counts.bad++;
 }
 
-/* say_damaged - one line for a binary whose call frame information is damaged */
+/*
+ * say_damaged - one line for a binary whose call frame information is damaged, by its
+ * name (a file the sampler holds open is named by a /proc link: the file it points to)
+ */
 static void say_damaged(void *ctx, const char *path, unsigned int n)
 {
+	char name[PATH_MAX];
+	ssize_t len = strncmp(path, "/proc/", 6) ? -1 : readlink(path, name, sizeof(name) - 1);
+
+	if (len > 0)
+		name[len] = '\0';
 	ft_err("%s: %u entries of its call frame information (.eh_frame, .debug_frame) are "
-	       "damaged: user stacks through their code stop there", path, n);
+	       "damaged: user stacks through their code stop there", len > 0 ? name : path, n);
 }
 
 /* ft_samples_fini - close the rings, free the kept samples (idempotent) */

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "events/elfseg.h"
+
 /* How a row finds the CFA (the caller's rsp). */
 enum ft_cfa_kind {
 	FT_CFA_NONE,	/* no FDE covers these addresses */
@@ -47,18 +49,13 @@ struct ft_cfi_row {
 };
 _Static_assert(sizeof(struct ft_cfi_row) == 16, "a row is 16 bytes");
 
-/* A PT_LOAD segment: file offsets to addresses. */
-struct ft_cfi_seg {
-	uint64_t	off, vaddr, filesz;
-};
-
-#define FT_CFI_SEGS	16
+#define FT_CFI_SEGS	FT_USEGS
 
 struct ft_cfi {
 	uint64_t		base;		/* address of row pc 0 */
 	struct ft_cfi_row	*row;		/* sorted by pc; each holds up to the next */
 	size_t			n, cap;
-	struct ft_cfi_seg	seg[FT_CFI_SEGS];
+	struct ft_useg		seg[FT_CFI_SEGS];	/* PT_LOAD: offsets to addresses */
 	int			nseg;
 	/* what building it found */
 	unsigned int		fdes;		/* FDEs taken */
@@ -78,7 +75,6 @@ struct ft_cfi_sec {
 
 int ft_cfi_load(struct ft_cfi *t, const char *path, unsigned int flags);
 int ft_cfi_load_mem(struct ft_cfi *t, const void *image, size_t size);
-const void *ft_vdso(size_t *size);
 int ft_cfi_build(struct ft_cfi *t, const struct ft_cfi_sec *eh, const struct ft_cfi_sec *hdr,
 		 const struct ft_cfi_sec *dbg);
 const struct ft_cfi_row *ft_cfi_find(const struct ft_cfi *t, uint64_t pc);

@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "events/cfi.h"
@@ -41,14 +40,7 @@ const struct ft_cfi_row *ft_cfi_find(const struct ft_cfi *t, uint64_t pc)
 /* ft_cfi_vaddr - the address of file offset @off through the PT_LOAD segments: 0, or -1 */
 int ft_cfi_vaddr(const struct ft_cfi *t, uint64_t off, uint64_t *vaddr)
 {
-	int i;
-
-	for (i = 0; i < t->nseg; i++)
-		if (off >= t->seg[i].off && off - t->seg[i].off < t->seg[i].filesz) {
-			*vaddr = off - t->seg[i].off + t->seg[i].vaddr;
-			return 0;
-		}
-	return -1;
+	return ft_useg_vaddr(t->seg, t->nseg, off, vaddr) ? 0 : -1;
 }
 
 /* ft_cfi_free - a table's memory */
@@ -83,24 +75,16 @@ static bool sec_of(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, const char *raw,
 static int load_elf(struct ft_cfi *t, Elf *elf, unsigned int flags)
 {
 	struct ft_cfi_sec eh = { 0 }, hdr = { 0 }, dbg = { 0 };
-	size_t size, phnum, shstr, i;
+	size_t size, shstr;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh_;
 	GElf_Shdr sh;
 	char *raw = elf_rawfile(elf, &size);
 
 	if (!raw || !gelf_getehdr(elf, &eh_) || eh_.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh_.e_machine != EM_X86_64 || elf_getphdrnum(elf, &phnum) ||
-	    elf_getshdrstrndx(elf, &shstr))
+	    eh_.e_machine != EM_X86_64 || elf_getshdrstrndx(elf, &shstr))
 		return -1;
-	for (i = 0; i < phnum; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
-		    t->nseg < FT_CFI_SEGS)
-			t->seg[t->nseg++] = (struct ft_cfi_seg){ ph.p_offset, ph.p_vaddr,
-								 ph.p_filesz };
-	}
+	t->nseg = ft_elf_segments(elf, t->seg, FT_CFI_SEGS);
 	while ((scn = elf_nextscn(elf, scn))) {
 		const char *name;
 
@@ -153,30 +137,14 @@ int ft_cfi_load(struct ft_cfi *t, const char *path, unsigned int flags)
 	return ret;
 }
 
-/* ft_cfi_load_mem - the table of an ELF image in memory (the vDSO); 0, or -1 */
+/* ft_cfi_load_mem - the table of an ELF image in memory (the vDSO: ft_vdso); 0, or -1 */
 int ft_cfi_load_mem(struct ft_cfi *t, const void *image, size_t size)
 {
+	void *copy = NULL;
+	int ret;
+
 	memset(t, 0, sizeof(*t));
-	elf_version(EV_CURRENT);
-	return load_end(t, elf_memory((char *)image, size), 0);
-}
-
-/* ft_vdso - this process's vDSO image and its size (the ELF's furthest extent); NULL, none */
-const void *ft_vdso(size_t *size)
-{
-	const Elf64_Ehdr *e = (const void *)getauxval(AT_SYSINFO_EHDR);
-	const Elf64_Phdr *ph;
-	size_t end;
-	int i;
-
-	*size = 0;
-	if (!e || memcmp(e->e_ident, ELFMAG, SELFMAG) || e->e_ident[EI_CLASS] != ELFCLASS64)
-		return NULL;
-	end = e->e_shoff + (size_t)e->e_shnum * e->e_shentsize;
-	ph = (const void *)((const char *)e + e->e_phoff);
-	for (i = 0; i < e->e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > end)
-			end = ph[i].p_offset + ph[i].p_filesz;
-	*size = end;
-	return e;
+	ret = load_end(t, ft_elf_mem(image, size, &copy), 0);
+	free(copy);
+	return ret;
 }

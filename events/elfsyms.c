@@ -191,8 +191,8 @@ static bool by_debuglink(Elf *elf, const char *path, struct ft_symtab *st)
 	return false;
 }
 
-/* segments - the PT_LOAD segments of @elf into @seg (at most @max); their number */
-static int segments(Elf *elf, struct ft_useg *seg, int max)
+/* ft_elf_segments - the PT_LOAD segments of @elf into @seg (at most @max); their number */
+int ft_elf_segments(Elf *elf, struct ft_useg *seg, int max)
 {
 	size_t i, phnum;
 	int n = 0;
@@ -202,13 +202,23 @@ static int segments(Elf *elf, struct ft_useg *seg, int max)
 	for (i = 0; i < phnum && n < max; i++) {
 		GElf_Phdr ph;
 
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
-			seg[n].off = ph.p_offset;
-			seg[n].vaddr = ph.p_vaddr;
-			seg[n++].filesz = ph.p_filesz;
-		}
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			seg[n++] = (struct ft_useg){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
 	}
 	return n;
+}
+
+/* ft_useg_vaddr - file offset @off as an ELF address through @n segments; false: in none */
+bool ft_useg_vaddr(const struct ft_useg *seg, int n, uint64_t off, uint64_t *vaddr)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (off >= seg[i].off && off - seg[i].off < seg[i].filesz) {
+			*vaddr = off - seg[i].off + seg[i].vaddr;
+			return true;
+		}
+	return false;
 }
 
 /* symbols - @elf's segments and functions (file at @path, NULL: none); where they came from */
@@ -217,7 +227,7 @@ static enum ft_sym_src symbols(Elf *elf, const char *path, struct ft_symtab *st,
 {
 	enum ft_sym_src src = FT_SYMS_NONE;
 
-	*nseg = segments(elf, seg, max);
+	*nseg = ft_elf_segments(elf, seg, max);
 	ft_elf_funcs(elf, SHT_SYMTAB, add_sym, st);
 	if (st->n)
 		src = FT_SYMS_SYMTAB;
@@ -233,36 +243,65 @@ static enum ft_sym_src symbols(Elf *elf, const char *path, struct ft_symtab *st,
 	return src;
 }
 
-/* vdso_copy - a copy of this process's vDSO image and its size; NULL when it has none */
-static void *vdso_copy(size_t *size)
+/*
+ * ft_vdso - this process's vDSO image (the running kernel's: the same in every 64-bit
+ * process) and its size, the ELF's furthest extent (section headers, PT_LOAD bytes);
+ * NULL when it has none. Read-only: libelf gets a copy (ft_elf_mem).
+ */
+const void *ft_vdso(size_t *size)
 {
-	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
-	const Elf64_Ehdr *eh = (const void *)img;
+	const Elf64_Ehdr *e = (const void *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Phdr *ph;
 	size_t end;
-	void *copy;
+	int i;
 
-	if (!img || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+	*size = 0;
+	if (!e || memcmp(e->e_ident, ELFMAG, SELFMAG) || e->e_ident[EI_CLASS] != ELFCLASS64)
 		return NULL;
-	/* the section headers come last in the image; it is a few pages at most */
-	end = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
-	if (end < sizeof(*eh) || end > (1u << 20))
+	end = e->e_shoff + (size_t)e->e_shnum * e->e_shentsize;
+	ph = (const void *)((const char *)e + e->e_phoff);
+	for (i = 0; i < e->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > end)
+			end = ph[i].p_offset + ph[i].p_filesz;
+	if (end < sizeof(*e) || end > (1u << 20))	/* a few pages at most */
 		return NULL;
-	copy = malloc(end);	/* libelf may write into the memory it is given */
-	if (copy)
-		memcpy(copy, img, end);
 	*size = end;
-	return copy;
+	return e;
+}
+
+/*
+ * ft_elf_mem - libelf's view of an ELF image in memory, on a private copy (libelf may
+ * write into the memory it is given; the vDSO is read-only): *@copy to free after
+ * elf_end. NULL when out of memory.
+ */
+Elf *ft_elf_mem(const void *image, size_t size, void **copy)
+{
+	Elf *elf;
+
+	*copy = malloc(size ? size : 1);
+	if (!*copy)
+		return NULL;
+	memcpy(*copy, image, size);
+	elf_version(EV_CURRENT);
+	elf = elf_memory(*copy, size);
+	if (!elf) {
+		free(*copy);
+		*copy = NULL;
+	}
+	return elf;
 }
 
 /**
  * ft_elf_symbols - the PT_LOAD segments (into @seg, at most @max, their number in
- * *@nseg) and the function symbols (into @st, sorted) of the file at @path, or of the
+ * *@nseg) and the function symbols (into @st, sorted) of the file at @path (read at
+ * @open when given: the file held open; debug files are found from @path), or of the
  * vDSO for "[vdso]". Returns where the symbols came from (FT_SYMS_NONE: none).
  */
-enum ft_sym_src ft_elf_symbols(const char *path, struct ft_symtab *st, struct ft_useg *seg,
-			       int max, int *nseg)
+enum ft_sym_src ft_elf_symbols(const char *path, const char *open_at, struct ft_symtab *st,
+			       struct ft_useg *seg, int max, int *nseg)
 {
 	enum ft_sym_src src = FT_SYMS_NONE;
+	const void *vdso;
 	void *img = NULL;
 	size_t size = 0;
 	Elf *elf;
@@ -271,14 +310,14 @@ enum ft_sym_src ft_elf_symbols(const char *path, struct ft_symtab *st, struct ft
 	*nseg = 0;
 	elf_version(EV_CURRENT);
 	if (!strcmp(path, "[vdso]")) {
-		img = vdso_copy(&size);
-		elf = img ? elf_memory(img, size) : NULL;
+		vdso = ft_vdso(&size);
+		elf = vdso ? ft_elf_mem(vdso, size, &img) : NULL;
 	} else {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = open(open_at ? open_at : path, O_RDONLY | O_CLOEXEC);
 		elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 	}
 	if (elf && elf_kind(elf) == ELF_K_ELF)
-		src = symbols(elf, img ? NULL : path, st, seg, max, nseg);
+		src = symbols(elf, fd < 0 ? NULL : path, st, seg, max, nseg);
 	if (elf)
 		elf_end(elf);
 	if (fd >= 0)

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "events/elfseg.h"
 #include "lib/intern.h"
 #include "lib/tab.h"
 
@@ -73,6 +74,7 @@ struct ft_usyms {
 	char		**unnamed_text;
 	uint32_t	unnamed_cap;
 	bool		live;		/* may read /proc */
+	unsigned int	npins;		/* files held open */
 	unsigned long long stale;	/* maps re-read because an address was not mapped */
 };
 
@@ -80,6 +82,14 @@ int ft_usyms_init(struct ft_usyms *u, bool live);
 void ft_usyms_fini(struct ft_usyms *u);
 int ft_usyms_note(struct ft_usyms *u, int tgid);
 int ft_usyms_add_maps(struct ft_usyms *u, const char *text, size_t len);
+/* A mapping of a PROCMAPS text: the file's @pgoff at [@start, @end); dev, ino 0 unknown. */
+struct ft_procmap {
+	uint64_t	start, end, pgoff, dev, ino;
+	const char	*path;
+};
+
+typedef void (*ft_procmap_fn)(void *ctx, int pid, const struct ft_procmap *m);
+int ft_procmaps_each(const char *text, size_t len, char *comm, ft_procmap_fn fn, void *ctx);
 bool ft_usyms_known(const struct ft_usyms *u, int tgid);
 int ft_usyms_frames(struct ft_usyms *u, int tgid, const uint64_t *ip, int n, uint64_t *out);
 const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame);
@@ -96,11 +106,6 @@ typedef int (*ft_elf_func_cb)(void *ctx, const char *name, uint64_t value, uint6
 void ft_elf_funcs(Elf *elf, unsigned int type, ft_elf_func_cb cb, void *ctx);
 size_t ft_elf_build_id(Elf *elf, unsigned char *id, size_t len);
 
-/* A PT_LOAD segment: where its bytes are in the file, where in the ELF's addresses. */
-struct ft_useg {
-	uint64_t	off, vaddr, filesz;
-};
-
 /* Where a file's function symbols came from (elfsyms.c). */
 enum ft_sym_src {
 	FT_SYMS_NONE,
@@ -111,7 +116,7 @@ enum ft_sym_src {
 };
 
 enum ft_sym_src ft_usyms_source(struct ft_usyms *u, uint64_t frame);
-enum ft_sym_src ft_elf_symbols(const char *path, struct ft_symtab *st, struct ft_useg *seg,
-			       int max, int *nseg);
+enum ft_sym_src ft_elf_symbols(const char *path, const char *open_at, struct ft_symtab *st,
+			       struct ft_useg *seg, int max, int *nseg);
 
 #endif

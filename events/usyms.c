@@ -8,12 +8,15 @@
  * executable memory resolves through /tmp/perf-PID.map (JITs write it). An address
  * no symbol covers is named by its file and ELF address, "FILE+0xADDR".
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "events/syms.h"
@@ -22,14 +25,19 @@
 /* Re-reads of one process's maps when its IP is not mapped (exec, dlopen). */
 #define MAX_REREADS	8
 
+/* Files held open by identity (a binary replaced on disk while its process runs). */
+#define MAX_PINS	128
+
 struct ft_ufile {
 	char		*path;
+	uint64_t	dev, ino;	/* the file mapped; 0 0 not known */
+	int		fd;		/* held open when known (else -1) */
 	bool		loaded;
 	bool		bid_read;
 	enum ft_sym_src	src;
 	char		build_id[2 * 64 + 1];	/* hex, "" none */
 	struct ft_symtab	st;
-	struct ft_useg	seg[16];
+	struct ft_useg	seg[FT_USEGS];
 	int		nseg;
 };
 
@@ -67,6 +75,8 @@ void ft_usyms_fini(struct ft_usyms *u)
 		free(p->jit);
 	}
 	for (i = 0; i < u->nfiles; i++) {
+		if (u->files[i]->fd >= 0)
+			close(u->files[i]->fd);
 		ft_symtab_free(&u->files[i]->st);
 		free(u->files[i]->path);
 		free(u->files[i]);
@@ -81,18 +91,70 @@ void ft_usyms_fini(struct ft_usyms *u)
 	memset(u, 0, sizeof(*u));
 }
 
-/* file_index - the index + 1 of @path among the files, adding it; 0 when out of memory */
-static unsigned int file_index(struct ft_usyms *u, const char *path)
+/* is_file - is @fd's file the one of device @dev, inode @ino? */
+static bool is_file(int fd, uint64_t dev, uint64_t ino)
 {
-	uint64_t key[64] = { 0 };
+	struct stat sb;
+
+	return !fstat(fd, &sb) && (uint64_t)sb.st_dev == dev && (uint64_t)sb.st_ino == ino;
+}
+
+/*
+ * pin - @f's file held open, while its process @tgid lives: at its path if that is
+ * still the file mapped, else as the process maps it (/proc/PID/map_files, the entry
+ * of the mapping ending at @end: the file even when replaced or deleted)
+ */
+static void pin(struct ft_usyms *u, struct ft_ufile *f, int tgid, uint64_t end)
+{
+	char dir[64], path[64 + 256];
+	unsigned long long lo, hi;
+	struct dirent *d;
+	DIR *md;
+	int fd;
+
+	if (!u->live || u->npins >= MAX_PINS)
+		return;
+	fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && !is_file(fd, f->dev, f->ino)) {
+		close(fd);
+		fd = -1;
+	}
+	snprintf(dir, sizeof(dir), "/proc/%d/map_files", tgid);
+	md = fd < 0 && tgid > 0 ? opendir(dir) : NULL;
+	while (md && (d = readdir(md)))
+		if (sscanf(d->d_name, "%llx-%llx", &lo, &hi) == 2 && hi == end) {
+			snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd >= 0 && !is_file(fd, f->dev, f->ino)) {
+				close(fd);
+				fd = -1;
+			}
+			break;
+		}
+	if (md)
+		closedir(md);
+	f->fd = fd;
+	u->npins += fd >= 0;
+}
+
+/*
+ * file_index - the index + 1 of the file at @path (of device @dev, inode @ino when
+ * @ino) among the files, adding it (held open: pin); 0 when out of memory
+ */
+static unsigned int file_index(struct ft_usyms *u, const char *path, uint64_t dev, uint64_t ino,
+			       int tgid, uint64_t end)
+{
+	uint64_t key[66] = { 0 };
 	size_t len = strlen(path);
 	struct ft_ufile *f, **files;
 	long id;
 
-	if (len >= sizeof(key))
+	if (len >= 512)
 		return 0;
 	memcpy(key, path, len);
-	id = ft_intern_put(&u->paths, key, (uint32_t)(len / 8 + 1));
+	key[len / 8 + 1] = dev;
+	key[len / 8 + 2] = ino;
+	id = ft_intern_put(&u->paths, key, (uint32_t)(len / 8 + 3));
 	if (id < 0 || id > (long)u->nfiles)
 		return 0;
 	if (id < (long)u->nfiles)
@@ -105,6 +167,11 @@ static unsigned int file_index(struct ft_usyms *u, const char *path)
 		free(f);
 		return 0;
 	}
+	f->dev = dev;
+	f->ino = ino;
+	f->fd = -1;
+	if (ino && path[0] == '/')
+		pin(u, f, tgid, end);
 	u->files[u->nfiles++] = f;
 	return u->nfiles;
 }
@@ -129,9 +196,10 @@ static int set_maps(struct ft_usyms *u, int tgid, struct ft_umap *maps, unsigned
 static int read_maps(struct ft_usyms *u, int tgid)
 {
 	char path[64], line[4352], perms[8], file[4096];
-	unsigned long long start, end, pgoff;
+	unsigned long long start, end, pgoff, ino;
 	struct ft_umap *maps = NULL, *m;
-	unsigned int n = 0, cap = 0;
+	unsigned int n = 0, cap = 0, maj, mn;
+	size_t len;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", tgid);
@@ -140,9 +208,12 @@ static int read_maps(struct ft_usyms *u, int tgid)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		file[0] = 0;
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]", &start, &end, perms,
-			   &pgoff, file) < 4 || !strchr(perms, 'x'))
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095[^\n]", &start, &end, perms,
+			   &pgoff, &maj, &mn, &ino, file) < 7 || !strchr(perms, 'x'))
 			continue;
+		len = strlen(file);	/* replaced or removed since: the inode says which */
+		if (len > 10 && !strcmp(file + len - 10, " (deleted)"))
+			file[len - 10] = 0;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 32;
 			m = realloc(maps, cap * sizeof(*m));
@@ -155,7 +226,8 @@ static int read_maps(struct ft_usyms *u, int tgid)
 		maps[n].pgoff = pgoff;
 		maps[n].file = 0;
 		if (file[0] == '/' || !strcmp(file, "[vdso]"))
-			maps[n].file = file_index(u, file);
+			maps[n].file = file_index(u, file, ino ? makedev(maj, mn) : 0, ino, tgid,
+						   end);
 		n++;
 	}
 	fclose(f);
@@ -169,25 +241,39 @@ static int read_maps(struct ft_usyms *u, int tgid)
 	return set_maps(u, tgid, maps, n);
 }
 
-/* cmp_map - order mappings by start address, as find_map searches them */
-static int cmp_map(const void *a, const void *b)
-{
-	const struct ft_umap *x = a, *y = b;
+/* A line of a PROCMAPS text. */
+struct pm_line {
+	uint64_t	start, end, dev, ino;
+	const char	*path;
+};
 
-	return (x->start > y->start) - (x->start < y->start);
+/* cmp_end - order lines by end address */
+static int cmp_end(const void *a, const void *b)
+{
+	const struct pm_line *x = a, *y = b;
+
+	return (x->end > y->end) - (x->end < y->end);
 }
 
 /**
- * ft_usyms_add_maps - a process's file mappings as a trace.dat keeps them (PROCMAPS:
- * "PID COUNT COMM" in hex, then "START END PATH" per file, each file's mappings
- * merged from its first one, at file offset 0). Returns 0, or -1 when damaged.
+ * ft_procmaps_each - the mappings of a PROCMAPS text ("PID COUNT COMM" in hex, then
+ * "START END PATH" per line: START where the file's offset 0 would be, END the
+ * mapping's end; a file whose executable segments lie apart, as lld lays them out,
+ * has a line per segment), each to @fn as a mapping and its file offset: as the lines
+ * overlap below where a mapping begins, each starts at the end of the one before (the
+ * mappings never overlap). A line may end in the file's device and inode (hex, as
+ * ftscope writes them; trace-cmd reads the path alone). @comm (16 bytes, or NULL) gets
+ * the name.
+ * Returns the PID, or -1 when the text is damaged.
  */
-int ft_usyms_add_maps(struct ft_usyms *u, const char *text, size_t len)
+int ft_procmaps_each(const char *text, size_t len, char *comm, ft_procmap_fn fn, void *ctx)
 {
-	char *copy = strndup(text, len), *line, *save = NULL, file[4096];
-	unsigned long long start, end;
-	unsigned int pid, count, n = 0;
-	struct ft_umap *maps;
+	char *copy = strndup(text, len), *line, *save = NULL;
+	unsigned long long start, end, prev = 0, dev, ino;
+	unsigned int pid, count, n = 0, i;
+	struct ft_procmap pm;
+	struct pm_line *l;
+	int path, cut;
 
 	if (!copy)
 		return -1;
@@ -197,19 +283,74 @@ int ft_usyms_add_maps(struct ft_usyms *u, const char *text, size_t len)
 		free(copy);
 		return -1;
 	}
-	maps = calloc(count ? count : 1, sizeof(*maps));
-	while (maps && n < count && (line = strtok_r(NULL, "\n", &save)))
-		if (sscanf(line, "%llx %llx %4095s", &start, &end, file) == 3 && start < end &&
-		    (file[0] == '/' || !strcmp(file, "[vdso]"))) {
-			maps[n].start = start;
-			maps[n].end = end;
-			maps[n++].file = file_index(u, file);
+	if (comm && sscanf(line, "%*x %*x %15s", comm) != 1)
+		comm[0] = 0;
+	l = calloc(count ? count : 1, sizeof(*l));
+	while (l && n < count && (line = strtok_r(NULL, "\n", &save)))
+		if (sscanf(line, "%llx %llx %n%*s", &start, &end, &path) == 2 && start < end &&
+		    (line[path] == '/' || !strncmp(line + path, "[vdso]", 6))) {
+			cut = path + (int)strcspn(line + path, " ");
+			if (!line[cut] || sscanf(line + cut, "%llx %llx", &dev, &ino) != 2)
+				dev = ino = 0;
+			line[cut] = 0;
+			l[n++] = (struct pm_line){ start, end, dev, ino, line + path };
 		}
+	qsort(l, l ? n : 0, sizeof(*l), cmp_end);
+	for (i = 0; l && i < n; i++) {
+		start = l[i].start > prev ? l[i].start : prev;
+		pm = (struct ft_procmap){ start, l[i].end, start - l[i].start, l[i].dev, l[i].ino,
+					  l[i].path };
+		if (start < l[i].end)
+			fn(ctx, pid, &pm);
+		prev = l[i].end;
+	}
 	free(copy);
-	if (!maps)
+	if (!l)
 		return -1;
-	qsort(maps, n, sizeof(*maps), cmp_map);
-	return set_maps(u, (int)pid, maps, n);
+	free(l);
+	return (int)pid;
+}
+
+/* A PROCMAPS text being read into a process's mappings. */
+struct pm_read {
+	struct ft_usyms		*u;
+	struct ft_umap		*maps;
+	unsigned int		n, cap;
+};
+
+/* pm_add - ft_procmaps_each callback: one mapping into @ctx's */
+static void pm_add(void *ctx, int pid, const struct ft_procmap *pm)
+{
+	struct pm_read *r = ctx;
+	struct ft_umap *m;
+
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 32;
+		m = realloc(r->maps, r->cap * sizeof(*m));
+		if (!m) {
+			r->cap = r->n;
+			return;
+		}
+		r->maps = m;
+	}
+	r->maps[r->n] = (struct ft_umap){ pm->start, pm->end, pm->pgoff, 0 };
+	r->maps[r->n++].file = file_index(r->u, pm->path, pm->dev, pm->ino, pid, pm->end);
+}
+
+/**
+ * ft_usyms_add_maps - a process's file mappings as a trace.dat keeps them (PROCMAPS,
+ * ft_procmaps_each). Returns 0, or -1 when damaged.
+ */
+int ft_usyms_add_maps(struct ft_usyms *u, const char *text, size_t len)
+{
+	struct pm_read r = { .u = u };
+	int pid = ft_procmaps_each(text, len, NULL, pm_add, &r);
+
+	if (pid < 0) {
+		free(r.maps);
+		return -1;
+	}
+	return set_maps(u, pid, r.maps, r.n);	/* in start order: they do not overlap */
 }
 
 /**
@@ -311,15 +452,36 @@ static struct ft_symtab *load_jit(int tgid)
 	return st;
 }
 
+/*
+ * file_path - where to read @f: held open ("/proc/self/fd/N" in @buf), its path, or
+ * NULL when the file at its path is not the one mapped (replaced on disk since)
+ */
+static const char *file_path(const struct ft_ufile *f, char *buf, size_t len)
+{
+	struct stat sb;
+
+	if (f->fd >= 0) {
+		snprintf(buf, len, "/proc/self/fd/%d", f->fd);
+		return buf;
+	}
+	if (f->ino && f->path[0] == '/' && (stat(f->path, &sb) || (uint64_t)sb.st_dev != f->dev ||
+					    (uint64_t)sb.st_ino != f->ino))
+		return NULL;
+	return f->path;
+}
+
 /* loaded - file @file (index + 1), its segments and symbols read on first use */
 static struct ft_ufile *loaded(struct ft_usyms *u, unsigned int file)
 {
 	struct ft_ufile *f = u->files[file - 1];
+	const char *open;
+	char buf[32];
 
 	if (!f->loaded) {
 		f->loaded = true;
-		f->src = ft_elf_symbols(f->path, &f->st, f->seg,
-					(int)(sizeof(f->seg) / sizeof(f->seg[0])), &f->nseg);
+		open = file_path(f, buf, sizeof(buf));
+		if (open)	/* else named FILE+0xOFFSET: never another build's function */
+			f->src = ft_elf_symbols(f->path, open, &f->st, f->seg, FT_USEGS, &f->nseg);
 	}
 	return f;
 }
@@ -327,14 +489,7 @@ static struct ft_ufile *loaded(struct ft_usyms *u, unsigned int file)
 /* elf_addr - file offset @off of @f as an address of its ELF (false: in no segment) */
 static bool elf_addr(const struct ft_ufile *f, uint64_t off, uint64_t *addr)
 {
-	int i;
-
-	for (i = 0; i < f->nseg; i++)
-		if (off >= f->seg[i].off && off < f->seg[i].off + f->seg[i].filesz) {
-			*addr = off - f->seg[i].off + f->seg[i].vaddr;
-			return true;
-		}
-	return false;
+	return ft_useg_vaddr(f->seg, f->nseg, off, addr);
 }
 
 /**
@@ -466,6 +621,8 @@ const char *ft_usyms_build_id(struct ft_usyms *u, uint64_t frame)
 	unsigned int file = FT_UFRAME_FILE(frame);
 	unsigned char id[64] = { 0 };
 	struct ft_ufile *f;
+	const char *path;
+	char buf[32];
 	size_t n = 0;
 	Elf *elf;
 	int fd;
@@ -478,8 +635,9 @@ const char *ft_usyms_build_id(struct ft_usyms *u, uint64_t frame)
 	f->bid_read = true;
 	if (f->path[0] != '/')
 		return f->build_id;	/* [vdso]: the kernel's, not a file */
+	path = file_path(f, buf, sizeof(buf));
 	elf_version(EV_CURRENT);
-	fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd < 0)
 		return f->build_id;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

@@ -43,9 +43,11 @@ if [ -n "$tests" ]; then
 	# curl: tests/live/prometheus.sh asks ftscope's /metrics with each Accept; chromium:
 	# tests/live/heatmap.sh renders the heat map SVG headless (screenshot, DOM);
 	# debhelper, dpkg-dev, lintian, man-db: tests/live/package.sh builds the .deb
-	# (dpkg-buildpackage), checks it with lintian and renders its man page with man
+	# (dpkg-buildpackage), checks it with lintian and renders its man page with man;
+	# lld: tests/live/maps.sh links a workload with it (code at another base than its
+	# first segment; lld 14 on Debian 12, 19 on 13)
 	PKGS="$PKGS libcmocka-dev trace-cmd linux-perf bpftrace util-linux clang \
-libclang-rt-dev llvm time curl golang-go chromium debhelper dpkg-dev lintian man-db"
+libclang-rt-dev llvm time curl golang-go chromium debhelper dpkg-dev lintian man-db lld"
 fi
 
 missing=""

@@ -173,8 +173,8 @@ fail:
 char *ft_proc_maps_text(int pid)
 {
 	char path[64], comm[64] = "", line[4608], lib[4096] = "", name[4096], *lines = NULL;
-	char *text = NULL;
-	unsigned long long start, end, lo = 0, hi = 0;
+	char *text = NULL, perms[8];
+	unsigned long long start, end, pgoff, lo = 0, hi = 0;
 	size_t llen = 0;
 	FILE *f, *out = NULL;
 	int n = 0;
@@ -190,19 +190,23 @@ char *ft_proc_maps_text(int pid)
 	f = fopen(path, "re");
 	if (!f || !(out = open_memstream(&lines, &llen)))
 		goto out;
-	/* one range per mapped file: its consecutive mappings are merged, as trace-cmd does */
+	/*
+	 * one range per mapped file from where its offset 0 would be: its consecutive
+	 * mappings are merged, as trace-cmd does, unless code lies at another base (lld)
+	 */
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %4095s", &start, &end, name) != 3 ||
-		    (name[0] != '/' && strcmp(name, "[vdso]")))
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &start, &end, perms, &pgoff,
+			   name) != 5 || (name[0] != '/' && strcmp(name, "[vdso]")) ||
+		    pgoff > start)
 			continue;
-		if (n && !strcmp(name, lib)) {
+		if (n && !strcmp(name, lib) && (!strchr(perms, 'x') || start - pgoff == lo)) {
 			hi = end;
 			continue;
 		}
 		if (n)
 			fprintf(out, "%llx %llx %s\n", lo, hi, lib);
 		snprintf(lib, sizeof(lib), "%s", name);
-		lo = start;
+		lo = start - pgoff;
 		hi = end;
 		n++;
 	}

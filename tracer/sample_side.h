@@ -8,10 +8,12 @@
 #ifndef FTSCOPE_TRACER_SAMPLE_SIDE_H
 #define FTSCOPE_TRACER_SAMPLE_SIDE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct perf_event_header;
+struct ft_smaps;
 
 /* One kept record: its time (the sample_id trailer's), where its copy is, its order. */
 struct ft_side_rec {
@@ -27,7 +29,9 @@ struct ft_side_queue {
 	size_t			n, ncap;
 };
 
-int ft_sideq_add(struct ft_side_queue *q, const struct perf_event_header *h, size_t trailer);
+bool ft_side_is(const struct perf_event_header *h);
+void ft_side_record(struct ft_smaps *m, const struct perf_event_header *h);
+int ft_sideq_add(struct ft_side_queue *q, const struct perf_event_header *h);
 void ft_sideq_sort(struct ft_side_queue *q);
 const struct perf_event_header *ft_sideq_get(const struct ft_side_queue *q, size_t i);
 void ft_sideq_reset(struct ft_side_queue *q);

@@ -36,11 +36,11 @@ static const struct { unsigned char perf, dwarf; } uregs[] = {
 #define NUREGS	(sizeof(uregs) / sizeof(uregs[0]))
 #endif
 
-/* The sampled process, for the unwinder's questions about its code. */
+/* The sampled process and the sample's time, for the unwinder's questions about its code. */
 struct ucode_ctx {
 	struct ft_smaps	*maps;
 	int		pid;
-	char		path[4096 + 32];
+	uint64_t	ts;
 };
 
 /* ft_sampler_uregs_mask - sample_regs_user: AX..IP and R8-R15 (0xff01ff), 0 off x86-64 */
@@ -56,42 +56,58 @@ uint64_t ft_sampler_uregs_mask(void)
 	return mask;
 }
 
-/* ucode - ft_ucode_fn: the file mapping of the sampled process at @addr */
+/*
+ * ucode - ft_ucode_fn: the file mapping of the sampled process at @addr at the sample's
+ * time (a path "": the file mapped is replaced on disk and gone, its CFI unknown)
+ */
 static int ucode(void *ctx, uint64_t addr, struct ft_ucode *out)
 {
 	struct ucode_ctx *c = ctx;
 	struct ft_smaps_hit h;
 
-	if (ft_smaps_find(c->maps, c->pid, addr, &h))
+	if (ft_smaps_find(c->maps, c->pid, addr, c->ts, &h))
 		return -1;
-	out->path = h.path;
-	if (!h.own_root) {	/* the file as the process sees it (a container) */
-		snprintf(c->path, sizeof(c->path), "/proc/%d/root%s", c->pid, h.path);
-		out->path = c->path;
-	}
-	/* the whole file's range, at the address of its offset 0 */
-	out->start = h.base;
+	out->path = h.path ? h.path : "";
+	out->start = h.start;
 	out->end = h.end;
-	out->pgoff = 0;
+	out->pgoff = h.pgoff;
 	return 0;
 }
 
-/* take8 - the next u64 of a record, false past its end */
-static bool take8(const unsigned char **p, const unsigned char *end, uint64_t *v)
+/**
+ * ft_sampler_tail - the registers (@nregs of them when the abi says there are) and the
+ * stack copy of a record's tail [@p, @end) into @t; false when it is malformed
+ */
+bool ft_sampler_tail(const unsigned char *p, const unsigned char *end, unsigned int nregs,
+		     struct ft_sample_tail *t)
 {
-	if (end - *p < 8)
+	uint64_t size, dyn = 0;
+
+	if (!ft_take8(&p, end, &t->abi))
 		return false;
-	memcpy(v, *p, 8);
-	*p += 8;
+	t->regs = p;
+	if (t->abi && (uint64_t)(end - p) / 8 < nregs)
+		return false;
+	if (t->abi)
+		p += 8 * (size_t)nregs;
+	if (!ft_take8(&p, end, &size))
+		return false;
+	t->stack = p;
+	if (size) {
+		if (size > (uint64_t)(end - p) || (uint64_t)(end - p) - size < 8)
+			return false;
+		memcpy(&dyn, p + size, 8);
+	}
+	t->size = dyn < size ? dyn : size;
 	return true;
 }
 
 /**
- * ft_sampler_unwind - the user frames of a sample of @pid from the record's tail
- * [@p, @end) into @ip (at most FT_SAMPLE_MAX_STACK), why the walk ended counted.
+ * ft_sampler_unwind - the user frames of a sample of @pid at time @ts from the record's
+ * tail [@p, @end) into @ip (at most FT_SAMPLE_MAX_STACK), why the walk ended counted.
  * Returns the number of frames (0: no user registers), or -1 for a malformed tail.
  */
-int ft_sampler_unwind(struct ft_sampler *sp, int pid, const unsigned char *p,
+int ft_sampler_unwind(struct ft_sampler *sp, int pid, uint64_t ts, const unsigned char *p,
 		      const unsigned char *end, uint64_t *ip)
 {
 #ifdef __x86_64__
@@ -99,34 +115,26 @@ int ft_sampler_unwind(struct ft_sampler *sp, int pid, const unsigned char *p,
 	struct ft_uregs r = { .have = 0 };
 	struct ft_ustack st = { 0 };
 	enum ft_unwind_end why = FT_UNWIND_DONE;
-	uint64_t abi, size, dyn, v;
+	struct ft_sample_tail t;
 	unsigned int i;
 	int n;
 
-	if (!take8(&p, end, &abi))
+	if (!ft_sampler_tail(p, end, NUREGS, &t))
 		return -1;
-	if (!abi)
+	if (!t.abi)
 		return 0;
 	for (i = 0; i < NUREGS; i++) {
-		if (!take8(&p, end, &v))
-			return -1;
-		r.r[uregs[i].dwarf] = v;
+		memcpy(&r.r[uregs[i].dwarf], t.regs + 8 * i, 8);
 		r.have |= 1U << uregs[i].dwarf;
 	}
-	if (!take8(&p, end, &size))
-		return -1;
-	if (size) {
-		if (size > (uint64_t)(end - p) || (uint64_t)(end - p) - size < 8)
-			return -1;
-		memcpy(&dyn, p + size, 8);
-		st.data = p;
-		st.size = dyn < size ? dyn : size;
-	}
+	st.data = t.size ? t.stack : NULL;
+	st.size = t.size;
 	st.sp = r.r[FT_UREG_SP];
-	if (abi != PERF_SAMPLE_REGS_ABI_64 || !sp->unw)
+	if (t.abi != PERF_SAMPLE_REGS_ABI_64 || !sp->unw)
 		return 0;	/* a 32-bit process: its registers are not these */
 	c.maps = &sp->maps;
 	c.pid = pid;
+	c.ts = ts;
 	n = ft_unwind(sp->unw, &r, &st, ucode, &c, ip, FT_SAMPLE_MAX_STACK, &why);
 	if (n < 0)
 		n = 0;

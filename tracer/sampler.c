@@ -44,9 +44,6 @@
 
 #define SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
-/* The time in a side record's sample_id trailer (TID, TIME, CPU of SAMPLE_TYPE): this
-   many bytes from its end */
-#define SIDE_TS		16
 
 /* uprobe_type - the dynamic PMU type of uprobes, or -1 */
 static long uprobe_type(void)
@@ -208,7 +205,8 @@ static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit)
 	/* the kernel's own word on mappings, execs and forks: user frames of a process
 	   that exits before the rings are drained still get their names */
 	a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 1;
-	a.sample_id_all = 1;	/* their time, to apply them in order (SIDE_TS) */
+	a.sample_id_all = 1;	/* their times: applied in order (sample_side.c), each sample read
+				   against the maps of its moment */
 	a.watermark = 1;
 	a.wakeup_watermark = sp->ring_pages * 4096 / 4;
 	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -390,30 +388,18 @@ int ft_sampler_pollfds(const struct ft_sampler *sp, struct pollfd *pfd, int max)
 	return n;
 }
 
-/* get8 - the next u64 of a record, false past its end */
-static inline bool get8(const unsigned char **p, const unsigned char *end, uint64_t *v)
-{
-	if (end - *p < 8)
-		return false;
-	memcpy(v, *p, 8);
-	*p += 8;
-	return true;
-}
-
 /*
  * entry_return - the return address on the stack top of a sample at a function's
  * entry: PERF_SAMPLE_REGS_USER (abi, sp) then PERF_SAMPLE_STACK_USER (size, data, dyn_size)
  */
 static bool entry_return(const unsigned char *p, const unsigned char *end, uint64_t *ret)
 {
-	uint64_t abi, reg, size, dyn;
+	struct ft_sample_tail t;
 
-	if (!get8(&p, end, &abi) || (abi && !get8(&p, end, &reg)) || !get8(&p, end, &size) ||
-	    size < 8 || size > (uint64_t)(end - p) || (uint64_t)(end - p) - size < 8)
+	if (!ft_sampler_tail(p, end, 1, &t) || t.size < 8)
 		return false;
-	memcpy(ret, p, 8);
-	memcpy(&dyn, p + size, 8);
-	return dyn >= 8;
+	memcpy(ret, t.stack, 8);
+	return true;
 }
 
 /* frames - split a callchain at its context markers: kernel frames, then user ones */
@@ -424,7 +410,7 @@ static bool frames(struct ft_sampler *sp, struct ft_sample *s, const unsigned ch
 	uint64_t i, ret;
 
 	s->nk = s->nu = 0;
-	if (!get8(&p, end, &nr) || nr > (uint64_t)(end - p) / 8)
+	if (!ft_take8(&p, end, &nr) || nr > (uint64_t)(end - p) / 8)
 		return false;
 	for (i = 0; i < nr; i++, p += 8) {
 		memcpy(&ip, p, 8);
@@ -438,7 +424,7 @@ static bool frames(struct ft_sampler *sp, struct ft_sample *s, const unsigned ch
 			user[s->nu++] = ip;
 	}
 	if (sp->dwarf) {	/* the callchain held no user frames: the unwinder's */
-		int n = ft_sampler_unwind(sp, s->pid, p, end, user);
+		int n = ft_sampler_unwind(sp, s->pid, s->ts, p, end, user);
 
 		if (n < 0)
 			return false;
@@ -460,8 +446,8 @@ static bool parse_sample(struct ft_sampler *sp, const unsigned char *p, const un
 {
 	uint64_t ip, pt, cpu;
 
-	if (!get8(&p, end, &ip) || !get8(&p, end, &pt) || !get8(&p, end, &s->ts) ||
-	    !get8(&p, end, &cpu) || !get8(&p, end, &s->period))
+	if (!ft_take8(&p, end, &ip) || !ft_take8(&p, end, &pt) || !ft_take8(&p, end, &s->ts) ||
+	    !ft_take8(&p, end, &cpu) || !ft_take8(&p, end, &s->period))
 		return false;
 	s->pid = (int)(uint32_t)pt;
 	s->tid = (int)(uint32_t)(pt >> 32);
@@ -470,59 +456,6 @@ static bool parse_sample(struct ft_sampler *sp, const unsigned char *p, const un
 	s->maps_len = 0;
 	s->comm = NULL;
 	return frames(sp, s, p, end);
-}
-
-/* side_record - MMAP2, COMM (exec) and FORK: the processes' mappings */
-static void side_record(struct ft_sampler *sp, const struct perf_event_header *h)
-{
-	const unsigned char *p = (const unsigned char *)(h + 1), *end = (const unsigned char *)h + h->size;
-	uint32_t ids[4];
-	uint64_t v[3];
-	size_t n;
-
-	switch (h->type) {
-	case PERF_RECORD_MMAP2:	/* pid, tid, addr, len, pgoff, 24 bytes of id, prot, flags, name */
-		if (end - p < 8 + 24 + 24 + 8 + 1)
-			return;
-		memcpy(ids, p, 8);
-		memcpy(v, p + 8, 24);
-		p += 8 + 24 + 24 + 8;
-		n = strnlen((const char *)p, end - p);
-		if (n < (size_t)(end - p))
-			ft_smaps_mmap(&sp->maps, (int)ids[0], v[0], v[1], v[2], (const char *)p);
-		return;
-	case PERF_RECORD_COMM:		/* pid, tid, comm: an exec, or a new name */
-		if (end - p < 9)
-			return;
-		memcpy(ids, p, 8);
-		n = strnlen((const char *)p + 8, end - p - 8);
-		if (n == (size_t)(end - p - 8))
-			return;
-		ft_smaps_name(&sp->maps, (int)ids[1], (const char *)p + 8);
-		if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) && ids[0] == ids[1])
-			ft_smaps_exec(&sp->maps, (int)ids[0], (const char *)p + 8);
-		return;
-	case PERF_RECORD_FORK:		/* pid, ppid, tid, ptid, time */
-		if (end - p < 16)
-			return;
-		memcpy(ids, p, 16);
-		/* a child is named as its parent, unless a name came already: its exec's
-		   COMM record, read first from another CPU's ring */
-		if (ft_smaps_comm(&sp->maps, (int)ids[3]) && !ft_smaps_comm(&sp->maps, (int)ids[2]))
-			ft_smaps_name(&sp->maps, (int)ids[2], ft_smaps_comm(&sp->maps, (int)ids[3]));
-		if (ids[0] == ids[2])	/* a process, not a thread */
-			ft_smaps_fork(&sp->maps, (int)ids[0], (int)ids[1]);
-		return;
-	default:
-		return;
-	}
-}
-
-/* is_side - a record side_record takes */
-static bool is_side(const struct perf_event_header *h)
-{
-	return h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_COMM ||
-	       h->type == PERF_RECORD_FORK;
 }
 
 /* one_record - count or deliver one record */
@@ -541,17 +474,17 @@ static void one_record(struct ft_sampler *sp, const struct perf_event_header *h,
 		}
 		sp->counts.samples++;
 		if (sp->maps_on && s.nu)
-			s.maps = ft_smaps_changed(&sp->maps, s.pid, &s.maps_len);
+			s.maps = ft_smaps_changed(&sp->maps, s.pid, s.ts, &s.maps_len);
 		if (sp->maps_on)
 			s.comm = ft_smaps_comm(&sp->maps, s.tid);
 		fn(ctx, &s);
 		return;
 	case PERF_RECORD_LOST:		/* u64 id, u64 lost */
-		if (get8(&p, end, &v) && get8(&p, end, &v))
+		if (ft_take8(&p, end, &v) && ft_take8(&p, end, &v))
 			sp->counts.lost += v;
 		return;
 	case PERF_RECORD_LOST_SAMPLES:
-		if (get8(&p, end, &v))
+		if (ft_take8(&p, end, &v))
 			sp->counts.lost += v;
 		return;
 	case PERF_RECORD_THROTTLE:
@@ -608,8 +541,8 @@ static void walk_ring(struct ft_sampler *sp, int cpu, uint64_t head, bool side, 
 			rec = (const void *)sp->wrap;
 		}
 		if (side) {
-			if (is_side(rec) && ft_sideq_add(&sp->sideq, rec, SIDE_TS))
-				side_record(sp, rec);	/* out of memory: now, as it comes */
+			if (ft_side_is(rec) && ft_sideq_add(&sp->sideq, rec))
+				ft_side_record(&sp->maps, rec);	/* out of memory: now */
 		} else if (rec->type == PERF_RECORD_SAMPLE && sample_ts(rec) > upto)
 			break;		/* the next round's */
 		else
@@ -647,7 +580,7 @@ int ft_sampler_drain(struct ft_sampler *sp, uint64_t upto, ft_sample_fn fn, void
 	}
 	ft_sideq_sort(&sp->sideq);	/* an exec on one CPU before its mappings on another */
 	for (i = 0; i < sp->sideq.n; i++)
-		side_record(sp, ft_sideq_get(&sp->sideq, i));
+		ft_side_record(&sp->maps, ft_sideq_get(&sp->sideq, i));
 	ft_sideq_reset(&sp->sideq);
 	for (cpu = 0; sp->ring && cpu < sp->ncpus; cpu++)
 		if (sp->ring[cpu])

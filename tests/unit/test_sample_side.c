@@ -29,7 +29,7 @@ static void add(struct ft_side_queue *q, uint32_t id, uint64_t time)
 	struct rec r = { .h = { .type = PERF_RECORD_MMAP2, .size = sizeof(r) }, .id = id,
 			 .name = "abc", .time = time };
 
-	assert_int_equal(ft_sideq_add(q, &r.h, 16), 0);
+	assert_int_equal(ft_sideq_add(q, &r.h), 0);
 }
 
 /* id_of - the id of the queue's @i-th record */
@@ -87,7 +87,7 @@ static void test_side_short(void **state)
 	struct ft_side_queue q = { 0 };
 
 	add(&q, 1, 10);
-	assert_int_equal(ft_sideq_add(&q, &h, 16), 0);
+	assert_int_equal(ft_sideq_add(&q, &h), 0);
 	ft_sideq_sort(&q);
 	assert_int_equal(ft_sideq_get(&q, 0)->type, PERF_RECORD_COMM);
 	assert_int_equal(id_of(&q, 1), 1);

@@ -126,6 +126,16 @@ static size_t tail(unsigned char *buf, uint64_t abi_v, uint64_t size, uint64_t d
 	return off;
 }
 
+/* mmap - a MMAP2 record of process 0x7ffffff0 (gone) at time @ts, no file identity */
+static void mmap_at(struct ft_smaps *m, uint64_t ts, uint64_t addr, uint64_t len, uint64_t pgoff,
+		    const char *path)
+{
+	struct ft_smaps_rec r = { .ts = ts, .addr = addr, .len = len, .pgoff = pgoff,
+				  .path = path };
+
+	ft_smaps_mmap(m, 0x7ffffff0, &r);
+}
+
 /* sampler - a sampler with an unwinder and one process (pid 0x7ffffff0, gone) mapped */
 static void sampler(struct ft_sampler *sp)
 {
@@ -133,7 +143,7 @@ static void sampler(struct ft_sampler *sp)
 	assert_int_equal(ft_smaps_init(&sp->maps), 0);
 	sp->maps_on = true;
 	sp->unw = ft_unwinder_new();
-	ft_smaps_mmap(&sp->maps, 0x7ffffff0, 0x401000, 0x2000, 0x1000, "/usr/bin/prog");
+	mmap_at(&sp->maps, 0, 0x401000, 0x2000, 0x1000, "/usr/bin/prog");
 }
 
 /* done - free what sampler() made */
@@ -154,7 +164,7 @@ static void test_unwind_regs(void **state)
 
 	sampler(&sp);
 	calls = 0;
-	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, buf, buf + len, ip), 2);
+	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, 0, buf, buf + len, ip), 2);
 	assert_int_equal(calls, 1);
 	assert_int_equal(ip[0], 0x401000);
 	assert_int_equal(ft_sampler_uregs_mask(), abi_mask());
@@ -169,12 +179,12 @@ static void test_unwind_regs(void **state)
 	assert_ptr_equal(got_stack.data, buf + 8 + NABI * 8 + 8);
 	assert_int_equal(got_stack.data[0], 0);
 	assert_int_equal(got_stack.data[39], 39);
-	/* the code at rip: the file, at the address of its offset 0, as the process names it */
+	/* the code at rip: the mapping and its file offset, as the process names the file */
 	assert_int_equal(code_rc, 0);
 	assert_string_equal(got_path, "/usr/bin/prog");
-	assert_int_equal(got_code.start, 0x400000);
+	assert_int_equal(got_code.start, 0x401000);
 	assert_int_equal(got_code.end, 0x403000);
-	assert_int_equal(got_code.pgoff, 0);
+	assert_int_equal(got_code.pgoff, 0x1000);
 	assert_int_equal(sp.counts.unwound[FT_UNWIND_STACK], 1);
 	done(&sp);
 }
@@ -190,17 +200,17 @@ static void test_unwind_none(void **state)
 	sampler(&sp);
 	calls = 0;
 	len = tail(buf, 0, 0, 0);
-	assert_int_equal(ft_sampler_unwind(&sp, 1, buf, buf + len, ip), 0);
+	assert_int_equal(ft_sampler_unwind(&sp, 1, 0, buf, buf + len, ip), 0);
 	len = tail(buf, PERF_SAMPLE_REGS_ABI_32, 64, 64);
-	assert_int_equal(ft_sampler_unwind(&sp, 1, buf, buf + len, ip), 0);
+	assert_int_equal(ft_sampler_unwind(&sp, 1, 0, buf, buf + len, ip), 0);
 	assert_int_equal(calls, 0);
 	/* an empty copy: the unwinder still has the registers (rip is a frame) */
 	len = tail(buf, PERF_SAMPLE_REGS_ABI_64, 0, 0);
-	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, buf, buf + len, ip), 2);
+	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, 0, buf, buf + len, ip), 2);
 	assert_int_equal(got_stack.size, 0);
 	/* a copy longer than its reservation is cut to the reservation */
 	len = tail(buf, PERF_SAMPLE_REGS_ABI_64, 16, 4096);
-	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, buf, buf + len, ip), 2);
+	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, 0, buf, buf + len, ip), 2);
 	assert_int_equal(got_stack.size, 16);
 	done(&sp);
 }
@@ -217,7 +227,7 @@ static void test_unwind_truncated(void **state)
 	for (n = 0; n < len; n++) {
 		cut = malloc(n ? n : 1);
 		memcpy(cut, buf, n);
-		assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, cut, cut + n, ip), -1);
+		assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, 0, cut, cut + n, ip), -1);
 		free(cut);
 	}
 	done(&sp);
@@ -233,7 +243,7 @@ static void test_unwind_unmapped(void **state)
 
 	sampler(&sp);
 	memcpy(buf + reg_at(PERF_REG_X86_IP), &v, 8);	/* rip */
-	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, buf, buf + len, ip), 2);
+	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, 0, buf, buf + len, ip), 2);
 	assert_int_equal(code_rc, -1);
 	assert_int_equal(ft_sampler_uregs_mask(), 0xff01ff);
 	done(&sp);
@@ -248,16 +258,16 @@ static void test_unwind_vdso(void **state)
 	size_t len = tail(buf, PERF_SAMPLE_REGS_ABI_64, 8, 8);
 
 	sampler(&sp);
-	ft_smaps_mmap(&sp.maps, 0x7ffffff0, 0x7fff1000, 0x2000, 0, "[vdso]");
+	mmap_at(&sp.maps, 0, 0x7fff1000, 0x2000, 0, "[vdso]");
 	memcpy(buf + reg_at(PERF_REG_X86_IP), &v, 8);
-	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, buf, buf + len, ip), 2);
+	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, 0, buf, buf + len, ip), 2);
 	assert_int_equal(code_rc, 0);
 	assert_string_equal(got_path, "[vdso]");
 	assert_int_equal(got_code.start, 0x7fff1000);
 	assert_int_equal(got_code.end, 0x7fff3000);
 	/* an exec maps a new image: the old range is forgotten */
-	ft_smaps_exec(&sp.maps, 0x7ffffff0, "prog");
-	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, buf, buf + len, ip), 2);
+	ft_smaps_exec(&sp.maps, 0x7ffffff0, "prog", 0);
+	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, 0, buf, buf + len, ip), 2);
 	assert_int_equal(code_rc, -1);
 	done(&sp);
 }
