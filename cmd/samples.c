@@ -65,8 +65,11 @@ int ft_samples_open(struct ft_samples *sm, const struct ft_opts *o, const int *p
 /* name - -o FILE: a sampled thread's name, as the kernel gave it or as it is now */
 static int name(struct ft_samples *sm, const struct ft_sample *s)
 {
-	struct ft_sample_comm *c = ft_tab_find(&sm->names, s->tid);
+	struct ft_sample_comm *c;
 
+	if (s->tid < 0)		/* perf's -1: no task (the table takes no such key) */
+		return 0;
+	c = ft_tab_find(&sm->names, s->tid);
 	if (c && !s->comm)
 		return 0;
 	if (!c && !(c = ft_tab_get(&sm->names, s->tid)))
