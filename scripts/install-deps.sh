@@ -43,9 +43,10 @@ if [ -n "$tests" ]; then
 	# curl: tests/live/prometheus.sh asks ftscope's /metrics with each Accept; chromium:
 	# tests/live/heatmap.sh renders the heat map SVG headless (screenshot, DOM);
 	# debhelper, dpkg-dev, lintian, man-db: tests/live/package.sh builds the .deb
-	# (dpkg-buildpackage), checks it with lintian and renders its man page with man
+	# (dpkg-buildpackage), checks it with lintian and renders its man page with man;
+	# libdw-dev: make bench's unwind_speed times libdw's unwinder beside ftscope's
 	PKGS="$PKGS libcmocka-dev trace-cmd linux-perf bpftrace util-linux clang \
-libclang-rt-dev llvm time curl golang-go chromium debhelper dpkg-dev lintian man-db"
+libclang-rt-dev llvm time curl golang-go chromium debhelper dpkg-dev lintian man-db libdw-dev"
 fi
 
 missing=""
