@@ -73,8 +73,14 @@ prof() {
 	workload $((SECS + 2))
 	sleep 0.5	# the workload started: its maps are there to read
 	if [ $t = ft ]; then
-		/usr/bin/time -f "cpu %U %S" -o $W/t.time ./ftscope profile -F 999 -a -d $SECS \
-			-o $W/ft.dat > $W/t.out 2> $W/t.err || die "ftscope profile: $(tail -1 $W/t.err)"
+		# a failed run is said and left out of the figures (the rounds go on)
+		if ! /usr/bin/time -f "cpu %U %S" -o $W/t.time ./ftscope profile -F 999 -a -d $SECS \
+			-o $W/ft.dat > $W/t.out 2> $W/t.err; then
+			echo "  round $r ftscope profile FAILED: $(grep -v '^Command exited' $W/t.err | tail -1)"
+			wait $p
+			p=
+			return
+		fi
 		# the footer: "N events processed, N lost; N samples, N lost"
 		read -r n l < <(cat $W/t.out $W/t.err |
 				sed -n 's/.*; \([0-9]*\) samples, \([0-9]*\) lost.*/\1 \2/p')
@@ -168,17 +174,13 @@ for ((r = 0; r < PIPE_ROUNDS; r++)); do
 done
 python3 - $W/pipe "${conds[@]}" <<'PY'
 import sys
-runs, size, lost = {}, {}, {}
-for line in open(sys.argv[1]):
-    r, c, us, b, l = line.split()
-    runs.setdefault(c, {})[int(r)] = float(us)
-    size.setdefault(c, []).append(int(b))
-    lost.setdefault(c, []).append(l)
-conds, base = sys.argv[2:], runs["none"]
-def mid(v):
-    v = sorted(v)
-    return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
-slow = {c: [runs[c][r] / base[r] - 1 for r in base] for c in conds}
+sys.path.insert(0, "tests/bench")
+from rounds import median as mid, read_rounds
+conds = sys.argv[2:]
+runs, more, slow = read_rounds(sys.argv[1], conds, "none")
+base = runs["none"]
+size = {c: [int(m[0]) for m in more[c]] for c in conds}
+lost = {c: [m[1] for m in more[c]] for c in conds}
 say = {"none": "untraced", "ftrace": "ftscope offcpu (ftrace stacks)", "fp": "ftscope --call-graph fp",
        "dwarf": "ftscope --call-graph dwarf", "perf": "perf record --call-graph dwarf"}
 for c in conds:
