@@ -36,7 +36,9 @@
 
 /* The DWARF number of each register in a record, in perf's bit order (ft_sampler_uregs_mask:
    ax bx cx dx si di bp sp ip r8..r15) */
-static const unsigned char dwarf_of[] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 8, 9, 10, 11, 12, 13, 14, 15 };
+static const unsigned char dwarf_of[] = {
+	0, 3, 2, 1, 4, 5, 6, 7, 16, 8, 9, 10, 11, 12, 13, 14, 15
+};
 #define NREGS	(sizeof(dwarf_of) / sizeof(dwarf_of[0]))
 
 /* One kept sample: the record's tail from abi on, as ft_sampler_unwind takes it. */
@@ -52,7 +54,9 @@ static char *maps_text;	/* the command's file mappings, PROCMAPS text (sample_ma
 /* die - one line, exit 1 */
 static void die(const char *what)
 {
-	fprintf(stderr, "unwind_speed: %s%s%s\n", what, errno ? ": " : "", errno ? strerror(errno) : "");
+	int e = errno;
+
+	fprintf(stderr, "unwind_speed: %s%s%s\n", what, e ? ": " : "", e ? strerror(e) : "");
 	exit(1);
 }
 
