@@ -87,7 +87,8 @@ $(error FT_TEST_INJECT: only oob is known)
 endif
 
 WORKLOADS	:= $(patsubst %.c,%,$(wildcard tests/workloads/*.c))
-BENCH		:= tests/bench/decode_bench tests/bench/touch_pages
+BENCH		:= tests/bench/decode_bench tests/bench/touch_pages tests/bench/sortburn \
+		   tests/bench/unwind_speed
 
 # libFuzzer harnesses: clang, with the library built again for coverage.
 FUZZ_CC		?= clang
@@ -166,6 +167,14 @@ tests/bench/decode_bench: tests/bench/decode_bench.c libftscope.a
 
 tests/bench/touch_pages: tests/bench/touch_pages.c
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+# sortburn: built as distributions build their programs (-O2, no frame pointers)
+tests/bench/sortburn: tests/bench/sortburn.c
+	$(CC) -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror -o $@ $<
+
+# unwind_speed: ftscope's unwinder beside libdw's (libdw-dev: install-deps.sh --tests)
+tests/bench/unwind_speed: tests/bench/unwind_speed.c libftscope.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -ldw
 
 tests: $(UNIT_TESTS) $(WORKLOADS)
 

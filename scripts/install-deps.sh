@@ -45,9 +45,10 @@ if [ -n "$tests" ]; then
 	# debhelper, dpkg-dev, lintian, man-db: tests/live/package.sh builds the .deb
 	# (dpkg-buildpackage), checks it with lintian and renders its man page with man;
 	# lld: tests/live/maps.sh links a workload with it (code at another base than its
-	# first segment; lld 14 on Debian 12, 19 on 13)
+	# first segment; lld 14 on Debian 12, 19 on 13); libdw-dev: make bench's
+	# unwind_speed times libdw's unwinder beside ftscope's
 	PKGS="$PKGS libcmocka-dev trace-cmd linux-perf bpftrace util-linux clang \
-libclang-rt-dev llvm time curl golang-go chromium debhelper dpkg-dev lintian man-db lld"
+libclang-rt-dev llvm time curl golang-go chromium debhelper dpkg-dev lintian man-db lld libdw-dev"
 fi
 
 missing=""

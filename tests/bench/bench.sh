@@ -20,6 +20,10 @@
 #  5. live: profiler CPU per 1000 samples, lost samples and the slowdown of a CPU-bound
 #     workload, ftscope profile -F 999 -a vs perf record -F 999 -a -g
 #     (tests/bench/profile_bench.sh, which runs alone too).
+#  6-8. whole user stacks by call frame information (--call-graph dwarf): ftscope profile
+#     against perf record --call-graph dwarf + perf report, offcpu's cost to a traced
+#     command against perf's, the unwinder per frame beside libdw's
+#     (tests/bench/unwind_bench.sh, which runs alone too).
 
 cd "$(dirname "$0")/../.." || exit 1
 [ "$(id -u)" -eq 0 ] || { echo "bench.sh: needs root" >&2; exit 1; }
@@ -101,3 +105,6 @@ tests/bench/flame_mem.sh
 
 echo
 tests/bench/profile_bench.sh
+
+echo
+tests/bench/unwind_bench.sh

@@ -105,15 +105,11 @@ echo "== 3. cost to the traced workload: perf bench sched pipe -l $LOOPS on CPU 
 echo "   $ROUNDS rounds, each condition once a round, slowdowns against the same round's nothing)"
 python3 - $W/runs "${conds[@]}" <<'PY'
 import sys
-runs = {}
-for line in open(sys.argv[1]):
-    r, c, us = line.split()
-    runs.setdefault(c, {})[int(r)] = float(us)
-conds, base = sys.argv[2:], runs["nothing"]
-def med(v):
-    v = sorted(v)
-    return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
-slow = {c: [runs[c][r] / base[r] - 1 for r in base] for c in conds}
+sys.path.insert(0, "tests/bench")
+from rounds import median as med, read_rounds
+conds = sys.argv[2:]
+runs, _, slow = read_rounds(sys.argv[1], conds, "nothing")
+base = runs["nothing"]
 words = {"nothing": "nothing", "unread": "kernel writes alone", "ftscope": "ftscope runqlat",
          "perf": "perf sched record -a", "bpftrace": "bpftrace runqlat"}
 print("  %-21s %6.2f us/op  (%.2f .. %.2f over the rounds)" %

@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -650,33 +649,6 @@ static void test_vdso(void **state)
 	ft_unwinder_free(u);
 }
 
-/* test_speed - ns per frame once the tables are built; the first walk's cost (tables) apart */
-static void test_speed(void **state)
-{
-	struct ft_unwinder *u = ft_unwinder_new();
-	enum ft_unwind_end why;
-	struct timespec t0, t1, t2;
-	uint64_t ip[64], frames = 0;
-	int i, tag, iters = 100000;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (tag = 1; tag <= 6; tag++)
-		walk(u, &caps[tag], 0, caps[tag].size, ip, 64, &why);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	for (i = 0; i < iters; i++) {
-		tag = 1 + i % 6;
-		frames += (uint64_t)walk(u, &caps[tag], 0, caps[tag].size, ip, 64, &why);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t2);
-	print_message("first walks (the tables built): %.2f ms; then %d walks, %lu frames: "
-		      "%.1f ns per frame, %.0f ns per walk\n",
-		      ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e6, iters,
-		      (unsigned long)frames,
-		      ((t2.tv_sec - t1.tv_sec) * 1e9 + (t2.tv_nsec - t1.tv_nsec)) / frames,
-		      ((t2.tv_sec - t1.tv_sec) * 1e9 + (t2.tv_nsec - t1.tv_nsec)) / iters);
-	ft_unwinder_free(u);
-}
-
 /* main - run the unwinder tests (test_chains first: the others use its captures) */
 int main(void)
 {
@@ -689,7 +661,6 @@ int main(void)
 		cmocka_unit_test(test_shared),
 		cmocka_unit_test(test_vdso),
 		cmocka_unit_test(test_paths),
-		cmocka_unit_test(test_speed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
