@@ -130,7 +130,7 @@ static void offcpu_events(void *priv, unsigned int *need, unsigned int *want)
 		*stacks |= FT_NEED(FT_EV_KSTACK);
 	if (ftrace && !o->kstack_only)
 		*stacks |= FT_NEED(FT_EV_USTACK);
-	if (ftrace || o->stacks_auto)
+	if (ftrace || (o->stacks_auto && !o->auto_live))
 		*want |= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW);
 }
 

@@ -73,10 +73,11 @@ struct ft_sample_counts {
 /*
  * Samples kept in a file: a little-endian blob of records, each
  *   u64 ts, u64 period, u32 pid, u32 tid, u32 cpu, u16 nk, u16 nu, (nk + nu) x u64 ip
- * after a header "FTSAMP1\0" ("FTSAMP2\0" with the dwarf part) u64 freq, u64 period, u32 flags (1 user, 2 kernel, 4 dwarf),
- * u32 event name length, the name, the counts (4 x u64), with dwarf u32 stack copy size,
- * u32 N and N x u64 user stacks unwound by why each walk ended (enum ft_unwind_end),
- * then u32 ncomm and ncomm names of the sampled threads (u32 tid, char[16]).
+ * after a header "FTSAMP1\0" ("FTSAMP2\0" with the dwarf part) u64 freq, u64 period,
+ * u32 flags (1 user, 2 kernel, 4 dwarf), u32 event name length, the name, the counts
+ * (4 x u64), with dwarf u32 stack copy size, u32 N and N x u64 user stacks unwound by
+ * why each walk ended (enum ft_unwind_end), then u32 ncomm and ncomm names of the
+ * sampled threads (u32 tid, char[16]).
  */
 struct ft_sample_comm {
 	uint32_t	tid;

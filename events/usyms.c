@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "events/syms.h"
+#include "lib/file.h"
 #include "lib/util.h"
 
 /* Re-reads of one process's maps when its IP is not mapped (exec, dlopen). */
@@ -91,14 +92,6 @@ void ft_usyms_fini(struct ft_usyms *u)
 	memset(u, 0, sizeof(*u));
 }
 
-/* is_file - is @fd's file the one of device @dev, inode @ino? */
-static bool is_file(int fd, uint64_t dev, uint64_t ino)
-{
-	struct stat sb;
-
-	return !fstat(fd, &sb) && (uint64_t)sb.st_dev == dev && (uint64_t)sb.st_ino == ino;
-}
-
 /*
  * pin - @f's file held open, while its process @tgid lives: at its path if that is
  * still the file mapped, else as the process maps it (/proc/PID/map_files, the entry
@@ -115,7 +108,7 @@ static void pin(struct ft_usyms *u, struct ft_ufile *f, int tgid, uint64_t end)
 	if (!u->live || u->npins >= MAX_PINS)
 		return;
 	fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && !is_file(fd, f->dev, f->ino)) {
+	if (fd >= 0 && !ft_fd_is(fd, f->dev, f->ino)) {
 		close(fd);
 		fd = -1;
 	}
@@ -125,7 +118,7 @@ static void pin(struct ft_usyms *u, struct ft_ufile *f, int tgid, uint64_t end)
 		if (sscanf(d->d_name, "%llx-%llx", &lo, &hi) == 2 && hi == end) {
 			snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
 			fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd >= 0 && !is_file(fd, f->dev, f->ino)) {
+			if (fd >= 0 && !ft_fd_is(fd, f->dev, f->ino)) {
 				close(fd);
 				fd = -1;
 			}

@@ -214,3 +214,11 @@ void ft_outfile_abandon(struct ft_outfile *o)
 		unlink(o->tmp);
 	release(o);
 }
+
+/* ft_fd_is - is @fd's file the one of device @dev, inode @ino? */
+bool ft_fd_is(int fd, uint64_t dev, uint64_t ino)
+{
+	struct stat sb;
+
+	return !fstat(fd, &sb) && (uint64_t)sb.st_dev == dev && (uint64_t)sb.st_ino == ino;
+}

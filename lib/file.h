@@ -5,7 +5,9 @@
 #ifndef FTSCOPE_LIB_FILE_H
 #define FTSCOPE_LIB_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -21,6 +23,7 @@ struct ft_outfile {
 };
 
 char *ft_read_file(const char *path, size_t max, size_t *len);
+bool ft_fd_is(int fd, uint64_t dev, uint64_t ino);
 int ft_write_all(int fd, const void *buf, size_t len);
 int ft_outfile_open(struct ft_outfile *o, const char *path);
 int ft_outfile_commit(struct ft_outfile *o);

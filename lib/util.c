@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -134,8 +135,10 @@ int ft_grow(void **v, size_t size, size_t n, size_t more, size_t *cap)
 
 	if (n + more <= *cap)
 		return 0;
-	while (c < n + more)
+	while (c < n + more && c <= SIZE_MAX / 2)
 		c *= 2;
+	if (c < n + more || n + more < n || c > SIZE_MAX / size)
+		return -1;
 	p = realloc(*v, c * size);
 	if (!p)
 		return -1;

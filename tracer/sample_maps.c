@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "events/syms.h"
+#include "lib/file.h"
 #include "tracer/sample_maps.h"
 #include "tracer/session.h"
 
@@ -330,14 +331,6 @@ static bool own_root(struct smap_proc *p)
 	return p->root > 0;
 }
 
-/* is_file - is @fd's file the one of device @dev, inode @ino? */
-static bool is_file(int fd, uint64_t dev, uint64_t ino)
-{
-	struct stat sb;
-
-	return !fstat(fd, &sb) && (uint64_t)sb.st_dev == dev && (uint64_t)sb.st_ino == ino;
-}
-
 /*
  * pin - the file of device @dev, inode @ino held open (as @path names it, else as the
  * process @pid maps it at @x: /proc/PID/map_files, even replaced or deleted); its
@@ -357,18 +350,19 @@ static const char *pin(struct ft_smaps *m, int pid, const struct smap_map *x, co
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (m->npins >= MAX_PINS || !(pins = realloc(m->pins, (m->npins + 1) * sizeof(*pins)))) {
 		/* no more held open: the path, if it is still the file */
-		i = fd >= 0 && is_file(fd, x->dev, x->ino);
+		i = fd >= 0 && ft_fd_is(fd, x->dev, x->ino);
 		if (fd >= 0)
 			close(fd);
 		return i ? path : NULL;
 	}
 	m->pins = pins;
-	if (fd >= 0 && !is_file(fd, x->dev, x->ino)) {
-		close(fd);
+	if (fd < 0 || !ft_fd_is(fd, x->dev, x->ino)) {	/* deleted, or another file now */
+		if (fd >= 0)
+			close(fd);
 		snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx", pid,
 			 (unsigned long long)x->start, (unsigned long long)x->end);
 		fd = open(mf, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0 && !is_file(fd, x->dev, x->ino)) {
+		if (fd >= 0 && !ft_fd_is(fd, x->dev, x->ino)) {
 			close(fd);
 			fd = -1;
 		}
