@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "events/cfi_int.h"
+#include "lib/util.h"
 
 #define CIE_RECENT	8	/* CIEs looked for among the last parsed before parsing again */
 #define AUG_MAX		16	/* a longer augmentation string is not one we know */
@@ -187,15 +188,8 @@ static long cie_of(struct fdes *l, const struct ft_cfi_sec *s, size_t off, bool 
 	if (!charge_read(l, &r, s, off) || !ok)
 		return -1;
 	cfi_cie_init(&c, &l->work);
-	if (l->nc == l->capc) {
-		size_t cap = l->capc ? l->capc * 2 : 16;
-		struct cfi_cie *n = realloc(l->c, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		l->c = n;
-		l->capc = cap;
-	}
+	if (ft_grow((void **)&l->c, sizeof(*l->c), l->nc, 1, &l->capc))
+		return -1;
 	l->c[l->nc] = c;
 	return (long)l->nc++;
 }
@@ -260,15 +254,8 @@ static int add_fde(struct fdes *l, const struct ft_cfi_sec *s, size_t off, bool 
 	}
 	if (!ret)
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct cfi_fde *n = realloc(l->f, cap * sizeof(*n));
-
-		if (!n)
-			return -2;
-		l->f = n;
-		l->cap = cap;
-	}
+	if (ft_grow((void **)&l->f, sizeof(*l->f), l->n, 1, &l->cap))
+		return -2;
 	f.prio = prio;
 	l->f[l->n++] = f;
 	return 1;

@@ -22,6 +22,7 @@
 #include "events/syms.h"
 #include "output/pprof.h"
 #include "profile.pb-c.h"
+#include "tests/unit/pprof_unpack.h"
 
 /* A stripped binary of the system's, with no symbol over its entry point. */
 #define STRIPPED	"/usr/bin/true"
@@ -127,29 +128,6 @@ static void test_merge(void **state)
 	ft_smerge_fini(&m);
 }
 
-/* unpack - @pp written, gunzipped by zlib and decoded by libprotobuf-c */
-static Perftools__Profiles__Profile *unpack(struct ft_pprof *pp)
-{
-	static unsigned char gz[1 << 16], raw[1 << 18];
-	FILE *f = tmpfile();
-	z_stream zs = { 0 };
-	size_t n;
-
-	assert_non_null(f);
-	assert_int_equal(ft_pprof_write(pp, f), 0);
-	rewind(f);
-	n = fread(gz, 1, sizeof(gz), f);
-	fclose(f);
-	assert_int_equal(inflateInit2(&zs, 15 + 16), Z_OK);
-	zs.next_in = gz;
-	zs.avail_in = (uInt)n;
-	zs.next_out = raw;
-	zs.avail_out = sizeof(raw);
-	assert_int_equal(inflate(&zs, Z_FINISH), Z_STREAM_END);
-	n = zs.total_out;
-	inflateEnd(&zs);
-	return perftools__profiles__profile__unpack(NULL, n, raw);
-}
 
 /* test_pprof_merge - two samples with the same locations and labels are one, values summed */
 static void test_pprof_merge(void **state)
