@@ -185,7 +185,7 @@ ifeq ($(SANITIZE),1)
 check: $(O)ftscope tests
 	FTSCOPE=$(O)ftscope UNIT=$(O)tests/unit tests/run-all.sh
 else
-check: ftscope tests fuzzers
+check: ftscope tests fuzzers $(BENCH)
 ifneq ($(FT_NO_ASAN),1)
 	$(MAKE) --no-print-directory SANITIZE=1 build/asan/ftscope \
 		$(addprefix build/asan/,$(patsubst %.c,%,$(wildcard tests/unit/test_*.c)))

@@ -292,6 +292,8 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 	struct offcpu_task *t;
 
 	if (ev->sw.next_pid && (t = ft_tab_find(&o->tasks, ev->sw.next_pid)) && t->start) {
+		if (o->stacks_perf && !t->kst && !t->ust)	/* its sample came late? */
+			offcpu_perf_late(o, t->tid, ev->ts, &t->kst, &t->ust, &t->tgid);
 		if (ev->sw.synth && ev->sw.after_loss) {
 			o->notes.unpaired++;
 		} else {
@@ -312,6 +314,8 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 	 */
 	t = ft_tab_find(&o->tasks, ev->sw.prev_pid);
 	if (t && t->start && ev->sw.prev_pid) {
+		if (o->stacks_perf && !t->kst && !t->ust)
+			offcpu_perf_late(o, t->tid, ev->ts, &t->kst, &t->ust, &t->tgid);
 		o->unseen_in++;
 		add(o, t, ev->ts > t->start ? ev->ts - t->start : 0, true);
 		t->start = 0;

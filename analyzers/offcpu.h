@@ -34,6 +34,8 @@ struct offcpu_stack_notes {
 	unsigned long long	ustack_limit;	/* user stacks at the 127-frame limit */
 	unsigned long long	samples_dropped; /* unmatched samples dropped, queue full */
 	uint64_t		match_ns;	/* largest |sample - record| time matched */
+	unsigned long long	late;		/* ... matched later (offcpu_perf_late) */
+	uint64_t		late_ns;	/* ... the latest of them */
 	int			kdepth, udepth;	/* deepest kernel and user stacks taken */
 };
 
@@ -147,6 +149,8 @@ const struct ft_sample_req *offcpu_sampling(void *priv);
 void offcpu_sampling_declined(void *priv, const char *why);
 void offcpu_sample(void *priv, const struct ft_sample *s);
 int offcpu_perf_init(struct offcpu *o);
+void offcpu_perf_late(struct offcpu *o, int tid, uint64_t end, uint32_t *kst, uint32_t *ust,
+		      int *tgid);
 void offcpu_perf_stacks(struct offcpu *o, const struct ft_event *ev, uint32_t *kst,
 			uint32_t *ust, int *tgid);
 void offcpu_perf_notes(struct offcpu *o, FILE *f);

@@ -57,11 +57,30 @@ struct pqueue {
 	uint32_t	head, n, cap;
 };
 
+/*
+ * A switch-out no sample matched within MATCH_NS. Its sample may still come later (a
+ * slow machine: QEMU's TCG took 2.3 ms for the first sample of a run): a task cannot
+ * switch out again before it switches in, so the first sample of its thread on that
+ * CPU after the switch-out and before its switch-in is the one (offcpu_perf_late).
+ */
+struct plate {
+	int		tid, cpu;
+	uint64_t	ts;		/* the switch-out */
+	bool		before;		/* counted as before sampling began */
+	bool		found;		/* s holds the sample, taken from a queue's head */
+	struct psample	s;
+};
+
+/* Unmatched switch-outs waited for at once; more are left unmatched. */
+#define LATE_MAX	64
+
 struct offcpu_perf {
 	struct pqueue	*q;
 	int		ncpus;
 	uint32_t	max;		/* QUEUE_LIVE or QUEUE_FILE */
 	uint64_t	fr[FT_SAMPLE_MAX_STACK];
+	struct plate	late[LATE_MAX];
+	int		nlate;
 };
 
 /**
@@ -254,15 +273,20 @@ void offcpu_sample(void *priv, const struct ft_sample *s)
 	}
 }
 
-/* took - the notes of a sample that became a period's stacks */
-static void took(struct offcpu *o, const struct psample *e, uint64_t ts)
+/* took - the notes of a sample that became a period's stacks (@late: after MATCH_NS) */
+static void took(struct offcpu *o, const struct psample *e, uint64_t ts, bool late)
 {
 	struct offcpu_stack_notes *sn = &o->sn;
 	uint64_t d = e->ts > ts ? e->ts - ts : ts - e->ts;
 
 	sn->sampled++;
-	if (d > sn->match_ns)
+	if (late) {
+		sn->late++;
+		if (d > sn->late_ns)
+			sn->late_ns = d;
+	} else if (d > sn->match_ns) {
 		sn->match_ns = d;
+	}
 	if (e->nk > sn->kdepth)
 		sn->kdepth = e->nk;
 	if (e->nu > sn->udepth)
@@ -272,6 +296,74 @@ static void took(struct offcpu *o, const struct psample *e, uint64_t ts)
 		sn->ustack_unmapped += e->unmapped;
 		sn->ustack_limit += e->nu >= FT_SAMPLE_MAX_STACK;
 	}
+}
+
+/* wait_late - an unmatched switch-out @ev: its sample is looked for until its switch-in */
+static void wait_late(struct offcpu_perf *p, const struct ft_event *ev, bool before)
+{
+	if (p->nlate == LATE_MAX)
+		return;
+	p->late[p->nlate++] = (struct plate){ .tid = ev->sw.prev_pid, .cpu = ev->cpu,
+					      .ts = ev->ts, .before = before };
+}
+
+/* keep_late - a sample leaving @cpu's queue: an unmatched switch-out's, kept for it */
+static void keep_late(struct offcpu_perf *p, int cpu, const struct psample *e)
+{
+	int i;
+
+	for (i = 0; e->tid >= 0 && i < p->nlate; i++) {
+		struct plate *l = &p->late[i];
+
+		if (!l->found && l->tid == e->tid && l->cpu == cpu && e->ts + MATCH_NS >= l->ts) {
+			l->s = *e;
+			l->found = true;
+			return;
+		}
+	}
+}
+
+/**
+ * offcpu_perf_late - the switch-in at @end of @tid, whose switch-out found no sample:
+ * its sample if it came late (the first of @tid on that CPU from the switch-out on,
+ * before @end), into @kst, @ust, @tgid
+ */
+void offcpu_perf_late(struct offcpu *o, int tid, uint64_t end, uint32_t *kst, uint32_t *ust,
+		      int *tgid)
+{
+	struct offcpu_perf *p = o->perf;
+	struct psample *e = NULL;
+	struct plate *l = NULL;
+	uint32_t i;
+	int k;
+
+	for (k = 0; p && k < p->nlate && !l; k++)
+		if (p->late[k].tid == tid)
+			l = &p->late[k];
+	if (!l)
+		return;
+	if (l->found) {
+		e = &l->s;
+	} else {
+		struct pqueue *q = &p->q[l->cpu];
+
+		for (i = 0; i < q->n && q_at(q, i)->ts < end && !e; i++)
+			if (q_at(q, i)->tid == tid && q_at(q, i)->ts + MATCH_NS >= l->ts)
+				e = q_at(q, i);
+	}
+	if (e && e->ts < end) {
+		*kst = e->kst;
+		*ust = e->ust;
+		if (e->tgid > 0)
+			*tgid = e->tgid;
+		took(o, e, l->ts, true);
+		e->tid = -1;
+		if (l->before)
+			o->sn.before_sampling--;
+		else
+			o->sn.no_sample--;
+	}
+	*l = p->late[--p->nlate];
 }
 
 /*
@@ -285,12 +377,15 @@ void offcpu_perf_stacks(struct offcpu *o, const struct ft_event *ev, uint32_t *k
 	struct psample *e, *best = NULL;
 	uint64_t bd = UINT64_MAX;
 	uint32_t i;
+	bool before;
 
 	if (!o->perf || ev->cpu < 0 || ev->cpu >= o->perf->ncpus)
 		return;
 	q = &o->perf->q[ev->cpu];
-	/* older ones match no record from here on: records come in time order */
+	/* older ones match no record from here on: records come in time order (a late
+	   sample of an unmatched switch-out is kept for its switch-in) */
 	while (q->n && (q_at(q, 0)->tid < 0 || q_at(q, 0)->ts + MATCH_NS < ev->ts)) {
+		keep_late(o->perf, ev->cpu, q_at(q, 0));
 		q->head = (q->head + 1) % q->cap;
 		q->n--;
 	}
@@ -307,17 +402,19 @@ void offcpu_perf_stacks(struct offcpu *o, const struct ft_event *ev, uint32_t *k
 		if (ev->sw.state == 'X' || ev->sw.state == 'Z')
 			return;
 		/* before the first sample on this CPU: a command before its exec */
-		if (!q->first || ev->ts + MATCH_NS < q->first)
+		before = !q->first || ev->ts + MATCH_NS < q->first;
+		if (before)
 			o->sn.before_sampling++;
 		else
 			o->sn.no_sample++;
+		wait_late(o->perf, ev, before);
 		return;
 	}
 	*kst = best->kst;
 	*ust = best->ust;
 	if (best->tgid > 0)
 		*tgid = best->tgid;
-	took(o, best, ev->ts);
+	took(o, best, ev->ts, false);
 	best->tid = -1;
 }
 
@@ -341,6 +438,10 @@ void offcpu_perf_notes(struct offcpu *o, FILE *f)
 			dwarf ? "an address in no file mapping" :
 			"code built without frame pointers", sn->ustack_limit,
 			FT_SAMPLE_MAX_STACK);
+	if (sn->late)
+		fprintf(f, "offcpu: %llu of them matched late: their samples came up to %llu us "
+			"after the switch-out, before the thread ran again\n", sn->late,
+			(unsigned long long)(sn->late_ns + 999) / 1000);
 	if (sn->no_sample || sn->before_sampling)
 		fprintf(f, "offcpu: %llu switch-outs without their sample (none within %llu us), "
 			"%llu more before sampling began: no stacks\n", sn->no_sample,
@@ -357,6 +458,7 @@ void offcpu_perf_json(struct offcpu *o, struct ft_json *j)
 	ft_json_u64(j, "switch_outs_sampled", o->sn.sampled);
 	ft_json_u64(j, "switch_outs_without_sample", o->sn.no_sample);
 	ft_json_u64(j, "switch_outs_before_sampling", o->sn.before_sampling);
+	ft_json_u64(j, "switch_outs_matched_late", o->sn.late);
 	ft_json_u64(j, "deepest_user_stack", (uint64_t)o->sn.udepth);
 	ft_json_u64(j, "deepest_kernel_stack", (uint64_t)o->sn.kdepth);
 	ft_json_u64(j, "user_stacks_at_limit", o->sn.ustack_limit);

@@ -181,7 +181,7 @@ static pid_t collect(char **argv, int max, struct ft_smaps *m)
 		poll(&p, 1, 10);
 		drain(ring, max, &lost);
 		if (nrec > max / 2)	/* a process first seen: its maps from /proc, now */
-			ft_smaps_find(m, pid, 0, &hit);
+			ft_smaps_find(m, pid, 0, 0, &hit);
 	}
 	drain(ring, max, &lost);
 	kill(pid, SIGKILL);
@@ -205,11 +205,11 @@ static void time_ft(pid_t pid, struct ft_smaps *m, int rounds)
 	sp.maps = *m;
 	t0 = cpu_ns();
 	for (i = 0; i < nrec; i++)
-		ft_sampler_unwind(&sp, pid, recs[i].tail, recs[i].tail + recs[i].len, ip);
+		ft_sampler_unwind(&sp, pid, 0, recs[i].tail, recs[i].tail + recs[i].len, ip);
 	t1 = cpu_ns();
 	for (r = 0; r < rounds; r++)
 		for (i = 0; i < nrec; i++)
-			frames += ft_sampler_unwind(&sp, pid, recs[i].tail,
+			frames += ft_sampler_unwind(&sp, pid, 0, recs[i].tail,
 						    recs[i].tail + recs[i].len, ip);
 	t2 = cpu_ns();
 	printf("  ftscope (ft_sampler_unwind): first pass %.1f ms (tables built); then %llu frames: "
@@ -397,7 +397,7 @@ static void compare(pid_t pid, struct ft_smaps *m, bool verbose)
 	c->pid = pid;
 	dwfl = dw_open(c);
 	for (i = 0; i < nrec; i++) {
-		n = ft_sampler_unwind(&sp, pid, recs[i].tail, recs[i].tail + recs[i].len, ip);
+		n = ft_sampler_unwind(&sp, pid, 0, recs[i].tail, recs[i].tail + recs[i].len, ip);
 		dw_walk(dwfl, c, i);
 		for (k = 0; k < n && k < c->n && ip[k] == c->pc[k]; k++)
 			;
@@ -450,7 +450,7 @@ int main(int argc, char **argv)
 	pid = collect(argv + optind, max, &m);
 	if (!nrec)
 		die("no samples");
-	text = ft_smaps_changed(&m, pid, &len);
+	text = ft_smaps_changed(&m, pid, 0, &len);
 	if (!text || !(maps_text = strdup(text)))
 		die("no maps of the command (it ended before half the samples)");
 	time_ft(pid, &m, rounds);

@@ -420,3 +420,38 @@ bad_case() {
 		pass $name
 	fi
 }
+
+# qemu_unwind_checks P: the guest's tests/qemu/guest_unwind.sh cases ($Q), checked as the
+# host's own checks of them (two checks, named P_*; where the guest's TSCs were
+# unsynchronized, the design bounds too: tests/live/offcpu_check.py OFFWIN_COARSE_CLOCK)
+qemu_unwind_checks() {
+	local P=$1 coarse= name r r2
+
+	[ "$(cat $Q/tsc_unstable.txt 2>/dev/null)" -gt 0 ] 2>/dev/null && coarse=1
+
+	# deepblock's nap under main -> f1 .. f12 (no frame pointers in libc): its own off-CPU
+	# time (offwin) on the whole chain, as offcpu_stacks_default_whole checks it here
+	name=${P}_offcpu_whole_stacks
+	if ok offcpu_chain && r=$(OFFWIN_COARSE_CLOCK=$coarse python3 tests/live/offcpu_check.py \
+			chain $Q/offcpu_chain.out $Q/offcpu_chain.err dp-sleeper \
+			main,f1,f2,f3,f4,f5,f6,f7,f8,f9,f10,f11,f12,nap do_nanosleep 1000000); then
+		pass "$name ($(head -1 <<< "$r"))"
+	else
+		fail $name "$(tail -1 <<< "$r"): $(grep -v '^offwin' $Q/offcpu_chain.err | head -2)"
+	fi
+	# chains' burn_leaf: 99% of its samples under one of its two designed callers, each
+	# caller's share within 5 points of the workload's own CPU clocks (about 760 samples:
+	# 3 binomial standard deviations; measured in docs/testing.md's row), every sample
+	# reaching _start through libc
+	name=${P}_profile_cfi_stacks
+	if ok profile_dwarf &&
+	   r=$(python3 tests/live/unwind_check.py split $Q/profile_dwarf.out $Q/profile_dwarf.err \
+		ch-burn burn_leaf 5 main,via_a,via_b,burn_leaf main,via_c,burn_leaf) &&
+	   r2=$(python3 tests/live/unwind_check.py root $Q/profile_dwarf.out ch-burn burn_leaf _start)
+	then
+		pass "$name ($(tr '\n' ' ' <<< "$r $r2"))"
+	else
+		fail $name "exit $(cat $Q/profile_dwarf.rc): $(tr '\n' ' ' <<< "$r $r2") $(head -2 \
+			$Q/profile_dwarf.err | tr '\n' ' ')"
+	fi
+}

@@ -9,7 +9,7 @@
 #              the guest script, QEMU_MORE: a file of QEMU_MORE_PLAN more checks, sourced).
 # requires: root (apt-get for qemu and the kernel package), network on first use
 . tests/live/lib.sh
-plan $((25 + ${QEMU_MORE_PLAN:-0}))
+plan $((27 + ${QEMU_MORE_PLAN:-0}))
 
 # Debian 12's kernel whatever this system's release (Debian 13's own would be 6.12,
 # whose instances offer function_graph and map the ring buffer: checks below need 6.1)
@@ -123,6 +123,8 @@ if ok offcpu && r=$(OFFWIN_COARSE_CLOCK=$coarse python3 tests/live/offcpu_check.
 else
 	fail $name "$(tail -1 <<< "$r")${coarse:+ (TSCs unsynchronized)}: $(grep -v '^offwin' $Q/offcpu.err | head -2)"
 fi
+
+qemu_unwind_checks $P
 
 name=${P}_wakeup_sleeper
 n=$(json 'j["total"]["count"]' $Q/wakeup.out 2> /dev/null)

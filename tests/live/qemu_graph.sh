@@ -12,7 +12,7 @@
 #              --mmap works, as a run's own instance maps; tracefs is left as found.
 # requires: root, network on first use (the backports kernel package, cached)
 . tests/live/lib.sh
-plan 9
+plan 11
 
 guest qemu_graph guest_graph.sh FTSCOPE_QEMU_SUITE=bookworm-backports || exit 0
 
@@ -86,6 +86,8 @@ else
 	fail $name "list: $(grep 'mmap' $Q/list_snapshot.out); \
 run: $(grep -m1 'read by' $Q/mmap_snapshot.err) $(head -1 $Q/mmap_snapshot.err)"
 fi
+
+qemu_unwind_checks qemu_graph
 
 name=qemu_graph_state_restored
 if [ -s $Q/before.state ] && same_state $Q/before.state $Q/after.state > $Q/state.diff; then

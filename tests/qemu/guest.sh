@@ -31,6 +31,8 @@ run timehist ftscope timehist -- $WL/sleeper 0 20 10
 run timehist_mmap ftscope timehist --mmap -v -- $WL/sleeper 0 20 10
 run pmu ftscope timehist --state --pmu sched:sched_switch,context-switches -- $WL/sleeper 0 20 10
 run offcpu ftscope offcpu -f -- $WL/blocker 10 50 0 0
+# whole user stacks by CFI on this kernel (tests/qemu/guest_unwind.sh)
+. tests/qemu/guest_unwind.sh
 run wakeup ftscope wakeup --json -- $WL/sleeper 0 20 10
 run latency ftscope latency -- $WL/spin3 0 1
 run funclat_kprobe ftscope funclat -F --json --method kprobe vfs_read syscall:read -- \

@@ -26,6 +26,8 @@ run kprobe ftscope funclat -F --json --method kprobe ksys_read vfs_read -- $DD
 run graph_rec ftscope funclat -F --json --method graph ksys_read vfs_read -o /tmp/g.dat -- $DD
 run graph_file ftscope funclat -F --json -i /tmp/g.dat ksys_read vfs_read
 run funccount ftscope funccount --json ksys_read vfs_read -- $DD
+# whole user stacks by CFI on this kernel (tests/qemu/guest_unwind.sh)
+. tests/qemu/guest_unwind.sh
 # known counts and known naps, as tests/qemu/guest.sh: the function tracer, and the
 # function_graph method on do_nanosleep against the workload's own clock
 KC="__do_sys_getppid ksys_read vfs_read read_zero"
