@@ -3,7 +3,7 @@
  * Call frame information of one ELF file (.eh_frame through .eh_frame_hdr's sorted
  * table or a scan of every FDE, and .debug_frame where .eh_frame has no FDE), run
  * once into a table of rows sorted by address: for each row, how to find the CFA,
- * the return address and the caller's rbp. What the table does not take is marked
+ * the return address and the caller's rbp and rbx. What the table does not take is marked
  * (FT_CFA_BAD, FT_RULE_BAD), never guessed. events/unwind.c walks stacks with it.
  */
 #ifndef FTSCOPE_EVENTS_CFI_H
@@ -37,7 +37,11 @@ enum ft_rule_kind {
 /* a signal frame (CIE "S"): the caller's pc is where it was stopped, not a return address */
 #define FT_CFI_SIGNAL	1
 
-/* One row, 16 bytes: a rule that does not fit (an offset, an aux over 127) is not taken. */
+/*
+ * One row, 20 bytes: a rule that does not fit (an offset, an aux over 127) is not taken.
+ * rbx is kept beside rbp: glibc's lazy-binding trampoline (_dl_runtime_resolve_xsavec)
+ * finds its CFA from rbx, whose value its callee saved or left as it was
+ */
 struct ft_cfi_row {
 	uint32_t	pc;		/* from ft_cfi.base */
 	int32_t		cfa_off;
@@ -46,8 +50,11 @@ struct ft_cfi_row {
 	uint8_t		ra_kind:3, ra_reg:5;
 	uint8_t		bp_kind:3, bp_reg:5;
 	uint8_t		cfa_aux:7, flags:1;
+	int16_t		bx_off;
+	uint8_t		bx_kind:3, bx_reg:5;
+	uint8_t		pad;		/* zero: rows are compared as bytes */
 };
-_Static_assert(sizeof(struct ft_cfi_row) == 16, "a row is 16 bytes");
+_Static_assert(sizeof(struct ft_cfi_row) == 20, "a row is 20 bytes");
 
 #define FT_CFI_SEGS	FT_USEGS
 

@@ -80,7 +80,7 @@ struct cfi_rule {
 };
 
 struct cfi_state {
-	struct cfi_rule	cfa, ra, bp;
+	struct cfi_rule	cfa, ra, bp, bx;
 };
 
 /* A CIE as parsed; its program run once into @init (what every FDE of it starts from). */

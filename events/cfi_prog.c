@@ -11,6 +11,7 @@
 
 #include "events/cfi_int.h"
 
+#define REG_BX		3
 #define REG_BP		6
 #define REG_SP		7
 #define STATE_DEPTH	16
@@ -140,6 +141,11 @@ static void emit(struct run *x)
 		row.bp_reg = x->st.bp.reg;
 		row.bp_off = (int16_t)x->st.bp.off;
 	}
+	row.bx_kind = rule_kind(&x->st.bx);
+	if (row.bx_kind != FT_RULE_BAD) {
+		row.bx_reg = x->st.bx.reg;
+		row.bx_off = (int16_t)x->st.bx.off;
+	}
 	row.flags = x->c->signal;
 	push_row(x, x->loc, &row);
 }
@@ -151,6 +157,8 @@ static void set_reg(struct run *x, uint64_t reg, struct cfi_rule r)
 		x->st.ra = r;
 	else if (reg == REG_BP)
 		x->st.bp = r;
+	else if (reg == REG_BX)
+		x->st.bx = r;
 }
 
 /* restore_reg - register @reg's rule as the CIE left it */
@@ -160,6 +168,8 @@ static void restore_reg(struct run *x, uint64_t reg)
 		x->st.ra = x->init.ra;
 	else if (reg == REG_BP)
 		x->st.bp = x->init.bp;
+	else if (reg == REG_BX)
+		x->st.bx = x->init.bx;
 }
 
 /* advance - the current row holds up to @delta further; at or past the FDE's end: no more rows */
@@ -347,6 +357,7 @@ void cfi_cie_init(struct cfi_cie *c, uint64_t *work)
 	x.st.cfa.kind = FT_CFA_BAD;
 	x.st.ra.kind = FT_RULE_SAME;
 	x.st.bp.kind = FT_RULE_SAME;
+	x.st.bx.kind = FT_RULE_SAME;
 	x.loc = 0;
 	x.end = 0;			/* a CIE writes no rows */
 	c->init_ok = cfi_charge(work, (uint64_t)(c->ins_end - c->ins)) &&

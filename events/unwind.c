@@ -350,8 +350,8 @@ static int rule_of(uint8_t kind, uint8_t reg, int16_t off, const struct frame *f
 /* cfi_step - frame @f to its caller by @row: 0, or END(why the walk ends) */
 static int cfi_step(const struct ft_cfi_row *row, struct frame *f, const struct ft_ustack *st)
 {
-	uint64_t cfa, ra, bp = 0;
-	int ret, bpr;
+	uint64_t cfa, ra, bp = 0, bx = 0;
+	int ret, bpr, bxr;
 
 	ret = cfa_of(row, f, st, &cfa);
 	if (ret)
@@ -367,10 +367,13 @@ static int cfi_step(const struct ft_cfi_row *row, struct frame *f, const struct 
 		return ret == 1 ? END(FT_UNWIND_BADCFI) : ret;
 	/* rbp saved outside the copy (below sp in an epilogue, after its pop): not known */
 	bpr = rule_of(row->bp_kind, row->bp_reg, row->bp_off, f, cfa, st, FT_UREG_BP, &bp);
+	bxr = rule_of(row->bx_kind, row->bx_reg, row->bx_off, f, cfa, st, FT_UREG_BX, &bx);
 	f->r[FT_UREG_SP] = cfa;
 	f->r[FT_UREG_IP] = ra;
 	f->r[FT_UREG_BP] = bp;
-	f->known = 1u << FT_UREG_SP | 1u << FT_UREG_IP | (bpr ? 0 : 1u << FT_UREG_BP);
+	f->r[FT_UREG_BX] = bx;
+	f->known = 1u << FT_UREG_SP | 1u << FT_UREG_IP | (bpr ? 0 : 1u << FT_UREG_BP) |
+		   (bxr ? 0 : 1u << FT_UREG_BX);
 	f->exact = row->flags & FT_CFI_SIGNAL;
 	return 0;
 }

@@ -16,6 +16,7 @@
 
 /* The registers the unwinder reads, in DWARF's x86-64 numbering (0 rax .. 7 rsp,
  * 8-15 r8-r15, 16 rip). @have: a bit for each register the sample holds. */
+#define FT_UREG_BX	3
 #define FT_UREG_BP	6
 #define FT_UREG_SP	7
 #define FT_UREG_IP	16

@@ -33,7 +33,7 @@ die() {
 	exit 1
 }
 [ "$(id -u)" -eq 0 ] || die "needs root"
-for c in perf python3 taskset /usr/bin/time ./ftscope tests/bench/sortburn tests/bench/unwind_speed; do
+for c in perf /usr/bin/python3 taskset /usr/bin/time ./ftscope tests/bench/sortburn tests/bench/unwind_speed; do
 	command -v $c > /dev/null || die "no $c (scripts/install-deps.sh --tests, make bench)"
 done
 ROUNDS=${ROUNDS:-3}
@@ -44,7 +44,10 @@ NCPU=$(nproc)
 W=$(mktemp -d /tmp/ftscope-ubench.XXXXXX)
 p=
 trap '[ -n "$p" ] && kill $p 2> /dev/null; rm -rf $W' EXIT
-# Debian's python3, CPU-bound for SECS s through the interpreter, json and sorted
+# Debian's python3 (by its path: a python3 earlier in PATH, pyenv's shim, is a bash script
+# that execs another build, and samples of the shim are walked against the wrong maps),
+# CPU-bound for SECS s through the interpreter, json and sorted
+PYTHON=/usr/bin/python3
 PY='import json, time
 t = time.process_time() + float(__import__("sys").argv[1])
 while time.process_time() < t:
@@ -59,7 +62,7 @@ workload() {
 	p=
 	for ((i = 0; i < NCPU; i++)); do
 		if ((i % 2)); then
-			python3 -c "$PY" $1 &
+			$PYTHON -c "$PY" $1 &
 		else
 			tests/bench/sortburn $1 2> /dev/null &
 		fi
@@ -210,4 +213,4 @@ PY
 echo
 echo "== 8. the unwinder per frame on the same samples, ftscope and libdw (tests/bench/unwind_speed)"
 tests/bench/unwind_speed -n 3000 -- tests/bench/sortburn 30 || die "unwind_speed failed"
-tests/bench/unwind_speed -n 3000 -- python3 -c "$PY" 30 || die "unwind_speed failed"
+tests/bench/unwind_speed -n 3000 -- $PYTHON -c "$PY" 30 || die "unwind_speed failed"

@@ -371,12 +371,14 @@ static void time_dw(pid_t pid, int rounds)
 	free(c);
 }
 
-/* show - sample @i's two walks, where they part (compare -v) */
-static void show(int i, const uint64_t *ip, int n, const struct dw_ctx *c, int k)
+/* show - sample @i's two walks, where they part, and why ftscope's ended (compare -v) */
+static void show(int i, const uint64_t *ip, int n, const struct dw_ctx *c, int k,
+		 const char *why)
 {
 	int j;
 
-	printf("  sample %d parts at frame %d (ftscope %d frames, libdw %d):\n", i, k, n, c->n);
+	printf("  sample %d parts at frame %d (ftscope %d frames, ended: %s; libdw %d):\n", i, k,
+	       n, why, c->n);
 	for (j = k > 2 ? k - 2 : 0; j < n || j < c->n; j++)
 		printf("    #%d %#18llx %#18llx\n", j, j < n ? (unsigned long long)ip[j] : 0ULL,
 		       j < c->n ? (unsigned long long)c->pc[j] : 0ULL);
@@ -397,7 +399,13 @@ static void compare(pid_t pid, struct ft_smaps *m, bool verbose)
 	c->pid = pid;
 	dwfl = dw_open(c);
 	for (i = 0; i < nrec; i++) {
+		struct ft_sample_counts was = sp.counts;
+		const char *why = "?";
+
 		n = ft_sampler_unwind(&sp, pid, 0, recs[i].tail, recs[i].tail + recs[i].len, ip);
+		for (k = 0; k < FT_UNWIND_NEND; k++)
+			if (sp.counts.unwound[k] != was.unwound[k])
+				why = ft_sample_unwind_key(k);
 		dw_walk(dwfl, c, i);
 		for (k = 0; k < n && k < c->n && ip[k] == c->pc[k]; k++)
 			;
@@ -406,7 +414,7 @@ static void compare(pid_t pid, struct ft_smaps *m, bool verbose)
 			continue;
 		}
 		if (verbose)
-			show(i, ip, n, c, k);
+			show(i, ip, n, c, k, why);
 		if (k == c->n)
 			ours++;
 		else if (k == n)
@@ -414,6 +422,8 @@ static void compare(pid_t pid, struct ft_smaps *m, bool verbose)
 		else
 			differ++;
 	}
+	if (verbose && same < nrec)
+		printf("  the mappings both walked with:\n%s", maps_text);
 	printf("  the same frames in %d of %d samples; ftscope's longer in %d, libdw's in %d; "
 	       "they differ in %d\n", same, nrec, ours, theirs, differ);
 	dwfl_end(dwfl);

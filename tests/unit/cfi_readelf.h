@@ -2,7 +2,7 @@
 /*
  * For tests/unit/test_cfi.c: a CFI table (events/cfi.h) against what `readelf
  * --debug-dump=frames-interp` prints for the same file's .eh_frame: every row readelf
- * prints (the CFA, the return address and rbp), every row the table starts, and the gaps
+ * prints (the CFA, the return address, rbp and rbx), every row the table starts, and the gaps
  * between FDEs; and the rule mix. Included after cmocka.h (the asserts).
  */
 #ifndef FTSCOPE_TESTS_UNIT_CFI_READELF_H
@@ -35,8 +35,9 @@ static void rule_str(char *s, size_t len, uint8_t kind, uint8_t reg, int off)
 	}
 }
 
-/* row_str - a row's CFA, return address and rbp rules as readelf prints them */
-static void row_str(const struct ft_cfi_row *r, char cfa[32], char ra[32], char bp[32])
+/* row_str - a row's CFA, return address, rbp and rbx rules as readelf prints them */
+static void row_str(const struct ft_cfi_row *r, char cfa[32], char ra[32], char bp[32],
+		    char bx[32])
 {
 	if (!r)
 		snprintf(cfa, 32, "none");
@@ -48,12 +49,13 @@ static void row_str(const struct ft_cfi_row *r, char cfa[32], char ra[32], char 
 		snprintf(cfa, 32, "?");
 	rule_str(ra, 32, r ? r->ra_kind : FT_RULE_BAD, r ? r->ra_reg : 0, r ? r->ra_off : 0);
 	rule_str(bp, 32, r ? r->bp_kind : FT_RULE_BAD, r ? r->bp_reg : 0, r ? r->bp_off : 0);
+	rule_str(bx, 32, r ? r->bx_kind : FT_RULE_BAD, r ? r->bx_reg : 0, r ? r->bx_off : 0);
 }
 
 /* One row as readelf prints it, normalised ("s" and a missing column are "u"). */
 struct rrow {
 	uint64_t	pc;
-	char		cfa[32], ra[32], bp[32];
+	char		cfa[32], ra[32], bp[32], bx[32];
 };
 
 struct rcie {
@@ -139,23 +141,26 @@ static void tally(struct cmp *c, const struct rrow *e)
 /* check_row - one readelf row against the table's row at its address */
 static void check_row(struct cmp *c, const struct ft_cfi *t, const char *name, struct rrow *e)
 {
-	char cfa[32], ra[32], bp[32];
+	char cfa[32], ra[32], bp[32], bx[32];
 	const struct ft_cfi_row *r = ft_cfi_find(t, e->pc);
 
 	norm(e->ra);
 	norm(e->bp);
-	row_str(r, cfa, ra, bp);
+	norm(e->bx);
+	row_str(r, cfa, ra, bp, bx);
 	c->rows++;
 	tally(c, e);
 	add(&c->pcs, e->pc);
-	if (!strcmp(cfa, e->cfa) && !strcmp(ra, e->ra) && !strcmp(bp, e->bp)) {
+	if (!strcmp(cfa, e->cfa) && !strcmp(ra, e->ra) && !strcmp(bp, e->bp) &&
+	    !strcmp(bx, e->bx)) {
 		c->equal++;
 		return;
 	}
 	/* not taken, where readelf shows an expression too */
 	if ((!strcmp(cfa, e->cfa) || (!strcmp(cfa, "?") && !strcmp(e->cfa, "exp"))) &&
 	    (!strcmp(ra, e->ra) || (!strcmp(ra, "?") && strstr(e->ra, "exp"))) &&
-	    (!strcmp(bp, e->bp) || (!strcmp(bp, "?") && strstr(e->bp, "exp")))) {
+	    (!strcmp(bp, e->bp) || (!strcmp(bp, "?") && strstr(e->bp, "exp"))) &&
+	    (!strcmp(bx, e->bx) || (!strcmp(bx, "?") && strstr(e->bx, "exp")))) {
 		if (++c->not_taken <= 5)
 			print_message("%s %#lx: not taken (readelf %s %s %s)\n", name,
 				      (unsigned long)e->pc, e->cfa, e->ra, e->bp);
@@ -163,8 +168,8 @@ static void check_row(struct cmp *c, const struct ft_cfi *t, const char *name, s
 	}
 	c->differ++;
 	if (c->differ <= 20)
-		print_message("%s %#lx: readelf %s %s %s, table %s %s %s\n", name,
-			      (unsigned long)e->pc, e->cfa, e->ra, e->bp, cfa, ra, bp);
+		print_message("%s %#lx: readelf %s %s %s %s, table %s %s %s %s\n", name,
+			      (unsigned long)e->pc, e->cfa, e->ra, e->bp, e->bx, cfa, ra, bp, bx);
 }
 
 /* parse_row - a row line under a header whose columns are @col; false if it is none */
@@ -193,6 +198,8 @@ static bool parse_row(char *line, char col[24][8], int ncol, struct rrow *r)
 			snprintf(r->ra, sizeof(r->ra), "%s", v[i]);
 		else if (!strcmp(col[i], "rbp"))
 			snprintf(r->bp, sizeof(r->bp), "%s", v[i]);
+		else if (!strcmp(col[i], "rbx"))
+			snprintf(r->bx, sizeof(r->bx), "%s", v[i]);
 	}
 	return true;
 }

@@ -477,7 +477,8 @@ static void test_fp(void **state)
 
 /*
  * cfi_cases - rows written by hand (never run): +0 CFA rsp+8; +1 rsp+0; +2 an expression
- * not taken; +3 rbx+16; +4 rsp+8 with rbp saved below sp
+ * not taken; +3 rbx+16; +4 rsp+8 with rbp saved below sp; +5 rsp+16 with rbx saved at
+ * CFA-16; +6 rbx+16 (_dl_runtime_resolve_xsavec's CFA while it calls _dl_fixup)
  */
 void cfi_cases(void);
 asm(".text\n"
@@ -493,6 +494,12 @@ asm(".text\n"
     "nop\n"
     ".cfi_def_cfa rsp, 8\n"
     ".cfi_offset rbp, -24\n"			/* below sp: an epilogue after its pop */
+    "nop\n"
+    ".cfi_def_cfa rsp, 16\n"
+    ".cfi_offset rbx, -16\n"			/* +5: rbx pushed, at CFA-16 */
+    "nop\n"
+    ".cfi_def_cfa rbx, 16\n"			/* +6: CFA from rbx, as glibc's trampoline */
+    "nop\n"
     "nop\n"
     "ret\n"
     ".cfi_endproc\n"
@@ -522,16 +529,33 @@ static void test_rules(void **state)
 	regs.r[FT_UREG_IP] = f + 2;
 	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 1);
 	assert_int_equal(why, FT_UNWIND_BADCFI);
-	/* rbx+16: rbx known in the sample; the frame it returns to needs rbx again */
+	/* rbx+16: rbx known in the sample; the frame it returns to (the same row) has
+	   rbx unchanged (no rule saves it), so the same CFA: not above its sp */
 	regs.r[FT_UREG_IP] = f + 3;
 	regs.r[3] = base + 16;
 	w[3] = f + 4;				/* at CFA-8 = rbx+8 */
 	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 2);
 	assert_int_equal(ip[1], f + 4);
-	assert_int_equal(why, FT_UNWIND_BADCFI);
+	assert_int_equal(why, FT_UNWIND_LOOP);
 	regs.have &= ~(1u << 3);
 	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 1);
 	assert_int_equal(why, FT_UNWIND_BADCFI);
+	/* a callee that pushed rbx (+5), returning into a frame whose CFA is rbx+16 (+6):
+	   rbx comes back from the callee's save, and the walk goes on to a zero return */
+	memset(w, 0, sizeof(w));
+	regs.have = HAVE;
+	regs.r[FT_UREG_IP] = f + 5;
+	regs.r[3] = 0x5a5a;			/* the callee's own rbx: not the caller's */
+	w[0] = base + 48;			/* the caller's rbx, saved at CFA-16 */
+	w[1] = f + 7;				/* the return, into +6 */
+	w[7] = 0;				/* at the caller's CFA-8 = rbx+8: the end */
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 2);
+	assert_int_equal(ip[1], f + 7);
+	assert_int_equal(why, FT_UNWIND_DONE);
+	w[7] = f + 5;				/* one more frame: rsp+8 (+4's row) */
+	assert_int_equal(ft_unwind(u, &regs, &st, ucode, NULL, ip, 8, &why), 3);
+	assert_int_equal(ip[2], f + 5);
+	assert_int_equal(why, FT_UNWIND_DONE);
 	/* rbp outside the copy: not known, the walk goes on (here to a zero return) */
 	memset(w, 0, sizeof(w));
 	regs.r[FT_UREG_IP] = f + 4;
