@@ -323,7 +323,7 @@ int ft_cfi_build(struct ft_cfi *t, const struct ft_cfi_sec *eh, const struct ft_
 	struct fdes l;
 	uint64_t end = 0, bytes = 0;
 	size_t i;
-	int ret = -1, h = 0;
+	int ret = -1, h = 0, ok;
 
 	memset(&l, 0, sizeof(l));
 	bytes += eh ? eh->len : 0;
@@ -347,9 +347,13 @@ int ft_cfi_build(struct ft_cfi *t, const struct ft_cfi_sec *eh, const struct ft_
 		/* overlaps (.debug_frame under .eh_frame, damage): the first one holds */
 		if (f->start < end || f->end - t->base > UINT32_MAX)
 			continue;
-		if (!cfi_run_fde(t, &l.c[f->cie], f, &l.work))
+		ok = cfi_run_fde(t, &l.c[f->cie], f, &l.work);
+		if (ok < 0)
 			goto out;
-		t->fdes++;
+		if (ok)		/* a program that could not be run to its end */
+			l.damaged++;
+		else
+			t->fdes++;
 		end = f->end;
 	}
 	for (i = 0; i < t->n; i++)

@@ -96,6 +96,7 @@ struct cfi_cie {
 	const unsigned char	*ins, *ins_end;
 	struct cfi_state	init;
 	bool			init_ok;	/* its program ran to its end */
+	bool			init_damaged;	/* ... stopped on damage (run_program) */
 };
 
 /* One FDE as found: its addresses, its CIE (index in the list's CIEs), its program. */
@@ -127,7 +128,7 @@ static inline bool cfi_charge(uint64_t *work, uint64_t n)
 }
 
 void cfi_cie_init(struct cfi_cie *c, uint64_t *work);
-bool cfi_run_fde(struct ft_cfi *t, const struct cfi_cie *c, const struct cfi_fde *f,
+int cfi_run_fde(struct ft_cfi *t, const struct cfi_cie *c, const struct cfi_fde *f,
 		 uint64_t *work);
 
 #endif

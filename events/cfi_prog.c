@@ -74,6 +74,8 @@ struct run {
 	int			depth;
 	uint64_t		loc, end;
 	bool			failed;		/* out of memory */
+	bool			damaged;	/* stopped on bytes that cannot be right (not on
+						   an opcode not known, whose length is unknown) */
 };
 
 /* push_row - append a row at @pc (one at the same pc is replaced; one like the last is dropped) */
@@ -299,7 +301,11 @@ static bool cfa_op(struct run *x, struct cfi_rd *r, uint8_t op)
 	return false;
 }
 
-/* run_program - the instructions [@p, @end) of section @s; false: stopped on one not taken */
+/*
+ * run_program - the instructions [@p, @end) of section @s; false: stopped on one not
+ * taken (x->damaged too where the bytes cannot be right: a read past the end, a number
+ * too large, an address going back, a state restored that was never remembered)
+ */
 static bool run_program(struct run *x, const struct ft_cfi_sec *s, const unsigned char *p,
 			const unsigned char *end)
 {
@@ -320,8 +326,10 @@ static bool run_program(struct run *x, const struct ft_cfi_sec *s, const unsigne
 		case 0x00:			/* nop */
 			break;
 		case 0x01:			/* set_loc: never back */
-			if (!cfi_rd_enc(&r, x->c->fde_enc, 0, &v, &ind) || ind || v < x->loc)
+			if (!cfi_rd_enc(&r, x->c->fde_enc, 0, &v, &ind) || ind || v < x->loc) {
+				x->damaged = true;
 				return false;
+			}
 			advance(x, v - x->loc);
 			break;
 		case 0x02: case 0x03: case 0x04:	/* advance_loc1, 2, 4 */
@@ -333,8 +341,10 @@ static bool run_program(struct run *x, const struct ft_cfi_sec *s, const unsigne
 			x->stack[x->depth++] = x->st;
 			break;
 		case 0x0b:			/* restore_state */
-			if (!x->depth)
+			if (!x->depth) {
+				x->damaged = true;
 				return false;
+			}
 			x->st = x->stack[--x->depth];
 			break;
 		case 0x2e:			/* GNU_args_size: no rule */
@@ -344,6 +354,7 @@ static bool run_program(struct run *x, const struct ft_cfi_sec *s, const unsigne
 			return false;
 		}
 	}
+	x->damaged |= r.bad;
 	return !r.bad;
 }
 
@@ -360,17 +371,23 @@ void cfi_cie_init(struct cfi_cie *c, uint64_t *work)
 	x.st.bx.kind = FT_RULE_SAME;
 	x.loc = 0;
 	x.end = 0;			/* a CIE writes no rows */
-	c->init_ok = cfi_charge(work, (uint64_t)(c->ins_end - c->ins)) &&
-		     run_program(&x, c->sec, c->ins, c->ins_end);
+	x.damaged = !cfi_charge(work, (uint64_t)(c->ins_end - c->ins));
+	c->init_ok = !x.damaged && run_program(&x, c->sec, c->ins, c->ins_end);
+	c->init_damaged = x.damaged;
 	c->init = x.st;
 }
 
-/* cfi_run_fde - one FDE's rows into the table, then the end of its addresses; false no memory */
-bool cfi_run_fde(struct ft_cfi *t, const struct cfi_cie *c, const struct cfi_fde *f,
+/*
+ * cfi_run_fde - one FDE's rows into the table, then the end of its addresses: 0, 1 when
+ * its program (or its CIE's) stopped on damage or the work was spent (the rest of its
+ * rows not taken), -1 out of memory
+ */
+int cfi_run_fde(struct ft_cfi *t, const struct cfi_cie *c, const struct cfi_fde *f,
 		 uint64_t *work)
 {
 	struct ft_cfi_row none;
 	struct run x;
+	bool ok;
 
 	memset(&x, 0, sizeof(x));
 	x.t = t;
@@ -379,12 +396,14 @@ bool cfi_run_fde(struct ft_cfi *t, const struct cfi_cie *c, const struct cfi_fde
 	x.init = c->init;
 	x.loc = f->start;
 	x.end = f->end;
-	if (!c->init_ok || !cfi_charge(work, (uint64_t)(f->ins_end - f->ins)) ||
-	    !run_program(&x, f->sec, f->ins, f->ins_end))
+	x.damaged = c->init_damaged || (c->init_ok &&
+					!cfi_charge(work, (uint64_t)(f->ins_end - f->ins)));
+	ok = c->init_ok && !x.damaged && run_program(&x, f->sec, f->ins, f->ins_end);
+	if (!ok)
 		x.st.cfa = cfa_bad;	/* from here to the FDE's end */
 	emit(&x);
 	memset(&none, 0, sizeof(none));
 	none.cfa_kind = FT_CFA_NONE;
 	push_row(&x, f->end, &none);
-	return !x.failed;
+	return x.failed ? -1 : x.damaged;
 }

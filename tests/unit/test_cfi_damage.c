@@ -107,6 +107,7 @@ static void test_factored_overflow(void **state)
 	assert_int_equal(r->cfa_kind, FT_CFA_REG);
 	assert_int_equal(r->cfa_off, 8);
 	assert_int_equal(r->ra_kind, FT_RULE_BAD);
+	assert_int_equal(t.damaged, 0);		/* rules not taken, the program whole */
 	ft_cfi_free(&t);
 }
 
@@ -144,6 +145,7 @@ static void test_leb_overflow(void **state)
 	sorted(&t);
 	assert_int_equal(ft_cfi_find(&t, 0x1000)->ra_off, -8);
 	assert_int_equal(ft_cfi_find(&t, 0x1001)->cfa_kind, FT_CFA_BAD);
+	assert_int_equal(t.damaged, 1);		/* a program not run to its end: named */
 	ft_cfi_free(&t);
 	table(&t, cie3, sizeof(cie3) - 1, "", 0);
 	sorted(&t);
