@@ -155,7 +155,9 @@ int offcpu_perf_init(struct offcpu *o)
 	o->stacks_perf |= o->stacks_auto;	/* not declined: taken */
 	if (!o->stacks_perf)
 		return 0;
-	if (r && (!r->event || strcmp(r->event, "sched:sched_switch") || r->period != 1)) {
+	/* profile's samples are its own: the switches' ride beside them (req.second) */
+	if (r && !o->period_cb &&
+	    (!r->event || strcmp(r->event, "sched:sched_switch") || r->period != 1)) {
 		ft_err("the samples kept are not of every sched:sched_switch (%s): "
 		       "record with ftscope offcpu --stacks perf -o FILE",
 		       r->event ? r->event : "cpu-clock");

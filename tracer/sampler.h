@@ -46,6 +46,15 @@ struct ft_sampler {
 	bool			maps_on;
 	bool			dwarf;		/* user stacks copied and unwound by CFI */
 	struct ft_unwinder	*unw;		/* ... the unwinder, for the sampler's life */
+	/* the request's second event (req.second: profile --offcpu's sched_switch), on
+	   the same rings; its samples are event 1, known by their PERF_SAMPLE_IDENTIFIER */
+	struct ft_sample_req	req2;
+	char			name2[128];
+	uint32_t		type2;
+	uint64_t		config_2;
+	int			*fd2;		/* ncpus x ntgt, -1 when not open */
+	uint64_t		*id2;		/* their ids (PERF_EVENT_IOC_ID), sorted */
+	int			nid2;
 };
 
 int ft_sampler_clock(const char *name, int *id);
