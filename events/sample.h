@@ -45,6 +45,10 @@ struct ft_sample_req {
 	/* a second event on the same rings (profile --offcpu: every sched:sched_switch,
 	   the same call graph), its samples marked event 1; NULL: none */
 	const struct ft_sample_req *second;
+	/* a second event's: one per CPU, any task's (not per target), filtered on this
+	   field of its tracepoint being one of the run's targets (offcpu --wakers: the
+	   wakee's "pid" of sched_waking; every one system wide); NULL: as the first */
+	const char	*pid_field;
 };
 
 /* One sample. Frames are leaf first: nk kernel addresses, then nu user ones. */

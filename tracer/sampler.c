@@ -53,11 +53,11 @@ static uint16_t max_stack(void)
 }
 
 /*
- * open_one - one sampling event on task @pid (-1: all) and @cpu: the request's, or
+ * ft_sampler_open_one - one sampling event on task @pid (-1: all) and @cpu: the request's, or
  * with @second its second's (no mapping records: the first's give them); -1 with
  * errno set
  */
-static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit, bool second)
+int ft_sampler_open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit, bool second)
 {
 	const struct ft_sample_req *r = second ? &sp->req2 : &sp->req;
 	struct perf_event_attr a;
@@ -88,7 +88,8 @@ static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit, bool 
 	}
 	a.disabled = 1;
 	a.inherit = inherit;
-	a.enable_on_exec = sp->on_exec;
+	/* a per-CPU event of any task is enabled at once (ft_sampler_enable) */
+	a.enable_on_exec = sp->on_exec && !(second && sp->req2.pid_field);
 	a.exclude_callchain_user = !r->user;
 	a.exclude_callchain_kernel = !r->kernel;
 	if (sp->dwarf) {	/* user frames from the stack copy, kernel ones as before */
@@ -136,12 +137,12 @@ static void open_error(const struct ft_sampler *sp, int pid)
  */
 static int open_or_fp(struct ft_sampler *sp, int pid, int cpu, bool inherit, bool first)
 {
-	int fd = open_one(sp, pid, cpu, inherit, false), e = errno;
+	int fd = ft_sampler_open_one(sp, pid, cpu, inherit, false), e = errno;
 
 	if (fd >= 0 || !first || !sp->dwarf || (e != EINVAL && e != EOPNOTSUPP && e != ENOSYS))
 		return fd;
 	sp->dwarf = false;
-	fd = open_one(sp, pid, cpu, inherit, false);
+	fd = ft_sampler_open_one(sp, pid, cpu, inherit, false);
 	if (fd < 0) {
 		sp->dwarf = true;	/* as asked: the caller reports the first error */
 		errno = e;
@@ -170,53 +171,6 @@ static int map_cpu(struct ft_sampler *sp, int cpu, int fd, int first)
 	ft_err("cannot map the sample ring of CPU %d: %s%s", cpu, strerror(errno),
 	       errno == EPERM ? " (raise kernel.perf_event_mlock_kb)" : "");
 	return -1;
-}
-
-/*
- * open_second - the second event on @pid and @cpu, slot @i, into the ring of event
- * @first; its id kept. Returns 0, or -1 after one line.
- */
-static int open_second(struct ft_sampler *sp, int i, int pid, int cpu, bool inherit,
-		       int first)
-{
-	int fd = open_one(sp, pid, cpu, inherit, true);
-	uint64_t id;
-
-	if (fd < 0) {
-		ft_err("cannot sample %s beside %s: %s", sp->name2, sp->name, strerror(errno));
-		return -1;
-	}
-	sp->fd2[i] = fd;
-	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first) || ioctl(fd, PERF_EVENT_IOC_ID, &id)) {
-		ft_err("cannot share the sample ring of CPU %d: %s", cpu, strerror(errno));
-		return -1;
-	}
-	sp->id2[sp->nid2++] = id;
-	return 0;
-}
-
-/* cmp_id - qsort order of event ids */
-static int cmp_id(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* alloc_second - the second event's fds (none open) and ids; -1 when out of memory */
-static int alloc_second(struct ft_sampler *sp)
-{
-	int i, n = sp->ntgt * sp->ncpus;
-
-	if (!sp->req.second)
-		return 0;
-	sp->fd2 = malloc((size_t)n * sizeof(*sp->fd2));
-	sp->id2 = malloc((size_t)n * sizeof(*sp->id2));
-	if (!sp->fd2 || !sp->id2)
-		return -1;
-	for (i = 0; i < n; i++)
-		sp->fd2[i] = -1;
-	return 0;
 }
 
 /**
@@ -256,8 +210,8 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 	sp->ip = malloc(2 * FT_SAMPLE_MAX_STACK * sizeof(*sp->ip));
 	sp->hup = calloc((size_t)sp->ntgt * sp->ncpus, sizeof(*sp->hup));
 	sp->side = calloc(sp->ncpus, sizeof(*sp->side));
-	if (!sp->fd || !sp->ring || !sp->ip || !sp->hup || !sp->side || alloc_second(sp) ||
-	    ft_smaps_init(&sp->maps)) {
+	if (!sp->fd || !sp->ring || !sp->ip || !sp->hup || !sp->side ||
+	    ft_sampler_alloc_second(sp, per_task, pids, npids) || ft_smaps_init(&sp->maps)) {
 		ft_err("out of memory");
 		return -1;
 	}
@@ -286,13 +240,15 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 				return -1;
 			if (first < 0)
 				first = fd;
-			if (sp->fd2 && open_second(sp, cpu * sp->ntgt + t,
-						   per_task ? pids[t] : -1, cpu, per_task, first))
+			if (sp->req2.pid_field && t)
+				continue;	/* per CPU: once */
+			if (sp->fd2 && ft_sampler_open_second(sp, cpu * sp->ntgt + t,
+						   per_task && !sp->req2.pid_field ? pids[t] : -1,
+						   cpu, per_task && !sp->req2.pid_field, first))
 				return -1;
 		}
 	}
-	if (sp->nid2)
-		qsort(sp->id2, sp->nid2, sizeof(*sp->id2), cmp_id);
+	ft_sampler_sort_ids(sp);
 	if (!ft_sampler_pollfds(sp, &pfd, 1)) {
 		errno = ENODEV;
 		open_error(sp, -1);
@@ -306,19 +262,25 @@ static void ioctl_all(struct ft_sampler *sp, unsigned long req)
 {
 	int i;
 
-	for (i = 0; sp->fd && i < sp->ntgt * sp->ncpus; i++) {
+	for (i = 0; sp->fd && i < sp->ntgt * sp->ncpus; i++)
 		if (sp->fd[i] >= 0)
 			ioctl(sp->fd[i], req, 0);
-		if (sp->fd2 && sp->fd2[i] >= 0)
+	for (i = 0; i < sp->nfd2; i++)
+		if (sp->fd2[i] >= 0)
 			ioctl(sp->fd2[i], req, 0);
-	}
 }
 
 /* ft_sampler_enable - start sampling now (a command's events start at its exec) */
 void ft_sampler_enable(struct ft_sampler *sp)
 {
+	int i;
+
 	if (!sp->on_exec)
 		ioctl_all(sp, PERF_EVENT_IOC_ENABLE);
+	else	/* a per-CPU second event: no exec enables it */
+		for (i = 0; sp->req2.pid_field && i < sp->nfd2; i++)
+			if (sp->fd2[i] >= 0)
+				ioctl(sp->fd2[i], PERF_EVENT_IOC_ENABLE, 0);
 }
 
 /* ft_sampler_disable - stop sampling; what the rings hold stays to be drained */
@@ -395,12 +357,6 @@ static bool frames(struct ft_sampler *sp, struct ft_sample *s, const unsigned ch
 	return true;
 }
 
-/* is_second - is @id one of the second event's (a child's samples carry its parent's)? */
-static bool is_second(const struct ft_sampler *sp, uint64_t id)
-{
-	return sp->nid2 && bsearch(&id, sp->id2, sp->nid2, sizeof(id), cmp_id);
-}
-
 /* parse_sample - a PERF_RECORD_SAMPLE of SAMPLE_TYPE; false when malformed */
 static bool parse_sample(struct ft_sampler *sp, const unsigned char *p, const unsigned char *end,
 			 struct ft_sample *s)
@@ -414,7 +370,7 @@ static bool parse_sample(struct ft_sampler *sp, const unsigned char *p, const un
 	s->pid = (int)(uint32_t)pt;
 	s->tid = (int)(uint32_t)(pt >> 32);
 	s->cpu = (int)(uint32_t)cpu;
-	s->event = is_second(sp, id);
+	s->event = ft_sampler_is_second(sp, id);
 	s->maps = NULL;
 	s->maps_len = 0;
 	s->comm = NULL;
@@ -506,6 +462,8 @@ static void walk_ring(struct ft_sampler *sp, int cpu, uint64_t head, bool side, 
 		if (side) {
 			if (ft_side_is(rec) && ft_sideq_add(&sp->sideq, rec))
 				ft_side_record(&sp->maps, rec);	/* out of memory: now */
+			if (rec->type == PERF_RECORD_FORK && sp->nftid && h.size >= sizeof(h) + 16)
+				ft_sampler_add_ftid(sp, (int)((const uint32_t *)(rec + 1))[2]);
 		} else if (rec->type == PERF_RECORD_SAMPLE && sample_ts(rec) > upto)
 			break;		/* the next round's */
 		else
@@ -545,6 +503,8 @@ int ft_sampler_drain(struct ft_sampler *sp, uint64_t upto, ft_sample_fn fn, void
 	for (i = 0; i < sp->sideq.n; i++)
 		ft_side_record(&sp->maps, ft_sideq_get(&sp->sideq, i));
 	ft_sideq_reset(&sp->sideq);
+	if (sp->nftid)
+		ft_sampler_refilter(sp);
 	for (cpu = 0; sp->ring && cpu < sp->ncpus; cpu++)
 		if (sp->ring[cpu])
 			walk_ring(sp, cpu, head[cpu], false, upto, fn, ctx);
@@ -575,14 +535,19 @@ void ft_sampler_close(struct ft_sampler *sp)
 	for (i = 0; sp->fd && i < sp->ntgt * sp->ncpus; i++)
 		if (sp->fd[i] >= 0)
 			close(sp->fd[i]);
-	for (i = 0; sp->fd2 && i < sp->ntgt * sp->ncpus; i++)
+	for (i = 0; i < sp->nfd2; i++)
 		if (sp->fd2[i] >= 0)
 			close(sp->fd2[i]);
 	free(sp->fd2);
 	free(sp->id2);
+	free(sp->filter2);
+	free(sp->ftid);
+	sp->filter2 = NULL;
+	sp->ftid = NULL;
+	sp->nftid = sp->capftid = 0;
 	sp->fd2 = NULL;
 	sp->id2 = NULL;
-	sp->nid2 = 0;
+	sp->nid2 = sp->nfd2 = sp->capfd2 = sp->ftid_done = 0;
 	free(sp->fd);
 	free(sp->ring);
 	free(sp->wrap);
