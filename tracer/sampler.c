@@ -544,10 +544,12 @@ void ft_sampler_close(struct ft_sampler *sp)
 	free(sp->ftid);
 	sp->filter2 = NULL;
 	sp->ftid = NULL;
-	sp->nftid = sp->capftid = 0;
+	sp->nftid = 0;
+	sp->capftid = 0;
 	sp->fd2 = NULL;
 	sp->id2 = NULL;
-	sp->nid2 = sp->nfd2 = sp->capfd2 = sp->ftid_done = 0;
+	sp->nid2 = sp->nfd2 = sp->ftid_done = 0;
+	sp->capfd2 = sp->capid2 = 0;
 	free(sp->fd);
 	free(sp->ring);
 	free(sp->wrap);

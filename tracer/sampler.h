@@ -54,12 +54,14 @@ struct ft_sampler {
 	uint64_t		config_2;
 	int			*fd2;		/* ncpus x ntgt, -1 when not open, then the
 					   per-CPU ones of new tids (refilter) */
-	int			nfd2, capfd2;
+	int			nfd2;
+	size_t			capfd2, capid2;
 	uint64_t		*id2;		/* their ids (PERF_EVENT_IOC_ID), sorted */
 	int			nid2;
 	char			*filter2;	/* req2.pid_field's filter on the targets */
 	int			*ftid;		/* ... their tids, and their threads' and children's */
-	int			nftid, capftid;	/* ... as FORK records bring them */
+	int			nftid;		/* ... as FORK records bring them */
+	size_t			capftid;
 	int			ftid_done;	/* ... those filtered by open events */
 };
 

@@ -58,15 +58,8 @@ static int cmp_id(const void *a, const void *b)
 /* ft_sampler_add_ftid - a tid into a per-CPU second event's filter; -1 when out of memory */
 int ft_sampler_add_ftid(struct ft_sampler *sp, int tid)
 {
-	int *n;
-
-	if (sp->nftid == sp->capftid) {
-		n = realloc(sp->ftid, (sp->capftid ? sp->capftid * 2 : 64) * sizeof(*n));
-		if (!n)
-			return -1;
-		sp->ftid = n;
-		sp->capftid = sp->capftid ? sp->capftid * 2 : 64;
-	}
+	if (ft_grow((void **)&sp->ftid, sizeof(*sp->ftid), sp->nftid, 1, &sp->capftid))
+		return -1;
 	sp->ftid[sp->nftid++] = tid;
 	return 0;
 }
@@ -95,21 +88,9 @@ static int pid_filter(struct ft_sampler *sp)
 /* grow_second - room for @k more second events; -1 when out of memory */
 static int grow_second(struct ft_sampler *sp, int k)
 {
-	int cap = sp->capfd2, *fd;
-	uint64_t *id;
-
-	while (sp->nfd2 + k > cap)
-		cap = cap ? cap * 2 : 16;
-	if (cap == sp->capfd2)
-		return 0;
-	fd = realloc(sp->fd2, (size_t)cap * sizeof(*fd));
-	if (fd)
-		sp->fd2 = fd;
-	id = fd ? realloc(sp->id2, (size_t)cap * sizeof(*id)) : NULL;
-	if (!id)
+	if (ft_grow((void **)&sp->fd2, sizeof(*sp->fd2), sp->nfd2, k, &sp->capfd2) ||
+	    ft_grow((void **)&sp->id2, sizeof(*sp->id2), sp->nid2, k, &sp->capid2))
 		return -1;
-	sp->id2 = id;
-	sp->capfd2 = cap;
 	return 0;
 }
 

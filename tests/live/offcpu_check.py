@@ -176,21 +176,30 @@ def svg(path, *frames):
     return None
 
 
+def woken(path, comm, match):
+    """COMM's time (us) woken with a waker's stack that @match takes, with one it does
+    not, and with the waker's comm alone (no stack recorded)"""
+    hit = other = bare = 0
+    for f, n in folded(path):
+        if f[0] != comm or '--' not in f:
+            continue
+        w = f[f.index('--') + 1:]
+        if len(w) == 1:
+            bare += n
+        elif match(w):
+            hit += n
+        else:
+            other += n
+    return hit, other, bare
+
+
 def waker(path, err, comm, wcomm, wframe, us):
     """COMM's periods woken by WCOMM (* any) through WFRAME: those with the waker's
     stack must all be; a wakeup the kernel recorded no stack for (ftscope's note counts
     them: seen for a timer interrupt over tokio-rt-worker) names the waker alone. The
     two together are bounded by the workload's own off-CPU time, as known."""
-    rows = [(f, n) for f, n in folded(path) if f[0] == comm and '--' in f]
-    hit = other = bare = 0
-    for f, n in rows:
-        w = f[f.index('--') + 1:]
-        if len(w) == 1:
-            bare += n
-        elif wcomm in ('*', f[-1]) and any(re.search(wframe, x) for x in w):
-            hit += n
-        else:
-            other += n
+    hit, other, bare = woken(path, comm, lambda w: wcomm in ('*', w[-1]) and
+                             any(re.search(wframe, x) for x in w))
     if other or not hit:
         print(f'{comm}: {hit} us woken through {wframe}, {other} us through other frames')
         return f'{comm}: {other} us woken through other frames than {wframe}, {hit} through it'
@@ -203,16 +212,8 @@ def wchain(path, err, comm, wcomm, frames, wframe, us):
     (root first, in a row) and a kernel frame matching WFRAME: all of those with a
     waker's stack; with the wakeups that came without one, bounded as known"""
     want = list(reversed(frames.split(',')))	# the waker's part is leaf first
-    rows = [(f, n) for f, n in folded(path) if f[0] == comm and '--' in f]
-    hit = other = bare = 0
-    for f, n in rows:
-        w = f[f.index('--') + 1:]
-        if len(w) == 1:
-            bare += n
-        elif w[-1] == wcomm and has_run(w, want) and any(re.search(wframe, x) for x in w):
-            hit += n
-        else:
-            other += n
+    hit, other, bare = woken(path, comm, lambda w: w[-1] == wcomm and has_run(w, want) and
+                             any(re.search(wframe, x) for x in w))
     if other or not hit:
         print(f'{comm}: {hit} us woken through {frames} and {wframe}, {other} us otherwise')
         return f'{comm}: {other} us woken by stacks without {frames} and {wframe}, {hit} with'
