@@ -410,7 +410,10 @@ static void profile_sample(void *priv, const struct ft_sample *s)
 	long id;
 
 	if (s->event) {		/* a switch's: offcpu's queues, for its switch-out record */
-		offcpu_sample(&p->oc, s);
+		struct ft_sample sw = *s;
+
+		sw.event = 0;	/* offcpu's own first event (its second: wakings) */
+		offcpu_sample(&p->oc, &sw);
 		return;
 	}
 	/* no filter here: the kernel samples only the traced tasks and CPUs (per-task
