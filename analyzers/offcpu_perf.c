@@ -435,6 +435,10 @@ void offcpu_perf_json(struct offcpu *o, struct ft_json *j)
 	ft_json_u64(j, "deepest_kernel_stack", (uint64_t)o->sn.kdepth);
 	ft_json_u64(j, "user_stacks_at_limit", o->sn.ustack_limit);
 	ft_json_u64(j, "samples_dropped", o->sn.samples_dropped);
+	if (o->perf && o->perf->wq) {
+		ft_json_u64(j, "wakings_sampled", o->sn.waker_sampled);
+		ft_json_u64(j, "wakings_without_sample", o->sn.waker_no_sample);
+	}
 	if (o->env->samples && ft_sample_unwound(o->env->samples)) {
 		int i;
 
