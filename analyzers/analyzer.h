@@ -145,6 +145,10 @@ struct ft_analyzer {
 	   can be) is not taken, for the reason @why (it prints one line); called before
 	   events() live, before init() reading a file; sampling() returns NULL after */
 	void	(*sampling_declined)(void *priv, const char *why);
+	/* its request's second event (ft_sample_req.second) is not taken, for the reason
+	   @why (it prints one line): a recording keeps one event, the kernel refuses it;
+	   called before events(); sampling() returns a request without it after */
+	void	(*second_declined)(void *priv, const char *why);
 	void	(*sample)(void *priv, const struct ft_sample *s);
 	/* returns 0, or -1 after printing one error line */
 	int	(*init)(void *priv, const struct ft_env *env);

@@ -11,7 +11,8 @@
  * on some CPUs) is rebuilt by the switch chain, and the period ends at its estimate:
  * near the task's wakeup or migration (wakeups are always recorded), else the task's
  * first record there, an upper bound. Both kinds are counted. With
- * --wakers, the sched_waking that ends a period is followed by the waker's stacks.
+ * --wakers, the sched_waking that ends a period is followed by the waker's stacks (or,
+ * with --stacks perf, has its sample: offcpu_perf.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -130,7 +131,7 @@ static void offcpu_events(void *priv, unsigned int *need, unsigned int *want)
 		*stacks |= FT_NEED(FT_EV_KSTACK);
 	if (ftrace && !o->kstack_only)
 		*stacks |= FT_NEED(FT_EV_USTACK);
-	if (ftrace || (o->stacks_auto && !o->auto_live))
+	if (ftrace || o->wakers || (o->stacks_auto && !o->auto_live))
 		*want |= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW);
 }
 
@@ -351,6 +352,10 @@ static void on_wake(struct offcpu *o, const struct ft_event *ev)
 	if (!t || !t->start || !ft_ready_wakeup(&t->r, ev, FT_READY_FIRST))
 		return;
 	t->wtgid = ev->common_pid ? ft_tasks_tgid(o->env->tasks, ev->common_pid) : 0;
+	if (o->wakers_perf) {	/* its sample of sched_waking */
+		offcpu_perf_waker(o, ev, &t->wkst, &t->wust, &t->wtgid);
+		return;
+	}
 	o->pend[ev->cpu] = t->tid;
 	o->pend_waker[ev->cpu] = true;
 }
@@ -510,7 +515,8 @@ const struct ft_analyzer ft_offcpu = {
 				  "      --state LETTERS  switch-out states counted: S, D, R (preempted)...\n"
 				  "                       or all (default: every state but R)\n"
 				  "      --delimited      a '-' frame between kernel and user stacks\n"
-				  "      --wakers         add the waker's stacks and comm (BCC offwaketime)\n"
+				  "      --wakers         add the waker's stacks and comm (BCC offwaketime;\n"
+				  "                       with --stacks perf from samples of sched_waking)\n"
 				  "      --stacks SRC     where stacks come from: perf (a perf_event_open\n"
 				  "                       sample of every switch: 127 frames, user stacks\n"
 				  "                       unwound by CFI; the default for a command, -p\n"
@@ -538,6 +544,7 @@ const struct ft_analyzer ft_offcpu = {
 	.events		= offcpu_events,
 	.sampling	= offcpu_sampling,
 	.sampling_declined = offcpu_sampling_declined,
+	.second_declined = offcpu_second_declined,
 	.sample		= offcpu_sample,
 	.init		= offcpu_init,
 	.event		= offcpu_event,

@@ -33,6 +33,8 @@ struct offcpu_stack_notes {
 	unsigned long long	before_sampling; /* ... none: before sampling began */
 	unsigned long long	ustack_limit;	/* user stacks at the 127-frame limit */
 	unsigned long long	samples_dropped; /* unmatched samples dropped, queue full */
+	unsigned long long	waker_sampled;	/* --wakers: wakeups matched with their sample */
+	unsigned long long	waker_no_sample; /* ... sched_waking ones that matched none */
 	uint64_t		match_ns;	/* largest |sample - record| time matched */
 	unsigned long long	late;		/* ... matched later (offcpu_perf_late) */
 	uint64_t		late_ns;	/* ... the latest of them */
@@ -84,6 +86,8 @@ struct offcpu {
 	bool			stacks_auto;
 	bool			auto_live;	/* ... live: a decline is said */
 	struct ft_sample_req	sreq;
+	struct ft_sample_req	wreq;		/* --wakers: every sched_waking of the targets */
+	bool			wakers_perf;	/* ... sampled beside (not declined) */
 	struct offcpu_perf	*perf;		/* ... their queues (offcpu_perf.c) */
 	/* tracking */
 	struct ft_tab		tasks;		/* tid -> struct offcpu_task */
@@ -147,6 +151,9 @@ int offcpu_callgraph_opt(struct offcpu *o, const char *arg);
 int offcpu_perf_check(struct offcpu *o, const struct ft_env *env);
 const struct ft_sample_req *offcpu_sampling(void *priv);
 void offcpu_sampling_declined(void *priv, const char *why);
+void offcpu_second_declined(void *priv, const char *why);
+void offcpu_perf_waker(struct offcpu *o, const struct ft_event *ev, uint32_t *kst,
+		       uint32_t *ust, int *tgid);
 void offcpu_sample(void *priv, const struct ft_sample *s);
 int offcpu_perf_init(struct offcpu *o);
 void offcpu_perf_late(struct offcpu *o, int tid, uint64_t end, uint32_t *kst, uint32_t *ust,

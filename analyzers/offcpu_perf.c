@@ -76,6 +76,7 @@ struct plate {
 
 struct offcpu_perf {
 	struct pqueue	*q;
+	struct pqueue	*wq;		/* --wakers: the sched_waking samples, per CPU */
 	int		ncpus;
 	uint32_t	max;		/* QUEUE_LIVE or QUEUE_FILE */
 	uint64_t	fr[FT_SAMPLE_MAX_STACK];
@@ -120,13 +121,10 @@ int offcpu_perf_check(struct offcpu *o, const struct ft_env *env)
 		       "stacks it was recorded with");
 		return -1;
 	}
-	if (o->wakers && (o->stacks_perf || o->sreq.callgraph)) {
-		ft_err("--wakers takes the waker's stacks from ftrace: not with %s",
-		       o->stacks_perf ? "--stacks perf" : "--call-graph");
-		return -1;
-	}
 	if (o->sreq.callgraph)
 		o->stacks_perf = true;
+	/* the wakers' stacks from samples of sched_waking beside the switches' */
+	o->wakers_perf = o->wakers && o->stacks_perf && !o->kstack_only && !o->ustack_only;
 	/* the default: whole user stacks where a process is chosen (a whole system's
 	   every switch copying 8 KB of stack costs too much) or a file may hold them */
 	if (!o->stacks_set && !o->stacks_perf && !o->wakers && !o->kstack_only &&
@@ -152,7 +150,26 @@ const struct ft_sample_req *offcpu_sampling(void *priv)
 	o->sreq.optional = o->stacks_auto;
 	if (!o->sreq.callgraph)
 		o->sreq.callgraph = DEFAULT_CALLGRAPH;
+	o->sreq.second = NULL;
+	if (o->wakers_perf) {	/* any task's waking of a target, per CPU */
+		o->wreq = (struct ft_sample_req){ .event = "sched:sched_waking", .period = 1,
+						  .user = true, .kernel = true,
+						  .callgraph = o->sreq.callgraph,
+						  .stack_user = o->sreq.stack_user,
+						  .pid_field = "pid" };
+		o->sreq.second = &o->wreq;
+	}
 	return &o->sreq;
+}
+
+/* offcpu_second_declined - the wakings' samples not taken: wakers without stacks */
+void offcpu_second_declined(void *priv, const char *why)
+{
+	struct offcpu *o = priv;
+
+	ft_err("offcpu --wakers: no waker stacks (they come from samples of sched_waking): %s",
+	       why);
+	o->wakers_perf = false;
 }
 
 /* offcpu_sampling_declined - the default's samples not taken: ftrace's stacks */
@@ -174,7 +191,9 @@ int offcpu_perf_init(struct offcpu *o)
 	o->stacks_perf |= o->stacks_auto;	/* not declined: taken */
 	if (!o->stacks_perf)
 		return 0;
-	if (r && (!r->event || strcmp(r->event, "sched:sched_switch") || r->period != 1)) {
+	/* profile's samples are its own: the switches' ride beside them (req.second) */
+	if (r && !o->period_cb &&
+	    (!r->event || strcmp(r->event, "sched:sched_switch") || r->period != 1)) {
 		ft_err("the samples kept are not of every sched:sched_switch (%s): "
 		       "record with ftscope offcpu --stacks perf -o FILE",
 		       r->event ? r->event : "cpu-clock");
@@ -184,6 +203,19 @@ int offcpu_perf_init(struct offcpu *o)
 	if (p)
 		p->q = calloc(o->env->ncpus, sizeof(*p->q));
 	if (!p || !p->q) {
+		free(p);
+		ft_err("out of memory");
+		return -1;
+	}
+	if (o->wakers_perf && (!r || !r->second)) {	/* a file keeps one event */
+		ft_err("offcpu --wakers: no waker stacks: a recording keeps the samples of "
+		       "sched_switch alone");
+		o->wakers_perf = false;
+	}
+	if (o->wakers_perf)
+		p->wq = calloc(o->env->ncpus, sizeof(*p->wq));
+	if (o->wakers_perf && !p->wq) {
+		free(p->q);
 		free(p);
 		ft_err("out of memory");
 		return -1;
@@ -247,10 +279,12 @@ void offcpu_sample(void *priv, const struct ft_sample *s)
 	struct psample *e;
 	long id;
 
-	/* not by env->traced: a new thread's samples come before its fork record */
-	if (!o->perf || s->tid <= 0 || s->cpu < 0 || s->cpu >= o->perf->ncpus)
+	/* not by env->traced: a new thread's samples come before its fork record; a
+	   waking's waker may be the idle task (an interrupt's) */
+	if (!o->perf || s->tid < 0 || (!s->tid && !s->event) || s->cpu < 0 ||
+	    s->cpu >= o->perf->ncpus || (s->event && !o->perf->wq))
 		return;
-	q = &o->perf->q[s->cpu];
+	q = s->event ? &o->perf->wq[s->cpu] : &o->perf->q[s->cpu];
 	if (!q->first)
 		q->first = s->ts;
 	e = q_push(o, q, o->perf->max);
@@ -367,6 +401,60 @@ void offcpu_perf_late(struct offcpu *o, int tid, uint64_t end, uint32_t *kst, ui
 }
 
 /*
+ * nearest - the sample of @tid in @q nearest in time to @ts within MATCH_NS, or NULL;
+ * the older ones, which no later record can match, dropped (with @late: one an unmatched
+ * switch-out on @cpu waits for kept, keep_late)
+ */
+static struct psample *nearest(struct pqueue *q, uint64_t ts, int tid,
+				struct offcpu_perf *late, int cpu)
+{
+	struct psample *e, *best = NULL;
+	uint64_t bd = UINT64_MAX;
+	uint32_t i;
+
+	while (q->n && (q_at(q, 0)->tid < 0 || q_at(q, 0)->ts + MATCH_NS < ts)) {
+		if (late)
+			keep_late(late, cpu, q_at(q, 0));
+		q->head = (q->head + 1) % q->cap;
+		q->n--;
+	}
+	for (i = 0; i < q->n && (e = q_at(q, i))->ts <= ts + MATCH_NS; i++) {
+		uint64_t d = e->ts > ts ? e->ts - ts : ts - e->ts;
+
+		if (e->tid == tid && d < bd) {
+			best = e;
+			bd = d;
+		}
+	}
+	return best;
+}
+
+/*
+ * offcpu_perf_waker - --wakers: the stacks of waking @ev's waker (its sample on this
+ * CPU nearest in time) into @kst, @ust, @tgid; a wakeup of another kind has none
+ */
+void offcpu_perf_waker(struct offcpu *o, const struct ft_event *ev, uint32_t *kst,
+		       uint32_t *ust, int *tgid)
+{
+	struct psample *e;
+
+	if (!o->perf || !o->perf->wq || ev->cpu < 0 || ev->cpu >= o->perf->ncpus ||
+	    ev->type != FT_EV_WAKING)
+		return;
+	e = nearest(&o->perf->wq[ev->cpu], ev->ts, ev->common_pid, NULL, 0);
+	if (!e) {
+		o->sn.waker_no_sample++;
+		return;
+	}
+	*kst = e->kst;
+	*ust = e->ust;
+	if (e->tgid > 0)
+		*tgid = e->tgid;
+	o->sn.waker_sampled++;
+	e->tid = -1;
+}
+
+/*
  * offcpu_perf_stacks - a counted switch-out @ev: the stacks of its sample (the one
  * of prev on this CPU nearest in time, within MATCH_NS) into @kst, @ust, @tgid
  */
@@ -374,9 +462,7 @@ void offcpu_perf_stacks(struct offcpu *o, const struct ft_event *ev, uint32_t *k
 			uint32_t *ust, int *tgid)
 {
 	struct pqueue *q;
-	struct psample *e, *best = NULL;
-	uint64_t bd = UINT64_MAX;
-	uint32_t i;
+	struct psample *best;
 	bool before;
 
 	if (!o->perf || ev->cpu < 0 || ev->cpu >= o->perf->ncpus)
@@ -384,19 +470,7 @@ void offcpu_perf_stacks(struct offcpu *o, const struct ft_event *ev, uint32_t *k
 	q = &o->perf->q[ev->cpu];
 	/* older ones match no record from here on: records come in time order (a late
 	   sample of an unmatched switch-out is kept for its switch-in) */
-	while (q->n && (q_at(q, 0)->tid < 0 || q_at(q, 0)->ts + MATCH_NS < ev->ts)) {
-		keep_late(o->perf, ev->cpu, q_at(q, 0));
-		q->head = (q->head + 1) % q->cap;
-		q->n--;
-	}
-	for (i = 0; i < q->n && (e = q_at(q, i))->ts <= ev->ts + MATCH_NS; i++) {
-		uint64_t d = e->ts > ev->ts ? e->ts - ev->ts : ev->ts - e->ts;
-
-		if (e->tid == ev->sw.prev_pid && d < bd) {
-			best = e;
-			bd = d;
-		}
-	}
+	best = nearest(q, ev->ts, ev->sw.prev_pid, o->perf, ev->cpu);
 	if (!best) {
 		/* a task's exit (X, Z) comes after perf closed its events: no period follows */
 		if (ev->sw.state == 'X' || ev->sw.state == 'Z')
@@ -446,6 +520,9 @@ void offcpu_perf_notes(struct offcpu *o, FILE *f)
 		fprintf(f, "offcpu: %llu switch-outs without their sample (none within %llu us), "
 			"%llu more before sampling began: no stacks\n", sn->no_sample,
 			MATCH_NS / 1000, sn->before_sampling);
+	if (o->perf->wq)
+		fprintf(f, "offcpu: wakers' stacks from perf samples of sched_waking: %llu of %llu "
+			"wakings matched\n", sn->waker_sampled, sn->waker_sampled + sn->waker_no_sample);
 	if (sn->samples_dropped)
 		fprintf(f, "offcpu: %llu samples dropped before a record could match them "
 			"(queue of %u a CPU full)\n", sn->samples_dropped, o->perf->max);
@@ -463,6 +540,10 @@ void offcpu_perf_json(struct offcpu *o, struct ft_json *j)
 	ft_json_u64(j, "deepest_kernel_stack", (uint64_t)o->sn.kdepth);
 	ft_json_u64(j, "user_stacks_at_limit", o->sn.ustack_limit);
 	ft_json_u64(j, "samples_dropped", o->sn.samples_dropped);
+	if (o->perf && o->perf->wq) {
+		ft_json_u64(j, "wakings_sampled", o->sn.waker_sampled);
+		ft_json_u64(j, "wakings_without_sample", o->sn.waker_no_sample);
+	}
 	if (o->env->samples && ft_sample_unwound(o->env->samples)) {
 		int i;
 
@@ -480,8 +561,12 @@ void offcpu_perf_fini(struct offcpu *o)
 
 	if (!o->perf)
 		return;
-	for (i = 0; i < o->perf->ncpus; i++)
+	for (i = 0; i < o->perf->ncpus; i++) {
 		free(o->perf->q[i].s);
+		if (o->perf->wq)
+			free(o->perf->wq[i].s);
+	}
+	free(o->perf->wq);
 	free(o->perf->q);
 	free(o->perf);
 	o->perf = NULL;

@@ -135,6 +135,10 @@ static int profile_check(void *priv, const struct ft_env *env)
 		       "holds the samples it was recorded with");
 		return -1;
 	}
+	/* every switch copying its stack (dwarf: 8 KB) costs too much system wide: as
+	   offcpu's default, where a process is chosen */
+	p->sw_on = p->offcpu && env->live && !p->period_set &&
+		   (env->task_filter || env->command) && !env->all && !env->cpu_on;
 	max = env->live && p->freq_set ? max_sample_rate() : 0;
 	if (max > 0 && p->req.freq > (uint64_t)max) {
 		ft_err("-F %llu is above kernel.perf_event_max_sample_rate (%ld Hz)",
@@ -154,6 +158,8 @@ static void profile_events(void *priv, unsigned int *need, unsigned int *want)
 	if (!p->offcpu)
 		return;
 	*need |= FT_NEED(FT_EV_SWITCH);
+	if (p->sw_on)		/* the stacks come with the switches' samples */
+		return;
 	if (!p->ustack_only)
 		*need |= FT_NEED(FT_EV_KSTACK);
 	if (!p->kstack_only)
@@ -179,7 +185,24 @@ static const struct ft_sample_req *profile_sampling(void *priv)
 	   2640 of 20000 samples where the frame-pointer walk lost none */
 	if (!p->req.callgraph)
 		p->req.callgraph = p->period_set ? FT_CG_FP : DEFAULT_CALLGRAPH;
+	p->req.second = NULL;
+	if (p->sw_on) {		/* the off-CPU stacks: every switch, as the samples' */
+		p->sw = (struct ft_sample_req){ .event = "sched:sched_switch", .period = 1,
+						.user = p->req.user, .kernel = p->req.kernel,
+						.callgraph = p->req.callgraph,
+						.stack_user = p->req.stack_user };
+		p->req.second = &p->sw;
+	}
 	return &p->req;
+}
+
+/* profile_second_declined - the switches' samples not taken: ftrace's off-CPU stacks */
+static void profile_second_declined(void *priv, const char *why)
+{
+	struct profile *p = priv;
+
+	ft_err("profile's off-CPU stacks from ftrace (frame pointers, 8 user frames): %s", why);
+	p->sw_on = false;
 }
 
 /* sum_of - the totals of key @key (@n parts), made when new; NULL when out of memory */
@@ -330,6 +353,8 @@ static int profile_init(void *priv, const struct ft_env *env)
 	p->oc.kstack_only = p->kstack_only;
 	p->oc.period_cb = on_period;
 	p->oc.period_ctx = p;
+	/* the switches sampled: off-CPU stacks matched from their samples */
+	p->oc.stacks_perf = p->sw_on && env->sampled && env->sampled->second;
 	if (offcpu_track_init(&p->oc, env))
 		goto fail;
 	if (ft_tab_init(&p->seen, sizeof(struct profile_thread)) || ft_intern_init(&p->keys)) {
@@ -384,6 +409,13 @@ static void profile_sample(void *priv, const struct ft_sample *s)
 	int nk = s->nk, nu = s->nu, i;
 	long id;
 
+	if (s->event) {		/* a switch's: offcpu's queues, for its switch-out record */
+		struct ft_sample sw = *s;
+
+		sw.event = 0;	/* offcpu's own first event (its second: wakings) */
+		offcpu_sample(&p->oc, &sw);
+		return;
+	}
 	/* no filter here: the kernel samples only the traced tasks and CPUs (per-task
 	   events, and their children from birth, before any fork record is read), a file
 	   keeps only those, and -C, -p and -t on a file are applied before samples come */
@@ -520,6 +552,7 @@ const struct ft_analyzer ft_profile = {
 	.max_wait_ms	= 100,
 	.events		= profile_events,
 	.sampling	= profile_sampling,
+	.second_declined = profile_second_declined,
 	.sample		= profile_sample,
 	.init		= profile_init,
 	.event		= profile_event,

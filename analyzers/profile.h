@@ -39,6 +39,11 @@ struct profile {
 	const struct ft_env	*env;
 	/* options */
 	struct ft_sample_req	req;
+	/* --offcpu where a process is chosen, live: every sched_switch sampled beside
+	   (req.second), the off-CPU stacks matched as offcpu's (offcpu_perf.c), unless
+	   declined (a recording, a kernel that refuses): then ftrace's */
+	struct ft_sample_req	sw;
+	bool			sw_on;
 	bool			freq_set, period_set, event_set;
 	bool			folded, offcpu, state;
 	bool			ustack_only, kstack_only;	/* -u, -k */

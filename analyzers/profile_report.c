@@ -279,6 +279,12 @@ static void print_notes(struct profile *p, FILE *f)
 				p->oc.notes.dropped + p->oc.notes.unpaired);
 	}
 	fputc('\n', f);
+	if (p->oc.perf)
+		fprintf(f, "profile: off-CPU stacks from samples of sched_switch: %llu of %llu "
+			"switch-outs matched, %llu without their sample, %llu before sampling "
+			"began\n", p->oc.sn.sampled,
+			p->oc.sn.sampled + p->oc.sn.no_sample + p->oc.sn.before_sampling,
+			p->oc.sn.no_sample, p->oc.sn.before_sampling);
 	if (p->n.ustack_early || p->n.ustack_unmapped)
 		fprintf(f, "profile: user stacks (frame-pointer walk): %llu end early at code built "
 			"without frame pointers, %llu of processes whose mappings were never read "
@@ -327,6 +333,12 @@ static void json_head(struct profile *p, struct ft_json *j)
 	ft_json_u64(j, "off_cpu_us", p->n.off_ns / 1000);
 	ft_json_u64(j, "off_cpu_periods", p->n.periods);
 	ft_json_u64(j, "off_cpu_periods_cut_at_a_sample", p->n.clamped);
+	ft_json_str(j, "off_cpu_stack_source", p->oc.perf ? "perf" : "ftrace");
+	if (p->oc.perf) {
+		ft_json_u64(j, "switch_outs_sampled", p->oc.sn.sampled);
+		ft_json_u64(j, "switch_outs_without_sample", p->oc.sn.no_sample);
+		ft_json_u64(j, "switch_outs_before_sampling", p->oc.sn.before_sampling);
+	}
 	ft_wait_notes_json(j, &p->oc.notes);
 }
 

@@ -164,7 +164,7 @@ int ft_cmd_record(int argc, char **argv)
 		run.want = RECORD_DEFAULT_WANT;
 		if (named.n) {
 			run.need = run.want = 0;
-			ft_stages_negotiate(&named, true, o.clock);
+			ft_stages_negotiate(&named, true, true, o.clock);
 			ft_stages_events(&named, &run.need, &run.want);
 			run.tps = ft_stages_tps(&named);
 			run.samplers = &named;	/* profile's samples, kept in the file */

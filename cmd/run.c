@@ -410,7 +410,8 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	struct ft_pmu pmu = { 0 };
 	int ret = FT_PARSE_RUN;
 
-	ft_stages_negotiate(r->samplers ? r->samplers : &r->stages, !o->input, o->clock);
+	ft_stages_negotiate(r->samplers ? r->samplers : &r->stages, !o->input, o->output != NULL,
+			    o->clock);
 	ft_stages_events(&r->stages, &p.need, &p.want);
 	p.tps = ft_tp_append(r->tps, ft_stages_tps(&r->stages));
 	if (r->funcs) {

@@ -89,7 +89,7 @@ static void on_sample(void *ctx, const struct ft_sample *s)
 	if (s->cpu < 0 || s->cpu >= sm->ncpus || (sm->cpu_on && !sm->cpu_on[s->cpu]) ||
 	    (sm->shown && !ft_imap_get(sm->shown, s->tid) && !ft_imap_get(sm->shown, s->pid)))
 		return;
-	if (sm->cap && !sm->keep_failed &&
+	if (sm->cap && !sm->keep_failed && !s->event &&
 	    (ft_sample_blob_add(&sm->keep, &sm->keep_len, &sm->keep_cap, s) || name(sm, s)))
 		sm->keep_failed = true;
 	if (sm->stages)

@@ -96,13 +96,33 @@ static const char *refusal(const struct ft_sample_req *r, const char *clock, cha
 	return why;
 }
 
+/*
+ * second - the second event of stage @i's request yields where the run keeps its
+ * samples in a file (@keep: the file holds one event) or, live, the kernel refuses it
+ */
+static void second(const struct ft_stages *s, int i, bool live, bool keep, const char *clock)
+{
+	const struct ft_sample_req *r = req_of(s, i);
+	char why[160];
+
+	if (!r || !r->second || !s->st[i].a->second_declined)
+		return;
+	if (keep)
+		snprintf(why, sizeof(why), "a recording keeps one sampled event (%s)",
+			 r->event ? r->event : "cpu-clock");
+	else if (!live || !refusal(r->second, clock, why, sizeof(why)))
+		return;
+	s->st[i].a->second_declined(s->st[i].priv, why);
+}
+
 /**
  * ft_stages_negotiate - a run has one set of sampling rings: an optional request
  * (an analyzer's default) yields to one asked for, then to the first optional one;
- * live, the one left yields where it cannot be sampled (refusal). Before
- * ft_stages_events: a declined analyzer asks for other events instead.
+ * live, the one left yields where it cannot be sampled (refusal), and its second
+ * event where the run keeps its samples (@keep: -o FILE) or the kernel refuses it.
+ * Before ft_stages_events: a declined analyzer asks for other events instead.
  */
-void ft_stages_negotiate(const struct ft_stages *s, bool live, const char *clock)
+void ft_stages_negotiate(const struct ft_stages *s, bool live, bool keep, const char *clock)
 {
 	const struct ft_sample_req *r;
 	int i, taker = -1;
@@ -121,6 +141,7 @@ void ft_stages_negotiate(const struct ft_stages *s, bool live, const char *clock
 	r = optional_req(s, taker);
 	if (live && r && refusal(r, clock ? clock : "mono", why, sizeof(why)))
 		decline(s, taker, why);
+	second(s, taker, live, keep, clock ? clock : "mono");
 }
 
 /*

@@ -28,7 +28,7 @@ struct ft_stages {
 	bool			sections;	/* report: "==> TITLE <==" sections, JSON "reports" */
 };
 
-void ft_stages_negotiate(const struct ft_stages *s, bool live, const char *clock);
+void ft_stages_negotiate(const struct ft_stages *s, bool live, bool keep, const char *clock);
 void ft_stages_decline(const struct ft_stages *s, const char *why);
 void ft_stages_events(const struct ft_stages *s, unsigned int *need, unsigned int *want);
 struct ft_tp *ft_stages_tps(const struct ft_stages *s);

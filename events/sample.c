@@ -298,6 +298,7 @@ int ft_sample_file_next(struct ft_sample_file *f, struct ft_sample *s, uint64_t 
 	s->cpu = (int)cpu;
 	s->nk = nk;
 	s->nu = nu;
+	s->event = 0;		/* a file keeps one event (a second is never recorded) */
 	s->ip = ip;
 	s->maps = NULL;
 	s->maps_len = 0;

@@ -42,6 +42,13 @@ struct ft_sample_req {
 	bool		optional;	/* the analyzer's default, not asked for: it yields
 					   (sampling_declined) to a request that was, to a
 					   kernel that refuses, to a file without such samples */
+	/* a second event on the same rings (profile --offcpu: every sched:sched_switch,
+	   the same call graph), its samples marked event 1; NULL: none */
+	const struct ft_sample_req *second;
+	/* a second event's: one per CPU, any task's (not per target), filtered on this
+	   field of its tracepoint being one of the run's targets (offcpu --wakers: the
+	   wakee's "pid" of sched_waking; every one system wide); NULL: as the first */
+	const char	*pid_field;
 };
 
 /* One sample. Frames are leaf first: nk kernel addresses, then nu user ones. */
@@ -50,6 +57,7 @@ struct ft_sample {
 	uint64_t	period;		/* what it stands for: ns for cpu-clock, else events */
 	int		pid, tid, cpu;
 	int		nk, nu;
+	int		event;		/* 0: the request's event, 1: its second's */
 	const uint64_t	*ip;		/* nk + nu frames */
 	/* live: the process's file mappings (trace-cmd's PROCMAPS text) when new or
 	   changed since its last sample, for ft_usyms_add_maps; else NULL */

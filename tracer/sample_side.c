@@ -2,8 +2,8 @@
 /*
  * The mapping records of one drain round, in time order (tracer/sample_side.h), and
  * what each does to the processes' mappings. Each carries the sample_id trailer
- * (sample_id_all; TID, TIME, CPU of the sampler's sample type): its time is the u64
- * 16 bytes from its end. Records of one CPU come in time order; ties keep the order
+ * (sample_id_all; TID, TIME, CPU, IDENTIFIER of the sampler's sample type): its time
+ * is the u64 24 bytes from its end. Records of one CPU come in time order; ties keep the order
  * they were read in.
  */
 #include <linux/perf_event.h>
@@ -15,14 +15,18 @@
 #include "tracer/sample_maps.h"
 #include "tracer/sample_side.h"
 
-/* record_ts - the time of a non-sample record (sample_id_all: TID, TIME, CPU at its end) */
+/* Bytes of the sample_id trailer: TID, TIME, CPU, IDENTIFIER (u64 each) */
+#define TRAILER	32
+
+/* record_ts - the time of a non-sample record (sample_id_all: TID, TIME, CPU, IDENTIFIER at
+   its end) */
 static uint64_t record_ts(const unsigned char *p, const unsigned char *end)
 {
 	uint64_t ts;
 
-	if (end - p < 24)
+	if (end - p < TRAILER)
 		return 0;
-	memcpy(&ts, end - 16, 8);
+	memcpy(&ts, end - TRAILER + 8, 8);
 	return ts;
 }
 
@@ -35,7 +39,7 @@ static void side_mmap(struct ft_smaps *m, const struct perf_event_header *h,
 	uint32_t ids[2], mm[2];
 	uint64_t v[3];
 
-	if (end - p < 8 + 24 + 24 + 8 + 1 + 24)
+	if (end - p < 8 + 24 + 24 + 8 + 1 + TRAILER)
 		return;
 	memcpy(ids, p, 8);
 	memcpy(v, p + 8, 24);
@@ -48,7 +52,7 @@ static void side_mmap(struct ft_smaps *m, const struct perf_event_header *h,
 		r.dev = makedev(mm[0], mm[1]);
 	}
 	p += 8 + 24 + 24 + 8;
-	if (strnlen((const char *)p, end - 24 - p) == (size_t)(end - 24 - p))
+	if (strnlen((const char *)p, end - TRAILER - p) == (size_t)(end - TRAILER - p))
 		return;
 	r.path = (const char *)p;
 	ft_smaps_mmap(m, (int)ids[0], &r);

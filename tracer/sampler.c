@@ -19,19 +19,13 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <tracefs.h>
-
+#include "lib/file.h"
 #include "lib/util.h"
 #include "tracer/opts.h"
-#include "tracer/pmu.h"
-#include "tracer/probes.h"
 #include "tracer/sampler.h"
-#include "tracer/session.h"
 
 /* Data pages of a CPU's ring: 2 MiB, a second of 999 Hz samples with deep stacks;
    with dwarf 32 MiB: the samples are drained only as far as the trace's records are
@@ -42,112 +36,11 @@
 #define RING_PAGES_DWARF	8192
 #define RING_DWARF_ALL	(256ULL << 20)
 
-#define SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
-
-/* uprobe_type - the dynamic PMU type of uprobes, or -1 */
-static long uprobe_type(void)
-{
-	char *text = ft_read_file("/sys/bus/event_source/devices/uprobe/type", 64, NULL);
-	long t = text && *text ? strtol(text, NULL, 10) : -1;
-
-	free(text);
-	return t;
-}
-
-/* is_tracepoint_system - does tracefs have an event system named @sys? */
-static bool is_tracepoint_system(const char *sys)
-{
-	char path[512];
-	struct stat st;
-
-	if (!*sys || strchr(sys, '/') || ft_tracefs_mount())
-		return false;
-	snprintf(path, sizeof(path), "%s/events/%s", tracefs_tracing_dir(), sys);
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-/* resolve_uprobe - "lib:func" or "/path:func" as the uprobe PMU's event; prints the error */
-static int resolve_uprobe(struct ft_sampler *sp, const char *spec)
-{
-	static char path[4096];	/* config1 points at it until perf_event_open */
-	long type = uprobe_type();
-	uint64_t off;
-
-	if (type < 0) {
-		ft_err("cannot sample '%s': this kernel has no uprobe PMU", spec);
-		return -1;
-	}
-	if (ft_probes_user_fn(spec, path, sizeof(path), &off))
-		return -1;
-	sp->type = (uint32_t)type;
-	sp->entry_probe = true;
-	sp->config = 0;			/* not a return probe */
-	sp->config1 = (uint64_t)(uintptr_t)path;
-	sp->config2 = off;
-	return 0;
-}
-
-/**
- * ft_sampler_resolve - the event of @req: a software, hardware or cache event or a
- * tracepoint (as `stat -e` takes them), or a user function (as funclat takes it)
- * Returns 0, or -1 after printing one line.
- */
-int ft_sampler_resolve(struct ft_sampler *sp, const struct ft_sample_req *req)
-{
-	struct ft_pmu_event e = { 0 };
-	const char *ev = req->event ? req->event : "cpu-clock", *colon = strrchr(ev, ':');
-	char sys[128];
-
-	sp->req = *req;
-	if (!sp->req.freq && !sp->req.period)
-		sp->req.freq = 99;		/* perf's and BCC's profile default */
-	snprintf(sp->name, sizeof(sp->name), "%s", ev);
-	if (sp->req.callgraph == FT_CG_DWARF && !sp->req.stack_user)
-		sp->req.stack_user = FT_STACK_USER_DEFAULT;
-	if (strlen(ev) >= sizeof(e.name)) {
-		ft_err("event name too long: %s", ev);
-		return -1;
-	}
-	if (colon) {
-		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - ev), ev);
-		/* not a tracepoint, not :u/:k modifiers: a user function */
-		if (strchr(sys, '/') || (!is_tracepoint_system(sys) &&
-					 strspn(colon + 1, "uk") != strlen(colon + 1)))
-			return resolve_uprobe(sp, ev);
-	}
-	snprintf(e.name, sizeof(e.name), "%s", ev);
-	if (ft_pmu_event_resolve(&e))
-		return -1;
-	sp->type = e.type;
-	sp->config = e.config;
-	return 0;
-}
-
-/**
- * ft_sampler_clock - how samples are stamped on trace clock @name (NULL: mono):
- * 1 with *@id the clockid, 0 for perf's own clock (perf and local are both the
- * kernel's local_clock), -1 for a clock perf_event_open has no twin of
- */
-int ft_sampler_clock(const char *name, int *id)
-{
-	static const struct { const char *name; int id; } ids[] = {
-		{ "mono", CLOCK_MONOTONIC }, { "boot", CLOCK_BOOTTIME },
-		{ "mono_raw", CLOCK_MONOTONIC_RAW }, { "tai", CLOCK_TAI },
-	};
-	unsigned int i;
-
-	if (!name)
-		name = "mono";
-	if (!strcmp(name, "perf") || !strcmp(name, "local"))
-		return 0;
-	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
-		if (!strcmp(name, ids[i].name)) {
-			*id = ids[i].id;
-			return 1;
-		}
-	return -1;
-}
+/* IDENTIFIER: the event's id first in each sample (and last in each other record's
+   sample_id trailer), whatever the event: a ring shared by two events tells them apart */
+#define SAMPLE_TYPE	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
+			 PERF_SAMPLE_CALLCHAIN)
 
 /* max_stack - the deepest callchain to ask for: 127, or kernel.perf_event_max_stack if lower */
 static uint16_t max_stack(void)
@@ -159,44 +52,50 @@ static uint16_t max_stack(void)
 	return (uint16_t)(v > 0 && v < FT_SAMPLE_MAX_STACK ? v : FT_SAMPLE_MAX_STACK);
 }
 
-/* open_one - one sampling event on task @pid (-1: all) and @cpu; -1 with errno set */
-static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit)
+/*
+ * ft_sampler_open_one - one sampling event on task @pid (-1: all) and @cpu: the request's, or
+ * with @second its second's (no mapping records: the first's give them); -1 with
+ * errno set
+ */
+int ft_sampler_open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit, bool second)
 {
+	const struct ft_sample_req *r = second ? &sp->req2 : &sp->req;
 	struct perf_event_attr a;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
-	a.type = sp->type;
-	a.config = sp->config;
-	a.config1 = sp->config1;
-	a.config2 = sp->config2;
+	a.type = second ? sp->type2 : sp->type;
+	a.config = second ? sp->config_2 : sp->config;
+	a.config1 = second ? 0 : sp->config1;
+	a.config2 = second ? 0 : sp->config2;
 	a.sample_type = SAMPLE_TYPE;
 #ifdef __x86_64__
 	/*
 	 * At a function's entry the return address is still on the stack top, not in a
 	 * frame: a frame-pointer walk skips the caller. Eight bytes of stack give it.
 	 */
-	if (sp->entry_probe && sp->req.user && !sp->dwarf) {
+	if (!second && sp->entry_probe && sp->req.user && !sp->dwarf) {
 		a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 		a.sample_regs_user = 1ULL << PERF_REG_X86_SP;
 		a.sample_stack_user = 8;
 	}
 #endif
-	if (sp->req.freq) {
+	if (r->freq) {
 		a.freq = 1;
-		a.sample_freq = sp->req.freq;
+		a.sample_freq = r->freq;
 	} else {
-		a.sample_period = sp->req.period ? sp->req.period : 1;
+		a.sample_period = r->period ? r->period : 1;
 	}
 	a.disabled = 1;
 	a.inherit = inherit;
-	a.enable_on_exec = sp->on_exec;
-	a.exclude_callchain_user = !sp->req.user;
-	a.exclude_callchain_kernel = !sp->req.kernel;
+	/* a per-CPU event of any task is enabled at once (ft_sampler_enable) */
+	a.enable_on_exec = sp->on_exec && !(second && sp->req2.pid_field);
+	a.exclude_callchain_user = !r->user;
+	a.exclude_callchain_kernel = !r->kernel;
 	if (sp->dwarf) {	/* user frames from the stack copy, kernel ones as before */
 		a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 		a.sample_regs_user = ft_sampler_uregs_mask();
-		a.sample_stack_user = sp->req.stack_user;
+		a.sample_stack_user = r->stack_user;
 		a.exclude_callchain_user = 1;
 	}
 	a.sample_max_stack = sp->max_stack;
@@ -204,7 +103,7 @@ static int open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit)
 	a.use_clockid = ft_sampler_clock(sp->clock, &a.clockid) > 0;
 	/* the kernel's own word on mappings, execs and forks: user frames of a process
 	   that exits before the rings are drained still get their names */
-	a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 1;
+	a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = !second;
 	a.sample_id_all = 1;	/* their times: applied in order (sample_side.c), each sample read
 				   against the maps of its moment */
 	a.watermark = 1;
@@ -238,18 +137,19 @@ static void open_error(const struct ft_sampler *sp, int pid)
  */
 static int open_or_fp(struct ft_sampler *sp, int pid, int cpu, bool inherit, bool first)
 {
-	int fd = open_one(sp, pid, cpu, inherit), e = errno;
+	int fd = ft_sampler_open_one(sp, pid, cpu, inherit, false), e = errno;
 
 	if (fd >= 0 || !first || !sp->dwarf || (e != EINVAL && e != EOPNOTSUPP && e != ENOSYS))
 		return fd;
 	sp->dwarf = false;
-	fd = open_one(sp, pid, cpu, inherit);
+	fd = ft_sampler_open_one(sp, pid, cpu, inherit, false);
 	if (fd < 0) {
 		sp->dwarf = true;	/* as asked: the caller reports the first error */
 		errno = e;
 		return fd;
 	}
 	sp->req.callgraph = FT_CG_FP;
+	sp->req2.callgraph = FT_CG_FP;
 	ft_err("this kernel does not copy user stacks into samples (PERF_SAMPLE_STACK_USER: %s): "
 	       "user stacks by frame-pointer walk", strerror(e));
 	return fd;
@@ -310,7 +210,8 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 	sp->ip = malloc(2 * FT_SAMPLE_MAX_STACK * sizeof(*sp->ip));
 	sp->hup = calloc((size_t)sp->ntgt * sp->ncpus, sizeof(*sp->hup));
 	sp->side = calloc(sp->ncpus, sizeof(*sp->side));
-	if (!sp->fd || !sp->ring || !sp->ip || !sp->hup || !sp->side || ft_smaps_init(&sp->maps)) {
+	if (!sp->fd || !sp->ring || !sp->ip || !sp->hup || !sp->side ||
+	    ft_sampler_alloc_second(sp, per_task, pids, npids) || ft_smaps_init(&sp->maps)) {
 		ft_err("out of memory");
 		return -1;
 	}
@@ -339,8 +240,15 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 				return -1;
 			if (first < 0)
 				first = fd;
+			if (sp->req2.pid_field && t)
+				continue;	/* per CPU: once */
+			if (sp->fd2 && ft_sampler_open_second(sp, cpu * sp->ntgt + t,
+						   per_task && !sp->req2.pid_field ? pids[t] : -1,
+						   cpu, per_task && !sp->req2.pid_field, first))
+				return -1;
 		}
 	}
+	ft_sampler_sort_ids(sp);
 	if (!ft_sampler_pollfds(sp, &pfd, 1)) {
 		errno = ENODEV;
 		open_error(sp, -1);
@@ -357,13 +265,22 @@ static void ioctl_all(struct ft_sampler *sp, unsigned long req)
 	for (i = 0; sp->fd && i < sp->ntgt * sp->ncpus; i++)
 		if (sp->fd[i] >= 0)
 			ioctl(sp->fd[i], req, 0);
+	for (i = 0; i < sp->nfd2; i++)
+		if (sp->fd2[i] >= 0)
+			ioctl(sp->fd2[i], req, 0);
 }
 
 /* ft_sampler_enable - start sampling now (a command's events start at its exec) */
 void ft_sampler_enable(struct ft_sampler *sp)
 {
+	int i;
+
 	if (!sp->on_exec)
 		ioctl_all(sp, PERF_EVENT_IOC_ENABLE);
+	else	/* a per-CPU second event: no exec enables it */
+		for (i = 0; sp->req2.pid_field && i < sp->nfd2; i++)
+			if (sp->fd2[i] >= 0)
+				ioctl(sp->fd2[i], PERF_EVENT_IOC_ENABLE, 0);
 }
 
 /* ft_sampler_disable - stop sampling; what the rings hold stays to be drained */
@@ -429,7 +346,7 @@ static bool frames(struct ft_sampler *sp, struct ft_sample *s, const unsigned ch
 		if (n < 0)
 			return false;
 		s->nu = n;
-	} else if (sp->entry_probe && s->nu && s->nu < FT_SAMPLE_MAX_STACK &&
+	} else if (sp->entry_probe && !s->event && s->nu && s->nu < FT_SAMPLE_MAX_STACK &&
 		   entry_return(p, end, &ret) && (s->nu < 2 || user[1] != ret)) {
 		memmove(user + 2, user + 1, (s->nu - 1) * sizeof(*user));
 		user[1] = ret;
@@ -444,14 +361,16 @@ static bool frames(struct ft_sampler *sp, struct ft_sample *s, const unsigned ch
 static bool parse_sample(struct ft_sampler *sp, const unsigned char *p, const unsigned char *end,
 			 struct ft_sample *s)
 {
-	uint64_t ip, pt, cpu;
+	uint64_t id, ip, pt, cpu;
 
-	if (!ft_take8(&p, end, &ip) || !ft_take8(&p, end, &pt) || !ft_take8(&p, end, &s->ts) ||
+	if (!ft_take8(&p, end, &id) || !ft_take8(&p, end, &ip) || !ft_take8(&p, end, &pt) ||
+	    !ft_take8(&p, end, &s->ts) ||
 	    !ft_take8(&p, end, &cpu) || !ft_take8(&p, end, &s->period))
 		return false;
 	s->pid = (int)(uint32_t)pt;
 	s->tid = (int)(uint32_t)(pt >> 32);
 	s->cpu = (int)(uint32_t)cpu;
+	s->event = ft_sampler_is_second(sp, id);
 	s->maps = NULL;
 	s->maps_len = 0;
 	s->comm = NULL;
@@ -495,14 +414,14 @@ static void one_record(struct ft_sampler *sp, const struct perf_event_header *h,
 	}
 }
 
-/* sample_ts - the time of a PERF_RECORD_SAMPLE (after its ip, pid and tid); 0 if short */
+/* sample_ts - the time of a PERF_RECORD_SAMPLE (after its id, ip, pid and tid); 0 if short */
 static uint64_t sample_ts(const struct perf_event_header *h)
 {
 	uint64_t ts;
 
-	if (h->size < sizeof(*h) + 24)
+	if (h->size < sizeof(*h) + 32)
 		return 0;
-	memcpy(&ts, (const unsigned char *)(h + 1) + 16, 8);
+	memcpy(&ts, (const unsigned char *)(h + 1) + 24, 8);
 	return ts;
 }
 
@@ -543,6 +462,8 @@ static void walk_ring(struct ft_sampler *sp, int cpu, uint64_t head, bool side, 
 		if (side) {
 			if (ft_side_is(rec) && ft_sideq_add(&sp->sideq, rec))
 				ft_side_record(&sp->maps, rec);	/* out of memory: now */
+			if (rec->type == PERF_RECORD_FORK && sp->nftid && h.size >= sizeof(h) + 16)
+				ft_sampler_add_ftid(sp, (int)((const uint32_t *)(rec + 1))[2]);
 		} else if (rec->type == PERF_RECORD_SAMPLE && sample_ts(rec) > upto)
 			break;		/* the next round's */
 		else
@@ -582,6 +503,8 @@ int ft_sampler_drain(struct ft_sampler *sp, uint64_t upto, ft_sample_fn fn, void
 	for (i = 0; i < sp->sideq.n; i++)
 		ft_side_record(&sp->maps, ft_sideq_get(&sp->sideq, i));
 	ft_sideq_reset(&sp->sideq);
+	if (sp->nftid)
+		ft_sampler_refilter(sp);
 	for (cpu = 0; sp->ring && cpu < sp->ncpus; cpu++)
 		if (sp->ring[cpu])
 			walk_ring(sp, cpu, head[cpu], false, upto, fn, ctx);
@@ -612,6 +535,21 @@ void ft_sampler_close(struct ft_sampler *sp)
 	for (i = 0; sp->fd && i < sp->ntgt * sp->ncpus; i++)
 		if (sp->fd[i] >= 0)
 			close(sp->fd[i]);
+	for (i = 0; i < sp->nfd2; i++)
+		if (sp->fd2[i] >= 0)
+			close(sp->fd2[i]);
+	free(sp->fd2);
+	free(sp->id2);
+	free(sp->filter2);
+	free(sp->ftid);
+	sp->filter2 = NULL;
+	sp->ftid = NULL;
+	sp->nftid = 0;
+	sp->capftid = 0;
+	sp->fd2 = NULL;
+	sp->id2 = NULL;
+	sp->nid2 = sp->nfd2 = sp->ftid_done = 0;
+	sp->capfd2 = sp->capid2 = 0;
 	free(sp->fd);
 	free(sp->ring);
 	free(sp->wrap);

@@ -46,6 +46,23 @@ struct ft_sampler {
 	bool			maps_on;
 	bool			dwarf;		/* user stacks copied and unwound by CFI */
 	struct ft_unwinder	*unw;		/* ... the unwinder, for the sampler's life */
+	/* the request's second event (req.second: profile --offcpu's sched_switch), on
+	   the same rings; its samples are event 1, known by their PERF_SAMPLE_IDENTIFIER */
+	struct ft_sample_req	req2;
+	char			name2[128];
+	uint32_t		type2;
+	uint64_t		config_2;
+	int			*fd2;		/* ncpus x ntgt, -1 when not open, then the
+					   per-CPU ones of new tids (refilter) */
+	int			nfd2;
+	size_t			capfd2, capid2;
+	uint64_t		*id2;		/* their ids (PERF_EVENT_IOC_ID), sorted */
+	int			nid2;
+	char			*filter2;	/* req2.pid_field's filter on the targets */
+	int			*ftid;		/* ... their tids, and their threads' and children's */
+	int			nftid;		/* ... as FORK records bring them */
+	size_t			capftid;
+	int			ftid_done;	/* ... those filtered by open events */
 };
 
 int ft_sampler_clock(const char *name, int *id);
@@ -58,6 +75,16 @@ int ft_sampler_pollfds(const struct ft_sampler *sp, struct pollfd *pfd, int max)
 int ft_sampler_drain(struct ft_sampler *sp, uint64_t upto, ft_sample_fn fn, void *ctx);
 void ft_sampler_hangup(struct ft_sampler *sp, int fd);
 void ft_sampler_close(struct ft_sampler *sp);
+
+/* Inside the stage: an event's open (sampler.c), the second event (sampler_second.c). */
+int ft_sampler_open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit, bool second);
+int ft_sampler_open_second(struct ft_sampler *sp, int i, int pid, int cpu, bool inherit,
+			   int first);
+int ft_sampler_alloc_second(struct ft_sampler *sp, bool per_task, const int *pids, int npids);
+int ft_sampler_add_ftid(struct ft_sampler *sp, int tid);
+void ft_sampler_refilter(struct ft_sampler *sp);
+void ft_sampler_sort_ids(struct ft_sampler *sp);
+bool ft_sampler_is_second(const struct ft_sampler *sp, uint64_t id);
 
 /* The record readers (tracer/sample_unwind.c). */
 

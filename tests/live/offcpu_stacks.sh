@@ -190,7 +190,17 @@ bad() {
 	fi
 }
 bad offcpu_stacks_bad_source 2 offcpu --stacks dwarf -d 1
-bad offcpu_stacks_perf_wakers 2 offcpu --stacks perf --wakers -d 1
+# --wakers with perf stacks: the waker's stack from its sample of sched_waking (one
+# event per CPU, filtered on the wakee: the command and the threads it makes). chains
+# is built -O2 without frame pointers: ch-writer wakes ch-reader by a pipe write every
+# 100 ms, from writer() (a static function, start_thread's callee); its whole stack
+# holds start_thread, writer and the kernel's pipe_write, where a frame-pointer walk
+# (ftrace's, or --call-graph fp) keeps `write` alone. Time: ch-reader's own off-CPU
+# time in its reads (10 x 100 ms), within offcpu's bounds.
+ft offcpu_stacks_perf_wakers 0 offcpu --wakers --stacks perf -f -- $WL/chains \
+	> $OUT/stk-wk.folded 2>$OUT/stk-wk.err
+check offcpu_stacks_perf_wakers wchain $OUT/stk-wk.folded $OUT/stk-wk.err ch-reader ch-writer \
+	start_thread,writer pipe_write 1000000
 ft offcpu_stacks_perf_file_without_samples 0 offcpu --stacks ftrace -o $OUT/stk-ft.dat -- \
 	$WL/deepblock 2 10 >/dev/null 2>&1
 bad offcpu_stacks_perf_file_without_samples 1 offcpu --stacks perf -i $OUT/stk-ft.dat

@@ -8,7 +8,7 @@
 #              bad input.
 # requires: root; perf for the peer check (skipped without it)
 . tests/live/lib.sh
-plan 25
+plan 29
 need_root profile || exit 0
 PY=tests/live/profile_check.py
 
@@ -190,6 +190,49 @@ fi
 if run profile_offcpu_state $OUT/prof-state.folded --offcpu --state -f -- $WL/computesleep 1000 500; then
 	check profile_offcpu_state wall $OUT/prof-state.folded $OUT/prof-state.folded.err \
 		computesleep 3 sleep_here 5 compute_here 5 '[sleeping]_[o]'
+fi
+
+# --offcpu's off-CPU stacks where a process is chosen: samples of every sched_switch
+# beside the cpu-clock ones, with the same call graph. deepblock sleeps 20 x 50 ms under
+# main -> f1 -> ... -> f12 -> nap -> nanosleep; it keeps frame pointers, Debian's libc
+# has none: CFI (the default) gives the whole chain through libc to nap, the frame-
+# pointer walk (--call-graph fp) loses nap only, ftrace's stacks (before) kept 8 user
+# frames (f6..f12, clock_nanosleep: no main). The time on the chain is the workload's
+# own off-CPU time (its offwin line: the kernel's counters), within offcpu's bounds
+# (offcpu_check.py against_offwin), the design's 1 s.
+CHAIN=main,f1,f2,f3,f4,f5,f6,f7,f8,f9,f10,f11,f12
+if run profile_offcpu_stacks_whole $OUT/prof-deep.folded --offcpu -f -- $WL/deepblock; then
+	PY=tests/live/offcpu_check.py check profile_offcpu_stacks_whole chain \
+		$OUT/prof-deep.folded $OUT/prof-deep.folded.err dp-sleeper $CHAIN,nap do_nanosleep 1000000
+	# every switch-out of the run had its sample (deepblock's 20 sleeps at least; a
+	# switch-out of the command before its exec, when sampling begins, has none and is
+	# counted apart, as offcpu_stacks_perf_all_matched allows), none lost (the footer:
+	# "N samples, 0 lost")
+	m=$(sed -n 's/^profile: off-CPU stacks from samples of sched_switch: \([0-9]*\) of [0-9]* switch-outs matched, 0 without.*/\1/p' \
+		$OUT/prof-deep.folded.err)
+	if [ -n "$m" ] && [ "$m" -ge 20 ] && grep -qE '[0-9]+ samples, 0 lost' $OUT/prof-deep.folded.err; then
+		pass profile_offcpu_stacks_matched
+	else
+		fail profile_offcpu_stacks_matched "$(grep -E 'switch-outs|samples,' $OUT/prof-deep.folded.err | tr '\n' ' ')"
+	fi
+else
+	skip profile_offcpu_stacks_matched "the run failed (profile_offcpu_stacks_whole)"
+fi
+if run profile_offcpu_stacks_fp $OUT/prof-deepfp.folded --offcpu --call-graph fp -f -- $WL/deepblock; then
+	PY=tests/live/offcpu_check.py check profile_offcpu_stacks_fp chain \
+		$OUT/prof-deepfp.folded $OUT/prof-deepfp.folded.err dp-sleeper $CHAIN do_nanosleep 1000000
+fi
+# a recording keeps one sampled event: -o FILE declines the switches' samples with one
+# line, the off-CPU stacks are ftrace's (8 user frames: f12 kept), the time still known
+if run profile_offcpu_stacks_recorded $OUT/prof-deeprec.folded --offcpu -f -o $OUT/prof-deep.dat \
+	-- $WL/deepblock; then
+	if [ "$(grep -c "^ftscope profile: profile's off-CPU stacks from ftrace .*: a recording keeps one sampled event" \
+		$OUT/prof-deeprec.folded.err)" != 1 ]; then
+		fail profile_offcpu_stacks_recorded "not one decline line: $(head -2 $OUT/prof-deeprec.folded.err | tr '\n' ' ')"
+	elif run profile_offcpu_stacks_recorded $OUT/prof-deepi.folded --offcpu -f -i $OUT/prof-deep.dat; then
+		PY=tests/live/offcpu_check.py check profile_offcpu_stacks_recorded known \
+			$OUT/prof-deepi.folded $OUT/prof-deeprec.folded.err dp-sleeper f12 do_nanosleep 1000000
+	fi
 fi
 
 # 3. The file: -o FILE keeps the run, -i FILE -f prints the same folded stacks. This

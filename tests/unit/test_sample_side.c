@@ -13,7 +13,8 @@
 
 #include "tracer/sample_side.h"
 
-/* A record: header, its payload (an id, a name), then the trailer (tid, time, cpu). */
+/* A record: header, its payload (an id, a name), then the trailer (tid, time, cpu, the
+   event's identifier). */
 struct rec {
 	struct perf_event_header h;
 	uint32_t	id;
@@ -21,6 +22,7 @@ struct rec {
 	uint32_t	pid, tid;
 	uint64_t	time;
 	uint32_t	cpu, res;
+	uint64_t	identifier;
 };
 
 /* add - one record of @id stamped @time into @q */
