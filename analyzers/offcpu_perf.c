@@ -112,6 +112,8 @@ int offcpu_callgraph_opt(struct offcpu *o, const char *arg)
 /* offcpu_perf_check - --stacks, --call-graph and --wakers against each other; -1 printed */
 int offcpu_perf_check(struct offcpu *o, const struct ft_env *env)
 {
+	bool chosen;
+
 	if (o->sreq.callgraph && o->stacks_set && !o->stacks_perf) {
 		ft_err("--call-graph shapes the stacks of perf samples: not with --stacks ftrace");
 		return -1;
@@ -123,15 +125,18 @@ int offcpu_perf_check(struct offcpu *o, const struct ft_env *env)
 	}
 	if (o->sreq.callgraph)
 		o->stacks_perf = true;
-	/* the wakers' stacks from samples of sched_waking beside the switches' */
-	o->wakers_perf = o->wakers && o->stacks_perf && !o->kstack_only && !o->ustack_only;
 	/* the default: whole user stacks where a process is chosen (a whole system's
-	   every switch copying 8 KB of stack costs too much) or a file may hold them */
-	if (!o->stacks_set && !o->stacks_perf && !o->wakers && !o->kstack_only &&
-	    (!env->live || ((env->task_filter || env->command) && !env->all && !env->cpu_on))) {
+	   every switch copying 8 KB of stack costs too much) or a file may hold them;
+	   with --wakers live only (a file keeps no waker samples: its ftrace stacks) */
+	chosen = (env->task_filter || env->command) && !env->all && !env->cpu_on;
+	if (!o->stacks_set && !o->stacks_perf && !o->kstack_only &&
+	    (o->wakers ? env->live && chosen && !o->ustack_only : !env->live || chosen)) {
 		o->stacks_auto = true;
 		o->auto_live = env->live;
 	}
+	/* the wakers' stacks from samples of sched_waking beside the switches' */
+	o->wakers_perf = o->wakers && (o->stacks_perf || o->stacks_auto) && !o->kstack_only &&
+			 !o->ustack_only;
 	return 0;
 }
 
@@ -167,9 +172,13 @@ void offcpu_second_declined(void *priv, const char *why)
 {
 	struct offcpu *o = priv;
 
+	o->wakers_perf = false;
+	if (o->stacks_auto) {	/* the default: ftrace's stacks for both, as asked for none */
+		offcpu_sampling_declined(priv, why);
+		return;
+	}
 	ft_err("offcpu --wakers: no waker stacks (they come from samples of sched_waking): %s",
 	       why);
-	o->wakers_perf = false;
 }
 
 /* offcpu_sampling_declined - the default's samples not taken: ftrace's stacks */
@@ -180,6 +189,7 @@ void offcpu_sampling_declined(void *priv, const char *why)
 	if (o->auto_live)
 		ft_err("offcpu's stacks from ftrace (frame pointers, 8 user frames): %s", why);
 	o->stacks_auto = false;
+	o->wakers_perf &= o->stacks_perf;
 }
 
 /* offcpu_perf_init - the queues; a file's samples must be of sched_switch */

@@ -6,7 +6,7 @@
 #              the known blocked time; -o/-i round trip; bad input.
 # requires: root; perf for the peer check (skipped without it)
 . tests/live/lib.sh
-plan 18
+plan 19
 need_root offcpu_stacks_perf_chain || exit 0
 PY=tests/live/offcpu_check.py
 CHAIN=main,f1,f2,f3,f4,f5,f6,f7,f8,f9,f10,f11,f12
@@ -201,6 +201,12 @@ ft offcpu_stacks_perf_wakers 0 offcpu --wakers --stacks perf -f -- $WL/chains \
 	> $OUT/stk-wk.folded 2>$OUT/stk-wk.err
 check offcpu_stacks_perf_wakers wchain $OUT/stk-wk.folded $OUT/stk-wk.err ch-reader ch-writer \
 	start_thread,writer pipe_write 1000000
+# the same with no option: --wakers with a command takes perf stacks for both sides (its
+# default before took ftrace's, whose waker stack keeps `write` alone: this check fails so)
+ft offcpu_stacks_default_wakers 0 offcpu --wakers -f -- $WL/chains > $OUT/stk-wkd.folded \
+	2>$OUT/stk-wkd.err
+check offcpu_stacks_default_wakers wchain $OUT/stk-wkd.folded $OUT/stk-wkd.err ch-reader \
+	ch-writer start_thread,writer pipe_write 1000000
 ft offcpu_stacks_perf_file_without_samples 0 offcpu --stacks ftrace -o $OUT/stk-ft.dat -- \
 	$WL/deepblock 2 10 >/dev/null 2>&1
 bad offcpu_stacks_perf_file_without_samples 1 offcpu --stacks perf -i $OUT/stk-ft.dat
