@@ -57,6 +57,11 @@ const char *ft_ksyms_name(const struct ft_ksyms *k, uint64_t addr);
 #define FT_UFRAME(file, off)	(((uint64_t)(file) << 48) | ((off) & ((1ULL << 48) - 1)))
 #define FT_UFRAME_FILE(f)	((unsigned int)((f) >> 48))
 #define FT_UFRAME_OFF(f)	((f) & ((1ULL << 48) - 1))
+/* The marker of a CFI walk that stopped short (why: enum ft_unwind_end), after its
+ * frames: a file index no file has, named by ft_usyms_name as "[unwind stopped: ...]". */
+#define FT_UFRAME_MARKS		0xffffu
+#define FT_UFRAME_MARK(why)	FT_UFRAME(FT_UFRAME_MARKS, (why))
+#define FT_UFRAME_IS_MARK(f)	(FT_UFRAME_FILE(f) == FT_UFRAME_MARKS)
 
 struct ft_umap {
 	uint64_t	start, end, pgoff;
