@@ -96,6 +96,7 @@ struct ft_procmap {
 typedef void (*ft_procmap_fn)(void *ctx, int pid, const struct ft_procmap *m);
 int ft_procmaps_each(const char *text, size_t len, char *comm, ft_procmap_fn fn, void *ctx);
 bool ft_usyms_known(const struct ft_usyms *u, int tgid);
+int ft_map_file_open(int pid, uint64_t end, uint64_t dev, uint64_t ino);
 int ft_usyms_frames(struct ft_usyms *u, int tgid, const uint64_t *ip, int n, uint64_t *out);
 const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame);
 const char *ft_usyms_symbol(struct ft_usyms *u, int tgid, uint64_t frame);

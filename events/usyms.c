@@ -93,17 +93,44 @@ void ft_usyms_fini(struct ft_usyms *u)
 	memset(u, 0, sizeof(*u));
 }
 
-/*
- * pin - @f's file held open, while its process @tgid lives: at its path if that is
- * still the file mapped, else as the process maps it (/proc/PID/map_files, the entry
- * of the mapping ending at @end: the file even when replaced or deleted)
+/**
+ * ft_map_file_open - the file of device @dev, inode @ino that process @pid maps in its
+ * mapping ending at @end, opened through /proc/PID/map_files (the file even when
+ * replaced on disk or deleted since; @end alone names it, as a PROCMAPS range may
+ * merge several mappings of a file). Returns the fd, or -1.
  */
-static void pin(struct ft_usyms *u, struct ft_ufile *f, int tgid, uint64_t end)
+int ft_map_file_open(int pid, uint64_t end, uint64_t dev, uint64_t ino)
 {
 	char dir[64], path[64 + 256];
 	unsigned long long lo, hi;
 	struct dirent *d;
+	int fd = -1;
 	DIR *md;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/map_files", pid);
+	md = pid > 0 ? opendir(dir) : NULL;
+	while (md && (d = readdir(md)))
+		if (sscanf(d->d_name, "%llx-%llx", &lo, &hi) == 2 && hi == end) {
+			snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd >= 0 && !ft_fd_is(fd, dev, ino)) {
+				close(fd);
+				fd = -1;
+			}
+			break;
+		}
+	if (md)
+		closedir(md);
+	return fd;
+}
+
+/*
+ * pin - @f's file held open, while its process @tgid lives: at its path if that is
+ * still the file mapped, else as the process maps it (ft_map_file_open, the mapping
+ * ending at @end)
+ */
+static void pin(struct ft_usyms *u, struct ft_ufile *f, int tgid, uint64_t end)
+{
 	int fd;
 
 	if (!u->live || u->npins >= MAX_PINS)
@@ -113,20 +140,8 @@ static void pin(struct ft_usyms *u, struct ft_ufile *f, int tgid, uint64_t end)
 		close(fd);
 		fd = -1;
 	}
-	snprintf(dir, sizeof(dir), "/proc/%d/map_files", tgid);
-	md = fd < 0 && tgid > 0 ? opendir(dir) : NULL;
-	while (md && (d = readdir(md)))
-		if (sscanf(d->d_name, "%llx-%llx", &lo, &hi) == 2 && hi == end) {
-			snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd >= 0 && !ft_fd_is(fd, f->dev, f->ino)) {
-				close(fd);
-				fd = -1;
-			}
-			break;
-		}
-	if (md)
-		closedir(md);
+	if (fd < 0)
+		fd = ft_map_file_open(tgid, end, f->dev, f->ino);
 	f->fd = fd;
 	u->npins += fd >= 0;
 }
