@@ -57,6 +57,11 @@ const char *ft_ksyms_name(const struct ft_ksyms *k, uint64_t addr);
 #define FT_UFRAME(file, off)	(((uint64_t)(file) << 48) | ((off) & ((1ULL << 48) - 1)))
 #define FT_UFRAME_FILE(f)	((unsigned int)((f) >> 48))
 #define FT_UFRAME_OFF(f)	((f) & ((1ULL << 48) - 1))
+/* The marker of a CFI walk that stopped short (why: enum ft_unwind_end), after its
+ * frames: a file index no file has, named by ft_usyms_name as "[unwind stopped: ...]". */
+#define FT_UFRAME_MARKS		0xffffu
+#define FT_UFRAME_MARK(why)	FT_UFRAME(FT_UFRAME_MARKS, (why))
+#define FT_UFRAME_IS_MARK(f)	(FT_UFRAME_FILE(f) == FT_UFRAME_MARKS)
 
 struct ft_umap {
 	uint64_t	start, end, pgoff;
@@ -91,6 +96,7 @@ struct ft_procmap {
 typedef void (*ft_procmap_fn)(void *ctx, int pid, const struct ft_procmap *m);
 int ft_procmaps_each(const char *text, size_t len, char *comm, ft_procmap_fn fn, void *ctx);
 bool ft_usyms_known(const struct ft_usyms *u, int tgid);
+int ft_map_file_open(int pid, uint64_t end, uint64_t dev, uint64_t ino);
 int ft_usyms_frames(struct ft_usyms *u, int tgid, const uint64_t *ip, int n, uint64_t *out);
 const char *ft_usyms_name(struct ft_usyms *u, int tgid, uint64_t frame);
 const char *ft_usyms_symbol(struct ft_usyms *u, int tgid, uint64_t frame);

@@ -59,6 +59,16 @@ enum ft_unwind_end {
 	FT_UNWIND_NEND		/* how many reasons: a new one goes above */
 };
 
+/*
+ * A walk that ended before the outermost frame (any reason but FT_UNWIND_DONE) is
+ * marked by one more user "address" after its frames (ft_sampler_unwind), so that a
+ * cut stack is told from a whole one through recordings and every printer:
+ * FT_UNWIND_MARK | why. No address has it: it is non-canonical on x86-64 (above the
+ * user range of 5-level paging, below the kernel's), and below perf's PERF_CONTEXT_*.
+ */
+#define FT_UNWIND_MARK		0x8000000000000000ULL
+#define FT_UNWIND_IS_MARK(a)	(((a) & ~0xffULL) == FT_UNWIND_MARK)
+
 struct ft_unwinder;
 
 /* What an unwinder keeps (ft_unwinder_stats). */

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "events/syms.h"
+#include "events/unwind.h"
 #include "lib/file.h"
 #include "lib/util.h"
 
@@ -92,17 +93,44 @@ void ft_usyms_fini(struct ft_usyms *u)
 	memset(u, 0, sizeof(*u));
 }
 
-/*
- * pin - @f's file held open, while its process @tgid lives: at its path if that is
- * still the file mapped, else as the process maps it (/proc/PID/map_files, the entry
- * of the mapping ending at @end: the file even when replaced or deleted)
+/**
+ * ft_map_file_open - the file of device @dev, inode @ino that process @pid maps in its
+ * mapping ending at @end, opened through /proc/PID/map_files (the file even when
+ * replaced on disk or deleted since; @end alone names it, as a PROCMAPS range may
+ * merge several mappings of a file). Returns the fd, or -1.
  */
-static void pin(struct ft_usyms *u, struct ft_ufile *f, int tgid, uint64_t end)
+int ft_map_file_open(int pid, uint64_t end, uint64_t dev, uint64_t ino)
 {
 	char dir[64], path[64 + 256];
 	unsigned long long lo, hi;
 	struct dirent *d;
+	int fd = -1;
 	DIR *md;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/map_files", pid);
+	md = pid > 0 ? opendir(dir) : NULL;
+	while (md && (d = readdir(md)))
+		if (sscanf(d->d_name, "%llx-%llx", &lo, &hi) == 2 && hi == end) {
+			snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd >= 0 && !ft_fd_is(fd, dev, ino)) {
+				close(fd);
+				fd = -1;
+			}
+			break;
+		}
+	if (md)
+		closedir(md);
+	return fd;
+}
+
+/*
+ * pin - @f's file held open, while its process @tgid lives: at its path if that is
+ * still the file mapped, else as the process maps it (ft_map_file_open, the mapping
+ * ending at @end)
+ */
+static void pin(struct ft_usyms *u, struct ft_ufile *f, int tgid, uint64_t end)
+{
 	int fd;
 
 	if (!u->live || u->npins >= MAX_PINS)
@@ -112,20 +140,8 @@ static void pin(struct ft_usyms *u, struct ft_ufile *f, int tgid, uint64_t end)
 		close(fd);
 		fd = -1;
 	}
-	snprintf(dir, sizeof(dir), "/proc/%d/map_files", tgid);
-	md = fd < 0 && tgid > 0 ? opendir(dir) : NULL;
-	while (md && (d = readdir(md)))
-		if (sscanf(d->d_name, "%llx-%llx", &lo, &hi) == 2 && hi == end) {
-			snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd >= 0 && !ft_fd_is(fd, f->dev, f->ino)) {
-				close(fd);
-				fd = -1;
-			}
-			break;
-		}
-	if (md)
-		closedir(md);
+	if (fd < 0)
+		fd = ft_map_file_open(tgid, end, f->dev, f->ino);
 	f->fd = fd;
 	u->npins += fd >= 0;
 }
@@ -142,8 +158,8 @@ static unsigned int file_index(struct ft_usyms *u, const char *path, uint64_t de
 	struct ft_ufile *f, **files;
 	long id;
 
-	if (len >= 512)
-		return 0;
+	if (len >= 512 || u->nfiles >= FT_UFRAME_MARKS - 1)
+		return 0;	/* index FT_UFRAME_MARKS is the markers' */
 	memcpy(key, path, len);
 	key[len / 8 + 1] = dev;
 	key[len / 8 + 2] = ino;
@@ -392,11 +408,13 @@ static const struct ft_umap *find_map(const struct uproc *p, uint64_t ip)
  * @ip: addresses, innermost first; @out: room for @n frames. A return address is
  * stored minus one, so that it names the function of the call. The walk ends at
  * the first return address outside executable memory: a frame-pointer walk went
- * astray there (code built without frame pointers).
+ * astray there (code built without frame pointers). The marker of a CFI walk that
+ * stopped short (FT_UNWIND_MARK, the last address) stays the last frame.
  * Returns the number of frames.
  */
 int ft_usyms_frames(struct ft_usyms *u, int tgid, const uint64_t *ip, int n, uint64_t *out)
 {
+	uint64_t mark = n > 1 && FT_UNWIND_IS_MARK(ip[n - 1]) ? ip[--n] : 0;
 	struct uproc *p;
 	const struct ft_umap *m;
 	int i;
@@ -420,7 +438,25 @@ int ft_usyms_frames(struct ft_usyms *u, int tgid, const uint64_t *ip, int n, uin
 			break;
 		out[i] = m && m->file ? FT_UFRAME(m->file, a - m->start + m->pgoff) : FT_UFRAME(0, a);
 	}
+	if (mark)
+		out[i++] = FT_UFRAME_MARK(mark & 0xff);
 	return i;
+}
+
+/* mark_name - what a walk's marker frame says (enum ft_unwind_end), as reports print it */
+static const char *mark_name(uint64_t frame)
+{
+	static const char *const name[FT_UNWIND_NEND] = {
+		[FT_UNWIND_MAX] = "[unwind stopped: frame limit]",
+		[FT_UNWIND_STACK] = "[unwind stopped: stack copy too small]",
+		[FT_UNWIND_NOMAP] = "[unwind stopped: code in no file]",
+		[FT_UNWIND_NOCFI] = "[unwind stopped: no CFI]",
+		[FT_UNWIND_BADCFI] = "[unwind stopped: bad CFI]",
+		[FT_UNWIND_LOOP] = "[unwind stopped: stack loop]",
+	};
+	uint64_t why = FT_UFRAME_OFF(frame);
+
+	return why < FT_UNWIND_NEND && name[why] ? name[why] : "[unwind stopped]";
 }
 
 /* load_jit - /tmp/perf-TGID.map: "START SIZE name" lines, hex */
@@ -487,7 +523,8 @@ static bool elf_addr(const struct ft_ufile *f, uint64_t off, uint64_t *addr)
 
 /**
  * ft_usyms_symbol - the function of a frame made by ft_usyms_frames: its file's
- * symbol, or a JIT's (/tmp/perf-PID.map) in anonymous memory. Returns NULL for none.
+ * symbol, or a JIT's (/tmp/perf-PID.map) in anonymous memory; a marker's words (a walk
+ * stopped short). Returns NULL for none.
  */
 const char *ft_usyms_symbol(struct ft_usyms *u, int tgid, uint64_t frame)
 {
@@ -496,6 +533,8 @@ const char *ft_usyms_symbol(struct ft_usyms *u, int tgid, uint64_t frame)
 	struct ft_ufile *f;
 	struct uproc *p;
 
+	if (file == FT_UFRAME_MARKS)
+		return mark_name(frame);
 	if (!file) {
 		p = ft_tab_get(&u->procs, tgid);
 		if (p && !p->jit_read) {

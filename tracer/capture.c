@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -169,12 +170,27 @@ fail:
 	return -1;
 }
 
-/* ft_proc_maps_text - "PID COUNT COMM" (hex, as trace-cmd) and the file-backed ranges of /proc/PID/maps, and [vdso] */
+/* maps_line - one range of a PROCMAPS text: START END PATH [DEV INO] */
+static void maps_line(FILE *out, unsigned long long lo, unsigned long long hi, const char *lib,
+		      unsigned long long dev, unsigned long long ino)
+{
+	if (ino)
+		fprintf(out, "%llx %llx %s %llx %llx\n", lo, hi, lib, dev, ino);
+	else
+		fprintf(out, "%llx %llx %s\n", lo, hi, lib);
+}
+
+/*
+ * ft_proc_maps_text - "PID COUNT COMM" (hex, as trace-cmd) and the file-backed ranges of
+ * /proc/PID/maps, and [vdso]; each file's device and inode after its path (hex, as
+ * ft_procmaps_each reads them: the file mapped, held open when replaced on disk since)
+ */
 char *ft_proc_maps_text(int pid)
 {
 	char path[64], comm[64] = "", line[4608], lib[4096] = "", name[4096], *lines = NULL;
 	char *text = NULL, perms[8];
-	unsigned long long start, end, pgoff, lo = 0, hi = 0;
+	unsigned long long start, end, pgoff, lo = 0, hi = 0, ino, lino = 0, ldev = 0;
+	unsigned int maj, mn;
 	size_t llen = 0;
 	FILE *f, *out = NULL;
 	int n = 0;
@@ -195,23 +211,26 @@ char *ft_proc_maps_text(int pid)
 	 * mappings are merged, as trace-cmd does, unless code lies at another base (lld)
 	 */
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &start, &end, perms, &pgoff,
-			   name) != 5 || (name[0] != '/' && strcmp(name, "[vdso]")) ||
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095s", &start, &end, perms, &pgoff,
+			   &maj, &mn, &ino, name) != 8 || (name[0] != '/' && strcmp(name, "[vdso]")) ||
 		    pgoff > start)
 			continue;
-		if (n && !strcmp(name, lib) && (!strchr(perms, 'x') || start - pgoff == lo)) {
+		if (n && !strcmp(name, lib) && ino == lino &&
+		    (!strchr(perms, 'x') || start - pgoff == lo)) {
 			hi = end;
 			continue;
 		}
 		if (n)
-			fprintf(out, "%llx %llx %s\n", lo, hi, lib);
+			maps_line(out, lo, hi, lib, ldev, lino);
 		snprintf(lib, sizeof(lib), "%s", name);
 		lo = start - pgoff;
 		hi = end;
+		ldev = ino ? makedev(maj, mn) : 0;
+		lino = ino;
 		n++;
 	}
 	if (n)
-		fprintf(out, "%llx %llx %s\n", lo, hi, lib);
+		maps_line(out, lo, hi, lib, ldev, lino);
 	fclose(out);
 	out = NULL;
 	/* a process that began to exit may have shown part of its maps: keep the last sample */

@@ -333,14 +333,13 @@ static bool own_root(struct smap_proc *p)
 
 /*
  * pin - the file of device @dev, inode @ino held open (as @path names it, else as the
- * process @pid maps it at @x: /proc/PID/map_files, even replaced or deleted); its
+ * process @pid maps it at @x: ft_map_file_open, even replaced or deleted); its
  * "/proc/self/fd/N" (past MAX_PINS: @path, if it is that file), or NULL when neither
  * is that file
  */
 static const char *pin(struct ft_smaps *m, int pid, const struct smap_map *x, const char *path)
 {
 	struct smap_pin *p, **pins;
-	char mf[80];
 	unsigned int i;
 	int fd;
 
@@ -359,13 +358,7 @@ static const char *pin(struct ft_smaps *m, int pid, const struct smap_map *x, co
 	if (fd < 0 || !ft_fd_is(fd, x->dev, x->ino)) {	/* deleted, or another file now */
 		if (fd >= 0)
 			close(fd);
-		snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx", pid,
-			 (unsigned long long)x->start, (unsigned long long)x->end);
-		fd = open(mf, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0 && !ft_fd_is(fd, x->dev, x->ino)) {
-			close(fd);
-			fd = -1;
-		}
+		fd = ft_map_file_open(pid, x->end, x->dev, x->ino);
 	}
 	if (fd < 0 || !(p = malloc(sizeof(*p)))) {	/* its name outlives the array's moves */
 		if (fd >= 0)

@@ -104,7 +104,8 @@ bool ft_sampler_tail(const unsigned char *p, const unsigned char *end, unsigned 
 
 /**
  * ft_sampler_unwind - the user frames of a sample of @pid at time @ts from the record's
- * tail [@p, @end) into @ip (at most FT_SAMPLE_MAX_STACK), why the walk ended counted.
+ * tail [@p, @end) into @ip (at most FT_SAMPLE_MAX_STACK), why the walk ended counted;
+ * a walk that stopped short ends in its marker (FT_UNWIND_MARK | why, events/unwind.h).
  * Returns the number of frames (0: no user registers), or -1 for a malformed tail.
  */
 int ft_sampler_unwind(struct ft_sampler *sp, int pid, uint64_t ts, const unsigned char *p,
@@ -135,10 +136,15 @@ int ft_sampler_unwind(struct ft_sampler *sp, int pid, uint64_t ts, const unsigne
 	c.maps = &sp->maps;
 	c.pid = pid;
 	c.ts = ts;
-	n = ft_unwind(sp->unw, &r, &st, ucode, &c, ip, FT_SAMPLE_MAX_STACK, &why);
+	/* room for the marker of a walk that stopped short */
+	n = ft_unwind(sp->unw, &r, &st, ucode, &c, ip, FT_SAMPLE_MAX_STACK - 1, &why);
 	if (n < 0)
 		n = 0;
-	sp->counts.unwound[why < FT_UNWIND_NEND ? why : FT_UNWIND_BADCFI]++;
+	if (why >= FT_UNWIND_NEND)
+		why = FT_UNWIND_BADCFI;
+	sp->counts.unwound[why]++;
+	if (n && why != FT_UNWIND_DONE)
+		ip[n++] = FT_UNWIND_MARK | why;
 	return n;
 #else
 	return 0;

@@ -403,6 +403,8 @@ static void compare(pid_t pid, struct ft_smaps *m, bool verbose)
 		const char *why = "?";
 
 		n = ft_sampler_unwind(&sp, pid, 0, recs[i].tail, recs[i].tail + recs[i].len, ip);
+		if (n && FT_UNWIND_IS_MARK(ip[n - 1]))	/* a stopped walk's marker: no frame */
+			n--;
 		for (k = 0; k < FT_UNWIND_NEND; k++)
 			if (sp.counts.unwound[k] != was.unwound[k])
 				why = ft_sample_unwind_key(k);

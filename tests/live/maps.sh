@@ -4,12 +4,14 @@
 #              dlclosed and another dlopened where it was (tests/workloads/dlswap), a
 #              binary renamed over while it runs (tests/workloads/swapself), a binary
 #              linked by lld (code at another base than its first segment) profiled
-#              with -p (its mappings read from /proc): each chain's samples against the
-#              workload's own CPU clock, its naps against its own off-CPU clocks, and
-#              no frame named from the wrong file.
+#              with -p (its mappings read from /proc), a binary renamed over while a
+#              profile -p of it runs (its mappings read from /proc, with their files'
+#              device and inode): each chain's samples against the workload's own CPU
+#              clock, its naps against its own off-CPU clocks, and no frame named from
+#              the wrong file.
 # requires: root, gcc; lld for the lld check (skipped without it)
 . tests/live/lib.sh
-plan 11
+plan 13
 need_root maps_dlswap_same || exit 0
 PY=tests/live/maps_check.py
 D=$OUT/maps
@@ -69,6 +71,25 @@ python3 tests/live/offcpu_check.py chain $D/sw-off.folded $D/sw-off.err swapself
 	main,nap_outer,nap do_nanosleep 300000 > $D/sw-off.c 2>&1 &&
 	pass maps_swap_offcpu_chain || fail maps_swap_offcpu_chain "$(tail -1 $D/sw-off.c)"
 echo "# maps_swap_offcpu_chain: $(head -1 $D/sw-off.c)"
+
+# 2b. the same with -p: swapself already running (asleep 500 ms first) when profile -p
+# reads its mappings from /proc, which say each file's device and inode: the file is
+# held open, and the unwinder and the names read it after the rename, not the new build
+# (without them every sample was named pad_code: 1200 of 1201)
+cp $WL/swapself $D/swapself
+gcc -O2 -g -fomit-frame-pointer -DPAD -I$WL -o $D/swapself.new $WL/swapself.c
+$D/swapself $D/swapself.new 1200 500 > /dev/null 2> $D/swp.err &
+sp=$!
+sleep 0.25
+ft maps_swap_pid_count 0 profile --call-graph dwarf -F 999 -f -p $sp -d 5 > $D/swp.folded \
+	2> $D/swp.ft.err
+wait $sp
+if grep -qx "swapself replaced=$(realpath $D/swapself)" $D/swp.err; then
+	check maps_swap_pid_count count $D/swp.folded $D/swp.err swapself 999 5
+else
+	fail maps_swap_pid_count "the workload did not replace its file: $(tail -1 $D/swp.err)"
+fi
+check maps_swap_pid_not_new absent $D/swp.folded swapself pad_code frame_dummy
 
 # 3. lld: tests/workloads/chains linked by lld, its code at another base than its
 # first segment (readelf: the R E segment's vaddr - offset differs), already running

@@ -75,7 +75,9 @@ def raw(path):
             m = LOC.match(line)
             if m:
                 rest = m.group(4).strip()
-                locs[int(m.group(1))] = rest.split(' ')[0] if rest else None
+                if rest.startswith('[unwind stopped'):   # a marker: its name has spaces
+                    rest = rest[:rest.index(']') + 1].replace(' ', '\0')
+                locs[int(m.group(1))] = rest.split(' ')[0].replace('\0', ' ') if rest else None
         elif part == 'Mappings':
             m = MAP.match(line)
             if m:
@@ -149,7 +151,8 @@ def name_of(frame):
     """a frame as pprof shows it, as ftscope folds it: an unnamed location (its
     address, its mapping's name in brackets, or <unknown> without one) is [unknown]"""
     if re.match(r'^0x[0-9a-f]+$', frame) or frame == '<unknown>' or \
-       (re.match(r'^\[.*\]$', frame) and not MARK.match(frame)):
+       (re.match(r'^\[.*\]$', frame) and not MARK.match(frame) and
+        not frame.startswith('[unwind stopped')):   # a stopped walk's marker: a name
         return '[unknown]'
     return frame
 

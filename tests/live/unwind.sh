@@ -6,10 +6,11 @@
 #              between two callers against the workload's own CPU clocks, and against
 #              perf record --call-graph dwarf on the same run; offcpu's designed chains
 #              against the workload's own off-CPU clocks; the frame-pointer walk shown
-#              to lose what these checks look for; -o/-i; bad input.
+#              to lose what these checks look for; -o/-i; bad input; a stack
+#              deeper than the copy ends in a marker, in every printer.
 # requires: root; perf for the peer check (skipped without it)
 . tests/live/lib.sh
-plan 20
+plan 25
 need_root unwind_profile_split || exit 0
 PY=tests/live/unwind_check.py
 AB=main,via_a,via_b,burn_leaf
@@ -154,18 +155,62 @@ bad unwind_bad_with_file profile --call-graph fp -f -i $OUT/uw.dat
 
 # 7. a binary whose .eh_frame is damaged (every FDE's CIE pointer past the section, by
 # tests/live/eh_damage.py): the run ends well, one line names the file and the entries
-# refused (as many as were damaged), and its stacks stop in its code (burn_leaf's
-# callers gone, no frame invented)
+# refused (as many as were damaged), and its stacks stop in its code, marked (burn_leaf's
+# callers gone, no frame invented: the marker of a walk without CFI is the outermost)
 cp $WL/chains $OUT/chains-bad
 nfde=$(python3 tests/live/eh_damage.py $WL/chains $OUT/chains-bad)
 ft unwind_damaged_eh_frame 0 profile -f -- $OUT/chains-bad > $OUT/uw-dmg.folded \
 	2> $OUT/uw-dmg.err
 lines=$(grep -c "^ftscope profile: $(realpath $OUT/chains-bad): $nfde entries of its call frame information .* damaged" \
 	$OUT/uw-dmg.err)
-if [ "$lines" = 1 ] && [ "${nfde:-0}" -gt 0 ] && grep -q '^ch-burn;burn_leaf ' $OUT/uw-dmg.folded &&
+if [ "$lines" = 1 ] && [ "${nfde:-0}" -gt 0 ] &&
+   grep -q '^ch-burn;\[unwind stopped: no CFI\];burn_leaf ' $OUT/uw-dmg.folded &&
    ! grep -q 'main;via_.*burn_leaf' $OUT/uw-dmg.folded; then
 	pass "unwind_damaged_eh_frame ($nfde FDEs damaged, one line)"
 else
 	fail unwind_damaged_eh_frame "$lines lines for $nfde FDEs: $(grep -v '^profile:' \
 		$OUT/uw-dmg.err | head -2 | tr '\n' ' ') $(grep -c 'main;via_' $OUT/uw-dmg.folded) whole"
+fi
+
+# 8. a stack deeper than the copy ends in a marker: deepblock's sleeps under main -> f1 ..
+# f12 -> nap (its design) with 384-byte copies stop inside that chain (measured: after
+# f8 .. nap, 6 of its 14 frames); the outermost frame is then the marker, the frames
+# before it the chain's leaf side. With the default size the same stacks are whole.
+MK='[unwind stopped: stack copy too small]'
+DEEP=main,f1,f2,f3,f4,f5,f6,f7,f8,f9,f10,f11,f12,nap
+ft unwind_marker_cut 0 offcpu --call-graph dwarf,384 -f -o $OUT/uw-cut.dat -- \
+	$WL/deepblock 5 10 > $OUT/uw-cut.folded 2> $OUT/uw-cut.err
+check unwind_marker_cut cut $OUT/uw-cut.folded dp-sleeper do_nanosleep "$MK" $DEEP
+ft unwind_marker_whole 0 offcpu -f -- $WL/deepblock 5 10 > $OUT/uw-whole.folded \
+	2> $OUT/uw-whole.err
+check unwind_marker_whole whole $OUT/uw-whole.folded dp-sleeper do_nanosleep $DEEP
+# the recording keeps it: -i prints the same stacks, and JSON, --svg and pprof carry the
+# marker as the outermost user frame (pprof: a location of no mapping named by it)
+ft unwind_marker_file 0 offcpu -f -i $OUT/uw-cut.dat > $OUT/uw-cut-i.folded 2> $OUT/uw-cut-i.err
+if grep -qF "$MK" $OUT/uw-cut.folded && cmp -s $OUT/uw-cut.folded $OUT/uw-cut-i.folded; then
+	pass unwind_marker_file
+else
+	fail unwind_marker_file "-i: $(diff $OUT/uw-cut.folded $OUT/uw-cut-i.folded | head -2 |
+		tr '\n' ' ')$(tail -1 $OUT/uw-cut-i.err)"
+fi
+ft unwind_marker_printers 0 offcpu -i $OUT/uw-cut.dat --json --svg $OUT/uw-cut.svg \
+	> $OUT/uw-cut.json 2> $OUT/uw-cut-j.err
+n=$(python3 -c 'import json, sys
+s = [x for x in json.load(open(sys.argv[1]))["stacks"] if x["comm"] == "dp-sleeper"]
+print(sum(x["user"][-1] == sys.argv[2] for x in s), len(s))' $OUT/uw-cut.json "$MK" 2>&1)
+if [ "${n% *}" = "${n#* }" ] && [ "${n% *}" -gt 0 ] 2>/dev/null && grep -qF "$MK" $OUT/uw-cut.svg
+then
+	pass unwind_marker_printers
+else
+	fail unwind_marker_printers "JSON: $n stacks end in the marker; svg: $(grep -cF "$MK" \
+		$OUT/uw-cut.svg) $(tail -1 $OUT/uw-cut-j.err)"
+fi
+if command -v go > /dev/null && go tool pprof -h > /dev/null 2>&1; then
+	ft unwind_marker_pprof 0 offcpu -i $OUT/uw-cut.dat --pprof $OUT/uw-cut.pb.gz \
+		> /dev/null 2> $OUT/uw-cut-p.err
+	go tool pprof -symbolize=none -traces -unit=ns $OUT/uw-cut.pb.gz > $OUT/uw-cut.traces 2>&1
+	PY=tests/live/pprof_check.py check unwind_marker_pprof traces $OUT/uw-cut.traces \
+		$OUT/uw-cut-i.folded 1000
+else
+	skip unwind_marker_pprof "go tool pprof is not installed (golang-go)"
 fi

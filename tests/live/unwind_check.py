@@ -24,6 +24,18 @@ holds, 1 with the reason otherwise.
   reaches FOLDED COMM FRAME FUNC N             COMM's count (us, samples) on stacks
                                                holding FRAME is N at least, 99% of it
                                                on stacks that also hold FUNC
+  cut FOLDED COMM FRAME MARKER CHAIN           COMM's stacks holding FRAME (a kernel
+                                               frame) all end in MARKER (a stopped
+                                               walk's, outermost), and their user
+                                               frames after it are CHAIN's leaf side
+                                               (CHAIN: comma-separated, root first), two
+                                               of them at least, not all of CHAIN
+  whole FOLDED COMM FRAME CHAIN                COMM's stacks holding FRAME: none ends in
+                                               a marker, each holds CHAIN in a row
+
+A stopped walk's marker ("[unwind stopped: ...]", the outermost user frame of a stack
+the unwinder could not finish) is no function: perfpeer leaves it out by name (and
+says how many samples had one), so that the frames before it are compared.
 """
 import subprocess
 import sys
@@ -103,13 +115,21 @@ def own_functions(binary):
     return names
 
 
+MARKER = '[unwind stopped'
+
+
+def is_marker(frame):
+    """is @frame a stopped walk's marker (events/usyms.c's names)?"""
+    return frame.startswith(MARKER) and frame.endswith(']')
+
+
 def dist(rows, comm, names):
-    """{frames of NAMES root first: share} over COMM's rows"""
+    """{frames of NAMES root first: share} over COMM's rows (a marker left out)"""
     d, total = {}, 0
     for f, n in rows:
         if f[0] != comm:
             continue
-        k = tuple(x for x in f[1:] if x in names)
+        k = tuple(x for x in f[1:] if x in names and not is_marker(x))
         d[k] = d.get(k, 0) + n
         total += n
     return {k: v / total for k, v in d.items()} if total else {}, total
@@ -120,6 +140,9 @@ def perfpeer(path, script, comm, binary, pct):
     # ftscope) go on through __libc_start_main to _start: _start is left out
     names = own_functions(binary) - {'_start'}
     ours, n_o = dist(folded(path), comm, names)
+    cut = sum(n for f, n in folded(path) if f[0] == comm and len(f) > 1 and is_marker(f[1]))
+    print(f'{comm}: {cut} samples of ftscope end in a marker (left out by name, the '
+          f'frames before it compared)')
     theirs, n_p = dist(perf_script(script), comm, names)
     if not n_o or not n_p:
         return f'{comm}: ftscope {n_o} samples, perf {n_p}'
@@ -146,7 +169,44 @@ def reaches(path, comm, kframe, func, us):
     return None
 
 
-CHECKS = {'split': split, 'root': root, 'nocallers': nocallers, 'perfpeer': perfpeer, 'reaches': reaches}
+def cut(path, comm, frame, marker, chain):
+    chain = chain.split(',')
+    rows = [(f, n) for f, n in folded(path) if f[0] == comm and frame in f]
+    bad, depths = [], {}
+    for f, n in rows:
+        if len(f) < 2 or f[1] != marker:
+            bad.append(f'no {marker}: {";".join(f[:4])}')
+            continue
+        if chain[-1] not in f:
+            bad.append(f'no {chain[-1]}: {";".join(f[:4])}')
+            continue
+        seg = f[2:f.index(chain[-1]) + 1]
+        if len(seg) < 2 or len(seg) >= len(chain) or seg != chain[len(chain) - len(seg):]:
+            bad.append(f'not a leaf side of the chain: {";".join(seg)}')
+        depths[len(seg)] = depths.get(len(seg), 0) + n
+    print(f'{comm}: {len(rows)} stacks with {frame}, {len(bad)} wrong; frames after the '
+          f'marker (of {len(chain)}): {depths}')
+    if not rows:
+        return f'{comm}: no stack with {frame}'
+    return f'{comm}: ' + '; '.join(bad[:3]) if bad else None
+
+
+def whole(path, comm, frame, chain):
+    chain = chain.split(',')
+    rows = [(f, n) for f, n in folded(path) if f[0] == comm and frame in f]
+    marked = [f for f, _ in rows if any(is_marker(x) for x in f)]
+    short = [f for f, _ in rows if not has_run(f, chain)]
+    print(f'{comm}: {len(rows)} stacks with {frame}, {len(marked)} with a marker, '
+          f'{len(short)} without the whole chain')
+    if not rows:
+        return f'{comm}: no stack with {frame}'
+    if marked or short:
+        return f'{comm}: ' + '; '.join(';'.join(f[:5]) for f in (marked + short)[:3])
+    return None
+
+
+CHECKS = {'split': split, 'root': root, 'nocallers': nocallers, 'perfpeer': perfpeer,
+          'reaches': reaches, 'cut': cut, 'whole': whole}
 
 if __name__ == '__main__':
     if len(sys.argv) < 3 or sys.argv[1] not in CHECKS:

@@ -42,6 +42,10 @@ void ft_unwinder_free(struct ft_unwinder *u)
 	free(u);
 }
 
+/* How the stand-in's walks end, and the room it was given. */
+static enum ft_unwind_end stub_why = FT_UNWIND_DONE;
+static int got_max;
+
 /* ft_unwind - the stand-in: records its input, asks where rip is, gives two frames */
 int ft_unwind(struct ft_unwinder *u, const struct ft_uregs *regs, const struct ft_ustack *st,
 	      ft_ucode_fn code, void *ctx, uint64_t *ip, int max, enum ft_unwind_end *why)
@@ -52,9 +56,10 @@ int ft_unwind(struct ft_unwinder *u, const struct ft_uregs *regs, const struct f
 	code_rc = code(ctx, regs->r[FT_UREG_IP], &got_code);
 	if (!code_rc)
 		snprintf(got_path, sizeof(got_path), "%s", got_code.path);
+	got_max = max;
 	ip[0] = regs->r[FT_UREG_IP];
 	ip[1] = 0x4242;
-	*why = FT_UNWIND_STACK;
+	*why = stub_why;
 	return max >= 2 ? 2 : 1;
 }
 
@@ -164,7 +169,13 @@ static void test_unwind_regs(void **state)
 
 	sampler(&sp);
 	calls = 0;
-	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, 0, buf, buf + len, ip), 2);
+	stub_why = FT_UNWIND_STACK;
+	/* a walk stopped beyond the copy: its two frames, then its marker */
+	assert_int_equal(ft_sampler_unwind(&sp, 0x7ffffff0, 0, buf, buf + len, ip), 3);
+	stub_why = FT_UNWIND_DONE;
+	assert_int_equal(ip[2], FT_UNWIND_MARK | FT_UNWIND_STACK);
+	assert_true(FT_UNWIND_IS_MARK(ip[2]) && !FT_UNWIND_IS_MARK(ip[1]));
+	assert_int_equal(got_max, FT_SAMPLE_MAX_STACK - 1);	/* room for the marker */
 	assert_int_equal(calls, 1);
 	assert_int_equal(ip[0], 0x401000);
 	assert_int_equal(ft_sampler_uregs_mask(), abi_mask());

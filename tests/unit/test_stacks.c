@@ -20,6 +20,7 @@
 #include "events/decode.h"
 #include "events/syms.h"
 #include "events/tep.h"
+#include "events/unwind.h"
 #include "lib/intern.h"
 
 /* The two formats as a 6.18 kernel prints them (events/ftrace/.../format). */
@@ -199,6 +200,43 @@ static void test_usyms(void **state)
 	ft_usyms_fini(&u);
 }
 
+/*
+ * a CFI walk that stopped short ends in its marker (FT_UNWIND_MARK | why): it stays
+ * the last frame, named by the reason, even when a frame before it is in no mapping
+ * (where the frames end), and has no file; alone, or not last, it is no marker
+ */
+static void test_usyms_marker(void **state)
+{
+	uint64_t ip[3] = { (uint64_t)(uintptr_t)named_function + 4,
+			   (uint64_t)(uintptr_t)nanosleep + 1,
+			   FT_UNWIND_MARK | FT_UNWIND_STACK }, fr[3];
+	struct ft_usyms u;
+
+	(void)state;
+	assert_int_equal(ft_usyms_init(&u, true), 0);
+	assert_int_equal(ft_usyms_frames(&u, getpid(), ip, 3, fr), 3);
+	assert_string_equal(ft_usyms_name(&u, getpid(), fr[0]), "named_function");
+	assert_true(FT_UFRAME_IS_MARK(fr[2]) && !FT_UFRAME_IS_MARK(fr[1]));
+	assert_string_equal(ft_usyms_name(&u, getpid(), fr[2]),
+			    "[unwind stopped: stack copy too small]");
+	assert_string_equal(ft_usyms_symbol(&u, getpid(), fr[2]),
+			    "[unwind stopped: stack copy too small]");
+	assert_null(ft_usyms_path(&u, fr[2]));
+	assert_null(ft_usyms_build_id(&u, fr[2]));
+	ip[2] = FT_UNWIND_MARK | FT_UNWIND_NOCFI;
+	assert_int_equal(ft_usyms_frames(&u, getpid(), ip, 3, fr), 3);
+	assert_string_equal(ft_usyms_name(&u, getpid(), fr[2]), "[unwind stopped: no CFI]");
+	/* a return address in no mapping ends the frames: the marker follows the cut */
+	ip[1] = 16;
+	assert_int_equal(ft_usyms_frames(&u, getpid(), ip, 3, fr), 2);
+	assert_string_equal(ft_usyms_name(&u, getpid(), fr[1]), "[unwind stopped: no CFI]");
+	/* not last: an address in no mapping, where the frames end */
+	ip[1] = FT_UNWIND_MARK | FT_UNWIND_STACK;
+	ip[2] = (uint64_t)(uintptr_t)nanosleep + 1;
+	assert_int_equal(ft_usyms_frames(&u, getpid(), ip, 3, fr), 1);
+	ft_usyms_fini(&u);
+}
+
 /* main - run the stack tests */
 int main(void)
 {
@@ -207,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_intern),
 		cmocka_unit_test(test_ksyms),
 		cmocka_unit_test(test_usyms),
+		cmocka_unit_test(test_usyms_marker),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

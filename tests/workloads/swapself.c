@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * swapself NEWBUILD [CPU_MS]: a program whose binary is replaced on disk while it runs
+ * swapself NEWBUILD [CPU_MS [WAIT_MS]]: a program whose binary is replaced on disk while it runs
  * (a rebuild, a package upgrade), for the mappings' checks (tests/live/maps.sh). Built
  * -O2 -fomit-frame-pointer; NEWBUILD is this file built with -DPAD, which puts a large
  * function (pad_code) where this build has its chain, so that reading the new file for
@@ -8,8 +8,10 @@
  *   main -> turn -> spin_leaf    CPU_MS (default 600) of CPU; halfway NEWBUILD is
  *                                renamed over this program's file
  *   main -> nap_outer -> nap     10 x 30 ms of sleep, after the rename
- * It times its spin by its own CPU clock ("chains comm=swapself via=main,turn,spin_leaf
- * cpu_us=N"), its naps by offwin.h, and prints "swapself replaced=PATH" at the rename.
+ * With WAIT_MS it sleeps that long first (a tracer attaches with -p: its mappings are
+ * then read from /proc). It times its spin by its own CPU clock ("chains
+ * comm=swapself via=main,turn,spin_leaf cpu_us=N"), its naps by offwin.h, and prints
+ * "swapself replaced=PATH" at the rename.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -81,16 +83,22 @@ LINK void nap_outer(struct offwin *off)
 /* main - spin, replace the program's file halfway, spin, nap */
 int main(int argc, char **argv)
 {
-	long long ns = 0, cpu_ms = 600;
+	long long ns = 0, cpu_ms = 600, wait_ms = 0;
 	struct offwin off = { 0 };
 	char self[PATH_MAX];
 	long iters = 100000;
 	ssize_t n;
 	int done = 0;
 
-	if (argc < 2 || argc > 3 || (argc == 3 && (cpu_ms = atol(argv[2])) <= 0)) {
-		fprintf(stderr, "usage: swapself NEWBUILD [CPU_MS]\n");
+	if (argc < 2 || argc > 4 || (argc >= 3 && (cpu_ms = atol(argv[2])) <= 0) ||
+	    (argc == 4 && (wait_ms = atol(argv[3])) < 0)) {
+		fprintf(stderr, "usage: swapself NEWBUILD [CPU_MS [WAIT_MS]]\n");
 		return 2;
+	}
+	if (wait_ms) {
+		struct timespec w = { wait_ms / 1000, (wait_ms % 1000) * 1000000L };
+
+		nanosleep(&w, NULL);
 	}
 #ifdef PAD
 	sink = pad_code(sink);
