@@ -11,8 +11,14 @@
 #include "lib/util.h"
 
 /* FTSAMP2: with the dwarf part (FLAG_DWARF), which a reader of FTSAMP1 would take for
-   the names: it refuses the blob instead of misreading it */
-static const char magic[8] = "FTSAMP1", magic2[8] = "FTSAMP2";
+   the names: it refuses the blob instead of misreading it. FTSAMP3 (what is written
+   now; the dwarf part as FLAG_DWARF says): records may be a process's mappings as they
+   changed (MAPS_REC), which older readers would take for damage: they refuse it */
+static const char magic[8] = "FTSAMP1", magic2[8] = "FTSAMP2", magic3[8] = "FTSAMP3";
+
+/* nk of a mappings record: u32 length and that many bytes of PROCMAPS text follow; it
+   belongs to the sample right after it (of the same process) */
+#define MAPS_REC	0xffff
 
 #define HEAD_FIXED	(8 + 8 + 8 + 4 + 4)
 #define REC_FIXED	(8 + 8 + 4 + 4 + 4 + 2 + 2)
@@ -154,7 +160,7 @@ int ft_sample_blob_head(unsigned char **buf, size_t *len, const struct ft_sample
 		      (size_t)ncomm * COMM_REC);
 	if (!*buf)
 		return -1;
-	put(*buf, &off, flags & FLAG_DWARF ? magic2 : magic, 8);
+	put(*buf, &off, magic3, 8);
 	put(*buf, &off, &r->freq, 8);
 	put(*buf, &off, &r->period, 8);
 	put(*buf, &off, &flags, 4);
@@ -174,12 +180,17 @@ int ft_sample_blob_head(unsigned char **buf, size_t *len, const struct ft_sample
 	return 0;
 }
 
-/* ft_sample_blob_add - append one sample's record; -1 when out of memory */
+/*
+ * ft_sample_blob_add - append one sample's record, after its process's mappings where
+ * they came with it (s->maps: new or changed); -1 when out of memory
+ */
 int ft_sample_blob_add(unsigned char **buf, size_t *len, size_t *cap, const struct ft_sample *s)
 {
-	size_t need = REC_FIXED + 8 * (size_t)(s->nk + s->nu), off = *len;
+	uint32_t mlen = s->maps && s->maps_len < UINT32_MAX ? (uint32_t)s->maps_len : 0;
+	size_t need = REC_FIXED + 8 * (size_t)(s->nk + s->nu) + (mlen ? REC_FIXED + 4 + mlen : 0);
 	uint32_t pid = (uint32_t)s->pid, tid = (uint32_t)s->tid, cpu = (uint32_t)s->cpu;
-	uint16_t nk = (uint16_t)s->nk, nu = (uint16_t)s->nu;
+	uint16_t nk = (uint16_t)s->nk, nu = (uint16_t)s->nu, mk = MAPS_REC, zero = 0;
+	size_t off = *len;
 
 	if (*len + need > *cap) {
 		size_t ncap = *cap ? *cap * 2 : 1 << 16;
@@ -192,6 +203,17 @@ int ft_sample_blob_add(unsigned char **buf, size_t *len, size_t *cap, const stru
 			return -1;
 		*buf = n;
 		*cap = ncap;
+	}
+	if (mlen) {
+		put(*buf, &off, &s->ts, 8);
+		put(*buf, &off, &s->period, 8);
+		put(*buf, &off, &pid, 4);
+		put(*buf, &off, &tid, 4);
+		put(*buf, &off, &cpu, 4);
+		put(*buf, &off, &mk, 2);
+		put(*buf, &off, &zero, 2);
+		put(*buf, &off, &mlen, 4);
+		put(*buf, &off, s->maps, mlen);
 	}
 	put(*buf, &off, &s->ts, 8);
 	put(*buf, &off, &s->period, 8);
@@ -239,11 +261,12 @@ int ft_sample_file_open(struct ft_sample_file *f, const void *blob, size_t len)
 	char m[8];
 
 	memset(f, 0, sizeof(*f));
-	if (!get(&p, end, m, 8) || (memcmp(m, magic, 8) && memcmp(m, magic2, 8)) ||
+	if (!get(&p, end, m, 8) ||
+	    (memcmp(m, magic, 8) && memcmp(m, magic2, 8) && memcmp(m, magic3, 8)) ||
 	    !get(&p, end, &f->req.freq, 8) ||
 	    !get(&p, end, &f->req.period, 8) || !get(&p, end, &flags, 4) ||
 	    !get(&p, end, &nlen, 4) || nlen >= sizeof(f->event) ||
-	    !(flags & FLAG_DWARF) != !memcmp(m, magic, 8) ||
+	    (memcmp(m, magic3, 8) && !(flags & FLAG_DWARF) != !memcmp(m, magic, 8)) ||
 	    !get(&p, end, f->event, nlen) || !get(&p, end, counts, sizeof(counts)) ||
 	    ((flags & FLAG_DWARF) && file_dwarf(f, &p, end)) ||
 	    !get(&p, end, &f->ncomm, 4) || f->ncomm > (size_t)(end - p) / COMM_REC) {
@@ -262,6 +285,7 @@ int ft_sample_file_open(struct ft_sample_file *f, const void *blob, size_t len)
 	f->counts.bad = counts[3];
 	f->rec = p;
 	f->end = end;
+	f->maps_recs = !memcmp(m, magic3, 8);
 	return 0;
 }
 
@@ -279,20 +303,31 @@ void ft_sample_file_comm(const struct ft_sample_file *f, uint32_t i, struct ft_s
  */
 int ft_sample_file_next(struct ft_sample_file *f, struct ft_sample *s, uint64_t *ip)
 {
-	uint32_t pid, tid, cpu;
+	uint32_t pid, tid, cpu, mlen = 0, mpid = 0;
+	const unsigned char *maps = NULL;
 	uint16_t nk, nu;
 
 	if (f->rec == f->end)
 		return 0;
-	if (!get(&f->rec, f->end, &s->ts, 8) || !get(&f->rec, f->end, &s->period, 8) ||
-	    !get(&f->rec, f->end, &pid, 4) || !get(&f->rec, f->end, &tid, 4) ||
-	    !get(&f->rec, f->end, &cpu, 4) || !get(&f->rec, f->end, &nk, 2) ||
-	    !get(&f->rec, f->end, &nu, 2) || nk > FT_SAMPLE_MAX_STACK ||
-	    nu > FT_SAMPLE_MAX_STACK || !get(&f->rec, f->end, ip, 8 * (size_t)(nk + nu))) {
-		f->rec = f->end;
-		errno = EINVAL;
-		return -1;
+	for (;;) {
+		if (!get(&f->rec, f->end, &s->ts, 8) || !get(&f->rec, f->end, &s->period, 8) ||
+		    !get(&f->rec, f->end, &pid, 4) || !get(&f->rec, f->end, &tid, 4) ||
+		    !get(&f->rec, f->end, &cpu, 4) || !get(&f->rec, f->end, &nk, 2) ||
+		    !get(&f->rec, f->end, &nu, 2))
+			goto bad;
+		if (nk != MAPS_REC || maps || !f->maps_recs)
+			break;
+		/* a process's mappings, for the sample that follows (of that process) */
+		if (nu || !get(&f->rec, f->end, &mlen, 4) || !mlen ||
+		    mlen > (size_t)(f->end - f->rec))
+			goto bad;
+		maps = f->rec;
+		mpid = pid;
+		f->rec += mlen;
 	}
+	if (nk > FT_SAMPLE_MAX_STACK || nu > FT_SAMPLE_MAX_STACK || (maps && pid != mpid) ||
+	    !get(&f->rec, f->end, ip, 8 * (size_t)(nk + nu)))
+		goto bad;
 	s->pid = (int)pid;
 	s->tid = (int)tid;
 	s->cpu = (int)cpu;
@@ -300,8 +335,12 @@ int ft_sample_file_next(struct ft_sample_file *f, struct ft_sample *s, uint64_t 
 	s->nu = nu;
 	s->event = 0;		/* a file keeps one event (a second is never recorded) */
 	s->ip = ip;
-	s->maps = NULL;
-	s->maps_len = 0;
+	s->maps = (const char *)maps;
+	s->maps_len = mlen;
 	s->comm = NULL;
 	return 1;
+bad:
+	f->rec = f->end;
+	errno = EINVAL;
+	return -1;
 }

@@ -59,8 +59,9 @@ struct ft_sample {
 	int		nk, nu;
 	int		event;		/* 0: the request's event, 1: its second's */
 	const uint64_t	*ip;		/* nk + nu frames */
-	/* live: the process's file mappings (trace-cmd's PROCMAPS text) when new or
-	   changed since its last sample, for ft_usyms_add_maps; else NULL */
+	/* the process's file mappings (trace-cmd's PROCMAPS text) when new or changed
+	   since its last sample, live and from a file that kept them (FTSAMP3), for
+	   ft_usyms_add_maps; else NULL */
 	const char	*maps;
 	size_t		maps_len;
 	/* the thread's name as the kernel's records gave it (exec, prctl, a parent's at
@@ -85,7 +86,9 @@ struct ft_sample_counts {
  * u32 flags (1 user, 2 kernel, 4 dwarf), u32 event name length, the name, the counts
  * (4 x u64), with dwarf u32 stack copy size, u32 N and N x u64 user stacks unwound by
  * why each walk ended (enum ft_unwind_end), then u32 ncomm and ncomm names of the
- * sampled threads (u32 tid, char[16]).
+ * sampled threads (u32 tid, char[16]). FTSAMP3 (written now; dwarf as the flags say):
+ * a record with nk 0xffff is a process's mappings (PROCMAPS text: u32 length, bytes)
+ * as they were at the sample right after it, which is of that process.
  */
 struct ft_sample_comm {
 	uint32_t	tid;
@@ -99,6 +102,7 @@ struct ft_sample_file {
 	const unsigned char	*comms;		/* ncomm x (u32 tid, char[16]) */
 	uint32_t		ncomm;
 	const unsigned char	*rec, *end;	/* the records */
+	bool			maps_recs;	/* FTSAMP3: mappings records among them */
 };
 
 int ft_sample_callgraph_opt(struct ft_sample_req *r, const char *arg);

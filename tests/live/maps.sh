@@ -11,7 +11,7 @@
 #              the wrong file.
 # requires: root, gcc; lld for the lld check (skipped without it)
 . tests/live/lib.sh
-plan 13
+plan 14
 need_root maps_dlswap_same || exit 0
 PY=tests/live/maps_check.py
 D=$OUT/maps
@@ -26,7 +26,7 @@ for l in a b; do
 		$([ $l = b ] && echo -DDLSWAP_PAD_FIRST) -o $D/lib$l.so $WL/dlswap.c ||
 		{ fail maps_dlswap_same "cannot build lib$l.so"; skip_rest "no lib"; exit 0; }
 done
-ft maps_dlswap_a 0 profile --call-graph dwarf -F 999 -f -- $WL/dlswap $D/liba.so \
+ft maps_dlswap_a 0 profile --call-graph dwarf -F 999 -f -o $D/dl.dat -- $WL/dlswap $D/liba.so \
 	$D/libb.so 600 > $D/dl.folded 2> $D/dl.err
 check maps_dlswap_same same $D/dl.err
 # each thread's samples under its own library's chain: 999 x its CPU time, +-5%
@@ -40,6 +40,20 @@ else
 	fail maps_dlswap_not_other "$(tail -1 $D/dl.c1) $(tail -1 $D/dl.c2)"
 fi
 echo "# maps_dlswap_not_other: $(head -1 $D/dl.c1); $(head -1 $D/dl.c2)"
+# the recording read back: each thread under its own library's chain as live (+-5% of
+# 999 x its CPU time), none named from the other: the file keeps the mappings as they
+# changed (FTSAMP3), where it kept the last ones (libb's) and named 598 of dl-a's 601
+# samples from libb
+ft maps_dlswap_file 0 profile -f -i $D/dl.dat > $D/dl-i.folded 2> $D/dl-i.err
+if python3 $PY count $D/dl-i.folded $D/dl.err dl-a 999 5 > $D/dl.f1 2>&1 &&
+   python3 $PY count $D/dl-i.folded $D/dl.err dl-b 999 5 > $D/dl.f2 2>&1 &&
+   python3 $PY absent $D/dl-i.folded dl-a b_outer b_nap b_pad 'libb.so*' > $D/dl.f3 2>&1 &&
+   python3 $PY absent $D/dl-i.folded dl-b a_outer a_nap a_pad 'liba.so*' > $D/dl.f4 2>&1; then
+	pass maps_dlswap_file
+else
+	fail maps_dlswap_file "$(tail -qn1 $D/dl.f[1-4] | tr '\n' ' ')"
+fi
+echo "# maps_dlswap_file: $(head -qn1 $D/dl.f[1-4] | tr '\n' ' ')"
 # off the CPU: each thread's naps under its library's chain, against its own clocks
 ft maps_dlswap_offcpu_a 0 offcpu --call-graph dwarf -f -- $WL/dlswap $D/liba.so $D/libb.so 200 \
 	> $D/dl-off.folded 2> $D/dl-off.err

@@ -395,6 +395,73 @@ static void test_sample_event_length(void **state)
 	free(b.buf);
 }
 
+/*
+ * test_sample_maps_records - a sample that came with its process's mappings comes back
+ * with them (the recording keeps them as they changed); a mappings record followed by
+ * another process's sample, or cut, or in an FTSAMP2 blob, is damage
+ */
+static void test_sample_maps_records(void **state)
+{
+	static const char m1[] = "1000 2000 0 /lib/liba.so\n", m2[] = "1000 2000 0 /lib/libb.so\n";
+	uint64_t *ip = malloc(2 * FT_SAMPLE_MAX_STACK * sizeof(*ip));
+	struct ft_sample_file f;
+	struct ft_sample s;
+	struct blob b = { 0 };
+	unsigned char *p;
+	size_t cut;
+
+	const struct ft_sample_req req = { .period = 1, .user = true };
+	const struct ft_sample_counts c = { .samples = 3 };
+	int i;
+
+	fill();
+	rec[0].maps = m1;
+	rec[0].maps_len = sizeof(m1) - 1;
+	rec[2].maps = m2;
+	rec[2].maps_len = sizeof(m2) - 1;
+	assert_int_equal(ft_sample_blob_head(&b.buf, &b.len, &req, &c, NULL, 0), 0);
+	b.head = b.cap = b.len;
+	for (i = 0; i < NREC; i++) {
+		assert_int_equal(ft_sample_blob_add(&b.buf, &b.len, &b.cap, &rec[i]), 0);
+		b.end[i] = b.len;
+	}
+	rec[0].maps = rec[2].maps = NULL;
+	p = copy(&b, b.len);
+	assert_int_equal(ft_sample_file_open(&f, p, b.len), 0);
+	assert_int_equal(ft_sample_file_next(&f, &s, ip), 1);
+	assert_int_equal(s.pid, 100);
+	assert_int_equal(s.maps_len, sizeof(m1) - 1);
+	assert_memory_equal(s.maps, m1, sizeof(m1) - 1);
+	assert_int_equal(ft_sample_file_next(&f, &s, ip), 1);
+	assert_null(s.maps);
+	assert_int_equal(ft_sample_file_next(&f, &s, ip), 1);
+	assert_int_equal(s.pid, 102);
+	assert_memory_equal(s.maps, m2, sizeof(m2) - 1);
+	assert_int_equal(ft_sample_file_next(&f, &s, ip), 0);
+	free(p);
+	/* the second mappings record's sample of another process: damage */
+	memcpy(b.buf + b.end[1] + 8 + 8, &(uint32_t){ 101 }, 4);
+	p = copy(&b, b.len);
+	assert_int_equal(ft_sample_file_open(&f, p, b.len), 0);
+	assert_int_equal(ft_sample_file_next(&f, &s, ip), 1);
+	assert_int_equal(ft_sample_file_next(&f, &s, ip), 1);
+	assert_int_equal(ft_sample_file_next(&f, &s, ip), -1);
+	free(p);
+	/* cut inside the first mappings text: damage, no sample */
+	cut = b.head + 28 + 4 + 4;
+	p = copy(&b, cut);
+	assert_int_equal(ft_sample_file_open(&f, p, cut), 0);
+	assert_int_equal(ft_sample_file_next(&f, &s, ip), -1);
+	free(p);
+	/* the same records under FTSAMP2's magic (no mappings records): damage */
+	memcpy(b.buf, "FTSAMP2", 8);
+	p = copy(&b, b.len);
+	assert_int_equal(ft_sample_file_open(&f, p, b.len), -1);	/* and no dwarf part */
+	free(p);
+	free(b.buf);
+	free(ip);
+}
+
 /* test_sample_not_a_blob - a wrong magic is refused */
 static void test_sample_not_a_blob(void **state)
 {
@@ -421,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_sample_comm_count),
 		cmocka_unit_test(test_sample_event_length),
 		cmocka_unit_test(test_sample_not_a_blob),
+		cmocka_unit_test(test_sample_maps_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
