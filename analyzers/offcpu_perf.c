@@ -135,8 +135,7 @@ int offcpu_perf_check(struct offcpu *o, const struct ft_env *env)
 		o->auto_live = env->live;
 	}
 	/* the wakers' stacks from samples of sched_waking beside the switches' */
-	o->wakers_perf = o->wakers && (o->stacks_perf || o->stacks_auto) && !o->kstack_only &&
-			 !o->ustack_only;
+	o->wakers_perf = o->wakers && (o->stacks_perf || o->stacks_auto);
 	return 0;
 }
 
@@ -158,7 +157,8 @@ const struct ft_sample_req *offcpu_sampling(void *priv)
 	o->sreq.second = NULL;
 	if (o->wakers_perf) {	/* any task's waking of a target, per CPU */
 		o->wreq = (struct ft_sample_req){ .event = "sched:sched_waking", .period = 1,
-						  .user = true, .kernel = true,
+						  .user = o->sreq.user,
+						  .kernel = o->sreq.kernel,
 						  .callgraph = o->sreq.callgraph,
 						  .stack_user = o->sreq.stack_user,
 						  .pid_field = "pid" };
@@ -342,13 +342,36 @@ static void took(struct offcpu *o, const struct psample *e, uint64_t ts, bool la
 	}
 }
 
-/* wait_late - an unmatched switch-out @ev: its sample is looked for until its switch-in */
+/* give - sample @e's stacks to a period (into @kst, @ust, @tgid), taken from its queue */
+static void give(struct psample *e, uint32_t *kst, uint32_t *ust, int *tgid)
+{
+	*kst = e->kst;
+	*ust = e->ust;
+	if (e->tgid > 0)
+		*tgid = e->tgid;
+	e->tid = -1;
+}
+
+/* wait_late - an unmatched switch-out @ev: its sample is looked for until its switch-in
+   (a thread's older entry, whose switch-in was never seen, is replaced) */
 static void wait_late(struct offcpu_perf *p, const struct ft_event *ev, bool before)
 {
-	if (p->nlate == LATE_MAX)
+	int i;
+
+	for (i = 0; i < p->nlate && p->late[i].tid != ev->sw.prev_pid; i++)
+		;
+	if (i == LATE_MAX)
 		return;
-	p->late[p->nlate++] = (struct plate){ .tid = ev->sw.prev_pid, .cpu = ev->cpu,
-					      .ts = ev->ts, .before = before };
+	p->nlate += i == p->nlate;
+	p->late[i] = (struct plate){ .tid = ev->sw.prev_pid, .cpu = ev->cpu, .ts = ev->ts,
+				     .before = before };
+}
+
+/* offcpu_perf_lost - events were lost: no switch-out waits for a late sample any more */
+void offcpu_perf_lost(struct offcpu *o)
+{
+	if (o->perf)
+		o->perf->nlate = 0;
 }
 
 /* keep_late - a sample leaving @cpu's queue: an unmatched switch-out's, kept for it */
@@ -368,12 +391,12 @@ static void keep_late(struct offcpu_perf *p, int cpu, const struct psample *e)
 }
 
 /**
- * offcpu_perf_late - the switch-in at @end of @tid, whose switch-out found no sample:
- * its sample if it came late (the first of @tid on that CPU from the switch-out on,
- * before @end), into @kst, @ust, @tgid
+ * offcpu_perf_late - the switch-in at @end of @tid, whose switch-out at @start found no
+ * sample: its sample if it came late (the first of @tid on that CPU from the switch-out
+ * on, before @end), into @kst, @ust, @tgid
  */
-void offcpu_perf_late(struct offcpu *o, int tid, uint64_t end, uint32_t *kst, uint32_t *ust,
-		      int *tgid)
+void offcpu_perf_late(struct offcpu *o, int tid, uint64_t start, uint64_t end, uint32_t *kst,
+		      uint32_t *ust, int *tgid)
 {
 	struct offcpu_perf *p = o->perf;
 	struct psample *e = NULL;
@@ -386,6 +409,10 @@ void offcpu_perf_late(struct offcpu *o, int tid, uint64_t end, uint32_t *kst, ui
 			l = &p->late[k];
 	if (!l)
 		return;
+	if (l->ts != start) {	/* another period's: its switch-in was not seen */
+		*l = p->late[--p->nlate];
+		return;
+	}
 	if (l->found) {
 		e = &l->s;
 	} else {
@@ -396,15 +423,13 @@ void offcpu_perf_late(struct offcpu *o, int tid, uint64_t end, uint32_t *kst, ui
 				e = q_at(q, i);
 	}
 	if (e && e->ts < end) {
-		*kst = e->kst;
-		*ust = e->ust;
-		if (e->tgid > 0)
-			*tgid = e->tgid;
 		took(o, e, l->ts, true);
-		e->tid = -1;
-		if (l->before)
+		give(e, kst, ust, tgid);
+		/* counted unmatched at the switch-out: not if an interval report has
+		   reset the counts since (that interval said it unmatched) */
+		if (l->before && o->sn.before_sampling)
 			o->sn.before_sampling--;
-		else
+		else if (!l->before && o->sn.no_sample)
 			o->sn.no_sample--;
 	}
 	*l = p->late[--p->nlate];
@@ -456,12 +481,8 @@ void offcpu_perf_waker(struct offcpu *o, const struct ft_event *ev, uint32_t *ks
 		o->sn.waker_no_sample++;
 		return;
 	}
-	*kst = e->kst;
-	*ust = e->ust;
-	if (e->tgid > 0)
-		*tgid = e->tgid;
 	o->sn.waker_sampled++;
-	e->tid = -1;
+	give(e, kst, ust, tgid);
 }
 
 /*
@@ -494,12 +515,8 @@ void offcpu_perf_stacks(struct offcpu *o, const struct ft_event *ev, uint32_t *k
 		wait_late(o->perf, ev, before);
 		return;
 	}
-	*kst = best->kst;
-	*ust = best->ust;
-	if (best->tgid > 0)
-		*tgid = best->tgid;
 	took(o, best, ev->ts, false);
-	best->tid = -1;
+	give(best, kst, ust, tgid);
 }
 
 /* offcpu_perf_notes - where the stacks came from, how deep, what was missing */
@@ -532,7 +549,8 @@ void offcpu_perf_notes(struct offcpu *o, FILE *f)
 			MATCH_NS / 1000, sn->before_sampling);
 	if (o->perf->wq)
 		fprintf(f, "offcpu: wakers' stacks from perf samples of sched_waking: %llu of %llu "
-			"wakings matched\n", sn->waker_sampled, sn->waker_sampled + sn->waker_no_sample);
+			"wakings matched\n", sn->waker_sampled,
+			sn->waker_sampled + sn->waker_no_sample);
 	if (sn->samples_dropped)
 		fprintf(f, "offcpu: %llu samples dropped before a record could match them "
 			"(queue of %u a CPU full)\n", sn->samples_dropped, o->perf->max);

@@ -235,7 +235,11 @@ static void print_notes(struct offcpu *o, FILE *f)
 	if (sn->no_kstack || sn->no_ustack)
 		fprintf(f, "offcpu: %llu periods without a kernel stack, %llu without a user stack\n",
 			sn->no_kstack, sn->no_ustack);
-	if (sn->waker_no_kstack)
+	if (sn->waker_no_kstack && o->wakers_perf)
+		fprintf(f, "offcpu: %llu wakeups came without the waker's kernel stack (no sample "
+			"of their waking: a thread made since the last round, not yet in the "
+			"filter, or a sample lost)\n", sn->waker_no_kstack);
+	else if (sn->waker_no_kstack)
 		fprintf(f, "offcpu: %llu wakeups came without the waker's kernel stack (the kernel "
 			"recorded none, e.g. from idle on some CPUs)\n", sn->waker_no_kstack);
 }

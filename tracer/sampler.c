@@ -287,6 +287,7 @@ void ft_sampler_enable(struct ft_sampler *sp)
 void ft_sampler_disable(struct ft_sampler *sp)
 {
 	ioctl_all(sp, PERF_EVENT_IOC_DISABLE);
+	sp->refilter_off = true;	/* the last drain opens no new events */
 }
 
 /* ft_sampler_pollfds - one live event of each ring, to poll (up to @max); returns how many */

@@ -63,6 +63,8 @@ struct ft_sampler {
 	int			nftid;		/* ... as FORK records bring them */
 	size_t			capftid;
 	int			ftid_done;	/* ... those filtered by open events */
+	int			nrefilter;	/* rounds that opened events for new tids */
+	bool			refilter_off;	/* no more: the run ends, or an open failed */
 };
 
 int ft_sampler_clock(const char *name, int *id);

@@ -55,6 +55,12 @@ static int cmp_id(const void *a, const void *b)
    next round's events */
 #define FILTER_MAX	4000
 
+/* Rounds that may open events for new tids (ncpus events each): a workload that makes
+   threads or processes all the time would otherwise hold ever more open events, each
+   waking evaluating every filter; later tids go unfiltered (their wakings unsampled:
+   counted as wakings without a sample) */
+#define REFILTER_MAX	64
+
 /* ft_sampler_add_ftid - a tid into a per-CPU second event's filter; -1 when out of memory */
 int ft_sampler_add_ftid(struct ft_sampler *sp, int tid)
 {
@@ -97,14 +103,17 @@ static int grow_second(struct ft_sampler *sp, int k)
 /*
  * ft_sampler_refilter - the tids FORK records brought since the last round (a
  * target's new threads and children): a per-CPU second event more on each ring,
- * filtered on them (the kernel sets an event's filter once: EEXIST after)
+ * filtered on them (the kernel sets an event's filter once: EEXIST after); at most
+ * REFILTER_MAX rounds, and none after a failed open (its one line said why)
  */
 void ft_sampler_refilter(struct ft_sampler *sp)
 {
 	int cpu, t, fd;
 
-	if (sp->ftid_done == sp->nftid || pid_filter(sp) || grow_second(sp, sp->ncpus))
+	if (sp->refilter_off || sp->nrefilter == REFILTER_MAX || sp->ftid_done == sp->nftid ||
+	    pid_filter(sp) || grow_second(sp, sp->ncpus))
 		return;
+	sp->nrefilter++;
 	for (cpu = 0; cpu < sp->ncpus; cpu++) {
 		for (t = 0; t < sp->ntgt && sp->fd[cpu * sp->ntgt + t] < 0; t++)
 			;
@@ -112,10 +121,11 @@ void ft_sampler_refilter(struct ft_sampler *sp)
 			continue;
 		fd = sp->fd[cpu * sp->ntgt + t];
 		sp->fd2[sp->nfd2] = -1;
-		if (ft_sampler_open_second(sp, sp->nfd2++, -1, cpu, false, fd))
-			sp->counts.bad++;
-		else
-			ioctl(sp->fd2[sp->nfd2 - 1], PERF_EVENT_IOC_ENABLE, 0);
+		if (ft_sampler_open_second(sp, sp->nfd2++, -1, cpu, false, fd)) {
+			sp->refilter_off = true;
+			break;
+		}
+		ioctl(sp->fd2[sp->nfd2 - 1], PERF_EVENT_IOC_ENABLE, 0);
 	}
 	ft_sampler_sort_ids(sp);
 }

@@ -386,6 +386,64 @@ static void test_offcpu_unseen_switch_in(void **state)
 	free(priv);
 }
 
+/* The kernel symbols of the offcpu --stacks perf tests' samples. */
+#define K_SEVEN	0xffffffff81000010ULL
+#define K_LATE	0xffffffff81001010ULL
+#define K_LATER	0xffffffff81002010ULL
+#define K_EIGHT	0xffffffff81003010ULL
+
+/*
+ * perf_run - offcpu --stacks perf -f over hand-made samples (all first, as from a file)
+ * and switches, an interval report after the @cut-th switch (@ne: none) and the final
+ * one into @out, one after the other; the final notes into *@sn
+ */
+static void perf_run(const struct ft_sample *smp, size_t ns, const struct ft_event *evs,
+		     size_t ne, size_t cut, char *out, size_t len, struct offcpu_stack_notes *sn)
+{
+	extern const struct ft_analyzer ft_offcpu;
+	char ksyms[] = "/tmp/ftscope-test-ksyms-XXXXXX";
+	int fd = mkstemp(ksyms);
+	struct ft_tasks tasks;
+	struct ft_env env = { .out = stdout, .tasks = &tasks, .ncpus = 2, .live = false,
+			      .kallsyms = ksyms };
+	void *priv = calloc(1, ft_offcpu.priv_size);
+	const struct option *o;
+	FILE *f;
+	size_t i;
+
+	assert_true(fd >= 0);
+	assert_int_equal(dprintf(fd, "ffffffff81000000 T k_seven\nffffffff81001000 T k_late\n"
+				 "ffffffff81002000 T k_later\nffffffff81003000 T k_eight\n"
+				 "ffffffff81004000 T k_end\n") > 0, 1);
+	close(fd);
+	ft_tasks_init(&tasks, false);
+	for (o = ft_offcpu.cli.longopts; strcmp(o->name, "stacks"); o++)
+		;
+	assert_int_equal(ft_offcpu.cli.parse_opt(priv, o->val, "perf"), 0);
+	assert_int_equal(ft_offcpu.cli.parse_opt(priv, 'f', NULL), 0);
+	assert_non_null(ft_offcpu.sampling(priv));
+	assert_int_equal(ft_offcpu.init(priv, &env), 0);
+	for (i = 0; i < ns; i++)
+		ft_offcpu.sample(priv, &smp[i]);
+	for (i = 0; i < ne; i++) {
+		ft_offcpu.event(priv, &evs[i]);
+		if (i + 1 == cut && i + 1 < ne) {
+			f = fmemopen(out, len, "w");
+			ft_offcpu.report(priv, &(struct ft_report){ .f = f, .footer = f,
+								    .interval = true });
+			fclose(f);
+		}
+	}
+	f = fmemopen(out + strlen(out), len - strlen(out), "w");
+	ft_offcpu.report(priv, &(struct ft_report){ .f = f, .footer = f, .final = true });
+	fclose(f);
+	unlink(ksyms);
+	*sn = ((struct offcpu *)priv)->sn;
+	ft_offcpu.fini(priv);
+	ft_tasks_fini(&tasks);
+	free(priv);
+}
+
 /*
  * offcpu --stacks perf: a switch-out takes its own task's sample on its CPU, not the
  * one nearest in time (task 8's, 1 us off); a sample later than 100 us is still its
@@ -395,9 +453,7 @@ static void test_offcpu_unseen_switch_in(void **state)
  */
 static void test_offcpu_perf_pairing(void **state)
 {
-	extern const struct ft_analyzer ft_offcpu;
-	static const uint64_t k[] = { 0xffffffff81000010ULL, 0xffffffff81001010ULL,
-				      0xffffffff81002010ULL, 0xffffffff81003010ULL };
+	static const uint64_t k[] = { K_SEVEN, K_LATE, K_LATER, K_EIGHT };
 	struct ft_sample smp[] = {
 		{ .ts = 1001000, .pid = 8, .tid = 8, .nk = 1, .ip = &k[3] },
 		{ .ts = 1002000, .pid = 7, .tid = 7, .nk = 1, .ip = &k[0] },
@@ -417,55 +473,58 @@ static void test_offcpu_perf_pairing(void **state)
 		ev_switch(111000000, 0, 7, 0, 'S'),	/* the sample 91's must not take */
 		ev_switch(131000000, 0, 0, 7, 'R'),
 	};
-	char ksyms[] = "/tmp/ftscope-test-ksyms-XXXXXX", out[4096] = { 0 };
-	int fd = mkstemp(ksyms);
-	struct ft_tasks tasks;
-	struct ft_env env = { .out = stdout, .tasks = &tasks, .ncpus = 2, .live = false,
-			      .kallsyms = ksyms };
-	void *priv = calloc(1, ft_offcpu.priv_size);
-	FILE *f = fmemopen(out, sizeof(out), "w");
-	struct ft_report r = { .f = f, .final = true };
-	const struct offcpu_stack_notes *sn;
-	const struct option *o;
-	size_t i;
+	struct offcpu_stack_notes sn;
+	char out[4096] = { 0 };
 
-	assert_true(fd >= 0);
-	assert_int_equal(dprintf(fd, "ffffffff81000000 T k_seven\nffffffff81001000 T k_late\n"
-				 "ffffffff81002000 T k_later\nffffffff81003000 T k_eight\n"
-				 "ffffffff81004000 T k_end\n") > 0, 1);
-	close(fd);
-	ft_tasks_init(&tasks, false);
-	for (o = ft_offcpu.cli.longopts; strcmp(o->name, "stacks"); o++)
-		;
-	assert_int_equal(ft_offcpu.cli.parse_opt(priv, o->val, "perf"), 0);
-	assert_int_equal(ft_offcpu.cli.parse_opt(priv, 'f', NULL), 0);
-	assert_non_null(ft_offcpu.sampling(priv));
-	assert_int_equal(ft_offcpu.init(priv, &env), 0);
-	for (i = 0; i < sizeof(smp) / sizeof(smp[0]); i++)
-		ft_offcpu.sample(priv, &smp[i]);
-	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
-		ft_offcpu.event(priv, &evs[i]);
-	r.footer = f;
-	ft_offcpu.report(priv, &r);
-	fclose(f);
-	unlink(ksyms);
+	perf_run(smp, 5, evs, 10, 10, out, sizeof(out), &sn);
 	/* folded: 50 ms on 7's prompt sample, 20 ms on its late one, 10 ms with none
 	   (the sample after its switch-in is not its own), 20 ms on that later one */
 	assert_non_null(strstr(out, ";k_seven 50000\n"));
 	assert_non_null(strstr(out, ";k_late 20000\n"));
 	assert_non_null(strstr(out, ";k_later 20000\n"));
 	assert_non_null(strstr(out, ";k_eight 5000\n"));
-	assert_non_null(strstr(out, " 10000\n"));
+	assert_non_null(strstr(out, "\nt 10000\n"));
 	/* the notes (on stderr with -f): 4 of 5 matched, 1 of them late (200 us), 1 none */
-	sn = &((struct offcpu *)priv)->sn;
-	assert_int_equal(sn->sampled, 4);
-	assert_int_equal(sn->late, 1);
-	assert_int_equal(sn->late_ns, 200000);
-	assert_int_equal(sn->match_ns, 2000);
-	assert_int_equal(sn->no_sample + sn->before_sampling, 1);
-	ft_offcpu.fini(priv);
-	ft_tasks_fini(&tasks);
-	free(priv);
+	assert_int_equal(sn.sampled, 4);
+	assert_int_equal(sn.late, 1);
+	assert_int_equal(sn.late_ns, 200000);
+	assert_int_equal(sn.match_ns, 2000);
+	assert_int_equal(sn.no_sample + sn.before_sampling, 1);
+}
+
+/*
+ * offcpu --stacks perf, late samples across lost events and interval reports: a
+ * switch-out left waiting when events were lost (its switch-in unseen) lends no sample
+ * to a later period of its thread (a preemption's at 4 ms is not the 10 ms one's); a
+ * late match after an interval report counts no switch-out below zero
+ */
+static void test_offcpu_perf_late_stale(void **state)
+{
+	static const uint64_t k[] = { K_EIGHT, K_LATE };
+	struct ft_sample smp[] = {
+		{ .ts = 4001000, .pid = 7, .tid = 7, .nk = 1, .ip = &k[0] },	/* R, uncounted */
+		{ .ts = 51500000, .pid = 7, .tid = 7, .nk = 1, .ip = &k[1] },	/* 500 us late */
+	};
+	struct ft_event evs[] = {
+		ev_switch(1000000, 0, 7, 0, 'S'),	/* no sample: waits */
+		{ .ts = 2000000, .cpu = 0, .type = FT_EV_LOST, .lost = 4 },
+		ev_switch(3000000, 0, 0, 7, 'R'),	/* its period dropped */
+		ev_switch(4000000, 0, 7, 0, 'R'),	/* preempted: not counted */
+		ev_switch(5000000, 0, 0, 7, 'R'),
+		ev_switch(10000000, 0, 7, 0, 'S'),	/* no sample */
+		ev_switch(30000000, 0, 0, 7, 'R'),
+		ev_switch(51000000, 0, 7, 0, 'S'),	/* its sample late; an interval */
+		ev_switch(61000000, 0, 0, 7, 'R'),
+	};
+	struct offcpu_stack_notes sn;
+	char out[4096] = { 0 };
+
+	perf_run(smp, 2, evs, 9, 8, out, sizeof(out), &sn);
+	assert_null(strstr(out, "k_eight"));
+	assert_non_null(strstr(out, ";k_late 10000\n"));
+	assert_int_equal(sn.late, 1);
+	assert_int_equal(sn.no_sample, 0);	/* reset by the interval: not wrapped */
+	assert_int_equal(sn.before_sampling, 0);
 }
 
 /*
@@ -807,6 +866,7 @@ int main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_offcpu_unseen_switch_in),
 		cmocka_unit_test(test_offcpu_perf_pairing),
+		cmocka_unit_test(test_offcpu_perf_late_stale),
 	};
 
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
