@@ -294,7 +294,8 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 
 	if (ev->sw.next_pid && (t = ft_tab_find(&o->tasks, ev->sw.next_pid)) && t->start) {
 		if (o->stacks_perf && !t->kst && !t->ust)	/* its sample came late? */
-			offcpu_perf_late(o, t->tid, t->start, ev->ts, &t->kst, &t->ust, &t->tgid);
+			offcpu_perf_late(o, t->tid, t->start, ft_switch_time(ev), ev->sw.synth,
+					 &t->kst, &t->ust, &t->tgid);
 		if (ev->sw.synth && ev->sw.after_loss) {
 			o->notes.unpaired++;
 		} else {
@@ -316,7 +317,8 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 	t = ft_tab_find(&o->tasks, ev->sw.prev_pid);
 	if (t && t->start && ev->sw.prev_pid) {
 		if (o->stacks_perf && !t->kst && !t->ust)
-			offcpu_perf_late(o, t->tid, t->start, ev->ts, &t->kst, &t->ust, &t->tgid);
+			offcpu_perf_late(o, t->tid, t->start, ev->ts, true, &t->kst, &t->ust,
+					 &t->tgid);
 		o->unseen_in++;
 		add(o, t, ev->ts > t->start ? ev->ts - t->start : 0, true);
 		t->start = 0;

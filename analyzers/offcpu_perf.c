@@ -393,10 +393,13 @@ static void keep_late(struct offcpu_perf *p, int cpu, const struct psample *e)
 /**
  * offcpu_perf_late - the switch-in at @end of @tid, whose switch-out at @start found no
  * sample: its sample if it came late (the first of @tid on that CPU from the switch-out
- * on, before @end), into @kst, @ust, @tgid
+ * on, before @end), into @kst, @ust, @tgid. @guard: @end is a record of the thread's
+ * own that may have a sample of its own (its next switch-out, where its switch-in went
+ * unseen; the record that proved a rebuilt one), stamped up to MATCH_NS either side of
+ * it (before it where perf's probe runs first): the search stops MATCH_NS before @end
  */
-void offcpu_perf_late(struct offcpu *o, int tid, uint64_t start, uint64_t end, uint32_t *kst,
-		      uint32_t *ust, int *tgid)
+void offcpu_perf_late(struct offcpu *o, int tid, uint64_t start, uint64_t end, bool guard,
+		      uint32_t *kst, uint32_t *ust, int *tgid)
 {
 	struct offcpu_perf *p = o->perf;
 	struct psample *e = NULL;
@@ -409,6 +412,8 @@ void offcpu_perf_late(struct offcpu *o, int tid, uint64_t start, uint64_t end, u
 			l = &p->late[k];
 	if (!l)
 		return;
+	if (guard)
+		end = end > MATCH_NS ? end - MATCH_NS : 0;
 	if (l->ts != start) {	/* another period's: its switch-in was not seen */
 		*l = p->late[--p->nlate];
 		return;

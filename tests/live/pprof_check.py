@@ -171,7 +171,7 @@ def traces(path):
         if m and value is None and not frames:
             labels[m.group(1)] = m.group(2).strip()
             continue
-        m = re.match(r'^\s*(\S+)\s{3}(\S+)$', line)
+        m = re.match(r'^\s*(\S+)\s{3}(\S.*)$', line)
         if m and value is None and value_ns(m.group(1)) is not None:
             value, frames = value_ns(m.group(1)), [m.group(2)]
         elif value is not None and line.strip():
@@ -184,8 +184,8 @@ def traces(path):
 def check_traces(path, fold, div):
     got = []
     for labels, frames, value in traces(path):
-        names = [name_of(f) for f in frames]
-        names = [] if names == ['[no stack]'] else names   # folded: the comm alone
+        # a stackless period's one location, "[no stack]": folded, the comm alone
+        names = [] if frames == ['[no stack]'] else [name_of(f) for f in frames]
         got.append((';'.join([labels.get('comm', '?')] + names[::-1]), int(value)))
     n = len(got)
     got = by_stack(got, int(div))

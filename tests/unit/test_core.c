@@ -528,6 +528,33 @@ static void test_offcpu_perf_late_stale(void **state)
 }
 
 /*
+ * offcpu --stacks perf: a thread whose switch-in went unseen switches out again; that
+ * switch-out's sample, stamped 5 us before its record (perf's probe first: a perf
+ * record -a started earlier), is its own, not the unseen period's late one (a fresh
+ * Debian 12 root once: nap 1 without its stack, the pre-exec wait with it)
+ */
+static void test_offcpu_perf_late_unseen(void **state)
+{
+	static const uint64_t k[] = { K_LATE };
+	struct ft_sample smp[] = {
+		{ .ts = 59995000, .pid = 7, .tid = 7, .nk = 1, .ip = &k[0] },
+	};
+	struct ft_event evs[] = {
+		ev_switch(1000000, 0, 7, 0, 'S'),	/* no sample: waits */
+		ev_switch(60000000, 0, 7, 0, 'S'),	/* switched in unseen; out again */
+		ev_switch(80000000, 0, 0, 7, 'R'),
+	};
+	struct offcpu_stack_notes sn;
+	char out[4096] = { 0 };
+
+	perf_run(smp, 1, evs, 3, 3, out, sizeof(out), &sn);
+	assert_non_null(strstr(out, ";k_late 20000\n"));	/* the second period's */
+	assert_non_null(strstr(out, "\nt 59000\n"));		/* the first's: none */
+	assert_int_equal(sn.late, 0);
+	assert_int_equal(sn.sampled, 1);
+}
+
+/*
  * a latency ending at a reconstructed switch-in ends at the chain's estimate (11 us,
  * not the 20 us to the record that proved it) and is counted; one the chain could
  * time only at that record (unproven) is not measured
@@ -867,6 +894,7 @@ int main(void)
 		cmocka_unit_test(test_offcpu_unseen_switch_in),
 		cmocka_unit_test(test_offcpu_perf_pairing),
 		cmocka_unit_test(test_offcpu_perf_late_stale),
+		cmocka_unit_test(test_offcpu_perf_late_unseen),
 	};
 
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
