@@ -178,14 +178,14 @@ def svg(path, *frames):
 
 def woken(path, comm, match, wcomm='*'):
     """COMM's time (us) woken with a waker's stack that @match takes, with one it does
-    not, and with the waker's comm alone (no stack recorded; by WCOMM, * any)"""
+    not, and with the waker's comm alone (no stack recorded); by WCOMM only (* any)"""
     hit = other = bare = 0
     for f, n in folded(path):
-        if f[0] != comm or '--' not in f:
+        if f[0] != comm or '--' not in f or wcomm not in ('*', f[-1]):
             continue
         w = f[f.index('--') + 1:]
         if len(w) == 1:
-            bare += n if wcomm in ('*', w[0]) else 0
+            bare += n
         elif match(w):
             hit += n
         else:
@@ -212,8 +212,8 @@ def wchain(path, err, comm, wcomm, frames, wframe, us):
     (root first, in a row) and a kernel frame matching WFRAME: all of those with a
     waker's stack; with the wakeups that came without one, bounded as known"""
     want = list(reversed(frames.split(',')))	# the waker's part is leaf first
-    # (the wakeups without a stack: WCOMM's only; a fresh root's cold page cache once
-    # blocked ch-reader 2.4 ms at its start, woken with no waker stack, outside its reads)
+    # (WCOMM's wakeups only: a fresh root once had ch-reader blocked 2.4 ms on mmap_lock
+    # behind ch-burn, outside its reads, woken with no waker stack)
     hit, other, bare = woken(path, comm, lambda w: w[-1] == wcomm and has_run(w, want) and
                              any(re.search(wframe, x) for x in w), wcomm)
     if other or not hit:
