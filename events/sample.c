@@ -180,6 +180,21 @@ int ft_sample_blob_head(unsigned char **buf, size_t *len, const struct ft_sample
 	return 0;
 }
 
+/* rec_head - a record's fixed part at *@off: @s's time, period, ids, and @nk, @nu */
+static void rec_head(unsigned char *buf, size_t *off, const struct ft_sample *s, uint16_t nk,
+		     uint16_t nu)
+{
+	uint32_t pid = (uint32_t)s->pid, tid = (uint32_t)s->tid, cpu = (uint32_t)s->cpu;
+
+	put(buf, off, &s->ts, 8);
+	put(buf, off, &s->period, 8);
+	put(buf, off, &pid, 4);
+	put(buf, off, &tid, 4);
+	put(buf, off, &cpu, 4);
+	put(buf, off, &nk, 2);
+	put(buf, off, &nu, 2);
+}
+
 /*
  * ft_sample_blob_add - append one sample's record, after its process's mappings where
  * they came with it (s->maps: new or changed); -1 when out of memory
@@ -188,8 +203,6 @@ int ft_sample_blob_add(unsigned char **buf, size_t *len, size_t *cap, const stru
 {
 	uint32_t mlen = s->maps && s->maps_len < UINT32_MAX ? (uint32_t)s->maps_len : 0;
 	size_t need = REC_FIXED + 8 * (size_t)(s->nk + s->nu) + (mlen ? REC_FIXED + 4 + mlen : 0);
-	uint32_t pid = (uint32_t)s->pid, tid = (uint32_t)s->tid, cpu = (uint32_t)s->cpu;
-	uint16_t nk = (uint16_t)s->nk, nu = (uint16_t)s->nu, mk = MAPS_REC, zero = 0;
 	size_t off = *len;
 
 	if (*len + need > *cap) {
@@ -205,23 +218,11 @@ int ft_sample_blob_add(unsigned char **buf, size_t *len, size_t *cap, const stru
 		*cap = ncap;
 	}
 	if (mlen) {
-		put(*buf, &off, &s->ts, 8);
-		put(*buf, &off, &s->period, 8);
-		put(*buf, &off, &pid, 4);
-		put(*buf, &off, &tid, 4);
-		put(*buf, &off, &cpu, 4);
-		put(*buf, &off, &mk, 2);
-		put(*buf, &off, &zero, 2);
+		rec_head(*buf, &off, s, MAPS_REC, 0);
 		put(*buf, &off, &mlen, 4);
 		put(*buf, &off, s->maps, mlen);
 	}
-	put(*buf, &off, &s->ts, 8);
-	put(*buf, &off, &s->period, 8);
-	put(*buf, &off, &pid, 4);
-	put(*buf, &off, &tid, 4);
-	put(*buf, &off, &cpu, 4);
-	put(*buf, &off, &nk, 2);
-	put(*buf, &off, &nu, 2);
+	rec_head(*buf, &off, s, (uint16_t)s->nk, (uint16_t)s->nu);
 	put(*buf, &off, s->ip, 8 * (size_t)(s->nk + s->nu));
 	*len = off;
 	return 0;
