@@ -155,8 +155,9 @@ static int open_or_fp(struct ft_sampler *sp, int pid, int cpu, bool inherit, boo
 	return fd;
 }
 
-/* map_cpu - the ring of @cpu on @fd, or route @fd into the ring it has; -1 printed */
-static int map_cpu(struct ft_sampler *sp, int cpu, int fd, int first)
+/* ft_sampler_map_cpu - the ring of @cpu on @fd, or route @fd into the ring of @first
+   (>= 0); -1 printed */
+int ft_sampler_map_cpu(struct ft_sampler *sp, int cpu, int fd, int first)
 {
 	if (first >= 0) {
 		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first) == 0)
@@ -236,7 +237,7 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 			}
 			sp->fd[cpu * sp->ntgt + t] = fd;
 			opened = true;
-			if (map_cpu(sp, cpu, fd, first))
+			if (ft_sampler_map_cpu(sp, cpu, fd, first))
 				return -1;
 			if (first < 0)
 				first = fd;

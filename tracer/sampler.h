@@ -80,6 +80,7 @@ void ft_sampler_close(struct ft_sampler *sp);
 
 /* Inside the stage: an event's open (sampler.c), the second event (sampler_second.c). */
 int ft_sampler_open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit, bool second);
+int ft_sampler_map_cpu(struct ft_sampler *sp, int cpu, int fd, int first);
 int ft_sampler_open_second(struct ft_sampler *sp, int i, int pid, int cpu, bool inherit,
 			   int first);
 int ft_sampler_alloc_second(struct ft_sampler *sp, bool per_task, const int *pids, int npids);

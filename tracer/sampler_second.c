@@ -35,8 +35,10 @@ int ft_sampler_open_second(struct ft_sampler *sp, int i, int pid, int cpu, bool 
 		ft_err("cannot filter %s on %s: %s", sp->name2, sp->filter2, strerror(errno));
 		return -1;
 	}
-	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first) || ioctl(fd, PERF_EVENT_IOC_ID, &id)) {
-		ft_err("cannot share the sample ring of CPU %d: %s", cpu, strerror(errno));
+	if (ft_sampler_map_cpu(sp, cpu, fd, first))
+		return -1;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id)) {
+		ft_err("cannot tell the samples of %s apart: %s", sp->name2, strerror(errno));
 		return -1;
 	}
 	sp->id2[sp->nid2++] = id;
