@@ -241,14 +241,17 @@ static void note_stacks(struct offcpu *o, const struct offcpu_task *t)
 	o->sn.waker_no_kstack += o->wakers && t->r.waker >= 0 && !t->wkst && !o->ustack_only;
 }
 
-/* add - one finished period of @t: total per (thread, stacks, waker) */
-static void add(struct offcpu *o, struct offcpu_task *t, uint64_t ns, bool bound)
+/*
+ * add - one finished period of @t: total per (thread, stacks, waker); false when -m/-M
+ * leave it out (the notes count the periods shown)
+ */
+static bool add(struct offcpu *o, struct offcpu_task *t, uint64_t ns, bool bound)
 {
 	uint64_t key[K_LEN] = { 0 };
 	long id;
 
 	if (ns < o->min_ns || (o->max_ns && ns > o->max_ns))
-		return;
+		return false;
 	if (o->period_cb) {
 		struct offcpu_period p = {
 			.tid = t->tid, .tgid = t->tgid, .kst = t->kst, .ust = t->ust,
@@ -257,7 +260,7 @@ static void add(struct offcpu *o, struct offcpu_task *t, uint64_t ns, bool bound
 
 		note_stacks(o, t);
 		o->period_cb(o->period_ctx, &p);
-		return;
+		return true;
 	}
 	key[K_TID] = t->tid;
 	key[K_TGID] = t->tgid;
@@ -271,13 +274,13 @@ static void add(struct offcpu *o, struct offcpu_task *t, uint64_t ns, bool bound
 	}
 	id = ft_intern_put(&o->keys, key, o->wakers ? K_LEN : K_WTID);
 	if (id < 0)
-		return;
+		return false;
 	if ((uint32_t)id >= o->vcap) {
 		uint32_t cap = o->vcap ? o->vcap * 2 : 1024;
 		struct offcpu_sum *sum = realloc(o->sum, cap * sizeof(*sum));
 
 		if (!sum)
-			return;
+			return false;
 		memset(sum + o->vcap, 0, (cap - o->vcap) * sizeof(*sum));
 		o->sum = sum;
 		o->vcap = cap;
@@ -285,6 +288,7 @@ static void add(struct offcpu *o, struct offcpu_task *t, uint64_t ns, bool bound
 	o->sum[id].ns += ns;
 	o->sum[id].n++;
 	note_stacks(o, t);
+	return true;
 }
 
 /* on_switch - a period ends at the switch-in, another starts at the switch-out */
@@ -301,8 +305,8 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 		} else {
 			uint64_t end = ft_switch_time(ev);	/* a rebuilt one's estimate */
 
-			o->notes.bounded += ev->sw.synth;
-			add(o, t, end > t->start ? end - t->start : 0, ev->sw.synth);
+			if (add(o, t, end > t->start ? end - t->start : 0, ev->sw.synth))
+				o->notes.bounded += ev->sw.synth;
 		}
 		t->start = 0;
 	}
@@ -319,8 +323,7 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 		if (o->stacks_perf && !t->kst && !t->ust)
 			offcpu_perf_late(o, t->tid, t->start, ev->ts, true, &t->kst, &t->ust,
 					 &t->tgid);
-		o->unseen_in++;
-		add(o, t, ev->ts > t->start ? ev->ts - t->start : 0, true);
+		o->unseen_in += add(o, t, ev->ts > t->start ? ev->ts - t->start : 0, true);
 		t->start = 0;
 	}
 	if (!counted(o, ev))

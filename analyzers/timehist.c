@@ -332,7 +332,8 @@ static void update_runtime(struct th_task *tr, uint64_t t, uint64_t tprev)
 	if (!tprev)
 		return;
 	tr->dt_run = t - tprev;
-	if (tr->ready.since && tr->ready.since <= tprev)
+	/* a switch-in rebuilt with no record of when ends no delay (as latency's waits) */
+	if (tr->ready.since && tr->ready.since <= tprev && !tr->in_unknown)
 		tr->dt_delay = tprev - tr->ready.since;
 	if (tr->last_time && tr->last_time <= tprev) {
 		wait = tprev - tr->last_time;
@@ -432,6 +433,7 @@ static void rebuilt_in(struct timehist *th, const struct ft_event *ev, uint64_t 
 
 	if (nt) {
 		nt->in_rebuilt = true;
+		nt->in_unknown = ev->sw.after_loss || ev->sw.unproven;
 		nt->in_slack = ev->ts - t;
 		nt->in_early = t - ev->sw.ts_min;
 	}
@@ -491,6 +493,8 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 		}
 		if (rebuilt && show)
 			th->rows_rebuilt++;
+		if (show && tr->in_unknown && tprev && tr->ready.since && tr->ready.since <= tprev)
+			th->delays_unknown++;
 		/* -I: the idle periods' rows alone, as perf's --idle-hist */
 		if (show && th->rows && (!th->idle_hist || prev == 0))
 			print_row(th, ev, t, tr, e, rebuilt);
@@ -514,7 +518,7 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 	tr->last_state = ev->sw.preempt ? 'R' : ev->sw.state;
 	ft_ready_out(&tr->ready, ev, FT_READY_PERF);	/* at t when preempted */
 	tr->dead = ev->sw.state == 'X' || ev->sw.state == 'Z' || ev->sw.state == 'x';
-	tr->in_rebuilt = false;
+	tr->in_rebuilt = tr->in_unknown = false;
 	th->tprev[ev->cpu] = t;
 	moved(th, tr, prev, ev->cpu, t);
 	/* last: they may move tr */
@@ -652,6 +656,10 @@ static void timehist_report(void *priv, struct ft_report *r)
 		fprintf(r->f, "\n^ %llu rows start or end at a switch the kernel did not record, "
 			"timed at the chain's estimate (design.md)\n",
 			th->rows_rebuilt);
+	if (th->delays_unknown)
+		fprintf(r->f, "%s%llu delays not measured: they end at a switch-in the kernel did "
+			"not record, with no record of when (after lost events, or no evidence)\n",
+			th->rows_rebuilt && th->rows ? "" : "\n", th->delays_unknown);
 done:
 	if (r->interval)
 		th_summary_reset(th);

@@ -39,6 +39,7 @@ struct th_task {
 	/* runs that start or end at a rebuilt switch: their count, and how far the run
 	 * time can be off (the switches lie between their estimate and their record) */
 	bool		in_rebuilt;	/* the current run began at a rebuilt switch */
+	bool		in_unknown;	/* ... whose time nothing recorded tells: no delay */
 	uint64_t	in_slack;	/* its record - estimate */
 	uint64_t	in_early;	/* estimate - the earliest it can have been */
 	uint64_t	rebuilt;
@@ -62,6 +63,8 @@ struct timehist {
 	uint64_t		*tprev;			/* per CPU: last switch, 0 unknown */
 	uint64_t		hist_start, hist_end;
 	unsigned long long	rows_rebuilt;		/* rows whose run rests on a rebuilt switch */
+	unsigned long long	delays_unknown;		/* rows whose delay ends at such a switch
+							   with no record of when: not counted */
 	unsigned long long	tasks_rebuilt;		/* summary: tasks with such runs */
 	uint64_t		sec;			/* put_time: the seconds in sec_text */
 	char			sec_text[48];		/* "%8llu." (and ft_put_u's room) */

@@ -217,6 +217,7 @@ void th_summary_json(struct timehist *th, struct ft_json *j)
 	ft_json_arr_end(j);
 	ft_json_u64(j, "span_ns", th->hist_end - th->hist_start);
 	ft_json_u64(j, "rows_rebuilt", th->rows_rebuilt);
+	ft_json_u64(j, "delays_unmeasured", th->delays_unknown);
 }
 
 /* reset_totals - forget a task's totals, keeping what its next row needs */
@@ -244,5 +245,6 @@ void th_summary_reset(struct timehist *th)
 		reset_totals(&th->idle[cpu]);
 	th->hist_start = th->hist_end;
 	th->rows_rebuilt = 0;
+	th->delays_unknown = 0;
 	th->tasks_rebuilt = 0;
 }

@@ -335,6 +335,14 @@ def counts(path, text, err, periods, *specs):
         return f'stacks outside the designed set: {rest}'
     if j['periods'] != want or printed != want:
         return f'periods: json {j["periods"]}, text {printed}, want {want}'
+    # the notes count the periods shown, not those -m/-M left out
+    notes = re.search(r'^offcpu: \d+ blocked periods.*', open(text).read(), re.M).group(0)
+    for what in ('end at a switch-in', 'end at the switch-out'):
+        m = re.search(r'; (\d+) ' + what, notes)
+        if m and int(m.group(1)) > want:
+            return f'"{m.group(0)[2:]}": more than the {want} periods shown'
+    if j['estimated'] > want:
+        return f'json: {j["estimated"]} estimated of {want} periods'
     return None
 
 

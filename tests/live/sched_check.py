@@ -154,12 +154,17 @@ def agree(th_path, lat_path, comm):
     lt = {x['pid']: x for x in lat['tasks'] if x['comm'] == comm}
     if len(t) < 3 or set(t) != set(lt):
         done(False, f'threads differ: timehist {sorted(t)}, latency {sorted(lt)}')
-    msgs, ok = [], True
+    # One rule for both (analyzers/ready.h), so the delays are equal to the ns: 12 of 12
+    # captures. A switch-in rebuilt with no record of when ends no delay in either
+    # (before: timehist counted it, 0.11 vs 0.10 ms in a CI run), and both count them;
+    # a thread's sched-ins are its waits, those and one more (a first run not woken).
+    unknown = th['delays_unmeasured']
+    msgs, ok = [f'unmeasured {unknown} vs {lat["unmeasured"]}'], unknown == lat['unmeasured']
     for tid in sorted(t):
         a, b = t[tid]['delay_ns'], lt[tid]['total_ns']
-        ok = ok and abs(a - b) <= 0.03 * max(a, b) and \
-            abs(t[tid]['sched_in'] - lt[tid]['count']) <= 1
-        msgs.append(f'{tid}: {a / 1e6:.2f} vs {b / 1e6:.2f} ms')
+        extra = t[tid]['sched_in'] - lt[tid]['count']
+        ok = ok and a == b and 0 <= extra <= 1 + unknown
+        msgs.append(f'{tid}: {a / 1e6:.3f} vs {b / 1e6:.3f} ms, {extra} more sched-ins')
     done(ok, 'delays timehist vs latency ' + ', '.join(msgs))
 
 
