@@ -139,8 +139,9 @@ static int profile_check(void *priv, const struct ft_env *env)
 	   offcpu's default, where a process is chosen */
 	p->sw_on = p->offcpu && env->live && !p->period_set &&
 		   (env->task_filter || env->command) && !env->all && !env->cpu_on;
-	max = env->live && p->freq_set ? max_sample_rate() : 0;
-	if (max > 0 && p->req.freq > (uint64_t)max) {
+	max = env->live ? max_sample_rate() : 0;
+	p->max_rate = max;
+	if (max > 0 && p->freq_set && p->req.freq > (uint64_t)max) {
 		ft_err("-F %llu is above kernel.perf_event_max_sample_rate (%ld Hz)",
 		       (unsigned long long)p->req.freq, max);
 		return -1;

@@ -48,6 +48,7 @@ struct profile {
 	bool			folded, offcpu, state;
 	bool			ustack_only, kstack_only;	/* -u, -k */
 	long			top;
+	long			max_rate;	/* live -F: kernel.perf_event_max_sample_rate */
 	const char		*svg_path;
 	struct ft_outfile	svg;		/* --svg FILE, open from init on */
 	/* totals */

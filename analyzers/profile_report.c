@@ -239,16 +239,43 @@ static void print_table(struct profile *p, FILE *f, struct table *t, uint32_t nr
 		fprintf(f, "# ... %u more rows (--top 0: all)\n", nrows - n);
 }
 
+/*
+ * profile_rate - the samples a second of the time sampled that the kernel took (lost
+ * ones too), where its own count of that time is known (live cpu-clock, the final
+ * report); 0 otherwise
+ */
+static double profile_rate(const struct profile *p)
+{
+	const struct ft_sample_counts *c = p->env->samples;
+
+	if (!c || !c->clock_ns || profile_req(p)->period)
+		return 0;
+	return (c->samples + c->lost) * 1e9 / c->clock_ns;
+}
+
+/* rate_text - the header's rate: asked, and obtained where the kernel gave less */
+static void rate_text(const struct profile *p, char *buf, size_t len)
+{
+	const struct ft_sample_req *q = profile_req(p);
+	double got = profile_rate(p);
+
+	if (q->period)
+		snprintf(buf, len, "period %llu", (unsigned long long)q->period);
+	else if (!got || got >= 0.9 * q->freq)
+		snprintf(buf, len, "%llu Hz", (unsigned long long)q->freq);
+	else
+		snprintf(buf, len, "%llu Hz asked, %.0f Hz obtained: the kernel's timer and "
+			 "throttling; kernel.perf_event_max_sample_rate %ld",
+			 (unsigned long long)q->freq, got, p->max_rate);
+}
+
 /* header - perf report's lines over the tables: what was sampled, how much */
 static void header(struct profile *p, FILE *f)
 {
 	const struct ft_sample_req *q = profile_req(p);
-	char rate[64];
+	char rate[160];
 
-	if (q->period)
-		snprintf(rate, sizeof(rate), "period %llu", (unsigned long long)q->period);
-	else
-		snprintf(rate, sizeof(rate), "%llu Hz", (unsigned long long)q->freq);
+	rate_text(p, rate, sizeof(rate));
 	fprintf(f, "# Samples: %llu of event '%s' (%s)\n", p->n.samples,
 		q->event ? q->event : "cpu-clock", rate);
 	if (!p->offcpu) {
@@ -322,6 +349,8 @@ static void json_head(struct profile *p, struct ft_json *j)
 
 	ft_json_str(j, "event", q->event ? q->event : "cpu-clock");
 	ft_json_u64(j, q->period ? "period" : "frequency", q->period ? q->period : q->freq);
+	if (profile_rate(p))
+		ft_json_u64(j, "frequency_obtained", (uint64_t)(profile_rate(p) + 0.5));
 	ft_json_u64(j, "samples", p->n.samples);
 	ft_json_u64(j, "event_count", p->n.on_value);
 	ft_json_u64(j, "idle_samples", p->n.idle);

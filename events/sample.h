@@ -75,6 +75,9 @@ struct ft_sample {
  */
 struct ft_sample_counts {
 	unsigned long long	samples, lost, throttled, bad;
+	/* live, a cpu-clock event's own count at its end: the ns it sampled (0 unknown;
+	   not kept in a file) */
+	unsigned long long	clock_ns;
 	/* dwarf: user stacks unwound, by why each walk ended (a file keeps them) */
 	unsigned long long	unwound[FT_UNWIND_NEND];
 };

@@ -69,6 +69,7 @@ int ft_sampler_open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit, b
 	a.config1 = second ? 0 : sp->config1;
 	a.config2 = second ? 0 : sp->config2;
 	a.sample_type = SAMPLE_TYPE;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_RUNNING;	/* clock_count */
 #ifdef __x86_64__
 	/*
 	 * At a function's entry the return address is still on the stack top, not in a
@@ -284,10 +285,29 @@ void ft_sampler_enable(struct ft_sampler *sp)
 				ioctl(sp->fd2[i], PERF_EVENT_IOC_ENABLE, 0);
 }
 
+/*
+ * clock_count - how long a cpu-clock event ran (its time_running: a CPU's wall time, a
+ * task's time on CPUs, children's folded in as they exited; throttled time included,
+ * which its count leaves out), against which the rate obtained is told
+ */
+static void clock_count(struct ft_sampler *sp)
+{
+	uint64_t v[2], sum = 0;	/* value, time_running */
+	int i;
+
+	if (sp->type != PERF_TYPE_SOFTWARE || sp->config != PERF_COUNT_SW_CPU_CLOCK)
+		return;
+	for (i = 0; sp->fd && i < sp->ntgt * sp->ncpus; i++)
+		if (sp->fd[i] >= 0 && read(sp->fd[i], v, sizeof(v)) == sizeof(v))
+			sum += v[1];
+	sp->counts.clock_ns = sum;
+}
+
 /* ft_sampler_disable - stop sampling; what the rings hold stays to be drained */
 void ft_sampler_disable(struct ft_sampler *sp)
 {
 	ioctl_all(sp, PERF_EVENT_IOC_DISABLE);
+	clock_count(sp);
 	sp->refilter_off = true;	/* the last drain opens no new events */
 }
 

@@ -301,8 +301,26 @@ def intervals(path, cpu_ns, wall_ns, hz, count, secs, low):
     return None
 
 
+def obtained(out_path, err_path, pct):
+    """the header's "F Hz asked, G Hz obtained" against the samples (and lost ones: the
+    footer) over burn2's own CPU time (its schedstat line): within PCT%"""
+    out, err = open(out_path).read(), open(err_path).read()
+    m = re.search(r'\((\d+) Hz asked, (\d+) Hz obtained', out)
+    s = re.search(r'(\d+) samples(?:, (\d+) lost)?', (out + err).split('events processed')[-1])
+    ns = int(re.search(r'schedstat_ns=(\d+)', err).group(1))
+    if not m or not s:
+        return f'no rate obtained in "{out.splitlines()[0] if out else ""}"'
+    want = (int(s.group(1)) + int(s.group(2) or 0)) * 1e9 / ns
+    got = int(m.group(2))
+    print(f'{got} Hz obtained of {m.group(1)} asked; the samples over burn2\'s own CPU time: '
+          f'{want:.0f} Hz ({100 * (got / want - 1):+.2f}%)')
+    if abs(got / want - 1) > float(pct) / 100:
+        return f'{got} Hz obtained, not within {pct}% of {want:.0f}'
+    return None
+
+
 def main():
-    checks = {'peer': peer, 'rate': rate, 'rates': rates, 'under': under, 'exact': exact, 'wall': wall,
+    checks = {'peer': peer, 'rate': rate, 'obtained': obtained, 'rates': rates, 'under': under, 'exact': exact, 'wall': wall,
               'text': text, 'json': json_check, 'same': same,
               'intervals': intervals}
     if len(sys.argv) < 2 or sys.argv[1] not in checks:
