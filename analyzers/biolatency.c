@@ -27,69 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/analyzer.h"
+#include "analyzers/biolatency.h"
 #include "analyzers/bio_rwbs.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "lib/util.h"
-#include "output/hist.h"
-#include "output/json.h"
-#include "output/metrics.h"
-
-/* Field indexes, the same in each declaration (complete: error where others have bytes). */
-enum { F_DEV, F_SECTOR, F_NR_SECTOR, F_RWBS, F_BYTES, F_COMM };
-
-/* One request in flight. */
-struct req {
-	bool		used, write, issued, inserted, requeued;
-	unsigned int	dups;		/* more requests of this key in flight: ambiguous */
-	uint32_t	dev;
-	uint64_t	sector;
-	uint64_t	t_insert, t_issue;
-	int		pid;
-	uint32_t	bytes;
-	int		flags;
-};
-
-/* Histograms per disk (-D) or per flags (-F): few, so a plain array. */
-struct group {
-	uint32_t		key;
-	struct ft_hist		hist;
-	unsigned long long	not_issued, ambiguous;	/* -D: the disk's share of the notes */
-};
-
-/* A device's name: /sys/dev/block live, MAJ:MIN from a file. */
-struct disk {
-	uint32_t	dev;
-	char		name[32];
-};
-
-struct notes {
-	unsigned long long	not_issued;	/* completions without a traced issue */
-	unsigned long long	ambiguous;	/* requests sharing a key in flight */
-	unsigned long long	dropped;	/* in flight when events were lost */
-	unsigned long long	direct;		/* -Q: issued without an insert */
-	unsigned long long	oom;		/* requests there was no memory for */
-};
-
-struct biolat {
-	const struct ft_env	*env;
-	const struct ft_unit	*unit;
-	bool			per_disk, per_flag, queued;
-	bool			min_set;
-	long			min_us;		/* --min-us N */
-	struct ft_tp		tp_issue, tp_complete, tp_insert, tp_requeue;
-	struct req		*tab;		/* open addressing, linear probing */
-	unsigned int		mask, count;
-	struct ft_hist		total;
-	struct group		*groups;
-	unsigned int		ngroups;
-	struct disk		*disks;
-	unsigned int		ndisks;
-	struct notes		n;
-	uint64_t		first_ts;	/* biosnoop's TIME(s) origin */
-	bool			oom;
-};
 
 enum { OPT_MIN_US = 0x100 };
 
@@ -132,10 +74,6 @@ static int biolat_check(void *priv, const struct ft_env *env)
 		ft_err("-D and -F exclude each other");
 		return -1;
 	}
-	if (b->min_set && env->json) {
-		ft_err("--min-us lists requests as text; it does not go with --json");
-		return -1;
-	}
 	return 0;
 }
 
@@ -171,50 +109,6 @@ static struct ft_tp *biolat_tracepoints(void *priv)
 	b->tp_complete.next = &b->tp_insert;
 	b->tp_insert.next = &b->tp_requeue;
 	return &b->tp_issue;
-}
-
-/* read_devname - DEVNAME of /sys/dev/block/MAJ:MIN/uevent into @buf; false when none */
-static bool read_devname(unsigned int maj, unsigned int min, char *buf, size_t len)
-{
-	char path[64], line[128];
-	bool found = false;
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", maj, min);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "DEVNAME=", 8)) {
-			n = strcspn(line + 8, "\n");
-			n = n < len ? n : len - 1;
-			memcpy(buf, line + 8, n);
-			buf[n] = 0;
-			found = n > 0;
-		}
-	fclose(f);
-	return found;
-}
-
-/* disk_name - the name of @dev (the kernel's MAJOR << 20 | MINOR), looked up once */
-static const char *disk_name(struct biolat *b, uint32_t dev)
-{
-	unsigned int i, maj = dev >> 20, min = dev & 0xfffff;
-	struct disk *d;
-
-	for (i = 0; i < b->ndisks; i++)
-		if (b->disks[i].dev == dev)
-			return b->disks[i].name;
-	d = realloc(b->disks, (b->ndisks + 1) * sizeof(*d));
-	if (!d)
-		return "?";
-	b->disks = d;
-	d += b->ndisks++;
-	d->dev = dev;
-	if (!b->env->live || !read_devname(maj, min, d->name, sizeof(d->name)))
-		snprintf(d->name, sizeof(d->name), "%u:%u", maj, min);
-	return d->name;
 }
 
 /* hash - spread (dev, write, sector) over the table */
@@ -311,7 +205,7 @@ static int biolat_init(void *priv, const struct ft_env *env)
 		ft_err("out of memory");
 		return -1;
 	}
-	if (b->min_set) {
+	if (b->min_set && !env->json) {
 		fprintf(b->env->out, "%-11s %-14s %-6s %-7s %-1s %-10s %-7s ", "TIME(s)", "COMM", "PID",
 		       "DISK", "T", "SECTOR", "BYTES");
 		if (b->queued)
@@ -455,20 +349,6 @@ static void disk_note(struct biolat *b, uint32_t dev, bool ambiguous)
 		g->not_issued++;
 }
 
-/* print_slow - biosnoop's line for a request of at least --min-us */
-static void print_slow(struct biolat *b, const struct req *r, uint64_t end, uint64_t que,
-		       uint64_t lat)
-{
-	if (!b->first_ts)
-		b->first_ts = end;
-	fprintf(b->env->out, "%-11.6f %-14.14s %-6d %-7s %-1s %-10llu %-7u ", (end - b->first_ts) / 1e9,
-	       ft_tasks_comm(b->env->tasks, r->pid), r->pid, disk_name(b, r->dev),
-	       r->write ? "W" : "R", (unsigned long long)r->sector, r->bytes);
-	if (b->queued)
-		fprintf(b->env->out, "%7.3f ", que / 1e6);
-	fprintf(b->env->out, "%7.3f\n", lat / 1e6);
-}
-
 /* on_complete - the request is done: its latency, or a note of why it has none */
 static void on_complete(struct biolat *b, const struct ft_event *ev)
 {
@@ -505,7 +385,7 @@ static void on_complete(struct biolat *b, const struct ft_event *ev)
 	else if (b->per_flag)
 		group_add(b, r->flags, ns);
 	if (b->min_set && ns >= (uint64_t)b->min_us * 1000)
-		print_slow(b, r, ev->ts, que, ns - que);
+		biolat_slow(b, r, ev->ts, que, ns - que);
 	del(b, r);
 }
 
@@ -537,172 +417,6 @@ static void biolat_event(void *priv, const struct ft_event *ev)
 		on_insert(b, ev);
 	else if (ft_tp_is(ev, &b->tp_requeue))
 		on_requeue(b, ev);
-}
-
-/*
- * group_label - the name a group prints under, the disk's or the flags', copied into
- * @buf (a disk's name moves when the next disk is added)
- */
-static const char *group_label(struct biolat *b, const struct group *g, char *buf, size_t len)
-{
-	if (b->per_flag)
-		ft_bio_flags_name((int)g->key, buf, len);
-	else
-		snprintf(buf, len, "%s", disk_name(b, g->key));
-	return buf;
-}
-
-/* cmp_group_name - groups by the name each element of sort_groups starts with */
-static int cmp_group_name(const void *x, const void *y)
-{
-	return strcmp(x, y);
-}
-
-/* sort_groups - the groups in the order of their names (loop0 before loop1, vda) */
-static void sort_groups(struct biolat *b)
-{
-	struct { char name[96]; struct group g; } *t;
-	unsigned int i;
-
-	t = calloc(b->ngroups ? b->ngroups : 1, sizeof(*t));
-	if (!t)
-		return;	/* printed in the order first seen */
-	for (i = 0; i < b->ngroups; i++) {
-		t[i].g = b->groups[i];
-		group_label(b, &t[i].g, t[i].name, sizeof(t[i].name));
-	}
-	qsort(t, b->ngroups, sizeof(*t), cmp_group_name);
-	for (i = 0; i < b->ngroups; i++)
-		b->groups[i] = t[i].g;
-	free(t);
-}
-
-/* in_flight - requests issued or queued and not completed (now: the end of the trace) */
-static unsigned long long in_flight(const struct biolat *b)
-{
-	unsigned long long n = 0;
-	unsigned int i;
-
-	for (i = 0; i <= b->mask; i++)
-		if (b->tab[i].used)
-			n += 1 + b->tab[i].dups;
-	return n;
-}
-
-/* print_notes - every request that has no latency, and why */
-static void print_notes(struct biolat *b, FILE *f, bool final)
-{
-	const struct notes *n = &b->n;
-
-	if (n->not_issued)
-		fprintf(f, "biolatency: %llu completions whose issue was not traced (issued "
-			"before the trace began): not timed\n", n->not_issued);
-	if (n->ambiguous)
-		fprintf(f, "biolatency: %llu requests shared (disk, sector) with another in flight: "
-			"not timed\n", n->ambiguous);
-	if (n->dropped)
-		fprintf(f, "biolatency: %llu requests in flight when events were lost: not timed\n",
-			n->dropped);
-	if (n->direct)
-		fprintf(f, "biolatency: %llu requests had no block_rq_insert (issued directly, or "
-			"queued before the trace): timed from their issue\n", n->direct);
-	if (n->oom || b->oom)
-		fprintf(f, "biolatency: out of memory: %llu requests not timed%s\n", n->oom,
-			b->oom ? ", some only in the total" : "");
-	if (final && in_flight(b))
-		fprintf(f, "biolatency: %llu requests still in flight at the end: not timed\n",
-			in_flight(b));
-}
-
-/* print_json - the histograms and the notes */
-static void print_json(struct biolat *b, struct ft_json *j, bool final)
-{
-	char buf[96];
-	unsigned int i;
-
-	ft_json_str(j, "group_by", b->per_disk ? "disk" : b->per_flag ? "flags" : "none");
-	ft_json_bool(j, "queued", b->queued);
-	ft_hist_json(j, "total", &b->total, b->unit);
-	ft_json_arr_begin(j, "groups");
-	for (i = 0; i < b->ngroups; i++) {
-		struct group *g = &b->groups[i];
-
-		ft_json_obj_begin(j, NULL);
-		ft_json_str(j, b->per_flag ? "flags" : "disk", group_label(b, g, buf, sizeof(buf)));
-		if (b->per_disk) {
-			snprintf(buf, sizeof(buf), "%u:%u", g->key >> 20, g->key & 0xfffff);
-			ft_json_str(j, "dev", buf);
-			ft_json_u64(j, "not_issued_in_trace", g->not_issued);
-			ft_json_u64(j, "ambiguous", g->ambiguous);
-		}
-		ft_hist_json(j, "hist", &g->hist, b->unit);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
-	ft_json_u64(j, "not_issued_in_trace", b->n.not_issued);
-	ft_json_u64(j, "ambiguous", b->n.ambiguous);
-	ft_json_u64(j, "dropped_after_loss", b->n.dropped);
-	if (b->queued)
-		ft_json_u64(j, "without_insert", b->n.direct);
-	ft_json_u64(j, "out_of_memory", b->n.oom);
-	if (final)
-		ft_json_u64(j, "in_flight_at_end", in_flight(b));
-}
-
-/* biolat_report - BCC's histograms (per disk or flags), then what was not timed */
-static void biolat_report(void *priv, struct ft_report *rep)
-{
-	struct biolat *b = priv;
-	char buf[96];
-	unsigned int i;
-
-	sort_groups(b);
-	if (rep->json) {
-		print_json(b, rep->json, rep->final);
-		goto done;
-	}
-	if (b->min_set)
-		fputc('\n', rep->f);
-	if (!b->per_disk && !b->per_flag) {
-		ft_hist_print_log2(rep->f, &b->total, b->unit->label);
-		ft_hist_print_summary(rep->f, &b->total, b->unit);
-	}
-	for (i = 0; i < b->ngroups; i++) {
-		fprintf(rep->f, "\n%s = %s\n", b->per_disk ? "disk" : "flags",
-			group_label(b, &b->groups[i], buf, sizeof(buf)));
-		ft_hist_print_log2(rep->f, &b->groups[i].hist, b->unit->label);
-		ft_hist_print_summary(rep->f, &b->groups[i].hist, b->unit);
-	}
-	print_notes(b, rep->f, rep->final);
-done:
-	if (rep->interval) {
-		ft_hist_reset(&b->total);
-		for (i = 0; i < b->ngroups; i++)
-			ft_hist_fini(&b->groups[i].hist);
-		b->ngroups = 0;
-		memset(&b->n, 0, sizeof(b->n));
-		b->oom = false;
-	}
-}
-
-/*
- * biolat_metrics - ftscope_biolatency_seconds as the report groups it: one series,
- * or one per disk (-D) or set of flags (-F), labelled disk or flags
- */
-static void biolat_metrics(void *priv, struct ft_metrics *m)
-{
-	struct biolat *b = priv;
-	char buf[96];
-	unsigned int i;
-
-	if (!b->per_disk && !b->per_flag)
-		ft_metrics_hist(m, "biolatency", NULL, 0, &b->total, b->unit);
-	for (i = 0; i < b->ngroups; i++) {
-		struct ft_label l = { b->per_disk ? "disk" : "flags",
-				      group_label(b, &b->groups[i], buf, sizeof(buf)) };
-
-		ft_metrics_hist(m, "biolatency", &l, 1, &b->groups[i].hist, b->unit);
-	}
 }
 
 /* biolat_fini - free everything */

@@ -182,6 +182,22 @@ static void print_slow(FILE *f, const struct ft_wait *x, const char *comm, const
 		x->waker_cpu, x->target_cpu, x->cpu, x->bounded ? " ^" : "");
 }
 
+/* json_wait - a wakeup's fields, as print_slow's columns */
+static void json_wait(struct ft_json *j, const struct ft_wait *x, const char *comm,
+		      const char *waker)
+{
+	ft_json_u64(j, "time_ns", x->end);
+	ft_json_str(j, "comm", comm);
+	ft_json_i64(j, "tid", x->tid);
+	ft_json_u64(j, "latency_ns", x->end - x->start);
+	ft_json_str(j, "waker_comm", waker);
+	ft_json_i64(j, "waker", x->waker);
+	ft_json_i64(j, "waker_cpu", x->waker_cpu);
+	ft_json_i64(j, "target_cpu", x->target_cpu);
+	ft_json_i64(j, "cpu", x->cpu);
+	ft_json_bool(j, "estimated", x->bounded);
+}
+
 /* on_wait - one finished wait: only wakeups count here */
 static void on_wait(void *ctx, const struct ft_wait *x)
 {
@@ -195,11 +211,18 @@ static void on_wait(void *ctx, const struct ft_wait *x)
 		keep_slow(w, x);
 	if (w->wakers)
 		add_pair(w, x);
-	if (w->min_set && (long long)((x->end - x->start) / 1000) >= w->min_us &&
-	    !w->env->json) {
+	if (w->min_set && (long long)((x->end - x->start) / 1000) >= w->min_us) {
 		comm_copy(w, x->tid, comm);
 		comm_copy(w, x->waker, waker);
-		print_slow(w->env->out, x, comm, waker);
+		if (w->env->json) {	/* a line of its own as it comes */
+			struct ft_json j;
+
+			ft_json_row(&j, w->env->out, "wakeup");
+			json_wait(&j, x, comm, waker);
+			ft_json_obj_end(&j);
+		} else {
+			print_slow(w->env->out, x, comm, waker);
+		}
 	}
 }
 
@@ -287,16 +310,7 @@ static void report_json(struct wakeup *w, struct ft_json *j)
 		const struct slow *s = &w->slow[k];
 
 		ft_json_obj_begin(j, NULL);
-		ft_json_u64(j, "time_ns", s->w.end);
-		ft_json_str(j, "comm", s->comm);
-		ft_json_i64(j, "tid", s->w.tid);
-		ft_json_u64(j, "latency_ns", s->w.end - s->w.start);
-		ft_json_str(j, "waker_comm", s->waker);
-		ft_json_i64(j, "waker", s->w.waker);
-		ft_json_i64(j, "waker_cpu", s->w.waker_cpu);
-		ft_json_i64(j, "target_cpu", s->w.target_cpu);
-		ft_json_i64(j, "cpu", s->w.cpu);
-		ft_json_bool(j, "estimated", s->w.bounded);
+		json_wait(j, &s->w, s->comm, s->waker);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);

@@ -115,3 +115,15 @@ void ft_json_bool(struct ft_json *j, const char *k, bool v)
 	key(j, k);
 	fputs(v ? "true" : "false", j->f);
 }
+
+/*
+ * ft_json_row - one row of a list as its own line, as the run goes (jq filters a long
+ * run): {"analyzer":A,"type":"row", then the row's fields; ft_json_obj_end ends it
+ */
+void ft_json_row(struct ft_json *j, FILE *f, const char *analyzer)
+{
+	ft_json_init(j, f);
+	ft_json_obj_begin(j, NULL);
+	ft_json_str(j, "analyzer", analyzer);
+	ft_json_str(j, "type", "row");
+}

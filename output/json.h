@@ -28,5 +28,6 @@ void ft_json_u64(struct ft_json *j, const char *key, uint64_t val);
 void ft_json_i64(struct ft_json *j, const char *key, int64_t val);
 void ft_json_double(struct ft_json *j, const char *key, double val);
 void ft_json_bool(struct ft_json *j, const char *key, bool val);
+void ft_json_row(struct ft_json *j, FILE *f, const char *analyzer);
 
 #endif

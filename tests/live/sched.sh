@@ -7,7 +7,7 @@
 #              the kernel's count of migrations.
 # requires: root; perf for the comparisons (skipped without it)
 . tests/live/lib.sh
-plan 24
+plan 25
 need_root timehist_known_sleeps || exit 0
 PY=tests/live/sched_check.py
 
@@ -244,6 +244,16 @@ if r=$(python3 $PY stream $OUT/wk.txt); then
 else
 	fail wakeup_min_us_and_top "$r"
 fi
+
+# --json: the same stream as rows, one JSON line each as they come (jq), then the report
+ft wakeup_min_us_json_rows 0 wakeup --min-us 0 --top 10000 --json -- \
+	taskset -c 0 $WL/waits 0 5 10 50 > $OUT/wk-rows.json 2> $OUT/wk-rows.err
+if r=$(python3 $PY stream_json $OUT/wk-rows.json); then
+	pass wakeup_min_us_json_rows
+else
+	fail wakeup_min_us_json_rows "$r"
+fi
+echo "# $r"
 
 # timehist -s in interval mode (issue 20): every interval prints its own summary. spinself's
 # three spinners share CPU 1 (CPU 0 with one CPU) for 1 s, in 0.3 s intervals: each interval

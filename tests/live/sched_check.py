@@ -3,6 +3,7 @@
 """Checks for tests/live/sched.sh: parse timehist rows (ours and perf's), latency
 tables and wakeup JSON, and compare them with known answers or with each other.
 Each check prints one line of what it measured; exit status 1 when it fails."""
+import json
 import re
 import statistics
 import sys
@@ -281,6 +282,22 @@ def stream(path):
     done(ok, f'{streamed} streamed, histogram count {count}; top {top[0]} us, max {mx} us')
 
 
+def stream_json(path):
+    """--min-us 0 --json: a row line for each wakeup the histogram counts, before the
+    report's line; the rows are --top's list (all of them), latency for latency"""
+    objs = [json.loads(line) for line in open(path) if line.strip()]
+    rows = [o for o in objs if o.get('type') == 'row']
+    last = objs[-1] if objs else {}
+    if not rows or 'final' not in last or 'type' in last:
+        done(False, f'{len(rows)} rows; the last line is not the report')
+    count = last['total']['count']
+    got = sorted((r['tid'], r['time_ns'], r['latency_ns']) for r in rows)
+    top = sorted((r['tid'], r['time_ns'], r['latency_ns']) for r in last['slowest'])
+    ok = len(rows) == count and got == top
+    done(ok, f'{len(rows)} rows, histogram count {count}, --top list {len(top)}, '
+         f'{"equal" if got == top else "unlike"}')
+
+
 def reference(text_path):
     """perf timehist semantics over ftrace text, written apart from ftscope: rows
     (comm, tid, wait, delay, run, state), with a row for a switch the text lacks
@@ -466,6 +483,7 @@ def migrations(self_path, out_path):
 if __name__ == '__main__':
     cmd, args = sys.argv[1], sys.argv[2:]
     {'peer': lambda: peer(*args),
+     'stream_json': lambda: stream_json(*args),
      'times': lambda: times(*args),
      'sleeps': lambda: sleeps(args[0], args[1], int(args[2]), float(args[3])),
      'preempt': lambda: preempt(*args),

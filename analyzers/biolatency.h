@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * biolatency's state, shared by its events (biolatency.c) and its report
+ * (biolatency_report.c: the lists, histograms, notes and metrics).
+ */
+#ifndef FTSCOPE_ANALYZERS_BIOLATENCY_H
+#define FTSCOPE_ANALYZERS_BIOLATENCY_H
+
+#include "analyzers/analyzer.h"
+#include "output/hist.h"
+
+/* Field indexes, the same in each declaration (complete: error where others have bytes). */
+enum { F_DEV, F_SECTOR, F_NR_SECTOR, F_RWBS, F_BYTES, F_COMM };
+
+/* One request in flight. */
+struct req {
+	bool		used, write, issued, inserted, requeued;
+	unsigned int	dups;		/* more requests of this key in flight: ambiguous */
+	uint32_t	dev;
+	uint64_t	sector;
+	uint64_t	t_insert, t_issue;
+	int		pid;
+	uint32_t	bytes;
+	int		flags;
+};
+
+/* Histograms per disk (-D) or per flags (-F): few, so a plain array. */
+struct group {
+	uint32_t		key;
+	struct ft_hist		hist;
+	unsigned long long	not_issued, ambiguous;	/* -D: the disk's share of the notes */
+};
+
+/* A device's name: /sys/dev/block live, MAJ:MIN from a file. */
+struct disk {
+	uint32_t	dev;
+	char		name[32];
+};
+
+struct notes {
+	unsigned long long	not_issued;	/* completions without a traced issue */
+	unsigned long long	ambiguous;	/* requests sharing a key in flight */
+	unsigned long long	dropped;	/* in flight when events were lost */
+	unsigned long long	direct;		/* -Q: issued without an insert */
+	unsigned long long	oom;		/* requests there was no memory for */
+};
+
+struct biolat {
+	const struct ft_env	*env;
+	const struct ft_unit	*unit;
+	bool			per_disk, per_flag, queued;
+	bool			min_set;
+	long			min_us;		/* --min-us N */
+	struct ft_tp		tp_issue, tp_complete, tp_insert, tp_requeue;
+	struct req		*tab;		/* open addressing, linear probing */
+	unsigned int		mask, count;
+	struct ft_hist		total;
+	struct group		*groups;
+	unsigned int		ngroups;
+	struct disk		*disks;
+	unsigned int		ndisks;
+	struct notes		n;
+	uint64_t		first_ts;	/* biosnoop's TIME(s) origin */
+	bool			oom;
+};
+
+void biolat_slow(struct biolat *b, const struct req *r, uint64_t end, uint64_t que, uint64_t lat);
+void biolat_report(void *priv, struct ft_report *rep);
+void biolat_metrics(void *priv, struct ft_metrics *m);
+
+#endif

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * biolatency's output: device names, the --min-us list (biosnoop's columns, or rows
+ * with --json), the histograms, notes and metrics.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzers/biolatency.h"
+#include "analyzers/bio_rwbs.h"
+#include "events/tasks.h"
+#include "lib/util.h"
+#include "output/hist.h"
+#include "output/json.h"
+#include "output/metrics.h"
+
+/* read_devname - DEVNAME of /sys/dev/block/MAJ:MIN/uevent into @buf; false when none */
+static bool read_devname(unsigned int maj, unsigned int min, char *buf, size_t len)
+{
+	char path[64], line[128];
+	bool found = false;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", maj, min);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "DEVNAME=", 8)) {
+			n = strcspn(line + 8, "\n");
+			n = n < len ? n : len - 1;
+			memcpy(buf, line + 8, n);
+			buf[n] = 0;
+			found = n > 0;
+		}
+	fclose(f);
+	return found;
+}
+
+/* disk_name - the name of @dev (the kernel's MAJOR << 20 | MINOR), looked up once */
+static const char *disk_name(struct biolat *b, uint32_t dev)
+{
+	unsigned int i, maj = dev >> 20, min = dev & 0xfffff;
+	struct disk *d;
+
+	for (i = 0; i < b->ndisks; i++)
+		if (b->disks[i].dev == dev)
+			return b->disks[i].name;
+	d = realloc(b->disks, (b->ndisks + 1) * sizeof(*d));
+	if (!d)
+		return "?";
+	b->disks = d;
+	d += b->ndisks++;
+	d->dev = dev;
+	if (!b->env->live || !read_devname(maj, min, d->name, sizeof(d->name)))
+		snprintf(d->name, sizeof(d->name), "%u:%u", maj, min);
+	return d->name;
+}
+
+/* dev_text - "MAJOR:MINOR" of @dev (the kernel's MAJOR << 20 | MINOR) */
+static void dev_text(uint32_t dev, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u:%u", dev >> 20, dev & 0xfffff);
+}
+
+/* json_slow - a --min-us request as a line of its own, as it comes (--json) */
+static void json_slow(struct biolat *b, const struct req *r, uint64_t end, uint64_t que,
+		      uint64_t lat)
+{
+	struct ft_json j;
+	char dev[24];
+
+	ft_json_row(&j, b->env->out, "biolatency");
+	ft_json_u64(&j, "time_ns", end);
+	ft_json_str(&j, "comm", ft_tasks_comm(b->env->tasks, r->pid));
+	ft_json_i64(&j, "pid", r->pid);
+	ft_json_str(&j, "disk", disk_name(b, r->dev));
+	dev_text(r->dev, dev, sizeof(dev));
+	ft_json_str(&j, "dev", dev);
+	ft_json_str(&j, "rw", r->write ? "W" : "R");
+	ft_json_u64(&j, "sector", r->sector);
+	ft_json_u64(&j, "bytes", r->bytes);
+	if (b->queued)
+		ft_json_u64(&j, "queued_ns", que);
+	ft_json_u64(&j, "latency_ns", lat);
+	ft_json_obj_end(&j);
+}
+
+/* biolat_slow - biosnoop's line for a request of at least --min-us (--json: a row) */
+void biolat_slow(struct biolat *b, const struct req *r, uint64_t end, uint64_t que,
+		       uint64_t lat)
+{
+	if (!b->first_ts)
+		b->first_ts = end;
+	if (b->env->json) {
+		json_slow(b, r, end, que, lat);
+		return;
+	}
+	fprintf(b->env->out, "%-11.6f %-14.14s %-6d %-7s %-1s %-10llu %-7u ", (end - b->first_ts) / 1e9,
+	       ft_tasks_comm(b->env->tasks, r->pid), r->pid, disk_name(b, r->dev),
+	       r->write ? "W" : "R", (unsigned long long)r->sector, r->bytes);
+	if (b->queued)
+		fprintf(b->env->out, "%7.3f ", que / 1e6);
+	fprintf(b->env->out, "%7.3f\n", lat / 1e6);
+}
+
+/*
+ * group_label - the name a group prints under, the disk's or the flags', copied into
+ * @buf (a disk's name moves when the next disk is added)
+ */
+static const char *group_label(struct biolat *b, const struct group *g, char *buf, size_t len)
+{
+	if (b->per_flag)
+		ft_bio_flags_name((int)g->key, buf, len);
+	else
+		snprintf(buf, len, "%s", disk_name(b, g->key));
+	return buf;
+}
+
+/* cmp_group_name - groups by the name each element of sort_groups starts with */
+static int cmp_group_name(const void *x, const void *y)
+{
+	return strcmp(x, y);
+}
+
+/* sort_groups - the groups in the order of their names (loop0 before loop1, vda) */
+static void sort_groups(struct biolat *b)
+{
+	struct { char name[96]; struct group g; } *t;
+	unsigned int i;
+
+	t = calloc(b->ngroups ? b->ngroups : 1, sizeof(*t));
+	if (!t)
+		return;	/* printed in the order first seen */
+	for (i = 0; i < b->ngroups; i++) {
+		t[i].g = b->groups[i];
+		group_label(b, &t[i].g, t[i].name, sizeof(t[i].name));
+	}
+	qsort(t, b->ngroups, sizeof(*t), cmp_group_name);
+	for (i = 0; i < b->ngroups; i++)
+		b->groups[i] = t[i].g;
+	free(t);
+}
+
+/* in_flight - requests issued or queued and not completed (now: the end of the trace) */
+static unsigned long long in_flight(const struct biolat *b)
+{
+	unsigned long long n = 0;
+	unsigned int i;
+
+	for (i = 0; i <= b->mask; i++)
+		if (b->tab[i].used)
+			n += 1 + b->tab[i].dups;
+	return n;
+}
+
+/* print_notes - every request that has no latency, and why */
+static void print_notes(struct biolat *b, FILE *f, bool final)
+{
+	const struct notes *n = &b->n;
+
+	if (n->not_issued)
+		fprintf(f, "biolatency: %llu completions whose issue was not traced (issued "
+			"before the trace began): not timed\n", n->not_issued);
+	if (n->ambiguous)
+		fprintf(f, "biolatency: %llu requests shared (disk, sector) with another in flight: "
+			"not timed\n", n->ambiguous);
+	if (n->dropped)
+		fprintf(f, "biolatency: %llu requests in flight when events were lost: not timed\n",
+			n->dropped);
+	if (n->direct)
+		fprintf(f, "biolatency: %llu requests had no block_rq_insert (issued directly, or "
+			"queued before the trace): timed from their issue\n", n->direct);
+	if (n->oom || b->oom)
+		fprintf(f, "biolatency: out of memory: %llu requests not timed%s\n", n->oom,
+			b->oom ? ", some only in the total" : "");
+	if (final && in_flight(b))
+		fprintf(f, "biolatency: %llu requests still in flight at the end: not timed\n",
+			in_flight(b));
+}
+
+/* print_json - the histograms and the notes */
+static void print_json(struct biolat *b, struct ft_json *j, bool final)
+{
+	char buf[96];
+	unsigned int i;
+
+	ft_json_str(j, "group_by", b->per_disk ? "disk" : b->per_flag ? "flags" : "none");
+	ft_json_bool(j, "queued", b->queued);
+	ft_hist_json(j, "total", &b->total, b->unit);
+	ft_json_arr_begin(j, "groups");
+	for (i = 0; i < b->ngroups; i++) {
+		struct group *g = &b->groups[i];
+
+		ft_json_obj_begin(j, NULL);
+		ft_json_str(j, b->per_flag ? "flags" : "disk", group_label(b, g, buf, sizeof(buf)));
+		if (b->per_disk) {
+			dev_text(g->key, buf, sizeof(buf));
+			ft_json_str(j, "dev", buf);
+			ft_json_u64(j, "not_issued_in_trace", g->not_issued);
+			ft_json_u64(j, "ambiguous", g->ambiguous);
+		}
+		ft_hist_json(j, "hist", &g->hist, b->unit);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_u64(j, "not_issued_in_trace", b->n.not_issued);
+	ft_json_u64(j, "ambiguous", b->n.ambiguous);
+	ft_json_u64(j, "dropped_after_loss", b->n.dropped);
+	if (b->queued)
+		ft_json_u64(j, "without_insert", b->n.direct);
+	ft_json_u64(j, "out_of_memory", b->n.oom);
+	if (final)
+		ft_json_u64(j, "in_flight_at_end", in_flight(b));
+}
+
+/* biolat_report - BCC's histograms (per disk or flags), then what was not timed */
+void biolat_report(void *priv, struct ft_report *rep)
+{
+	struct biolat *b = priv;
+	char buf[96];
+	unsigned int i;
+
+	sort_groups(b);
+	if (rep->json) {
+		print_json(b, rep->json, rep->final);
+		goto done;
+	}
+	if (b->min_set)
+		fputc('\n', rep->f);
+	if (!b->per_disk && !b->per_flag) {
+		ft_hist_print_log2(rep->f, &b->total, b->unit->label);
+		ft_hist_print_summary(rep->f, &b->total, b->unit);
+	}
+	for (i = 0; i < b->ngroups; i++) {
+		fprintf(rep->f, "\n%s = %s\n", b->per_disk ? "disk" : "flags",
+			group_label(b, &b->groups[i], buf, sizeof(buf)));
+		ft_hist_print_log2(rep->f, &b->groups[i].hist, b->unit->label);
+		ft_hist_print_summary(rep->f, &b->groups[i].hist, b->unit);
+	}
+	print_notes(b, rep->f, rep->final);
+done:
+	if (rep->interval) {
+		ft_hist_reset(&b->total);
+		for (i = 0; i < b->ngroups; i++)
+			ft_hist_fini(&b->groups[i].hist);
+		b->ngroups = 0;
+		memset(&b->n, 0, sizeof(b->n));
+		b->oom = false;
+	}
+}
+
+/*
+ * biolat_metrics - ftscope_biolatency_seconds as the report groups it: one series,
+ * or one per disk (-D) or set of flags (-F), labelled disk or flags
+ */
+void biolat_metrics(void *priv, struct ft_metrics *m)
+{
+	struct biolat *b = priv;
+	char buf[96];
+	unsigned int i;
+
+	if (!b->per_disk && !b->per_flag)
+		ft_metrics_hist(m, "biolatency", NULL, 0, &b->total, b->unit);
+	for (i = 0; i < b->ngroups; i++) {
+		struct ft_label l = { b->per_disk ? "disk" : "flags",
+				      group_label(b, &b->groups[i], buf, sizeof(buf)) };
+
+		ft_metrics_hist(m, "biolatency", &l, 1, &b->groups[i].hist, b->unit);
+	}
+}
