@@ -130,6 +130,7 @@ static int timehist_init(void *priv, const struct ft_env *env)
 	for (i = 0; i < env->ncpus; i++)
 		th->cpu_len[i] = put_cpu(th->cpu_text[i], i) - th->cpu_text[i];
 	th->rows = !th->summary_only && !env->json;
+	th->json_rows = !th->summary_only && env->json;
 	th->totals = th->summary || th->idle_hist || env->json;
 	if (th->rows)
 		header(th, th->env->out);
@@ -260,8 +261,8 @@ static void row_end(struct timehist *th, char *d)
 		rows_flush(th);
 }
 
-/* print_time_now - the start of a row, written at once (the rest of such rows is printf's) */
-static void print_time_now(struct timehist *th, uint64_t ts, int cpu)
+/* th_print_time_now - the start of a row, written at once (the rest of such rows is printf's) */
+void th_print_time_now(struct timehist *th, uint64_t ts, int cpu)
 {
 	row_end(th, put_time(th, row_begin(th), ts, cpu));
 	rows_flush(th);
@@ -498,6 +499,8 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 		/* -I: the idle periods' rows alone, as perf's --idle-hist */
 		if (show && th->rows && (!th->idle_hist || prev == 0))
 			print_row(th, ev, t, tr, e, rebuilt);
+		else if (show && th->json_rows && (!th->idle_hist || prev == 0))
+			th_json_switch(th, ev, t, tr, rebuilt);
 		if (!th->hist_start)
 			th->hist_start = t;
 		/* a rebuilt switch comes at its record, timed earlier */
@@ -528,40 +531,6 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 		moved(th, task(th, next, ev->cpu), next, ev->cpu, t);
 }
 
-/*
- * print_event_prefix - the start of a -w or -M row: time, CPU, the CPU column with
- * @mark (-V), the task the event ran in, and blanks under the three times
- */
-static void print_event_prefix(struct timehist *th, const struct ft_event *ev, char mark)
-{
-	char name[64];
-	int i;
-
-	print_time_now(th, ev->ts, ev->cpu);
-	if (th->visual) {
-		fputc(' ', th->env->out);
-		for (i = 0; i < th->env->ncpus; i++)
-			fputc(i == ev->cpu ? mark : ' ', th->env->out);
-		fputc(' ', th->env->out);
-	}
-	if (ev->common_pid)
-		th_commstr(th, ev->common_pid, name, sizeof(name));
-	else
-		snprintf(name, sizeof(name), "swapper");
-	fprintf(th->env->out, " %-*s ", TH_COMM_WIDTH, name);
-	fprintf(th->env->out, "  %9s  %9s  %9s ", "", "", "");
-}
-
-/* print_wakeup - a -w row: the waker, then "awakened: task" */
-static void print_wakeup(struct timehist *th, const struct ft_event *ev)
-{
-	char name[64];
-
-	print_event_prefix(th, ev, ' ');
-	th_commstr(th, ev->wk.pid, name, sizeof(name));
-	fprintf(th->env->out, "awakened: %s\n", name);
-}
-
 /* on_wakeup - the first wakeup since a task's switch-out starts its sch delay */
 static void on_wakeup(struct timehist *th, const struct ft_event *ev)
 {
@@ -575,16 +544,15 @@ static void on_wakeup(struct timehist *th, const struct ft_event *ev)
 		return;
 	ft_ready_wakeup(&tr->ready, ev, FT_READY_PERF);
 	moved(th, tr, ev->wk.pid, ev->wk.target_cpu, ev->ts);
-	if (th->wakeups && th->rows && in_window(th, ev->ts) &&
+	if (th->wakeups && in_window(th, ev->ts) &&
 	    (shown(th, ev->wk.pid) || shown(th, ev->common_pid)))
-		print_wakeup(th, ev);
+		th_row_wakeup(th, ev);
 }
 
 /* on_migrate - count the migration; a -M row */
 static void on_migrate(struct timehist *th, const struct ft_event *ev)
 {
 	struct th_task *tr = ev->mig.pid ? task(th, ev->mig.pid, ev->cpu) : NULL;
-	char name[64];
 
 	if (!tr)
 		return;
@@ -593,11 +561,8 @@ static void on_migrate(struct timehist *th, const struct ft_event *ev)
 	if (!in_window(th, ev->ts) || !shown(th, ev->mig.pid))
 		return;
 	tr->migrations++;
-	if (!th->migrations || !th->rows)
-		return;
-	print_event_prefix(th, ev, 'm');
-	th_commstr(th, ev->mig.pid, name, sizeof(name));
-	fprintf(th->env->out, "migrated: %s cpu %d => %d\n", name, ev->mig.orig_cpu, ev->mig.dest_cpu);
+	if (th->migrations)
+		th_row_migration(th, ev);
 }
 
 /* timehist_event - one record, in time order */
@@ -620,13 +585,7 @@ static void timehist_event(void *priv, const struct ft_event *ev)
 		break;
 	case FT_EV_LOST:
 		th->tprev[ev->cpu] = 0;
-		if (th->rows) {
-			print_time_now(th, ev->ts, ev->cpu);
-			if (ev->lost > 0)
-				fprintf(th->env->out, " lost %lld events on cpu %d\n", ev->lost, ev->cpu);
-			else
-				fprintf(th->env->out, " lost events on cpu %d\n", ev->cpu);
-		}
+		th_row_lost(th, ev);
 		break;
 	default:
 		break;

@@ -56,6 +56,7 @@ struct timehist {
 	bool			summary_only, summary, wakeups, migrations, next;
 	bool			state, visual, idle_hist;
 	bool			rows;			/* rows are printed (not -s, not --json) */
+	bool			json_rows;		/* --json without -s: rows as JSON lines */
 	bool			totals;			/* per-task totals are printed (-s, -S, -I, --json) */
 	uint64_t		t_start, t_stop;	/* --time window, 0: open */
 	struct ft_tab		tasks;			/* tid -> struct th_task */
@@ -78,6 +79,13 @@ struct timehist {
 };
 
 void th_commstr(struct timehist *th, int tid, char *buf, size_t len);
+void th_print_time_now(struct timehist *th, uint64_t ts, int cpu);
+/* timehist_rows.c: -w, -M and lost rows; --json's rows */
+void th_json_switch(struct timehist *th, const struct ft_event *ev, uint64_t t,
+		    const struct th_task *tr, bool rebuilt);
+void th_row_wakeup(struct timehist *th, const struct ft_event *ev);
+void th_row_migration(struct timehist *th, const struct ft_event *ev);
+void th_row_lost(struct timehist *th, const struct ft_event *ev);
 void th_summary(struct timehist *th, FILE *f);
 void th_summary_json(struct timehist *th, struct ft_json *j);
 void th_summary_reset(struct timehist *th);

@@ -461,6 +461,42 @@ def runs(self_path, out_path):
          f" ms, stddev {s['sd']:.2f} vs {own_sd:.3f}%")
 
 
+def json_runs(self_path, json_path):
+    """timehist --json's rows of runlens's runner, one per run in order: each run_ns its
+    own run's time to RUNS_SLACK's max (the workload times a run from inside it: the
+    switches lie outside), the sum the summary's run_ns to the ns; the last line the
+    summary"""
+    tid, nivcsw, own = None, None, []
+    for line in open(self_path):
+        f = line.split()
+        if len(f) == 4 and f[0] == 'runner' and f[2] == 'nivcsw':
+            tid, nivcsw = int(f[1]), int(f[3])
+        elif len(f) == 3 and f[0] == 'run':
+            own.append(int(f[2]))
+    if tid is None or len(own) < 10:
+        done(False, f'the workload printed no runner line or too few runs ({len(own)})')
+    if nivcsw:
+        print(f'the runner was preempted {nivcsw} times: its runs were split')
+        sys.exit(2)
+    objs = [json.loads(line) for line in open(json_path) if line.strip()]
+    rows = [o['run_ns'] for o in objs if o.get('type') == 'row' and o['event'] == 'switch'
+            and o['tid'] == tid]
+    last = objs[-1] if objs else {}
+    task = next((t for t in last.get('tasks', []) if t['tid'] == tid), None)
+    if not task or 'type' in last:
+        done(False, f'{len(rows)} rows of runner[{tid}]; no summary line at the end')
+    # measured 6.0 .. 20.2 us over (3 runs); the last run, timed to the runner's return,
+    # goes on through the thread's exit: 154 .. 180 us, allowed 1 ms
+    off = [r - o for r, o in zip(rows, own)]
+    ok = len(rows) == len(own) and off and \
+        all(0 <= d <= RUNS_SLACK['max'] * 1000 for d in off[:-1]) and 0 <= off[-1] <= 1000000 \
+        and sum(rows) == task['run_ns']
+    done(ok, f'runner[{tid}]: {len(rows)} rows of {len(own)} runs, each '
+         f'{min(off[:-1] or [0]) / 1e3:.1f} .. {max(off[:-1] or [0]) / 1e3:.1f} us over its own, '
+         f'the last (to its exit) {off[-1] / 1e3 if off else 0:.1f}; sum {sum(rows)} vs summary '
+         f"{task['run_ns']} ns")
+
+
 def migrations(self_path, out_path):
     """each hopper's migrations in a text Runtime summary against the kernel's count
     (se.nr_migrations, which the hopper read as its last act, pinned): equal"""
@@ -484,6 +520,7 @@ if __name__ == '__main__':
     cmd, args = sys.argv[1], sys.argv[2:]
     {'peer': lambda: peer(*args),
      'stream_json': lambda: stream_json(*args),
+     'json_runs': lambda: json_runs(*args),
      'times': lambda: times(*args),
      'sleeps': lambda: sleeps(args[0], args[1], int(args[2]), float(args[3])),
      'preempt': lambda: preempt(*args),
