@@ -428,9 +428,9 @@ def summary(path, tid):
 RUNS_SLACK = dict(min=30, avg=45, max=70)
 
 
-def runs(self_path, out_path):
-    """timehist -s's sched-in, min, avg and max run and stddev of runlens's runner
-    against the runs' own times (the workload's lines in self_path)"""
+def runner_runs(self_path):
+    """runlens's runner: its tid and its runs' own times (ns); exit 2 when it was
+    preempted (its runs were split: the caller runs it again)"""
     tid, nivcsw, own = None, None, []
     for line in open(self_path):
         f = line.split()
@@ -443,6 +443,13 @@ def runs(self_path, out_path):
     if nivcsw:
         print(f'the runner was preempted {nivcsw} times: its runs were split')
         sys.exit(2)
+    return tid, own
+
+
+def runs(self_path, out_path):
+    """timehist -s's sched-in, min, avg and max run and stddev of runlens's runner
+    against the runs' own times (the workload's lines in self_path)"""
+    tid, own = runner_runs(self_path)
     s = summary(out_path, tid)
     if s is None:
         done(False, f'no Runtime summary line of runner[{tid}]')
@@ -466,18 +473,7 @@ def json_runs(self_path, json_path):
     own run's time to RUNS_SLACK's max (the workload times a run from inside it: the
     switches lie outside), the sum the summary's run_ns to the ns; the last line the
     summary"""
-    tid, nivcsw, own = None, None, []
-    for line in open(self_path):
-        f = line.split()
-        if len(f) == 4 and f[0] == 'runner' and f[2] == 'nivcsw':
-            tid, nivcsw = int(f[1]), int(f[3])
-        elif len(f) == 3 and f[0] == 'run':
-            own.append(int(f[2]))
-    if tid is None or len(own) < 10:
-        done(False, f'the workload printed no runner line or too few runs ({len(own)})')
-    if nivcsw:
-        print(f'the runner was preempted {nivcsw} times: its runs were split')
-        sys.exit(2)
+    tid, own = runner_runs(self_path)
     objs = [json.loads(line) for line in open(json_path) if line.strip()]
     rows = [o['run_ns'] for o in objs if o.get('type') == 'row' and o['event'] == 'switch'
             and o['tid'] == tid]
