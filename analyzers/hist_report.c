@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analyzers/hist_int.h"
+#include "lib/util.h"
 #include "output/json.h"
 
 /* by_count - most records first, then the key seen first */
