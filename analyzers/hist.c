@@ -25,7 +25,7 @@
 #include "lib/parse.h"
 #include "lib/util.h"
 
-enum { OPT_KEY = 0x100, OPT_VALUE, OPT_FILTER, OPT_TOP, OPT_MAX_KEYS };
+enum { OPT_KEY = 0x100, OPT_VALUE, OPT_FILTER, OPT_TOP, OPT_MAX_KEYS, OPT_RAW };
 
 static const struct option hist_longopts[] = {
 	{ "event",	required_argument, NULL, 'e' },
@@ -34,6 +34,7 @@ static const struct option hist_longopts[] = {
 	{ "filter",	required_argument, NULL, OPT_FILTER },
 	{ "top",	required_argument, NULL, OPT_TOP },
 	{ "max-keys",	required_argument, NULL, OPT_MAX_KEYS },
+	{ "raw",	no_argument,	   NULL, OPT_RAW },
 	{ 0 }
 };
 
@@ -120,6 +121,9 @@ static int hist_parse_opt(void *priv, int opt, const char *arg)
 		return ft_parse_long(arg, 1, 100000000, &h->top) ? -1 : 0;
 	case OPT_MAX_KEYS:
 		return ft_parse_long(arg, 1, 100000000, &h->max_keys) ? -1 : 0;
+	case OPT_RAW:
+		h->raw = true;
+		return 0;
 	}
 	return -1;
 }
@@ -254,6 +258,7 @@ static void resolve_slots(struct hist *h)
 			s->src = SRC_FIELD;	/* read through tpx all the same */
 		s->is_str = f ? f->kind == FT_TPF_STR : s->src == SRC_COMM;
 		s->is_unsigned = f && f->kind == FT_TPF_INT && !f->is_signed && f->size == 8;
+		s->fmt = f;
 		if (s->src == SRC_COMM)
 			h->comm = true;
 	}
@@ -464,13 +469,19 @@ const struct ft_analyzer ft_hist = {
 				  "      --top N          only the N keys with most records\n"
 				  "      --max-keys N     at most N distinct keys (10000); records of new keys\n"
 				  "                       beyond are counted as dropped\n"
+				  "      --raw            numbers as the record holds them, not their names\n"
 				  "  Rows are sorted by count, most first. comm is the task's name when it made\n"
 				  "  the record; common_comm and common_cpu name the pseudo-fields even where the\n"
-				  "  event has fields called comm or cpu.\n",
+				  "  event has fields called comm or cpu. A number key is shown as the kernel\n"
+				  "  means it: system call ids by name, fields the event prints through\n"
+				  "  __print_symbolic or __print_flags by those names (NET_RX, S, D, R+),\n"
+				  "  pointers in hex, unsigned fields unsigned; a user pointer gets a note.\n",
 		.examples	= "  ftscope hist -e syscalls:sys_enter_read -d 5     # reads per comm\n"
 				  "  ftscope hist -e syscalls:sys_enter_read --key comm --value count \\\n"
 				  "      --filter 'count >= 4096' -- make              # read sizes of a build\n"
-				  "  ftscope hist -e syscalls:sys_enter_openat --key filename --top 10 -d 5\n"
+				  "  ftscope hist -e raw_syscalls:sys_enter --key id --top 10 -d 5  # syscount\n"
+				  "  ftscope hist -e sched:sched_switch --key prev_state -d 5  # S, D, R, R+\n"
+				  "  ftscope hist -e sched:sched_process_exec --key filename -d 5\n"
 				  "  ftscope hist -e sched:sched_wakeup --key comm,target_cpu 1 5  # each second\n"
 				  "  ftscope hist -e block:block_rq_issue --key dev --value bytes --json -d 5\n"
 				  "  ftscope record -o r.dat -e syscalls:sys_enter_read -e task:task_rename -d 5\n"

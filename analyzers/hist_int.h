@@ -24,6 +24,7 @@ struct slot {
 	int		src, k;		/* SRC_FIELD, SRC_MAYBE: field k of tp, or of tpx */
 	bool		in_x;		/* (when in_x) */
 	bool		is_str, is_unsigned;
+	const struct ft_tp_field *fmt;	/* the event's field, or NULL (comm, pid, cpu) */
 };
 
 /* One key's totals: its count, and the --value histogram. */
@@ -43,6 +44,7 @@ struct hist {
 	struct hist_filter	flt;
 	long			top, max_keys;
 	bool			offline, comm;
+	bool			raw;		/* --raw: numbers, not names */
 	struct slot		slot[HIST_SLOTS];
 	int			nslots, key_slot[HIST_KEYS], val_slot;
 	struct ft_tp		tp, tpx, ren;	/* the event; its comm/pid/cpu if any; renames */

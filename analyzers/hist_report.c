@@ -49,20 +49,45 @@ static void key_parts(const struct hist *h, uint32_t id, struct kpart *p)
 	}
 }
 
+/*
+ * key_num - the number @num of key field @i as shown, into @buf: the kernel's name for it
+ * (a system call, the event's __print_symbolic or __print_flags; not with --raw), a
+ * pointer in hex, else a decimal, unsigned when the format says so. True when the text
+ * is a name or a pointer (a string in JSON).
+ */
+static bool key_num(const struct hist *h, int i, long long num, char *buf, int len)
+{
+	const struct ft_tp_field *f = h->slot[h->key_slot[i]].fmt;
+
+	if (f && !h->raw && f->names && ft_tp_name(f, num, buf, len) > 0)
+		return true;
+	if (f && f->is_ptr) {
+		snprintf(buf, len, "0x%llx", (unsigned long long)num);
+		return true;
+	}
+	snprintf(buf, len, f && !f->is_signed ? "%llu" : "%lld", num);
+	return false;
+}
+
 /* print_table - one row per key: the key's fields, then its count */
 static void print_table(const struct hist *h, FILE *f, const uint32_t *order, uint32_t n)
 {
 	struct kpart p[HIST_KEYS];
-	char num[32], head[64];
+	char num[128], head[64];
 	int w[HIST_KEYS], i, c;
+	bool left[HIST_KEYS];	/* names and pointers: left-aligned, as strings */
 	uint32_t r;
 
-	for (i = 0; i < h->nkeys; i++)
+	for (i = 0; i < h->nkeys; i++) {
 		w[i] = (int)strlen(h->keys[i]);
+		left[i] = h->slot[h->key_slot[i]].is_str;
+	}
 	for (r = 0; r < n; r++) {
 		key_parts(h, order[r], p);
 		for (i = 0; i < h->nkeys; i++) {
-			c = p[i].is_str ? p[i].len : snprintf(num, sizeof(num), "%lld", p[i].num);
+			if (!p[i].is_str && key_num(h, i, p[i].num, num, sizeof(num)))
+				left[i] = true;
+			c = p[i].is_str ? p[i].len : (int)strlen(num);
 			w[i] = c > w[i] ? c : w[i];
 		}
 	}
@@ -70,7 +95,7 @@ static void print_table(const struct hist *h, FILE *f, const uint32_t *order, ui
 		snprintf(head, sizeof(head), "%s", h->keys[i]);
 		for (c = 0; head[c]; c++)
 			head[c] = (char)toupper((unsigned char)head[c]);
-		fprintf(f, h->slot[h->key_slot[i]].is_str ? "%-*s " : "%*s ", w[i], head);
+		fprintf(f, left[i] ? "%-*s " : "%*s ", w[i], head);
 	}
 	fprintf(f, "%10s\n", "COUNT");
 	for (r = 0; r < n; r++) {
@@ -78,8 +103,10 @@ static void print_table(const struct hist *h, FILE *f, const uint32_t *order, ui
 		for (i = 0; i < h->nkeys; i++)
 			if (p[i].is_str)
 				fprintf(f, "%-*.*s ", w[i], p[i].len, p[i].s);
-			else
-				fprintf(f, "%*lld ", w[i], p[i].num);
+			else {
+				key_num(h, i, p[i].num, num, sizeof(num));
+				fprintf(f, left[i] ? "%-*s " : "%*s ", w[i], num);
+			}
 		fprintf(f, "%10llu\n", (unsigned long long)h->ent[order[r]].count);
 	}
 }
@@ -101,6 +128,7 @@ static void print_values(const struct hist *h, FILE *f, const uint32_t *order, u
 	};
 	struct kpart p[HIST_KEYS];
 	const struct hent *e;
+	char num[128];
 	uint32_t r, k;
 	int i;
 
@@ -111,8 +139,10 @@ static void print_values(const struct hist *h, FILE *f, const uint32_t *order, u
 		for (i = 0; i < h->nkeys; i++)
 			if (p[i].is_str)
 				fprintf(f, "%s%s = %.*s", i ? ", " : "", h->keys[i], p[i].len, p[i].s);
-			else
-				fprintf(f, "%s%s = %lld", i ? ", " : "", h->keys[i], p[i].num);
+			else {
+				key_num(h, i, p[i].num, num, sizeof(num));
+				fprintf(f, "%s%s = %s", i ? ", " : "", h->keys[i], num);
+			}
 		fputc('\n', f);
 		ft_hist_print_log2(f, &e->h, h->value);
 		fprintf(f, "count %llu, sum %lld, avg ", (unsigned long long)e->count,
@@ -166,6 +196,7 @@ static void json_value(const struct hent *e, struct ft_json *j)
 static void json_rows(const struct hist *h, struct ft_json *j, const uint32_t *order, uint32_t n)
 {
 	struct kpart p[HIST_KEYS];
+	char num[128];
 	uint32_t r;
 	int i;
 
@@ -193,6 +224,11 @@ static void json_rows(const struct hist *h, struct ft_json *j, const uint32_t *o
 		for (i = 0; i < h->nkeys; i++)
 			if (p[i].is_str)
 				ft_json_strn(j, h->keys[i], p[i].s, p[i].len);
+			else if (key_num(h, i, p[i].num, num, sizeof(num)))
+				ft_json_str(j, h->keys[i], num);
+			else if (h->slot[h->key_slot[i]].fmt &&
+				 !h->slot[h->key_slot[i]].fmt->is_signed)
+				ft_json_u64(j, h->keys[i], (uint64_t)p[i].num);
 			else
 				ft_json_i64(j, h->keys[i], p[i].num);
 		ft_json_obj_end(j);
@@ -207,6 +243,8 @@ static void json_rows(const struct hist *h, struct ft_json *j, const uint32_t *o
 /* print_totals - what was counted, filtered out, dropped */
 static void print_totals(const struct hist *h, FILE *f, uint32_t shown)
 {
+	int i;
+
 	fprintf(f, "hist: %llu records of %s under %u key%s", (unsigned long long)h->hits,
 		h->event, h->in.n, h->in.n == 1 ? "" : "s");
 	if (shown < h->in.n)
@@ -221,6 +259,11 @@ static void print_totals(const struct hist *h, FILE *f, uint32_t shown)
 	if (h->own)
 		fprintf(f, "; ftscope's own %llu left out", (unsigned long long)h->own);
 	fputc('\n', f);
+	for (i = 0; i < h->nkeys; i++)
+		if (h->slot[h->key_slot[i]].fmt && h->slot[h->key_slot[i]].fmt->user_ptr)
+			fprintf(f, "hist: %s (%s) is an address in the calling process: %s carries "
+				"the pointer, not what it points to\n", h->keys[i],
+				h->slot[h->key_slot[i]].fmt->type, h->event);
 	if (h->comm && h->offline && h->ren.id < 0)
 		fprintf(f, "hist: the trace has no task:task_rename records: a task that exec'd or "
 			"renamed itself counts under its old comm until its next switch (record "
