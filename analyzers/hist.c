@@ -264,6 +264,26 @@ static void resolve_slots(struct hist *h)
 	}
 }
 
+/*
+ * filter_names - a word the filter compares a named number field with (id == read,
+ * prev_state == D, vec == NET_RX) becomes the number it names
+ */
+static void filter_names(struct hist *h)
+{
+	struct hf_node *n;
+	int i, k;
+
+	for (i = 0; i < h->flt.nn; i++) {
+		n = &h->flt.n[i];
+		if (n->kind != HF_CMP || n->num_ok || h->raw)
+			continue;
+		k = bind_slot(h, h->flt.names[n->name], &(bool){ 0 }, &(bool){ 0 });
+		if (k >= 0 && h->slot[k].fmt && h->slot[k].fmt->names &&
+		    ft_tp_value(h->slot[k].fmt, n->text, &n->num))
+			n->num_ok = true;
+	}
+}
+
 /* hist_init - types checked, the filter bound, an empty key table */
 static int hist_init(void *priv, const struct ft_env *env)
 {
@@ -278,6 +298,7 @@ static int hist_init(void *priv, const struct ft_env *env)
 		ft_err("--value %s is a string: a histogram needs a number field", h->value);
 		return -1;
 	}
+	filter_names(h);
 	if (hf_bind(&h->flt, bind_slot, h, err, sizeof(err))) {
 		ft_err("bad --filter '%s': %s", h->filter_text, err);
 		return -1;

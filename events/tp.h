@@ -66,6 +66,7 @@ bool ft_tp_has(const struct ft_event *ev, const struct ft_tp *tp, int k);
 long long ft_tp_num(const struct ft_event *ev, const struct ft_tp *tp, int k);
 const char *ft_tp_str(const struct ft_event *ev, const struct ft_tp *tp, int k, int *len);
 int ft_tp_name(const struct ft_tp_field *f, long long v, char *buf, int len);
+bool ft_tp_value(const struct ft_tp_field *f, const char *word, long long *v);
 int ft_tp_fields(struct tep_handle *tep, const char *system, const char *name,
 		 char *buf, int len);
 

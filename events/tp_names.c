@@ -254,3 +254,38 @@ int ft_tp_name(const struct ft_tp_field *f, long long v, char *buf, int len)
 			s->op.right->op.right->atom.atom);
 	return n < len ? n : len - 1;
 }
+
+/**
+ * ft_tp_value - the number @word names for field @f (ft_tp_name's inverse: a system call,
+ * a __print_symbolic name, one __print_flags flag, the print fmt's text for 0).
+ * Returns true with *@v set, false when @word names nothing of @f.
+ */
+bool ft_tp_value(const struct ft_tp_field *f, const char *word, long long *v)
+{
+	const struct tep_print_arg *a = f->print;
+	const struct tep_print_flag_sym *fs;
+	unsigned long long fv;
+	size_t i;
+
+	if (f->names == FT_TPN_SYSCALL) {
+		for (i = 0; i < sizeof(syscall_names) / sizeof(syscall_names[0]); i++)
+			if (syscall_names[i] && !strcmp(syscall_names[i], word)) {
+				*v = (long long)i;
+				return true;
+			}
+		return false;
+	}
+	if (f->names != FT_TPN_PRINT)
+		return false;
+	if (f->zero && !strcmp(f->zero, word)) {
+		*v = 0;
+		return true;
+	}
+	fs = a->type == TEP_PRINT_FLAGS ? a->flags.flags : a->symbol.symbols;
+	for (; fs; fs = fs->next)
+		if (!strcmp(fs->str, word) && value_of(fs, &fv)) {
+			*v = (long long)fv;
+			return true;
+		}
+	return false;
+}

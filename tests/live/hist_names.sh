@@ -8,7 +8,7 @@
 #              values named through the format file's own table), and --raw.
 # requires: root, syscalls, raw_syscalls, sched and timer tracepoints; bpftrace, perf
 . tests/live/lib.sh
-plan 6
+plan 7
 need_root hist_names || exit 0
 before=$(global_state)
 T=${T:-/sys/kernel/tracing}
@@ -100,6 +100,19 @@ if [[ $res == ok* ]] && [ "${res#ok }" -ge 10 ]; then
 	pass $name
 else
 	fail $name "$res"
+fi
+
+# hist_filter_by_name: --filter compares a named field with a name: 'id == write' keeps
+# dd's 3003 writes (3000 bytes, 3 closing lines), and nothing else (main: "'write' is
+# not a number", exit 1)
+name=hist_filter_by_name
+ft $name 0 hist -e raw_syscalls:sys_enter --key comm,id \
+	--filter "comm == ftscope-hnd && id == write" --json -- $DD if=/dev/zero of=/dev/null bs=1 count=3000 > $OUT/hist-fn.json 2> $OUT/hist-fn.err
+fn=$(json '[(r["key"]["comm"], r["key"]["id"], r["count"]) for r in j["rows"]]' $OUT/hist-fn.json)
+if [ "$fn" = "[('ftscope-hnd', 'write', 3003)]" ]; then
+	pass $name
+else
+	fail $name "rows $fn: $(head -1 $OUT/hist-fn.err)"
 fi
 
 # name_by_format EVENT FIELD: python reading raw "value count" lines, printing the names
