@@ -5,10 +5,12 @@
 #              own addresses and counts), system call ids by name (perf trace -s on the
 #              same deterministic dd run, counts equal), fields through the event's
 #              __print_flags and __print_symbolic (bpftrace on the same run, its raw
-#              values named through the format file's own table), and --raw.
-# requires: root, syscalls, raw_syscalls, sched and timer tracepoints; bpftrace, perf
+#              values named through the format file's own table), --raw, names in
+#              --filter, and kernel pointers against trace-cmd report of one recording.
+# requires: root, syscalls, raw_syscalls, sched, timer (and lock) tracepoints; bpftrace,
+#           perf, trace-cmd
 . tests/live/lib.sh
-plan 7
+plan 8
 need_root hist_names || exit 0
 before=$(global_state)
 T=${T:-/sys/kernel/tracing}
@@ -199,6 +201,37 @@ if command -v bpftrace > /dev/null; then
 	print_fmt_case hist_raw_prev_state sched:sched_switch prev_state prev_comm --raw
 else
 	fail hist_raw_prev_state "bpftrace is not installed"
+fi
+
+# hist_kernel_pointer_trace_cmd: trace-cmd report on the same recording (perf bench sched
+# messaging contends on spinlocks) prints each contention_begin's lock_addr (%p) and its
+# flags (__print_flags over (1U << n) values); hist -i --key lock_addr,flags gives the
+# same pairs, in hex and by name, with the same counts (main: negative decimals, fails)
+name=hist_kernel_pointer_trace_cmd
+if [ ! -d $T/events/lock/contention_begin ]; then
+	skip $name "the kernel has no lock:contention_begin"
+elif ! command -v trace-cmd > /dev/null || ! command -v perf > /dev/null; then
+	fail $name "trace-cmd and perf are needed (scripts/install-deps.sh)"
+else
+	ft $name 0 record -o $OUT/hist-lock.dat -e lock:contention_begin \
+		-- perf bench sched messaging -g 2 -l 50 > /dev/null 2> $OUT/hist-lock.err
+	ft $name 0 hist -i $OUT/hist-lock.dat -e lock:contention_begin --key lock_addr,flags \
+		--json > $OUT/hist-lock.json 2>> $OUT/hist-lock.err
+	trace-cmd report $OUT/hist-lock.dat 2> /dev/null |
+		sed -n 's/.* contention_begin: *\(0x[0-9a-f]*\) (flags=\([A-Z|]*\))$/\1 \2/p' \
+		> $OUT/hist-lock.tc
+	res=$(python3 -c '
+import collections, json, sys
+j = json.load(open(sys.argv[1]))
+ours = {(r["key"]["lock_addr"], r["key"]["flags"]): r["count"] for r in j["rows"]}
+tc = collections.Counter(tuple(l.split()) for l in open(sys.argv[2]))
+print("ok %d" % sum(tc.values()) if ours == dict(tc) else "ftscope %s; trace-cmd %s" %
+      (sorted(ours.items())[:4], sorted(tc.items())[:4]))' $OUT/hist-lock.json $OUT/hist-lock.tc)
+	if [[ $res == ok* ]] && [ "${res#ok }" -gt 0 ]; then
+		pass $name
+	else
+		fail $name "$res"
+	fi
 fi
 
 # hist_names_state_restored: no instance or event left behind
