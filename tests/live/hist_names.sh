@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: hist shows a key as the kernel means it: unsigned fields unsigned,
 #              pointers in hex with a note for user pointers (a workload that knows its
-#              own addresses and counts), system call ids by name (perf trace -s on the
-#              same deterministic dd run, counts equal), fields through the event's
+#              own addresses and counts), system call ids by name (perf trace -s on another
+#              run of the same deterministic dd, counts equal), fields through the event's
 #              __print_flags and __print_symbolic (bpftrace on the same run, its raw
 #              values named through the format file's own table), --raw, names in
 #              --filter, and kernel pointers against trace-cmd report of one recording.
