@@ -121,6 +121,15 @@ $(GEN)profile.pb-c.h $(GEN_SRC) &: $(PPROF_PROTO)
 
 $(O)output/pprof.o $(FUZZ_O)output/pprof.o: $(GEN)profile.pb-c.h
 
+# system call names by number, from the uapi header the build sees (linux-libc-dev)
+$(GEN)syscall_names.h:
+	@mkdir -p $(@D)
+	echo '#include <asm/unistd.h>' | $(CC) -dM -E - | sed -n \
+		's/^#define __NR_\([a-z0-9_]*\) \([0-9]*\)$$/\t[\2] = "\1",/p' | sort -t[ -k2 -n > $@
+	@test -s $@ || { echo "$@: no __NR_ names in <asm/unistd.h>" >&2; rm -f $@; exit 1; }
+
+$(O)events/tp_names.o $(FUZZ_O)events/tp_names.o: $(GEN)syscall_names.h
+
 $(O)tests/unit/test_%: tests/unit/test_%.c $(O)libftscope.a $(INJECT_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(UNIT_CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(INJECT_STAMP),$^) $(LDLIBS) -lcmocka

@@ -16,64 +16,16 @@
  * sched_switch records; a task none of them names comes from /proc live, or from the
  * file's saved_cmdlines.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzers/analyzer.h"
-#include "analyzers/hist_filter.h"
+#include "analyzers/hist_int.h"
 #include "events/tasks.h"
-#include "lib/intern.h"
 #include "lib/parse.h"
 #include "lib/util.h"
-#include "output/hist.h"
-#include "output/json.h"
 
-#define HIST_KEYS	4			/* fields of one key */
-#define HIST_SLOTS	(HIST_KEYS + 1 + HF_MAX_NAMES)
-#define HIST_STR_MAX	256			/* bytes of a string key kept */
-#define HIST_WORDS	(HIST_KEYS * (1 + HIST_STR_MAX / 8))
-
-/* Where a slot's value comes from. */
-enum { SRC_FIELD, SRC_MAYBE, SRC_COMM, SRC_PID, SRC_CPU };
-
-struct slot {
-	const char	*name;
-	int		src, k;		/* SRC_FIELD, SRC_MAYBE: field k of tp, or of tpx */
-	bool		in_x;		/* (when in_x) */
-	bool		is_str, is_unsigned;
-};
-
-/* One key's totals: its count, and the --value histogram. */
-struct hent {
-	uint64_t	count;
-	int64_t		sum, min, max;
-	uint64_t	neg;		/* negative values: in count and sum, not the histogram */
-	struct ft_hist	h;
-};
-
-struct hist {
-	const struct ft_env	*env;
-	char			*event, *sys, *ev;	/* -e, split at ':' */
-	char			*keyarg, *keys[HIST_KEYS];
-	int			nkeys;
-	const char		*value, *filter_text;
-	struct hist_filter	flt;
-	long			top, max_keys;
-	bool			offline, comm;
-	struct slot		slot[HIST_SLOTS];
-	int			nslots, key_slot[HIST_KEYS], val_slot;
-	struct ft_tp		tp, tpx, ren;	/* the event; its comm/pid/cpu if any; renames */
-	struct ft_intern	in;
-	struct hent		*ent;
-	uint32_t		ncap;
-	int			self;		/* live: our pid, whose reads of the trace are
-						   records too (left out) */
-	uint64_t		hits, filtered, dropped, oom, own;
-};
-
-enum { OPT_KEY = 0x100, OPT_VALUE, OPT_FILTER, OPT_TOP, OPT_MAX_KEYS };
+enum { OPT_KEY = 0x100, OPT_VALUE, OPT_FILTER, OPT_TOP, OPT_MAX_KEYS, OPT_RAW };
 
 static const struct option hist_longopts[] = {
 	{ "event",	required_argument, NULL, 'e' },
@@ -82,6 +34,7 @@ static const struct option hist_longopts[] = {
 	{ "filter",	required_argument, NULL, OPT_FILTER },
 	{ "top",	required_argument, NULL, OPT_TOP },
 	{ "max-keys",	required_argument, NULL, OPT_MAX_KEYS },
+	{ "raw",	no_argument,	   NULL, OPT_RAW },
 	{ 0 }
 };
 
@@ -168,6 +121,9 @@ static int hist_parse_opt(void *priv, int opt, const char *arg)
 		return ft_parse_long(arg, 1, 100000000, &h->top) ? -1 : 0;
 	case OPT_MAX_KEYS:
 		return ft_parse_long(arg, 1, 100000000, &h->max_keys) ? -1 : 0;
+	case OPT_RAW:
+		h->raw = true;
+		return 0;
 	}
 	return -1;
 }
@@ -302,8 +258,29 @@ static void resolve_slots(struct hist *h)
 			s->src = SRC_FIELD;	/* read through tpx all the same */
 		s->is_str = f ? f->kind == FT_TPF_STR : s->src == SRC_COMM;
 		s->is_unsigned = f && f->kind == FT_TPF_INT && !f->is_signed && f->size == 8;
+		s->fmt = f;
 		if (s->src == SRC_COMM)
 			h->comm = true;
+	}
+}
+
+/*
+ * filter_names - a word the filter compares a named number field with (id == read,
+ * prev_state == D, vec == NET_RX) becomes the number it names
+ */
+static void filter_names(struct hist *h)
+{
+	struct hf_node *n;
+	int i, k;
+
+	for (i = 0; i < h->flt.nn; i++) {
+		n = &h->flt.n[i];
+		if (n->kind != HF_CMP || n->num_ok || h->raw)
+			continue;
+		k = bind_slot(h, h->flt.names[n->name], &(bool){ 0 }, &(bool){ 0 });
+		if (k >= 0 && h->slot[k].fmt && h->slot[k].fmt->names &&
+		    ft_tp_value(h->slot[k].fmt, n->text, &n->num))
+			n->num_ok = true;
 	}
 }
 
@@ -321,6 +298,7 @@ static int hist_init(void *priv, const struct ft_env *env)
 		ft_err("--value %s is a string: a histogram needs a number field", h->value);
 		return -1;
 	}
+	filter_names(h);
 	if (hf_bind(&h->flt, bind_slot, h, err, sizeof(err))) {
 		ft_err("bad --filter '%s': %s", h->filter_text, err);
 		return -1;
@@ -479,271 +457,11 @@ static void hist_event(void *priv, const struct ft_event *ev)
 	}
 }
 
-/* by_count - most records first, then the key seen first */
-static int by_count(const void *a, const void *b, void *ctx)
-{
-	const struct hent *e = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	if (e[x].count != e[y].count)
-		return e[x].count > e[y].count ? -1 : 1;
-	return (x > y) - (x < y);
-}
-
-/* One field of a key, decoded from its interned words. */
-struct kpart {
-	bool		is_str;
-	long long	num;
-	const char	*s;
-	int		len;
-};
-
-/* key_parts - the fields of key @id into @p */
-static void key_parts(const struct hist *h, uint32_t id, struct kpart *p)
-{
-	uint32_t n, j = 0;
-	const uint64_t *w = ft_intern_get(&h->in, id, &n);
-	int i;
-
-	for (i = 0; i < h->nkeys; i++) {
-		p[i].is_str = h->slot[h->key_slot[i]].is_str;
-		if (!p[i].is_str) {
-			p[i].num = (long long)w[j++];
-			continue;
-		}
-		p[i].len = (int)w[j++];
-		p[i].s = (const char *)(w + j);
-		j += (p[i].len + 7) / 8;
-	}
-}
-
-/* print_table - one row per key: the key's fields, then its count */
-static void print_table(const struct hist *h, FILE *f, const uint32_t *order, uint32_t n)
-{
-	struct kpart p[HIST_KEYS];
-	char num[32], head[64];
-	int w[HIST_KEYS], i, c;
-	uint32_t r;
-
-	for (i = 0; i < h->nkeys; i++)
-		w[i] = (int)strlen(h->keys[i]);
-	for (r = 0; r < n; r++) {
-		key_parts(h, order[r], p);
-		for (i = 0; i < h->nkeys; i++) {
-			c = p[i].is_str ? p[i].len : snprintf(num, sizeof(num), "%lld", p[i].num);
-			w[i] = c > w[i] ? c : w[i];
-		}
-	}
-	for (i = 0; i < h->nkeys; i++) {
-		snprintf(head, sizeof(head), "%s", h->keys[i]);
-		for (c = 0; head[c]; c++)
-			head[c] = (char)toupper((unsigned char)head[c]);
-		fprintf(f, h->slot[h->key_slot[i]].is_str ? "%-*s " : "%*s ", w[i], head);
-	}
-	fprintf(f, "%10s\n", "COUNT");
-	for (r = 0; r < n; r++) {
-		key_parts(h, order[r], p);
-		for (i = 0; i < h->nkeys; i++)
-			if (p[i].is_str)
-				fprintf(f, "%-*.*s ", w[i], p[i].len, p[i].s);
-			else
-				fprintf(f, "%*lld ", w[i], p[i].num);
-		fprintf(f, "%10llu\n", (unsigned long long)h->ent[order[r]].count);
-	}
-}
-
-/* print_avg - @sum / @n, with two decimals unless whole */
-static void print_avg(FILE *f, int64_t sum, uint64_t n)
-{
-	if (sum % (int64_t)n == 0)
-		fprintf(f, "%lld", (long long)(sum / (int64_t)n));
-	else
-		fprintf(f, "%.2f", (double)sum / (double)n);
-}
-
-/* print_values - per key: "f = v, ...", the log2 histogram of --value, its summary */
-static void print_values(const struct hist *h, FILE *f, const uint32_t *order, uint32_t n)
-{
-	static const struct { double p; const char *name; } pct[] = {
-		{ 0.50, "p50" }, { 0.90, "p90" }, { 0.99, "p99" },
-	};
-	struct kpart p[HIST_KEYS];
-	const struct hent *e;
-	uint32_t r, k;
-	int i;
-
-	for (r = 0; r < n; r++) {
-		e = &h->ent[order[r]];
-		key_parts(h, order[r], p);
-		fputs(r ? "\n" : "", f);
-		for (i = 0; i < h->nkeys; i++)
-			if (p[i].is_str)
-				fprintf(f, "%s%s = %.*s", i ? ", " : "", h->keys[i], p[i].len, p[i].s);
-			else
-				fprintf(f, "%s%s = %lld", i ? ", " : "", h->keys[i], p[i].num);
-		fputc('\n', f);
-		ft_hist_print_log2(f, &e->h, h->value);
-		fprintf(f, "count %llu, sum %lld, avg ", (unsigned long long)e->count,
-			(long long)e->sum);
-		print_avg(f, e->sum, e->count);
-		fprintf(f, ", min %lld", (long long)e->min);
-		for (k = 0; k < 3 && !e->neg; k++)
-			fprintf(f, ", %s %llu", pct[k].name,
-				(unsigned long long)ft_hist_percentile(&e->h, pct[k].p));
-		fprintf(f, ", max %lld", (long long)e->max);
-		if (e->neg)
-			fprintf(f, "; %llu negative values are not in the histogram",
-				(unsigned long long)e->neg);
-		fputc('\n', f);
-	}
-}
-
-/* json_value - the --value histogram of @e */
-static void json_value(const struct hent *e, struct ft_json *j)
-{
-	int i, top = 0;
-
-	for (i = 1; i < FT_LOG2_SLOTS; i++)
-		if (e->h.log2[i])
-			top = i;
-	ft_json_obj_begin(j, "value");
-	ft_json_u64(j, "count", e->count);
-	ft_json_i64(j, "sum", e->sum);
-	ft_json_i64(j, "min", e->min);
-	ft_json_i64(j, "max", e->max);
-	ft_json_double(j, "avg", (double)e->sum / (double)e->count);
-	ft_json_u64(j, "negative", e->neg);
-	ft_json_u64(j, "p50", ft_hist_percentile(&e->h, 0.50));
-	ft_json_u64(j, "p90", ft_hist_percentile(&e->h, 0.90));
-	ft_json_u64(j, "p99", ft_hist_percentile(&e->h, 0.99));
-	ft_json_arr_begin(j, "buckets");
-	for (i = 1; i <= top; i++) {
-		uint64_t low = (1ULL << i) >> 1, high = i == 64 ? ~0ULL : (1ULL << i) - 1;
-
-		ft_json_obj_begin(j, NULL);
-		ft_json_u64(j, "low", low == high ? low - 1 : low);
-		ft_json_u64(j, "high", high);
-		ft_json_u64(j, "count", e->h.log2[i]);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
-	ft_json_obj_end(j);
-}
-
-/* json_rows - the report as JSON: totals, then one object per key */
-static void json_rows(const struct hist *h, struct ft_json *j, const uint32_t *order, uint32_t n)
-{
-	struct kpart p[HIST_KEYS];
-	uint32_t r;
-	int i;
-
-	ft_json_str(j, "event", h->event);
-	ft_json_arr_begin(j, "keys");
-	for (i = 0; i < h->nkeys; i++)
-		ft_json_str(j, NULL, h->keys[i]);
-	ft_json_arr_end(j);
-	if (h->value)
-		ft_json_str(j, "value", h->value);
-	if (h->filter_text)
-		ft_json_str(j, "filter", h->filter_text);
-	ft_json_u64(j, "records", h->hits);
-	ft_json_u64(j, "filtered_out", h->filtered);
-	ft_json_u64(j, "dropped", h->dropped);
-	ft_json_u64(j, "not_counted_oom", h->oom);
-	ft_json_u64(j, "own_records_left_out", h->own);
-	ft_json_u64(j, "entries", h->in.n);
-	ft_json_u64(j, "max_keys", (uint64_t)h->max_keys);
-	ft_json_arr_begin(j, "rows");
-	for (r = 0; r < n; r++) {
-		key_parts(h, order[r], p);
-		ft_json_obj_begin(j, NULL);
-		ft_json_obj_begin(j, "key");
-		for (i = 0; i < h->nkeys; i++)
-			if (p[i].is_str)
-				ft_json_strn(j, h->keys[i], p[i].s, p[i].len);
-			else
-				ft_json_i64(j, h->keys[i], p[i].num);
-		ft_json_obj_end(j);
-		ft_json_u64(j, "count", h->ent[order[r]].count);
-		if (h->value)
-			json_value(&h->ent[order[r]], j);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
-}
-
-/* print_totals - what was counted, filtered out, dropped */
-static void print_totals(const struct hist *h, FILE *f, uint32_t shown)
-{
-	fprintf(f, "hist: %llu records of %s under %u key%s", (unsigned long long)h->hits,
-		h->event, h->in.n, h->in.n == 1 ? "" : "s");
-	if (shown < h->in.n)
-		fprintf(f, " (the top %u shown)", shown);
-	if (h->filter_text)
-		fprintf(f, "; %llu filtered out", (unsigned long long)h->filtered);
-	if (h->dropped)
-		fprintf(f, "; %llu dropped: their keys were new beyond --max-keys %ld",
-			(unsigned long long)h->dropped, h->max_keys);
-	if (h->oom)
-		fprintf(f, "; %llu not counted: out of memory", (unsigned long long)h->oom);
-	if (h->own)
-		fprintf(f, "; ftscope's own %llu left out", (unsigned long long)h->own);
-	fputc('\n', f);
-	if (h->comm && h->offline && h->ren.id < 0)
-		fprintf(f, "hist: the trace has no task:task_rename records: a task that exec'd or "
-			"renamed itself counts under its old comm until its next switch (record "
-			"with -e task:task_rename)\n");
-}
-
-/* reset - forget every key (interval reports start again) */
-static void reset(struct hist *h)
-{
-	uint32_t i;
-
-	for (i = 0; i < h->ncap; i++)
-		ft_hist_fini(&h->ent[i].h);
-	free(h->ent);
-	h->ent = NULL;
-	h->ncap = 0;
-	ft_intern_fini(&h->in);
-	h->hits = h->filtered = h->dropped = h->oom = h->own = 0;
-}
-
-/* hist_report - the keys by count, as a table or with their histograms */
-static void hist_report(void *priv, struct ft_report *rep)
-{
-	struct hist *h = priv;
-	uint32_t n = h->in.n, i, *order = malloc((n ? n : 1) * sizeof(*order));
-
-	if (!order) {
-		ft_err("out of memory");
-		return;
-	}
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	qsort_r(order, n, sizeof(*order), by_count, h->ent);
-	if (h->top && n > (uint32_t)h->top)
-		n = (uint32_t)h->top;
-	if (rep->json)
-		json_rows(h, rep->json, order, n);
-	else if (h->value)
-		print_values(h, rep->f, order, n);
-	else
-		print_table(h, rep->f, order, n);
-	if (!rep->json)
-		print_totals(h, rep->f, n);
-	free(order);
-	if (rep->interval) {
-		reset(h);
-		if (ft_intern_init(&h->in))
-			ft_err("out of memory");
-	}
-}
 
 /* hist_fini - the keys and their totals */
 static void hist_fini(void *priv)
 {
-	reset(priv);
+	hist_reset(priv);
 }
 
 /* hist_free - what the options allocated */
@@ -772,13 +490,19 @@ const struct ft_analyzer ft_hist = {
 				  "      --top N          only the N keys with most records\n"
 				  "      --max-keys N     at most N distinct keys (10000); records of new keys\n"
 				  "                       beyond are counted as dropped\n"
+				  "      --raw            numbers as the record holds them, not their names\n"
 				  "  Rows are sorted by count, most first. comm is the task's name when it made\n"
 				  "  the record; common_comm and common_cpu name the pseudo-fields even where the\n"
-				  "  event has fields called comm or cpu.\n",
+				  "  event has fields called comm or cpu. A number key is shown as the kernel\n"
+				  "  means it: system call ids by name, fields the event prints through\n"
+				  "  __print_symbolic or __print_flags by those names (NET_RX, S, D, R+),\n"
+				  "  pointers in hex, unsigned fields unsigned; a user pointer gets a note.\n",
 		.examples	= "  ftscope hist -e syscalls:sys_enter_read -d 5     # reads per comm\n"
 				  "  ftscope hist -e syscalls:sys_enter_read --key comm --value count \\\n"
 				  "      --filter 'count >= 4096' -- make              # read sizes of a build\n"
-				  "  ftscope hist -e syscalls:sys_enter_openat --key filename --top 10 -d 5\n"
+				  "  ftscope hist -e raw_syscalls:sys_enter --key id --top 10 -d 5  # syscount\n"
+				  "  ftscope hist -e sched:sched_switch --key prev_state -d 5  # S, D, R, R+\n"
+				  "  ftscope hist -e sched:sched_process_exec --key filename -d 5\n"
 				  "  ftscope hist -e sched:sched_wakeup --key comm,target_cpu 1 5  # each second\n"
 				  "  ftscope hist -e block:block_rq_issue --key dev --value bytes --json -d 5\n"
 				  "  ftscope record -o r.dat -e syscalls:sys_enter_read -e task:task_rename -d 5\n"

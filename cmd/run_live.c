@@ -164,11 +164,12 @@ static int live_instance(struct pipeline *p, struct live *l)
 	/* the output file first: an unwritable path fails before any report is begun */
 	if (o->output && ft_capture_open(&l->cap, o->output, s))
 		return FT_EXIT_ERR;
-	for (ev = p->run->extra; ev && *ev; ev++)
+	for (ev = p->run->extra; ev && *ev; ev++)	/* ENOENT: the kernel lacks it */
 		if (ft_session_enable(s, *ev))
-			return FT_EXIT_ERR;
-	if (ft_tps_enable(p->tps, p->run->name, s))
-		return FT_EXIT_ERR;
+			return errno == ENOENT ? FT_EXIT_NOFEAT : FT_EXIT_ERR;
+	e = ft_tps_enable(p->tps, p->run->name, s);
+	if (e)
+		return e > 0 ? e : FT_EXIT_ERR;
 	if (p->probes) {
 		e = ft_probes_setup(p->probes, s, l->pids, l->npids, p->follow);
 		if (e)

@@ -76,7 +76,8 @@ int ft_tps_resolve(struct ft_tp *tps, const char *who, struct tep_handle *tep,
 
 /*
  * ft_tps_enable - live: enable the tracepoints @tps of @who in session @s (optional
- * ones only if the kernel has them). Returns 0, or -1 after one error line.
+ * ones only if the kernel has them). Returns 0; after one error line, FT_EXIT_NOFEAT
+ * when the kernel lacks an event, or -1.
  */
 int ft_tps_enable(const struct ft_tp *tps, const char *who, struct ft_session *s)
 {
@@ -89,7 +90,7 @@ int ft_tps_enable(const struct ft_tp *tps, const char *who, struct ft_session *s
 				continue;
 			ft_err("%s needs %s:%s, which the kernel lacks", who, tp->system,
 			       tp->name);
-			return -1;
+			return FT_EXIT_NOFEAT;
 		}
 		snprintf(spec, sizeof(spec), "%s:%s", tp->system, tp->name);
 		if (ft_session_enable(s, spec))

@@ -11,6 +11,7 @@
 
 #include "events/decode.h"
 #include "events/tp.h"
+#include "events/tp_names.h"
 
 /* ft_tp_name_ok - is @s a system, event or field name (letters, digits, '_', '-', '.')? */
 bool ft_tp_name_ok(const char *s)
@@ -48,6 +49,7 @@ static struct ft_tp_field field_fmt(struct tep_event *ev, const char *name)
 	} else if (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) {
 		r.kind = FT_TPF_INT;
 	}
+	ft_tp_field_kind(ev, f, &r);
 	return r;
 }
 
@@ -147,7 +149,7 @@ long long ft_tp_num(const struct ft_event *ev, const struct ft_tp *tp, int k)
 		return 0;
 	f = &tp->fmt[k];
 	memcpy(&v, (const unsigned char *)ev->data + f->off, f->size);
-	switch (f->size) {
+	switch (f->int32 ? 4 : f->size) {	/* (little-endian: the low half first) */
 	case 1:
 		return f->is_signed ? (long long)(int8_t)v.u8 : (long long)v.u8;
 	case 2:

@@ -22,10 +22,25 @@ enum ft_tpf_kind {
 	FT_TPF_STR,		/* char[N], or __data_loc char[] */
 };
 
+/* How a number field has names (ft_tp_name). */
+enum ft_tpf_names {
+	FT_TPN_NONE = 0,
+	FT_TPN_SYSCALL,		/* raw_syscalls' id, syscalls' __syscall_nr */
+	FT_TPN_PRINT,		/* the print fmt's __print_symbolic or __print_flags */
+};
+
 struct ft_tp_field {
 	unsigned char	kind;		/* enum ft_tpf_kind */
 	bool		is_signed, dynamic, relative;	/* __data_loc, __rel_loc */
+	bool		is_ptr;		/* a pointer type (or unsigned long *addr) */
+	bool		user_ptr;	/* ... into user space (syscalls' arguments) */
+	bool		int32;		/* a C int held in 8 bytes: its low 4 are the value */
+	unsigned char	names;		/* enum ft_tpf_names */
 	int		off, size;
+	const void	*print;		/* FT_TPN_PRINT: the flags/symbol node (the tep's) */
+	const void	*suffix;	/* and the conditional suffix after it, or NULL */
+	const char	*zero;		/* and the print fmt's text for 0, or NULL */
+	const char	*type;		/* the format's type of the field (the tep's) */
 };
 
 /*
@@ -50,6 +65,8 @@ bool ft_tp_is(const struct ft_event *ev, const struct ft_tp *tp);
 bool ft_tp_has(const struct ft_event *ev, const struct ft_tp *tp, int k);
 long long ft_tp_num(const struct ft_event *ev, const struct ft_tp *tp, int k);
 const char *ft_tp_str(const struct ft_event *ev, const struct ft_tp *tp, int k, int *len);
+int ft_tp_name(const struct ft_tp_field *f, long long v, char *buf, int len);
+bool ft_tp_value(const struct ft_tp_field *f, const char *word, long long *v);
 int ft_tp_fields(struct tep_handle *tep, const char *system, const char *name,
 		 char *buf, int len);
 

@@ -143,6 +143,118 @@ static void test_fields(void **state)
 	tep_free(tep);
 }
 
+/* this kernel's (6.18) formats, as tracefs gives them: the print fmts are the oracle */
+static const char switch_fmt[] =
+	"name: sched_switch\n"
+	"ID: 372\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s "
+	"next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, REC->prev_prio, "
+	"(REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
+	"0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1)) ? __print_flags(REC->prev_state "
+	"& ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | "
+	"0x00000020 | 0x00000040) + 1) << 1) - 1), \"|\", { 0x00000001, \"S\" }, { 0x00000002, "
+	"\"D\" }, { 0x00000004, \"T\" }, { 0x00000008, \"t\" }, { 0x00000010, \"X\" }, { "
+	"0x00000020, \"Z\" }, { 0x00000040, \"P\" }, { 0x00000080, \"I\" }) : \"R\", "
+	"REC->prev_state & (((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
+	"0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, "
+	"REC->next_pid, REC->next_prio\n";
+
+static const char softirq_fmt[] =
+	"name: softirq_entry\n"
+	"ID: 223\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"vec=%u [action=%s]\", REC->vec, __print_symbolic(REC->vec, { 0, \"HI\" }, "
+	"{ 1, \"TIMER\" }, { 2, \"NET_TX\" }, { 3, \"NET_RX\" }, { 4, \"BLOCK\" }, { 5, "
+	"\"IRQ_POLL\" }, { 6, \"TASKLET\" }, { 7, \"SCHED\" }, { 8, \"HRTIMER\" }, { 9, \"RCU\" "
+	"})\n";
+
+/*
+ * names_of - for each value of @vals, field @field of @sys:@ev in a record made from
+ * @fmt: ft_tp_name's text against what libtraceevent prints of the same record after
+ * "@label=" in the event's info (its own evaluation of the print fmt)
+ */
+static void names_of(const char *sys, const char *ev, const char *fmt, const char *field,
+		     const char *label, int id, int off, int size, const long long *vals, int n)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct ft_tp tp = { .system = sys, .name = ev, .field = { field } };
+	unsigned char r[128];
+	char err[256], name[64], want[64], *p;
+	struct trace_seq seq;
+	uint16_t type = (uint16_t)id;
+	int i;
+
+	assert_non_null(tep);
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	assert_int_equal(ft_tep_add_format(tep, sys, fmt, strlen(fmt)), 0);
+	assert_int_equal(ft_tp_resolve(&tp, tep, err, sizeof(err)), 0);
+	assert_int_equal(tp.fmt[0].names, FT_TPN_PRINT);
+	for (i = 0; i < n; i++) {
+		struct tep_record rec = { .data = r, .size = sizeof(r) };
+
+		memset(r, 0, sizeof(r));
+		memcpy(r, &type, 2);
+		memcpy(r + off, &vals[i], size);
+		trace_seq_init(&seq);
+		tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&seq);
+		snprintf(want, sizeof(want), "%s=", label);
+		p = strstr(seq.buffer, want);
+		assert_non_null(p);
+		p += strlen(want);
+		snprintf(want, sizeof(want), "%.*s", (int)strcspn(p, " ]"), p);
+		trace_seq_destroy(&seq);
+		if (!ft_tp_name(&tp.fmt[0], vals[i], name, sizeof(name)))
+			snprintf(name, sizeof(name), "%lld", vals[i]);
+		assert_string_equal(name, want);
+	}
+	tep_free(tep);
+}
+
+/* test_names - __print_flags (prev_state: 0 as "R", the "+" suffix, bits joined, bits
+   without a name in hex) and __print_symbolic (vec) named as libtraceevent prints them */
+static void test_names(void **state)
+{
+	static const long long st[] = { 0, 1, 2, 3, 0x20, 0x80, 0x100, 0x101, 0x81 };
+	static const long long vec[] = { 0, 3, 9 };	/* (10: libtraceevent prints 0xa) */
+	struct ft_tp_field f = { .names = FT_TPN_SYSCALL };
+	long long v;
+	char buf[32];
+
+	(void)state;
+	names_of("sched", "sched_switch", switch_fmt, "prev_state", "prev_state", 372, 32, 8,
+		 st, 9);
+	names_of("irq", "softirq_entry", softirq_fmt, "vec", "action", 223, 8, 4, vec, 3);
+	assert_int_equal(ft_tp_name(&f, 0, buf, sizeof(buf)), 4);
+	assert_string_equal(buf, "read");
+	assert_true(ft_tp_value(&f, "write", &v));
+	assert_int_equal(v, 1);
+	assert_false(ft_tp_value(&f, "nosuchcall", &v));
+	assert_int_equal(ft_tp_name(&f, 100000, buf, sizeof(buf)), 0);
+}
+
 /* test_bounds - a record too short, or a __data_loc pointing past it, reads as absent */
 static void test_bounds(void **state)
 {
@@ -202,6 +314,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_resolve_errors),
 	};
 
