@@ -23,6 +23,7 @@
 
 #include "analyzers/analyzer.h"
 #include "analyzers/hist_filter.h"
+#include "analyzers/hist_span.h"
 #include "events/tasks.h"
 #include "lib/intern.h"
 #include "lib/parse.h"
@@ -54,6 +55,7 @@ struct hent {
 };
 
 struct hist {
+	struct hist_span	*span;		/* --from/--to: hist_span.c does the rest */
 	const struct ft_env	*env;
 	char			*event, *sys, *ev;	/* -e, split at ':' */
 	char			*keyarg, *keys[HIST_KEYS];
@@ -82,6 +84,7 @@ static const struct option hist_longopts[] = {
 	{ "filter",	required_argument, NULL, OPT_FILTER },
 	{ "top",	required_argument, NULL, OPT_TOP },
 	{ "max-keys",	required_argument, NULL, OPT_MAX_KEYS },
+	HIST_SPAN_LONGOPTS,
 	{ 0 }
 };
 
@@ -169,7 +172,7 @@ static int hist_parse_opt(void *priv, int opt, const char *arg)
 	case OPT_MAX_KEYS:
 		return ft_parse_long(arg, 1, 100000000, &h->max_keys) ? -1 : 0;
 	}
-	return -1;
+	return hist_span_opt(&h->span, opt, arg);
 }
 
 /* add_slot - the value slot of field @name, made on first use; -1 when too many */
@@ -211,6 +214,9 @@ static int hist_check(void *priv, const struct ft_env *env)
 	struct hist *h = priv;
 	int i;
 
+	if (h->span)
+		return hist_span_check(h->span, env, h->event, h->keys, h->nkeys, h->value,
+				       h->filter_text);
 	if (!h->event) {
 		ft_err("hist needs -e SYSTEM:EVENT (see --help)");
 		return -1;
@@ -239,6 +245,8 @@ static struct ft_tp *hist_tracepoints(void *priv)
 {
 	struct hist *h = priv;
 
+	if (h->span)
+		return hist_span_tracepoints(h->span);
 	if (!h->event)
 		return NULL;	/* `record hist`: nothing without -e */
 	h->tp.system = h->tpx.system = h->sys;
@@ -261,6 +269,8 @@ static void hist_events(void *priv, unsigned int *need, unsigned int *want)
 {
 	struct hist *h = priv;
 
+	if (h->span)
+		return hist_span_events(h->span, need, want);
 	*want |= FT_NEED(FT_EV_FORK);
 	if (h->offline)
 		*want |= FT_NEED(FT_EV_SWITCH);
@@ -313,6 +323,8 @@ static int hist_init(void *priv, const struct ft_env *env)
 	struct hist *h = priv;
 	char err[256];
 
+	if (h->span)
+		return hist_span_init(h->span, env);
 	h->env = env;
 	h->offline = !env->live;	/* (report -i: its words' options have no -i) */
 	h->self = env->live ? getpid() : -1;
@@ -457,6 +469,8 @@ static void hist_event(void *priv, const struct ft_event *ev)
 	const char *s;
 	int i, len;
 
+	if (h->span)
+		return hist_span_event(h->span, ev);
 	if (h->comm && ev->type == FT_EV_SWITCH)
 		note_switch(h, ev);
 	if (ft_tp_is(ev, &h->tp) && ev->common_pid == h->self) {
@@ -713,8 +727,11 @@ static void reset(struct hist *h)
 static void hist_report(void *priv, struct ft_report *rep)
 {
 	struct hist *h = priv;
-	uint32_t n = h->in.n, i, *order = malloc((n ? n : 1) * sizeof(*order));
+	uint32_t n = h->in.n, i, *order;
 
+	if (h->span)
+		return hist_span_report(h->span, rep);
+	order = malloc((n ? n : 1) * sizeof(*order));
 	if (!order) {
 		ft_err("out of memory");
 		return;
@@ -743,7 +760,15 @@ static void hist_report(void *priv, struct ft_report *rep)
 /* hist_fini - the keys and their totals */
 static void hist_fini(void *priv)
 {
+	if (((struct hist *)priv)->span)
+		hist_span_fini(((struct hist *)priv)->span);
 	reset(priv);
+}
+
+/* hist_metrics - the span's histograms for the exports (plain hist has none) */
+static void hist_metrics(void *priv, struct ft_metrics *m)
+{
+	hist_span_metrics(((struct hist *)priv)->span, m);
 }
 
 /* hist_free - what the options allocated */
@@ -751,6 +776,7 @@ static void hist_free(void *priv)
 {
 	struct hist *h = priv;
 
+	hist_span_free(h->span);
 	hf_free(&h->flt);
 	free(h->event);
 	free(h->sys);
@@ -774,7 +800,8 @@ const struct ft_analyzer ft_hist = {
 				  "                       beyond are counted as dropped\n"
 				  "  Rows are sorted by count, most first. comm is the task's name when it made\n"
 				  "  the record; common_comm and common_cpu name the pseudo-fields even where the\n"
-				  "  event has fields called comm or cpu.\n",
+				  "  event has fields called comm or cpu.\n"
+				  HIST_SPAN_USAGE,
 		.examples	= "  ftscope hist -e syscalls:sys_enter_read -d 5     # reads per comm\n"
 				  "  ftscope hist -e syscalls:sys_enter_read --key comm --value count \\\n"
 				  "      --filter 'count >= 4096' -- make              # read sizes of a build\n"
@@ -782,7 +809,8 @@ const struct ft_analyzer ft_hist = {
 				  "  ftscope hist -e sched:sched_wakeup --key comm,target_cpu 1 5  # each second\n"
 				  "  ftscope hist -e block:block_rq_issue --key dev --value bytes --json -d 5\n"
 				  "  ftscope record -o r.dat -e syscalls:sys_enter_read -e task:task_rename -d 5\n"
-				  "  ftscope hist -i r.dat -e syscalls:sys_enter_read --filter 'comm == dd*'\n",
+				  "  ftscope hist -i r.dat -e syscalls:sys_enter_read --filter 'comm == dd*'\n"
+				  HIST_SPAN_EXAMPLES,
 		.shortopts	= "e:",
 		.longopts	= hist_longopts,
 		.parse_opt	= hist_parse_opt,
@@ -794,6 +822,7 @@ const struct ft_analyzer ft_hist = {
 	.init		= hist_init,
 	.event		= hist_event,
 	.report		= hist_report,
+	.metrics	= hist_metrics,
 	.fini		= hist_fini,
 	.free		= hist_free,
 };
