@@ -787,7 +787,7 @@ const struct ft_analyzer ft_hist = {
 	.cli = {
 		.name		= "hist",
 		.summary	= "counts of any tracepoint per key, and log2 histograms of a field (hist triggers)",
-		.usage		= "  -e, --event SYS:EV   the tracepoint (required; one)\n"
+		.usage		= "  -e, --event SYS:EV   the tracepoint (one; or --from and --to below)\n"
 				  "      --key F[,F]      key fields (at most 4): any field of the event, number\n"
 				  "                       or string, and comm, pid (common_pid), cpu (default comm)\n"
 				  "      --value F        a log2 histogram of number field F per key, with its\n"
