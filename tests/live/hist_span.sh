@@ -93,7 +93,7 @@ ours=$(json '*(j["spans"], j["total"]["count"], j["total"]["min_ns"], j["total"]
 # workload's same percentile + 1/128 (the histogram's precision) and at least it
 # - 1/128 - 30 us (the call's way in and out of the kernel, outside the tracepoints,
 # with bpftrace's probes beside ftscope's: the workload's time less ftscope's was
-# -5.4 to 30.1 us over p50, p90, p99 and max in 7 runs beside other tests)
+# -11.2 to 30.1 us over p50, p90, p99 and max in 13 runs beside other tests)
 name=hist_span_nanosleep_known
 theirs=$(pct_of $OUT/hs-nap.txt 0.5 0.9 0.99 1 2>&1)
 if near napclock "$ours" "$theirs" 30 0 && [ "$(echo $ours | cut -d' ' -f8-)" = "0 1 0" ] &&
@@ -108,7 +108,7 @@ fi
 # percentiles of bpftrace's 200 values. Each tool's clock is read in its own callback of
 # the same tracepoints, so either span holds the other's probe costs: bpftrace's spans
 # were 10.8 to 154 us (median 14) shorter than the workload's own interval, call by
-# call; ftscope's percentiles less bpftrace's were -1.2 to 53 us over 8 runs
+# call; ftscope's percentiles less bpftrace's were -1.2 to 53 us over 13 runs
 name=hist_span_matches_bpftrace
 if [ -z "$bt" ]; then
 	fail $name "bpftrace is not installed or did not attach: $(grep -m1 ERROR $OUT/hs-bt.out 2>/dev/null)"
@@ -158,43 +158,55 @@ fi
 # (none in 10 runs) the wakeup span's count and percentiles are runqlat's exactly: the
 # same records through the same histogram code (consistency). The sleeper's 300 naps
 # and its FIFO read are 300 to 302 waits: the spans, or switch-ins the kernel left out
-# of the records (seen: 300 of 300 in 2 of 7 runs here; the chain rebuilds them, and
-# runqlat --exact leaves them out as the spans, which read records, do)
+# of the records (seen: 297 to 301 of them in 5 of 11 runs here; the chain rebuilds them,
+# and runqlat --exact leaves them out as the spans, which read records, do): such a
+# recording is made again, up to 3 times, until at least 290 of its waits are records
 name=hist_span_matches_runqlat
-# the sleeper waits on a FIFO until the recording is on, so that its naps are all in it
-rm -f $OUT/hs.fifo
-mkfifo $OUT/hs.fifo
-chrt -f 10 sh -c "read go < $OUT/hs.fifo; exec $NAP /dev/null 300 1" &
-napper=$!
-$FTSCOPE record -o $OUT/hs.dat -d 2 runqlat > $OUT/hs-rec.out 2> $OUT/hs-rec.err &
-rp=$!
-wait_for 30 our_instance $rp
-echo go > $OUT/hs.fifo
-wait $napper
-ft_wait $name 0 $rp
-rm -f $OUT/hs.fifo
+# rq_run: record the sleeper, then read the recording with the spans and runqlat
+rq_run() {
+	# the sleeper waits on a FIFO until the recording is on, so that its naps are all in it
+	rm -f $OUT/hs.fifo
+	mkfifo $OUT/hs.fifo
+	chrt -f 10 sh -c "read go < $OUT/hs.fifo; exec $NAP /dev/null 300 1" &
+	napper=$!
+	$FTSCOPE record -o $OUT/hs.dat -d 2 runqlat > $OUT/hs-rec.out 2> $OUT/hs-rec.err &
+	rp=$!
+	wait_for 30 our_instance $rp
+	echo go > $OUT/hs.fifo
+	wait $napper
+	ft_wait $name 0 $rp
+	rm -f $OUT/hs.fifo
+	ft $name 0 hist -i $OUT/hs.dat -t $napper --from sched:sched_wakeup --to $SW \
+		--match pid=next_pid --json > $OUT/hs-w.json 2> $OUT/hs-rq.err
+	ft $name 0 hist -i $OUT/hs.dat -t $napper --from sched:sched_wakeup_new --to $SW \
+		--match pid=next_pid --json > $OUT/hs-wn.json 2>> $OUT/hs-rq.err
+	ft $name 0 hist -i $OUT/hs.dat -t $napper --from $SW --from-filter 'prev_state == 0' \
+		--to $SW --match prev_pid=next_pid --json > $OUT/hs-p.json 2>> $OUT/hs-rq.err
+	ft $name 0 runqlat -i $OUT/hs.dat -t $napper --exact --json > $OUT/hs-rq.json \
+		2>> $OUT/hs-rq.err
+	w=$(json "$q" $OUT/hs-w.json 2>&1)
+	wc=$(json 'j["total"]["count"]' $OUT/hs-w.json 2>&1)
+	wn=$(json 'j["total"]["count"]' $OUT/hs-wn.json 2>&1)
+	p=$(json 'j["total"]["count"]' $OUT/hs-p.json 2>&1)
+	rq=$(json "$q" $OUT/hs-rq.json 2>&1)
+	rqc=$(json 'j["total"]["count"]' $OUT/hs-rq.json 2>&1)
+	rqx=$(json 'j["left_out_exact"]' $OUT/hs-rq.json 2>&1)
+}
 SW=sched:sched_switch
-ft $name 0 hist -i $OUT/hs.dat -t $napper --from sched:sched_wakeup --to $SW \
-	--match pid=next_pid --json > $OUT/hs-w.json 2> $OUT/hs-rq.err
-ft $name 0 hist -i $OUT/hs.dat -t $napper --from sched:sched_wakeup_new --to $SW \
-	--match pid=next_pid --json > $OUT/hs-wn.json 2>> $OUT/hs-rq.err
-ft $name 0 hist -i $OUT/hs.dat -t $napper --from $SW --from-filter 'prev_state == 0' \
-	--to $SW --match prev_pid=next_pid --json > $OUT/hs-p.json 2>> $OUT/hs-rq.err
-ft $name 0 runqlat -i $OUT/hs.dat -t $napper --exact --json > $OUT/hs-rq.json 2>> $OUT/hs-rq.err
 q='j["total"]["count"], j["total"]["p50_ns"], j["total"]["p90_ns"], j["total"]["p99_ns"]'
-w=$(json "$q" $OUT/hs-w.json 2>&1)
-wc=$(json 'j["total"]["count"]' $OUT/hs-w.json 2>&1)
-wn=$(json 'j["total"]["count"]' $OUT/hs-wn.json 2>&1)
-p=$(json 'j["total"]["count"]' $OUT/hs-p.json 2>&1)
-rq=$(json "$q" $OUT/hs-rq.json 2>&1)
-rqc=$(json 'j["total"]["count"]' $OUT/hs-rq.json 2>&1)
-rqx=$(json 'j["left_out_exact"]' $OUT/hs-rq.json 2>&1)
+# a recording whose sleeper's switch-ins the kernel left out compares nothing: up to 3
+for try in 1 2 3; do
+	rq_run
+	[ "$wc" -ge 290 ] 2>/dev/null && break
+done
 echo "# runqlat $rq, $rqx left out; spans: wakeup $w, wakeup_new $wn, preempted $p"
 if [ "$rqc" -ge "$((wc + wn))" ] 2>/dev/null && [ "$rqc" -le "$((wc + wn + p))" ] &&
-	[ "$((wc + rqx))" -ge 300 ] && [ "$((wc + rqx))" -le 302 ] && { [ "$p" != 0 ] || [ "$w" = "$rq" ]; }; then
+	[ "$((wc + rqx))" -ge 300 ] && [ "$((wc + rqx))" -le 302 ] && [ "$wc" -ge 290 ] &&
+	{ [ "$p" != 0 ] || [ "$w" = "$rq" ]; }; then
 	pass $name
 else
-	fail $name "runqlat $rq, $rqx left out; spans: wakeup $w, wakeup_new $wn, preempted $p: $(head -1 $OUT/hs-rq.err)"
+	why="runqlat $rq, $rqx left out; spans: wakeup $w, wakeup_new $wn, preempted $p"
+	fail $name "$why (try $try): $(head -1 $OUT/hs-rq.err)"
 fi
 [ -n "$HS_KEEP" ] || rm -f $OUT/hs.dat
 
@@ -224,7 +236,7 @@ else
 fi
 name=hist_span_bad_event
 ft $name '1|3' hist --from sched:nosuch --to $EXIT -d 1 > /dev/null 2> $OUT/hs-bad6.err
-if [ "$(cat $OUT/hs-bad6.err)" = "ftscope hist: hist needs sched:nosuch, which the kernel lacks" ]; then
+if [ "$(wc -l < $OUT/hs-bad6.err)" = 1 ] && grep -q "^ftscope hist: .*sched:nosuch" $OUT/hs-bad6.err; then
 	pass $name
 else
 	fail $name "$(tr '\n' '|' < $OUT/hs-bad6.err)"
