@@ -67,8 +67,6 @@ struct run {
 	struct tep_handle	*tep;
 	struct ft_tasks		tasks;
 	struct ft_env		env;
-	char			*text;
-	size_t			len;
 };
 
 /* start - hist with options @o, checked, its tracepoints resolved, initialised */
@@ -123,36 +121,53 @@ static void feed(struct run *r, const struct rec *recs, int n)
 	}
 }
 
-/* report - the final report as text into r->text */
-static void report(struct run *r)
-{
-	FILE *f = open_memstream(&r->text, &r->len);
-	struct ft_report rep = { .f = f, .final = true };
+/* One case: hist's options, the records, and the report's summary and footer lines. */
+struct scenario {
+	const struct opt	*o;
+	int			no;
+	const struct rec	*recs;
+	int			nrecs;
+	const char		*summary, *footer;
+};
 
-	assert_non_null(f);
-	ft_hist.report(r->priv, &rep);
-	fclose(f);
+/* line_of - the line of @text that starts with @head (after a newline), as a copy */
+static char *line_of(const char *text, const char *head)
+{
+	const char *p = strstr(text, head);
+
+	assert_non_null(p);
+	p++;
+	return strndup(p, strcspn(p, "\n"));
+}
+
+/* play - run scenario @sc and compare its summary and footer lines */
+static void play(const struct scenario *sc)
+{
+	struct ft_report rep = { .final = true };
+	char *text = NULL, *sum, *foot;
+	size_t len = 0;
+	struct run r;
+
+	start(&r, sc->o, sc->no);
+	feed(&r, sc->recs, sc->nrecs);
+	rep.f = open_memstream(&text, &len);
+	assert_non_null(rep.f);
+	ft_hist.report(r.priv, &rep);
+	fclose(rep.f);
 	if (getenv("SPAN_SHOW"))
-		fputs(r->text, stderr);
-}
-
-/* finish - free what start made */
-static void finish(struct run *r)
-{
-	ft_hist.fini(r->priv);
-	ft_hist.free(r->priv);
-	free(r->priv);
-	free(r->text);
-	ft_tasks_fini(&r->tasks);
-	tep_free(r->tep);
-}
-
-/* has - does the output hold @s? (print it when not) */
-static void has(const struct run *r, const char *s)
-{
-	if (!strstr(r->text, s))
-		fprintf(stderr, "# missing '%s' in:\n%s\n", s, r->text);
-	assert_non_null(strstr(r->text, s));
+		fputs(text, stderr);
+	sum = line_of(text, "\ncount ");
+	foot = line_of(text, "\nhist: ");
+	assert_string_equal(sum, sc->summary);
+	assert_string_equal(foot, sc->footer);
+	free(sum);
+	free(foot);
+	free(text);
+	ft_hist.fini(r.priv);
+	ft_hist.free(r.priv);
+	free(r.priv);
+	ft_tasks_fini(&r.tasks);
+	tep_free(r.tep);
 }
 
 /*
@@ -162,39 +177,16 @@ static void has(const struct run *r, const char *s)
  * comes without a start; key 5 starts and its end fails the filter (ret -1): pending
  */
 static const struct rec pairs[] = {
-	{ BEGIN, 1000, 1, 0 },
-	{ BEGIN, 1500, 2, 0 },
-	{ END, 4000, 1, 0 },
-	{ BEGIN, 5000, 2, 0 },
-	{ END, 5700, 2, 0 },
-	{ END, 6000, 3, 0 },
-	{ BEGIN, 7000, 4, 0 },
-	{ LOST, 7500, 0, 0 },
-	{ END, 8000, 4, 0 },
-	{ BEGIN, 9000, 5, 0 },
-	{ END, 9500, 5, -1 },
+	{ BEGIN, 1000, 1, 0 }, { BEGIN, 1500, 2, 0 }, { END, 4000, 1, 0 },
+	{ BEGIN, 5000, 2, 0 }, { END, 5700, 2, 0 }, { END, 6000, 3, 0 },
+	{ BEGIN, 7000, 4, 0 }, { LOST, 7500, 0, 0 }, { END, 8000, 4, 0 },
+	{ BEGIN, 9000, 5, 0 }, { END, 9500, 5, -1 },
 };
 
-/* test_span_pairing - the latest start pairs; every other case counted, by its name */
-static void test_span_pairing(void **state)
-{
-	const struct opt o[] = {
-		{ HS_OPT_FROM, "span:begin" }, { HS_OPT_TO, "span:end" },
-		{ HS_OPT_MATCH, "key" }, { HS_OPT_TO_FILTER, "ret == 0" }, { HS_OPT_NS, NULL },
-	};
-	struct run r;
-
-	(void)state;
-	start(&r, o, sizeof(o) / sizeof(o[0]));
-	feed(&r, pairs, sizeof(pairs) / sizeof(pairs[0]));
-	report(&r);
-	has(&r, "count 2, avg 1850 ns, p50 700 ns, p90 3000 ns, p99 3000 ns, max 3000 ns");
-	has(&r, "hist: 2 spans span:begin -> span:end matched on key=key; 1 starts never "
-		"matched (pending at the end), 1 restarted before an end (the latest start kept), "
-		"2 ends without a start; filtered out: 0 starts, 1 ends; 1 pending starts dropped "
-		"after lost events\n");
-	finish(&r);
-}
+static const struct opt pairs_opts[] = {
+	{ HS_OPT_FROM, "span:begin" }, { HS_OPT_TO, "span:end" },
+	{ HS_OPT_MATCH, "key" }, { HS_OPT_TO_FILTER, "ret == 0" }, { HS_OPT_NS, NULL },
+};
 
 /*
  * One event as both ends (sched_switch's prev_pid -> next_pid: time off CPU): 10 out
@@ -210,24 +202,40 @@ static const struct rec same[] = {
 	{ SW, 2000, 30, 30 },
 };
 
-/* test_span_same_event - a record ends its key's span before it starts one */
+static const struct opt same_opts[] = {
+	{ HS_OPT_FROM, "span:sw" }, { HS_OPT_TO, "span:sw" },
+	{ HS_OPT_MATCH, "prev_pid=next_pid" }, { HS_OPT_NS, NULL },
+};
+
+#define N(a)	((int)(sizeof(a) / sizeof((a)[0])))
+
+/* The latest start pairs, every other case counted; a record ends before it starts. */
+static const struct scenario cases[] = {
+	{ pairs_opts, N(pairs_opts), pairs, N(pairs),
+	  "count 2, avg 1850 ns, p50 700 ns, p90 3000 ns, p99 3000 ns, max 3000 ns",
+	  "hist: 2 spans span:begin -> span:end matched on key=key; 1 starts never matched "
+	  "(pending at the end), 1 restarted before an end (the latest start kept), 2 ends "
+	  "without a start; filtered out: 0 starts, 1 ends; 1 pending starts dropped after "
+	  "lost events" },
+	{ same_opts, N(same_opts), same, N(same),
+	  "count 3, avg 466 ns, p50 500 ns, p90 600 ns, p99 600 ns, max 600 ns",
+	  "hist: 3 spans span:sw -> span:sw matched on prev_pid=next_pid; 2 starts never "
+	  "matched (pending at the end), 0 restarted before an end (the latest start kept), "
+	  "2 ends without a start" },
+};
+
+/* test_span_pairing - --from/--to/--match key, a --to-filter and a loss */
+static void test_span_pairing(void **state)
+{
+	(void)state;
+	play(&cases[0]);
+}
+
+/* test_span_same_event - one event as both ends (sched_switch's time off CPU) */
 static void test_span_same_event(void **state)
 {
-	const struct opt o[] = {
-		{ HS_OPT_FROM, "span:sw" }, { HS_OPT_TO, "span:sw" },
-		{ HS_OPT_MATCH, "prev_pid=next_pid" }, { HS_OPT_NS, NULL },
-	};
-	struct run r;
-
 	(void)state;
-	start(&r, o, sizeof(o) / sizeof(o[0]));
-	feed(&r, same, sizeof(same) / sizeof(same[0]));
-	report(&r);
-	has(&r, "count 3, avg 466 ns, p50 500 ns, p90 600 ns, p99 600 ns, max 600 ns");
-	has(&r, "hist: 3 spans span:sw -> span:sw matched on prev_pid=next_pid; 2 starts never "
-		"matched (pending at the end), 0 restarted before an end (the latest start kept), "
-		"2 ends without a start\n");
-	finish(&r);
+	play(&cases[1]);
 }
 
 /* main - the cases */
