@@ -216,7 +216,7 @@ static int hist_check(void *priv, const struct ft_env *env)
 
 	if (h->span)
 		return hist_span_check(h->span, env, h->event, h->keys, h->nkeys, h->value,
-				       h->filter_text);
+				       h->filter_text, h->top || h->max_keys);
 	if (!h->event) {
 		ft_err("hist needs -e SYSTEM:EVENT (see --help)");
 		return -1;

@@ -218,11 +218,20 @@ static int check_side(struct hs_side *d)
 	return 0;
 }
 
-/* hist_span_check - the span's options against hist's: -e, --value, --filter do not apply */
+/*
+ * hist_span_check - the span's options against hist's: -e, --value, --filter and the
+ * table's --top and --max-keys (@table) do not apply
+ */
 int hist_span_check(struct hist_span *s, const struct ft_env *env, const char *event,
-		    char *const *keys, int nkeys, const char *value, const char *filter)
+		    char *const *keys, int nkeys, const char *value, const char *filter,
+		    bool table)
 {
 	(void)env;
+	if (table) {
+		ft_err("--top and --max-keys shape hist's table: with --from and --to, --key "
+		       "tid|pid|cpu gives one histogram per group");
+		return -1;
+	}
 	if (event || value || filter) {
 		ft_err("%s reads one event: with --from and --to, use %s", event ? "-e" :
 		       value ? "--value" : "--filter", filter ? "--from-filter and --to-filter" :

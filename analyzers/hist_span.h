@@ -47,7 +47,8 @@ enum { HS_OPT_FROM = 0x180, HS_OPT_TO, HS_OPT_MATCH, HS_OPT_FROM_FILTER, HS_OPT_
 
 int hist_span_opt(struct hist_span **sp, int opt, const char *arg);
 int hist_span_check(struct hist_span *s, const struct ft_env *env, const char *event,
-		    char *const *keys, int nkeys, const char *value, const char *filter);
+		    char *const *keys, int nkeys, const char *value, const char *filter,
+		    bool table);
 struct ft_tp *hist_span_tracepoints(struct hist_span *s);
 void hist_span_events(struct hist_span *s, unsigned int *need, unsigned int *want);
 int hist_span_init(struct hist_span *s, const struct ft_env *env);

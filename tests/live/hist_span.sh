@@ -217,12 +217,14 @@ name=hist_span_bad_usage
 ft $name 2 hist --to $EXIT > /dev/null 2> $OUT/hs-bad1.err
 ft $name 2 hist -e $ENTER --from $ENTER --to $EXIT > /dev/null 2> $OUT/hs-bad2.err
 ft $name 2 hist --from nocolon --to $EXIT > /dev/null 2> $OUT/hs-bad3.err
+ft $name 2 hist --from $ENTER --to $EXIT --filter 'ret == 0' > /dev/null 2> $OUT/hs-bad7.err
 if [ "$(cat $OUT/hs-bad1.err)" = "ftscope hist: a span needs --from SYS:EVENT and --to SYS:EVENT: --from is missing" ] &&
 	[ "$(wc -l < $OUT/hs-bad2.err)" = 1 ] && grep -q -- '--from-filter\|--key' $OUT/hs-bad2.err &&
-	[ "$(cat $OUT/hs-bad3.err)" = "ftscope hist: bad --from 'nocolon': expected SYSTEM:EVENT" ]; then
+	[ "$(cat $OUT/hs-bad3.err)" = "ftscope hist: bad --from 'nocolon': expected SYSTEM:EVENT" ] &&
+	[ "$(cat $OUT/hs-bad7.err)" = "ftscope hist: --filter reads one event: with --from and --to, use --from-filter and --to-filter" ]; then
 	pass $name
 else
-	fail $name "$(cat $OUT/hs-bad1.err $OUT/hs-bad2.err $OUT/hs-bad3.err | tr '\n' '|')"
+	fail $name "$(cat $OUT/hs-bad[1237].err | tr '\n' '|')"
 fi
 name=hist_span_bad_field
 ft $name 1 hist --from $ENTER --to $EXIT --match nosuch -d 1 > /dev/null 2> $OUT/hs-bad4.err
