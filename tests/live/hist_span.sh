@@ -111,8 +111,8 @@ fi
 # own callback of the same tracepoints, so either span holds the other's probe costs
 # (and an interrupt between them): bpftrace's spans were 10.8 to 154 us (median 14)
 # shorter than the workload's own interval, call by call; ftscope's percentiles less
-# bpftrace's were 3.5 to 31.6 us at p50, -1.2 to 43.5 at p90, -3.6 to 88.5 at p99 over
-# 19 runs beside other tests. A span 100 us too long fails at p50
+# bpftrace's were 3.5 to 36.0 us at p50, -1.2 to 43.5 at p90, -3.6 to 88.5 at p99 over
+# 22 runs beside other tests. A span 100 us too long fails at p50
 name=hist_span_matches_bpftrace
 if [ -z "$bt" ]; then
 	fail $name "bpftrace is not installed or did not attach: $(grep -m1 ERROR $OUT/hs-bt.out 2>/dev/null)"
