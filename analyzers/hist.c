@@ -35,6 +35,7 @@ static const struct option hist_longopts[] = {
 	{ "top",	required_argument, NULL, OPT_TOP },
 	{ "max-keys",	required_argument, NULL, OPT_MAX_KEYS },
 	{ "raw",	no_argument,	   NULL, OPT_RAW },
+	HIST_SPAN_LONGOPTS,
 	{ 0 }
 };
 
@@ -125,7 +126,7 @@ static int hist_parse_opt(void *priv, int opt, const char *arg)
 		h->raw = true;
 		return 0;
 	}
-	return -1;
+	return hist_span_opt(&h->span, opt, arg);
 }
 
 /* add_slot - the value slot of field @name, made on first use; -1 when too many */
@@ -167,6 +168,9 @@ static int hist_check(void *priv, const struct ft_env *env)
 	struct hist *h = priv;
 	int i;
 
+	if (h->span)
+		return hist_span_check(h->span, env, h->event, h->keys, h->nkeys, h->value,
+				       h->filter_text, h->top || h->max_keys);
 	if (!h->event) {
 		ft_err("hist needs -e SYSTEM:EVENT (see --help)");
 		return -1;
@@ -195,6 +199,8 @@ static struct ft_tp *hist_tracepoints(void *priv)
 {
 	struct hist *h = priv;
 
+	if (h->span)
+		return hist_span_tracepoints(h->span);
 	if (!h->event)
 		return NULL;	/* `record hist`: nothing without -e */
 	h->tp.system = h->tpx.system = h->sys;
@@ -217,6 +223,8 @@ static void hist_events(void *priv, unsigned int *need, unsigned int *want)
 {
 	struct hist *h = priv;
 
+	if (h->span)
+		return hist_span_events(h->span, need, want);
 	*want |= FT_NEED(FT_EV_FORK);
 	if (h->offline)
 		*want |= FT_NEED(FT_EV_SWITCH);
@@ -290,6 +298,8 @@ static int hist_init(void *priv, const struct ft_env *env)
 	struct hist *h = priv;
 	char err[256];
 
+	if (h->span)
+		return hist_span_init(h->span, env);
 	h->env = env;
 	h->offline = !env->live;	/* (report -i: its words' options have no -i) */
 	h->self = env->live ? getpid() : -1;
@@ -435,6 +445,8 @@ static void hist_event(void *priv, const struct ft_event *ev)
 	const char *s;
 	int i, len;
 
+	if (h->span)
+		return hist_span_event(h->span, ev);
 	if (h->comm && ev->type == FT_EV_SWITCH)
 		note_switch(h, ev);
 	if (ft_tp_is(ev, &h->tp) && ev->common_pid == h->self) {
@@ -461,7 +473,15 @@ static void hist_event(void *priv, const struct ft_event *ev)
 /* hist_fini - the keys and their totals */
 static void hist_fini(void *priv)
 {
+	if (((struct hist *)priv)->span)
+		hist_span_fini(((struct hist *)priv)->span);
 	hist_reset(priv);
+}
+
+/* hist_metrics - the span's histograms for the exports (plain hist has none) */
+static void hist_metrics(void *priv, struct ft_metrics *m)
+{
+	hist_span_metrics(((struct hist *)priv)->span, m);
 }
 
 /* hist_free - what the options allocated */
@@ -469,6 +489,7 @@ static void hist_free(void *priv)
 {
 	struct hist *h = priv;
 
+	hist_span_free(h->span);
 	hf_free(&h->flt);
 	free(h->event);
 	free(h->sys);
@@ -479,7 +500,7 @@ const struct ft_analyzer ft_hist = {
 	.cli = {
 		.name		= "hist",
 		.summary	= "counts of any tracepoint per key, and log2 histograms of a field (hist triggers)",
-		.usage		= "  -e, --event SYS:EV   the tracepoint (required; one)\n"
+		.usage		= "  -e, --event SYS:EV   the tracepoint (one; or --from and --to below)\n"
 				  "      --key F[,F]      key fields (at most 4): any field of the event, number\n"
 				  "                       or string, and comm, pid (common_pid), cpu (default comm)\n"
 				  "      --value F        a log2 histogram of number field F per key, with its\n"
@@ -496,7 +517,8 @@ const struct ft_analyzer ft_hist = {
 				  "  event has fields called comm or cpu. A number key is shown as the kernel\n"
 				  "  means it: system call ids by name, fields the event prints through\n"
 				  "  __print_symbolic or __print_flags by those names (NET_RX, S, D, R+),\n"
-				  "  pointers in hex, unsigned fields unsigned; a user pointer gets a note.\n",
+				  "  pointers in hex, unsigned fields unsigned; a user pointer gets a note.\n"
+				  HIST_SPAN_USAGE,
 		.examples	= "  ftscope hist -e syscalls:sys_enter_read -d 5     # reads per comm\n"
 				  "  ftscope hist -e syscalls:sys_enter_read --key comm --value count \\\n"
 				  "      --filter 'count >= 4096' -- make              # read sizes of a build\n"
@@ -506,7 +528,8 @@ const struct ft_analyzer ft_hist = {
 				  "  ftscope hist -e sched:sched_wakeup --key comm,target_cpu 1 5  # each second\n"
 				  "  ftscope hist -e block:block_rq_issue --key dev --value bytes --json -d 5\n"
 				  "  ftscope record -o r.dat -e syscalls:sys_enter_read -e task:task_rename -d 5\n"
-				  "  ftscope hist -i r.dat -e syscalls:sys_enter_read --filter 'comm == dd*'\n",
+				  "  ftscope hist -i r.dat -e syscalls:sys_enter_read --filter 'comm == dd*'\n"
+				  HIST_SPAN_EXAMPLES,
 		.shortopts	= "e:",
 		.longopts	= hist_longopts,
 		.parse_opt	= hist_parse_opt,
@@ -518,6 +541,7 @@ const struct ft_analyzer ft_hist = {
 	.init		= hist_init,
 	.event		= hist_event,
 	.report		= hist_report,
+	.metrics	= hist_metrics,
 	.fini		= hist_fini,
 	.free		= hist_free,
 };

@@ -8,6 +8,7 @@
 
 #include "analyzers/analyzer.h"
 #include "analyzers/hist_filter.h"
+#include "analyzers/hist_span.h"
 #include "lib/intern.h"
 #include "output/hist.h"
 
@@ -36,6 +37,7 @@ struct hent {
 };
 
 struct hist {
+	struct hist_span	*span;		/* --from/--to: hist_span.c does the rest */
 	const struct ft_env	*env;
 	char			*event, *sys, *ev;	/* -e, split at ':' */
 	char			*keyarg, *keys[HIST_KEYS];

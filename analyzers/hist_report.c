@@ -288,8 +288,11 @@ void hist_reset(struct hist *h)
 void hist_report(void *priv, struct ft_report *rep)
 {
 	struct hist *h = priv;
-	uint32_t n = h->in.n, i, *order = malloc((n ? n : 1) * sizeof(*order));
+	uint32_t n = h->in.n, i, *order;
 
+	if (h->span)
+		return hist_span_report(h->span, rep);
+	order = malloc((n ? n : 1) * sizeof(*order));
 	if (!order) {
 		ft_err("out of memory");
 		return;
