@@ -32,6 +32,7 @@ struct ft_blob;
 struct ft_env {
 	FILE			*out;		/* where rows printed while events flow go */
 	bool			json;		/* --json: the report is written as JSON */
+	bool			exports;	/* --prometheus, --prometheus-file or --heatmap (check) */
 	const bool		*cpu_on;	/* -C: the CPUs reported (NULL: all) */
 	bool			task_filter;	/* -p/-t: the tasks were chosen */
 	bool			command;	/* -- COMMAND: the run follows it */

@@ -171,6 +171,11 @@ static int hist_check(void *priv, const struct ft_env *env)
 	if (h->span)
 		return hist_span_check(h->span, env, h->event, h->keys, h->nkeys, h->value,
 				       h->filter_text, h->top || h->max_keys);
+	if (env->exports) {
+		ft_err("--prometheus and --heatmap export a span's histogram (--from/--to); "
+		       "hist -e has none");
+		return -1;
+	}
 	if (!h->event) {
 		ft_err("hist needs -e SYSTEM:EVENT (see --help)");
 		return -1;

@@ -225,7 +225,8 @@ int ft_cli_check(const struct ft_cli *a, void *priv, const struct ft_opts *o)
 {
 	struct ft_env env = { .json = o->json, .live = !o->input, .cpu_on = o->cpu_on,
 			      .task_filter = o->npids || o->ntids, .command = o->cmd,
-			      .all = o->all };
+			      .all = o->all,
+			      .exports = o->prom_addr || o->prom_file || o->heatmap };
 
 	return a->check(priv, &env);
 }

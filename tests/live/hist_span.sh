@@ -260,13 +260,16 @@ ft $name 2 hist --to $EXIT > /dev/null 2> $OUT/hs-bad1.err
 ft $name 2 hist -e $ENTER --from $ENTER --to $EXIT > /dev/null 2> $OUT/hs-bad2.err
 ft $name 2 hist --from nocolon --to $EXIT > /dev/null 2> $OUT/hs-bad3.err
 ft $name 2 hist --from $ENTER --to $EXIT --filter 'ret == 0' > /dev/null 2> $OUT/hs-bad7.err
+# plain hist has no histogram to export (it took --prometheus and printed nothing once)
+ft $name 2 hist -e $ENTER --heatmap $OUT/hs-bad.svg -d 1 > /dev/null 2> $OUT/hs-bad8.err
 if [ "$(cat $OUT/hs-bad1.err)" = "ftscope hist: a span needs --from SYS:EVENT and --to SYS:EVENT: --from is missing" ] &&
 	[ "$(wc -l < $OUT/hs-bad2.err)" = 1 ] && grep -q -- '--from-filter\|--key' $OUT/hs-bad2.err &&
 	[ "$(cat $OUT/hs-bad3.err)" = "ftscope hist: bad --from 'nocolon': expected SYSTEM:EVENT" ] &&
-	[ "$(cat $OUT/hs-bad7.err)" = "ftscope hist: --filter reads one event: with --from and --to, use --from-filter and --to-filter" ]; then
+	[ "$(cat $OUT/hs-bad7.err)" = "ftscope hist: --filter reads one event: with --from and --to, use --from-filter and --to-filter" ] &&
+	[ "$(cat $OUT/hs-bad8.err)" = "ftscope hist: --prometheus and --heatmap export a span's histogram (--from/--to); hist -e has none" ]; then
 	pass $name
 else
-	fail $name "$(cat $OUT/hs-bad[1237].err | tr '\n' '|')"
+	fail $name "$(cat $OUT/hs-bad[12378].err | tr '\n' '|')"
 fi
 name=hist_span_bad_field
 ft $name 1 hist --from $ENTER --to $EXIT --match nosuch -d 1 > /dev/null 2> $OUT/hs-bad4.err
