@@ -90,8 +90,8 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 			deliver(p, &synth[i]);
 		return;
 	}
+	ft_tasks_event(&p->tasks, &ev);
 	if (ev.type == FT_EV_FORK) {
-		ft_tasks_fork(&p->tasks, ev.fork.parent_pid, ev.fork.child_pid, ev.fork.child_comm);
 		if (p->filtered && p->follow && ft_imap_get(&p->traced, ev.fork.parent_pid))
 			ft_imap_put(&p->traced, ev.fork.child_pid, 1);
 		if (p->show_follow && ft_imap_get(&p->shown, ev.fork.parent_pid))

@@ -2,6 +2,8 @@
 /*
  * The task table.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,13 +11,55 @@
 #include "events/tasks.h"
 #include "events/tep.h"
 
-/* ft_tasks_init - an empty table; @use_proc: tgids may be read from /proc */
+/* numeric_dir - the number a /proc directory entry is named by, or 0 */
+static int numeric_dir(const struct dirent *d)
+{
+	return isdigit((unsigned char)d->d_name[0]) ? atoi(d->d_name) : 0;
+}
+
+/*
+ * scan_proc - every thread that lives now, with its process: /proc/PID/task/TID
+ * (threads that end before their records are read keep it)
+ */
+static void scan_proc(struct ft_tasks *t)
+{
+	struct dirent *p, *k;
+	struct ft_task *e;
+	DIR *dp, *dk;
+	char path[64];
+	int pid, tid;
+
+	dp = opendir("/proc");
+	while (dp && (p = readdir(dp))) {
+		if (!(pid = numeric_dir(p)))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		dk = opendir(path);
+		while (dk && (k = readdir(dk)))
+			if ((tid = numeric_dir(k)) && (e = ft_tab_get(&t->tab, tid)))
+				e->tgid = pid;
+		if (dk)
+			closedir(dk);
+	}
+	if (dp)
+		closedir(dp);
+}
+
+/*
+ * ft_tasks_init - an empty table; @use_proc (live): filled with the threads that live
+ * now and their processes, and /proc read for what no event names
+ */
 int ft_tasks_init(struct ft_tasks *t, bool use_proc)
 {
 	t->use_proc = use_proc;
 	t->has_saved = false;
 	t->saved_text = NULL;
-	return ft_tab_init(&t->tab, sizeof(struct ft_task));
+	t->tgid_unknown = 0;
+	if (ft_tab_init(&t->tab, sizeof(struct ft_task)))
+		return -1;
+	if (use_proc)
+		scan_proc(t);
+	return 0;
 }
 
 /* ft_tasks_fini - free the table */
@@ -147,8 +191,9 @@ static void name_process(struct ft_tasks *t, int tgid, const char *fallback)
 }
 
 /**
- * ft_tasks_tgid - the process of thread @tid; read from /proc on first use when live,
- * the tid itself when it cannot be known
+ * ft_tasks_tgid - the process of thread @tid: from the table (/proc at the start,
+ * task_newtask since), else from /proc on first use when live, else the tid itself
+ * (counted in tgid_unknown)
  */
 int ft_tasks_tgid(struct ft_tasks *t, int tid)
 {
@@ -161,6 +206,8 @@ int ft_tasks_tgid(struct ft_tasks *t, int tid)
 	if (e->tgid > 0 || tid == 0)
 		return e->tgid;
 	tgid = t->use_proc ? proc_status(tid, "Tgid:") : -1;
+	if (tgid <= 0)
+		t->tgid_unknown++;
 	e->tgid = tgid <= 0 ? tid : tgid;
 	tgid = e->tgid;
 	if (tgid != tid) {
@@ -190,4 +237,18 @@ void ft_tasks_fork(struct ft_tasks *t, int parent, int child, const char *comm)
 
 	if (e && !e->ppid)
 		e->ppid = parent;
+}
+
+/**
+ * ft_tasks_newtask - @creator cloned @child (task:task_newtask): with CLONE_THREAD
+ * (@thread) the child is a thread of the creator's process, else a process of its own
+ */
+void ft_tasks_newtask(struct ft_tasks *t, int creator, int child, bool thread,
+		      const char *comm)
+{
+	int tgid = thread ? ft_tasks_tgid(t, creator) : child;
+	struct ft_task *e = ft_tasks_note(t, child, comm);
+
+	if (e && tgid > 0)
+		e->tgid = tgid;
 }
