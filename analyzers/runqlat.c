@@ -195,6 +195,12 @@ static void runqlat_report(void *priv, struct ft_report *rep)
 	}
 	ft_hgroups_print(&r->h, rep->f);
 	ft_wait_notes_print(rep->f, "runqlat", &r->notes);
+	if (r->h.by == FT_BY_PID && r->env->tasks->tgid_unknown)
+		fprintf(rep->f, "runqlat: %u threads of no known process (%s): each counted as "
+			"a process of its own\n", r->env->tasks->tgid_unknown,
+			r->env->live ? "ended before ftscope saw it" :
+			r->env->tasks->has_tgids ? "not in the recording's task table" :
+			"made before the recording, which keeps no task table");
 done:
 	if (rep->interval) {
 		ft_wait_notes_reset(&r->notes);

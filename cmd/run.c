@@ -208,7 +208,8 @@ int ft_pipe_init(struct pipeline *p, struct tep_handle *tep, int ncpus, bool liv
 	p->ncpus = ncpus;
 	if (ft_footer_init(&p->foot, ncpus) || ft_tasks_init(&p->tasks, live) ||
 	    (p->env.cmdlines && ft_tasks_saved(&p->tasks, p->env.cmdlines->data,
-					       p->env.cmdlines->len))) {
+					       p->env.cmdlines->len)) ||
+	    (p->env.tgids && ft_tasks_tgids(&p->tasks, p->env.tgids->data, p->env.tgids->len))) {
 		ft_err("out of memory");
 		return -1;
 	}
@@ -371,6 +372,7 @@ static int run_offline(struct pipeline *p)
 		p->env.procmaps = src.tdat.procmaps;
 		p->env.nprocmaps = src.tdat.nprocmaps;
 		p->env.cmdlines = &src.tdat.cmdlines;
+		p->env.tgids = src.tdat.tgids.len ? &src.tdat.tgids : NULL;
 	}
 	if (ft_pipe_init(p, tep, src.ncpus, false))
 		goto out_an;	/* the analyzers that began end there */

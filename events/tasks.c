@@ -17,14 +17,10 @@ static int numeric_dir(const struct dirent *d)
 	return isdigit((unsigned char)d->d_name[0]) ? atoi(d->d_name) : 0;
 }
 
-/*
- * scan_proc - every thread that lives now, with its process: /proc/PID/task/TID
- * (threads that end before their records are read keep it)
- */
-static void scan_proc(struct ft_tasks *t)
+/* proc_each - @fn(@ctx, TID, TGID) for every thread that lives now (/proc/PID/task/TID) */
+static void proc_each(void (*fn)(void *ctx, int tid, int tgid), void *ctx)
 {
 	struct dirent *p, *k;
-	struct ft_task *e;
 	DIR *dp, *dk;
 	char path[64];
 	int pid, tid;
@@ -36,13 +32,80 @@ static void scan_proc(struct ft_tasks *t)
 		snprintf(path, sizeof(path), "/proc/%d/task", pid);
 		dk = opendir(path);
 		while (dk && (k = readdir(dk)))
-			if ((tid = numeric_dir(k)) && (e = ft_tab_get(&t->tab, tid)))
-				e->tgid = pid;
+			if ((tid = numeric_dir(k)))
+				fn(ctx, tid, pid);
 		if (dk)
 			closedir(dk);
 	}
 	if (dp)
 		closedir(dp);
+}
+
+/* set_tgid - proc_each and ft_tasks_tgids callback: @tid is a thread of @tgid */
+static void set_tgid(void *ctx, int tid, int tgid)
+{
+	struct ft_task *e = ft_tab_get(ctx, tid);
+
+	if (e && !e->tgid)
+		e->tgid = tgid;
+}
+
+/* scan_proc - every thread that lives now, with its process (kept after it ends) */
+static void scan_proc(struct ft_tasks *t)
+{
+	proc_each(set_tgid, &t->tab);
+}
+
+/* add_line - proc_each callback: a "TID TGID" line appended to the FILE @ctx */
+static void add_line(void *ctx, int tid, int tgid)
+{
+	fprintf(ctx, "%d %d\n", tid, tgid);
+}
+
+/**
+ * ft_tasks_proc_text - the threads that live now, one "TID TGID" line each, for a
+ * recording (malloc'd; NULL on ENOMEM)
+ */
+char *ft_tasks_proc_text(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	proc_each(add_line, f);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* ft_tasks_tgids - a recording's "TID TGID" lines (ft_tasks_proc_text's): the processes
+ * of the threads that lived when it began. Returns 0, -1 on ENOMEM. */
+int ft_tasks_tgids(struct ft_tasks *t, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *nl;
+	char line[48];
+	int tid, tgid;
+
+	t->has_tgids = true;
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', end - p);
+		if (!nl)
+			nl = end;
+		if (nl - p >= (long)sizeof(line))
+			continue;
+		memcpy(line, p, nl - p);
+		line[nl - p] = 0;
+		if (sscanf(line, "%d %d", &tid, &tgid) == 2 && tid > 0 && tgid > 0) {
+			if (!ft_tab_get(&t->tab, tid))
+				return -1;
+			set_tgid(&t->tab, tid, tgid);
+		}
+	}
+	return 0;
 }
 
 /*
@@ -55,6 +118,7 @@ int ft_tasks_init(struct ft_tasks *t, bool use_proc)
 	t->has_saved = false;
 	t->saved_text = NULL;
 	t->tgid_unknown = 0;
+	t->has_tgids = false;
 	if (ft_tab_init(&t->tab, sizeof(struct ft_task)))
 		return -1;
 	if (use_proc)

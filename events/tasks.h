@@ -31,6 +31,7 @@ struct ft_tasks {
 	const char	*saved_text;	/* the text, until then */
 	size_t		saved_len;
 	bool		has_saved;
+	bool		has_tgids;	/* offline: the file has a task table */
 	unsigned int	tgid_unknown;	/* threads whose process no source told: each
 					   counted as a process of its own */
 };
@@ -45,6 +46,8 @@ void ft_tasks_fork(struct ft_tasks *t, int parent, int child, const char *comm);
 void ft_tasks_newtask(struct ft_tasks *t, int creator, int child, bool thread,
 		      const char *comm);
 int ft_tasks_saved(struct ft_tasks *t, const char *text, size_t len);
+char *ft_tasks_proc_text(void);
+int ft_tasks_tgids(struct ft_tasks *t, const char *text, size_t len);
 
 /**
  * ft_tasks_note_field - ft_tasks_note for an event's comm (FT_TASK_COMM_LEN bytes, see

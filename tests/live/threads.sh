@@ -8,7 +8,7 @@
 #              busy by design against the kernel's idle time (/proc/stat).
 # requires: root, tracefs, sched and task events
 . tests/live/lib.sh
-plan 5
+plan 6
 need_root threads || exit 0
 
 TL=$WL/threadlife
@@ -32,22 +32,38 @@ print(f"pid {pid} one group; its 3 threads {sorted(tids)} in none of their own")
 PY
 }
 
+# beside TAG OUTFILE ARGS...: threadlife's 3 threads (600 ms, then 1.5 s of the main
+# thread; its lines in $OUT/TAG.wl) begun 300 ms before `ft TAG 0 ARGS > OUTFILE`;
+# returns ftscope's status once the workload has ended
+beside() {
+	local tag=$1 out=$2 wl rc
+
+	shift 2
+	$TL 600 1500 3 > $OUT/$tag.wl &
+	wl=$!
+	sleep 0.3
+	ft $tag 0 "$@" > $out 2> $OUT/$tag.err
+	rc=$?
+	wait $wl
+	return $rc
+}
+
+# group_result NAME JSON WLOUT: PASS or FAIL NAME by groups_check
+group_result() {
+	local why
+
+	if why=$(groups_check $2 $3); then
+		pass $1
+	else
+		fail $1 "$why"
+	fi
+}
+
 # Threads that began 300 ms before the trace and end 300 ms into it (the report reads
 # them after they are gone): today's bug gave one group per thread.
 name=threads_runqlat_P_before
-$TL 600 1500 3 > $OUT/threads_before.wl &
-wl=$!
-sleep 0.3
-if ft $name 0 runqlat -P --json -d 2 > $OUT/threads_before.json 2> $OUT/threads_before.err; then
-	wait $wl
-	if why=$(groups_check $OUT/threads_before.json $OUT/threads_before.wl); then
-		pass $name
-	else
-		fail $name "$why"
-	fi
-else
-	wait $wl
-fi
+beside $name $OUT/$name.json runqlat -P --json -d 2 &&
+	group_result $name $OUT/$name.json $OUT/$name.wl
 
 # Threads made during the trace (task:task_newtask's CLONE_THREAD) that end within 300 ms.
 name=threads_runqlat_P_during
@@ -55,22 +71,23 @@ if ft $name 0 runqlat -P --json -- $TL 300 100 3 > $OUT/threads_during.json \
 	2> $OUT/threads_during.err; then
 	# the command's output went to the same stdout: split it off
 	grep -E '^(pid|tid)=' $OUT/threads_during.json > $OUT/threads_during.wl
-	if why=$(groups_check $OUT/threads_during.json $OUT/threads_during.wl); then
-		pass $name
-	else
-		fail $name "$why"
-	fi
+	group_result $name $OUT/threads_during.json $OUT/threads_during.wl
 fi
+
+# A recording keeps the processes of the threads living when it began (its task table):
+# read back, threads that began before it and ended in it are still their process's.
+name=threads_record_runqlat_P
+beside $name /dev/null record -o $OUT/threads_rec.dat -d 1.5 &&
+	ft $name 0 runqlat -P --json -i $OUT/threads_rec.dat > $OUT/threads_rec.json \
+		2> $OUT/threads_rec.err2 &&
+	group_result $name $OUT/threads_rec.json $OUT/$name.wl
+rm -f $OUT/threads_rec.dat
 
 # timehist -s: each thread as comm[tid/pid] (perf's form), read after the threads ended.
 name=threads_timehist_summary_pid
-$TL 600 1500 3 > $OUT/threads_th.wl &
-wl=$!
-sleep 0.3
-if ft $name 0 timehist -s -d 2 > $OUT/threads_th.txt 2> $OUT/threads_th.err; then
-	wait $wl
-	pid=$(sed -n 's/^pid=//p' $OUT/threads_th.wl)
-	want=$(sed -n 's/^tid=\([0-9]*\) .*/\1/p' $OUT/threads_th.wl | sort -n | tr '\n' ' ')
+if beside $name $OUT/threads_th.txt timehist -s -d 2; then
+	pid=$(sed -n 's/^pid=//p' $OUT/$name.wl)
+	want=$(sed -n 's/^tid=\([0-9]*\) .*/\1/p' $OUT/$name.wl | sort -n | tr '\n' ' ')
 	got=$(grep -oE "threadlife\[[0-9]+/$pid\]" $OUT/threads_th.txt |
 	      sed 's/.*\[\([0-9]*\)\/.*/\1/' | sort -nu | tr '\n' ' ')
 	bare=$(grep -oE "threadlife\[[0-9]+\]" $OUT/threads_th.txt | grep -v "\[$pid\]" | head -3)
@@ -79,8 +96,6 @@ if ft $name 0 timehist -s -d 2 > $OUT/threads_th.txt 2> $OUT/threads_th.err; the
 	else
 		fail $name "pid $pid threads '$want': named with the pid '$got', without '$bare'"
 	fi
-else
-	wait $wl
 fi
 
 # -P and -L exclude each other (BCC: argparse's mutually exclusive group): one line, exit 2.
