@@ -8,7 +8,7 @@
 #              busy by design against the kernel's idle time (/proc/stat).
 # requires: root, tracefs, sched and task events
 . tests/live/lib.sh
-plan 6
+plan 7
 need_root threads || exit 0
 
 TL=$WL/threadlife
@@ -81,7 +81,29 @@ beside $name /dev/null record -o $OUT/threads_rec.dat -d 1.5 &&
 	ft $name 0 runqlat -P --json -i $OUT/threads_rec.dat > $OUT/threads_rec.json \
 		2> $OUT/threads_rec.err2 &&
 	group_result $name $OUT/threads_rec.json $OUT/$name.wl
-rm -f $OUT/threads_rec.dat
+
+# The same file without its task table (an older ftscope's, trace-cmd's): it still reads,
+# and runqlat -P says it could not place threads, the workload's among them, each its own.
+name=threads_record_no_table_note
+if [ ! -s $OUT/threads_rec.dat ]; then
+	fail $name "no recording from threads_record_runqlat_P"
+elif ! python3 tests/live/tdat_craft.py no-tgids $OUT/threads_rec.dat $OUT/threads_old.dat; then
+	fail $name "tdat_craft.py no-tgids failed"
+elif ft $name 0 runqlat -P -i $OUT/threads_old.dat > $OUT/threads_old.txt \
+	2> $OUT/threads_old.err; then
+	tids=$(sed -n 's/^tid=\([0-9]*\) .*/\1/p' $OUT/threads_record_runqlat_P.wl)
+	own=0
+	for t in $tids; do
+		grep -q "^pid = $t threadlife\$" $OUT/threads_old.txt && own=$((own + 1))
+	done
+	if grep -Eq '^runqlat: [0-9]+ threads of no known process \(made before the recording, which keeps no task table\): each counted as a process of its own$' $OUT/threads_old.txt &&
+	   [ $own = 3 ]; then
+		pass $name
+	else
+		fail $name "$own of 3 threads their own group; note: '$(grep 'no known' $OUT/threads_old.txt)'"
+	fi
+fi
+rm -f $OUT/threads_rec.dat $OUT/threads_old.dat
 
 # timehist -s: each thread as comm[tid/pid] (perf's form), read after the threads ended.
 name=threads_timehist_summary_pid
