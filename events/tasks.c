@@ -267,17 +267,24 @@ int ft_tasks_tgid(struct ft_tasks *t, int tid)
 
 	if (!e)
 		return tid;
-	if (e->tgid > 0 || tid == 0)
+	if (tid == 0)
 		return e->tgid;
-	tgid = t->use_proc ? proc_status(tid, "Tgid:") : -1;
-	if (tgid <= 0)
-		t->tgid_unknown++;
-	e->tgid = tgid <= 0 ? tid : tgid;
+	if (e->tgid <= 0) {
+		tgid = t->use_proc ? proc_status(tid, "Tgid:") : -1;
+		if (tgid <= 0)
+			t->tgid_unknown++;
+		e->tgid = tgid <= 0 ? tid : tgid;
+	}
 	tgid = e->tgid;
-	if (tgid != tid) {
-		/* name_process may grow the table: e must not be used after it */
-		memcpy(comm, e->comm, sizeof(comm));
-		name_process(t, tgid, comm);
+	/* a process whose main thread no event named takes its thread's comm (once) */
+	if (tgid != tid && e->comm[0]) {
+		struct ft_task *p = ft_tab_find(&t->tab, tgid);
+
+		if (!p || !p->comm[0]) {
+			/* name_process may grow the table: e must not be used after it */
+			memcpy(comm, e->comm, sizeof(comm));
+			name_process(t, tgid, comm);
+		}
 	}
 	return tgid;
 }

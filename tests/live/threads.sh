@@ -8,7 +8,7 @@
 #              busy by design against the kernel's idle time (/proc/stat).
 # requires: root, tracefs, sched and task events
 . tests/live/lib.sh
-plan 7
+plan 8
 need_root threads || exit 0
 
 TL=$WL/threadlife
@@ -72,6 +72,24 @@ if ft $name 0 runqlat -P --json -- $TL 300 100 3 > $OUT/threads_during.json \
 	# the command's output went to the same stdout: split it off
 	grep -E '^(pid|tid)=' $OUT/threads_during.json > $OUT/threads_during.wl
 	group_result $name $OUT/threads_during.json $OUT/threads_during.wl
+fi
+
+# -p naming a process just after its fork (sh, then exec of the workload): one group,
+# the workload's pid, named by its comm (an early ftscope printed "?" there, and split it).
+name=threads_runqlat_P_p_fork
+sh -c "exec $TL 300 100 3" > $OUT/$name.wl &
+wl=$!
+ft $name 0 runqlat -P --json -p $wl -d 1 > $OUT/$name.json 2> $OUT/$name.err
+rc=$?
+wait $wl
+if [ $rc = 0 ]; then
+	got=$(json "sorted((g['pid'], g['comm']) for g in j['groups'])" $OUT/$name.json)
+	want="[($wl, 'threadlife')]"
+	if [ "$got" = "$want" ] && grep -q "^pid=$wl$" $OUT/$name.wl; then
+		pass $name
+	else
+		fail $name "groups $got, want $want"
+	fi
 fi
 
 # A recording keeps the processes of the threads living when it began (its task table):
