@@ -51,6 +51,7 @@ struct ft_env {
 	const struct ft_blob	*procmaps;	/* offline: the file's maps of the traced */
 	int			nprocmaps;	/* processes (PROCMAPS), for user stacks */
 	const struct ft_blob	*cmdlines;	/* offline: the file's saved_cmdlines, or NULL */
+	const struct ft_blob	*tgids;		/* offline: the file's task table, or NULL */
 	char			clock[16];	/* the trace clock of the times: "mono", "perf" */
 	const struct ft_sample_counts *samples;	/* sampling: what the rings gave and lost */
 	const struct ft_sample_req *sampled;	/* what was sampled: the request with its

@@ -35,6 +35,9 @@ struct runqlat {
 	struct ft_hgroups	h;		/* total and per group histograms */
 	struct ft_tab		tasks;		/* struct rq_task: readiness per traced task */
 	struct ft_wait_notes	notes;		/* estimated, unmeasured, losses */
+	int			by_opt;		/* the first grouping option given (-P, -L,
+						   --per-cpu), 0 for none */
+	int			by_clash;	/* a second, different one */
 };
 
 enum { OPT_PER_CPU = 0x100 };
@@ -55,11 +58,23 @@ struct rq_task {
 	struct ft_ready	r;
 };
 
+/* by_name - a grouping option as a usage error names it */
+static const char *by_name(int opt)
+{
+	return opt == 'P' ? "-P/--pids" : opt == 'L' ? "-L/--tids" : "--per-cpu";
+}
+
 /* runqlat_parse_opt - the options only runqlat has */
 static int runqlat_parse_opt(void *priv, int opt, const char *arg)
 {
 	struct runqlat *r = priv;
 
+	if (opt == 'P' || opt == 'L' || opt == OPT_PER_CPU) {
+		if (!r->by_opt)
+			r->by_opt = opt;
+		else if (opt != r->by_opt && !r->by_clash)
+			r->by_clash = opt;
+	}
 	switch (opt) {
 	case 'm': r->h.unit = &ft_unit_ms; return 0;
 	case 'u': r->h.unit = &ft_unit_us; return 0;
@@ -69,6 +84,18 @@ static int runqlat_parse_opt(void *priv, int opt, const char *arg)
 	case FT_OPT_EXACT: r->notes.exact = true; return 0;
 	}
 	return -1;
+}
+
+/* runqlat_check - one grouping at most: -P, -L and --per-cpu exclude each other (BCC) */
+static int runqlat_check(void *priv, const struct ft_env *env)
+{
+	struct runqlat *r = priv;
+
+	if (r->by_clash) {
+		ft_err("%s: not allowed with %s", by_name(r->by_clash), by_name(r->by_opt));
+		return -1;
+	}
+	return 0;
 }
 
 /* runqlat_init - empty maps and histograms */
@@ -168,6 +195,12 @@ static void runqlat_report(void *priv, struct ft_report *rep)
 	}
 	ft_hgroups_print(&r->h, rep->f);
 	ft_wait_notes_print(rep->f, "runqlat", &r->notes);
+	if (r->h.by == FT_BY_PID && r->env->tasks->tgid_unknown)
+		fprintf(rep->f, "runqlat: %u threads of no known process (%s): each counted as "
+			"a process of its own\n", r->env->tasks->tgid_unknown,
+			r->env->live ? "ended before ftscope saw it" :
+			r->env->tasks->has_tgids ? "not in the recording's task table" :
+			"made before the recording, which keeps no task table");
 done:
 	if (rep->interval) {
 		ft_wait_notes_reset(&r->notes);
@@ -200,7 +233,8 @@ const struct ft_analyzer ft_runqlat = {
 				  "  -u, --microseconds   histogram in microseconds (default)\n"
 				  "  -P, --pids           one histogram per process\n"
 				  "  -L, --tids           one histogram per thread\n"
-				  "      --per-cpu        one histogram per CPU\n"
+				  "      --per-cpu        one histogram per CPU (-P, -L and --per-cpu\n"
+				  "                       exclude each other)\n"
 				  FT_EXACT_USAGE,
 		.examples	= "  ftscope runqlat                # whole system until Ctrl-C\n"
 				  "  ftscope runqlat -d 5           # whole system for 5 seconds\n"
@@ -211,8 +245,10 @@ const struct ft_analyzer ft_runqlat = {
 		.shortopts	= "muPL",
 		.longopts	= runqlat_longopts,
 		.parse_opt	= runqlat_parse_opt,
+		.check		= runqlat_check,
 	},
 	.need		= FT_NEED(FT_EV_SWITCH) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW),
+	.want		= FT_NEED(FT_EV_NEWTASK),	/* -P: a new thread's process */
 	.priv_size	= sizeof(struct runqlat),
 	.init		= runqlat_init,
 	.event		= runqlat_event,

@@ -650,7 +650,7 @@ const struct ft_analyzer ft_timehist = {
 	},
 	.need		= FT_NEED(FT_EV_SWITCH),
 	.want		= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW) |
-			  FT_NEED(FT_EV_MIGRATE) | FT_NEED(FT_EV_FORK),
+			  FT_NEED(FT_EV_MIGRATE) | FT_NEED(FT_EV_FORK) | FT_NEED(FT_EV_NEWTASK),
 	.priv_size	= sizeof(struct timehist),
 	.init		= timehist_init,
 	.event		= timehist_event,

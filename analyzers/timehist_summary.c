@@ -161,6 +161,12 @@ void th_summary(struct timehist *th, FILE *f)
 			fprintf(f, "    CPU %2d idle for ", cpu);
 			ms(f, idle->run.sum, 6);
 			fprintf(f, " msec  (%6.2f%%)\n", span ? 100.0 * idle->run.sum / span : 0.0);
+		} else if (th->tprev[cpu]) {
+			/* switches there, none from idle: busy all along (perf's text says
+			   "idle entire time window" for this too) */
+			fprintf(f, "    CPU %2d idle for ", cpu);
+			ms(f, 0, 6);
+			fprintf(f, " msec  (%6.2f%%)\n", 0.0);
 		} else {
 			fprintf(f, "    CPU %2d idle entire time window\n", cpu);
 		}

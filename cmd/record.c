@@ -28,7 +28,7 @@ struct record {
 #define RECORD_DEFAULT_NEED	(FT_NEED(FT_EV_SWITCH) | FT_NEED(FT_EV_WAKING) | \
 				 FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW) | \
 				 FT_NEED(FT_EV_FORK))
-#define RECORD_DEFAULT_WANT	FT_NEED(FT_EV_MIGRATE)
+#define RECORD_DEFAULT_WANT	(FT_NEED(FT_EV_MIGRATE) | FT_NEED(FT_EV_NEWTASK))
 
 /* record_parse_opt - -e SYSTEM:EVENT, repeatable */
 static int record_parse_opt(void *priv, int opt, const char *arg)

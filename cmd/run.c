@@ -90,8 +90,8 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 			deliver(p, &synth[i]);
 		return;
 	}
+	ft_tasks_event(&p->tasks, &ev);
 	if (ev.type == FT_EV_FORK) {
-		ft_tasks_fork(&p->tasks, ev.fork.parent_pid, ev.fork.child_pid, ev.fork.child_comm);
 		if (p->filtered && p->follow && ft_imap_get(&p->traced, ev.fork.parent_pid))
 			ft_imap_put(&p->traced, ev.fork.child_pid, 1);
 		if (p->show_follow && ft_imap_get(&p->shown, ev.fork.parent_pid))
@@ -208,7 +208,8 @@ int ft_pipe_init(struct pipeline *p, struct tep_handle *tep, int ncpus, bool liv
 	p->ncpus = ncpus;
 	if (ft_footer_init(&p->foot, ncpus) || ft_tasks_init(&p->tasks, live) ||
 	    (p->env.cmdlines && ft_tasks_saved(&p->tasks, p->env.cmdlines->data,
-					       p->env.cmdlines->len))) {
+					       p->env.cmdlines->len)) ||
+	    (p->env.tgids && ft_tasks_tgids(&p->tasks, p->env.tgids->data, p->env.tgids->len))) {
 		ft_err("out of memory");
 		return -1;
 	}
@@ -371,6 +372,7 @@ static int run_offline(struct pipeline *p)
 		p->env.procmaps = src.tdat.procmaps;
 		p->env.nprocmaps = src.tdat.nprocmaps;
 		p->env.cmdlines = &src.tdat.cmdlines;
+		p->env.tgids = src.tdat.tgids.len ? &src.tdat.tgids : NULL;
 	}
 	if (ft_pipe_init(p, tep, src.ncpus, false))
 		goto out_an;	/* the analyzers that began end there */

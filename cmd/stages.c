@@ -200,7 +200,9 @@ int ft_stages_init(struct ft_stages *s, const struct ft_env *env)
 			st->out = tmpfile();
 			if (!st->own_tasks || !st->out ||
 			    (env->cmdlines && ft_tasks_saved(&st->tasks, env->cmdlines->data,
-							    env->cmdlines->len))) {
+							    env->cmdlines->len)) ||
+			    (env->tgids && ft_tasks_tgids(&st->tasks, env->tgids->data,
+							  env->tgids->len))) {
 				ft_err("cannot set up %s: %m", st->a->cli.name);
 				return -1;
 			}

@@ -48,10 +48,9 @@ static inline void ft_stages_event(struct ft_stages *s, const struct ft_event *e
 	for (i = 0; i < s->n; i++) {
 		struct ft_stage *st = &s->st[i];
 
-		/* a section's own task table follows forks as the pipeline's does */
-		if (st->own_tasks && ev->type == FT_EV_FORK)
-			ft_tasks_fork(&st->tasks, ev->fork.parent_pid, ev->fork.child_pid,
-				      ev->fork.child_comm);
+		/* a section's own task table follows forks and clones as the pipeline's does */
+		if (st->own_tasks)
+			ft_tasks_event(&st->tasks, ev);
 		st->a->event(st->priv, ev);
 	}
 }

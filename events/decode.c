@@ -22,6 +22,7 @@ const struct ft_event_def ft_event_defs[FT_EV_NTYPES] = {
 	[FT_EV_RESUME]		= { "rseq", "rseq_update" },
 	[FT_EV_KSTACK]		= { "ftrace", "kernel_stack" },
 	[FT_EV_USTACK]		= { "ftrace", "user_stack" },
+	[FT_EV_NEWTASK]		= { "task", "task_newtask" },
 };
 
 /* field_of - cache a field's offset, size and sign; off -1 when absent */
@@ -263,6 +264,14 @@ int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep)
 			d->mig.dest_cpu = field_of(ev, "dest_cpu");
 			d->mig.min_size = max_end(&d->mig.pid, 3);
 			if (d->mig.pid.off < 0 || d->mig.orig_cpu.off < 0 || d->mig.dest_cpu.off < 0)
+				d->have &= ~FT_NEED(i);
+			break;
+		case FT_EV_NEWTASK:
+			d->newtask.pid = field_of(ev, "pid");
+			d->newtask.comm = comm_of(ev, "comm");
+			d->newtask.clone_flags = field_of(ev, "clone_flags");
+			d->newtask.min_size = max_end(&d->newtask.pid, 3);
+			if (d->newtask.pid.off < 0 || d->newtask.clone_flags.off < 0)
 				d->have &= ~FT_NEED(i);
 			break;
 		case FT_EV_KSTACK:
@@ -591,6 +600,14 @@ enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 					      loc_str(data, size, d->fork.child_comm);
 		else
 			ev->fork.child_comm = (const char *)data + d->fork.child_comm.off;
+		break;
+	case FT_EV_NEWTASK:
+		if (size < d->newtask.min_size)
+			goto bad;
+		ev->newtask.pid = (int)ft_num(data, d->newtask.pid);
+		ev->newtask.thread = ft_num(data, d->newtask.clone_flags) & 0x10000; /* CLONE_THREAD */
+		ev->newtask.comm = d->newtask.comm.off < 0 ? "" :
+				   (const char *)data + d->newtask.comm.off;
 		break;
 	case FT_EV_MIGRATE:
 		if (size < d->mig.min_size)

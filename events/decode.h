@@ -24,6 +24,7 @@ enum ft_ev_type {
 				   it was switched in (the chain's prompt evidence) */
 	FT_EV_KSTACK,		/* ftrace:kernel_stack, after an event (options/stacktrace) */
 	FT_EV_USTACK,		/* ftrace:user_stack, after an event (options/userstacktrace) */
+	FT_EV_NEWTASK,		/* task:task_newtask: a clone, and whether it made a thread */
 	FT_EV_NTYPES,
 	FT_EV_LOST = FT_EV_NTYPES,	/* not a kernel event: events were lost on a CPU */
 	FT_EV_FUNC,		/* a traced function's entry or return (ft_decoder_add_func) */
@@ -92,6 +93,12 @@ struct ft_fork {
 	const char	*child_comm;
 };
 
+struct ft_newtask {
+	int		pid;		/* the new task; its creator is the record's common_pid */
+	bool		thread;		/* CLONE_THREAD: it joins its creator's process */
+	const char	*comm;
+};
+
 struct ft_migrate {
 	int		pid, orig_cpu, dest_cpu;
 };
@@ -157,6 +164,7 @@ struct ft_event {
 		struct ft_switch	sw;
 		struct ft_wake		wk;
 		struct ft_fork		fork;
+		struct ft_newtask	newtask;
 		struct ft_migrate	mig;
 		struct ft_stack		stack;
 		struct ft_fcall		fc;
@@ -199,6 +207,11 @@ struct ft_fork_fmt {
 	int min_size;
 };
 
+struct ft_newtask_fmt {
+	struct ft_field pid, comm, clone_flags;
+	int min_size;
+};
+
 struct ft_migrate_fmt {
 	struct ft_field pid, orig_cpu, dest_cpu;
 	int min_size;
@@ -226,6 +239,7 @@ struct ft_decoder {
 	struct ft_wake_fmt	wk[3];		/* waking, wakeup, wakeup_new */
 	struct ft_fork_fmt	fork;
 	struct ft_migrate_fmt	mig;
+	struct ft_newtask_fmt	newtask;
 	struct ft_stack_fmt	stk[2];		/* kernel_stack, user_stack */
 	struct ft_states	states;
 	unsigned int		have;		/* FT_NEED() of each type the tep knows */

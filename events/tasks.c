@@ -2,6 +2,8 @@
 /*
  * The task table.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,13 +11,119 @@
 #include "events/tasks.h"
 #include "events/tep.h"
 
-/* ft_tasks_init - an empty table; @use_proc: tgids may be read from /proc */
+/* numeric_dir - the number a /proc directory entry is named by, or 0 */
+static int numeric_dir(const struct dirent *d)
+{
+	return isdigit((unsigned char)d->d_name[0]) ? atoi(d->d_name) : 0;
+}
+
+/* proc_each - @fn(@ctx, TID, TGID) for every thread that lives now (/proc/PID/task/TID) */
+static void proc_each(void (*fn)(void *ctx, int tid, int tgid), void *ctx)
+{
+	struct dirent *p, *k;
+	DIR *dp, *dk;
+	char path[64];
+	int pid, tid;
+
+	dp = opendir("/proc");
+	while (dp && (p = readdir(dp))) {
+		if (!(pid = numeric_dir(p)))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		dk = opendir(path);
+		while (dk && (k = readdir(dk)))
+			if ((tid = numeric_dir(k)))
+				fn(ctx, tid, pid);
+		if (dk)
+			closedir(dk);
+	}
+	if (dp)
+		closedir(dp);
+}
+
+/* set_tgid - proc_each and ft_tasks_tgids callback: @tid is a thread of @tgid */
+static void set_tgid(void *ctx, int tid, int tgid)
+{
+	struct ft_task *e = ft_tab_get(ctx, tid);
+
+	if (e && !e->tgid)
+		e->tgid = tgid;
+}
+
+/* scan_proc - every thread that lives now, with its process (kept after it ends) */
+static void scan_proc(struct ft_tasks *t)
+{
+	proc_each(set_tgid, &t->tab);
+}
+
+/* add_line - proc_each callback: a "TID TGID" line appended to the FILE @ctx */
+static void add_line(void *ctx, int tid, int tgid)
+{
+	fprintf(ctx, "%d %d\n", tid, tgid);
+}
+
+/**
+ * ft_tasks_proc_text - the threads that live now, one "TID TGID" line each, for a
+ * recording (malloc'd; NULL on ENOMEM)
+ */
+char *ft_tasks_proc_text(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	proc_each(add_line, f);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* ft_tasks_tgids - a recording's "TID TGID" lines (ft_tasks_proc_text's): the processes
+ * of the threads that lived when it began. Returns 0, -1 on ENOMEM. */
+int ft_tasks_tgids(struct ft_tasks *t, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *nl;
+	char line[48];
+	int tid, tgid;
+
+	t->has_tgids = true;
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', end - p);
+		if (!nl)
+			nl = end;
+		if (nl - p >= (long)sizeof(line))
+			continue;
+		memcpy(line, p, nl - p);
+		line[nl - p] = 0;
+		if (sscanf(line, "%d %d", &tid, &tgid) == 2 && tid > 0 && tgid > 0) {
+			if (!ft_tab_get(&t->tab, tid))
+				return -1;
+			set_tgid(&t->tab, tid, tgid);
+		}
+	}
+	return 0;
+}
+
+/*
+ * ft_tasks_init - an empty table; @use_proc (live): filled with the threads that live
+ * now and their processes, and /proc read for what no event names
+ */
 int ft_tasks_init(struct ft_tasks *t, bool use_proc)
 {
 	t->use_proc = use_proc;
 	t->has_saved = false;
 	t->saved_text = NULL;
-	return ft_tab_init(&t->tab, sizeof(struct ft_task));
+	t->tgid_unknown = 0;
+	t->has_tgids = false;
+	if (ft_tab_init(&t->tab, sizeof(struct ft_task)))
+		return -1;
+	if (use_proc)
+		scan_proc(t);
+	return 0;
 }
 
 /* ft_tasks_fini - free the table */
@@ -147,8 +255,9 @@ static void name_process(struct ft_tasks *t, int tgid, const char *fallback)
 }
 
 /**
- * ft_tasks_tgid - the process of thread @tid; read from /proc on first use when live,
- * the tid itself when it cannot be known
+ * ft_tasks_tgid - the process of thread @tid: from the table (/proc at the start,
+ * task_newtask since), else from /proc on first use when live, else the tid itself
+ * (counted in tgid_unknown)
  */
 int ft_tasks_tgid(struct ft_tasks *t, int tid)
 {
@@ -158,15 +267,24 @@ int ft_tasks_tgid(struct ft_tasks *t, int tid)
 
 	if (!e)
 		return tid;
-	if (e->tgid > 0 || tid == 0)
+	if (tid == 0)
 		return e->tgid;
-	tgid = t->use_proc ? proc_status(tid, "Tgid:") : -1;
-	e->tgid = tgid <= 0 ? tid : tgid;
+	if (e->tgid <= 0) {
+		tgid = t->use_proc ? proc_status(tid, "Tgid:") : -1;
+		if (tgid <= 0)
+			t->tgid_unknown++;
+		e->tgid = tgid <= 0 ? tid : tgid;
+	}
 	tgid = e->tgid;
-	if (tgid != tid) {
-		/* name_process may grow the table: e must not be used after it */
-		memcpy(comm, e->comm, sizeof(comm));
-		name_process(t, tgid, comm);
+	/* a process whose main thread no event named takes its thread's comm (once) */
+	if (tgid != tid && e->comm[0]) {
+		struct ft_task *p = ft_tab_find(&t->tab, tgid);
+
+		if (!p || !p->comm[0]) {
+			/* name_process may grow the table: e must not be used after it */
+			memcpy(comm, e->comm, sizeof(comm));
+			name_process(t, tgid, comm);
+		}
 	}
 	return tgid;
 }
@@ -190,4 +308,18 @@ void ft_tasks_fork(struct ft_tasks *t, int parent, int child, const char *comm)
 
 	if (e && !e->ppid)
 		e->ppid = parent;
+}
+
+/**
+ * ft_tasks_newtask - @creator cloned @child (task:task_newtask): with CLONE_THREAD
+ * (@thread) the child is a thread of the creator's process, else a process of its own
+ */
+void ft_tasks_newtask(struct ft_tasks *t, int creator, int child, bool thread,
+		      const char *comm)
+{
+	int tgid = thread ? ft_tasks_tgid(t, creator) : child;
+	struct ft_task *e = ft_tasks_note(t, child, comm);
+
+	if (e && tgid > 0)
+		e->tgid = tgid;
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Per-thread facts remembered while tracing (threads exit before the report):
- * comm from the events themselves, tgid from /proc when the thread is first seen.
+ * comm from the events themselves; the process (tgid) of each thread from the kernel:
+ * live, /proc/PID/task when the table is made, then task:task_newtask (a clone with
+ * CLONE_THREAD joins its creator's process), never from the thread id alone.
  */
 #ifndef FTSCOPE_EVENTS_TASKS_H
 #define FTSCOPE_EVENTS_TASKS_H
@@ -29,6 +31,9 @@ struct ft_tasks {
 	const char	*saved_text;	/* the text, until then */
 	size_t		saved_len;
 	bool		has_saved;
+	bool		has_tgids;	/* offline: the file has a task table */
+	unsigned int	tgid_unknown;	/* threads whose process no source told: each
+					   counted as a process of its own */
 };
 
 int ft_tasks_init(struct ft_tasks *t, bool use_proc);
@@ -38,7 +43,11 @@ const char *ft_tasks_comm(struct ft_tasks *t, int tid);
 int ft_tasks_tgid(struct ft_tasks *t, int tid);
 int ft_tasks_ppid(struct ft_tasks *t, int tid);
 void ft_tasks_fork(struct ft_tasks *t, int parent, int child, const char *comm);
+void ft_tasks_newtask(struct ft_tasks *t, int creator, int child, bool thread,
+		      const char *comm);
 int ft_tasks_saved(struct ft_tasks *t, const char *text, size_t len);
+char *ft_tasks_proc_text(void);
+int ft_tasks_tgids(struct ft_tasks *t, const char *text, size_t len);
 
 /**
  * ft_tasks_note_field - ft_tasks_note for an event's comm (FT_TASK_COMM_LEN bytes, see
@@ -54,6 +63,16 @@ static inline struct ft_task *ft_tasks_note_field(struct ft_tasks *t, int tid, c
 		e->comm[FT_TASK_COMM_LEN] = 0;
 	}
 	return e;
+}
+
+/* ft_tasks_event - what a fork or task_newtask record tells the table (others: nothing) */
+static inline void ft_tasks_event(struct ft_tasks *t, const struct ft_event *ev)
+{
+	if (ev->type == FT_EV_FORK)
+		ft_tasks_fork(t, ev->fork.parent_pid, ev->fork.child_pid, ev->fork.child_comm);
+	else if (ev->type == FT_EV_NEWTASK)
+		ft_tasks_newtask(t, ev->common_pid, ev->newtask.pid, ev->newtask.thread,
+				 ev->newtask.comm);
 }
 
 #endif

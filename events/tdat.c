@@ -291,6 +291,9 @@ static int read_options(struct ft_tdat *t, struct cur *c, uint64_t *next)
 		case FT_TDAT_OPT_UNAME:
 			t->uname = b;
 			break;
+		case FT_TDAT_OPT_TGIDS:
+			t->tgids = b;
+			break;
 		case FT_TDAT_OPT_PROCMAPS:
 			if (add_blob(t, &t->procmaps, &t->nprocmaps, b))
 				return -1;

@@ -31,6 +31,8 @@ enum {
 	FT_TDAT_OPT_PRINTK	= 20,
 	FT_TDAT_OPT_CMDLINES	= 21,
 	FT_TDAT_OPT_SAMPLES	= 0x4654,	/* ftscope's own: perf samples (events/sample.h) */
+	FT_TDAT_OPT_TGIDS	= 0x4655,	/* ftscope's own: "TID TGID" lines, the threads
+						   that lived when the recording began */
 };
 
 /* A piece of the file: in the mapping, or decompressed into memory. */
@@ -86,6 +88,7 @@ struct ft_tdat {
 	int			nprocmaps;
 	struct ft_blob		tool;		/* VERSION: who wrote it (ftscope adds its filter) */
 	struct ft_blob		samples;	/* SAMPLES: profile's samples, or empty */
+	struct ft_blob		tgids;		/* TGIDS: the threads' processes, or empty */
 	void			**owned;	/* decompressed sections */
 	int			nowned;
 	uint64_t		inflated;	/* bytes decompressed so far */
@@ -114,6 +117,7 @@ struct ft_tdat_meta {
 	const struct ft_blob	*procmaps;
 	int			nprocmaps;
 	struct ft_blob		samples;	/* profile's samples (events/sample.h), or empty */
+	struct ft_blob		tgids;		/* "TID TGID" lines (events/tasks.h), or empty */
 };
 
 int ft_tdat_write(int out, const struct ft_tdat_meta *meta, const int *cpu_fd,

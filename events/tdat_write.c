@@ -183,6 +183,7 @@ int ft_tdat_write(int out, const struct ft_tdat_meta *m, const int *cpu_fd,
 	for (i = 0; i < m->nprocmaps; i++)
 		put_text_opt(&b, FT_TDAT_OPT_PROCMAPS, m->procmaps[i]);
 	put_blob_opt(&b, FT_TDAT_OPT_SAMPLES, m->samples);
+	put_text_opt(&b, FT_TDAT_OPT_TGIDS, m->tgids);
 	put_u(&b, FT_TDAT_OPT_CPUCOUNT, 2);
 	put_u(&b, 4, 4);
 	put_u(&b, m->ncpus, 4);

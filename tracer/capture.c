@@ -22,6 +22,7 @@
 #include <tracefs/tracefs.h>
 
 #include "events/page.h"
+#include "events/tasks.h"
 #include "events/tdat.h"
 #include "events/tep.h"
 #include "lib/util.h"
@@ -76,6 +77,9 @@ int ft_capture_open(struct ft_capture *c, const char *path, struct ft_session *s
 		if (c->fd[i] < 0)
 			goto fail;
 	}
+	/* the processes of the threads that live now: those that end during the
+	   recording have no other record of theirs (task_newtask tells the rest) */
+	c->tgids = ft_tasks_proc_text();
 	return 0;
 fail:
 	ft_err("cannot write %s: %s", path, strerror(errno ? errno : ENOMEM));
@@ -472,6 +476,8 @@ int ft_capture_finish(struct ft_capture *c, const char *tool)
 	m.kallsyms = text_blob("/proc/kallsyms");
 	m.printk = instance_blob(NULL, "printk_formats");
 	m.cmdlines = instance_blob(NULL, "saved_cmdlines");
+	m.tgids.data = c->tgids;
+	m.tgids.len = c->tgids ? strlen(c->tgids) : 0;
 	m.fmt = fmt;
 	m.nfmt = nfmt;
 	m.ncpus = c->ncpus;
@@ -537,6 +543,8 @@ void ft_capture_close(struct ft_capture *c)
 			close(c->fd[i]);
 	for (i = 0; i < c->nmaps; i++)
 		free(c->maps[i].text);
+	free(c->tgids);
+	c->tgids = NULL;
 	if (c->out >= 0 && c->path) {
 		close(c->out);
 		if (!c->finished)

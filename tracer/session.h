@@ -96,6 +96,7 @@ struct ft_capture {
 	bool			finished;
 	const void		*samples;	/* profile's samples to keep (events/sample.h) */
 	size_t			samples_len;
+	char			*tgids;		/* the threads when it was opened (events/tasks.h) */
 };
 
 int ft_capture_open(struct ft_capture *c, const char *path, struct ft_session *s);

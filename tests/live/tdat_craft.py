@@ -12,6 +12,8 @@
   tdat_craft.py no-clock IN OUT     ftscope's v6 IN without its TRACECLOCK option (as
                                     trace-cmd files older than the option), kallsyms
                                     and printk formats
+  tdat_craft.py no-tgids IN OUT     ftscope's v6 IN without its task table (option
+                                    0x4655), as an older ftscope's or trace-cmd's file
   tdat_craft.py zlib IN OUT         v7 IN (trace-cmd convert --compression none) with
                                     every section, its options and its CPU data in
                                     chunks of 10 pages compressed with zlib, as
@@ -220,11 +222,18 @@ def no_clock(src):
     return v6_file(head, [(oid, x) for oid, x in options if oid != 4], page, cpus)
 
 
+def no_tgids(src):
+    """ftscope's v6 file without its task table (0x4655), kallsyms and printk formats"""
+    head, options, page, cpus = v6_parts(open(src, 'rb').read())
+    return v6_file(head, [(oid, x) for oid, x in options if oid != 0x4655], page, cpus)
+
+
 def main():
     what, out = sys.argv[1], sys.argv[-1]
     make = {'small-section': small_section, 'budget': budget, 'cpu-id': cpu_id}
-    if what in ('sparse', 'zlib', 'no-clock'):
-        data = {'sparse': sparse, 'zlib': zlib7, 'no-clock': no_clock}[what](sys.argv[2])
+    if what in ('sparse', 'zlib', 'no-clock', 'no-tgids'):
+        data = {'sparse': sparse, 'zlib': zlib7, 'no-clock': no_clock,
+                'no-tgids': no_tgids}[what](sys.argv[2])
     else:
         data = make[what]()
     open(out, 'wb').write(data)
