@@ -38,6 +38,7 @@ struct funclat {
 	const struct ft_unit	*unit;
 	bool			per_func;	/* -F */
 	double			min_us;		/* --min-us: list slower calls */
+	bool			min_set;	/* --min-us given (0 lists every call) */
 	bool			listed;		/* the list's header was printed */
 	struct ft_hist		total;
 	struct ft_hist		*hist;		/* per function */
@@ -69,7 +70,11 @@ static int funclat_parse_opt(void *priv, int opt, const char *arg)
 	case 'm': f->unit = &ft_unit_ms; return 0;
 	case 'F': f->per_func = true; return 0;
 	case 'l': return 0;	/* calls always pair through a per-thread stack */
-	case OPT_MIN_US: return ft_parse_double(arg, 0, 1e12, &f->min_us) ? -1 : 0;
+	case OPT_MIN_US:
+		if (ft_parse_double(arg, 0, 1e12, &f->min_us))
+			return -1;
+		f->min_set = true;
+		return 0;
 	case OPT_MAX_FUNCS:
 		return ft_func_req_max(&f->req, arg);
 	case OPT_METHOD:
@@ -139,7 +144,7 @@ static void done(struct funclat *f, const struct ft_event *ev, int func, uint64_
 {
 	ft_hist_add(&f->total, f->unit, ns);
 	ft_hist_add(&f->hist[func], f->unit, ns);
-	if (f->min_us > 0 && ns >= f->min_us * 1e3)
+	if (f->min_set && ns >= f->min_us * 1e3)
 		slow_call(f, ev, func, ns);
 }
 
@@ -263,7 +268,7 @@ static void funclat_report(void *priv, struct ft_report *r)
 		report_json(f, r->json);
 		goto done;
 	}
-	if (f->min_us > 0 && f->listed)
+	if (f->listed)
 		fputc('\n', r->f);
 	if (f->per_func) {
 		for (i = 0; i < f->fns->n; i++)
@@ -342,7 +347,7 @@ const struct ft_analyzer ft_funclat = {
 				  "  -m, --milliseconds   histogram in milliseconds\n"
 				  "  -F, --function       one histogram per function\n"
 				  "  -l, --nested         nested and recursive calls (always on: per-thread stack)\n"
-				  "      --min-us N       list each call slower than N us (funcslower)\n"
+				  "      --min-us N       list each call of N us or more, 0: all (funcslower)\n"
 				  "      --method M       kernel functions: graph, kprobe or auto (default)\n"
 				  "      --max-funcs N    refuse patterns matching more than N functions (256)\n",
 		.examples	= "  ftscope funclat vfs_read -d 5            # kernel function, whole system\n"

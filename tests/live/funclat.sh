@@ -7,7 +7,7 @@
 #              when the kernel offers no method.
 # requires: root, tracefs, uprobe events
 . tests/live/lib.sh
-plan 11
+plan 12
 need_root funclat || exit 0
 BF=$WL/busyfn
 
@@ -114,6 +114,26 @@ if grep -q '^TIME(s) *COMM *PID *LAT(us) *RVAL FUNC$' $OUT/fl-slow.txt && [ "$ro
 	pass "$name (2 slow calls listed, with their return value)"
 else
 	fail $name "$rows rows: $(head -3 $OUT/fl-slow.txt | tr '\n' '|')"
+fi
+
+# --min-us 0 lists every call (as wakeup and biolatency do; it listed none before):
+# exactly the workload's 8 calls, in its order, each row's RVAL the workload's argument,
+# each LAT(us) at least the spin asked (the probes sit outside it) and at most the
+# workload's own time of that call (its clock reads sit outside the probes' traps; its
+# one decimal: + 0.05 us).
+name=funclat_min_us_zero_lists_all
+BUSYFN_TIMES=1 ft $name 0 funclat --min-us 0 $BF:busy_wait -- $BF 5 20 3 100 \
+	> $OUT/fl-zero.txt 2> $OUT/fl-zero.err
+rows=$(awk '$NF == "busyfn:busy_wait" { print $5, $4 }' $OUT/fl-zero.txt)
+own=$(awk '$1 == "call" { print $2, $3 }' $OUT/fl-zero.err)
+bad=$(paste -d' ' <(echo "$rows") <(echo "$own") |
+	awk '$1 != $3 || $2 < $1 || $2 > $4 + 0.05 { print }' | head -2 | tr '\n' '|')
+if [ "$(echo "$rows" | awk '{ print $1 }' | tr '\n' ' ')" != "20 20 20 20 20 100 100 100 " ]; then
+	fail $name "rows (RVAL LAT): $(echo "$rows" | tr '\n' '|'), expected 5 x 20 then 3 x 100"
+elif [ -n "$bad" ]; then
+	fail $name "RVAL LAT against the workload's own US TOOK: $bad"
+else
+	pass "$name (8 calls listed, each within its own time: $(echo "$rows" | awk '{ printf "%s ", $2 }'))"
 fi
 
 # The printed p50, p90 and p99 against the exact nearest-rank values of the calls the
