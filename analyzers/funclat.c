@@ -45,6 +45,7 @@ struct funclat {
 	struct ft_tab		threads;	/* tid -> struct fstack */
 	uint64_t		t0;
 	unsigned long long	unpaired, dropped, too_deep;
+	struct ft_tp		ren;		/* task_rename: the names of the listed tasks */
 };
 
 enum { OPT_MIN_US = 0x100, OPT_METHOD, OPT_MAX_FUNCS };
@@ -122,9 +123,29 @@ static int funclat_init(void *priv, const struct ft_env *env)
 	return 0;
 }
 
-/* slow_call - funcslower's line for a call of at least --min-us */
+/* json_call - a call of at least --min-us as a JSON line of its own (--json) */
+static void json_call(struct funclat *f, const struct ft_event *ev, int func, uint64_t ns)
+{
+	struct ft_json j;
+
+	ft_json_row(&j, f->env->out, "funclat");
+	ft_json_u64(&j, "time_ns", ev->ts);
+	ft_json_str(&j, "comm", ft_tasks_comm(f->env->tasks, ev->common_pid));
+	ft_json_i64(&j, "tid", ev->common_pid);
+	ft_json_u64(&j, "latency_ns", ns);
+	if (ev->fc.has_ret)
+		ft_json_i64(&j, "ret", ev->fc.ret);
+	ft_json_str(&j, "func", f->fns->fn[func].name);
+	ft_json_obj_end(&j);
+}
+
+/* slow_call - funcslower's line for a call of at least --min-us (--json: a row) */
 static void slow_call(struct funclat *f, const struct ft_event *ev, int func, uint64_t ns)
 {
+	if (f->env->json) {
+		json_call(f, ev, func, ns);
+		return;
+	}
 	if (!f->listed) {
 		fprintf(f->env->out, "%-10s %-16s %-7s %12s %18s %s\n", "TIME(s)", "COMM", "PID", "LAT(us)",
 		       "RVAL", "FUNC");
@@ -183,6 +204,21 @@ static void call_entry(struct funclat *f, const struct ft_event *ev, int func)
 	st->call[st->depth++].ts = ev->ts;
 }
 
+/*
+ * funclat_tracepoints - task_rename, for --min-us's COMM: an exec names the command
+ * (its calls alone are traced: no switch carries its name, and it may be gone before
+ * /proc is read)
+ */
+static struct ft_tp *funclat_tracepoints(void *priv)
+{
+	struct funclat *f = priv;
+
+	if (!f->min_set)
+		return NULL;
+	ft_tasks_rename_tp(&f->ren);
+	return &f->ren;
+}
+
 /* funclat_event - pair entries and returns */
 static void funclat_event(void *priv, const struct ft_event *ev)
 {
@@ -190,8 +226,6 @@ static void funclat_event(void *priv, const struct ft_event *ev)
 	uint64_t t0;
 	int func;
 
-	if (!f->t0)
-		f->t0 = ev->ts;
 	if (ev->type == FT_EV_LOST) {
 		unsigned int i;
 
@@ -200,8 +234,12 @@ static void funclat_event(void *priv, const struct ft_event *ev)
 		ft_tab_clear(&f->threads);
 		return;
 	}
-	if (ev->type != FT_EV_FUNC)
+	if (ev->type != FT_EV_FUNC) {
+		ft_tasks_rename(f->env->tasks, ev, &f->ren);
 		return;
+	}
+	if (!f->t0)
+		f->t0 = ev->ts;
 	func = ev->fc.func >= 0 ? ev->fc.func : ft_funcs_find(f->fns, ev->fc.ip);
 	if (func < 0 || func >= f->fns->n)
 		return;
@@ -364,6 +402,7 @@ const struct ft_analyzer ft_funclat = {
 	.priv_size	= sizeof(struct funclat),
 	.functions	= funclat_functions,
 	.init		= funclat_init,
+	.tracepoints	= funclat_tracepoints,
 	.event		= funclat_event,
 	.report		= funclat_report,
 	.metrics	= funclat_metrics,

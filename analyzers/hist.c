@@ -213,12 +213,7 @@ static struct ft_tp *hist_tracepoints(void *priv)
 	h->tpx.opt_fields = true;
 	h->tp.next = h->tpx.field[0] ? &h->tpx : NULL;
 	/* task:task_rename for comm: exec and prctl rename tasks between switches */
-	h->ren.system = "task";
-	h->ren.name = "task_rename";
-	h->ren.field[0] = "pid";
-	h->ren.field[1] = "newcomm";
-	h->ren.optional = true;
-	h->ren.opt_fields = true;
+	ft_tasks_rename_tp(&h->ren);
 	ft_tp_append(&h->tp, &h->ren);
 	return &h->tp;
 }
@@ -446,9 +441,7 @@ static void hist_event(void *priv, const struct ft_event *ev)
 {
 	struct hist *h = priv;
 	struct hf_val v[HIST_SLOTS];
-	char comm[FT_TASK_COMM_LEN + 1];
-	const char *s;
-	int i, len;
+	int i;
 
 	if (h->span)
 		return hist_span_event(h->span, ev);
@@ -465,13 +458,8 @@ static void hist_event(void *priv, const struct ft_event *ev)
 			h->filtered++;
 	}
 	/* after counting: a rename record is made under the old name */
-	if (h->comm && ft_tp_is(ev, &h->ren) && ft_tp_has(ev, &h->ren, 0)) {
-		s = ft_tp_str(ev, &h->ren, 1, &len);
-		len = len < FT_TASK_COMM_LEN ? len : FT_TASK_COMM_LEN;
-		memcpy(comm, s, len);
-		comm[len] = 0;
-		ft_tasks_note(h->env->tasks, (int)ft_tp_num(ev, &h->ren, 0), comm);
-	}
+	if (h->comm)
+		ft_tasks_rename(h->env->tasks, ev, &h->ren);
 }
 
 

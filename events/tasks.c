@@ -10,6 +10,7 @@
 
 #include "events/tasks.h"
 #include "events/tep.h"
+#include "events/tp.h"
 
 /* numeric_dir - the number a /proc directory entry is named by, or 0 */
 static int numeric_dir(const struct dirent *d)
@@ -322,4 +323,34 @@ void ft_tasks_newtask(struct ft_tasks *t, int creator, int child, bool thread,
 
 	if (e && tgid > 0)
 		e->tgid = tgid;
+}
+
+/*
+ * ft_tasks_rename_tp - declare task:task_rename in @tp (optional): exec and prctl rename
+ * tasks between switches, and an analyzer without switches learns names from it
+ */
+void ft_tasks_rename_tp(struct ft_tp *tp)
+{
+	tp->system = "task";
+	tp->name = "task_rename";
+	tp->field[0] = "pid";
+	tp->field[1] = "newcomm";
+	tp->optional = true;
+	tp->opt_fields = true;
+}
+
+/* ft_tasks_rename - a task_rename record (@tp, ft_tasks_rename_tp's) names its task */
+void ft_tasks_rename(struct ft_tasks *t, const struct ft_event *ev, const struct ft_tp *tp)
+{
+	char comm[FT_TASK_COMM_LEN + 1];
+	const char *s;
+	int len;
+
+	if (!ft_tp_is(ev, tp) || !ft_tp_has(ev, tp, 0))
+		return;
+	s = ft_tp_str(ev, tp, 1, &len);
+	len = len < FT_TASK_COMM_LEN ? len : FT_TASK_COMM_LEN;
+	memcpy(comm, s, len);
+	comm[len] = 0;
+	ft_tasks_note(t, (int)ft_tp_num(ev, tp, 0), comm);
 }

@@ -48,6 +48,9 @@ void ft_tasks_newtask(struct ft_tasks *t, int creator, int child, bool thread,
 int ft_tasks_saved(struct ft_tasks *t, const char *text, size_t len);
 char *ft_tasks_proc_text(void);
 int ft_tasks_tgids(struct ft_tasks *t, const char *text, size_t len);
+struct ft_tp;
+void ft_tasks_rename_tp(struct ft_tp *tp);
+void ft_tasks_rename(struct ft_tasks *t, const struct ft_event *ev, const struct ft_tp *tp);
 
 /**
  * ft_tasks_note_field - ft_tasks_note for an event's comm (FT_TASK_COMM_LEN bytes, see

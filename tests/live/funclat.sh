@@ -7,7 +7,7 @@
 #              when the kernel offers no method.
 # requires: root, tracefs, uprobe events
 . tests/live/lib.sh
-plan 12
+plan 13
 need_root funclat || exit 0
 BF=$WL/busyfn
 
@@ -128,13 +128,41 @@ rows=$(awk '$NF == "busyfn:busy_wait" { print $5, $4 }' $OUT/fl-zero.txt)
 own=$(awk '$1 == "call" { print $2, $3 }' $OUT/fl-zero.err)
 bad=$(paste -d' ' <(echo "$rows") <(echo "$own") |
 	awk '$1 != $3 || $2 < $1 || $2 > $4 + 0.05 { print }' | head -2 | tr '\n' '|')
+comms=$(awk '$NF == "busyfn:busy_wait" { print $2 }' $OUT/fl-zero.txt | sort -u | tr '\n' ' ')
 if [ "$(echo "$rows" | awk '{ print $1 }' | tr '\n' ' ')" != "20 20 20 20 20 100 100 100 " ]; then
 	fail $name "rows (RVAL LAT): $(echo "$rows" | tr '\n' '|'), expected 5 x 20 then 3 x 100"
+elif [ "$comms" != "busyfn " ]; then
+	# the command's name from its exec's task_rename ("?" before: gone before /proc)
+	fail $name "COMM column: $comms, expected busyfn"
 elif [ -n "$bad" ]; then
 	fail $name "RVAL LAT against the workload's own US TOOK: $bad"
 else
 	pass "$name (8 calls listed, each within its own time: $(echo "$rows" | awk '{ printf "%s ", $2 }'))"
 fi
+
+# --json: the same calls as rows, a JSON line each as they come, before the report's
+# line: RVAL and the latency against the workload's own (as above, to the ns)
+name=funclat_min_us_json_rows
+BUSYFN_TIMES=1 ft $name 0 funclat --min-us 0 --json $BF:busy_wait -- $BF 5 20 3 100 \
+	> $OUT/fl-rows.json 2> $OUT/fl-rows.err
+if r=$(python3 - $OUT/fl-rows.json $OUT/fl-rows.err <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+rows = [o for o in objs if o.get('type') == 'row']
+own = [(int(l.split()[1]), float(l.split()[2])) for l in open(sys.argv[2]) if l.startswith('call ')]
+got = [(r['ret'], r['latency_ns'] / 1e3, r['comm']) for r in rows]
+print(f'{len(rows)} rows {[g[0] for g in got]}, own {[o[0] for o in own]}; last line final: '
+      f'{objs[-1].get("final") if objs else None}')
+ok = len(got) == len(own) == 8 and objs[-1].get('final') and \
+    all(g[0] == o[0] and o[0] <= g[1] <= o[1] + 0.05 and g[2] == 'busyfn' for g, o in zip(got, own))
+sys.exit(0 if ok else 1)
+PY
+); then
+	pass $name
+else
+	fail $name "$r"
+fi
+echo "# $r"
 
 # The printed p50, p90 and p99 against the exact nearest-rank values of the calls the
 # same run listed (every call: all take >= 20 us). The list gives LAT(us) with 2
