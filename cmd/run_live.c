@@ -263,6 +263,8 @@ static int live_loop(struct pipeline *p, struct live *l)
 		   merge has no time: every sample goes then */
 		ft_samples_round(&p->sm, p->run->record || !h ? UINT64_MAX : to);
 		ft_merge_run(&l->m, to);
+		fflush(stdout);		/* rows printed as they came: a pipe's reader sees
+					   them each round */
 		if (next_report && (due ? h >= due : now >= next_report)) {
 			/* the last of count: printed after the final drain, with what it read */
 			if (++reports == o->count)

@@ -197,8 +197,10 @@ int ft_stages_init(struct ft_stages *s, const struct ft_env *env)
 		st->env = *env;
 		if (s->sections) {
 			st->own_tasks = !ft_tasks_init(&st->tasks, env->live);
-			st->out = tmpfile();
-			if (!st->own_tasks || !st->out ||
+			/* JSON rows name their analyzer: they go out as they come, never
+			   inside a report's object */
+			st->out = env->json ? NULL : tmpfile();
+			if (!st->own_tasks || (!st->out && !env->json) ||
 			    (env->cmdlines && ft_tasks_saved(&st->tasks, env->cmdlines->data,
 							    env->cmdlines->len)) ||
 			    (env->tgids && ft_tasks_tgids(&st->tasks, env->tgids->data,
@@ -207,7 +209,7 @@ int ft_stages_init(struct ft_stages *s, const struct ft_env *env)
 				return -1;
 			}
 			st->env.tasks = &st->tasks;
-			st->env.out = st->out;
+			st->env.out = st->out ? st->out : env->out;
 		}
 		if (st->a->init(st->priv, &st->env))
 			return -1;	/* init printed why */
@@ -222,6 +224,8 @@ static void drain(struct ft_stage *st, FILE *f)
 	char buf[65536];
 	size_t n;
 
+	if (!st->out)
+		return;
 	fflush(st->out);
 	rewind(st->out);
 	while ((n = fread(buf, 1, sizeof(buf), st->out)) > 0)
@@ -284,7 +288,7 @@ void ft_stages_report(struct ft_stages *s, struct ft_report *r)
 		s->st[i].env.out = r->f;
 		s->st[i].a->report(s->st[i].priv, &sub);
 		r->failed |= sub.failed;
-		s->st[i].env.out = s->st[i].out;
+		s->st[i].env.out = s->st[i].out ? s->st[i].out : r->f;
 		if (r->json)
 			ft_json_obj_end(r->json);
 	}

@@ -141,6 +141,34 @@ void ft_tp_field_kind(const struct tep_event *ev, const struct tep_format_field 
 	}
 }
 
+/*
+ * binop - @l @op @r for the operators a print fmt's flag or symbol argument uses; false
+ * for any other (a comparison, &&: no name rather than a wrong one)
+ */
+static bool binop(const char *op, unsigned long long l, unsigned long long r,
+		  unsigned long long *out)
+{
+	if (!strcmp(op, "&"))
+		*out = l & r;
+	else if (!strcmp(op, "|"))
+		*out = l | r;
+	else if (!strcmp(op, "^"))
+		*out = l ^ r;
+	else if (!strcmp(op, "+"))
+		*out = l + r;
+	else if (!strcmp(op, "-"))
+		*out = l - r;
+	else if (!strcmp(op, "*"))
+		*out = l * r;
+	else if (!strcmp(op, "<<") && r < 64)
+		*out = l << r;
+	else if (!strcmp(op, ">>") && r < 64)
+		*out = l >> r;
+	else
+		return false;
+	return true;
+}
+
 /* eval - the value of print arg @a with the field at @v; false when it is not a number */
 static bool eval(const struct tep_print_arg *a, unsigned long long v, unsigned long long *out)
 {
@@ -160,11 +188,7 @@ static bool eval(const struct tep_print_arg *a, unsigned long long v, unsigned l
 		op = a->op.op;
 		if (!a->op.left || !eval(a->op.left, v, &l) || !eval(a->op.right, v, &r))
 			return false;
-		*out = !strcmp(op, "&") ? l & r : !strcmp(op, "|") ? l | r :
-		       !strcmp(op, "+") ? l + r : !strcmp(op, "-") ? l - r :
-		       !strcmp(op, "<<") && r < 64 ? l << r : !strcmp(op, ">>") && r < 64 ? l >> r :
-		       !strcmp(op, "^") ? l ^ r : !strcmp(op, "*") ? l * r : 0;
-		return !!strchr("&|+-<>^*", op[0]);
+		return binop(op, l, r, out);
 	default:
 		return false;
 	}

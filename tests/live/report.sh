@@ -8,7 +8,7 @@
 #              the report of the file that run wrote, and has the known answers.
 # requires: ../shared for LISA; root for the recording
 . tests/live/lib.sh
-plan 5
+plan 6
 SHARED=${FTSCOPE_SHARED:-../shared}
 LISA=$SHARED/fixtures/third_party/lisa/sched_load.trace.dat
 PY=tests/live/report_check.py
@@ -72,6 +72,38 @@ if [ "$names" = runqlat,wakeup ] && [ -n "$ev" ] && [ "$ev" = "$ev1" ] && [ "$h"
 else
 	fail report_json "reports '$names', events $ev vs $ev1 alone, histogram equal: $([ "$h" = "$h1" ] && echo yes || echo no)"
 fi
+
+# --json with analyzers that print rows as they go: every line is JSON (the rows went
+# inside the report's object once: "{"analyzer":"timehist"{"analyzer"..."), each
+# analyzer's rows those it prints alone on the same file, the report's line last
+name=report_json_rows
+ft $name 0 report --json -i $F timehist 'wakeup --min-us 0' runqlat > $OUT/rep-rows.json \
+	2> /dev/null
+ft $name 0 timehist --json -i $F > $OUT/rep-rows-th.json 2> /dev/null
+ft $name 0 wakeup --min-us 0 --json -i $F > $OUT/rep-rows-wk.json 2> /dev/null
+if r=$(python3 - $OUT/rep-rows.json $OUT/rep-rows-th.json $OUT/rep-rows-wk.json <<'PY'
+import json, sys
+def lines(path):
+    try:
+        return [json.loads(l) for l in open(path) if l.strip()]
+    except ValueError as e:
+        sys.exit(f'{path}: not JSON lines ({e})')
+rep, th, wk = (lines(p) for p in sys.argv[1:4])
+rows = lambda objs, a: [o for o in objs if o.get('type') == 'row' and o['analyzer'] == a]
+last = rep[-1] if rep else {}
+names = [x['analyzer'] for x in last.get('reports', [])]
+print(f'{len(rows(rep, "timehist"))} timehist rows ({len(rows(th, "timehist"))} alone), '
+      f'{len(rows(rep, "wakeup"))} wakeup rows ({len(rows(wk, "wakeup"))} alone), reports {names}')
+ok = rows(rep, 'timehist') == rows(th, 'timehist') and rows(rep, 'wakeup') == rows(wk, 'wakeup') \
+    and rows(th, 'timehist') and rows(wk, 'wakeup') and names == ['timehist', 'wakeup', 'runqlat']
+sys.exit(0 if ok else 1)
+PY
+); then
+	pass $name
+else
+	fail $name "$r"
+fi
+echo "# $r"
 
 # live, writing a file: the live report equals the report of its file, with known answers
 rm -f $OUT/rep-live.dat $OUT/rep-live.counts

@@ -87,7 +87,8 @@ ft latency_agrees_with_timehist 0 record -o $OUT/cap-spin.dat -- taskset -c 0 $W
 ft latency_agrees_with_timehist 0 timehist -s --json -i $OUT/cap-spin.dat > $OUT/cap-th.json 2>&1
 ft latency_agrees_with_timehist 0 latency --pids --json -i $OUT/cap-spin.dat \
 	> $OUT/cap-lat.json 2>&1
-if r=$(python3 $PY agree $OUT/cap-th.json $OUT/cap-lat.json spin3); then
+ft latency_agrees_with_timehist 0 timehist --json -i $OUT/cap-spin.dat > $OUT/cap-rows.json 2>&1
+if r=$(python3 $PY agree $OUT/cap-th.json $OUT/cap-lat.json spin3 $OUT/cap-rows.json); then
 	pass latency_agrees_with_timehist
 else
 	fail latency_agrees_with_timehist "$r"

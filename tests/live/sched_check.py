@@ -148,9 +148,16 @@ def preempt(ours_path, perf_path, comm):
          f'wait; perf\'s sch delay on them {pd:.3f} ms in all, ours {od:.3f} ms')
 
 
-def agree(th_path, lat_path, comm):
-    """latency (waits.c) and timehist (its own bookkeeping) on one capture."""
+def agree(th_path, lat_path, comm, rows_path=None):
+    """latency (waits.c) and timehist (its own bookkeeping) on one capture; with ROWS,
+    timehist --json's rows of it: as many "delay_measured": false as the summary's
+    unmeasured delays"""
     th, lat = last_json(th_path), last_json(lat_path)
+    if rows_path:
+        rows = [json.loads(line) for line in open(rows_path) if '"type":"row"' in line]
+        unm = sum(1 for r in rows if r['event'] == 'switch' and not r['delay_measured'])
+        if unm != th['delays_unmeasured']:
+            done(False, f'{unm} rows with delay_measured false, summary {th["delays_unmeasured"]}')
     t = {x['tid']: x for x in th['tasks'] if x['comm'] == comm and x['delay_ns']}
     lt = {x['pid']: x for x in lat['tasks'] if x['comm'] == comm}
     if len(t) < 3 or set(t) != set(lt):
