@@ -182,6 +182,8 @@ static void runqlat_json(struct runqlat *r, struct ft_json *j)
 {
 	ft_hgroups_json(&r->h, j);
 	ft_wait_notes_json(j, &r->notes);
+	if (r->h.by == FT_BY_PID)
+		ft_json_u64(j, "tasks_of_unknown_process", r->env->tasks->tgid_unknown);
 }
 
 /* runqlat_report - histograms in BCC's layout, each followed by its summary line */
@@ -196,11 +198,12 @@ static void runqlat_report(void *priv, struct ft_report *rep)
 	ft_hgroups_print(&r->h, rep->f);
 	ft_wait_notes_print(rep->f, "runqlat", &r->notes);
 	if (r->h.by == FT_BY_PID && r->env->tasks->tgid_unknown)
-		fprintf(rep->f, "runqlat: %u threads of no known process (%s): each counted as "
-			"a process of its own\n", r->env->tasks->tgid_unknown,
+		fprintf(rep->f, "runqlat: %u tasks of no known process (%s): each counted as "
+			"a process of its own (right for a single-threaded one)\n",
+			r->env->tasks->tgid_unknown,
 			r->env->live ? "ended before ftscope saw it" :
 			r->env->tasks->has_tgids ? "not in the recording's task table" :
-			"made before the recording, which keeps no task table");
+			"the recording keeps no task table: trace-cmd's, an older ftscope's");
 done:
 	if (rep->interval) {
 		ft_wait_notes_reset(&r->notes);

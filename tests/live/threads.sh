@@ -114,7 +114,7 @@ elif ft $name 0 runqlat -P -i $OUT/threads_old.dat > $OUT/threads_old.txt \
 	for t in $tids; do
 		grep -q "^pid = $t threadlife\$" $OUT/threads_old.txt && own=$((own + 1))
 	done
-	if grep -Eq '^runqlat: [0-9]+ threads of no known process \(made before the recording, which keeps no task table\): each counted as a process of its own$' $OUT/threads_old.txt &&
+	if grep -Eq '^runqlat: [0-9]+ tasks of no known process \(the recording keeps no task table: trace-cmd.s, an older ftscope.s\): each counted as a process of its own \(right for a single-threaded one\)$' $OUT/threads_old.txt &&
 	   [ $own = 3 ]; then
 		pass $name
 	else
