@@ -21,6 +21,7 @@
 #include "lib/util.h"
 #include "tracer/command.h"
 #include "tracer/session.h"
+#include "tracer/watch.h"
 
 /* Longest sleep between rounds: bounds the delay of Ctrl-C-free reports and memory. */
 #define MAX_WAIT_MS	1000
@@ -73,17 +74,38 @@ static int rescan_threads(struct pipeline *p, struct ft_session *s)
 	return 0;
 }
 
-/* stop_reason - why the main loop should end now, or 0 to go on */
-static int stop_reason(struct pipeline *p, struct ft_child *child, uint64_t end, long reports)
+/* A live run's kernel-facing parts, shared by ft_run_live and its steps. */
+struct live {
+	struct ft_child		child;
+	struct ft_session	s;
+	struct tep_handle	*tep;
+	struct ft_merge		m;
+	struct ft_capture	cap;
+	struct ft_clock_map	ck;
+	struct ft_watch		w;		/* the targets whose exit ends the run */
+	uint64_t		gone_at;	/* when they were all seen gone, or 0 */
+	int			*pids, npids;
+	unsigned int		max_wait;
+};
+
+/*
+ * stop_reason - why the main loop should end now, or 0 to go on. Every target of -p
+ * and -t gone: the end COMMIT_LAG_NS later, so that their last switches are recorded.
+ */
+static int stop_reason(struct pipeline *p, struct live *l, uint64_t end, long reports)
 {
 	if (ft_stop_signal)
 		return 1;
-	if (child && ft_command_reap(child))
+	if (p->o->cmd && ft_command_reap(&l->child))
 		return 2;
 	if (end && ft_now_ns() >= end)
 		return 3;
 	if (p->o->count && reports >= p->o->count)
 		return 4;
+	if (!l->gone_at && ft_watch_gone(&l->w))
+		l->gone_at = ft_now_ns();
+	if (l->gone_at && ft_now_ns() >= l->gone_at + COMMIT_LAG_NS)
+		return 5;
 	return 0;
 }
 
@@ -133,18 +155,6 @@ static int capture_end(struct pipeline *p, struct ft_capture *cap)
 	free(tool);
 	return ret;
 }
-
-/* A live run's kernel-facing parts, shared by ft_run_live and its steps. */
-struct live {
-	struct ft_child		child;
-	struct ft_session	s;
-	struct tep_handle	*tep;
-	struct ft_merge		m;
-	struct ft_capture	cap;
-	struct ft_clock_map	ck;
-	int			*pids, npids;
-	unsigned int		max_wait;
-};
 
 /*
  * live_instance - the instance with its events, the output file, probes and the
@@ -226,18 +236,22 @@ static int live_loop(struct pipeline *p, struct live *l)
 		end = start + (uint64_t)(o->duration * 1e9);
 	if (o->interval)
 		next_report = start + (uint64_t)(o->interval * 1e9);
-	while (!stop_reason(p, o->cmd ? &l->child : NULL, end, reports)) {
+	while (!stop_reason(p, l, end, reports)) {
 		uint64_t now = ft_now_ns(), wake = now + l->max_wait * 1000000ULL;
-		struct pollfd pfd[FT_EXPORT_MAX_FDS];
+		struct pollfd pfd[FT_EXPORT_MAX_FDS + l->w.n];
 		int npfd = ft_export_pollfds(&p->ex, pfd, FT_EXPORT_MAX_FDS);
+		/* after the scrapes' fds, the targets': an exit wakes the loop */
+		int nw = ft_watch_pollfds(&l->w, pfd + npfd, l->w.n);
 
 		if (end && end < wake)
 			wake = end;
 		if (next_report && next_report + COMMIT_LAG_NS < wake)
 			wake = next_report + COMMIT_LAG_NS;
+		if (l->gone_at && l->gone_at + COMMIT_LAG_NS < wake)
+			wake = l->gone_at + COMMIT_LAG_NS;
 		if (wake > now)
 			ft_samples_wait(&p->sm, &l->s, (int)((wake - now + 999999) / 1000000),
-					pfd, npfd);
+					pfd, npfd + nw);
 		now = ft_now_ns();
 		if (p->run->record ? ft_capture_splice(&l->cap, false) < 0 :
 				     ft_reader_round(&l->s, &l->m) < 0)
@@ -340,6 +354,8 @@ int ft_run_live(struct pipeline *p)
 	if (!p->run->whole_system &&
 	    targets(p, o->cmd ? &l.child : NULL, &l.pids, &l.npids))
 		goto out_child;
+	if (ft_watch_open(&l.w, o, o->cmd ? l.child.pid : -1))
+		goto out_child;
 	p->filtered = l.npids > 0;
 	p->follow = l.npids > 0 && (o->npids || o->ncg || o->cmd);
 	e = live_instance(p, &l);
@@ -385,6 +401,7 @@ out_child:
 		ft_command_kill(&l.child);
 	if (o->cmd)
 		ft_command_finish(&l.child, o->cmd, o->keep_cmd);
+	ft_watch_close(&l.w);
 	free(l.pids);
 	ft_imap_fini(&p->traced);
 	return ret;
