@@ -85,14 +85,15 @@ else
 	# ms the sleeper's 20 naps of 50 ms alone; 75 .. 200 ms the reader's 10 reads and
 	# the writer's 10 naps of 100 ms alone (not the main thread's join of about 1 s, nor
 	# a page fault's microseconds); 20 blocked periods each. Exact in 6 of 6 runs. From
-	# 500 ms, the main thread's join alone: the notes count the periods shown, not those
+	# 500 ms, the main thread's join alone (under __libc_start_main: an exported name,
+	# named without libc6-dbg): the notes count the periods shown, not those
 	# left out (before: "1 blocked periods; 10 end at a switch-in the kernel did not
 	# record" on this VM, whose CPU 1 switch-ins are all rebuilt)
 	name=offcpu_block_time_filters
 	r=
 	for mm in "25000 75000 20 bk-sleeper:sleep_here:do_nanosleep:20" \
 		  "75000 200000 20 bk-reader:read_here:pipe_read:10 bk-writer:writer:do_nanosleep:10" \
-		  "500000 100000000 1 blocker:__pthread_clockjoin_ex:futex:1"; do
+		  "500000 100000000 1 blocker:__libc_start_main:futex:1"; do
 		read -r lo hi want specs <<< "$mm"
 		ft $name 0 offcpu -i $OUT/off.dat -m $lo -M $hi --json > $OUT/off-m.json 2>$OUT/off-m.err
 		ft $name 0 offcpu -i $OUT/off.dat -m $lo -M $hi > $OUT/off-m.out 2>>$OUT/off-m.err

@@ -76,9 +76,11 @@ def check_naps(out, naps, func):
     workload's own times"""
     text = open(out).read().strip().splitlines()
     j = json.loads(text[-1])
-    rows = [line.split() for line in text[:-1] if line[:1].isdigit()]
-    lat = [float(r[3]) * 1000 for r in rows]
-    names = {r[-1] for r in rows}
+    # --min-us with --json: each call a row line before the report's
+    rows = [json.loads(line) for line in text[:-1] if line.startswith('{')]
+    rows = [r for r in rows if r.get('type') == 'row']
+    lat = [r['latency_ns'] for r in rows]
+    names = {r['func'] for r in rows}
     wl = [int(line.split()[2]) for line in open(naps) if line.startswith('nap ')]
     fn = [f for f in j['functions'] if f['name'] == func]
     if names != {func} or len(fn) != 1:
