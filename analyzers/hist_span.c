@@ -274,12 +274,12 @@ struct ft_tp *hist_span_tracepoints(struct hist_span *s)
 	return head;
 }
 
-/* hist_span_events - forks name the tasks of --key's groups */
+/* hist_span_events - forks name the tasks of --key's groups, task_newtask their process */
 void hist_span_events(struct hist_span *s, unsigned int *need, unsigned int *want)
 {
 	(void)s;
 	(void)need;
-	*want |= FT_NEED(FT_EV_FORK);
+	*want |= FT_NEED(FT_EV_FORK) | FT_NEED(FT_EV_NEWTASK);
 }
 
 /* bind_slot - hf_slot_fn over one side's slots */
