@@ -152,14 +152,16 @@ def lost(d, case, path, calls):
     the calls trace-cmd reads in the recording plus ftscope's losses there make the
     calls made, but for the shell's forks (the run's only other events, 17 of them)
     lost beside them: 0 .. 3 a CPU (measured over 3 boots: 0 on 45 CPUs, 1 on the
-    shell's CPU in each)"""
+    shell's CPU in each). A recording now keeps task:task_newtask too (a thread's
+    process, issue 36): two records a fork, so up to 6 (4 on one CPU seen once, fresh
+    Debian 13 root)"""
     j = last_json(f'{d}/{case}.out')
     seen = per_cpu_records(path, 'getppid')
     lostc = j['lost_per_cpu']
     count = sum(f['count'] for f in j['functions'])
     bad = []
     for c, l in enumerate(lostc):
-        if not l or not 0 <= seen.get(c, 0) + l - calls <= 3:
+        if not l or not 0 <= seen.get(c, 0) + l - calls <= 6:
             bad.append(f'CPU {c}: {seen.get(c, 0)} read + {l} lost')
     if count != sum(seen.values()):
         bad.append(f'funccount {count}, the recording {sum(seen.values())}')
