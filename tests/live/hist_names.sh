@@ -213,14 +213,16 @@ if [ ! -d $T/events/lock/contention_begin ]; then
 elif ! command -v trace-cmd > /dev/null || ! command -v perf > /dev/null; then
 	fail $name "trace-cmd and perf are needed (scripts/install-deps.sh)"
 else
-	# -a: under a command's pid filter the kernel records some events of other tasks (a
+	# under the command's pid filter the kernel records some events of other tasks (a
 	# kworker's contention_begin in the same tick as its switch to a traced task), which
-	# trace-cmd prints and ftscope leaves out as untraced (432 against 433 once)
-	ft $name 0 record -a -o $OUT/hist-lock.dat -e lock:contention_begin \
+	# trace-cmd prints and ftscope leaves out as untraced (432 against 433 once): trace-cmd's
+	# lines of the command's tasks only (perf and its sched-messaging children)
+	ft $name 0 record -o $OUT/hist-lock.dat -e lock:contention_begin \
 		-- perf bench sched messaging -g 2 -l 50 > /dev/null 2> $OUT/hist-lock.err
 	ft $name 0 hist -i $OUT/hist-lock.dat -e lock:contention_begin --key lock_addr,flags \
 		--json > $OUT/hist-lock.json 2>> $OUT/hist-lock.err
 	trace-cmd report $OUT/hist-lock.dat 2> /dev/null |
+		grep -E '^ *(sched-messaging|perf)-[0-9]+ ' |
 		sed -n 's/.* contention_begin: *\(0x[0-9a-f]*\) (flags=\([A-Z|]*\))$/\1 \2/p' \
 		> $OUT/hist-lock.tc
 	res=$(python3 -c '
