@@ -346,11 +346,12 @@ static void json_table(struct profile *p, struct ft_json *j, const char *key, st
 static void json_head(struct profile *p, struct ft_json *j)
 {
 	const struct ft_sample_req *q = profile_req(p);
+	double got = profile_rate(p);
 
 	ft_json_str(j, "event", q->event ? q->event : "cpu-clock");
 	ft_json_u64(j, q->period ? "period" : "frequency", q->period ? q->period : q->freq);
-	if (profile_rate(p))
-		ft_json_u64(j, "frequency_obtained", (uint64_t)(profile_rate(p) + 0.5));
+	if (got)
+		ft_json_u64(j, "frequency_obtained", (uint64_t)(got + 0.5));
 	ft_json_u64(j, "samples", p->n.samples);
 	ft_json_u64(j, "event_count", p->n.on_value);
 	ft_json_u64(j, "idle_samples", p->n.idle);

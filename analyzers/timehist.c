@@ -330,12 +330,16 @@ static void update_runtime(struct th_task *tr, uint64_t t, uint64_t tprev)
 	uint64_t wait;
 
 	tr->dt_run = tr->dt_delay = tr->dt_sleep = tr->dt_iowait = tr->dt_preempt = 0;
+	tr->dt_unmeasured = false;
 	if (!tprev)
 		return;
 	tr->dt_run = t - tprev;
 	/* a switch-in rebuilt with no record of when ends no delay (as latency's waits) */
-	if (tr->ready.since && tr->ready.since <= tprev && !tr->in_unknown)
-		tr->dt_delay = tprev - tr->ready.since;
+	if (tr->ready.since && tr->ready.since <= tprev) {
+		tr->dt_unmeasured = tr->in_unknown;
+		if (!tr->in_unknown)
+			tr->dt_delay = tprev - tr->ready.since;
+	}
 	if (tr->last_time && tr->last_time <= tprev) {
 		wait = tprev - tr->last_time;
 		if (tr->last_state == 'R')
@@ -494,7 +498,7 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 		}
 		if (rebuilt && show)
 			th->rows_rebuilt++;
-		if (show && tr->in_unknown && tprev && tr->ready.since && tr->ready.since <= tprev)
+		if (show && tr->dt_unmeasured)
 			th->delays_unknown++;
 		/* -I: the idle periods' rows alone, as perf's --idle-hist */
 		if (show && th->rows && (!th->idle_hist || prev == 0))

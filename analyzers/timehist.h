@@ -29,6 +29,7 @@ struct th_task {
 					   when preempted (perf's rule, analyzers/ready.h) */
 	/* the row being printed */
 	uint64_t	dt_run, dt_delay, dt_sleep, dt_iowait, dt_preempt;
+	bool		dt_unmeasured;	/* its delay ended at in_unknown's switch-in: not counted */
 	/* totals */
 	struct ft_stats	run;		/* n: sched-in count */
 	struct ft_stats	idle;		/* -I: idle periods this task ended */

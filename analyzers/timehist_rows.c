@@ -46,8 +46,7 @@ void th_json_switch(struct timehist *th, const struct ft_event *ev, uint64_t t,
 	ft_json_u64(&j, "wait_ns", tr->dt_sleep + tr->dt_iowait + tr->dt_preempt);
 	ft_json_u64(&j, "delay_ns", tr->dt_delay);
 	/* false: a delay ended at a switch-in rebuilt with no record of when (0 above) */
-	ft_json_bool(&j, "delay_measured", !(tr->in_unknown && tr->dt_run && tr->ready.since &&
-					     tr->ready.since <= t - tr->dt_run));
+	ft_json_bool(&j, "delay_measured", !tr->dt_unmeasured);
 	ft_json_u64(&j, "run_ns", tr->dt_run);
 	ft_json_str(&j, "state", state);
 	ft_json_bool(&j, "preempted", ev->sw.preempt);
