@@ -1,0 +1,136 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# same-output.sh - every analyzer's output on kept recordings, for a refactor's
+# "byte-identical before and after" (issue house).
+#
+#   scripts/same-output.sh DIR [FTSCOPE] [RECORDING...]
+#
+# Runs each analyzer of `ftscope list` over each recording with the option sets
+# below (text, JSON, per-key groups, intervals, folded stacks and every export
+# file) and writes stdout, stderr and the exit status of each run, and each
+# export file, under DIR. Two such directories from two binaries are compared
+# with `diff -r DIR1 DIR2`; a run is deterministic, so any difference is a
+# change of behaviour. RECORDING defaults to the trace.dat files make check
+# leaves in tests/out and the captures in tests/data.
+set -u
+dir=${1:?usage: same-output.sh DIR [FTSCOPE] [RECORDING...]}
+ft=${2:-./ftscope}
+shift $(($# < 2 ? $# : 2))
+ft=$(realpath "$ft")
+if [ $# -gt 0 ]; then
+	recs=("$@")
+else
+	recs=(tests/out/*.dat tests/data/cap-sleeper tests/data/*.dat)
+fi
+set -f
+mkdir -p "$dir"
+dir=$(realpath "$dir")
+
+# one option set per line: ANALYZER OPTIONS... (@ is replaced by an export path)
+cases() {
+	cat <<'EOF'
+runqlat
+runqlat -P
+runqlat -L
+runqlat --per-cpu
+runqlat -m --exact
+runqlat --json
+runqlat 1
+runqlat -P --json 1
+runqlat --prometheus-file @prom --heatmap @svg
+timehist
+timehist -s
+timehist -S --state
+timehist -w -M -n
+timehist -V
+timehist -I
+timehist --json
+timehist -w -M --json
+latency
+latency --json
+latency 1
+wakeup
+wakeup -P --top 5
+wakeup --wakers --wakers-top 0
+wakeup --min-us 0
+wakeup --json --min-us 100
+wakeup -L 1
+wakeup --prometheus-file @prom --heatmap @svg
+offcpu
+offcpu -f
+offcpu -f --delimited -m 1000
+offcpu -U -f
+offcpu -K -f
+offcpu --state D -f
+offcpu --wakers -f
+offcpu --json
+offcpu --svg @svg --pprof @pprof
+profile
+profile -f
+profile --top 0
+profile --json
+profile --offcpu --state
+profile --svg @svg --pprof @pprof
+funclat * syscall:*
+funclat * --json
+funclat syscall:* --min-us 0
+funclat * 1
+funclat * syscall:* --prometheus-file @prom --heatmap @svg
+funccount *
+funccount * --json
+hardirqs
+hardirqs --count
+hardirqs --dist -N
+hardirqs --json
+hardirqs 1
+hardirqs --prometheus-file @prom --heatmap @svg
+softirqs
+softirqs --count
+softirqs --dist
+softirqs --no-raise --json
+softirqs 1
+softirqs --prometheus-file @prom --heatmap @svg
+biolatency
+biolatency -D
+biolatency -F
+biolatency -Q --json
+biolatency --min-us 0
+biolatency 1
+biolatency --prometheus-file @prom --heatmap @svg
+hist -e sched:sched_switch --key prev_comm
+hist -e sched:sched_switch --key prev_pid --key prev_state --json
+hist -e sched:sched_wakeup --key target_cpu --value prio
+hist -e raw_syscalls:sys_enter --key id
+hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid
+hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid --json
+report runqlat timehist offcpu profile
+report runqlat wakeup latency --json
+EOF
+}
+
+n=0
+for rec in "${recs[@]}"; do
+	[ -e "$rec" ] || continue
+	base=$(basename "$rec")
+	abs=$(realpath "$rec")
+	while read -r line; do
+		n=$((n + 1))
+		tag=$(echo "$line" | tr ' /@*' '_~%+')
+		out="$dir/$base/$tag"
+		mkdir -p "$out"
+		args=()
+		for w in $line; do
+			if [ "${w:0:1}" = @ ]; then
+				args+=("file.${w:1}")
+			else
+				args+=("$w")
+			fi
+		done
+		an=${args[0]}
+		# relative export paths, so that two directories' outputs compare
+		(cd "$out" && "$ft" "$an" -i "$abs" "${args[@]:1}" >stdout 2>stderr
+		 echo $? >status)
+	done < <(cases)
+done
+echo "$n runs under $dir"
