@@ -25,7 +25,7 @@
 #include "lib/parse.h"
 #include "lib/util.h"
 
-enum { OPT_KEY = 0x100, OPT_VALUE, OPT_FILTER, OPT_TOP, OPT_MAX_KEYS, OPT_RAW };
+enum { OPT_KEY = 0x100, OPT_VALUE, OPT_FILTER, OPT_TOP, OPT_MAX_KEYS, OPT_RAW, OPT_SVG };
 
 static const struct option hist_longopts[] = {
 	{ "event",	required_argument, NULL, 'e' },
@@ -35,6 +35,8 @@ static const struct option hist_longopts[] = {
 	{ "top",	required_argument, NULL, OPT_TOP },
 	{ "max-keys",	required_argument, NULL, OPT_MAX_KEYS },
 	{ "raw",	no_argument,	   NULL, OPT_RAW },
+	{ "folded",	no_argument,	   NULL, 'f' },
+	{ "svg",	required_argument, NULL, OPT_SVG },
 	HIST_SPAN_LONGOPTS,
 	{ 0 }
 };
@@ -125,6 +127,12 @@ static int hist_parse_opt(void *priv, int opt, const char *arg)
 	case OPT_RAW:
 		h->raw = true;
 		return 0;
+	case 'f':
+		h->st.folded = true;
+		return 0;
+	case OPT_SVG:
+		h->st.svg_path = arg;
+		return 0;
 	}
 	return hist_span_opt(&h->span, opt, arg);
 }
@@ -141,7 +149,9 @@ static int add_slot(struct hist *h, const char *name)
 			return i;
 	s = &h->slot[h->nslots];
 	s->name = name;
-	if (!strcmp(name, "common_comm")) {
+	if (hist_stack_slot(h, name, &s->src)) {
+		/* kstack, ustack: the stacks ftrace writes after the record */
+	} else if (!strcmp(name, "common_comm")) {
 		s->src = SRC_COMM;
 	} else if (!strcmp(name, "common_cpu")) {
 		s->src = SRC_CPU;
@@ -196,7 +206,7 @@ static int hist_check(void *priv, const struct ft_env *env)
 	for (i = 0; i < h->flt.nnames; i++)
 		if (add_slot(h, h->flt.names[i]) < 0)
 			return -1;
-	return 0;
+	return hist_stack_check(h);
 }
 
 /* hist_tracepoints - the event, its comm/pid/cpu fields if any, and renames for comm */
@@ -228,6 +238,10 @@ static void hist_events(void *priv, unsigned int *need, unsigned int *want)
 	*want |= FT_NEED(FT_EV_FORK);
 	if (h->offline)
 		*want |= FT_NEED(FT_EV_SWITCH);
+	if (h->st.kernel)
+		*need |= FT_NEED(FT_EV_KSTACK);
+	if (h->st.user)
+		*need |= FT_NEED(FT_EV_USTACK);
 }
 
 /* bind_slot - hf_slot_fn over the slots */
@@ -317,7 +331,7 @@ static int hist_init(void *priv, const struct ft_env *env)
 		ft_err("out of memory");
 		return -1;
 	}
-	return 0;
+	return hist_stack_init(h);
 }
 
 /* load - slot @i's value in @ev into @v */
@@ -339,6 +353,10 @@ static void load(struct hist *h, const struct ft_event *ev, int i, struct hf_val
 	case SRC_CPU:
 		v->num = ev->cpu;
 		break;
+	case SRC_KSTACK:
+	case SRC_USTACK:
+		v->num = 0;	/* the stacks come after the record */
+		break;
 	default:
 		if (s->is_str)
 			v->s = ft_tp_str(ev, tp, s->k, &v->len);
@@ -347,17 +365,19 @@ static void load(struct hist *h, const struct ft_event *ev, int i, struct hf_val
 	}
 }
 
-/* key_id - the id of the key made of @v's key slots; -1 when the table is full */
-static long key_id(struct hist *h, const struct hf_val *v)
+/*
+ * key_words - the words of the key made of @v's key slots into @w; the word of each
+ * key slot in @pos (stack keys are filled in later). Returns the number of words.
+ */
+static uint32_t key_words(const struct hist *h, const struct hf_val *v, uint64_t *w, int *pos)
 {
-	uint64_t w[HIST_WORDS];
 	uint32_t n = 0;
-	long id;
 	int i, len;
 
 	for (i = 0; i < h->nkeys; i++) {
 		const struct hf_val *x = &v[h->key_slot[i]];
 
+		pos[i] = (int)n;
 		if (!h->slot[h->key_slot[i]].is_str) {
 			w[n++] = (uint64_t)x->num;
 			continue;
@@ -368,7 +388,14 @@ static long key_id(struct hist *h, const struct hf_val *v)
 		memcpy(w + n, x->s, len);
 		n += (len + 7) / 8;
 	}
-	id = ft_intern_find(&h->in, w, n);
+	return n;
+}
+
+/* key_id - the id of the key of words @w; -1 when the table is full */
+static long key_id(struct hist *h, const uint64_t *w, uint32_t n)
+{
+	long id = ft_intern_find(&h->in, w, n);
+
 	if (id >= 0)
 		return id;
 	if (h->in.n >= (uint32_t)h->max_keys)
@@ -395,12 +422,11 @@ static struct hent *entry(struct hist *h, long id)
 	return &h->ent[id];
 }
 
-/* count - one record that passed the filter */
-static void count(struct hist *h, const struct hf_val *v)
+/* hist_count_words - one record that passed the filter: its key's words @w, its value @x */
+void hist_count_words(struct hist *h, const uint64_t *w, uint32_t n, int64_t x)
 {
-	long id = key_id(h, v);
+	long id = key_id(h, w, n);
 	struct hent *e = id >= 0 ? entry(h, id) : NULL;
-	int64_t x;
 
 	if (!e) {
 		if (id >= 0 || h->in.n < (uint32_t)h->max_keys)
@@ -413,7 +439,6 @@ static void count(struct hist *h, const struct hf_val *v)
 	e->count++;
 	if (h->val_slot < 0)
 		return;
-	x = v[h->val_slot].num;
 	if (e->count == 1 || x < e->min)
 		e->min = x;
 	if (e->count == 1 || x > e->max)
@@ -423,6 +448,20 @@ static void count(struct hist *h, const struct hf_val *v)
 		e->neg++;
 	else
 		ft_hist_add(&e->h, &ft_unit_ns, (uint64_t)x);
+}
+
+/* count - record @ev, whose slots are @v, passed the filter: counted, or held for its stacks */
+static void count(struct hist *h, const struct ft_event *ev, const struct hf_val *v)
+{
+	uint64_t w[HIST_WORDS];
+	int pos[HIST_KEYS];
+	uint32_t n = key_words(h, v, w, pos);
+	int64_t x = h->val_slot < 0 ? 0 : v[h->val_slot].num;
+
+	if (h->st.on)
+		hist_stack_hold(h, ev, w, n, pos, x);
+	else
+		hist_count_words(h, w, n, x);
 }
 
 /* note_switch - a trace.dat's switch names both tasks as they were then */
@@ -445,6 +484,8 @@ static void hist_event(void *priv, const struct ft_event *ev)
 
 	if (h->span)
 		return hist_span_event(h->span, ev);
+	if (h->st.on && hist_stack_event(h, ev))
+		return;
 	if (h->comm && ev->type == FT_EV_SWITCH)
 		note_switch(h, ev);
 	if (ft_tp_is(ev, &h->tp) && ev->common_pid == h->self) {
@@ -453,7 +494,7 @@ static void hist_event(void *priv, const struct ft_event *ev)
 		for (i = 0; i < h->nslots; i++)
 			load(h, ev, i, &v[i]);
 		if (hf_eval(&h->flt, v))
-			count(h, v);
+			count(h, ev, v);
 		else
 			h->filtered++;
 	}
@@ -469,6 +510,7 @@ static void hist_fini(void *priv)
 	if (((struct hist *)priv)->span)
 		hist_span_fini(((struct hist *)priv)->span);
 	hist_reset(priv);
+	hist_stack_fini(priv);
 }
 
 /* hist_metrics - the span's histograms for the exports (plain hist has none) */
@@ -505,6 +547,11 @@ const struct ft_analyzer ft_hist = {
 				  "      --max-keys N     at most N distinct keys (10000); records of new keys\n"
 				  "                       beyond are counted as dropped\n"
 				  "      --raw            numbers as the record holds them, not their names\n"
+				  "      --key kstack,ustack  the stacks that made the record (ftrace's: the\n"
+				  "                       kernel's; the user's by frame-pointer walk), alone\n"
+				  "                       or with fields: stackcount on any tracepoint\n"
+				  "  -f, --folded         with a stack key: folded lines (fields;user;kernel N)\n"
+				  "      --svg FILE       with a stack key: a flame graph of the records\n"
 				  "  Rows are sorted by count, most first. comm is the task's name when it made\n"
 				  "  the record; common_comm and common_cpu name the pseudo-fields even where the\n"
 				  "  event has fields called comm or cpu. A number key is shown as the kernel\n"
@@ -520,15 +567,18 @@ const struct ft_analyzer ft_hist = {
 				  "  ftscope hist -e sched:sched_process_exec --key filename -d 5\n"
 				  "  ftscope hist -e sched:sched_wakeup --key comm,target_cpu 1 5  # each second\n"
 				  "  ftscope hist -e block:block_rq_issue --key dev --value bytes --json -d 5\n"
+				  "  ftscope hist -e sched:sched_wakeup --key kstack -d 5  # who wakes: stackcount\n"
+				  "  ftscope hist -e syscalls:sys_enter_write --key comm,ustack -f -p PID\n"
 				  "  ftscope record -o r.dat -e syscalls:sys_enter_read -e task:task_rename -d 5\n"
 				  "  ftscope hist -i r.dat -e syscalls:sys_enter_read --filter 'comm == dd*'\n"
 				  HIST_SPAN_EXAMPLES,
-		.shortopts	= "e:",
+		.shortopts	= "e:f",
 		.longopts	= hist_longopts,
 		.parse_opt	= hist_parse_opt,
 		.check		= hist_check,
 	},
 	.priv_size	= sizeof(struct hist),
+	.max_wait_ms	= 100,	/* a user stack's process read while it lives */
 	.tracepoints	= hist_tracepoints,
 	.events		= hist_events,
 	.init		= hist_init,

@@ -11,8 +11,8 @@
 #include "lib/util.h"
 #include "output/json.h"
 
-/* by_count - most records first, then the key seen first */
-static int by_count(const void *a, const void *b, void *ctx)
+/* hist_by_count - most records first, then the key seen first (@ctx: the hents) */
+int hist_by_count(const void *a, const void *b, void *ctx)
 {
 	const struct hent *e = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -22,16 +22,8 @@ static int by_count(const void *a, const void *b, void *ctx)
 	return (x > y) - (x < y);
 }
 
-/* One field of a key, decoded from its interned words. */
-struct kpart {
-	bool		is_str;
-	long long	num;
-	const char	*s;
-	int		len;
-};
-
-/* key_parts - the fields of key @id into @p */
-static void key_parts(const struct hist *h, uint32_t id, struct kpart *p)
+/* hist_key_parts - the fields of key @id into @p */
+void hist_key_parts(const struct hist *h, uint32_t id, struct kpart *p)
 {
 	uint32_t n, j = 0;
 	const uint64_t *w = ft_intern_get(&h->in, id, &n);
@@ -50,12 +42,12 @@ static void key_parts(const struct hist *h, uint32_t id, struct kpart *p)
 }
 
 /*
- * key_num - the number @num of key field @i as shown, into @buf: the kernel's name for it
+ * hist_key_num - the number @num of key field @i as shown, into @buf: the kernel's name for it
  * (a system call, the event's __print_symbolic or __print_flags; not with --raw), a
  * pointer in hex, else a decimal, unsigned when the format says so. True when the text
  * is a name or a pointer (a string in JSON).
  */
-static bool key_num(const struct hist *h, int i, long long num, char *buf, int len)
+bool hist_key_num(const struct hist *h, int i, long long num, char *buf, int len)
 {
 	const struct ft_tp_field *f = h->slot[h->key_slot[i]].fmt;
 
@@ -83,9 +75,9 @@ static void print_table(const struct hist *h, FILE *f, const uint32_t *order, ui
 		left[i] = h->slot[h->key_slot[i]].is_str;
 	}
 	for (r = 0; r < n; r++) {
-		key_parts(h, order[r], p);
+		hist_key_parts(h, order[r], p);
 		for (i = 0; i < h->nkeys; i++) {
-			if (!p[i].is_str && key_num(h, i, p[i].num, num, sizeof(num)))
+			if (!p[i].is_str && hist_key_num(h, i, p[i].num, num, sizeof(num)))
 				left[i] = true;
 			c = p[i].is_str ? p[i].len : (int)strlen(num);
 			w[i] = c > w[i] ? c : w[i];
@@ -99,12 +91,12 @@ static void print_table(const struct hist *h, FILE *f, const uint32_t *order, ui
 	}
 	fprintf(f, "%10s\n", "COUNT");
 	for (r = 0; r < n; r++) {
-		key_parts(h, order[r], p);
+		hist_key_parts(h, order[r], p);
 		for (i = 0; i < h->nkeys; i++)
 			if (p[i].is_str)
 				fprintf(f, "%-*.*s ", w[i], p[i].len, p[i].s);
 			else {
-				key_num(h, i, p[i].num, num, sizeof(num));
+				hist_key_num(h, i, p[i].num, num, sizeof(num));
 				fprintf(f, left[i] ? "%-*s " : "%*s ", w[i], num);
 			}
 		fprintf(f, "%10llu\n", (unsigned long long)h->ent[order[r]].count);
@@ -120,48 +112,53 @@ static void print_avg(FILE *f, int64_t sum, uint64_t n)
 		fprintf(f, "%.2f", (double)sum / (double)n);
 }
 
-/* print_values - per key: "f = v, ...", the log2 histogram of --value, its summary */
-static void print_values(const struct hist *h, FILE *f, const uint32_t *order, uint32_t n)
+/* hist_print_value - the log2 histogram of --value in @e, and its summary line */
+void hist_print_value(const struct hist *h, FILE *f, const struct hent *e)
 {
 	static const struct { double p; const char *name; } pct[] = {
 		{ 0.50, "p50" }, { 0.90, "p90" }, { 0.99, "p99" },
 	};
+	uint32_t k;
+
+	ft_hist_print_log2(f, &e->h, h->value);
+	fprintf(f, "count %llu, sum %lld, avg ", (unsigned long long)e->count, (long long)e->sum);
+	print_avg(f, e->sum, e->count);
+	fprintf(f, ", min %lld", (long long)e->min);
+	for (k = 0; k < 3 && !e->neg; k++)
+		fprintf(f, ", %s %llu", pct[k].name,
+			(unsigned long long)ft_hist_percentile(&e->h, pct[k].p));
+	fprintf(f, ", max %lld", (long long)e->max);
+	if (e->neg)
+		fprintf(f, "; %llu negative values are not in the histogram",
+			(unsigned long long)e->neg);
+	fputc('\n', f);
+}
+
+/* print_values - per key: "f = v, ...", the log2 histogram of --value, its summary */
+static void print_values(const struct hist *h, FILE *f, const uint32_t *order, uint32_t n)
+{
 	struct kpart p[HIST_KEYS];
-	const struct hent *e;
 	char num[128];
-	uint32_t r, k;
+	uint32_t r;
 	int i;
 
 	for (r = 0; r < n; r++) {
-		e = &h->ent[order[r]];
-		key_parts(h, order[r], p);
+		hist_key_parts(h, order[r], p);
 		fputs(r ? "\n" : "", f);
 		for (i = 0; i < h->nkeys; i++)
 			if (p[i].is_str)
 				fprintf(f, "%s%s = %.*s", i ? ", " : "", h->keys[i], p[i].len, p[i].s);
 			else {
-				key_num(h, i, p[i].num, num, sizeof(num));
+				hist_key_num(h, i, p[i].num, num, sizeof(num));
 				fprintf(f, "%s%s = %s", i ? ", " : "", h->keys[i], num);
 			}
 		fputc('\n', f);
-		ft_hist_print_log2(f, &e->h, h->value);
-		fprintf(f, "count %llu, sum %lld, avg ", (unsigned long long)e->count,
-			(long long)e->sum);
-		print_avg(f, e->sum, e->count);
-		fprintf(f, ", min %lld", (long long)e->min);
-		for (k = 0; k < 3 && !e->neg; k++)
-			fprintf(f, ", %s %llu", pct[k].name,
-				(unsigned long long)ft_hist_percentile(&e->h, pct[k].p));
-		fprintf(f, ", max %lld", (long long)e->max);
-		if (e->neg)
-			fprintf(f, "; %llu negative values are not in the histogram",
-				(unsigned long long)e->neg);
-		fputc('\n', f);
+		hist_print_value(h, f, &h->ent[order[r]]);
 	}
 }
 
-/* json_value - the --value histogram of @e */
-static void json_value(const struct hent *e, struct ft_json *j)
+/* hist_json_value - the --value histogram of @e */
+void hist_json_value(const struct hent *e, struct ft_json *j)
 {
 	int i, top = 0;
 
@@ -192,12 +189,9 @@ static void json_value(const struct hent *e, struct ft_json *j)
 	ft_json_obj_end(j);
 }
 
-/* json_rows - the report as JSON: totals, then one object per key */
-static void json_rows(const struct hist *h, struct ft_json *j, const uint32_t *order, uint32_t n)
+/* hist_json_head - the JSON report's fields before its rows: the question and the totals */
+void hist_json_head(const struct hist *h, struct ft_json *j)
 {
-	struct kpart p[HIST_KEYS];
-	char num[128];
-	uint32_t r;
 	int i;
 
 	ft_json_str(j, "event", h->event);
@@ -216,15 +210,26 @@ static void json_rows(const struct hist *h, struct ft_json *j, const uint32_t *o
 	ft_json_u64(j, "own_records_left_out", h->own);
 	ft_json_u64(j, "entries", h->in.n);
 	ft_json_u64(j, "max_keys", (uint64_t)h->max_keys);
+}
+
+/* json_rows - the report as JSON: totals, then one object per key */
+static void json_rows(const struct hist *h, struct ft_json *j, const uint32_t *order, uint32_t n)
+{
+	struct kpart p[HIST_KEYS];
+	char num[128];
+	uint32_t r;
+	int i;
+
+	hist_json_head(h, j);
 	ft_json_arr_begin(j, "rows");
 	for (r = 0; r < n; r++) {
-		key_parts(h, order[r], p);
+		hist_key_parts(h, order[r], p);
 		ft_json_obj_begin(j, NULL);
 		ft_json_obj_begin(j, "key");
 		for (i = 0; i < h->nkeys; i++)
 			if (p[i].is_str)
 				ft_json_strn(j, h->keys[i], p[i].s, p[i].len);
-			else if (key_num(h, i, p[i].num, num, sizeof(num)))
+			else if (hist_key_num(h, i, p[i].num, num, sizeof(num)))
 				ft_json_str(j, h->keys[i], num);
 			else if (h->slot[h->key_slot[i]].fmt &&
 				 !h->slot[h->key_slot[i]].fmt->is_signed)
@@ -234,20 +239,20 @@ static void json_rows(const struct hist *h, struct ft_json *j, const uint32_t *o
 		ft_json_obj_end(j);
 		ft_json_u64(j, "count", h->ent[order[r]].count);
 		if (h->value)
-			json_value(&h->ent[order[r]], j);
+			hist_json_value(&h->ent[order[r]], j);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
 }
 
-/* print_totals - what was counted, filtered out, dropped */
-static void print_totals(const struct hist *h, FILE *f, uint32_t shown)
+/* hist_print_totals - what was counted (under @keys rows, @shown printed), filtered out, dropped */
+void hist_print_totals(const struct hist *h, FILE *f, uint32_t shown, uint32_t keys)
 {
 	int i;
 
 	fprintf(f, "hist: %llu records of %s under %u key%s", (unsigned long long)h->hits,
-		h->event, h->in.n, h->in.n == 1 ? "" : "s");
-	if (shown < h->in.n)
+		h->event, keys, keys == 1 ? "" : "s");
+	if (shown < keys)
 		fprintf(f, " (the top %u shown)", shown);
 	if (h->filter_text)
 		fprintf(f, "; %llu filtered out", (unsigned long long)h->filtered);
@@ -292,6 +297,10 @@ void hist_report(void *priv, struct ft_report *rep)
 
 	if (h->span)
 		return hist_span_report(h->span, rep);
+	if (h->st.on) {
+		hist_stack_report(h, rep);
+		goto reset;
+	}
 	order = malloc((n ? n : 1) * sizeof(*order));
 	if (!order) {
 		ft_err("out of memory");
@@ -299,7 +308,7 @@ void hist_report(void *priv, struct ft_report *rep)
 	}
 	for (i = 0; i < n; i++)
 		order[i] = i;
-	qsort_r(order, n, sizeof(*order), by_count, h->ent);
+	qsort_r(order, n, sizeof(*order), hist_by_count, h->ent);
 	if (h->top && n > (uint32_t)h->top)
 		n = (uint32_t)h->top;
 	if (rep->json)
@@ -309,8 +318,9 @@ void hist_report(void *priv, struct ft_report *rep)
 	else
 		print_table(h, rep->f, order, n);
 	if (!rep->json)
-		print_totals(h, rep->f, n);
+		hist_print_totals(h, rep->f, n, h->in.n);
 	free(order);
+reset:
 	if (rep->interval) {
 		hist_reset(h);
 		if (ft_intern_init(&h->in))

@@ -20,8 +20,8 @@
 
 #include "analyzers/offcpu.h"
 #include "analyzers/ready.h"
+#include "analyzers/stack_syms.h"
 #include "events/tasks.h"
-#include "events/tdat.h"
 #include "lib/parse.h"
 #include "lib/util.h"
 #include "output/flame.h"
@@ -169,15 +169,12 @@ int offcpu_track_init(struct offcpu *o, const struct ft_env *env)
 	o->pend_waker = calloc(env->ncpus, sizeof(*o->pend_waker));
 	if (!o->pend || !o->pend_waker || ft_tab_init(&o->tasks, sizeof(struct offcpu_task)) ||
 	    ft_intern_init(&o->kst) || ft_intern_init(&o->ust) || ft_intern_init(&o->keys) ||
-	    ft_usyms_init(&o->usyms, env->live)) {
+	    ft_usyms_for(&o->usyms, env)) {
 		ft_err("out of memory");
 		return -1;
 	}
 	for (i = 0; i < env->ncpus; i++)
 		o->pend[i] = -1;
-	/* a file's own maps: its processes are long gone (damaged ones stay [unknown]) */
-	for (i = 0; i < env->nprocmaps; i++)
-		ft_usyms_add_maps(&o->usyms, env->procmaps[i].data, env->procmaps[i].len);
 	return offcpu_perf_init(o);
 }
 
@@ -368,36 +365,33 @@ static void on_wake(struct offcpu *o, const struct ft_event *ev)
 /* on_stack - a kernel or user stack for the task pending on this CPU */
 static void on_stack(struct offcpu *o, const struct ft_event *ev)
 {
-	uint64_t ip[256], fr[256];
+	struct ft_ustack_seen seen;
 	struct offcpu_task *t;
 	bool waker = o->pend_waker[ev->cpu];
-	int i, n = ev->stack.n < 256 ? ev->stack.n : 256, tgid;
+	int tgid;
 	long id;
 
 	if (o->pend[ev->cpu] < 0 || !(t = ft_tab_find(&o->tasks, o->pend[ev->cpu])))
 		return;
-	for (i = 0; i < n; i++)
-		ip[i] = ft_stack_ip(&ev->stack, i);
 	if (ev->type == FT_EV_KSTACK) {
-		id = n ? ft_intern_put(&o->kst, ip, n) : -1;
-		*(waker ? &t->wkst : &t->kst) = (uint32_t)(id + 1);
+		id = ft_kstack_put(&o->kst, &ev->stack);
+		*(waker ? &t->wkst : &t->kst) = (uint32_t)(id < 0 ? 0 : id);
 		return;
 	}
 	o->pend[ev->cpu] = -1;	/* the user stack comes last */
 	tgid = ev->stack.tgid ? ev->stack.tgid : (waker ? t->wtgid : t->tgid);
-	if (!n)
+	if (!ev->stack.n)
 		return;
-	i = ft_usyms_frames(&o->usyms, tgid, ip, n, fr);
+	id = ft_ustack_put(&o->usyms, &o->ust, tgid, &ev->stack, &seen);
 	if (!waker) {
 		t->tgid = tgid;
-		o->sn.ustack_early += i < n && ft_usyms_known(&o->usyms, tgid);
-		o->sn.ustack_unmapped += !ft_usyms_known(&o->usyms, tgid);
-		o->sn.ustack_full += n == 8;
+		o->sn.ustack_early += seen.early;
+		o->sn.ustack_unmapped += seen.unmapped;
+		o->sn.ustack_full += seen.full;
 	} else {
 		t->wtgid = tgid;
 	}
-	id = ft_intern_put(&o->ust, fr, i);
-	*(waker ? &t->wust : &t->ust) = (uint32_t)(id + 1);
+	*(waker ? &t->wust : &t->ust) = (uint32_t)(id < 0 ? 0 : id);
 }
 
 /* on_lost - after lost events no pending period can be trusted: forget them */

@@ -10,6 +10,7 @@
 
 #include "analyzers/offcpu.h"
 #include "analyzers/stack_merge.h"
+#include "analyzers/stack_syms.h"
 #include "events/tasks.h"
 #include "lib/util.h"
 #include "output/flame.h"
@@ -17,42 +18,11 @@
 
 #define MAX_FRAMES	OFFCPU_MAX_FRAMES
 
-/* Frames of the tracing machinery on top of every kernel stack: not the task's. */
-static const char *const trace_prefix[] = {
-	"trace_", "__traceiter_", "perf_trace_", "__bpf_trace_", "ftrace_", "__ftrace_", NULL,
-};
-
-/* is_trace_frame - a frame of the code that recorded the stack */
-static bool is_trace_frame(const char *name)
-{
-	int i;
-
-	for (i = 0; trace_prefix[i]; i++)
-		if (!strncmp(name, trace_prefix[i], strlen(trace_prefix[i])))
-			return true;
-	return false;
-}
-
-/* offcpu_kernel_syms - load kallsyms once; say so, once, when its addresses are hidden */
+/* offcpu_kernel_syms - load kallsyms once, when there are kernel stacks to name */
 void offcpu_kernel_syms(struct offcpu *o)
 {
-	char buf[16] = "?";
-	FILE *f;
-
-	if (o->ksyms.loaded || !o->kst.n)
-		return;
-	if (ft_ksyms_load(&o->ksyms, o->env->kallsyms) || o->ksyms.hidden) {
-		f = fopen("/proc/sys/kernel/kptr_restrict", "re");
-		if (f) {
-			if (!fgets(buf, sizeof(buf), f))
-				strcpy(buf, "?");
-			fclose(f);
-		}
-		buf[strcspn(buf, "\n")] = 0;
-		ft_err("kernel symbols are hidden (kernel.kptr_restrict = %s): kernel frames show as "
-		       "[unknown]; run as root with kptr_restrict 0 or 1", buf);
-		o->ksyms.loaded = true;
-	}
+	if (o->kst.n)
+		ft_ksyms_need(&o->ksyms, o->env->kallsyms);
 }
 
 /*
@@ -63,24 +33,7 @@ void offcpu_kernel_syms(struct offcpu *o)
 int offcpu_kframes(struct offcpu *o, uint32_t id, bool strip_trace, const char **out,
 		   uint64_t *addr)
 {
-	const uint64_t *ip;
-	uint32_t n, i;
-	int k = 0;
-	bool top = strip_trace;
-
-	if (!id)
-		return 0;
-	ip = ft_intern_get(&o->kst, id - 1, &n);
-	for (i = 0; i < n && k < MAX_FRAMES; i++) {
-		const char *name = ft_ksyms_name(&o->ksyms, i ? ip[i] - 1 : ip[i]);
-
-		if (top && name && is_trace_frame(name))
-			continue;
-		top = false;
-		addr[k] = ip[i];
-		out[k++] = name ? name : "[unknown]";
-	}
-	return k;
+	return ft_kstack_names(&o->ksyms, &o->kst, id, strip_trace, out, addr, MAX_FRAMES);
 }
 
 /*
@@ -89,17 +42,7 @@ int offcpu_kframes(struct offcpu *o, uint32_t id, bool strip_trace, const char *
  */
 int offcpu_uframes(struct offcpu *o, int tgid, uint32_t id, const char **out, uint64_t *frame)
 {
-	const uint64_t *fr;
-	uint32_t n, i;
-
-	if (!id)
-		return 0;
-	fr = ft_intern_get(&o->ust, id - 1, &n);
-	for (i = 0; i < n && i < MAX_FRAMES; i++) {
-		out[i] = ft_usyms_name(&o->usyms, tgid, fr[i]);
-		frame[i] = fr[i];
-	}
-	return (int)i;
+	return ft_ustack_names(&o->usyms, &o->ust, tgid, id, out, frame, MAX_FRAMES);
 }
 
 /* side_of - one side of key @key: the blocked thread (0) or its waker (K_WTID) */

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""hist --key kstack/ustack checks (tests/live/hist_stacks.sh) against stackcalls' design
+(leaf under caller_a A times, under caller_b B times, every call one getppid system call)
+and against bpftrace's @k[kstack] and @u[ustack] of the same run. Each command prints a
+one-line summary and exits 1 with the reason when the check fails."""
+import re
+import sys
+
+TRACE = ("perf_", "__traceiter_", "trace_", "ftrace_", "__bpf_trace_")
+
+
+def folded(path):
+    """folded lines FRAME;...;FRAME COUNT as (frames, count)"""
+    rows = []
+    for line in open(path):
+        stack, _, n = line.rstrip("\n").rpartition(" ")
+        if stack and n.isdigit():
+            rows.append((stack.split(";"), int(n)))
+    return rows
+
+
+def split_at_leaf(frames):
+    """(user frames root first up to leaf, kernel frames root first after it)"""
+    if "leaf" not in frames:
+        sys.exit("row %s: no leaf" % ";".join(frames))
+    i = frames.index("leaf")
+    return frames[:i + 1], frames[i + 1:]
+
+
+def callers(path, a, b):
+    """every row ends at leaf under caller_a (A records) or caller_b (B); nothing else"""
+    got = {}
+    for frames, n in folded(path):
+        user, _ = split_at_leaf(frames)
+        if user[-3:-1] not in (["main", "caller_a"], ["main", "caller_b"]):
+            sys.exit("row %s: not main;caller_{a,b};leaf" % ";".join(frames))
+        got[user[-2]] = got.get(user[-2], 0) + n
+    want = {"caller_a": a, "caller_b": b}
+    if got != want:
+        sys.exit("records per caller %s, want %s" % (got, want))
+    print("caller_a %d, caller_b %d" % (got["caller_a"], got["caller_b"]))
+
+
+def kernel(path, total):
+    """every row's kernel stack: the system call's entry, no tracing frame; sum total"""
+    n_all = 0
+    for frames, n in folded(path):
+        _, k = split_at_leaf(frames)
+        if not k or not k[0].startswith("entry_SYSCALL_64") or "do_syscall_64" not in k:
+            sys.exit("kernel frames %s: not a system call's path" % ";".join(k))
+        if any(f.startswith(TRACE) for f in k):
+            sys.exit("kernel frames %s: a tracing frame kept" % ";".join(k))
+        n_all += n
+    if n_all != total:
+        sys.exit("%d records under kernel stacks, want %d" % (n_all, total))
+    print("%d records, kernel stacks from entry_SYSCALL_64" % n_all)
+
+
+def bpftrace_maps(path):
+    """bpftrace's printed maps: {map: [(frames innermost first, count)]}"""
+    maps, text = {}, open(path).read()
+    for m in re.finditer(r"@(\w+)\[\n(.*?)\]: (\d+)", text, re.S):
+        frames = [re.sub(r"\+\d+$", "", f.strip()) for f in m.group(2).splitlines()
+                  if f.strip()]
+        maps.setdefault(m.group(1), []).append((frames, int(m.group(3))))
+    return maps
+
+
+def peer(ours_path, bt_path):
+    """bpftrace's stacks of the same records: the kernel's names (its own tracing frames
+    on top left out) and counts equal ours; its user stacks split as ours, frame for frame"""
+    bt, ours = bpftrace_maps(bt_path), folded(ours_path)
+    ok = {}
+    for frames, n in ours:
+        user, k = split_at_leaf(frames)
+        ok.setdefault(("k", tuple(reversed(k))), 0)
+        ok[("k", tuple(reversed(k)))] += n
+        ok.setdefault(("u", len(user)), []).append(n)
+    theirs_k = {}
+    for frames, n in bt.get("k", []):
+        while frames and frames[0].startswith(TRACE):
+            frames = frames[1:]
+        theirs_k[("k", tuple(frames))] = theirs_k.get(("k", tuple(frames)), 0) + n
+    ours_k = {key: v for key, v in ok.items() if key[0] == "k"}
+    if theirs_k != ours_k:
+        sys.exit("kernel stacks: bpftrace %s, ftscope %s" % (theirs_k, ours_k))
+    theirs_u = sorted((len(f), n) for f, n in bt.get("u", []))
+    ours_u = sorted((key[1], n) for key, v in ok.items() if key[0] == "u" for n in v)
+    if theirs_u != ours_u:
+        sys.exit("user stacks (depth, records): bpftrace %s, ftscope %s" % (theirs_u, ours_u))
+    print("kernel %s; user (depth, records) %s: equal" % (list(ours_k.values()), ours_u))
+
+
+def json_rows(path, folded_path):
+    """the JSON rows: key.comm, key.ustack and key.kstack (innermost first) and count
+    are the folded lines' (comm first, roots first)"""
+    import json
+    j = json.load(open(path))
+    rows = sorted((tuple([r["key"]["comm"]] + list(reversed(r["key"]["ustack"])) +
+                         list(reversed(r["key"]["kstack"]))), r["count"]) for r in j["rows"])
+    want = sorted((tuple(f), n) for f, n in folded(folded_path))
+    if rows != want:
+        sys.exit("JSON rows %s, folded %s" % (rows, want))
+    print("%d rows equal" % len(rows))
+
+
+if __name__ == "__main__":
+    cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd == "callers":
+        callers(args[0], int(args[1]), int(args[2]))
+    elif cmd == "kernel":
+        kernel(args[0], int(args[1]))
+    elif cmd == "peer":
+        peer(args[0], args[1])
+    elif cmd == "json":
+        json_rows(args[0], args[1])
+    else:
+        sys.exit("unknown check " + cmd)

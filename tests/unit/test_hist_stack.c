@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hist --key kstack (analyzers/hist_stack.c) on records built by hand: which record a
+ * stack goes to. ftrace writes a record's stacks right after it on its CPU, but an
+ * interrupt's record made in between has its stacks written first; another event's
+ * record has stacks of its own; an NMI's record gets a kernel stack and no user stack;
+ * some records get none (the kernel writes none where RCU is not watching). Each
+ * case's folded rows are known.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <traceevent/event-parse.h>
+
+#include "analyzers/analyzer.h"
+#include "events/tasks.h"
+#include "events/tep.h"
+#include "events/tp.h"
+
+extern const struct ft_analyzer ft_hist;
+
+#define COMMON	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+static const char *const formats[] = {
+	"name: hit\nID: 301\nformat:\n" COMMON
+	"\tfield:int key;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"key=%d\", REC->key\n",
+	"name: other\nID: 302\nformat:\n" COMMON
+	"\tfield:int key;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"key=%d\", REC->key\n",
+};
+
+/* kallsyms of the cases: function fN at 0xffffffff81000N00 */
+static const char kallsyms[] =
+	"ffffffff81000100 T f1\nffffffff81000200 T f2\nffffffff81000300 T f3\n"
+	"ffffffff81000400 T f4\nffffffff81000500 T fx\nffffffff81000600 T f6\n"
+	"ffffffff81000700 T f7\nffffffff81000800 T f8\nffffffff81000900 T f9\n";
+
+/* A record: hist's event (H) with its key, another event (X), a kernel stack in
+   function fN (K), an empty user stack (U), lost events (L). */
+enum { H, X, K, U, L };
+struct rec {
+	int	kind, n;
+};
+
+/* The analyzer under test. */
+struct run {
+	void			*priv;
+	struct tep_handle	*tep;
+	struct ft_tasks		tasks;
+	struct ft_env		env;
+	char			syms[64];
+};
+
+/* start - hist -e t:hit --key key,kstack -f over a trace with @have's stacks */
+static void start(struct run *r, unsigned int have)
+{
+	struct ft_tp *tp;
+	char err[256];
+	unsigned int i;
+	int fd;
+
+	memset(r, 0, sizeof(*r));
+	strcpy(r->syms, "/tmp/ftscope-test-kallsyms-XXXXXX");
+	fd = mkstemp(r->syms);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, kallsyms, strlen(kallsyms)), (int)strlen(kallsyms));
+	close(fd);
+	r->priv = calloc(1, ft_hist.priv_size);
+	assert_non_null(r->priv);
+	assert_int_equal(ft_hist.cli.parse_opt(r->priv, 'e', "t:hit"), 0);
+	assert_int_equal(ft_hist.cli.parse_opt(r->priv, 0x100, "key,kstack"), 0);	/* --key */
+	assert_int_equal(ft_hist.cli.parse_opt(r->priv, 'f', NULL), 0);
+	assert_int_equal(ft_hist.cli.check(r->priv, &r->env), 0);
+	r->tep = tep_alloc();
+	assert_non_null(r->tep);
+	tep_set_long_size(r->tep, 8);
+	tep_set_file_bigendian(r->tep, TEP_LITTLE_ENDIAN);
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		assert_int_equal(ft_tep_add_format(r->tep, "t", formats[i], strlen(formats[i])), 0);
+	for (tp = ft_hist.tracepoints(r->priv); tp; tp = tp->next)
+		if (!strcmp(tp->system, "t"))
+			assert_int_equal(ft_tp_resolve(tp, r->tep, err, sizeof(err)), 0);
+	assert_int_equal(ft_tasks_init(&r->tasks, false), 0);
+	r->env.tasks = &r->tasks;
+	r->env.ncpus = 2;
+	r->env.have = have;
+	r->env.kallsyms = r->syms;
+	assert_int_equal(ft_hist.init(r->priv, &r->env), 0);
+}
+
+/* feed - the records on CPU 0, by pid 7, as the pipeline delivers them */
+static void feed(struct run *r, const struct rec *recs, int n)
+{
+	unsigned char b[12];
+	uint64_t ip;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct ft_event ev = { .ts = 1000 * (i + 1), .common_pid = 7, .data = b,
+				       .size = sizeof(b) };
+		uint16_t type = recs[i].kind == H ? 301 : 302;
+		int32_t pid = 7, key = recs[i].n;
+
+		memset(b, 0, sizeof(b));
+		memcpy(b, &type, 2);
+		memcpy(b + 4, &pid, 4);
+		memcpy(b + 8, &key, 4);
+		ev.type = recs[i].kind == K ? FT_EV_KSTACK : recs[i].kind == U ? FT_EV_USTACK :
+			  recs[i].kind == L ? FT_EV_LOST : FT_EV_TP;
+		ev.id = recs[i].kind == L ? -1 : type;
+		ip = 0xffffffff81000010ULL + 0x100ULL * recs[i].n;
+		if (recs[i].kind == K)
+			ev.stack = (struct ft_stack){ .n = 1, .word = 8,
+						      .ip = (const unsigned char *)&ip };
+		if (recs[i].kind == U)
+			ev.stack = (struct ft_stack){ .n = 0, .word = 8, .tgid = 7 };
+		ft_hist.event(r->priv, &ev);
+	}
+}
+
+/* play - the records, then the folded rows must be @want */
+static void play(unsigned int have, const struct rec *recs, int n, const char *want)
+{
+	struct ft_report rep = { .final = true };
+	char *text = NULL;
+	size_t len = 0;
+	struct run r;
+
+	start(&r, have);
+	feed(&r, recs, n);
+	rep.f = open_memstream(&text, &len);
+	assert_non_null(rep.f);
+	ft_hist.report(r.priv, &rep);
+	fclose(rep.f);
+	assert_string_equal(text, want);
+	free(text);
+	ft_hist.fini(r.priv);
+	ft_hist.free(r.priv);
+	free(r.priv);
+	ft_tasks_fini(&r.tasks);
+	tep_free(r.tep);
+	unlink(r.syms);
+}
+
+#define N(a)	((int)(sizeof(a) / sizeof((a)[0])))
+#define KERNEL	FT_NEED(FT_EV_KSTACK)
+#define BOTH	(FT_NEED(FT_EV_KSTACK) | FT_NEED(FT_EV_USTACK))
+
+/*
+ * test_stack_nesting - kernel stacks only: 1 plain; 3 made by an interrupt between 2
+ * and 2's stack; another event's record (and its stack) between 4 and 4's stack; 5
+ * whose stack never came, under 6 whose did; lost events end the waits of 8 and 5; 9
+ * after them. Rows of one count print in the order their records were counted.
+ */
+static void test_stack_nesting(void **state)
+{
+	static const struct rec recs[] = {
+		{ H, 1 }, { K, 1 },
+		{ H, 2 }, { H, 3 }, { K, 3 }, { K, 2 },
+		{ H, 4 }, { X, 0 }, { K, 5 }, { K, 4 },
+		{ H, 5 }, { H, 6 }, { K, 6 },
+		{ H, 8 }, { L, 0 }, { H, 9 }, { K, 9 },
+	};
+
+	(void)state;
+	play(KERNEL, recs, N(recs),
+	     "1;f1 1\n3;f3 1\n2;f2 1\n4;f4 1\n6;f6 1\n8;[no kernel stack] 1\n"
+	     "5;[no kernel stack] 1\n9;f9 1\n");
+}
+
+/*
+ * test_stack_nmi - kernel and user stacks: 7 gets both; 8 is an NMI's (a kernel stack,
+ * no user stack) made between 9 and 9's stacks; 2 is made between 1's kernel stack
+ * and its user stack (1 keeps its own kernel stack)
+ */
+static void test_stack_nmi(void **state)
+{
+	static const struct rec recs[] = {
+		{ H, 7 }, { K, 7 }, { U, 0 },
+		{ H, 9 }, { H, 8 }, { K, 8 }, { K, 9 }, { U, 0 },
+		{ H, 1 }, { K, 1 }, { H, 2 }, { K, 2 }, { U, 0 }, { U, 0 },
+	};
+
+	(void)state;
+	play(BOTH, recs, N(recs), "7;f7 1\n8;f8 1\n9;f9 1\n2;f2 1\n1;f1 1\n");
+}
+
+/* main - the cases */
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stack_nesting),
+		cmocka_unit_test(test_stack_nmi),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
