@@ -447,6 +447,9 @@ void hist_stack_report(struct hist *h, struct ft_report *rep)
 		hist_json_head(h, rep->json);
 		ft_json_u64(rep->json, "records_without_kernel_stack", h->st.no_kstack);
 		ft_json_u64(rep->json, "records_without_user_stack", h->st.no_ustack);
+		ft_json_u64(rep->json, "user_stacks_cut_early", h->st.ust_early);
+		ft_json_u64(rep->json, "user_stacks_full", h->st.ust_full);
+		ft_json_u64(rep->json, "user_stacks_unmapped", h->st.ust_unmapped);
 		ft_json_arr_begin(rep->json, "rows");
 	}
 	if (h->st.folded && !rep->json) {

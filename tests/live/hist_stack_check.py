@@ -105,6 +105,28 @@ def json_rows(path, folded_path):
     print("%d rows equal" % len(rows))
 
 
+def unmapped(path, a, b):
+    """a command gone before its maps were read: its records under [unknown] user
+    frames, as many as the note counts; any others under the designed rows"""
+    import json
+    j = json.load(open(path))
+    lost = sum(r["count"] for r in j["rows"] if r["key"]["ustack"] == ["[unknown]"])
+    named = {}
+    for r in j["rows"]:
+        u = r["key"]["ustack"]
+        if u == ["[unknown]"]:
+            continue
+        if u[:3] not in (["leaf", "caller_a", "main"], ["leaf", "caller_b", "main"]):
+            sys.exit("row %s: neither [unknown] nor the design" % u)
+        named[u[1]] = named.get(u[1], 0) + r["count"]
+    if lost != j["user_stacks_unmapped"]:
+        sys.exit("%d records under [unknown], the note says %d" % (lost, j["user_stacks_unmapped"]))
+    if lost + sum(named.values()) != a + b or any(n > {"caller_a": a, "caller_b": b}[c]
+                                                  for c, n in named.items()):
+        sys.exit("%d unmapped + named %s: not %d + %d" % (lost, named, a, b))
+    print("%d under [unknown] as the note counts, named %s" % (lost, named))
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "callers":
@@ -113,6 +135,8 @@ if __name__ == "__main__":
         kernel(args[0], int(args[1]))
     elif cmd == "peer":
         peer(args[0], args[1])
+    elif cmd == "unmapped":
+        unmapped(args[0], int(args[1]), int(args[2]))
     elif cmd == "json":
         json_rows(args[0], args[1])
     else:

@@ -7,14 +7,15 @@
 #              the global tracing state (its stacktrace options) as before.
 # requires: root, syscalls tracepoints; bpftrace for the peer check
 . tests/live/lib.sh
-plan 8
+plan 9
 need_root hist_stacks || exit 0
 before=$(global_state)
 PY=tests/live/hist_stack_check.py
 EV=syscalls:sys_enter_getppid
 # stackcalls A B MS: leaf's own syscall instruction A times under caller_a, B under
 # caller_b; it lives MS ms after, so that ftscope reads its maps (ftrace's user stacks
-# are addresses, named against the process's maps while it runs: 100 ms rounds)
+# are addresses, named against the process's maps while it runs: 100 ms rounds, the
+# records handed on 20 ms after they were made)
 A=300
 B=700
 cat > $OUT/hstk.bt << 'BT'
@@ -34,7 +35,7 @@ if command -v bpftrace > /dev/null; then
 	wait_for 30 attached || { stop_bpftrace $bt; bt=; }
 fi
 ft hist_stack_user_callers 0 hist -e $EV --key kstack,ustack -f -o $OUT/hstk.dat -- \
-	$WL/stackcalls $A $B 300 > $OUT/hstk.fold 2> $OUT/hstk.err
+	$WL/stackcalls $A $B 500 > $OUT/hstk.fold 2> $OUT/hstk.err
 [ -n "$bt" ] && stop_bpftrace $bt
 
 # hist_stack_user_callers: the workload's design: leaf's calls under caller_a, A of them,
@@ -103,6 +104,20 @@ if grep -q "<title>caller_a ($A records" $OUT/hstk.svg &&
 else
 	fail $name "$(grep -o '<title>caller_[ab] ([^)]*)' $OUT/hstk.svg 2>&1 | head -2)"
 fi
+
+# hist_stack_unmapped_noted: stackcalls without a pause exits before the reader has
+# read its maps (ftrace's user stacks are addresses): its records stand under
+# [unknown] user frames, exactly as many as the note counts (any the reader named in
+# time stand under the designed rows)
+name=hist_stack_unmapped_noted
+ft $name 0 hist -e $EV --key ustack --json -- $WL/stackcalls 30 70 0 > $OUT/hstk-gone.json \
+	2> /dev/null
+if r=$(python3 $PY unmapped $OUT/hstk-gone.json 30 70 2>&1); then
+	pass $name
+else
+	fail $name "$r"
+fi
+echo "# $r"
 
 # hist_stack_bad_usage: a stack as --value, in --filter, -f without a stack key: exit 2,
 # one line each
