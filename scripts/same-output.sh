@@ -105,6 +105,9 @@ hist -e raw_syscalls:sys_enter --key id
 hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid
 hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid --json
 report runqlat timehist offcpu profile
+hist -e syscalls:sys_enter_getppid --key kstack,ustack -f
+hist -e syscalls:sys_enter_getppid --key comm,ustack --json
+hist -e sched:sched_wakeup --key kstack --top 5
 report runqlat wakeup latency --json
 EOF
 }
