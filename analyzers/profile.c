@@ -167,12 +167,6 @@ static void profile_events(void *priv, unsigned int *need, unsigned int *want)
 		*need |= FT_NEED(FT_EV_USTACK);
 }
 
-/* profile_req - what was sampled: a file's own request, else the options' */
-const struct ft_sample_req *profile_req(const struct profile *p)
-{
-	return p->env && p->env->sampled ? p->env->sampled : &p->req;
-}
-
 /* profile_sampling - the request, completed with the defaults */
 static const struct ft_sample_req *profile_sampling(void *priv)
 {
@@ -389,16 +383,6 @@ static void first_seen(struct profile *p, const struct ft_sample *s)
 			 s->comm ? s->comm : ft_tasks_comm(p->env->tasks, s->tid));
 	if (s->pid && !p->kstack_only)
 		ft_usyms_note(&p->oc.usyms, s->pid);
-}
-
-/* profile_comm - a thread's name: its samples', else the task table's */
-const char *profile_comm(struct profile *p, int tid)
-{
-	const struct profile_thread *t = ft_tab_find(&p->seen, tid);
-
-	if (!tid)
-		return "swapper";
-	return t && t->comm[0] && strcmp(t->comm, "?") ? t->comm : ft_tasks_comm(p->env->tasks, tid);
 }
 
 /* profile_sample - one sample: its stacks interned, its period added to its key */

@@ -21,6 +21,22 @@ static const char kernel_dso[] = "[kernel.kallsyms]";
 static const char offcpu_dso[] = "[off-cpu]";
 static const char unknown[] = "[unknown]";
 
+/* profile_req - what was sampled: a file's own request, else the options' */
+const struct ft_sample_req *profile_req(const struct profile *p)
+{
+	return p->env && p->env->sampled ? p->env->sampled : &p->req;
+}
+
+/* profile_comm - a thread's name: its samples', else the task table's */
+const char *profile_comm(struct profile *p, int tid)
+{
+	const struct profile_thread *t = ft_tab_find(&p->seen, tid);
+
+	if (!tid)
+		return "swapper";
+	return t && t->comm[0] && strcmp(t->comm, "?") ? t->comm : ft_tasks_comm(p->env->tasks, tid);
+}
+
 /* One function of a table: perf's sort keys comm, dso, sym (and the level). */
 struct frame {
 	const char	*dso, *sym;

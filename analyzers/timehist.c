@@ -38,74 +38,12 @@
 #include <string.h>
 
 #include "analyzers/timehist.h"
+#include "analyzers/timehist_out.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "lib/util.h"
 #include "output/json.h"
 #include "output/line.h"
-
-/* dots - a run of @n dashes */
-static void dots(FILE *f, int n)
-{
-	while (n-- > 0)
-		fputc('-', f);
-}
-
-/* header - perf's three header lines: names, units (and the trace clock), rule */
-static void header(struct timehist *th, FILE *f)
-{
-	int ncpus = th->env->ncpus, i;
-	char ck[32];
-
-	fprintf(f, "%15s %6s ", "time", "cpu");
-	if (th->visual) {
-		fputc(' ', f);
-		for (i = 0; i < ncpus; i++)
-			fprintf(f, "%x", i & 15);
-		fputc(' ', f);
-	}
-	fprintf(f, " %-*s  %9s  %9s  %9s", TH_COMM_WIDTH, "task name", "wait time", "sch delay",
-		"run time");
-	if (th->state)
-		fprintf(f, "  %s", "state");
-	snprintf(ck, sizeof(ck), "clock %s", th->env->clock);	/* the time column's unit */
-	fprintf(f, "\n%15.15s %-6s ", ck, "");
-	if (th->visual)
-		fprintf(f, " %*s ", ncpus, "");
-	fprintf(f, " %-*s  %9s  %9s  %9s", TH_COMM_WIDTH, "[tid/pid]", "(msec)", "(msec)", "(msec)");
-	if (th->state)
-		fprintf(f, "  %5s", "");
-	fputc('\n', f);
-	dots(f, 15);
-	fputc(' ', f);
-	dots(f, 6);
-	fputc(' ', f);
-	if (th->visual) {
-		fputc(' ', f);
-		dots(f, ncpus);
-		fputc(' ', f);
-	}
-	fputc(' ', f);
-	dots(f, TH_COMM_WIDTH);
-	for (i = 0; i < 3; i++) {
-		fputs("  ", f);
-		dots(f, 9);
-	}
-	if (th->state) {
-		fputs("  ", f);
-		dots(f, 5);
-	}
-	fputc('\n', f);
-}
-
-/* put_cpu - " [%04d] " at @d; returns the end */
-static char *put_cpu(char *d, unsigned int cpu)
-{
-	memcpy(d, " [", 2);
-	d = ft_put_u(d + 2, cpu, 4, 0);
-	memcpy(d, "] ", 2);
-	return d + 2;
-}
 
 /* timehist_init - per-CPU state, and the header unless only a summary is wanted */
 static int timehist_init(void *priv, const struct ft_env *env)
@@ -128,168 +66,13 @@ static int timehist_init(void *priv, const struct ft_env *env)
 		return -1;
 	}
 	for (i = 0; i < env->ncpus; i++)
-		th->cpu_len[i] = put_cpu(th->cpu_text[i], i) - th->cpu_text[i];
+		th->cpu_len[i] = th_put_cpu(th->cpu_text[i], i) - th->cpu_text[i];
 	th->rows = !th->summary_only && !env->json;
 	th->json_rows = !th->summary_only && env->json;
 	th->totals = th->summary || th->idle_hist || env->json;
 	if (th->rows)
-		header(th, th->env->out);
+		th_header(th, th->env->out);
 	return 0;
-}
-
-/* commstr - "comm[tid]" or "comm[tid/pid]", "<idle>" for the idle task, into @l */
-static void commstr(struct timehist *th, int tid, struct ft_line *l)
-{
-	int pid;
-
-	if (tid == 0) {
-		ft_line_str(l, "<idle>", 0);
-		return;
-	}
-	pid = ft_tasks_tgid(th->env->tasks, tid);
-	ft_line_str(l, ft_tasks_comm(th->env->tasks, tid), 0);
-	ft_line_c(l, '[');
-	ft_line_u(l, tid, 0, 0);
-	if (pid != tid) {
-		ft_line_c(l, '/');
-		ft_line_u(l, pid, 0, 0);
-	}
-	ft_line_c(l, ']');
-}
-
-/* pad_name - space-pad the name column @l to TH_COMM_WIDTH */
-static void pad_name(struct ft_line *l)
-{
-	if (l->len < TH_COMM_WIDTH)
-		ft_line_strn(l, "", 0, (int)l->len - TH_COMM_WIDTH);
-}
-
-/*
- * put_name - "comm[tid/pid]" of @tid, whose records are @tr and @e (the task table's,
- * or NULL), padded to TH_COMM_WIDTH at @d: made again only when the task's comm or
- * tgid changed, else one fixed-size copy. Returns the end.
- */
-static char *put_name(struct timehist *th, char *d, struct th_task *tr, int tid,
-		      const struct ft_task *e)
-{
-	struct ft_line name;
-
-	if (tid == 0) {
-		memcpy(d, "<idle>                        ", TH_COMM_WIDTH);
-		return d + TH_COMM_WIDTH;
-	}
-	if (!e)
-		e = ft_tab_find(&th->env->tasks->tab, tid);
-	if (e && e->comm[0] && e->tgid > 0 && tr->name_len && tr->name_tgid == e->tgid &&
-	    !memcmp(tr->name_comm, e->comm, sizeof(e->comm))) {
-		memcpy(d, tr->name, sizeof(tr->name));
-		return d + tr->name_len;
-	}
-	ft_line_init(&name);
-	commstr(th, tid, &name);
-	pad_name(&name);
-	memcpy(d, name.buf, name.len);
-	/* commstr read /proc or the file's cmdlines when it had to: look again */
-	e = ft_tab_find(&th->env->tasks->tab, tid);
-	tr->name_len = 0;
-	if (e && e->comm[0] && e->tgid > 0 && name.len <= sizeof(tr->name)) {
-		memcpy(tr->name, name.buf, name.len);
-		tr->name_len = name.len;
-		tr->name_tgid = e->tgid;
-		memcpy(tr->name_comm, e->comm, sizeof(e->comm));
-	}
-	return d + name.len;
-}
-
-/* th_commstr - the same as a string */
-void th_commstr(struct timehist *th, int tid, char *buf, size_t len)
-{
-	struct ft_line l;
-
-	ft_line_init(&l);
-	commstr(th, tid, &l);
-	snprintf(buf, len, "%.*s", (int)l.len, l.buf);
-}
-
-/*
- * put_time - "   sec.usec [cpu] " at @d, as perf starts a row; returns the end. The
- * seconds change once per thousands of rows, so their digits are kept.
- */
-static inline __attribute__((always_inline))
-char *put_time(struct timehist *th, char *d, uint64_t ts, int cpu)
-{
-	uint64_t sec = ts / 1000000000ULL;
-
-	if (sec != th->sec || !th->sec_len) {
-		th->sec = sec;
-		th->sec_len = ft_put_u(th->sec_text, sec, 0, 8) - th->sec_text;
-		th->sec_text[th->sec_len++] = '.';
-	}
-	/* at most 12 bytes ("%8llu." of a 64-bit count of seconds), copied as 16 */
-	memcpy(d, th->sec_text, 16);
-	d = ft_put_6(d + th->sec_len, ts % 1000000000ULL / 1000);
-	if (cpu < 0 || cpu >= th->env->ncpus)
-		return put_cpu(d, cpu);
-	memcpy(d, th->cpu_text[cpu], 16);
-	return d + th->cpu_len[cpu];
-}
-
-/* rows_flush - hand the queued rows to the output (before anything else is printed there) */
-static void rows_flush(struct timehist *th)
-{
-	if (th->out_len)
-		fwrite_unlocked(th->out, 1, th->out_len, th->env->out);
-	th->out_len = 0;
-}
-
-/*
- * row_begin - where the next row goes: th->row_max bytes of room in the queue.
- * Reading a file, rows go to stdio 32 KB at a time, not one call per row.
- */
-static char *row_begin(struct timehist *th)
-{
-	if (th->out_len + th->row_max > th->out_cap)
-		rows_flush(th);
-	return th->out + th->out_len;
-}
-
-/* row_end - the row ends at @d; live, each row goes on at once (stdio buffers it) */
-static void row_end(struct timehist *th, char *d)
-{
-	th->out_len = d - th->out;
-	if (th->env->live)
-		rows_flush(th);
-}
-
-/* th_print_time_now - the start of a row, written at once (the rest of such rows is printf's) */
-void th_print_time_now(struct timehist *th, uint64_t ts, int cpu)
-{
-	row_end(th, put_time(th, row_begin(th), ts, cpu));
-	rows_flush(th);
-}
-
-/*
- * put_ms - a duration at @d as perf's print_sched_time: msec.usec, the msec in 6
- * columns, then a space; below 10 ms (most rows) filled into a template. Returns the end.
- */
-static inline __attribute__((always_inline)) char *put_ms(char *d, uint64_t ns)
-{
-	uint64_t us = ns / 1000, ms = us / 1000;
-	unsigned int frac = (unsigned int)(us - ms * 1000);
-
-	if (ms >= 10) {
-		d = ft_put_u(d, ms, 0, 6);
-		*d = '.';
-		d = ft_put_fixed(d + 1, frac, 3);
-		*d = ' ';
-		return d + 1;
-	}
-	memcpy(d, "     0.0", 8);
-	d[5] = (char)('0' + ms);
-	d[7] = (char)('0' + frac / 100);
-	ft_put_pair(d + 8, frac % 100);
-	d[10] = ' ';
-	return d + 11;
 }
 
 /* in_window - is @ts inside --time? */
@@ -370,7 +153,7 @@ static void print_row(struct timehist *th, const struct ft_event *ev, uint64_t t
 		      struct th_task *tr, const struct ft_task *e, bool rebuilt)
 {
 	int prev = ev->sw.prev_pid, ncpus = th->env->ncpus;
-	char *d = put_time(th, row_begin(th), t, ev->cpu);
+	char *d = th_put_time(th, th_row_begin(th), t, ev->cpu);
 	struct ft_line name;
 
 	if (th->visual) {
@@ -382,11 +165,11 @@ static void print_row(struct timehist *th, const struct ft_event *ev, uint64_t t
 		*d++ = ' ';
 	}
 	*d = ' ';
-	d = put_name(th, d + 1, tr, prev, e);
+	d = th_put_name(th, d + 1, tr, prev, e);
 	*d = ' ';
-	d = put_ms(d + 1, tr->dt_sleep + tr->dt_iowait + tr->dt_preempt);
-	d = put_ms(d, tr->dt_delay);
-	d = put_ms(d, tr->dt_run);
+	d = th_put_ms(d + 1, tr->dt_sleep + tr->dt_iowait + tr->dt_preempt);
+	d = th_put_ms(d, tr->dt_delay);
+	d = th_put_ms(d, tr->dt_run);
 	if (th->state) {
 		memcpy(d, "     ", 5);
 		d[5] = prev ? ev->sw.state : 'I';
@@ -404,7 +187,7 @@ static void print_row(struct timehist *th, const struct ft_event *ev, uint64_t t
 		ft_line_c(&name, '[');
 		ft_line_u(&name, ev->sw.next_pid, 0, 0);
 		ft_line_c(&name, ']');
-		pad_name(&name);
+		th_pad_name(&name);
 		*d = ' ';
 		memcpy(d + 1, name.buf, name.len);
 		d += 1 + name.len;
@@ -414,7 +197,7 @@ static void print_row(struct timehist *th, const struct ft_event *ev, uint64_t t
 		d += 2;
 	}
 	*d++ = '\n';
-	row_end(th, d);
+	th_row_end(th, d);
 }
 
 /* note_rebuilt - a row of @tr whose run starts or ends at a rebuilt switch: how far off */
@@ -604,7 +387,7 @@ static void timehist_report(void *priv, struct ft_report *r)
 {
 	struct timehist *th = priv;
 
-	rows_flush(th);
+	th_rows_flush(th);
 	if (!r->final && !r->interval)
 		return;
 	if (th->oom && r->final)
@@ -633,7 +416,7 @@ static void timehist_fini(void *priv)
 {
 	struct timehist *th = priv;
 
-	rows_flush(th);
+	th_rows_flush(th);
 	ft_tab_fini(&th->tasks);
 	free(th->idle);
 	free(th->tprev);

@@ -79,8 +79,6 @@ struct timehist {
 	bool			oom;
 };
 
-void th_commstr(struct timehist *th, int tid, char *buf, size_t len);
-void th_print_time_now(struct timehist *th, uint64_t ts, int cpu);
 /* timehist_rows.c: -w, -M and lost rows; --json's rows */
 void th_json_switch(struct timehist *th, const struct ft_event *ev, uint64_t t,
 		    const struct th_task *tr, bool rebuilt);

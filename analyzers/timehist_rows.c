@@ -8,6 +8,7 @@
  * has "rebuilt" true.
  */
 #include "analyzers/timehist.h"
+#include "analyzers/timehist_out.h"
 #include "events/tasks.h"
 #include "output/json.h"
 

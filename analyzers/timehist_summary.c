@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analyzers/timehist.h"
+#include "analyzers/timehist_out.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "output/json.h"

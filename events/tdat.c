@@ -39,19 +39,6 @@ const unsigned char ft_tdat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 
 #define TDAT_INFLATE_RATIO	1024
 #define TDAT_INFLATE_SLACK	(64ULL << 20)
 
-/* ft_tdat_fail - record why the file is unusable (the first reason); returns -1 */
-int ft_tdat_fail(struct ft_tdat *t, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (t->err[0])
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(t->err, sizeof(t->err), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* own - keep @mem until close */
 static int own(struct ft_tdat *t, void *mem)
 {

@@ -6,11 +6,27 @@
 #ifndef FTSCOPE_EVENTS_TDAT_CUR_H
 #define FTSCOPE_EVENTS_TDAT_CUR_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "events/tdat.h"
+
+/* ft_tdat_fail - record why the file is unusable (the first reason); returns -1 */
+static inline __attribute__((format(printf, 2, 3)))
+int ft_tdat_fail(struct ft_tdat *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->err[0])
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(t->err, sizeof(t->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
 
 /* Highest CPU id a file may name: a damaged id must not size the CPU table. */
 #define TDAT_MAX_CPU	4096
@@ -83,7 +99,6 @@ static inline struct cur at(const struct ft_tdat *t, uint64_t off)
 	return c;
 }
 
-int ft_tdat_fail(struct ft_tdat *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int ft_tdat_buffer_v7(struct ft_tdat *t, struct cur *c);
 int ft_tdat_buffer_v6(struct ft_tdat *t, struct cur *c);
 int ft_tdat_pick_v6(struct ft_tdat *t);
