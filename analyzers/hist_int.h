@@ -68,6 +68,7 @@ struct hist_cpu {
 /* Stack keys (hist_stack.c): the stacks interned, their names, what was missing. */
 struct hist_stacks {
 	bool			on, kernel, user;
+	bool			ustack_seen;	/* the trace writes user stacks */
 	bool			folded;		/* -f: folded lines */
 	const char		*svg_path;
 	struct ft_outfile	svg;
@@ -121,7 +122,7 @@ void hist_json_value(const struct hent *e, struct ft_json *j);
 void hist_count_words(struct hist *h, const uint64_t *w, uint32_t n, int64_t x);
 
 /* Stack keys (hist_stack.c). */
-int hist_stack_slot(struct hist *h, const char *name, int *src);
+bool hist_stack_slot(struct hist *h, const char *name, int *src);
 int hist_stack_check(struct hist *h);
 int hist_stack_init(struct hist *h);
 bool hist_stack_event(struct hist *h, const struct ft_event *ev);

@@ -25,7 +25,7 @@
 #define MAX_FOLDED	(HIST_KEYS + 2 * MAX_FRAMES)
 
 /* hist_stack_slot - @name is a stack key: its source in @src, and stacks asked for */
-int hist_stack_slot(struct hist *h, const char *name, int *src)
+bool hist_stack_slot(struct hist *h, const char *name, int *src)
 {
 	if (!strcmp(name, "kstack")) {
 		*src = SRC_KSTACK;
@@ -34,10 +34,10 @@ int hist_stack_slot(struct hist *h, const char *name, int *src)
 		*src = SRC_USTACK;
 		h->st.user = true;
 	} else {
-		return 0;
+		return false;
 	}
 	h->st.on = true;
-	return 1;
+	return true;
 }
 
 /* is_stack - slot @i is a stack */
@@ -106,6 +106,10 @@ static void push(struct hist *h, struct hist_cpu *c)
 {
 	struct hist_pend first;
 
+	/* one waiting for a user stack a trace without them will not give (a file
+	   holds their format, not their records) */
+	if (c->depth && c->e[c->depth - 1].kdone && !h->st.ustack_seen)
+		pop(h, c);
 	if (c->depth == HIST_NEST) {
 		first = c->e[0];
 		memmove(c->e, c->e + 1, (HIST_NEST - 1) * sizeof(c->e[0]));
@@ -125,12 +129,13 @@ static void push(struct hist *h, struct hist_cpu *c)
 void hist_stack_hold(struct hist *h, const struct ft_event *ev, const uint64_t *w, uint32_t n,
 		     const int *pos, int64_t x)
 {
-	struct hist_cpu *c = &h->st.cpu[ev->cpu];
+	struct hist_cpu *c;
 	struct hist_pend *p;
 	int i;
 
-	if (!c->depth)
+	if (ev->cpu < 0 || ev->cpu >= h->env->ncpus || !h->st.cpu[ev->cpu].depth)
 		return;		/* (not reached: hist_stack_event pushed it) */
+	c = &h->st.cpu[ev->cpu];
 	p = &c->e[c->depth - 1];
 	memcpy(p->w, w, n * sizeof(*w));
 	p->n = n;
@@ -200,6 +205,7 @@ bool hist_stack_event(struct hist *h, const struct ft_event *ev)
 		kernel_stack(h, c, ev);
 		return true;
 	case FT_EV_USTACK:
+		h->st.ustack_seen = true;
 		if (c->depth) {
 			if (c->e[c->depth - 1].counted && c->e[c->depth - 1].upos >= 0)
 				user_stack(h, &c->e[c->depth - 1], ev);
@@ -479,9 +485,14 @@ void hist_stack_report(struct hist *h, struct ft_report *rep)
 	if (h->st.svg.f && rep->final && write_svg(h, &r, r.n))
 		rep->failed = true;
 out:
+	for (i = 0; r.ent && i < r.m.rows.n; i++)
+		ft_hist_fini(&r.ent[i].h);
 	ft_smerge_fini(&r.m);
 	free(r.ent);
 	free(r.order);
+	if (rep->interval)	/* each report its interval's, as hist's counts */
+		h->st.no_kstack = h->st.no_ustack = h->st.ust_early = h->st.ust_full =
+			h->st.ust_unmapped = 0;
 }
 
 /* hist_stack_fini - the stack tables, symbols and waits; an unwritten --svg file removed */

@@ -52,6 +52,22 @@ static inline void deliver(struct pipeline *p, const struct ft_event *ev)
 	ft_stages_event(&p->run->stages, ev);
 }
 
+/*
+ * unread - a record no analyzer reads: where stacks are recorded, its place is
+ * delivered (FT_EV_UNKNOWN), so that the stacks the kernel writes after it are not
+ * taken for those of the record before it
+ */
+static inline void unread(struct pipeline *p, struct ft_event *ev)
+{
+	if (!(p->dec.have & (FT_NEED(FT_EV_KSTACK) | FT_NEED(FT_EV_USTACK))))
+		return;
+	ev->type = FT_EV_UNKNOWN;
+	ev->common_pid = -1;
+	ev->id = -1;
+	if (cpu_kept(p, ev->cpu))	/* (not a record of the run's figures: no export tick) */
+		ft_stages_event(&p->run->stages, ev);
+}
+
 /* on_raw - one record: decode, follow forks, repair the chain, deliver */
 static inline __attribute__((always_inline))
 void on_raw(struct pipeline *p, const struct ft_raw *raw)
@@ -82,13 +98,13 @@ void on_raw(struct pipeline *p, const struct ft_raw *raw)
 		return;
 	}
 	if (ft_decode(&p->dec, raw->data, raw->size, &ev) == FT_EV_UNKNOWN)
-		return;
+		return unread(p, &ev);
 	/* a wakeup the analyzer does not read still tells the chain who runs and who woke */
 	if (p->dec.bare & FT_NEED(ev.type)) {
 		n = p->chain_on ? ft_chain_feed(&p->chain, &ev, synth) : 0;
 		for (i = 0; i < n; i++)
 			deliver(p, &synth[i]);
-		return;
+		return unread(p, &ev);
 	}
 	ft_tasks_event(&p->tasks, &ev);
 	if (ev.type == FT_EV_FORK) {

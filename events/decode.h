@@ -13,7 +13,8 @@
 struct tep_handle;
 
 enum ft_ev_type {
-	FT_EV_UNKNOWN = 0,
+	FT_EV_UNKNOWN = 0,	/* delivered only where stacks are recorded: the place of
+				   a record no analyzer reads, whose stacks follow it */
 	FT_EV_SWITCH,		/* sched:sched_switch */
 	FT_EV_WAKING,		/* sched:sched_waking (preferred over sched_wakeup) */
 	FT_EV_WAKEUP,		/* sched:sched_wakeup */

@@ -7,7 +7,10 @@ one-line summary and exits 1 with the reason when the check fails."""
 import re
 import sys
 
-TRACE = ("perf_", "__traceiter_", "trace_", "ftrace_", "__bpf_trace_")
+# the tracing code's frames hist leaves out (analyzers/stack_syms.c), and those on
+# top of bpftrace's stacks (its probe's)
+TRACE = ("trace_", "__traceiter_", "perf_trace_", "__bpf_trace_", "ftrace_", "__ftrace_")
+BT_TOP = TRACE + ("perf_", "bpf_")
 
 
 def folded(path):
@@ -79,7 +82,7 @@ def peer(ours_path, bt_path):
         ok.setdefault(("u", len(user)), []).append(n)
     theirs_k = {}
     for frames, n in bt.get("k", []):
-        while frames and frames[0].startswith(TRACE):
+        while frames and frames[0].startswith(BT_TOP):
             frames = frames[1:]
         theirs_k[("k", tuple(frames))] = theirs_k.get(("k", tuple(frames)), 0) + n
     ours_k = {key: v for key, v in ok.items() if key[0] == "k"}
@@ -127,6 +130,25 @@ def unmapped(path, a, b):
     print("%d under [unknown] as the note counts, named %s" % (lost, named))
 
 
+WAKE = ("ttwu_do_activate", "try_to_wake_up", "sched_ttwu_pending", "ttwu_do_wakeup")
+
+
+def wakeups(path):
+    """every sched_wakeup record's kernel stack is a wakeup's (the tracepoint lies in
+    the wakeup path: try_to_wake_up, or a remote wakeup's sched_ttwu_pending), or none"""
+    bad, total = [], 0
+    for frames, n in folded(path):
+        total += n
+        if frames != ["[no kernel stack]"] and not any(f in WAKE for f in frames):
+            bad.append((";".join(frames[-3:]), n))
+    if not total:
+        sys.exit("no wakeups counted")
+    if bad:
+        sys.exit("%d of %d records under another record's stack: %s" %
+                 (sum(n for _, n in bad), total, bad[:3]))
+    print("%d records, each under a wakeup's kernel stack or none" % total)
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "callers":
@@ -135,6 +157,8 @@ if __name__ == "__main__":
         kernel(args[0], int(args[1]))
     elif cmd == "peer":
         peer(args[0], args[1])
+    elif cmd == "wakeups":
+        wakeups(args[0])
     elif cmd == "unmapped":
         unmapped(args[0], int(args[1]), int(args[2]))
     elif cmd == "json":

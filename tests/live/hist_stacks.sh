@@ -7,7 +7,7 @@
 #              the global tracing state (its stacktrace options) as before.
 # requires: root, syscalls tracepoints; bpftrace for the peer check
 . tests/live/lib.sh
-plan 9
+plan 10
 need_root hist_stacks || exit 0
 before=$(global_state)
 PY=tests/live/hist_stack_check.py
@@ -35,7 +35,7 @@ if command -v bpftrace > /dev/null; then
 	wait_for 30 attached || { stop_bpftrace $bt; bt=; }
 fi
 ft hist_stack_user_callers 0 hist -e $EV --key kstack,ustack -f -o $OUT/hstk.dat -- \
-	$WL/stackcalls $A $B 500 > $OUT/hstk.fold 2> $OUT/hstk.err
+	$WL/stackcalls $A $B 1000 > $OUT/hstk.fold 2> $OUT/hstk.err
 [ -n "$bt" ] && stop_bpftrace $bt
 
 # hist_stack_user_callers: the workload's design: leaf's calls under caller_a, A of them,
@@ -76,7 +76,7 @@ echo "# $r"
 name=hist_stack_file
 ft $name 0 hist -i $OUT/hstk.dat -e $EV --key kstack,ustack -f > $OUT/hstk-file.fold \
 	2> $OUT/hstk-file.err
-if cmp -s $OUT/hstk.fold $OUT/hstk-file.fold; then
+if [ -s $OUT/hstk.fold ] && cmp -s $OUT/hstk.fold $OUT/hstk-file.fold; then
 	pass $name
 else
 	fail $name "$(diff $OUT/hstk.fold $OUT/hstk-file.fold | head -5)"
@@ -119,6 +119,23 @@ else
 fi
 echo "# $r"
 
+# hist_stack_unread_records: a whole-system recording with kernel stacks of wakeups
+# beside interrupt, softirq and timer records that hist does not read: every wakeup's
+# stack is a wakeup's (the tracepoint lies inside try_to_wake_up, or a remote wakeup's
+# sched_ttwu_pending), never the stack of a record hist passed over (before: 356 of
+# 1045 wakeups under handlers' stacks, where a wakeup made from idle got none)
+name=hist_stack_unread_records
+ft $name 0 record -o $OUT/hstk-wk.dat -e sched:sched_wakeup -e irq:irq_handler_entry \
+	-e irq:softirq_entry -e timer:hrtimer_expire_entry offcpu -d 2 > /dev/null 2>&1
+ft $name 0 hist -i $OUT/hstk-wk.dat -e sched:sched_wakeup --key kstack -f \
+	> $OUT/hstk-wk.fold 2> /dev/null
+if r=$(python3 $PY wakeups $OUT/hstk-wk.fold 2>&1); then
+	pass $name
+else
+	fail $name "$r"
+fi
+echo "# $r"
+
 # hist_stack_bad_usage: a stack as --value, in --filter, -f without a stack key: exit 2,
 # one line each
 name=hist_stack_bad_usage
@@ -129,7 +146,6 @@ for args in "--value kstack" "--filter kstack==1" "-f" "--svg $OUT/x.svg"; do
 	rc=$?
 	[ $rc = 2 ] && [ "$(wc -l < $OUT/hstk-bad.err)" = 1 ] || r+="'$args': exit $rc, $(head -c 200 $OUT/hstk-bad.err); "
 done
-[ -e $OUT/x.svg ] && r+="--svg left a file; "
 if [ -z "$r" ]; then
 	pass $name
 else

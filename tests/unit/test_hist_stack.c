@@ -44,11 +44,13 @@ static const char *const formats[] = {
 static const char kallsyms[] =
 	"ffffffff81000100 T f1\nffffffff81000200 T f2\nffffffff81000300 T f3\n"
 	"ffffffff81000400 T f4\nffffffff81000500 T fx\nffffffff81000600 T f6\n"
-	"ffffffff81000700 T f7\nffffffff81000800 T f8\nffffffff81000900 T f9\n";
+	"ffffffff81000700 T f7\nffffffff81000800 T f8\nffffffff81000900 T f9\n"
+	"ffffffff81000a00 T f10\n";
 
-/* A record: hist's event (H) with its key, another event (X), a kernel stack in
-   function fN (K), an empty user stack (U), lost events (L). */
-enum { H, X, K, U, L };
+/* A record: hist's event (H) with its key, another event (X), one no analyzer reads
+   (O: the pipeline hands on its place), a kernel stack in function fN (K), an empty
+   user stack (U), lost events (L). */
+enum { H, X, O, K, U, L };
 struct rec {
 	int	kind, n;
 };
@@ -117,7 +119,8 @@ static void feed(struct run *r, const struct rec *recs, int n)
 		memcpy(b + 4, &pid, 4);
 		memcpy(b + 8, &key, 4);
 		ev.type = recs[i].kind == K ? FT_EV_KSTACK : recs[i].kind == U ? FT_EV_USTACK :
-			  recs[i].kind == L ? FT_EV_LOST : FT_EV_TP;
+			  recs[i].kind == L ? FT_EV_LOST : recs[i].kind == O ? FT_EV_UNKNOWN :
+			  FT_EV_TP;
 		ev.id = recs[i].kind == L ? -1 : type;
 		ip = 0xffffffff81000010ULL + 0x100ULL * recs[i].n;
 		if (recs[i].kind == K)
@@ -161,7 +164,8 @@ static void play(unsigned int have, const struct rec *recs, int n, const char *w
  * test_stack_nesting - kernel stacks only: 1 plain; 3 made by an interrupt between 2
  * and 2's stack; another event's record (and its stack) between 4 and 4's stack; 5
  * whose stack never came, under 6 whose did; lost events end the waits of 8 and 5; 9
- * after them. Rows of one count print in the order their records were counted.
+ * after them; a record no analyzer reads (and its stack) between 10 and 10's stack.
+ * Rows of one count print in the order their records were counted.
  */
 static void test_stack_nesting(void **state)
 {
@@ -171,12 +175,13 @@ static void test_stack_nesting(void **state)
 		{ H, 4 }, { X, 0 }, { K, 5 }, { K, 4 },
 		{ H, 5 }, { H, 6 }, { K, 6 },
 		{ H, 8 }, { L, 0 }, { H, 9 }, { K, 9 },
+		{ H, 10 }, { O, 0 }, { K, 7 }, { K, 10 },
 	};
 
 	(void)state;
 	play(KERNEL, recs, N(recs),
 	     "1;f1 1\n3;f3 1\n2;f2 1\n4;f4 1\n6;f6 1\n8;[no kernel stack] 1\n"
-	     "5;[no kernel stack] 1\n9;f9 1\n");
+	     "5;[no kernel stack] 1\n9;f9 1\n10;f10 1\n");
 }
 
 /*
@@ -196,12 +201,28 @@ static void test_stack_nmi(void **state)
 	play(BOTH, recs, N(recs), "7;f7 1\n8;f8 1\n9;f9 1\n2;f2 1\n1;f1 1\n");
 }
 
+/*
+ * test_stack_file_no_user - a file holds the user_stack format but no user stacks:
+ * each record is counted when the next comes, not kept waiting for a user stack
+ * (the rows in the order of their records)
+ */
+static void test_stack_file_no_user(void **state)
+{
+	static const struct rec recs[] = {
+		{ H, 1 }, { K, 1 }, { H, 2 }, { K, 2 }, { H, 3 }, { K, 3 },
+	};
+
+	(void)state;
+	play(BOTH, recs, N(recs), "1;f1 1\n2;f2 1\n3;f3 1\n");
+}
+
 /* main - the cases */
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stack_nesting),
 		cmocka_unit_test(test_stack_nmi),
+		cmocka_unit_test(test_stack_file_no_user),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
