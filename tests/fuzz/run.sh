@@ -70,9 +70,14 @@ seeds() {
 	tdat)
 		$B/mkseed tests/data/cap-sleeper "$d/v6.dat" || return 1
 		# the same, zeros after the last CPU's data so that its length picks profile
-		# (names[8] of fuzz_tdat's 9) with no -B (size / 9 % 3 == 0): its samples read
+		# (fuzz_tdat: the registry's analyzer size % N, -B none when size / N % 3 == 0):
+		# its samples read
+		local all=($(analyzers)) i=0 n e
+		while [ $i -lt ${#all[@]} ] && [ "${all[i]}" != profile ]; do i=$((i + 1)); done
+		[ $i -lt ${#all[@]} ] || return 1
 		n=$(stat -c %s "$d/v6.dat")
-		{ cat "$d/v6.dat"; head -c $(( (8 - n % 27 + 27) % 27 )) /dev/zero; } > "$d/v6-profile.dat"
+		e=$((3 * ${#all[@]}))
+		{ cat "$d/v6.dat"; head -c $(( (i - n % e + e) % e )) /dev/zero; } > "$d/v6-profile.dat"
 		if command -v trace-cmd > /dev/null; then
 			trace-cmd convert -i "$d/v6.dat" -o "$d/v7.dat" --file-version 7 \
 				--compression none > /dev/null 2>&1
@@ -134,9 +139,9 @@ for name in "${names[@]}"; do
 		[ -n "$(ls $reg 2>/dev/null)" ] && skip fuzz_${name}_regressions "fuzz_$name is not built"
 		continue
 	fi
-	# the saved crashes: each must now run clean
+	# the saved crashes: each must now run clean (fuzz_tdat: through every analyzer)
 	if [ -n "$(ls $reg 2>/dev/null)" ]; then
-		if $bin $reg/* > $W/$name-regress.log 2>&1; then
+		if FT_FUZZ_EVERY=1 $bin $reg/* > $W/$name-regress.log 2>&1; then
 			pass fuzz_${name}_regressions
 		else
 			fail fuzz_${name}_regressions "$(grep -m1 -E 'ERROR|runtime error' $W/$name-regress.log)"
