@@ -102,14 +102,23 @@ seeds() {
 		done
 		;;
 	options)
-		# byte 0 picks the analyzer (registry order), then NUL-separated words
-		printf '\0-p\0001,2\0-C\0000-1\0-d\0000.5\0--json\0001\0003' > "$d/runqlat"
-		printf '\1-s\0-w\0--time\0001,5\0-i\0x.dat' > "$d/timehist"
-		printf '\3--top\0005\0--min-us\00010\0--\0sleep\0001' > "$d/wakeup"
-		printf '\4-u\0--state\0D\0-m\0001000\0-f\0--svg\0o.svg' > "$d/offcpu"
-		printf '\5-u\0-F\0--min-us\0005\0libc:malloc\0syscall:read\0--method\0graph' > "$d/funclat"
-		printf '\6-o\0t.dat\0runqlat\0-e\0sched:sched_switch' > "$d/record"
-		printf '\7timehist -s\0runqlat -P\0-i\0x.dat\0wakeup --top 3' > "$d/report"
+		# byte 0 picks the analyzer (its place in the registry: lib.sh's analyzers),
+		# then NUL-separated words
+		local all=($(analyzers)) i w
+		for i in "${!all[@]}"; do
+			case ${all[i]} in
+			runqlat)	w='-p\0001,2\0-C\0000-1\0-d\0000.5\0--json\0001\0003' ;;
+			timehist)	w='-s\0-w\0--time\0001,5\0-i\0x.dat' ;;
+			wakeup)		w='--top\0005\0--min-us\00010\0--\0sleep\0001' ;;
+			offcpu)		w='-u\0--state\0D\0-m\0001000\0-f\0--svg\0o.svg' ;;
+			profile)	w='-F\099\0--offcpu\0--state\0S\0-f\0--pprof\0p.pb.gz' ;;
+			funclat)	w='-u\0-F\0--min-us\0005\0libc:malloc\0syscall:read\0--method\0graph' ;;
+			hist)		w='-e\0sched:sched_switch\0--key\0prev_pid,prev_comm\0--filter\0prev_pid > 1' ;;
+			*)		continue ;;
+			esac
+			{ printf "\\$(printf %03o $i)"; printf -- "$w"; } > "$d/${all[i]}"
+		done
+		[ -s "$d/runqlat" ] || return 1
 		;;
 	cfi)
 		# .eh_frame, its header and .debug_frame of the system's libc and ld.so and of

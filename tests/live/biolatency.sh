@@ -223,8 +223,9 @@ name=biolatency_flags_sync_write
 ft $name 0 biolatency -F --json -i $OUT/bio-live.dat > $OUT/bio-flags.json 2> $OUT/bio-flags.err
 ft $name 0 biolatency -D --json -i $OUT/bio-live.dat > $OUT/bio-file.json 2>> $OUT/bio-flags.err
 if python3 - $OUT/bio-flags.json $OUT/bio-file.json $MAJMIN $N <<'PY'
-import json, sys
-f, d = (json.loads(open(p).read().strip().splitlines()[-1]) for p in sys.argv[1:3])
+import sys
+from pct_check import last_json
+f, d = (last_json(p) for p in sys.argv[1:3])
 disk, n = sys.argv[3], int(sys.argv[4])
 others = sum(g["hist"]["count"] for g in d["groups"] if g["disk"] != disk)
 flags = {g["flags"]: g["hist"]["count"] for g in f["groups"]}
@@ -258,8 +259,9 @@ name=biolatency_min_us_threshold
 ft $name 0 biolatency --min-us 16 -i $OUT/bio-live.dat > $OUT/bio-16.txt 2>&1
 rows=$(awk -v d=$MAJMIN '$4 == d' $OUT/bio-16.txt | wc -l)
 want=$(python3 -c '
-import json, sys
-j = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+import sys
+from pct_check import last_json
+j = last_json(sys.argv[1])
 g = next(g["hist"] for g in j["groups"] if g["disk"] == sys.argv[2])
 print(sum(b["count"] for b in g["buckets"] if b["low"] >= 16))' $OUT/bio-file.json $MAJMIN)
 if [ "$rows" -eq "$want" ] && [ "$rows" -gt 0 ] && [ "$rows" -lt $N ]; then
@@ -271,8 +273,9 @@ fi
 # The live run's histogram of the loop device equals its own recording's.
 name=biolatency_live_equals_file
 if python3 - $OUT/bio-live.json $OUT/bio-file.json $DEV $MAJMIN <<'PY'
-import json, sys
-a, b = (json.loads(open(p).read().strip().splitlines()[-1]) for p in sys.argv[1:3])
+import sys
+from pct_check import last_json
+a, b = (last_json(p) for p in sys.argv[1:3])
 ga = next(g["hist"] for g in a["groups"] if g["disk"] == sys.argv[3])
 gb = next(g["hist"] for g in b["groups"] if g["disk"] == sys.argv[4])
 sys.exit(0 if ga == gb and a["total"] == b["total"] else 1)
@@ -321,8 +324,9 @@ ft $name 0 biolatency -D --json -- python3 $OUT/bio-same.py $LOOP 3000 > $OUT/bi
 	2> $OUT/bio-same.err
 w1=$(writes)
 if python3 - $OUT/bio-same.json $DEV $((w1 - w0)) <<'PY'
-import json, sys
-j = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+import sys
+from pct_check import last_json
+j = last_json(sys.argv[1])
 g = next(g for g in j["groups"] if g["disk"] == sys.argv[2])
 timed, amb, early = g["hist"]["count"], g["ambiguous"], g["not_issued_in_trace"]
 print("# %s: %d timed, %d ambiguous, %d without issue; the disk counted %s" %

@@ -409,8 +409,9 @@ known_calls() {
 file_equals_live() {
 	local same
 
-	same=$(python3 -c "import json, sys
-a, b = (json.loads(open(f).read().strip().splitlines()[-1]) for f in sys.argv[1:3])
+	same=$(python3 -c "import sys
+from pct_check import last_json
+a, b = (last_json(f) for f in sys.argv[1:3])
 print(a['functions'] == b['functions'] and a['functions'][0]['hist']['count'] >= int(sys.argv[3]))" \
 		$Q/$2.out $Q/$3.out $4 2>&1)
 	if ok $2 && ok $3 && [ "$same" = True ]; then
