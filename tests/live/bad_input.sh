@@ -112,14 +112,13 @@ cases=(
 	"hist_capture_lacks_event|1|hist -i tests/data/tdat-v7-zstd-cpus-0125.dat -e syscalls:sys_enter_read|which the capture lacks"
 )
 # Every tracing command: the same mistakes with the common options, one line each. The
-# analyzers are the registry's (lib.sh's analyzers), so a new one is covered here; NEEDS
-# holds what an analyzer cannot run without (its PATTERN, hist's event).
-declare -A NEEDS=([funclat]=syscall:read [funccount]=vfs_read [hist]="-e syscalls:sys_enter_read")
+# analyzers are the registry's (lib.sh's analyzers), so a new one is covered here, with
+# what it cannot run without (lib.sh's analyzer_args).
 tracers=()
-for n in $(analyzers) record; do
-	tracers+=("$n ${NEEDS[$n]}")
+for n in $(analyzers); do
+	tracers+=("$n $(analyzer_args $n)")
 done
-tracers[-1]="record -o $OUT/bad-rec.dat"
+tracers+=("record -o $OUT/bad-rec.dat")
 for cmd in "${tracers[@]}"; do
 	n=${cmd%% *}
 	notrace="not a trace.dat file" tracerc=1

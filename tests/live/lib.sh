@@ -262,6 +262,16 @@ analyzers() {
 		grep -vxE 'record|report|stat|flamegraph|list|reset'
 }
 
+# analyzer_args NAME: what analyzer NAME cannot run without (a PATTERN, hist's event),
+# for the checks that run every analyzer; nothing for the others
+analyzer_args() {
+	case $1 in
+	funclat)	echo syscall:read ;;
+	funccount)	echo vfs_read ;;
+	hist)		printf '%s\n' '-e syscalls:sys_enter_read' ;;
+	esac
+}
+
 # bt_start OUT READY ARGS...: start `bpftrace ARGS` (our child; a prefix applies to it:
 # BPFTRACE_MAP_KEYS_MAX=N bt_start ...) with its output in OUT (stderr too, unless
 # BT_ERR=FILE takes it) and wait up to 30 s for READY, a command ("": a line "ready" in
