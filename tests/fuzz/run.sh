@@ -70,9 +70,14 @@ seeds() {
 	tdat)
 		$B/mkseed tests/data/cap-sleeper "$d/v6.dat" || return 1
 		# the same, zeros after the last CPU's data so that its length picks profile
-		# (names[8] of fuzz_tdat's 9) with no -B (size / 9 % 3 == 0): its samples read
+		# (fuzz_tdat: the registry's analyzer size % N, -B none when size / N % 3 == 0):
+		# its samples read
+		local all=($(analyzers)) i=0 n e
+		while [ $i -lt ${#all[@]} ] && [ "${all[i]}" != profile ]; do i=$((i + 1)); done
+		[ $i -lt ${#all[@]} ] || return 1
 		n=$(stat -c %s "$d/v6.dat")
-		{ cat "$d/v6.dat"; head -c $(( (8 - n % 27 + 27) % 27 )) /dev/zero; } > "$d/v6-profile.dat"
+		e=$((3 * ${#all[@]}))
+		{ cat "$d/v6.dat"; head -c $(( (i - n % e + e) % e )) /dev/zero; } > "$d/v6-profile.dat"
 		if command -v trace-cmd > /dev/null; then
 			trace-cmd convert -i "$d/v6.dat" -o "$d/v7.dat" --file-version 7 \
 				--compression none > /dev/null 2>&1
@@ -97,14 +102,23 @@ seeds() {
 		done
 		;;
 	options)
-		# byte 0 picks the analyzer (registry order), then NUL-separated words
-		printf '\0-p\0001,2\0-C\0000-1\0-d\0000.5\0--json\0001\0003' > "$d/runqlat"
-		printf '\1-s\0-w\0--time\0001,5\0-i\0x.dat' > "$d/timehist"
-		printf '\3--top\0005\0--min-us\00010\0--\0sleep\0001' > "$d/wakeup"
-		printf '\4-u\0--state\0D\0-m\0001000\0-f\0--svg\0o.svg' > "$d/offcpu"
-		printf '\5-u\0-F\0--min-us\0005\0libc:malloc\0syscall:read\0--method\0graph' > "$d/funclat"
-		printf '\6-o\0t.dat\0runqlat\0-e\0sched:sched_switch' > "$d/record"
-		printf '\7timehist -s\0runqlat -P\0-i\0x.dat\0wakeup --top 3' > "$d/report"
+		# byte 0 picks the analyzer (its place in the registry: lib.sh's analyzers),
+		# then NUL-separated words
+		local all=($(analyzers)) i w
+		for i in "${!all[@]}"; do
+			case ${all[i]} in
+			runqlat)	w='-p\0001,2\0-C\0000-1\0-d\0000.5\0--json\0001\0003' ;;
+			timehist)	w='-s\0-w\0--time\0001,5\0-i\0x.dat' ;;
+			wakeup)		w='--top\0005\0--min-us\00010\0--\0sleep\0001' ;;
+			offcpu)		w='-u\0--state\0D\0-m\0001000\0-f\0--svg\0o.svg' ;;
+			profile)	w='-F\099\0--offcpu\0--state\0S\0-f\0--pprof\0p.pb.gz' ;;
+			funclat)	w='-u\0-F\0--min-us\0005\0libc:malloc\0syscall:read\0--method\0graph' ;;
+			hist)		w='-e\0sched:sched_switch\0--key\0prev_pid,prev_comm\0--filter\0prev_pid > 1' ;;
+			*)		continue ;;
+			esac
+			{ printf "\\$(printf %03o $i)"; printf -- "$w"; } > "$d/${all[i]}"
+		done
+		[ -s "$d/runqlat" ] || return 1
 		;;
 	cfi)
 		# .eh_frame, its header and .debug_frame of the system's libc and ld.so and of
@@ -134,9 +148,9 @@ for name in "${names[@]}"; do
 		[ -n "$(ls $reg 2>/dev/null)" ] && skip fuzz_${name}_regressions "fuzz_$name is not built"
 		continue
 	fi
-	# the saved crashes: each must now run clean
+	# the saved crashes: each must now run clean (fuzz_tdat: through every analyzer)
 	if [ -n "$(ls $reg 2>/dev/null)" ]; then
-		if $bin $reg/* > $W/$name-regress.log 2>&1; then
+		if FT_FUZZ_EVERY=1 $bin $reg/* > $W/$name-regress.log 2>&1; then
 			pass fuzz_${name}_regressions
 		else
 			fail fuzz_${name}_regressions "$(grep -m1 -E 'ERROR|runtime error' $W/$name-regress.log)"

@@ -15,7 +15,7 @@ for f in small-section budget cpu-id; do
 	python3 tests/live/tdat_craft.py $f $OUT/tdat-$f.dat
 done
 
-# name | exit status | command line | a word the error line must contain
+# name | exit status (or several: 1,2) | command line | a word the error line must contain
 cases=(
 	"unknown_command|2|nosuch|unknown command"
 	"unknown_option|2|runqlat --bogus|unknown option"
@@ -111,20 +111,25 @@ cases=(
 	"hist_bad_top|2|hist -e a:b --top 0|invalid value"
 	"hist_capture_lacks_event|1|hist -i tests/data/tdat-v7-zstd-cpus-0125.dat -e syscalls:sys_enter_read|which the capture lacks"
 )
-# Every tracing command: the same mistakes with the common options, one line each.
-for cmd in runqlat timehist latency wakeup offcpu "funclat syscall:read" "funccount vfs_read" \
-	   hardirqs softirqs "hist -e syscalls:sys_enter_read" "record -o $OUT/bad-rec.dat"; do
+# Every tracing command: the same mistakes with the common options, one line each. The
+# analyzers are the registry's (lib.sh's analyzers), so a new one is covered here, with
+# what it cannot run without (lib.sh's analyzer_args).
+tracers=()
+for n in $(analyzers); do
+	tracers+=("$n $(analyzer_args $n)")
+done
+tracers+=("record -o $OUT/bad-rec.dat")
+for cmd in "${tracers[@]}"; do
 	n=${cmd%% *}
 	notrace="not a trace.dat file" tracerc=1
 	[ $n = record ] && notrace="does not read one" tracerc=2
-	nopid="no process" pidrc=1
-	[[ $n = *irqs ]] && nopid="belong to no task" pidrc=2
 	cases+=(
 		"${n}_unknown_option|2|$cmd --bogus|unknown option"
 		"${n}_bad_number|2|$cmd -d abc|invalid value"
 		"${n}_bad_buffer|2|$cmd -b 99999999999|invalid value"
 		"${n}_bad_cpus|2|$cmd -C 0-9999|invalid value"
-		"${n}_dead_pid|$pidrc|$cmd -p $dead -d 1|$nopid"
+		# a task's, or a usage error where the events belong to no task (interrupts, I/O)
+		"${n}_dead_pid|1,2|$cmd -p $dead -d 1|no process\\|belong to no task"
 		"${n}_not_a_trace_file|$tracerc|$cmd -i $OUT/noexec|$notrace"
 		"${n}_unwritable_output|1|$cmd -d 0.1 -o /nonexistent/dir/x.dat|cannot write"
 		"${n}_output_is_a_directory|1|$cmd -d 0.1 -o $OUT|cannot write"
@@ -145,9 +150,11 @@ cases+=(
 	"report_not_a_trace_file|1|report -i $OUT/noexec timehist|not a trace.dat file"
 )
 # Not root: each command that traces, and reset
-notroot=("runqlat -d 1" "timehist -d 1" "latency -d 1" "wakeup -d 1" "offcpu -d 1"
-	 "funclat syscall:read -d 1" "funccount vfs_read -d 1" "hardirqs -d 1" "softirqs -d 1"
-	 "hist -e syscalls:sys_enter_read -d 1" "record -o $OUT/nr.dat -d 1" "reset")
+notroot=()
+for cmd in "${tracers[@]}"; do
+	notroot+=("$cmd -d 1")
+done
+notroot+=(reset)
 # a result for each case, each not-root run, and four more below
 plan $((${#cases[@]} + ${#notroot[@]} + 4))
 # errors found while parsing: the same as root or not
@@ -163,6 +170,7 @@ fi
 # state_before and state_changed)
 for c in "${cases[@]}"; do
 	IFS='|' read -r name want args word <<< "$c"
+	want=${want//,/|}
 	name=bad_input_$name
 	if [ -z "$root" ] && [[ "$args" != flamegraph* ]] && ! grep -qE "$parse_errors" <<< "$word"; then
 		skip $name "needs root"
@@ -180,6 +188,8 @@ for c in "${cases[@]}"; do
 		fail $name "$lines lines on stderr: $(tr '\n' '|' < $OUT/bad.err)"
 	elif ! grep -q "$word" $OUT/bad.err; then
 		fail $name "error line lacks '$word': $(cat $OUT/bad.err)"
+	elif grep -q 'belong to no task' $OUT/bad.err && [ $rc != 2 ]; then
+		fail $name "exit status $rc for a usage error: $(cat $OUT/bad.err)"
 	elif [ -s $OUT/bad.out ]; then
 		fail $name "output on stdout: $(head -1 $OUT/bad.out)"
 	elif [ -n "$changed" ]; then

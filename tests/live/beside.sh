@@ -81,10 +81,7 @@ peers_start() {
 			[ "$a" = ack ] || why+="perf sched record did not start: $(tail -1 $OUT/beside-$tag.perflog) "
 			;;
 		bt)
-			bpftrace tests/live/beside.bt $NAP > $OUT/beside-$tag.bt 2>&1 &
-			bt=$!
-			wait_for 30 grep -q '^ready' $OUT/beside-$tag.bt ||
-				why+="bpftrace did not attach: $(grep -m1 ERROR $OUT/beside-$tag.bt) "
+			bt_start $OUT/beside-$tag.bt "" tests/live/beside.bt $NAP || why+="$bt_why "
 			;;
 		esac
 	done

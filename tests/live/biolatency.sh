@@ -64,17 +64,14 @@ tracepoint:block:block_rq_complete /args->dev == $KDEV/ {
 }
 END { clear(@s); clear(@q); }
 BT
-bpftrace $OUT/bio.bt > $OUT/bio-bt.out 2>&1 &
-bt=$!
-# "Attaching" comes before the probes are: write the warm-up sector until bpftrace has
-# seen it complete (probes attach in order, so issue and insert are on by then)
+# ready: write the warm-up sector until bpftrace has seen it complete (probes attach in
+# order, so issue and insert are on by then)
 warm() {
 	dd if=/dev/zero of=$LOOP bs=4096 count=1 seek=$((WARM / 8)) oflag=direct status=none
 	grep -q '^ready' $OUT/bio-bt.out
 }
-if ! wait_for 30 warm; then
-	kill $bt 2>/dev/null
-	fail biolatency_matches_bpftrace "bpftrace did not attach: $(grep ERROR $OUT/bio-bt.out | tail -1)"
+if ! bt_start $OUT/bio-bt.out warm $OUT/bio.bt; then
+	fail biolatency_matches_bpftrace "$bt_why"
 	skip_rest "bpftrace did not attach (biolatency_matches_bpftrace)"
 	exit 0
 fi
@@ -89,7 +86,8 @@ stop_bpftrace $bt
 group() {
 	python3 - "$@" <<'PY'
 import json, sys
-j = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+from pct_check import last_json
+j = last_json(sys.argv[1])
 print(json.dumps(next((g["hist"] for g in j["groups"] if g.get(sys.argv[2]) == sys.argv[3]), {})))
 PY
 }
@@ -189,10 +187,9 @@ name=biolatency_min_us_json_rows
 ft $name 0 biolatency -Q --min-us 0 --json -i $OUT/bio-live.dat > $OUT/bio-rows.json \
 	2> $OUT/bio-rows.err
 if r=$(python3 - $OUT/bio-rows.json $OUT/bio-queued.txt $MAJMIN $N <<'PY'
-import json, sys
-lines = open(sys.argv[1]).read().splitlines()
-objs = [json.loads(l) for l in lines]
-rows = [o for o in objs if o.get('type') == 'row']
+import sys
+from pct_check import json_lines, json_rows
+objs, rows = json_lines(sys.argv[1]), json_rows(sys.argv[1])
 last = objs[-1] if objs else {}
 mine = sorted((r['sector'], round(r['queued_ns'] / 1e6, 3), round(r['latency_ns'] / 1e6, 3))
               for r in rows if r['dev'] == sys.argv[3] and r['analyzer'] == 'biolatency')
@@ -226,8 +223,9 @@ name=biolatency_flags_sync_write
 ft $name 0 biolatency -F --json -i $OUT/bio-live.dat > $OUT/bio-flags.json 2> $OUT/bio-flags.err
 ft $name 0 biolatency -D --json -i $OUT/bio-live.dat > $OUT/bio-file.json 2>> $OUT/bio-flags.err
 if python3 - $OUT/bio-flags.json $OUT/bio-file.json $MAJMIN $N <<'PY'
-import json, sys
-f, d = (json.loads(open(p).read().strip().splitlines()[-1]) for p in sys.argv[1:3])
+import sys
+from pct_check import last_json
+f, d = (last_json(p) for p in sys.argv[1:3])
 disk, n = sys.argv[3], int(sys.argv[4])
 others = sum(g["hist"]["count"] for g in d["groups"] if g["disk"] != disk)
 flags = {g["flags"]: g["hist"]["count"] for g in f["groups"]}
@@ -261,8 +259,9 @@ name=biolatency_min_us_threshold
 ft $name 0 biolatency --min-us 16 -i $OUT/bio-live.dat > $OUT/bio-16.txt 2>&1
 rows=$(awk -v d=$MAJMIN '$4 == d' $OUT/bio-16.txt | wc -l)
 want=$(python3 -c '
-import json, sys
-j = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+import sys
+from pct_check import last_json
+j = last_json(sys.argv[1])
 g = next(g["hist"] for g in j["groups"] if g["disk"] == sys.argv[2])
 print(sum(b["count"] for b in g["buckets"] if b["low"] >= 16))' $OUT/bio-file.json $MAJMIN)
 if [ "$rows" -eq "$want" ] && [ "$rows" -gt 0 ] && [ "$rows" -lt $N ]; then
@@ -274,8 +273,9 @@ fi
 # The live run's histogram of the loop device equals its own recording's.
 name=biolatency_live_equals_file
 if python3 - $OUT/bio-live.json $OUT/bio-file.json $DEV $MAJMIN <<'PY'
-import json, sys
-a, b = (json.loads(open(p).read().strip().splitlines()[-1]) for p in sys.argv[1:3])
+import sys
+from pct_check import last_json
+a, b = (last_json(p) for p in sys.argv[1:3])
 ga = next(g["hist"] for g in a["groups"] if g["disk"] == sys.argv[3])
 gb = next(g["hist"] for g in b["groups"] if g["disk"] == sys.argv[4])
 sys.exit(0 if ga == gb and a["total"] == b["total"] else 1)
@@ -324,8 +324,9 @@ ft $name 0 biolatency -D --json -- python3 $OUT/bio-same.py $LOOP 3000 > $OUT/bi
 	2> $OUT/bio-same.err
 w1=$(writes)
 if python3 - $OUT/bio-same.json $DEV $((w1 - w0)) <<'PY'
-import json, sys
-j = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+import sys
+from pct_check import last_json
+j = last_json(sys.argv[1])
 g = next(g for g in j["groups"] if g["disk"] == sys.argv[2])
 timed, amb, early = g["hist"]["count"], g["ambiguous"], g["not_issued_in_trace"]
 print("# %s: %d timed, %d ambiguous, %d without issue; the disk counted %s" %

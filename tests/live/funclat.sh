@@ -146,9 +146,9 @@ name=funclat_min_us_json_rows
 BUSYFN_TIMES=1 ft $name 0 funclat --min-us 0 --json $BF:busy_wait -- $BF 5 20 3 100 \
 	> $OUT/fl-rows.json 2> $OUT/fl-rows.err
 if r=$(python3 - $OUT/fl-rows.json $OUT/fl-rows.err <<'PY'
-import json, sys
-objs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-rows = [o for o in objs if o.get('type') == 'row']
+import sys
+from pct_check import json_lines, json_rows
+objs, rows = json_lines(sys.argv[1]), json_rows(sys.argv[1])
 own = [(int(l.split()[1]), float(l.split()[2])) for l in open(sys.argv[2]) if l.startswith('call ')]
 got = [(r['ret'], r['latency_ns'] / 1e3, r['comm']) for r in rows]
 print(f'{len(rows)} rows {[g[0] for g in got]}, own {[o[0] for o in own]}; last line final: '

@@ -213,11 +213,8 @@ tracepoint:syscalls:sys_enter_read {
 	if (comm == "ftscope-hdd" && args->count == 1) { @n = count(); }
 }
 BT
-	bpftrace $OUT/hist.bt > $OUT/hist-bt.out 2>&1 &
-	bt=$!
-	if ! wait_for 30 grep -q '^ready' $OUT/hist-bt.out; then
-		stop_bpftrace $bt
-		fail $name "bpftrace did not attach: $(grep -m1 ERROR $OUT/hist-bt.out)"
+	if ! bt_start $OUT/hist-bt.out "" $OUT/hist.bt; then
+		fail $name "$bt_why"
 	else
 		ft $name 0 hist -e $READ --filter 'count == 1' --json -- $DD if=/dev/zero \
 			of=/dev/null bs=1 count=5000 > $OUT/hist-peer.json 2> $OUT/hist-peer.err

@@ -158,12 +158,9 @@ tracepoint:${ev} {
 }
 BT
 	[ "$cf" = comm ] && sed -i 's/args->comm/comm/' $OUT/hist-pf.bt
-	bpftrace $OUT/hist-pf.bt > $OUT/hist-pf.bto 2>&1 &
-	bt=$!
 	# the probe fires on any task's event: wait until one has
-	if ! wait_for 30 grep -q '^ready' $OUT/hist-pf.bto; then
-		stop_bpftrace $bt
-		fail $name "bpftrace did not attach: $(grep -m1 ERROR $OUT/hist-pf.bto)"
+	if ! bt_start $OUT/hist-pf.bto "" $OUT/hist-pf.bt; then
+		fail $name "$bt_why"
 		return
 	fi
 	ft $name 0 hist $raw -e $ev --key $field --filter "$cf == ftscope-hpy" --json \

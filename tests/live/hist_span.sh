@@ -68,9 +68,7 @@ attached() {
 }
 bt=
 if command -v bpftrace > /dev/null; then
-	bpftrace $OUT/hs.bt > $OUT/hs-bt.out 2>&1 &
-	bt=$!
-	wait_for 30 attached || { stop_bpftrace $bt; bt=; }
+	bt_start $OUT/hs-bt.out attached $OUT/hs.bt
 fi
 
 # The run both checks read: ftscope follows napclock (200 naps of 3 ms), bpftrace beside.

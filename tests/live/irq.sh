@@ -146,18 +146,15 @@ hard_check() {
 	fi
 }
 keys=65536
-BPFTRACE_MAP_KEYS_MAX=$keys bpftrace -k $D/bt.bt > $D/bt.out 2> $D/bt.err &
-bp=$!
-# "Attaching" comes before the probes are: "ready" once each has fired
-if ! wait_for 30 poke; then
-	stop_bpftrace $bp
-	fail $name "bpftrace did not start: $(head -2 $D/bt.err | tr '\n' '|')"
+# "ready" once each probe has fired
+if ! BPFTRACE_MAP_KEYS_MAX=$keys BT_ERR=$D/bt.err bt_start $D/bt.out poke -k $D/bt.bt; then
+	fail $name "$bt_why"
 	fail $name2 "bpftrace did not start"
 else
 	ft $name 0 hardirqs --dist -N --json -- dd if=/dev/zero of=$D/w.dat bs=4k count=2000 \
 		oflag=direct > $D/ht.json 2> $D/ht.err
-	sk=$(skipped $bp)
-	stop_bpftrace $bp
+	sk=$(skipped $bt)
+	stop_bpftrace $bt
 	# Every line handled 100 times or more (the disk's here; the others 0 .. 4 times):
 	# entries and timed handlers 0 .. the skipped + 1.5% more in ftscope (measured 0 ..
 	# +5 beyond them in 119 runs, +18 in one: the tasks above); mean -28% .. 0%, p50
@@ -210,17 +207,14 @@ bt_check() {
 		fail $name "$(grep -v '^OK$' <<< "$r" | tr '\n' '|')"
 	fi
 }
-# "Attaching" comes before the probes are: "ready" once each has fired
+# "ready" once each probe has fired
 keys=65536
-BPFTRACE_MAP_KEYS_MAX=$keys bpftrace $D/si.bt > $D/si-bt.out 2> $D/si-bt.err &
-bp=$!
-if ! wait_for 30 grep -q '^ready' $D/si-bt.out; then
-	stop_bpftrace $bp
-	fail $name "bpftrace did not start: $(head -2 $D/si-bt.err | tr '\n' '|')"
+if ! BPFTRACE_MAP_KEYS_MAX=$keys BT_ERR=$D/si-bt.err bt_start $D/si-bt.out "" $D/si.bt; then
+	fail $name "$bt_why"
 	fail $name2 "bpftrace did not start"
 else
 	ft $name 0 softirqs -N --json -- bash $D/work.sh > $D/st.json 2> $D/st.err
-	stop_bpftrace $bp
+	stop_bpftrace $bt
 	# Handler time: ftscope's mean -12% .. +12% of bpftrace's, p50 -6% .. +6%, both
 	# vectors. Measured: mean -8.5 .. +6.6%, p50 -3.4 .. +3.4%; bpftrace's entry and exit
 	# probes cost the same (net_rx's sums 16 ns apart over 200 once), but the host or an

@@ -27,6 +27,9 @@ WL=tests/workloads
 T=/sys/kernel/tracing
 OUT=${OUT:-tests/out}
 mkdir -p "$OUT"
+# the checkers' shared readers (pct_check.py: --json output; offcpu_check.py: folded
+# stacks) for any python3 a script runs, its own lines included (python3 - <<PY)
+export PYTHONPATH=$PWD/tests/live${PYTHONPATH:+:$PYTHONPATH}
 FT_SCRIPT=$(basename "$0" .sh)
 FT_PLAN=0 FT_DONE=0
 # the checks whose ftscope run ended with another status than they stated (ft_status)
@@ -237,6 +240,7 @@ gone() {
 # 5 s, and SIGKILL after 60 s. Returns 1 when it had to be killed.
 stop_bpftrace() {
 	local i
+	[ -n "$1" ] || return 0
 	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		kill -INT $1 2>/dev/null
 		wait_for 5 gone $1 && break
@@ -248,6 +252,49 @@ stop_bpftrace() {
 	fi
 	wait $1
 	return 0
+}
+
+# analyzers: the registry's analyzers (analyzers/registry.c), one a line in its order:
+# the commands `ftscope list` prints but the built-ins (cmd/commands.c), so that a
+# check over every analyzer covers a new one without an edit
+analyzers() {
+	"$FTSCOPE" list 2>/dev/null | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p' |
+		grep -vxE 'record|report|stat|flamegraph|list|reset'
+}
+
+# analyzer_args NAME: what analyzer NAME cannot run without (a PATTERN, hist's event),
+# for the checks that run every analyzer; nothing for the others
+analyzer_args() {
+	case $1 in
+	funclat)	echo syscall:read ;;
+	funccount)	echo vfs_read ;;
+	hist)		printf '%s\n' '-e syscalls:sys_enter_read' ;;
+	esac
+}
+
+# bt_start OUT READY ARGS...: start `bpftrace ARGS` (our child; a prefix applies to it:
+# BPFTRACE_MAP_KEYS_MAX=N bt_start ...) with its output in OUT (stderr too, unless
+# BT_ERR=FILE takes it) and wait up to 30 s for READY, a command ("": a line "ready" in
+# OUT). bpftrace says "Attaching" before its probes are, so a script prints its ready
+# line from a probe that has fired. Sets bt to its pid, returns 0; when it does not
+# attach, stops it, sets bt empty and bt_why to what it said, and returns 1.
+bt_start() {
+	local out=$1 ready=$2 err
+	shift 2
+	err=${BT_ERR:-$out}
+	if [ -n "$BT_ERR" ]; then
+		bpftrace "$@" > "$out" 2> "$BT_ERR" &
+	else
+		bpftrace "$@" > "$out" 2>&1 &
+	fi
+	bt=$!
+	[ -n "$ready" ] || ready="grep -q ^ready $out"
+	# shellcheck disable=SC2086
+	wait_for 30 $ready && return 0
+	bt_why="bpftrace did not attach: $(grep -m1 ERROR "$err" || head -2 "$err" | tr '\n' '|')"
+	stop_bpftrace $bt
+	bt=
+	return 1
 }
 
 # has_threads PID N: does process PID have at least N threads?
@@ -270,7 +317,7 @@ our_instance() {
 
 # json EXPR FILE: evaluate a python expression over the JSON object j of FILE's last line
 json() {
-	python3 -c "import json,sys; j=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print($1)" "$2"
+	python3 -c "import sys; from pct_check import last_json; j = last_json(sys.argv[1]); print($1)" "$2"
 }
 
 # guest NAME SCRIPT [VAR=VALUE...]: run tests/qemu/SCRIPT in a full kernel under QEMU
@@ -372,8 +419,9 @@ known_calls() {
 file_equals_live() {
 	local same
 
-	same=$(python3 -c "import json, sys
-a, b = (json.loads(open(f).read().strip().splitlines()[-1]) for f in sys.argv[1:3])
+	same=$(python3 -c "import sys
+from pct_check import last_json
+a, b = (last_json(f) for f in sys.argv[1:3])
 print(a['functions'] == b['functions'] and a['functions'][0]['hist']['count'] >= int(sys.argv[3]))" \
 		$Q/$2.out $Q/$3.out $4 2>&1)
 	if ok $2 && ok $3 && [ "$same" = True ]; then

@@ -44,8 +44,9 @@ rss() {
 # check NAME JSON KSTATS: events processed == kept by the kernel, lost == dropped, per CPU
 check() {
 	python3 - "$2" "$3" <<'PYEOF'
-import json, sys
-j = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+import sys
+from pct_check import last_json
+j = last_json(sys.argv[1])
 k = [list(map(int, l.split())) for l in open(sys.argv[2]) if l.strip()]
 kept = sum(r + e for r, e, x in k)
 dropped = [x for r, e, x in k]

@@ -35,13 +35,7 @@ BT
 bt=
 btwhy="bpftrace not installed (scripts/install-deps.sh installs it)"
 if command -v bpftrace >/dev/null; then
-	bpftrace $OUT/off.bt > $OUT/off-bt.out 2>&1 &
-	bt=$!
-	if ! wait_for 30 grep -q '^ready' $OUT/off-bt.out; then
-		kill $bt 2>/dev/null
-		bt=
-		btwhy="bpftrace did not attach: $(grep -m1 ERROR $OUT/off-bt.out)"
-	fi
+	bt_start $OUT/off-bt.out "" $OUT/off.bt || btwhy=$bt_why
 fi
 # one run: 20 x 50 ms asleep in sleep_here, 10 x 100 ms reading a pipe in read_here
 # (its events kept in off.dat, read back by the counts and -m/-M checks below)

@@ -39,11 +39,12 @@ it holds, 1 with the reason otherwise.
                                            user and kernel frames are those of COMM's
                                            largest stack in FOLDED (--delimited)
 """
-import json
 import os
 import re
 import sys
 import xml.dom.minidom
+
+from pct_check import last_json  # the one reader of a --json report
 
 
 def folded(path):
@@ -307,7 +308,7 @@ def cut(path, comm, leaf, n, absent):
 
 def counts(path, text, err, periods, *specs):
     """each SPEC's periods in the --json report at PATH, and the periods line of TEXT"""
-    j = json.loads(open(path).read().strip().splitlines()[-1])
+    j = last_json(path)
     m = re.search(r'^offcpu: (\d+) blocked periods', open(text).read(), re.M)
     printed = int(m.group(1)) if m else None
     stacks = j['stacks']

@@ -16,6 +16,9 @@ The exact value is the one of rank ceil(n * p) in the sorted list. Prints one li
 exits 1 when a percentile is off by more than the documented bound, 1/128 (0.78%, inside
 the 1% goal) of it, plus, for funclat, the rounding of the listed values. Both sides
 come from the same values: no noise to allow for.
+
+It also holds the one reader of ftscope's --json output the checkers share: last_json
+(the report, the last line) and json_rows (the rows streamed before it).
 """
 import json
 import re
@@ -27,6 +30,19 @@ PCTS = ((50, 'p50'), (90, 'p90'), (99, 'p99'))
 def last_json(path):
     """the JSON object on the last line of an ftscope --json output"""
     return json.loads(open(path).read().strip().splitlines()[-1])
+
+
+def json_lines(path):
+    """every line of an ftscope --json output as an object, in order: the rows streamed
+    as they come, then the report"""
+    return [json.loads(line) for line in open(path) if line.strip()]
+
+
+def json_rows(path, analyzer=None):
+    """the row lines ({"analyzer": NAME, "type": "row", ...}) of an ftscope --json
+    output, in order; of ANALYZER's only, when given"""
+    return [o for o in json_lines(path)
+            if o.get('type') == 'row' and analyzer in (None, o.get('analyzer'))]
 
 
 def nearest_rank(vals, pct):

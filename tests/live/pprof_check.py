@@ -47,6 +47,8 @@ import re
 import subprocess
 import sys
 
+from offcpu_check import folded as folded_frames, offwin  # the readers offcpu_check owns
+
 SAMPLE = re.compile(r'^\s*(-?\d+(?:\s+-?\d+)*):((?:\s+\d+)*)\s*$')
 LABEL = re.compile(r'(\w+):\[([^\]]*)\]')
 LOC = re.compile(r'^\s*(\d+): (0x[0-9a-f]+) (?:M=(\d+) )?(?:\[F\] )?(.*)$')
@@ -87,14 +89,12 @@ def raw(path):
 
 
 def folded(path):
-    """(stack, value) per folded line, the off-CPU marks' "_[o]" dropped"""
+    """(stack, value) per folded line (offcpu_check's reader), the off-CPU marks' "_[o]"
+    dropped, a frame no symbol covers as [unknown] (pprof's name for it)"""
     rows = []
-    for line in open(path):
-        m = re.match(r'^(.*) (\d+)$', line.rstrip('\n'))
-        if m:
-            stack = re.sub(r'_\[o\]$', '', m.group(1))
-            stack = ';'.join('[unknown]' if UNNAMED.match(f) else f for f in stack.split(';'))
-            rows.append((stack, int(m.group(2))))
+    for frames, v in folded_frames(path):
+        frames[-1] = re.sub(r'_\[o\]$', '', frames[-1])
+        rows.append((';'.join('[unknown]' if UNNAMED.match(f) else f for f in frames), v))
     return rows
 
 
@@ -226,14 +226,6 @@ def check_top(path, fold, div):
         flat = rows.get(fn, (0, 0))[0] / div
         if not v <= flat < v + keys[fn]:
             return f'{fn}: flat {flat:.0f}, the folded leaves {v} ({keys[fn]} lines)'
-    return None
-
-
-def offwin(err, comm):
-    for line in open(err):
-        f = dict(x.split('=', 1) for x in line.split()[1:] if '=' in x)
-        if line.startswith('offwin ') and f.get('comm') == comm:
-            return {k: int(v) for k, v in f.items() if k != 'comm'}
     return None
 
 

@@ -10,10 +10,9 @@ numbers and exits 0 when it holds, 1 with the reason on its last line otherwise.
                        (OUT: the slow-call list, then the report) against the
                        workload's own time of each of its naps (NAPS)
 """
-import json
 import sys
 
-from pct_check import last_json  # the one reader of a --json output
+from pct_check import json_rows, last_json  # the readers of --json output
 
 # knowncalls N makes N getppid calls and N one-byte reads of /dev/zero. Its startup
 # (the dynamic loader, glibc 2.36) adds one read() (libc's ELF header: ksys_read and
@@ -74,11 +73,9 @@ def bucket(ns):
 def check_naps(out, naps, func):
     """count, each call, the mean, the max and the histogram's buckets against the
     workload's own times"""
-    text = open(out).read().strip().splitlines()
-    j = json.loads(text[-1])
+    j = last_json(out)
     # --min-us with --json: each call a row line before the report's
-    rows = [json.loads(line) for line in text[:-1] if line.startswith('{')]
-    rows = [r for r in rows if r.get('type') == 'row']
+    rows = json_rows(out)
     lat = [r['latency_ns'] for r in rows]
     names = {r['func'] for r in rows}
     wl = [int(line.split()[2]) for line in open(naps) if line.startswith('nap ')]

@@ -13,12 +13,9 @@ need_root rebuilt_runqlat_sleeper_cpu0 || exit 0
 # watch NAME COMM: start the bpftrace oracle for tasks named COMM; 1 (a FAIL printed)
 # when it does not attach (install-deps.sh --tests installs it: not a reason to skip)
 watch() {
-	BPFTRACE_MAP_KEYS_MAX=200000 bpftrace tests/live/rebuilt.bt "$2" > $OUT/$name.bt.out 2>&1 &
-	bt=$!
-	if ! wait_for 30 grep -q '^ready' $OUT/$name.bt.out; then
-		kill $bt 2>/dev/null
-		wait $bt 2>/dev/null
-		fail "$1" "bpftrace did not attach: $(grep -m1 ERROR $OUT/$name.bt.out)"
+	if ! BPFTRACE_MAP_KEYS_MAX=200000 bt_start $OUT/$name.bt.out "" tests/live/rebuilt.bt "$2"
+	then
+		fail "$1" "$bt_why"
 		return 1
 	fi
 }

@@ -82,15 +82,15 @@ ft $name 0 report --json -i $F timehist 'wakeup --min-us 0' runqlat > $OUT/rep-r
 ft $name 0 timehist --json -i $F > $OUT/rep-rows-th.json 2> /dev/null
 ft $name 0 wakeup --min-us 0 --json -i $F > $OUT/rep-rows-wk.json 2> /dev/null
 if r=$(python3 - $OUT/rep-rows.json $OUT/rep-rows-th.json $OUT/rep-rows-wk.json <<'PY'
-import json, sys
-def lines(path):
-    try:
-        return [json.loads(l) for l in open(path) if l.strip()]
-    except ValueError as e:
-        sys.exit(f'{path}: not JSON lines ({e})')
-rep, th, wk = (lines(p) for p in sys.argv[1:4])
-rows = lambda objs, a: [o for o in objs if o.get('type') == 'row' and o['analyzer'] == a]
-last = rep[-1] if rep else {}
+import sys
+from pct_check import json_lines, json_rows
+rep, th, wk = sys.argv[1:4]
+try:
+    last = (json_lines(rep) or [{}])[-1]
+    got = {(p, a): json_rows(p, a) for p in (rep, th, wk) for a in ('timehist', 'wakeup')}
+except ValueError as e:
+    sys.exit(f'not JSON lines ({e})')
+rows = lambda p, a: got[p, a]
 names = [x['analyzer'] for x in last.get('reports', [])]
 print(f'{len(rows(rep, "timehist"))} timehist rows ({len(rows(th, "timehist"))} alone), '
       f'{len(rows(rep, "wakeup"))} wakeup rows ({len(rows(wk, "wakeup"))} alone), reports {names}')

@@ -3,12 +3,11 @@
 """Checks for tests/live/sched.sh: parse timehist rows (ours and perf's), latency
 tables and wakeup JSON, and compare them with known answers or with each other.
 Each check prints one line of what it measured; exit status 1 when it fails."""
-import json
 import re
 import statistics
 import sys
 
-from pct_check import last_json  # the one reader of a --json output
+from pct_check import json_lines, json_rows, last_json  # the readers of --json output
 
 ROW = re.compile(r'^\s*(\d+\.\d+) \[(\d+)\]\s+(?:[ sim]+\s+)?(.*?)\s+(\d+\.\d{3})\s+'
                  r'(\d+\.\d{3})\s+(\d+\.\d{3})\s*(.*)$')
@@ -154,7 +153,7 @@ def agree(th_path, lat_path, comm, rows_path=None):
     unmeasured delays"""
     th, lat = last_json(th_path), last_json(lat_path)
     if rows_path:
-        rows = [json.loads(line) for line in open(rows_path) if '"type":"row"' in line]
+        rows = json_rows(rows_path)
         unm = sum(1 for r in rows if r['event'] == 'switch' and not r['delay_measured'])
         if unm != th['delays_unmeasured']:
             done(False, f'{unm} rows with delay_measured false, summary {th["delays_unmeasured"]}')
@@ -292,8 +291,7 @@ def stream(path):
 def stream_json(path):
     """--min-us 0 --json: a row line for each wakeup the histogram counts, before the
     report's line; the rows are --top's list (all of them), latency for latency"""
-    objs = [json.loads(line) for line in open(path) if line.strip()]
-    rows = [o for o in objs if o.get('type') == 'row']
+    objs, rows = json_lines(path), json_rows(path)
     last = objs[-1] if objs else {}
     if not rows or 'final' not in last or 'type' in last:
         done(False, f'{len(rows)} rows; the last line is not the report')
@@ -481,8 +479,8 @@ def json_runs(self_path, json_path):
     switches lie outside), the sum the summary's run_ns to the ns; the last line the
     summary"""
     tid, own = runner_runs(self_path)
-    objs = [json.loads(line) for line in open(json_path) if line.strip()]
-    rows = [o['run_ns'] for o in objs if o.get('type') == 'row' and o['event'] == 'switch'
+    objs = json_lines(json_path)
+    rows = [o['run_ns'] for o in json_rows(json_path) if o['event'] == 'switch'
             and o['tid'] == tid]
     last = objs[-1] if objs else {}
     task = next((t for t in last.get('tasks', []) if t['tid'] == tid), None)

@@ -9,22 +9,12 @@ import re
 import sys
 from collections import Counter
 
+from offcpu_check import folded  # the one reader of folded stacks
+
 
 def die(msg):
     print(msg)
     sys.exit(1)
-
-
-def folded(path):
-    """[(frames, count)] of a folded file"""
-    rows = []
-    for line in open(path):
-        line = line.rstrip('\n')
-        if not line:
-            continue
-        stack, _, n = line.rpartition(' ')
-        rows.append((stack.split(';'), int(n)))
-    return rows
 
 
 def nm_ranges(path):

@@ -18,8 +18,9 @@ TL=$WL/threadlife
 # of its threads' tids (the oracle: the workload's own getpid()/gettid() lines)
 groups_check() {
 	python3 - "$1" "$2" <<'PY'
-import json, re, sys
-j = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+import re, sys
+from pct_check import last_json
+j = last_json(sys.argv[1])
 out = open(sys.argv[2]).read()
 pid = int(re.search(r'^pid=(\d+)', out, re.M).group(1))
 tids = {int(t) for t, g in re.findall(r'^tid=(\d+) tgid=(\d+)', out, re.M) if int(g) == pid}

@@ -358,9 +358,10 @@ if [ $have_tc = 0 ]; then
 	skip $name "no trace-cmd"
 elif r=$(python3 - $OUT/cj-live.json $OUT/cj-file.json $OUT/cj-both.json \
 	"$(trace-cmd report -i $OUT/cj.dat 2>/dev/null | grep -c ' \[000\] ')" 2>&1 <<'PY'
-import json, sys
+import sys
+from pct_check import last_json
 def foot(path):
-    j = json.loads(open(path).read().strip().splitlines()[-1])
+    j = last_json(path)
     return j['events'], j['lost_per_cpu'], j['switch_ins_reconstructed_per_cpu']
 live, file, both, tc = foot(sys.argv[1]), foot(sys.argv[2]), foot(sys.argv[3]), int(sys.argv[4])
 if live != file or live[0] != tc or live[1][1] or live[2][1] or both[0] <= live[0]:
@@ -482,8 +483,9 @@ ft tracedat_pid_threads_born_at_start 0 runqlat --json -i $OUT/tm.dat > $OUT/tm-
 	2> $OUT/tm-file.err
 wait $tm
 r=$(python3 -c '
-import json, sys
-a, b = (json.loads(open(f).read().splitlines()[-1])["total"] for f in sys.argv[1:3])
+import sys
+from pct_check import last_json
+a, b = (last_json(f)["total"] for f in sys.argv[1:3])
 print(a["count"], b["count"], "same" if a == b else "differ")' $OUT/tm-live.json $OUT/tm-file.json 2>&1)
 set -- $r
 if [ "$3" = same ] && [ "$1" -ge 1000 ]; then

@@ -21,6 +21,7 @@
 #include "events/tasks.h"
 #include "lib/pidset.h"
 #include "output/json.h"
+#include "tests/unit/harness.h"
 #include "tests/unit/sched_events.h"
 
 #define MS	1000000ULL
@@ -296,15 +297,9 @@ static const struct ft_event hop[] = {
 static void run_hop(const struct ft_analyzer *a, const char *opts, char *out, size_t len)
 {
 	struct ft_event evs[5], synth[FT_CHAIN_MAX_SYNTH];
-	struct ft_tasks tasks;
-	struct ft_env env = { .out = stdout, .json = true, .tasks = &tasks, .ncpus = 2,
-			      .have = FT_NEED(FT_EV_SWITCH) | FT_NEED(FT_EV_WAKING) };
-	void *priv = calloc(1, a->priv_size);
-	FILE *f = fmemopen(out, len, "w");
-	struct ft_report r = { .f = f, .final = true };
-	struct ft_json j;
 	struct ft_chain c;
-	int i, k, n;
+	struct ut_run r;
+	int i, n;
 
 	memcpy(evs, hop, sizeof(evs));
 	for (i = 0; i < 5; i++)
@@ -312,27 +307,20 @@ static void run_hop(const struct ft_analyzer *a, const char *opts, char *out, si
 			evs[i].sw.prev_comm = evs[i].sw.next_comm = comm_t;
 		else
 			evs[i].wk.comm = comm_t;
-	ft_tasks_init(&tasks, false);
 	assert_int_equal(ft_chain_init(&c, 2, NULL), 0);
-	for (; *opts; opts++)
-		assert_int_equal(a->cli.parse_opt(priv, *opts, NULL), 0);
-	assert_int_equal(a->init(priv, &env), 0);
+	ut_start(&r, a);
+	r.env.json = true;
+	r.env.have = FT_NEED(FT_EV_SWITCH) | FT_NEED(FT_EV_WAKING);
+	ut_opts(&r, opts);
+	ut_init(&r);
 	for (i = 0; i < 5; i++) {
 		n = ft_chain_feed(&c, &evs[i], synth);
-		for (k = 0; k < n; k++)
-			a->event(priv, &synth[k]);
-		a->event(priv, &evs[i]);
+		ut_feed(&r, synth, n);
+		ut_feed(&r, &evs[i], 1);
 	}
-	ft_json_init(&j, f);
-	r.json = &j;
-	ft_json_obj_begin(&j, NULL);
-	a->report(priv, &r);
-	ft_json_obj_end(&j);
-	fclose(f);
-	a->fini(priv);
+	snprintf(out, len, "%s", ut_report(&r, true));
+	ut_finish(&r);
 	ft_chain_fini(&c);
-	ft_tasks_fini(&tasks);
-	free(priv);
 }
 
 /* ev_resume - @pid returns to user space (rseq_update) */

@@ -27,6 +27,7 @@
 #include "lib/util.h"
 #include "output/hist.h"
 #include "output/line.h"
+#include "tests/unit/harness.h"
 #include "tests/unit/sched_events.h"
 
 #define K618	"tests/data/k6.18"
@@ -298,23 +299,15 @@ static struct ft_event ev_wake(uint64_t ts, int cpu, int by, int pid)
 static void run_runqlat(const struct ft_event *evs, int n, char *out, size_t len)
 {
 	extern const struct ft_analyzer ft_runqlat;
-	struct ft_tasks tasks;
-	struct ft_env env = { .out = stdout, .tasks = &tasks };
-	void *priv = calloc(1, ft_runqlat.priv_size);
-	FILE *f = fmemopen(out, len, "w");
-	struct ft_report r = { .f = f, .final = true };
-	int i;
+	struct ut_run r;
 
-	ft_tasks_init(&tasks, false);
-	assert_int_equal(ft_runqlat.cli.parse_opt(priv, 'u', NULL), 0);
-	assert_int_equal(ft_runqlat.init(priv, &env), 0);
-	for (i = 0; i < n; i++)
-		ft_runqlat.event(priv, &evs[i]);
-	ft_runqlat.report(priv, &r);
-	fclose(f);
-	ft_runqlat.fini(priv);
-	ft_tasks_fini(&tasks);
-	free(priv);
+	ut_start(&r, &ft_runqlat);
+	r.env.ncpus = 0;
+	ut_opts(&r, "u");
+	ut_init(&r);
+	ut_feed(&r, evs, n);
+	snprintf(out, len, "%s", ut_report(&r, false));
+	ut_finish(&r);
 }
 
 /* wakeup -> switch-in and preemption -> switch-in, in BCC's layout */
@@ -356,34 +349,21 @@ static void test_offcpu_unseen_switch_in(void **state)
 		ev_switch(51000000, 1, 7, 0, 'S'),	/* woke on CPU 1 unseen, sleeps again */
 		ev_switch(101000000, 1, 0, 7, 'R'),	/* seen back on CPU 1 */
 	};
-	struct ft_tasks tasks;
-	struct ft_env env = { .out = stdout, .tasks = &tasks, .ncpus = 2, .live = false };
-	void *priv = calloc(1, ft_offcpu.priv_size);
-	char out[4096] = { 0 };
-	FILE *f = fmemopen(out, sizeof(out), "w");
-	struct ft_report r = { .f = f, .final = true };
 	unsigned long long us = 0;
 	char *line, *save = NULL;
-	size_t i;
+	struct ut_run r;
 
-	ft_tasks_init(&tasks, false);
-	assert_int_equal(ft_offcpu.cli.parse_opt(priv, 'f', NULL), 0);
-	assert_int_equal(ft_offcpu.init(priv, &env), 0);
-	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
-		ft_offcpu.event(priv, &evs[i]);
-	r.footer = f;
-	ft_offcpu.report(priv, &r);
-	fclose(f);
+	ut_start(&r, &ft_offcpu);
+	ut_opts(&r, "f");
+	ut_init(&r);
+	ut_feed(&r, evs, sizeof(evs) / sizeof(evs[0]));
+	ut_report(&r, false);
 	/* folded lines "t[;STACK] US" (no stacks here): both periods, 50 ms each */
-	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+	for (line = strtok_r(r.text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		if (line[0] == 't' && (line[1] == ';' || line[1] == ' '))
 			us += strtoull(strrchr(line, ' ') + 1, NULL, 10);
 	assert_int_equal(us, 100000);
-	ft_offcpu.fini(priv);
-	if (ft_offcpu.free)
-		ft_offcpu.free(priv);
-	ft_tasks_fini(&tasks);
-	free(priv);
+	ut_finish(&r);
 }
 
 /* The kernel symbols of the offcpu --stacks perf tests' samples. */
@@ -403,12 +383,8 @@ static void perf_run(const struct ft_sample *smp, size_t ns, const struct ft_eve
 	extern const struct ft_analyzer ft_offcpu;
 	char ksyms[] = "/tmp/ftscope-test-ksyms-XXXXXX";
 	int fd = mkstemp(ksyms);
-	struct ft_tasks tasks;
-	struct ft_env env = { .out = stdout, .tasks = &tasks, .ncpus = 2, .live = false,
-			      .kallsyms = ksyms };
-	void *priv = calloc(1, ft_offcpu.priv_size);
 	const struct option *o;
-	FILE *f;
+	struct ut_run r;
 	size_t i;
 
 	assert_true(fd >= 0);
@@ -416,32 +392,27 @@ static void perf_run(const struct ft_sample *smp, size_t ns, const struct ft_eve
 				 "ffffffff81002000 T k_later\nffffffff81003000 T k_eight\n"
 				 "ffffffff81004000 T k_end\n") > 0, 1);
 	close(fd);
-	ft_tasks_init(&tasks, false);
+	ut_start(&r, &ft_offcpu);
+	r.env.kallsyms = ksyms;
 	for (o = ft_offcpu.cli.longopts; strcmp(o->name, "stacks"); o++)
 		;
-	assert_int_equal(ft_offcpu.cli.parse_opt(priv, o->val, "perf"), 0);
-	assert_int_equal(ft_offcpu.cli.parse_opt(priv, 'f', NULL), 0);
-	assert_non_null(ft_offcpu.sampling(priv));
-	assert_int_equal(ft_offcpu.init(priv, &env), 0);
+	ut_opt(&r, o->val, "perf");
+	ut_opts(&r, "f");
+	assert_non_null(ft_offcpu.sampling(r.priv));
+	ut_init(&r);
 	for (i = 0; i < ns; i++)
-		ft_offcpu.sample(priv, &smp[i]);
+		ft_offcpu.sample(r.priv, &smp[i]);
+	out[0] = '\0';
 	for (i = 0; i < ne; i++) {
-		ft_offcpu.event(priv, &evs[i]);
-		if (i + 1 == cut && i + 1 < ne) {
-			f = fmemopen(out, len, "w");
-			ft_offcpu.report(priv, &(struct ft_report){ .f = f, .footer = f,
-								    .interval = true });
-			fclose(f);
-		}
+		ut_feed(&r, &evs[i], 1);
+		if (i + 1 == cut && i + 1 < ne)
+			snprintf(out, len, "%s",
+				 ut_report_as(&r, (struct ft_report){ .interval = true }, false));
 	}
-	f = fmemopen(out + strlen(out), len - strlen(out), "w");
-	ft_offcpu.report(priv, &(struct ft_report){ .f = f, .footer = f, .final = true });
-	fclose(f);
+	snprintf(out + strlen(out), len - strlen(out), "%s", ut_report(&r, false));
 	unlink(ksyms);
-	*sn = ((struct offcpu *)priv)->sn;
-	ft_offcpu.fini(priv);
-	ft_tasks_fini(&tasks);
-	free(priv);
+	*sn = ((struct offcpu *)r.priv)->sn;
+	ut_finish(&r);
 }
 
 /*

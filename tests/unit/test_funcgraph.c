@@ -24,9 +24,8 @@
 #include "analyzers/analyzer.h"
 #include "cmd/options.h"
 #include "events/decode.h"
-#include "events/tasks.h"
 #include "events/tep.h"
-#include "output/json.h"
+#include "tests/unit/harness.h"
 #include "tracer/probes.h"
 
 #define MAX_LINES	512
@@ -183,14 +182,12 @@ static void run(const char *dir, bool times)
 	struct tep_event *ent, *ex;
 	struct tep_format_field *efunc, *edepth, *xfunc, *xdepth, *xcall, *xret, *etype, *epid;
 	struct ft_decoder dec;
-	struct ft_tasks tasks;
 	struct ft_funcs funcs = { 0 }, *pr = &funcs;
-	struct ft_env env = { .out = stdout, .tasks = &tasks, .funcs = &funcs };
+	struct ut_run r;
 	struct expect want;
-	char *text, *json = NULL;
-	size_t len, jlen = 0;
-	void *priv;
-	FILE *f;
+	const char *json;
+	char *text;
+	size_t len;
 	uint64_t mask;
 	unsigned long long count, sum, unpaired;
 	int i, j;
@@ -234,8 +231,9 @@ static void run(const char *dir, bool times)
 					     FT_FC_GRAPH_EXIT), 0);
 
 	/* funclat, told about every function of the trace (as a kernel address each) */
-	priv = calloc(1, ft_funclat.priv_size);
-	assert_non_null(priv);
+	ut_start(&r, &ft_funclat);
+	r.env.funcs = &funcs;
+	r.env.ncpus = 0;
 	pr->fn = calloc(MAX_FUNCS, sizeof(*pr->fn));
 	assert_non_null(pr->fn);
 	for (i = 0; i < nlines; i++) {
@@ -251,8 +249,7 @@ static void run(const char *dir, bool times)
 		}
 	}
 	pr->used = FT_FM_GRAPH;
-	ft_tasks_init(&tasks, false);
-	assert_int_equal(ft_funclat.init(priv, &env), 0);
+	ut_init(&r);
 
 	for (i = 0; i < nlines; i++) {
 		const struct gline *g = &lines[i];
@@ -279,22 +276,10 @@ static void run(const char *dir, bool times)
 			assert_int_equal(ev.fc.rettime, g->rettime);
 		}
 		ev.common_pid = g->pid;
-		ft_funclat.event(priv, &ev);
+		ut_feed(&r, &ev, 1);
 	}
 
-	f = open_memstream(&json, &jlen);
-	assert_non_null(f);
-	{
-		struct ft_json j;
-		struct ft_report r = { .f = f, .final = true };
-
-		ft_json_init(&j, f);
-		r.json = &j;
-		ft_json_obj_begin(&j, NULL);
-		ft_funclat.report(priv, &r);
-		ft_json_obj_end(&j);
-	}
-	fclose(f);
+	json = ut_report(&r, true);
 	assert_int_equal(sscanf(strstr(json, "\"total\":"), "\"total\":{\"unit\":\"ns\",\"count\":%llu,"
 				"\"sum_ns\":%llu", &count, &sum), 2);
 	assert_int_equal(sscanf(strstr(json, "\"unpaired\":"), "\"unpaired\":%llu", &unpaired), 1);
@@ -305,12 +290,8 @@ static void run(const char *dir, bool times)
 	assert_int_equal(count, want.count);
 	assert_int_equal(sum, want.sum);
 	assert_int_equal(unpaired, want.unpaired);
-	free(json);
-	ft_funclat.fini(priv);
-	ft_funclat.free(priv);
+	ut_finish(&r);
 	ft_funcs_free(&funcs);
-	free(priv);
-	ft_tasks_fini(&tasks);
 	ft_decoder_fini(&dec);
 	tep_free(tep);
 }

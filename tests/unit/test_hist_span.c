@@ -15,14 +15,10 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <traceevent/event-parse.h>
 
 #include "analyzers/analyzer.h"
 #include "analyzers/hist_span.h"
-#include "events/tasks.h"
-#include "events/tep.h"
-#include "events/tp.h"
-#include "output/json.h"
+#include "tests/unit/harness.h"
 
 extern const struct ft_analyzer ft_hist;
 
@@ -61,44 +57,21 @@ struct opt {
 	const char	*arg;
 };
 
-/* The analyzer under test, with its output. */
-struct run {
-	void			*priv;
-	struct tep_handle	*tep;
-	struct ft_tasks		tasks;
-	struct ft_env		env;
-};
-
 /* start - hist with options @o, checked, its tracepoints resolved, initialised */
-static void start(struct run *r, const struct opt *o, int n)
+static void start(struct ut_run *r, const struct opt *o, int n)
 {
-	struct ft_tp *tp;
-	char err[256];
-	unsigned int i;
+	int i;
 
-	memset(r, 0, sizeof(*r));
-	r->priv = calloc(1, ft_hist.priv_size);
-	assert_non_null(r->priv);
-	for (i = 0; i < (unsigned int)n; i++)
-		assert_int_equal(ft_hist.cli.parse_opt(r->priv, o[i].opt, o[i].arg), 0);
-	assert_int_equal(ft_hist.cli.check(r->priv, &r->env), 0);
-	r->tep = tep_alloc();
-	assert_non_null(r->tep);
-	tep_set_long_size(r->tep, 8);
-	tep_set_file_bigendian(r->tep, TEP_LITTLE_ENDIAN);
-	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		assert_int_equal(ft_tep_add_format(r->tep, "span", formats[i], strlen(formats[i])),
-				 0);
-	for (tp = ft_hist.tracepoints(r->priv); tp; tp = tp->next)
-		assert_int_equal(ft_tp_resolve(tp, r->tep, err, sizeof(err)), 0);
-	assert_int_equal(ft_tasks_init(&r->tasks, false), 0);
-	r->env.tasks = &r->tasks;
-	r->env.ncpus = 2;
-	assert_int_equal(ft_hist.init(r->priv, &r->env), 0);
+	ut_start(r, &ft_hist);
+	for (i = 0; i < n; i++)
+		ut_opt(r, o[i].opt, o[i].arg);
+	ut_check(r);
+	ut_formats(r, "span", formats, sizeof(formats) / sizeof(formats[0]));
+	ut_init(r);
 }
 
 /* feed - the records, as the pipeline delivers them (all on CPU 0, by pid 7) */
-static void feed(struct run *r, const struct rec *recs, int n)
+static void feed(struct ut_run *r, const struct rec *recs, int n)
 {
 	unsigned char b[16];
 	int i;
@@ -117,7 +90,7 @@ static void feed(struct run *r, const struct rec *recs, int n)
 		memcpy(b + 4, &pid, 4);
 		memcpy(b + 8, &recs[i].a, 4);
 		memcpy(b + 12, &recs[i].b, 4);
-		ft_hist.event(r->priv, &ev);
+		ut_feed(r, &ev, 1);
 	}
 }
 
@@ -143,17 +116,13 @@ static char *line_of(const char *text, const char *head)
 /* play - run scenario @sc and compare its summary and footer lines */
 static void play(const struct scenario *sc)
 {
-	struct ft_report rep = { .final = true };
-	char *text = NULL, *sum, *foot;
-	size_t len = 0;
-	struct run r;
+	const char *text;
+	char *sum, *foot;
+	struct ut_run r;
 
 	start(&r, sc->o, sc->no);
 	feed(&r, sc->recs, sc->nrecs);
-	rep.f = open_memstream(&text, &len);
-	assert_non_null(rep.f);
-	ft_hist.report(r.priv, &rep);
-	fclose(rep.f);
+	text = ut_report(&r, false);
 	if (getenv("SPAN_SHOW"))
 		fputs(text, stderr);
 	sum = line_of(text, "\ncount ");
@@ -162,12 +131,7 @@ static void play(const struct scenario *sc)
 	assert_string_equal(foot, sc->footer);
 	free(sum);
 	free(foot);
-	free(text);
-	ft_hist.fini(r.priv);
-	ft_hist.free(r.priv);
-	free(r.priv);
-	ft_tasks_fini(&r.tasks);
-	tep_free(r.tep);
+	ut_finish(&r);
 }
 
 /*

@@ -14,13 +14,10 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <traceevent/event-parse.h>
 
 #include "analyzers/analyzer.h"
 #include "events/decode.h"
-#include "events/tep.h"
-#include "events/tp.h"
-#include "output/json.h"
+#include "tests/unit/harness.h"
 
 extern const struct ft_analyzer ft_hardirqs, ft_softirqs;
 
@@ -62,43 +59,20 @@ struct rec {
 	const char	*name;
 };
 
-/* An analyzer under test, with its output. */
-struct run {
-	const struct ft_analyzer	*a;
-	void				*priv;
-	struct tep_handle		*tep;
-	struct ft_env			env;
-	char				*text;
-	size_t				len;
-};
-
 /* start - @a with options @opts (short letters or long ids), its tracepoints resolved */
-static void start(struct run *r, const struct ft_analyzer *a, const int *opts, int nopts)
+static void start(struct ut_run *r, const struct ft_analyzer *a, const int *opts, int nopts)
 {
-	struct ft_tp *tp;
-	char err[256];
-	unsigned int i;
+	int i;
 
-	memset(r, 0, sizeof(*r));
-	r->a = a;
-	r->priv = calloc(1, a->priv_size);
-	assert_non_null(r->priv);
-	for (i = 0; i < (unsigned int)nopts; i++)
-		assert_int_equal(a->cli.parse_opt(r->priv, opts[i], NULL), 0);
-	r->tep = tep_alloc();
-	assert_non_null(r->tep);
-	tep_set_long_size(r->tep, 8);
-	tep_set_file_bigendian(r->tep, TEP_LITTLE_ENDIAN);
-	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		assert_int_equal(ft_tep_add_format(r->tep, "irq", formats[i], strlen(formats[i])), 0);
-	for (tp = a->tracepoints(r->priv); tp; tp = tp->next)
-		assert_int_equal(ft_tp_resolve(tp, r->tep, err, sizeof(err)), 0);
-	r->env.ncpus = 2;
-	assert_int_equal(a->init(r->priv, &r->env), 0);
+	ut_start(r, a);
+	for (i = 0; i < nopts; i++)
+		ut_opt(r, opts[i], NULL);
+	ut_formats(r, "irq", formats, sizeof(formats) / sizeof(formats[0]));
+	ut_init(r);
 }
 
 /* feed - the records, as the pipeline delivers them */
-static void feed(struct run *r, const struct rec *recs, int n)
+static void feed(struct ut_run *r, const struct rec *recs, int n)
 {
 	unsigned char b[64];
 	int i;
@@ -133,38 +107,8 @@ static void feed(struct run *r, const struct rec *recs, int n)
 	}
 }
 
-/* report - the final report, as text or JSON, into r->text */
-static void report(struct run *r, bool json)
-{
-	FILE *f = open_memstream(&r->text, &r->len);
-	struct ft_json j;
-	struct ft_report rep = { .f = f, .final = true };
-
-	assert_non_null(f);
-	if (json) {
-		ft_json_init(&j, f);
-		ft_json_obj_begin(&j, NULL);
-		rep.json = &j;
-	}
-	r->a->report(r->priv, &rep);
-	if (json)
-		ft_json_obj_end(&j);
-	fclose(f);
-}
-
-/* finish - free what start made */
-static void finish(struct run *r)
-{
-	r->a->fini(r->priv);
-	if (r->a->free)
-		r->a->free(r->priv);
-	free(r->priv);
-	free(r->text);
-	tep_free(r->tep);
-}
-
 /* has - does the output hold @s? (print it when not) */
-static void has(const struct run *r, const char *s)
+static void has(const struct ut_run *r, const char *s)
 {
 	if (!strstr(r->text, s))
 		fprintf(stderr, "# missing '%s' in:\n%s\n", s, r->text);
@@ -196,47 +140,47 @@ static const struct rec hard[] = {
 static void test_hardirqs_times(void **state)
 {
 	const int opts[] = { 'N' };
-	struct run r;
+	struct ut_run r;
 
 	start(&r, &ft_hardirqs, opts, 1);
 	feed(&r, hard, sizeof(hard) / sizeof(hard[0]));
-	report(&r, true);
+	ut_report(&r, true);
 	has(&r, "{\"name\":\"eth0\",\"irq\":12,\"count\":3,\"total_ns\":1000,");
 	has(&r, "{\"name\":\"virtio0\",\"irq\":11,\"count\":2,\"total_ns\":3700,");
 	has(&r, "\"unpaired_exits\":3,\"unpaired_entries\":0,\"dropped_after_loss\":1}");
-	finish(&r);
+	ut_finish(&r);
 }
 
 /* test_hardirqs_layout - BCC's table in usecs, ascending; --count; --dist sections */
 static void test_hardirqs_layout(void **state)
 {
 	const int count = 0x100, dist = 0x101;
-	struct run r;
+	struct ut_run r;
 
 	start(&r, &ft_hardirqs, NULL, 0);
 	feed(&r, hard, sizeof(hard) / sizeof(hard[0]));
-	report(&r, false);
+	ut_report(&r, false);
 	has(&r, "HARDIRQ                    TOTAL_usecs\n"
 		"eth0                                 1\n"
 		"virtio0                              3\n");
-	finish(&r);
+	ut_finish(&r);
 	start(&r, &ft_hardirqs, &count, 1);
 	feed(&r, hard, sizeof(hard) / sizeof(hard[0]));
-	report(&r, false);
+	ut_report(&r, false);
 	has(&r, "HARDIRQ                    TOTAL_count\n"
 		"virtio0                              2\n"
 		"eth0                                 3\n");
-	finish(&r);
+	ut_finish(&r);
 	start(&r, &ft_hardirqs, &dist, 1);
 	feed(&r, hard, sizeof(hard) / sizeof(hard[0]));
-	report(&r, false);
+	ut_report(&r, false);
 	/* eth0: 1000 ns = 1 us (slot 1); virtio0: 3 us (slot 2) and 0 us (slot 1) */
 	has(&r, "hardirq = eth0\n     usecs               : count     distribution\n"
 		"         0 -> 1          : 1        |****************************************|\n");
 	has(&r, "\nhardirq = virtio0\n     usecs               : count     distribution\n"
 		"         0 -> 1          : 1        |****************************************|\n"
 		"         2 -> 3          : 1        |****************************************|\n");
-	finish(&r);
+	ut_finish(&r);
 }
 
 /*
@@ -265,11 +209,11 @@ static const struct rec soft[] = {
 static void test_softirqs(void **state)
 {
 	const int opts[] = { 'N' };
-	struct run r;
+	struct ut_run r;
 
 	start(&r, &ft_softirqs, opts, 1);
 	feed(&r, soft, sizeof(soft) / sizeof(soft[0]));
-	report(&r, true);
+	ut_report(&r, true);
 	has(&r, "{\"name\":\"timer\",\"vec\":1,\"count\":2,\"total_ns\":2100,");
 	has(&r, "{\"name\":\"sched\",\"vec\":7,\"count\":1,\"total_ns\":500,");
 	has(&r, "{\"name\":\"net_rx\",\"vec\":3,\"count\":1,\"total_ns\":4000,");
@@ -278,10 +222,10 @@ static void test_softirqs(void **state)
 	has(&r, "{\"name\":\"sched\",\"vec\":7,\"hist\":{\"unit\":\"ns\",\"count\":1,"
 		"\"sum_ns\":2900,");
 	has(&r, "\"unraised_entries\":1,\"unpaired_exits\":0,");
-	finish(&r);
+	ut_finish(&r);
 	start(&r, &ft_softirqs, NULL, 0);
 	feed(&r, soft, sizeof(soft) / sizeof(soft[0]));
-	report(&r, false);
+	ut_report(&r, false);
 	has(&r, "SOFTIRQ          TOTAL_usecs\n"
 		"sched                      0\n"
 		"timer                      2\n"
@@ -289,7 +233,7 @@ static void test_softirqs(void **state)
 	has(&r, "RAISE->ENTRY           COUNT   AVG_usecs   P99_usecs   MAX_usecs\n"
 		"timer                      2         5.3         9.6         9.6\n"
 		"sched                      1         2.9         2.9         2.9\n");
-	finish(&r);
+	ut_finish(&r);
 }
 
 /*
@@ -330,11 +274,11 @@ static const struct rec repeat[] = {
 static void test_softirqs_repeat(void **state)
 {
 	const int opts[] = { 'N' };
-	struct run r;
+	struct ut_run r;
 
 	start(&r, &ft_softirqs, opts, 1);
 	feed(&r, repeat, sizeof(repeat) / sizeof(repeat[0]));
-	report(&r, true);
+	ut_report(&r, true);
 	has(&r, "\"raise_to_entry\":[{\"name\":\"timer\",\"vec\":1,\"hist\":{\"unit\":\"ns\","
 		"\"count\":2,\"sum_ns\":2100,");
 	has(&r, "{\"name\":\"block\",\"vec\":4,\"hist\":{\"unit\":\"ns\",\"count\":1,"
@@ -345,7 +289,7 @@ static void test_softirqs_repeat(void **state)
 		"\"sum_ns\":500,");
 	has(&r, "\"unraised_entries\":1,\"unpaired_exits\":0,\"unpaired_entries\":0,"
 		"\"dropped_after_loss\":0,");
-	finish(&r);
+	ut_finish(&r);
 }
 
 int main(void)

@@ -20,6 +20,7 @@
 #include "events/tasks.h"
 #include "output/flame.h"
 #include "output/json.h"
+#include "harness.h"
 #include "sched_events.h"
 
 #define MS	1000000ULL
@@ -41,41 +42,34 @@ __attribute__((noinline, used)) int user_mid(int x) { return user_leaf(x) * 5 + 
 __attribute__((noinline, used)) int user_main(int x) { return user_mid(x) * 3 + 2; }
 #define U(f)	((uint64_t)(uintptr_t)(f) + 4)	/* inside f: an IP, or a return address */
 
-/* One analyzer run: its private state, tasks and environment. */
-struct run {
-	const struct ft_analyzer	*a;
-	void				*priv;
-	struct ft_tasks			tasks;
-	struct ft_env			env;
-	char				ksyms[64];
-};
+/* The kernel symbols file of the run (one at a time). */
+static char ksyms[64];
 
 /* start - the analyzer with @opts (NULL-ended option letter, argument pairs), ready */
-static void start(struct run *r, const int *opts, const char *const *args)
+static void start(struct ut_run *r, const int *opts, const char *const *args)
 {
+	const struct ft_analyzer *a = ft_analyzer_find("profile");
 	int fd, i;
 
-	memset(r, 0, sizeof(*r));
-	r->a = ft_analyzer_find("profile");
-	assert_non_null(r->a);
-	r->priv = calloc(1, r->a->priv_size);
-	strcpy(r->ksyms, "/tmp/ftscope-prof-ksyms-XXXXXX");
-	fd = mkstemp(r->ksyms);
+	assert_non_null(a);
+	ut_start(r, a);
+	strcpy(ksyms, "/tmp/ftscope-prof-ksyms-XXXXXX");
+	fd = mkstemp(ksyms);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, kallsyms, strlen(kallsyms)), (ssize_t)strlen(kallsyms));
 	close(fd);
-	ft_tasks_init(&r->tasks, false);
-	r->env = (struct ft_env){ .out = stdout, .tasks = &r->tasks, .ncpus = 1, .live = true,
-				  .kallsyms = r->ksyms };
+	r->env.ncpus = 1;
+	r->env.live = true;
+	r->env.kallsyms = ksyms;
 	for (i = 0; opts[i]; i++)
-		assert_int_equal(r->a->cli.parse_opt(r->priv, opts[i], args[i]), 0);
-	assert_int_equal(r->a->cli.check(r->priv, &r->env), 0);
+		ut_opt(r, opts[i], args[i]);
+	ut_check(r);
 	assert_non_null(r->a->sampling(r->priv));
-	assert_int_equal(r->a->init(r->priv, &r->env), 0);
+	ut_init(r);
 }
 
 /* sample - @n samples of @tid in process @pid, @nk kernel then user frames, each @period */
-static void sample(struct run *r, int n, int tid, int pid, uint64_t period, int nk, int nu,
+static void sample(struct ut_run *r, int n, int tid, int pid, uint64_t period, int nk, int nu,
 		   const uint64_t *ip)
 {
 	struct ft_sample s = { .ts = 1, .period = period, .pid = pid, .tid = tid, .nk = nk,
@@ -86,32 +80,16 @@ static void sample(struct run *r, int n, int tid, int pid, uint64_t period, int 
 }
 
 /* finish_as - the final report at @ts into @out (@json: as JSON), then everything freed */
-static void finish_as(struct run *r, uint64_t ts, char *out, size_t len, bool json)
+static void finish_as(struct ut_run *r, uint64_t ts, char *out, size_t len, bool json)
 {
-	FILE *f = fmemopen(out, len, "w");
-	struct ft_report rep = { .f = f, .final = true, .ts = ts };
-	struct ft_json j;
-
-	memset(out, 0, len);
-	if (json) {
-		ft_json_init(&j, f);
-		rep.json = &j;
-		ft_json_obj_begin(&j, NULL);
-	}
-	r->a->report(r->priv, &rep);
-	if (json)
-		ft_json_obj_end(&j);
-	fclose(f);
-	r->a->fini(r->priv);
-	if (r->a->free)
-		r->a->free(r->priv);
-	free(r->priv);
-	ft_tasks_fini(&r->tasks);
-	unlink(r->ksyms);
+	snprintf(out, len, "%s",
+		 ut_report_as(r, (struct ft_report){ .final = true, .ts = ts }, json));
+	ut_finish(r);
+	unlink(ksyms);
 }
 
 /* finish - the final report at @ts as text into @out, then everything freed */
-static void finish(struct run *r, uint64_t ts, char *out, size_t len)
+static void finish(struct ut_run *r, uint64_t ts, char *out, size_t len)
 {
 	finish_as(r, ts, out, len, false);
 }
@@ -120,7 +98,7 @@ static void finish(struct run *r, uint64_t ts, char *out, size_t len)
 static uint64_t st_a[6], st_b[2], st_c[3], st_d[1];
 
 /* samples - 5 a (1 ms), 3 b (1 ms), 1 c (3 ms, recursive), 1 d (2 ms, idle) */
-static void samples(struct run *r)
+static void samples(struct ut_run *r)
 {
 	int tid = 4242, pid = getpid();
 	uint64_t a[6] = { K_LEAF, K_MID, K_ROOT, U(user_leaf), U(user_mid), U(user_main) };
@@ -147,7 +125,7 @@ static void test_profile_text(void **state)
 {
 	static const int opts[] = { 0 };
 	char out[8192];
-	struct run r;
+	struct ut_run r;
 	const char *want =
 		"# Samples: 10 of event 'cpu-clock' (99 Hz)\n"
 		"# Event count (approx.): 13000000\n"
@@ -183,7 +161,7 @@ static void test_profile_top(void **state)
 	static const int opts[] = { 0x103, 0 };
 	static const char *const args[] = { "2", NULL };
 	char out[8192];
-	struct run r;
+	struct ut_run r;
 
 	(void)state;
 	start(&r, opts, args);
@@ -199,7 +177,7 @@ static void test_profile_folded(void **state)
 	static const int opts[] = { 'f', 'F', 0 };
 	static const char *const args[] = { NULL, "499", NULL };
 	char out[4096];
-	struct run r;
+	struct ut_run r;
 
 	(void)state;
 	start(&r, opts, args);
@@ -220,7 +198,7 @@ static void test_profile_kernel_only(void **state)
 	static const int opts[] = { 'K', 'f', 0 };
 	static const char *const args[] = { NULL, NULL, NULL };
 	char out[4096];
-	struct run r;
+	struct ut_run r;
 
 	(void)state;
 	start(&r, opts, args);
@@ -243,7 +221,7 @@ static struct ft_event kstack(uint64_t ts, const uint64_t *ip, int n, int type)
 }
 
 /* off - a switch-out of 7 in @state with its kernel stack and an empty user stack */
-static void off(struct run *r, uint64_t ts, char state, const uint64_t *ip, int n)
+static void off(struct ut_run *r, uint64_t ts, char state, const uint64_t *ip, int n)
 {
 	struct ft_event ev = ev_switch(ts, 0, 7, 0, state);
 
@@ -256,7 +234,7 @@ static void off(struct run *r, uint64_t ts, char state, const uint64_t *ip, int 
 }
 
 /* on - 7 switched in, then @n on-CPU samples of 10 ms */
-static void on(struct run *r, uint64_t ts, int n)
+static void on(struct ut_run *r, uint64_t ts, int n)
 {
 	static const uint64_t ip[2] = { K_LEAF, K_ROOT };
 	struct ft_event ev = ev_switch(ts, 0, 0, 7, 'R');
@@ -280,7 +258,7 @@ static void test_profile_wallclock(void **state)
 	static const uint64_t d_st[2] = { K_SCHED, K_MID };
 	unsigned int need = 0, want = 0;
 	char out[4096];
-	struct run r;
+	struct ut_run r;
 
 	(void)state;
 	start(&r, opts, args);
@@ -315,7 +293,7 @@ static void test_profile_clamp(void **state)
 	struct ft_sample s = { .period = 10 * MS, .pid = 7, .tid = 7, .nk = 2, .ip = ip };
 	struct ft_event ev;
 	char out[4096];
-	struct run r;
+	struct ut_run r;
 
 	(void)state;
 	start(&r, opts, args);
@@ -340,7 +318,7 @@ static void test_profile_wallclock_text(void **state)
 	static const char *const args[] = { NULL, NULL };
 	static const uint64_t s_st[2] = { K_SCHED, K_MID };
 	char out[8192];
-	struct run r;
+	struct ut_run r;
 
 	(void)state;
 	start(&r, opts, args);
@@ -364,7 +342,7 @@ static void test_profile_json(void **state)
 	static const int opts[] = { 0x103, 0 };
 	static const char *const args[] = { "1", NULL };
 	char out[8192];
-	struct run r;
+	struct ut_run r;
 
 	(void)state;
 	start(&r, opts, args);
@@ -405,7 +383,7 @@ static void test_profile_svg(void **state)
 	struct ft_flame *fg = ft_flame_new(false);
 	size_t len = 0;
 	FILE *f;
-	struct run r;
+	struct ut_run r;
 	int fd;
 
 	(void)state;
@@ -439,14 +417,10 @@ static void test_profile_svg(void **state)
 }
 
 /* report_at - one interval report at @ts into @out, the analyzer kept */
-static void report_at(struct run *r, uint64_t ts, char *out, size_t len)
+static void report_at(struct ut_run *r, uint64_t ts, char *out, size_t len)
 {
-	FILE *f = fmemopen(out, len, "w");
-	struct ft_report rep = { .f = f, .interval = true, .ts = ts };
-
-	memset(out, 0, len);
-	r->a->report(r->priv, &rep);
-	fclose(f);
+	snprintf(out, len, "%s",
+		 ut_report_as(r, (struct ft_report){ .interval = true, .ts = ts }, false));
 }
 
 /*
@@ -459,7 +433,7 @@ static void test_profile_intervals(void **state)
 	static const char *const args[] = { NULL, NULL, NULL };
 	static const uint64_t s_st[2] = { K_SCHED, K_MID };
 	char out[4096];
-	struct run r;
+	struct ut_run r;
 
 	(void)state;
 	start(&r, opts, args);

@@ -13,6 +13,7 @@
 
 #include "analyzers/analyzer.h"
 #include "lib/pidset.h"
+#include "harness.h"
 #include "sched_events.h"
 
 extern const struct ft_analyzer ft_timehist;
@@ -43,31 +44,22 @@ static long migrations(const char *out)
 /* run_summary - feed @evs to `timehist -s`, the stream filtered (@filtered) to task 7 */
 static void run_summary(const struct ft_event *evs, int n, bool filtered, char *out, size_t len)
 {
-	struct ft_tasks tasks;
 	struct ft_imap traced = { 0 };
-	struct ft_env env = { .out = stdout, .tasks = &tasks, .ncpus = 2 };
-	void *priv = calloc(1, ft_timehist.priv_size);
-	FILE *f = fmemopen(out, len, "w");
-	struct ft_report r = { .f = f, .final = true };
-	int i;
+	struct ut_run r;
 
-	ft_tasks_init(&tasks, false);
+	ut_start(&r, &ft_timehist);
 	assert_int_equal(ft_imap_init(&traced, 16), 0);
 	if (filtered) {
 		assert_non_null(ft_imap_put_any(&traced, 7, 1));
-		env.traced = &traced;
-		env.filtered_stream = true;
+		r.env.traced = &traced;
+		r.env.filtered_stream = true;
 	}
-	assert_int_equal(ft_timehist.cli.parse_opt(priv, 's', NULL), 0);
-	assert_int_equal(ft_timehist.init(priv, &env), 0);
-	for (i = 0; i < n; i++)
-		ft_timehist.event(priv, &evs[i]);
-	ft_timehist.report(priv, &r);
-	fclose(f);
-	ft_timehist.fini(priv);
-	ft_tasks_fini(&tasks);
+	ut_opts(&r, "s");
+	ut_init(&r);
+	ut_feed(&r, evs, n);
+	snprintf(out, len, "%s", ut_report(&r, false));
+	ut_finish(&r);
 	ft_imap_fini(&traced);
-	free(priv);
 }
 
 /*
