@@ -28,12 +28,7 @@ attached() {
 	$PING 1 0 > /dev/null 2>&1
 	grep -q '^ready' $OUT/hstk-bt.out
 }
-bt=
-if command -v bpftrace > /dev/null; then
-	bpftrace $OUT/hstk.bt > $OUT/hstk-bt.out 2>&1 &
-	bt=$!
-	wait_for 30 attached || { stop_bpftrace $bt; bt=; }
-fi
+bt_start $OUT/hstk-bt.out attached $OUT/hstk.bt
 ft hist_stack_user_callers 0 hist -e $EV --key kstack,ustack -f -o $OUT/hstk.dat -- \
 	$WL/stackcalls $A $B 1000 > $OUT/hstk.fold 2> $OUT/hstk.err
 [ -n "$bt" ] && stop_bpftrace $bt
@@ -64,7 +59,7 @@ echo "# $r"
 # records as ours, with as many frames
 name=hist_stack_matches_bpftrace
 if [ -z "$bt" ]; then
-	fail $name "bpftrace is not installed or did not attach: $(grep -m1 ERROR $OUT/hstk-bt.out 2>/dev/null)"
+	fail $name "$bt_why"
 elif r=$(python3 $PY peer $OUT/hstk.fold $OUT/hstk-bt.out 2>&1); then
 	pass $name
 else

@@ -30,6 +30,13 @@
 #include "events/tp.h"
 #include "output/json.h"
 
+/* The common fields of a hand-written format (ut_formats), before its own. */
+#define UT_COMMON \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
 /* An analyzer under test, with its environment and its last report. */
 struct ut_run {
 	const struct ft_analyzer	*a;

@@ -22,21 +22,16 @@
 
 extern const struct ft_analyzer ft_hist;
 
-#define COMMON	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-
 static const char *const formats[] = {
-	"name: begin\nID: 301\nformat:\n" COMMON
+	"name: begin\nID: 301\nformat:\n" UT_COMMON
 	"\tfield:int key;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"key=%d\", REC->key\n",
-	"name: end\nID: 302\nformat:\n" COMMON
+	"name: end\nID: 302\nformat:\n" UT_COMMON
 	"\tfield:int key;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"key=%d ret=%d\", REC->key, REC->ret\n",
-	"name: sw\nID: 303\nformat:\n" COMMON
+	"name: sw\nID: 303\nformat:\n" UT_COMMON
 	"\tfield:int prev_pid;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:int next_pid;\toffset:12;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"prev_pid=%d next_pid=%d\", REC->prev_pid, REC->next_pid\n",

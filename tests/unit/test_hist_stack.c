@@ -17,25 +17,16 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-#include <traceevent/event-parse.h>
 
-#include "analyzers/analyzer.h"
-#include "events/tasks.h"
-#include "events/tep.h"
-#include "events/tp.h"
+#include "tests/unit/harness.h"
 
 extern const struct ft_analyzer ft_hist;
 
-#define COMMON	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-
 static const char *const formats[] = {
-	"name: hit\nID: 301\nformat:\n" COMMON
+	"name: hit\nID: 301\nformat:\n" UT_COMMON
 	"\tfield:int key;\toffset:8;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"key=%d\", REC->key\n",
-	"name: other\nID: 302\nformat:\n" COMMON
+	"name: other\nID: 302\nformat:\n" UT_COMMON
 	"\tfield:int key;\toffset:8;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"key=%d\", REC->key\n",
 };
@@ -55,50 +46,31 @@ struct rec {
 	int	kind, n;
 };
 
-/* The analyzer under test. */
+/* The analyzer under test, and the kallsyms file of its kernel stacks. */
 struct run {
-	void			*priv;
-	struct tep_handle	*tep;
-	struct ft_tasks		tasks;
-	struct ft_env		env;
-	char			syms[64];
+	struct ut_run	ut;
+	char		syms[64];
 };
 
 /* start - hist -e t:hit --key key,kstack -f over a trace with @have's stacks */
 static void start(struct run *r, unsigned int have)
 {
-	struct ft_tp *tp;
-	char err[256];
-	unsigned int i;
 	int fd;
 
-	memset(r, 0, sizeof(*r));
 	strcpy(r->syms, "/tmp/ftscope-test-kallsyms-XXXXXX");
 	fd = mkstemp(r->syms);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, kallsyms, strlen(kallsyms)), (int)strlen(kallsyms));
 	close(fd);
-	r->priv = calloc(1, ft_hist.priv_size);
-	assert_non_null(r->priv);
-	assert_int_equal(ft_hist.cli.parse_opt(r->priv, 'e', "t:hit"), 0);
-	assert_int_equal(ft_hist.cli.parse_opt(r->priv, 0x100, "key,kstack"), 0);	/* --key */
-	assert_int_equal(ft_hist.cli.parse_opt(r->priv, 'f', NULL), 0);
-	assert_int_equal(ft_hist.cli.check(r->priv, &r->env), 0);
-	r->tep = tep_alloc();
-	assert_non_null(r->tep);
-	tep_set_long_size(r->tep, 8);
-	tep_set_file_bigendian(r->tep, TEP_LITTLE_ENDIAN);
-	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		assert_int_equal(ft_tep_add_format(r->tep, "t", formats[i], strlen(formats[i])), 0);
-	for (tp = ft_hist.tracepoints(r->priv); tp; tp = tp->next)
-		if (!strcmp(tp->system, "t"))
-			assert_int_equal(ft_tp_resolve(tp, r->tep, err, sizeof(err)), 0);
-	assert_int_equal(ft_tasks_init(&r->tasks, false), 0);
-	r->env.tasks = &r->tasks;
-	r->env.ncpus = 2;
-	r->env.have = have;
-	r->env.kallsyms = r->syms;
-	assert_int_equal(ft_hist.init(r->priv, &r->env), 0);
+	ut_start(&r->ut, &ft_hist);
+	ut_opt(&r->ut, 'e', "t:hit");
+	ut_opt(&r->ut, 0x100, "key,kstack");	/* --key */
+	ut_opt(&r->ut, 'f', NULL);
+	ut_check(&r->ut);
+	ut_formats(&r->ut, "t", formats, sizeof(formats) / sizeof(formats[0]));
+	r->ut.env.have = have;
+	r->ut.env.kallsyms = r->syms;
+	ut_init(&r->ut);
 }
 
 /* feed - the records on CPU 0, by pid 7, as the pipeline delivers them */
@@ -128,31 +100,19 @@ static void feed(struct run *r, const struct rec *recs, int n)
 						      .ip = (const unsigned char *)&ip };
 		if (recs[i].kind == U)
 			ev.stack = (struct ft_stack){ .n = 0, .word = 8, .tgid = 7 };
-		ft_hist.event(r->priv, &ev);
+		ut_feed(&r->ut, &ev, 1);
 	}
 }
 
 /* play - the records, then the folded rows must be @want */
 static void play(unsigned int have, const struct rec *recs, int n, const char *want)
 {
-	struct ft_report rep = { .final = true };
-	char *text = NULL;
-	size_t len = 0;
 	struct run r;
 
 	start(&r, have);
 	feed(&r, recs, n);
-	rep.f = open_memstream(&text, &len);
-	assert_non_null(rep.f);
-	ft_hist.report(r.priv, &rep);
-	fclose(rep.f);
-	assert_string_equal(text, want);
-	free(text);
-	ft_hist.fini(r.priv);
-	ft_hist.free(r.priv);
-	free(r.priv);
-	ft_tasks_fini(&r.tasks);
-	tep_free(r.tep);
+	assert_string_equal(ut_report(&r.ut, false), want);
+	ut_finish(&r.ut);
 	unlink(r.syms);
 }
 

@@ -21,30 +21,26 @@
 
 extern const struct ft_analyzer ft_hardirqs, ft_softirqs;
 
-#define COMMON	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 #define SYMS	"__print_symbolic(REC->vec, { 0, \"HI\" }, { 1, \"TIMER\" }, { 2, \"NET_TX\" }, " \
 		"{ 3, \"NET_RX\" }, { 4, \"BLOCK\" }, { 5, \"IRQ_POLL\" }, { 6, \"TASKLET\" }, " \
 		"{ 7, \"SCHED\" }, { 8, \"HRTIMER\" }, { 9, \"RCU\" })"
 
 static const char *const formats[] = {
-	"name: irq_handler_entry\nID: 225\nformat:\n" COMMON
+	"name: irq_handler_entry\nID: 225\nformat:\n" UT_COMMON
 	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
 	"print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n",
-	"name: irq_handler_exit\nID: 224\nformat:\n" COMMON
+	"name: irq_handler_exit\nID: 224\nformat:\n" UT_COMMON
 	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : \"unhandled\"\n",
-	"name: softirq_raise\nID: 221\nformat:\n" COMMON
+	"name: softirq_raise\nID: 221\nformat:\n" UT_COMMON
 	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
 	"print fmt: \"vec=%u [action=%s]\", REC->vec, " SYMS "\n",
-	"name: softirq_entry\nID: 223\nformat:\n" COMMON
+	"name: softirq_entry\nID: 223\nformat:\n" UT_COMMON
 	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
 	"print fmt: \"vec=%u [action=%s]\", REC->vec, " SYMS "\n",
-	"name: softirq_exit\nID: 222\nformat:\n" COMMON
+	"name: softirq_exit\nID: 222\nformat:\n" UT_COMMON
 	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
 	"print fmt: \"vec=%u [action=%s]\", REC->vec, " SYMS "\n",
 };
