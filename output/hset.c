@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Labelled histogram sets (output/hset.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/hset.h"
+#include "output/json.h"
+#include "output/metrics.h"
+
+/* ft_hset_new - a member labelled @key and @name (@len bytes, -1: all); NULL on ENOMEM */
+struct ft_hentry *ft_hset_new(struct ft_hset *s, int key, const char *name, int len)
+{
+	struct ft_hentry *e;
+
+	if (s->n == s->cap) {
+		e = realloc(s->e, (s->cap ? s->cap * 2 : 16) * sizeof(*e));
+		if (!e)
+			goto oom;
+		s->e = e;
+		s->cap = s->cap ? s->cap * 2 : 16;
+	}
+	e = &s->e[s->n];
+	memset(e, 0, sizeof(*e));
+	e->key = key;
+	e->name = len < 0 ? strdup(name) : strndup(name, len);
+	if (!e->name)
+		goto oom;
+	s->n++;
+	return e;
+oom:
+	s->oom = true;
+	return NULL;
+}
+
+/* ft_hset_key - the member labelled @key, NULL when there is none */
+struct ft_hentry *ft_hset_key(struct ft_hset *s, int key)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->e[i].key == key)
+			return &s->e[i];
+	return NULL;
+}
+
+/* ft_hset_name - the member named @name (@len bytes), NULL when there is none */
+struct ft_hentry *ft_hset_name(struct ft_hset *s, const char *name, int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strncmp(s->e[i].name, name, len) && !s->e[i].name[len])
+			return &s->e[i];
+	return NULL;
+}
+
+/* ft_hset_sort - reorder the members themselves (the exports' order follows) */
+void ft_hset_sort(struct ft_hset *s, int (*cmp)(const void *, const void *))
+{
+	qsort(s->e, s->n, sizeof(*s->e), cmp);
+}
+
+/* ft_hset_view - the members @keep takes (NULL: all), sorted by @cmp (NULL: as kept) */
+int ft_hset_view(struct ft_hset *s, struct ft_hview *v, ft_hset_keep_fn *keep,
+		 int (*cmp)(const void *, const void *, void *))
+{
+	unsigned int i;
+
+	v->n = 0;
+	v->e = malloc((s->n ? s->n : 1) * sizeof(*v->e));
+	if (!v->e)
+		return -1;
+	for (i = 0; i < s->n; i++)
+		if (!keep || keep(s, &s->e[i]))
+			v->e[v->n++] = &s->e[i];
+	if (cmp)
+		qsort_r(v->e, v->n, sizeof(*v->e), cmp, s->priv);
+	return 0;
+}
+
+/* ft_hview_free - the view's array */
+void ft_hview_free(struct ft_hview *v)
+{
+	free(v->e);
+	v->e = NULL;
+	v->n = 0;
+}
+
+/* ft_hset_timed - keep the members with a value */
+bool ft_hset_timed(const struct ft_hset *s, const struct ft_hentry *e)
+{
+	(void)s;
+	return e->hist.count > 0;
+}
+
+/* ft_hset_print_hist - BCC's rows of @h, funclatency's avg line (FT_HS_AVG), our summary */
+void ft_hset_print_hist(const struct ft_hset *s, FILE *f, const struct ft_hist *h)
+{
+	const struct ft_unit *u = s->unit;
+
+	ft_hist_print_log2(f, h, u->label);
+	if ((s->style & FT_HS_AVG) && h->count)
+		fprintf(f, "\navg = %llu %s, total: %llu %s, count: %llu\n",
+			(unsigned long long)(h->sum_ns / h->count / u->div), u->label,
+			(unsigned long long)(h->sum_ns / u->div), u->label,
+			(unsigned long long)h->count);
+	ft_hist_print_summary(f, h, u);
+}
+
+/* ft_hset_print - each member of @v under its heading "LABEL = NAME" */
+void ft_hset_print(const struct ft_hset *s, FILE *f, const struct ft_hview *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->n; i++) {
+		fprintf(f, "%s%s = %s\n", i || !(s->style & FT_HS_TIGHT) ? "\n" : "", s->label,
+			v->e[i]->name);
+		ft_hset_print_hist(s, f, &v->e[i]->hist);
+	}
+}
+
+/*
+ * ft_hset_print_totals - BCC's table of hardirqs and softirqs: a row per member of @v,
+ * its name in a column of @width headed @head, then its entries (n[0]) with @count,
+ * else its total time in the unit
+ */
+void ft_hset_print_totals(const struct ft_hset *s, FILE *f, const struct ft_hview *v,
+			  const char *head, int width, bool count)
+{
+	char total[32];
+	unsigned int i;
+
+	snprintf(total, sizeof(total), "TOTAL_%s", count ? "count" : s->unit->label);
+	fprintf(f, "%-*s %11s\n", width, head, total);
+	for (i = 0; i < v->n; i++)
+		fprintf(f, "%-*s %11llu\n", width, v->e[i]->name,
+			count ? v->e[i]->n[0] : v->e[i]->hist.sum_ns / s->unit->div);
+}
+
+/* ft_hset_json - array @key: an object per member of @v, its labels, fields, histogram */
+void ft_hset_json(const struct ft_hset *s, struct ft_json *j, const char *key,
+		  const struct ft_hview *v)
+{
+	unsigned int i;
+
+	ft_json_arr_begin(j, key);
+	for (i = 0; i < v->n; i++) {
+		const struct ft_hentry *e = v->e[i];
+
+		ft_json_obj_begin(j, NULL);
+		ft_json_str(j, s->name_key, e->name);
+		if (s->key_key)
+			ft_json_i64(j, s->key_key, e->key);
+		if (s->counts) {
+			ft_json_u64(j, "count", e->n[0]);
+			ft_json_u64(j, "total_ns", e->hist.sum_ns);
+		}
+		if (s->json_more)
+			s->json_more(j, e, s->priv);
+		ft_hist_json(j, "hist", &e->hist, s->unit);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+}
+
+/*
+ * ft_hset_metrics - series @name, one per member @keep takes (NULL: all), in the set's
+ * order, labelled @label="NAME"
+ */
+void ft_hset_metrics(const struct ft_hset *s, struct ft_metrics *m, const char *name,
+		     const char *label, ft_hset_keep_fn *keep)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++) {
+		struct ft_label l = { label, s->e[i].name };
+
+		if (!keep || keep(s, &s->e[i]))
+			ft_metrics_hist(m, name, &l, 1, &s->e[i].hist, s->unit);
+	}
+}
+
+/*
+ * ft_hset_reset - the next interval starts empty: the members go with their values
+ * (@drop, as BCC clears a map), or stay emptied
+ */
+void ft_hset_reset(struct ft_hset *s, bool drop)
+{
+	unsigned int i;
+
+	ft_hist_reset(&s->total);
+	for (i = 0; i < s->n; i++) {
+		if (drop) {
+			ft_hist_fini(&s->e[i].hist);
+			free(s->e[i].name);
+			continue;
+		}
+		ft_hist_reset(&s->e[i].hist);
+		memset(s->e[i].n, 0, sizeof(s->e[i].n));
+	}
+	if (drop)
+		s->n = 0;
+	s->oom = false;
+}
+
+/* ft_hset_fini - free the members and the total */
+void ft_hset_fini(struct ft_hset *s)
+{
+	ft_hset_reset(s, true);
+	ft_hist_fini(&s->total);
+	free(s->e);
+	s->e = NULL;
+	s->cap = 0;
+}

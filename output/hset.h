@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A labelled histogram set: one latency histogram per key an analyzer picks (an
+ * interrupt handler, a softirq vector, a disk, a function), each with an integer
+ * label, a name, and counters of the analyzer's own; optionally a total over them.
+ * The set prints them in BCC's layout ("LABEL = NAME", the log2 rows, the summary),
+ * writes them as JSON, hands them to the exports as series, resets them for the next
+ * interval and frees them: the analyzer keeps which event, which key, which value.
+ */
+#ifndef FTSCOPE_OUTPUT_HSET_H
+#define FTSCOPE_OUTPUT_HSET_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "output/hist.h"
+
+struct ft_json;
+struct ft_metrics;
+
+/* One member of a set. Pointers to it are valid until the next one is added. */
+struct ft_hentry {
+	int			key;		/* its integer label (line, vector, device, index) */
+	char			*name;		/* its name (owned) */
+	struct ft_hist		hist;
+	unsigned long long	n[2];		/* the analyzer's counters (entries, notes) */
+};
+
+/* Text layout: BCC's tools differ in the line before a heading and under the rows. */
+enum {
+	FT_HS_TIGHT	= 1,	/* no blank line before the first heading */
+	FT_HS_AVG	= 2,	/* funclatency's "avg = " line under the rows */
+};
+
+struct ft_hset;
+
+/* which members a view, a report or an export takes */
+typedef bool ft_hset_keep_fn(const struct ft_hset *s, const struct ft_hentry *e);
+
+struct ft_hset {
+	const struct ft_unit	*unit;
+	const char		*label;		/* text heading "LABEL = NAME" */
+	const char		*name_key;	/* JSON key of the name ("name", "disk") */
+	const char		*key_key;	/* JSON key of the integer label, NULL: none */
+	bool			counts;		/* JSON: n[0] as "count", and "total_ns" */
+	unsigned int		style;		/* FT_HS_* */
+	/* JSON fields of the analyzer's own, after the labels (NULL: none) */
+	void			(*json_more)(struct ft_json *j, const struct ft_hentry *e,
+					     void *priv);
+	void			*priv;
+	struct ft_hist		total;		/* of ft_hset_add's values */
+	struct ft_hentry	*e;
+	unsigned int		n, cap;
+	bool			oom;		/* a member could not be added */
+};
+
+/* A report's members: some of a set's, in some order (malloc'ed pointers). */
+struct ft_hview {
+	struct ft_hentry	**e;
+	unsigned int		n;
+};
+
+struct ft_hentry *ft_hset_new(struct ft_hset *s, int key, const char *name, int len);
+struct ft_hentry *ft_hset_key(struct ft_hset *s, int key);
+struct ft_hentry *ft_hset_name(struct ft_hset *s, const char *name, int len);
+void ft_hset_sort(struct ft_hset *s, int (*cmp)(const void *, const void *));
+int ft_hset_view(struct ft_hset *s, struct ft_hview *v, ft_hset_keep_fn *keep,
+		 int (*cmp)(const void *, const void *, void *));
+void ft_hset_print_hist(const struct ft_hset *s, FILE *f, const struct ft_hist *h);
+void ft_hset_print(const struct ft_hset *s, FILE *f, const struct ft_hview *v);
+void ft_hset_print_totals(const struct ft_hset *s, FILE *f, const struct ft_hview *v,
+			  const char *head, int width, bool count);
+void ft_hset_json(const struct ft_hset *s, struct ft_json *j, const char *key,
+		  const struct ft_hview *v);
+void ft_hset_metrics(const struct ft_hset *s, struct ft_metrics *m, const char *name,
+		     const char *label, ft_hset_keep_fn *keep);
+void ft_hset_reset(struct ft_hset *s, bool drop);
+void ft_hset_fini(struct ft_hset *s);
+
+/* ft_hset_add - one value of member @e (NULL: there was no memory for it) and the total */
+static inline void ft_hset_add(struct ft_hset *s, struct ft_hentry *e, uint64_t ns)
+{
+	ft_hist_add(&s->total, s->unit, ns);
+	if (e)
+		ft_hist_add(&e->hist, s->unit, ns);
+}
+
+/* ft_hview_free - the view's array */
+void ft_hview_free(struct ft_hview *v);
+
+/* ft_hset_timed - keep the members with a value (a ft_hset_keep_fn) */
+bool ft_hset_timed(const struct ft_hset *s, const struct ft_hentry *e);
+
+#endif
