@@ -77,6 +77,8 @@ funclat * --json
 funclat syscall:* --min-us 0
 funclat * 1
 funclat * syscall:* --prometheus-file @prom --heatmap @svg
+funclat -F * syscall:*
+funclat -F -u * 1
 funccount *
 funccount * --json
 hardirqs
@@ -85,12 +87,18 @@ hardirqs --dist -N
 hardirqs --json
 hardirqs 1
 hardirqs --prometheus-file @prom --heatmap @svg
+hardirqs --dist --json
+hardirqs --count --json
+hardirqs --dist 1
 softirqs
 softirqs --count
 softirqs --dist
 softirqs --no-raise --json
 softirqs 1
 softirqs --prometheus-file @prom --heatmap @svg
+softirqs --dist --json
+softirqs --count --json
+softirqs --dist -N 1
 biolatency
 biolatency -D
 biolatency -F
@@ -98,6 +106,11 @@ biolatency -Q --json
 biolatency --min-us 0
 biolatency 1
 biolatency --prometheus-file @prom --heatmap @svg
+biolatency -D --json
+biolatency -F --json
+biolatency -F 1
+biolatency -D --prometheus-file @prom --heatmap @svg
+biolatency -F --prometheus-file @prom
 hist -e sched:sched_switch --key prev_comm
 hist -e sched:sched_switch --key prev_pid --key prev_state --json
 hist -e sched:sched_wakeup --key target_cpu --value prio
