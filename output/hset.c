@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/tasks.h"
 #include "output/hset.h"
 #include "output/json.h"
 #include "output/metrics.h"
+
+const char *const ft_group_by_name[] = { "none", "pid", "tid", "cpu" };
 
 /* ft_hset_new - a member labelled @key and @name (@len bytes, -1: all); NULL on ENOMEM */
 struct ft_hentry *ft_hset_new(struct ft_hset *s, int key, const char *name, int len)
@@ -24,21 +27,34 @@ struct ft_hentry *ft_hset_new(struct ft_hset *s, int key, const char *name, int 
 	e = &s->e[s->n];
 	memset(e, 0, sizeof(*e));
 	e->key = key;
-	e->name = len < 0 ? strdup(name) : strndup(name, len);
-	if (!e->name)
+	if (name && !(e->name = len < 0 ? strdup(name) : strndup(name, len)))
 		goto oom;
+	if (s->index.size) {
+		struct ft_hpos *p = ft_tab_add(&s->index, key);
+
+		if (!p) {
+			free(e->name);
+			goto oom;
+		}
+		p->pos = s->n;
+	}
 	s->n++;
 	return e;
 oom:
-	s->oom = true;
+	s->oom++;
 	return NULL;
 }
 
 /* ft_hset_key - the member labelled @key, NULL when there is none */
 struct ft_hentry *ft_hset_key(struct ft_hset *s, int key)
 {
+	const struct ft_hpos *p;
 	unsigned int i;
 
+	if (s->index.size) {
+		p = ft_tab_find(&s->index, key);
+		return p ? &s->e[p->pos] : NULL;
+	}
 	for (i = 0; i < s->n; i++)
 		if (s->e[i].key == key)
 			return &s->e[i];
@@ -59,7 +75,11 @@ struct ft_hentry *ft_hset_name(struct ft_hset *s, const char *name, int len)
 /* ft_hset_sort - reorder the members themselves (the exports' order follows) */
 void ft_hset_sort(struct ft_hset *s, int (*cmp)(const void *, const void *))
 {
+	unsigned int i;
+
 	qsort(s->e, s->n, sizeof(*s->e), cmp);
+	for (i = 0; s->index.size && i < s->n; i++)
+		((struct ft_hpos *)ft_tab_find(&s->index, s->e[i].key))->pos = i;
 }
 
 /* ft_hset_view - the members @keep takes (NULL: all), sorted by @cmp (NULL: as kept) */
@@ -109,15 +129,33 @@ void ft_hset_print_hist(const struct ft_hset *s, FILE *f, const struct ft_hist *
 	ft_hist_print_summary(f, h, u);
 }
 
-/* ft_hset_print - each member of @v under its heading "LABEL = NAME" */
+/* member - the @i-th member of view @v, or of the set itself when @v is NULL */
+static struct ft_hentry *member(const struct ft_hset *s, const struct ft_hview *v,
+				unsigned int i)
+{
+	return v ? v->e[i] : &s->e[i];
+}
+
+/* heading - "LABEL = NAME", or by task "pid = PID COMM", or by CPU "cpu = N" */
+static void heading(const struct ft_hset *s, FILE *f, const char *sep, const struct ft_hentry *e)
+{
+	if (s->by == FT_BY_CPU)
+		fprintf(f, "%scpu = %d\n", sep, e->key);
+	else if (s->by != FT_BY_NONE)
+		fprintf(f, "%s%s = %d %s\n", sep, ft_group_by_name[s->by], e->key,
+			ft_tasks_comm(s->tasks, e->key));
+	else
+		fprintf(f, "%s%s = %s\n", sep, s->label, e->name);
+}
+
+/* ft_hset_print - each member of @v (NULL: all) under its heading */
 void ft_hset_print(const struct ft_hset *s, FILE *f, const struct ft_hview *v)
 {
-	unsigned int i;
+	unsigned int i, n = v ? v->n : s->n;
 
-	for (i = 0; i < v->n; i++) {
-		fprintf(f, "%s%s = %s\n", i || !(s->style & FT_HS_TIGHT) ? "\n" : "", s->label,
-			v->e[i]->name);
-		ft_hset_print_hist(s, f, &v->e[i]->hist);
+	for (i = 0; i < n; i++) {
+		heading(s, f, i || !(s->style & FT_HS_TIGHT) ? "\n" : "", member(s, v, i));
+		ft_hset_print_hist(s, f, &member(s, v, i)->hist);
 	}
 }
 
@@ -139,18 +177,26 @@ void ft_hset_print_totals(const struct ft_hset *s, FILE *f, const struct ft_hvie
 			count ? v->e[i]->n[0] : v->e[i]->hist.sum_ns / s->unit->div);
 }
 
-/* ft_hset_json - array @key: an object per member of @v, its labels, fields, histogram */
+/*
+ * ft_hset_json - array @key: an object per member of @v (NULL: all), its labels (by
+ * task or CPU: its pid, tid or cpu, and comm), fields, histogram
+ */
 void ft_hset_json(const struct ft_hset *s, struct ft_json *j, const char *key,
 		  const struct ft_hview *v)
 {
-	unsigned int i;
+	unsigned int i, n = v ? v->n : s->n;
 
 	ft_json_arr_begin(j, key);
-	for (i = 0; i < v->n; i++) {
-		const struct ft_hentry *e = v->e[i];
+	for (i = 0; i < n; i++) {
+		const struct ft_hentry *e = member(s, v, i);
 
 		ft_json_obj_begin(j, NULL);
-		ft_json_str(j, s->name_key, e->name);
+		if (s->by != FT_BY_NONE)
+			ft_json_i64(j, ft_group_by_name[s->by], e->key);
+		if (s->by == FT_BY_PID || s->by == FT_BY_TID)
+			ft_json_str(j, "comm", ft_tasks_comm(s->tasks, e->key));
+		else if (s->by == FT_BY_NONE)
+			ft_json_str(j, s->name_key, e->name);
 		if (s->key_key)
 			ft_json_i64(j, s->key_key, e->key);
 		if (s->counts) {
@@ -200,9 +246,11 @@ void ft_hset_reset(struct ft_hset *s, bool drop)
 		ft_hist_reset(&s->e[i].hist);
 		memset(s->e[i].n, 0, sizeof(s->e[i].n));
 	}
+	if (drop && s->index.size)
+		ft_tab_clear(&s->index);
 	if (drop)
 		s->n = 0;
-	s->oom = false;
+	s->oom = 0;
 }
 
 /* ft_hset_fini - free the members and the total */
@@ -210,6 +258,8 @@ void ft_hset_fini(struct ft_hset *s)
 {
 	ft_hset_reset(s, true);
 	ft_hist_fini(&s->total);
+	if (s->index.size)
+		ft_tab_fini(&s->index);
 	free(s->e);
 	s->e = NULL;
 	s->cap = 0;

@@ -6,6 +6,7 @@
  * The set prints them in BCC's layout ("LABEL = NAME", the log2 rows, the summary),
  * writes them as JSON, hands them to the exports as series, resets them for the next
  * interval and frees them: the analyzer keeps which event, which key, which value.
+ * A set may also be keyed by task or CPU (output/hgroups.h: BCC's -P, -L, per CPU).
  */
 #ifndef FTSCOPE_OUTPUT_HSET_H
 #define FTSCOPE_OUTPUT_HSET_H
@@ -13,15 +14,23 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "lib/tab.h"
 #include "output/hist.h"
 
 struct ft_json;
 struct ft_metrics;
+struct ft_tasks;
+
+enum ft_group_by { FT_BY_NONE, FT_BY_PID, FT_BY_TID, FT_BY_CPU };
+extern const char *const ft_group_by_name[];	/* "none", "pid", "tid", "cpu" */
 
 /* One member of a set. Pointers to it are valid until the next one is added. */
 struct ft_hentry {
 	int			key;		/* its integer label (line, vector, device, index) */
-	char			*name;		/* its name (owned) */
+	char			*name;		/* its name (owned); by task: the comm of its
+						   first export, NULL before (a series keeps
+						   its labels while the member lives, or its
+						   counts would move to another) */
 	struct ft_hist		hist;
 	unsigned long long	n[2];		/* the analyzer's counters (entries, notes) */
 };
@@ -48,10 +57,20 @@ struct ft_hset {
 	void			(*json_more)(struct ft_json *j, const struct ft_hentry *e,
 					     void *priv);
 	void			*priv;
+	enum ft_group_by	by;		/* keyed by task or CPU (output/hgroups.h) */
+	struct ft_tasks		*tasks;		/* by task: their names */
+	struct ft_tab		index;		/* by task or CPU: key -> position (struct
+						   ft_hpos), when made by ft_hgroups_init */
 	struct ft_hist		total;		/* of ft_hset_add's values */
 	struct ft_hentry	*e;
 	unsigned int		n, cap;
-	bool			oom;		/* a member could not be added */
+	unsigned long long	oom;		/* members that could not be made */
+};
+
+/* A member's position in its set, by its key (the index of a set by task or CPU). */
+struct ft_hpos {
+	int		key;
+	unsigned int	pos;
 };
 
 /* A report's members: some of a set's, in some order (malloc'ed pointers). */

@@ -39,6 +39,10 @@ runqlat --json
 runqlat 1
 runqlat -P --json 1
 runqlat --prometheus-file @prom --heatmap @svg
+runqlat -L --prometheus-file @prom --heatmap @svg
+runqlat -P --prometheus-file @prom
+runqlat --per-cpu --json
+runqlat --per-cpu --prometheus-file @prom
 timehist
 timehist -s
 timehist -S --state
@@ -57,6 +61,8 @@ wakeup --min-us 0
 wakeup --json --min-us 100
 wakeup -L 1
 wakeup --prometheus-file @prom --heatmap @svg
+wakeup -P --json
+wakeup -L --prometheus-file @prom
 offcpu
 offcpu -f
 offcpu -f --delimited -m 1000
@@ -117,6 +123,9 @@ hist -e sched:sched_wakeup --key target_cpu --value prio
 hist -e raw_syscalls:sys_enter --key id
 hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid
 hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid --json
+hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid --key pid
+hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid --key cpu --json
+hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid --key tid --prometheus-file @prom
 report runqlat timehist offcpu profile
 report runqlat wakeup latency --json
 EOF

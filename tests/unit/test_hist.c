@@ -340,7 +340,7 @@ static void capture_hist(struct ft_metrics *m, const char *name, const struct ft
 static void emit(enum ft_group_by by, const struct ft_label *extra, int nextra,
 		 struct capture *c)
 {
-	struct ft_hgroups g = { .by = by };
+	struct ft_hset g = { .by = by };
 	struct ft_tasks t;
 
 	memset(c, 0, sizeof(*c));
@@ -354,7 +354,7 @@ static void emit(enum ft_group_by by, const struct ft_label *extra, int nextra,
 	ft_hgroups_add(&g, 11, 1, "srv-w", 2000);
 	ft_hgroups_add(&g, 11, 0, "srv-w", 4000);
 	ft_hgroups_metrics(&g, &c->m, "runqlat", extra, nextra);
-	ft_hgroups_fini(&g);
+	ft_hset_fini(&g);
 	ft_tasks_fini(&t);
 }
 
@@ -382,7 +382,7 @@ static void test_metrics(void **state)
    its series (and its counts so far) must not move to one of another name */
 static void test_metrics_comm_kept(void **state)
 {
-	struct ft_hgroups g = { .by = FT_BY_PID };
+	struct ft_hset g = { .by = FT_BY_PID };
 	struct capture c = { .m.hist = capture_hist };
 	struct ft_tasks t;
 
@@ -397,7 +397,7 @@ static void test_metrics_comm_kept(void **state)
 	ft_hgroups_metrics(&g, &c.m, "runqlat", NULL, 0);
 	assert_string_equal(c.text, "runqlat{comm=sh,pid=10} us 1 1000\n"
 			    "runqlat{comm=sh,pid=10} us 2 4000\n");
-	ft_hgroups_fini(&g);
+	ft_hset_fini(&g);
 	ft_tasks_fini(&t);
 }
 
@@ -405,7 +405,7 @@ static void test_metrics_comm_kept(void **state)
    one interval's, however many pids come and go), a CPU's group stays emptied */
 static void test_reset_frees_groups(void **state)
 {
-	struct ft_hgroups g = { .by = FT_BY_PID }, cpus = { .by = FT_BY_CPU };
+	struct ft_hset g = { .by = FT_BY_PID }, cpus = { .by = FT_BY_CPU };
 	struct capture c = { .m.hist = capture_hist };
 	struct ft_tasks t;
 	int pid;
@@ -420,18 +420,18 @@ static void test_reset_frees_groups(void **state)
 		ft_hgroups_add(&g, pid, pid % 2, "churn", 1000 + pid);
 		ft_hgroups_add(&cpus, pid, pid % 2, "churn", 1000 + pid);
 	}
-	assert_int_equal(g.groups.n, 1000);
+	assert_int_equal(g.n, 1000);
 	ft_hgroups_reset(&g);
 	ft_hgroups_reset(&cpus);
-	assert_int_equal(g.groups.n, 0);
-	assert_int_equal(cpus.groups.n, 2);
+	assert_int_equal(g.n, 0);
+	assert_int_equal(cpus.n, 2);
 	ft_hgroups_add(&g, 100, 0, "churn", 5000);
 	ft_hgroups_metrics(&g, &c.m, "runqlat", NULL, 0);
 	ft_hgroups_metrics(&cpus, &c.m, "runqlat", NULL, 0);
 	assert_string_equal(c.text, "runqlat{comm=churn,pid=100} us 1 5000\n"
 			    "runqlat{cpu=0} us 0 0\nrunqlat{cpu=1} us 0 0\n");
-	ft_hgroups_fini(&g);
-	ft_hgroups_fini(&cpus);
+	ft_hset_fini(&g);
+	ft_hset_fini(&cpus);
 	ft_tasks_fini(&t);
 }
 
