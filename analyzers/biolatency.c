@@ -200,7 +200,7 @@ static int biolat_init(void *priv, const struct ft_env *env)
 	if (!b->unit)
 		b->unit = &ft_unit_us;
 	b->h = (struct ft_hset){ .unit = b->unit, .label = b->per_disk ? "disk" : "flags",
-				 .name_key = b->per_disk ? "disk" : "flags", .priv = b };
+				 .name_key = b->per_disk ? "disk" : "flags" };
 	b->mask = 1023;
 	b->tab = calloc(b->mask + 1, sizeof(*b->tab));
 	if (!b->tab) {

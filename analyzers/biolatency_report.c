@@ -128,7 +128,7 @@ static int by_name(const void *x, const void *y)
 }
 
 /* disk_json - -D: a disk's MAJOR:MINOR and its share of the notes */
-static void disk_json(struct ft_json *j, const struct ft_hentry *g, void *priv)
+static void disk_json(struct ft_json *j, const struct ft_hentry *g)
 {
 	char dev[24];
 
@@ -176,13 +176,13 @@ static void print_notes(struct biolat *b, FILE *f, bool final)
 }
 
 /* print_json - the histograms and the notes */
-static void print_json(struct biolat *b, struct ft_json *j, const struct ft_hview *v, bool final)
+static void print_json(struct biolat *b, struct ft_json *j, bool final)
 {
 	ft_json_str(j, "group_by", b->per_disk ? "disk" : b->per_flag ? "flags" : "none");
 	ft_json_bool(j, "queued", b->queued);
 	ft_hist_json(j, "total", &b->h.total, b->unit);
 	b->h.json_more = b->per_disk ? disk_json : NULL;
-	ft_hset_json(&b->h, j, "groups", v);
+	ft_hset_json(&b->h, j, "groups", NULL);
 	ft_json_u64(j, "not_issued_in_trace", b->n.not_issued);
 	ft_json_u64(j, "ambiguous", b->n.ambiguous);
 	ft_json_u64(j, "dropped_after_loss", b->n.dropped);
@@ -197,22 +197,18 @@ static void print_json(struct biolat *b, struct ft_json *j, const struct ft_hvie
 void biolat_report(void *priv, struct ft_report *rep)
 {
 	struct biolat *b = priv;
-	struct ft_hview v = { 0 };
 
 	ft_hset_sort(&b->h, by_name);
-	if (ft_hset_view(&b->h, &v, NULL, NULL)) {
-		ft_err("out of memory");
-	} else if (rep->json) {
-		print_json(b, rep->json, &v, rep->final);
+	if (rep->json) {
+		print_json(b, rep->json, rep->final);
 	} else {
 		if (b->min_set)
 			fputc('\n', rep->f);
 		if (!b->per_disk && !b->per_flag)
 			ft_hset_print_hist(&b->h, rep->f, &b->h.total);
-		ft_hset_print(&b->h, rep->f, &v);
+		ft_hset_print(&b->h, rep->f, NULL);
 		print_notes(b, rep->f, rep->final);
 	}
-	ft_hview_free(&v);
 	if (rep->interval) {
 		ft_hset_reset(&b->h, true);
 		memset(&b->n, 0, sizeof(b->n));
@@ -229,5 +225,5 @@ void biolat_metrics(void *priv, struct ft_metrics *m)
 
 	if (!b->per_disk && !b->per_flag)
 		ft_metrics_hist(m, "biolatency", NULL, 0, &b->h.total, b->unit);
-	ft_hset_metrics(&b->h, m, "biolatency", b->per_disk ? "disk" : "flags", NULL);
+	ft_hset_metrics(&b->h, m, "biolatency", b->per_disk ? "disk" : "flags", NULL, NULL, 0);
 }

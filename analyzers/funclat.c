@@ -309,7 +309,7 @@ static void funclat_report(void *priv, struct ft_report *r)
 			f->too_deep, FSTACK_DEPTH);
 	fputc('\n', r->f);
 done:
-	ft_hview_free(&v);
+	free(v.e);
 	if (r->interval) {
 		ft_hset_reset(&f->h, false);
 		f->unpaired = f->dropped = f->too_deep = 0;
@@ -324,7 +324,7 @@ static void funclat_metrics(void *priv, struct ft_metrics *m)
 {
 	struct funclat *f = priv;
 
-	ft_hset_metrics(&f->h, m, "funclat", "function", NULL);
+	ft_hset_metrics(&f->h, m, "funclat", "function", NULL, NULL, 0);
 }
 
 /* funclat_fini - free everything */

@@ -114,44 +114,34 @@ static int hardirqs_init(void *priv, const struct ft_env *env)
 	for (i = 0; i < x->ncpus; i++)
 		x->run[i].h = -1;
 	x->h = (struct ft_hset){ .unit = x->unit, .label = "hardirq", .name_key = "name",
-				 .key_key = "irq", .counts = true, .style = FT_HS_TIGHT,
-				 .priv = x };
+				 .key_key = "irq", .counts = true,
+				 .style = FT_HS_TIGHT | (x->count ? FT_HS_COUNT : 0) };
 	return 0;
 }
 
-/* handler_find - the handler @name (@len bytes) on line @irq, added when new; -1: no memory */
-static int handler_find(struct hardirqs *x, int irq, const char *name, int len)
-{
-	struct ft_hentry *e = ft_hset_name(&x->h, name, len);
-
-	if (e)
-		e->key = irq;
-	else if (!(e = ft_hset_new(&x->h, irq, name, len)))
-		return -1;
-	return e - x->h.e;
-}
-
-/* entry - a handler starts on ev->cpu */
+/* entry - a handler starts on ev->cpu: the handler of its name, its line the last seen */
 static void entry(struct hardirqs *x, const struct ft_event *ev, struct running *r)
 {
-	int irq = (int)ft_tp_num(ev, &x->entry, 0), len = 0, h;
+	int irq = (int)ft_tp_num(ev, &x->entry, 0), len = 0;
 	const char *name = ft_tp_str(ev, &x->entry, 1, &len);
+	struct ft_hentry *e;
 
 	if (!len) {
 		name = "?";
 		len = 1;
 	}
-	h = handler_find(x, irq, name, len);
-	if (h < 0) {
+	e = ft_hset_name(&x->h, name, len);
+	if (!e && !(e = ft_hset_new(&x->h, irq, name, len))) {
 		x->dropped++;
 		return;
 	}
-	x->h.e[h].n[0]++;
+	e->key = irq;
+	e->n[0]++;
 	if (r->h >= 0)
 		x->overrun++;
 	r->ts = ev->ts;
 	r->irq = irq;
-	r->h = h;
+	r->h = e - x->h.e;
 }
 
 /* leave - a handler returns on ev->cpu: its time, when its entry is the one open */
@@ -186,23 +176,11 @@ static void hardirqs_event(void *priv, const struct ft_event *ev)
 	}
 }
 
-/* value - what a row shows: entries with --count, else the time in the unit */
-static unsigned long long value(const struct hardirqs *x, const struct ft_hentry *e)
-{
-	return x->count ? e->n[0] : e->hist.sum_ns / x->unit->div;
-}
-
-/* shown - does the report list this handler (BCC lists the keys its map holds)? */
-static bool shown(const struct ft_hset *s, const struct ft_hentry *e)
-{
-	return ((const struct hardirqs *)s->priv)->count ? e->n[0] > 0 : e->hist.count > 0;
-}
-
 /* by_value - ascending by what the row shows (BCC's order), then by name */
-static int by_value(const void *a, const void *b, void *priv)
+static int by_value(const void *a, const void *b, void *s)
 {
 	const struct ft_hentry *p = *(struct ft_hentry *const *)a, *q = *(struct ft_hentry *const *)b;
-	unsigned long long u = value(priv, p), v = value(priv, q);
+	unsigned long long u = ft_hset_row(s, p), v = ft_hset_row(s, q);
 
 	if (u != v)
 		return u < v ? -1 : 1;
@@ -232,7 +210,8 @@ static void hardirqs_report(void *priv, struct ft_report *r)
 	struct hardirqs *x = priv;
 	struct ft_hview v;
 
-	if (ft_hset_view(&x->h, &v, shown, x->dist ? by_name : by_value)) {
+	/* BCC lists the keys its map holds */
+	if (ft_hset_view(&x->h, &v, ft_hset_shown, x->dist ? by_name : by_value)) {
 		ft_err("out of memory");
 		return;
 	}
@@ -246,10 +225,10 @@ static void hardirqs_report(void *priv, struct ft_report *r)
 		if (x->dist)
 			ft_hset_print(&x->h, r->f, &v);
 		else
-			ft_hset_print_totals(&x->h, r->f, &v, "HARDIRQ", 26, x->count);
+			ft_hset_print_totals(&x->h, r->f, &v, "HARDIRQ", 26);
 		print_notes(x, r->f);
 	}
-	ft_hview_free(&v);
+	free(v.e);
 	if (!r->interval)
 		return;
 	ft_hset_reset(&x->h, false);
@@ -264,7 +243,7 @@ static void hardirqs_metrics(void *priv, struct ft_metrics *m)
 {
 	struct hardirqs *x = priv;
 
-	ft_hset_metrics(&x->h, m, "hardirqs", "irq", ft_hset_timed);
+	ft_hset_metrics(&x->h, m, "hardirqs", "irq", ft_hset_timed, NULL, 0);
 }
 
 /* hardirqs_fini - the handlers and the per-CPU state */

@@ -27,7 +27,7 @@
 #include "events/tasks.h"
 #include "lib/intern.h"
 #include "lib/util.h"
-#include "output/hgroups.h"
+#include "output/hset.h"
 #include "output/json.h"
 #include "output/metrics.h"
 

@@ -26,7 +26,7 @@
 #include "lib/parse.h"
 #include "lib/pidset.h"
 #include "lib/util.h"
-#include "output/hgroups.h"
+#include "output/hset.h"
 #include "output/json.h"
 #include "output/metrics.h"
 

@@ -148,8 +148,8 @@ static int softirqs_init(void *priv, const struct ft_env *env)
 	for (i = 0; i < x->ncpus; i++)
 		x->cpu[i].vec = -1;
 	x->time = (struct ft_hset){ .unit = x->unit, .label = "softirq", .name_key = "name",
-				    .key_key = "vec", .counts = true, .style = FT_HS_TIGHT,
-				    .priv = x };
+				    .key_key = "vec", .counts = true,
+				    .style = FT_HS_TIGHT | (x->count ? FT_HS_COUNT : 0) };
 	x->wait = (struct ft_hset){ .unit = x->unit, .label = "softirq raise -> entry",
 				    .name_key = "name", .key_key = "vec" };
 	for (i = 0; i < NVEC; i++) {
@@ -256,27 +256,15 @@ static void softirqs_event(void *priv, const struct ft_event *ev)
 	}
 }
 
-/* value - what a row shows: entries with --count, else the time in the unit */
-static unsigned long long value(const struct softirqs *x, const struct ft_hentry *e)
-{
-	return x->count ? e->n[0] : e->hist.sum_ns / x->unit->div;
-}
-
 /* by_value - ascending by what the row shows (BCC's order), then by vector */
-static int by_value(const void *a, const void *b, void *priv)
+static int by_value(const void *a, const void *b, void *s)
 {
 	const struct ft_hentry *p = *(struct ft_hentry *const *)a, *q = *(struct ft_hentry *const *)b;
-	unsigned long long u = value(priv, p), v = value(priv, q);
+	unsigned long long u = ft_hset_row(s, p), v = ft_hset_row(s, q);
 
 	if (u != v)
 		return u < v ? -1 : 1;
 	return p->key - q->key;
-}
-
-/* shown - does the report list this vector: entered with --count, else timed */
-static bool shown(const struct ft_hset *s, const struct ft_hentry *e)
-{
-	return ((const struct softirqs *)s->priv)->count ? e->n[0] > 0 : e->hist.count > 0;
 }
 
 /* entered - a vector entered or timed: the series exported */
@@ -350,7 +338,7 @@ static void softirqs_report(void *priv, struct ft_report *r)
 	struct softirqs *x = priv;
 	struct ft_hview v = { 0 }, w = { 0 };
 
-	if (ft_hset_view(&x->time, &v, shown, x->dist ? NULL : by_value) ||
+	if (ft_hset_view(&x->time, &v, ft_hset_shown, x->dist ? NULL : by_value) ||
 	    ft_hset_view(&x->wait, &w, ft_hset_timed, NULL)) {
 		ft_err("out of memory");
 	} else if (r->json) {
@@ -359,13 +347,13 @@ static void softirqs_report(void *priv, struct ft_report *r)
 		if (x->dist)
 			ft_hset_print(&x->time, r->f, &v);
 		else
-			ft_hset_print_totals(&x->time, r->f, &v, "SOFTIRQ", 16, x->count);
+			ft_hset_print_totals(&x->time, r->f, &v, "SOFTIRQ", 16);
 		if (x->have_raise)
 			print_raise(x, r->f, &w);
 		print_notes(x, r->f);
 	}
-	ft_hview_free(&v);
-	ft_hview_free(&w);
+	free(v.e);
+	free(w.e);
 	if (!r->interval)
 		return;
 	ft_hset_reset(&x->time, false);
@@ -384,9 +372,9 @@ static void softirqs_metrics(void *priv, struct ft_metrics *m)
 
 	/* entered, even if not yet timed: a vector with a raise -> entry comes here
 	   first, so the main metric leads every emission that has any */
-	ft_hset_metrics(&x->time, m, "softirqs", "vector", entered);
+	ft_hset_metrics(&x->time, m, "softirqs", "vector", entered, NULL, 0);
 	if (x->have_raise)
-		ft_hset_metrics(&x->wait, m, "softirqs_wait", "vector", ft_hset_timed);
+		ft_hset_metrics(&x->wait, m, "softirqs_wait", "vector", ft_hset_timed, NULL, 0);
 }
 
 /* softirqs_fini - the histograms and the per-CPU state */

@@ -15,7 +15,7 @@
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "lib/util.h"
-#include "output/hgroups.h"
+#include "output/hset.h"
 #include "output/json.h"
 #include "output/metrics.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Labelled histogram sets (output/hset.h).
+ * Labelled histogram sets (output/hset.h), also by process, thread or CPU.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 #include "output/json.h"
 #include "output/metrics.h"
 
-const char *const ft_group_by_name[] = { "none", "pid", "tid", "cpu" };
+static const char *const by_name[] = { "none", "pid", "tid", "cpu" };
 
 /* ft_hset_new - a member labelled @key and @name (@len bytes, -1: all); NULL on ENOMEM */
 struct ft_hentry *ft_hset_new(struct ft_hset *s, int key, const char *name, int len)
@@ -96,23 +96,26 @@ int ft_hset_view(struct ft_hset *s, struct ft_hview *v, ft_hset_keep_fn *keep,
 		if (!keep || keep(s, &s->e[i]))
 			v->e[v->n++] = &s->e[i];
 	if (cmp)
-		qsort_r(v->e, v->n, sizeof(*v->e), cmp, s->priv);
+		qsort_r(v->e, v->n, sizeof(*v->e), cmp, s);
 	return 0;
 }
 
-/* ft_hview_free - the view's array */
-void ft_hview_free(struct ft_hview *v)
+/* ft_hset_row - what a totals row shows: entries with FT_HS_COUNT, else the time */
+unsigned long long ft_hset_row(const struct ft_hset *s, const struct ft_hentry *e)
 {
-	free(v->e);
-	v->e = NULL;
-	v->n = 0;
+	return s->style & FT_HS_COUNT ? e->n[0] : e->hist.sum_ns / s->unit->div;
 }
 
 /* ft_hset_timed - keep the members with a value */
 bool ft_hset_timed(const struct ft_hset *s, const struct ft_hentry *e)
 {
-	(void)s;
 	return e->hist.count > 0;
+}
+
+/* ft_hset_shown - keep the members a totals row lists: entered (FT_HS_COUNT), or timed */
+bool ft_hset_shown(const struct ft_hset *s, const struct ft_hentry *e)
+{
+	return s->style & FT_HS_COUNT ? e->n[0] > 0 : e->hist.count > 0;
 }
 
 /* ft_hset_print_hist - BCC's rows of @h, funclatency's avg line (FT_HS_AVG), our summary */
@@ -142,7 +145,7 @@ static void heading(const struct ft_hset *s, FILE *f, const char *sep, const str
 	if (s->by == FT_BY_CPU)
 		fprintf(f, "%scpu = %d\n", sep, e->key);
 	else if (s->by != FT_BY_NONE)
-		fprintf(f, "%s%s = %d %s\n", sep, ft_group_by_name[s->by], e->key,
+		fprintf(f, "%s%s = %d %s\n", sep, by_name[s->by], e->key,
 			ft_tasks_comm(s->tasks, e->key));
 	else
 		fprintf(f, "%s%s = %s\n", sep, s->label, e->name);
@@ -161,20 +164,19 @@ void ft_hset_print(const struct ft_hset *s, FILE *f, const struct ft_hview *v)
 
 /*
  * ft_hset_print_totals - BCC's table of hardirqs and softirqs: a row per member of @v,
- * its name in a column of @width headed @head, then its entries (n[0]) with @count,
- * else its total time in the unit
+ * its name in a column of @width headed @head, then ft_hset_row
  */
 void ft_hset_print_totals(const struct ft_hset *s, FILE *f, const struct ft_hview *v,
-			  const char *head, int width, bool count)
+			  const char *head, int width)
 {
 	char total[32];
 	unsigned int i;
 
-	snprintf(total, sizeof(total), "TOTAL_%s", count ? "count" : s->unit->label);
+	snprintf(total, sizeof(total), "TOTAL_%s",
+		 s->style & FT_HS_COUNT ? "count" : s->unit->label);
 	fprintf(f, "%-*s %11s\n", width, head, total);
 	for (i = 0; i < v->n; i++)
-		fprintf(f, "%-*s %11llu\n", width, v->e[i]->name,
-			count ? v->e[i]->n[0] : v->e[i]->hist.sum_ns / s->unit->div);
+		fprintf(f, "%-*s %11llu\n", width, v->e[i]->name, ft_hset_row(s, v->e[i]));
 }
 
 /*
@@ -192,7 +194,7 @@ void ft_hset_json(const struct ft_hset *s, struct ft_json *j, const char *key,
 
 		ft_json_obj_begin(j, NULL);
 		if (s->by != FT_BY_NONE)
-			ft_json_i64(j, ft_group_by_name[s->by], e->key);
+			ft_json_i64(j, by_name[s->by], e->key);
 		if (s->by == FT_BY_PID || s->by == FT_BY_TID)
 			ft_json_str(j, "comm", ft_tasks_comm(s->tasks, e->key));
 		else if (s->by == FT_BY_NONE)
@@ -204,7 +206,7 @@ void ft_hset_json(const struct ft_hset *s, struct ft_json *j, const char *key,
 			ft_json_u64(j, "total_ns", e->hist.sum_ns);
 		}
 		if (s->json_more)
-			s->json_more(j, e, s->priv);
+			s->json_more(j, e);
 		ft_hist_json(j, "hist", &e->hist, s->unit);
 		ft_json_obj_end(j);
 	}
@@ -213,18 +215,36 @@ void ft_hset_json(const struct ft_hset *s, struct ft_json *j, const char *key,
 
 /*
  * ft_hset_metrics - series @name, one per member @keep takes (NULL: all), in the set's
- * order, labelled @label="NAME"
+ * order, labelled @extra and label="NAME"; by task comm="COMM" and pid or tid, by CPU
+ * cpu. A member by task is named at its first export and keeps that comm while it
+ * lives (the whole run, or one interval): an exec must not move its counts to another
+ * series; the next interval's member of that pid takes the name it has then
  */
-void ft_hset_metrics(const struct ft_hset *s, struct ft_metrics *m, const char *name,
-		     const char *label, ft_hset_keep_fn *keep)
+void ft_hset_metrics(struct ft_hset *s, struct ft_metrics *m, const char *name,
+		     const char *label, ft_hset_keep_fn *keep, const struct ft_label *extra,
+		     int nextra)
 {
+	struct ft_label l[FT_METRIC_MAX_LABELS] = { { 0 } };
+	int n = nextra < FT_METRIC_MAX_LABELS - 2 ? nextra : FT_METRIC_MAX_LABELS - 2, k;
+	struct ft_hentry *e;
+	char key[16];
 	unsigned int i;
 
+	if (n > 0)
+		memcpy(l, extra, n * sizeof(*l));
 	for (i = 0; i < s->n; i++) {
-		struct ft_label l = { label, s->e[i].name };
-
-		if (!keep || keep(s, &s->e[i]))
-			ft_metrics_hist(m, name, &l, 1, &s->e[i].hist, s->unit);
+		e = &s->e[i];
+		k = n;
+		if (keep && !keep(s, e))
+			continue;
+		if ((s->by == FT_BY_PID || s->by == FT_BY_TID) && !e->name)
+			e->name = strndup(ft_tasks_comm(s->tasks, e->key), FT_TASK_COMM_LEN);
+		if (s->by != FT_BY_CPU)
+			l[k++] = (struct ft_label){ s->by ? "comm" : label, e->name ? e->name : "?" };
+		snprintf(key, sizeof(key), "%d", e->key);
+		if (s->by != FT_BY_NONE)
+			l[k++] = (struct ft_label){ by_name[s->by], key };
+		ft_metrics_hist(m, name, l, k, &e->hist, s->unit);
 	}
 }
 
@@ -263,4 +283,84 @@ void ft_hset_fini(struct ft_hset *s)
 	free(s->e);
 	s->e = NULL;
 	s->cap = 0;
+}
+
+/* ft_hgroups_init - by task or CPU: empty histograms (unit microseconds unless set before) */
+int ft_hgroups_init(struct ft_hset *g, struct ft_tasks *tasks)
+{
+	g->tasks = tasks;
+	if (!g->unit)
+		g->unit = &ft_unit_us;
+	return ft_tab_init(&g->index, sizeof(struct ft_hpos));
+}
+
+/* ft_hgroups_add_group - the value also goes to the histogram of its process, thread or CPU */
+void ft_hgroups_add_group(struct ft_hset *g, int tid, int cpu, const char *comm, uint64_t ns)
+{
+	struct ft_hentry *h;
+	int key;
+
+	if (g->by == FT_BY_CPU) {
+		key = cpu;
+	} else {
+		ft_tasks_note(g->tasks, tid, comm);
+		key = g->by == FT_BY_PID ? ft_tasks_tgid(g->tasks, tid) : tid;
+	}
+	h = ft_hset_key(g, key);
+	if (h || (h = ft_hset_new(g, key, NULL, 0)))
+		ft_hist_add(&h->hist, g->unit, ns);
+}
+
+/* cmp_key - order members by key */
+static int cmp_key(const void *a, const void *b)
+{
+	const struct ft_hentry *x = a, *y = b;
+
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* ft_hgroups_print - the total histogram, or one per group, each with its summary line */
+void ft_hgroups_print(struct ft_hset *g, FILE *f)
+{
+	ft_hset_sort(g, cmp_key);
+	if (g->by == FT_BY_NONE)
+		ft_hset_print_hist(g, f, &g->total);
+	ft_hset_print(g, f, NULL);
+	if (g->oom)
+		fprintf(f, "out of memory: %llu values are only in the total\n", g->oom);
+}
+
+/* ft_hgroups_json - the same data as JSON: group_by, total, groups[] */
+void ft_hgroups_json(struct ft_hset *g, struct ft_json *j)
+{
+	ft_hset_sort(g, cmp_key);
+	ft_json_str(j, "group_by", by_name[g->by]);
+	ft_hist_json(j, "total", &g->total, g->unit);
+	ft_hset_json(g, j, "groups", NULL);
+}
+
+/*
+ * ft_hgroups_reset - empty every histogram (interval reports). A process's or thread's
+ * group goes with its values, as BCC's map is cleared: the next interval lists those
+ * with values in it, and memory stays that of one interval's groups however many
+ * pids come and go (an exporter's series keep their counts in its base). A CPU's
+ * group stays, emptied.
+ */
+void ft_hgroups_reset(struct ft_hset *g)
+{
+	ft_hset_reset(g, g->by != FT_BY_CPU);
+}
+
+/*
+ * ft_hgroups_metrics - the histograms as series of metric @name labelled @extra: one
+ * unlabelled series, or one per group, whose sum is the total but for values the
+ * groups had no memory for
+ */
+void ft_hgroups_metrics(struct ft_hset *g, struct ft_metrics *m, const char *name,
+			const struct ft_label *extra, int nextra)
+{
+	if (g->by == FT_BY_NONE)
+		ft_metrics_hist(m, name, extra, nextra, &g->total, g->unit);
+	else
+		ft_hset_metrics(g, m, name, NULL, NULL, extra, nextra);
 }
