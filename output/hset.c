@@ -77,7 +77,8 @@ void ft_hset_sort(struct ft_hset *s, int (*cmp)(const void *, const void *))
 {
 	unsigned int i;
 
-	qsort(s->e, s->n, sizeof(*s->e), cmp);
+	if (s->n > 1)
+		qsort(s->e, s->n, sizeof(*s->e), cmp);
 	for (i = 0; s->index.size && i < s->n; i++)
 		((struct ft_hpos *)ft_tab_find(&s->index, s->e[i].key))->pos = i;
 }
