@@ -179,7 +179,8 @@ static void hardirqs_event(void *priv, const struct ft_event *ev)
 /* by_value - ascending by what the row shows (BCC's order), then by name */
 static int by_value(const void *a, const void *b, void *s)
 {
-	const struct ft_hentry *p = *(struct ft_hentry *const *)a, *q = *(struct ft_hentry *const *)b;
+	const struct ft_hentry *p = *(struct ft_hentry *const *)a;
+	const struct ft_hentry *q = *(struct ft_hentry *const *)b;
 	unsigned long long u = ft_hset_row(s, p), v = ft_hset_row(s, q);
 
 	if (u != v)

@@ -191,10 +191,12 @@ static void entry(struct softirqs *x, const struct ft_event *ev, struct cpu_stat
 		/* a repeat may have come after the kernel cleared its mask: keep it */
 		c->next = (c->next & ~(1u << v)) | (c->again & (1u << v));
 		c->again &= ~(1u << v);
-		ft_hist_add(&x->wait.e[v].hist, x->unit, ev->ts > c->raised[v] ? ev->ts - c->raised[v] : 0);
+		ft_hist_add(&x->wait.e[v].hist, x->unit,
+			    ev->ts > c->raised[v] ? ev->ts - c->raised[v] : 0);
 	} else if (c->next & (1u << v)) {
 		c->next &= ~(1u << v);
-		ft_hist_add(&x->wait.e[v].hist, x->unit, ev->ts > c->repeat[v] ? ev->ts - c->repeat[v] : 0);
+		ft_hist_add(&x->wait.e[v].hist, x->unit,
+			    ev->ts > c->repeat[v] ? ev->ts - c->repeat[v] : 0);
 	} else {
 		x->unraised++;
 	}
@@ -259,7 +261,8 @@ static void softirqs_event(void *priv, const struct ft_event *ev)
 /* by_value - ascending by what the row shows (BCC's order), then by vector */
 static int by_value(const void *a, const void *b, void *s)
 {
-	const struct ft_hentry *p = *(struct ft_hentry *const *)a, *q = *(struct ft_hentry *const *)b;
+	const struct ft_hentry *p = *(struct ft_hentry *const *)a;
+	const struct ft_hentry *q = *(struct ft_hentry *const *)b;
 	unsigned long long u = ft_hset_row(s, p), v = ft_hset_row(s, q);
 
 	if (u != v)

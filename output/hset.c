@@ -241,7 +241,8 @@ void ft_hset_metrics(struct ft_hset *s, struct ft_metrics *m, const char *name,
 		if ((s->by == FT_BY_PID || s->by == FT_BY_TID) && !e->name)
 			e->name = strndup(ft_tasks_comm(s->tasks, e->key), FT_TASK_COMM_LEN);
 		if (s->by != FT_BY_CPU)
-			l[k++] = (struct ft_label){ s->by ? "comm" : label, e->name ? e->name : "?" };
+			l[k++] = (struct ft_label){ s->by ? "comm" : label,
+						    e->name ? e->name : "?" };
 		snprintf(key, sizeof(key), "%d", e->key);
 		if (s->by != FT_BY_NONE)
 			l[k++] = (struct ft_label){ by_name[s->by], key };

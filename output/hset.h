@@ -26,11 +26,11 @@ enum ft_group_by { FT_BY_NONE, FT_BY_PID, FT_BY_TID, FT_BY_CPU };
 
 /* One member of a set. Pointers to it are valid until the next one is added. */
 struct ft_hentry {
-	int			key;		/* its integer label (line, vector, device, pid) */
-	char			*name;		/* owned; by task: the comm of its first export
-						   (its series keeps its labels while it lives) */
+	int			key;		/* integer label: line, vector, dev, pid */
+	char			*name;		/* owned; by task: the comm of its first
+						   export (its series keeps its labels) */
 	struct ft_hist		hist;
-	unsigned long long	n[2];		/* the analyzer's counters (entries, notes) */
+	unsigned long long	n[2];		/* the analyzer's: entries, notes */
 };
 
 /* Text layout: BCC's tools differ in the line before a heading and under the rows. */
@@ -45,13 +45,13 @@ struct ft_hset {
 	const char		*label;		/* text heading "LABEL = NAME" */
 	const char		*name_key;	/* JSON key of the name ("name", "disk") */
 	const char		*key_key;	/* JSON key of the integer label, NULL: none */
-	bool			counts;		/* JSON: n[0] as "count", and "total_ns" */
+	bool			counts;		/* JSON: "count" (n[0]), "total_ns" */
 	unsigned int		style;		/* FT_HS_* */
 	/* JSON fields of the analyzer's own, after the labels (NULL: none) */
 	void			(*json_more)(struct ft_json *j, const struct ft_hentry *e);
 	enum ft_group_by	by;		/* by task or CPU: set before ft_hgroups_init */
 	struct ft_tasks		*tasks;		/* by task: their names */
-	struct ft_tab		index;		/* by task or CPU: key -> struct ft_hpos */
+	struct ft_tab		index;		/* by task or CPU: key -> ft_hpos */
 	struct ft_hist		total;		/* of ft_hset_add's values */
 	struct ft_hentry	*e;
 	unsigned int		n, cap;

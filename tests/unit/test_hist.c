@@ -486,7 +486,8 @@ static void test_hset_labels(void **state)
 			       "\"total_ns\":3000,\"hist\":"));
 	free(v.e);
 	ft_hset_metrics(&s, &c.m, "hardirqs", "irq", ft_hset_timed, NULL, 0);
-	assert_string_equal(c.text, "hardirqs{irq=zeta} us 1 5000\nhardirqs{irq=alpha} us 2 3000\n");
+	assert_string_equal(c.text, "hardirqs{irq=zeta} us 1 5000\n"
+			    "hardirqs{irq=alpha} us 2 3000\n");
 	ft_hset_reset(&s, false);
 	assert_int_equal(s.n, 3);
 	assert_int_equal(s.e[1].hist.count + s.e[1].n[0] + s.total.count, 0);
