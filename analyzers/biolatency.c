@@ -199,6 +199,8 @@ static int biolat_init(void *priv, const struct ft_env *env)
 	b->env = env;
 	if (!b->unit)
 		b->unit = &ft_unit_us;
+	b->h = (struct ft_hset){ .unit = b->unit, .label = b->per_disk ? "disk" : "flags",
+				 .name_key = b->per_disk ? "disk" : "flags" };
 	b->mask = 1023;
 	b->tab = calloc(b->mask + 1, sizeof(*b->tab));
 	if (!b->tab) {
@@ -308,45 +310,13 @@ static void on_requeue(struct biolat *b, const struct ft_event *ev)
 	}
 }
 
-/* group_get - the group of @key, made when missing; NULL on ENOMEM */
-static struct group *group_get(struct biolat *b, uint32_t key)
-{
-	struct group *g;
-	unsigned int i;
-
-	for (i = 0; i < b->ngroups; i++)
-		if (b->groups[i].key == key)
-			return &b->groups[i];
-	g = realloc(b->groups, (b->ngroups + 1) * sizeof(*g));
-	if (!g) {
-		b->oom = true;
-		return NULL;
-	}
-	b->groups = g;
-	memset(&g[i], 0, sizeof(g[i]));
-	g[i].key = key;
-	b->ngroups++;
-	return &g[i];
-}
-
-/* group_add - the value also goes to its disk's or flags' histogram */
-static void group_add(struct biolat *b, uint32_t key, uint64_t ns)
-{
-	struct group *g = group_get(b, key);
-
-	if (g)
-		ft_hist_add(&g->hist, b->unit, ns);
-}
-
 /* disk_note - -D: count a request of disk @dev that was not timed (@ambiguous or not issued) */
 static void disk_note(struct biolat *b, uint32_t dev, bool ambiguous)
 {
-	struct group *g = b->per_disk ? group_get(b, dev) : NULL;
+	struct ft_hentry *g = b->per_disk ? biolat_group(b, dev) : NULL;
 
-	if (g && ambiguous)
-		g->ambiguous++;
-	else if (g)
-		g->not_issued++;
+	if (g)
+		g->n[ambiguous]++;
 }
 
 /* on_complete - the request is done: its latency, or a note of why it has none */
@@ -379,11 +349,8 @@ static void on_complete(struct biolat *b, const struct ft_event *ev)
 		que = r->t_issue - start;
 	}
 	ns = ev->ts > start ? ev->ts - start : 0;
-	ft_hist_add(&b->total, b->unit, ns);
-	if (b->per_disk)
-		group_add(b, r->dev, ns);
-	else if (b->per_flag)
-		group_add(b, r->flags, ns);
+	ft_hset_add(&b->h, b->per_disk ? biolat_group(b, r->dev) :
+		    b->per_flag ? biolat_group(b, r->flags) : NULL, ns);
 	if (b->min_set && ns >= (uint64_t)b->min_us * 1000)
 		biolat_slow(b, r, ev->ts, que, ns - que);
 	del(b, r);
@@ -423,15 +390,10 @@ static void biolat_event(void *priv, const struct ft_event *ev)
 static void biolat_fini(void *priv)
 {
 	struct biolat *b = priv;
-	unsigned int i;
 
-	ft_hist_fini(&b->total);
-	for (i = 0; i < b->ngroups; i++)
-		ft_hist_fini(&b->groups[i].hist);
-	free(b->groups);
+	ft_hset_fini(&b->h);
 	free(b->disks);
 	free(b->tab);
-	b->groups = NULL;
 	b->disks = NULL;
 	b->tab = NULL;
 }

@@ -7,7 +7,7 @@
 #define FTSCOPE_ANALYZERS_BIOLATENCY_H
 
 #include "analyzers/analyzer.h"
-#include "output/hist.h"
+#include "output/hset.h"
 
 /* Field indexes, the same in each declaration (complete: error where others have bytes). */
 enum { F_DEV, F_SECTOR, F_NR_SECTOR, F_RWBS, F_BYTES, F_COMM };
@@ -22,13 +22,6 @@ struct req {
 	int		pid;
 	uint32_t	bytes;
 	int		flags;
-};
-
-/* Histograms per disk (-D) or per flags (-F): few, so a plain array. */
-struct group {
-	uint32_t		key;
-	struct ft_hist		hist;
-	unsigned long long	not_issued, ambiguous;	/* -D: the disk's share of the notes */
 };
 
 /* A device's name: /sys/dev/block live, MAJ:MIN from a file. */
@@ -54,17 +47,17 @@ struct biolat {
 	struct ft_tp		tp_issue, tp_complete, tp_insert, tp_requeue;
 	struct req		*tab;		/* open addressing, linear probing */
 	unsigned int		mask, count;
-	struct ft_hist		total;
-	struct group		*groups;
-	unsigned int		ngroups;
+	/* histograms per disk (-D) or per flags (-F), keyed by dev or flags, and the total;
+	   -D: n[0] and n[1] are the disk's share of not_issued and ambiguous */
+	struct ft_hset		h;
 	struct disk		*disks;
 	unsigned int		ndisks;
 	struct notes		n;
 	uint64_t		first_ts;	/* biosnoop's TIME(s) origin */
-	bool			oom;
 };
 
 void biolat_slow(struct biolat *b, const struct req *r, uint64_t end, uint64_t que, uint64_t lat);
+struct ft_hentry *biolat_group(struct biolat *b, uint32_t key);
 void biolat_report(void *priv, struct ft_report *rep);
 void biolat_metrics(void *priv, struct ft_metrics *m);
 

@@ -11,7 +11,7 @@
 #include "analyzers/bio_rwbs.h"
 #include "events/tasks.h"
 #include "lib/util.h"
-#include "output/hist.h"
+#include "output/hset.h"
 #include "output/json.h"
 #include "output/metrics.h"
 
@@ -106,42 +106,36 @@ void biolat_slow(struct biolat *b, const struct req *r, uint64_t end, uint64_t q
 	fprintf(b->env->out, "%7.3f\n", lat / 1e6);
 }
 
-/*
- * group_label - the name a group prints under, the disk's or the flags', copied into
- * @buf (a disk's name moves when the next disk is added)
- */
-static const char *group_label(struct biolat *b, const struct group *g, char *buf, size_t len)
+/* biolat_group - the histogram of disk or flags @key, made (named) when new; NULL: ENOMEM */
+struct ft_hentry *biolat_group(struct biolat *b, uint32_t key)
 {
+	struct ft_hentry *g = ft_hset_key(&b->h, (int)key);
+	char name[96];
+
+	if (g)
+		return g;
 	if (b->per_flag)
-		ft_bio_flags_name((int)g->key, buf, len);
+		ft_bio_flags_name((int)key, name, sizeof(name));
 	else
-		snprintf(buf, len, "%s", disk_name(b, g->key));
-	return buf;
+		snprintf(name, sizeof(name), "%s", disk_name(b, key));
+	return ft_hset_new(&b->h, (int)key, name, -1);
 }
 
-/* cmp_group_name - groups by the name each element of sort_groups starts with */
-static int cmp_group_name(const void *x, const void *y)
+/* by_name - the groups in the order of their names (loop0 before loop1, vda) */
+static int by_name(const void *x, const void *y)
 {
-	return strcmp(x, y);
+	return strcmp(((const struct ft_hentry *)x)->name, ((const struct ft_hentry *)y)->name);
 }
 
-/* sort_groups - the groups in the order of their names (loop0 before loop1, vda) */
-static void sort_groups(struct biolat *b)
+/* disk_json - -D: a disk's MAJOR:MINOR and its share of the notes */
+static void disk_json(struct ft_json *j, const struct ft_hentry *g)
 {
-	struct { char name[96]; struct group g; } *t;
-	unsigned int i;
+	char dev[24];
 
-	t = calloc(b->ngroups ? b->ngroups : 1, sizeof(*t));
-	if (!t)
-		return;	/* printed in the order first seen */
-	for (i = 0; i < b->ngroups; i++) {
-		t[i].g = b->groups[i];
-		group_label(b, &t[i].g, t[i].name, sizeof(t[i].name));
-	}
-	qsort(t, b->ngroups, sizeof(*t), cmp_group_name);
-	for (i = 0; i < b->ngroups; i++)
-		b->groups[i] = t[i].g;
-	free(t);
+	dev_text((uint32_t)g->key, dev, sizeof(dev));
+	ft_json_str(j, "dev", dev);
+	ft_json_u64(j, "not_issued_in_trace", g->n[0]);
+	ft_json_u64(j, "ambiguous", g->n[1]);
 }
 
 /* in_flight - requests issued or queued and not completed (now: the end of the trace) */
@@ -173,9 +167,9 @@ static void print_notes(struct biolat *b, FILE *f, bool final)
 	if (n->direct)
 		fprintf(f, "biolatency: %llu requests had no block_rq_insert (issued directly, or "
 			"queued before the trace): timed from their issue\n", n->direct);
-	if (n->oom || b->oom)
+	if (n->oom || b->h.oom)
 		fprintf(f, "biolatency: out of memory: %llu requests not timed%s\n", n->oom,
-			b->oom ? ", some only in the total" : "");
+			b->h.oom ? ", some only in the total" : "");
 	if (final && in_flight(b))
 		fprintf(f, "biolatency: %llu requests still in flight at the end: not timed\n",
 			in_flight(b));
@@ -184,28 +178,11 @@ static void print_notes(struct biolat *b, FILE *f, bool final)
 /* print_json - the histograms and the notes */
 static void print_json(struct biolat *b, struct ft_json *j, bool final)
 {
-	char buf[96];
-	unsigned int i;
-
 	ft_json_str(j, "group_by", b->per_disk ? "disk" : b->per_flag ? "flags" : "none");
 	ft_json_bool(j, "queued", b->queued);
-	ft_hist_json(j, "total", &b->total, b->unit);
-	ft_json_arr_begin(j, "groups");
-	for (i = 0; i < b->ngroups; i++) {
-		struct group *g = &b->groups[i];
-
-		ft_json_obj_begin(j, NULL);
-		ft_json_str(j, b->per_flag ? "flags" : "disk", group_label(b, g, buf, sizeof(buf)));
-		if (b->per_disk) {
-			dev_text(g->key, buf, sizeof(buf));
-			ft_json_str(j, "dev", buf);
-			ft_json_u64(j, "not_issued_in_trace", g->not_issued);
-			ft_json_u64(j, "ambiguous", g->ambiguous);
-		}
-		ft_hist_json(j, "hist", &g->hist, b->unit);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
+	ft_hist_json(j, "total", &b->h.total, b->unit);
+	b->h.json_more = b->per_disk ? disk_json : NULL;
+	ft_hset_json(&b->h, j, "groups", NULL);
 	ft_json_u64(j, "not_issued_in_trace", b->n.not_issued);
 	ft_json_u64(j, "ambiguous", b->n.ambiguous);
 	ft_json_u64(j, "dropped_after_loss", b->n.dropped);
@@ -220,35 +197,21 @@ static void print_json(struct biolat *b, struct ft_json *j, bool final)
 void biolat_report(void *priv, struct ft_report *rep)
 {
 	struct biolat *b = priv;
-	char buf[96];
-	unsigned int i;
 
-	sort_groups(b);
+	ft_hset_sort(&b->h, by_name);
 	if (rep->json) {
 		print_json(b, rep->json, rep->final);
-		goto done;
+	} else {
+		if (b->min_set)
+			fputc('\n', rep->f);
+		if (!b->per_disk && !b->per_flag)
+			ft_hset_print_hist(&b->h, rep->f, &b->h.total);
+		ft_hset_print(&b->h, rep->f, NULL);
+		print_notes(b, rep->f, rep->final);
 	}
-	if (b->min_set)
-		fputc('\n', rep->f);
-	if (!b->per_disk && !b->per_flag) {
-		ft_hist_print_log2(rep->f, &b->total, b->unit->label);
-		ft_hist_print_summary(rep->f, &b->total, b->unit);
-	}
-	for (i = 0; i < b->ngroups; i++) {
-		fprintf(rep->f, "\n%s = %s\n", b->per_disk ? "disk" : "flags",
-			group_label(b, &b->groups[i], buf, sizeof(buf)));
-		ft_hist_print_log2(rep->f, &b->groups[i].hist, b->unit->label);
-		ft_hist_print_summary(rep->f, &b->groups[i].hist, b->unit);
-	}
-	print_notes(b, rep->f, rep->final);
-done:
 	if (rep->interval) {
-		ft_hist_reset(&b->total);
-		for (i = 0; i < b->ngroups; i++)
-			ft_hist_fini(&b->groups[i].hist);
-		b->ngroups = 0;
+		ft_hset_reset(&b->h, true);
 		memset(&b->n, 0, sizeof(b->n));
-		b->oom = false;
 	}
 }
 
@@ -259,15 +222,8 @@ done:
 void biolat_metrics(void *priv, struct ft_metrics *m)
 {
 	struct biolat *b = priv;
-	char buf[96];
-	unsigned int i;
 
 	if (!b->per_disk && !b->per_flag)
-		ft_metrics_hist(m, "biolatency", NULL, 0, &b->total, b->unit);
-	for (i = 0; i < b->ngroups; i++) {
-		struct ft_label l = { b->per_disk ? "disk" : "flags",
-				      group_label(b, &b->groups[i], buf, sizeof(buf)) };
-
-		ft_metrics_hist(m, "biolatency", &l, 1, &b->groups[i].hist, b->unit);
-	}
+		ft_metrics_hist(m, "biolatency", NULL, 0, &b->h.total, b->unit);
+	ft_hset_metrics(&b->h, m, "biolatency", b->per_disk ? "disk" : "flags", NULL, NULL, 0);
 }

@@ -16,9 +16,8 @@
 #include "lib/parse.h"
 #include "lib/tab.h"
 #include "lib/util.h"
-#include "output/hist.h"
+#include "output/hset.h"
 #include "output/json.h"
-#include "output/metrics.h"
 
 #define FSTACK_DEPTH	32
 
@@ -40,8 +39,7 @@ struct funclat {
 	double			min_us;		/* --min-us: list slower calls */
 	bool			min_set;	/* --min-us given (0 lists every call) */
 	bool			listed;		/* the list's header was printed */
-	struct ft_hist		total;
-	struct ft_hist		*hist;		/* per function */
+	struct ft_hset		h;		/* per function (key: its index), and the total */
 	struct ft_tab		threads;	/* tid -> struct fstack */
 	uint64_t		t0;
 	unsigned long long	unpaired, dropped, too_deep;
@@ -110,13 +108,18 @@ static const struct ft_func_req *funclat_functions(void *priv)
 static int funclat_init(void *priv, const struct ft_env *env)
 {
 	struct funclat *f = priv;
+	int i;
 
 	f->env = env;
 	f->fns = env->funcs;
 	if (!f->unit)
 		f->unit = &ft_unit_ns;
-	f->hist = calloc(f->fns->n ? f->fns->n : 1, sizeof(*f->hist));
-	if (!f->hist || ft_tab_init(&f->threads, sizeof(struct fstack))) {
+	f->h = (struct ft_hset){ .unit = f->unit, .label = "Function", .name_key = "name",
+				 .style = FT_HS_AVG };
+	for (i = 0; i < f->fns->n; i++)
+		if (!ft_hset_new(&f->h, i, f->fns->fn[i].name, -1))
+			break;
+	if (i < f->fns->n || ft_tab_init(&f->threads, sizeof(struct fstack))) {
 		ft_err("out of memory");
 		return -1;
 	}
@@ -163,8 +166,7 @@ static void slow_call(struct funclat *f, const struct ft_event *ev, int func, ui
 /* done - one call of @func took @ns */
 static void done(struct funclat *f, const struct ft_event *ev, int func, uint64_t ns)
 {
-	ft_hist_add(&f->total, f->unit, ns);
-	ft_hist_add(&f->hist[func], f->unit, ns);
+	ft_hset_add(&f->h, &f->h.e[func], ns);
 	if (f->min_set && ns >= f->min_us * 1e3)
 		slow_call(f, ev, func, ns);
 }
@@ -263,33 +265,12 @@ static void funclat_event(void *priv, const struct ft_event *ev)
 	}
 }
 
-/* print_hist - BCC funclatency's histogram and its "avg = " line, then ours */
-static void print_hist(struct funclat *f, FILE *out, const struct ft_hist *h)
-{
-	ft_hist_print_log2(out, h, f->unit->label);
-	if (h->count)
-		fprintf(out, "\navg = %llu %s, total: %llu %s, count: %llu\n",
-			(unsigned long long)(h->sum_ns / h->count / f->unit->div), f->unit->label,
-			(unsigned long long)(h->sum_ns / f->unit->div), f->unit->label,
-			(unsigned long long)h->count);
-	ft_hist_print_summary(out, h, f->unit);
-}
-
 /* report_json - the same data as JSON */
-static void report_json(struct funclat *f, struct ft_json *j)
+static void report_json(struct funclat *f, struct ft_json *j, const struct ft_hview *all)
 {
-	int i;
-
 	ft_json_str(j, "method", ft_fmethod_name(f->fns->used));
-	ft_hist_json(j, "total", &f->total, f->unit);
-	ft_json_arr_begin(j, "functions");
-	for (i = 0; i < f->fns->n; i++) {
-		ft_json_obj_begin(j, NULL);
-		ft_json_str(j, "name", f->fns->fn[i].name);
-		ft_hist_json(j, "hist", &f->hist[i], f->unit);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
+	ft_hist_json(j, "total", &f->h.total, f->unit);
+	ft_hset_json(&f->h, j, "functions", all);
 	ft_json_u64(j, "unpaired", f->unpaired);
 	ft_json_u64(j, "dropped_after_loss", f->dropped);
 	ft_json_u64(j, "too_deep", f->too_deep);
@@ -299,24 +280,24 @@ static void report_json(struct funclat *f, struct ft_json *j)
 static void funclat_report(void *priv, struct ft_report *r)
 {
 	struct funclat *f = priv;
+	struct ft_hview v;
 	bool kernel = false;
 	int i;
 
+	if (ft_hset_view(&f->h, &v, r->json ? NULL : ft_hset_timed, NULL)) {
+		ft_err("out of memory");
+		goto done;
+	}
 	if (r->json) {
-		report_json(f, r->json);
+		report_json(f, r->json, &v);
 		goto done;
 	}
 	if (f->listed)
 		fputc('\n', r->f);
-	if (f->per_func) {
-		for (i = 0; i < f->fns->n; i++)
-			if (f->hist[i].count) {
-				fprintf(r->f, "\nFunction = %s\n", f->fns->fn[i].name);
-				print_hist(f, r->f, &f->hist[i]);
-			}
-	} else {
-		print_hist(f, r->f, &f->total);
-	}
+	if (f->per_func)
+		ft_hset_print(&f->h, r->f, &v);
+	else
+		ft_hset_print_hist(&f->h, r->f, &f->h.total);
 	for (i = 0; i < f->fns->n; i++)
 		kernel |= f->fns->fn[i].kind == FT_FK_KERNEL;
 	fprintf(r->f, "funclat: %d function%s", f->fns->n, f->fns->n == 1 ? "" : "s");
@@ -328,10 +309,9 @@ static void funclat_report(void *priv, struct ft_report *r)
 			f->too_deep, FSTACK_DEPTH);
 	fputc('\n', r->f);
 done:
+	free(v.e);
 	if (r->interval) {
-		ft_hist_reset(&f->total);
-		for (i = 0; i < f->fns->n; i++)
-			ft_hist_reset(&f->hist[i]);
+		ft_hset_reset(&f->h, false);
 		f->unpaired = f->dropped = f->too_deep = 0;
 	}
 }
@@ -343,27 +323,17 @@ done:
 static void funclat_metrics(void *priv, struct ft_metrics *m)
 {
 	struct funclat *f = priv;
-	int i;
 
-	for (i = 0; i < f->fns->n; i++) {
-		struct ft_label l = { "function", f->fns->fn[i].name };
-
-		ft_metrics_hist(m, "funclat", &l, 1, &f->hist[i], f->unit);
-	}
+	ft_hset_metrics(&f->h, m, "funclat", "function", NULL, NULL, 0);
 }
 
 /* funclat_fini - free everything */
 static void funclat_fini(void *priv)
 {
 	struct funclat *f = priv;
-	int i;
 
 	ft_tab_fini(&f->threads);
-	ft_hist_fini(&f->total);
-	for (i = 0; f->hist && i < (f->fns->n ? f->fns->n : 1); i++)
-		ft_hist_fini(&f->hist[i]);
-	free(f->hist);
-	f->hist = NULL;
+	ft_hset_fini(&f->h);
 }
 
 /* funclat_free - the patterns, after the run */

@@ -21,22 +21,18 @@
 #include "analyzers/analyzer.h"
 #include "lib/parse.h"
 #include "lib/util.h"
-#include "output/hist.h"
+#include "output/hset.h"
 #include "output/json.h"
-#include "output/metrics.h"
 
-/* One handler (an irqaction's name), over all CPUs. */
-struct handler {
-	char			*name;
-	int			irq;		/* the last line it was seen on */
-	unsigned long long	count;		/* entries */
-	struct ft_hist		hist;		/* paired handler times */
-};
+/*
+ * The handlers (an irqaction's name, over all CPUs) are the members of a set: key the
+ * last line each was seen on, n[0] its entries, hist its paired handler times.
+ */
 
 /* The handler running on a CPU. */
 struct running {
 	uint64_t	ts;
-	int		irq, h;		/* h: index in handlers, -1 when none runs */
+	int		irq, h;		/* h: index in the set, -1 when none runs */
 };
 
 struct hardirqs {
@@ -44,8 +40,7 @@ struct hardirqs {
 	struct ft_tp		entry, exit;
 	const struct ft_unit	*unit;
 	bool			count, dist;
-	struct handler		*h;
-	int			nh, cap;
+	struct ft_hset		h;
 	struct running		*run;		/* per CPU */
 	int			ncpus;
 	unsigned long long	unpaired;	/* exits without their entry */
@@ -118,57 +113,35 @@ static int hardirqs_init(void *priv, const struct ft_env *env)
 	}
 	for (i = 0; i < x->ncpus; i++)
 		x->run[i].h = -1;
+	x->h = (struct ft_hset){ .unit = x->unit, .label = "hardirq", .name_key = "name",
+				 .key_key = "irq", .counts = true,
+				 .style = FT_HS_TIGHT | (x->count ? FT_HS_COUNT : 0) };
 	return 0;
 }
 
-/* handler_find - the handler @name (@len bytes) on line @irq, added when new; -1: no memory */
-static int handler_find(struct hardirqs *x, int irq, const char *name, int len)
-{
-	struct handler *n;
-	int i;
-
-	for (i = 0; i < x->nh; i++)
-		if (!strncmp(x->h[i].name, name, len) && !x->h[i].name[len]) {
-			x->h[i].irq = irq;
-			return i;
-		}
-	if (x->nh == x->cap) {
-		n = realloc(x->h, (x->cap ? x->cap * 2 : 16) * sizeof(*n));
-		if (!n)
-			return -1;
-		x->h = n;
-		x->cap = x->cap ? x->cap * 2 : 16;
-	}
-	n = &x->h[x->nh];
-	memset(n, 0, sizeof(*n));
-	n->name = strndup(name, len);
-	if (!n->name)
-		return -1;
-	n->irq = irq;
-	return x->nh++;
-}
-
-/* entry - a handler starts on ev->cpu */
+/* entry - a handler starts on ev->cpu: the handler of its name, its line the last seen */
 static void entry(struct hardirqs *x, const struct ft_event *ev, struct running *r)
 {
-	int irq = (int)ft_tp_num(ev, &x->entry, 0), len = 0, h;
+	int irq = (int)ft_tp_num(ev, &x->entry, 0), len = 0;
 	const char *name = ft_tp_str(ev, &x->entry, 1, &len);
+	struct ft_hentry *e;
 
 	if (!len) {
 		name = "?";
 		len = 1;
 	}
-	h = handler_find(x, irq, name, len);
-	if (h < 0) {
+	e = ft_hset_name(&x->h, name, len);
+	if (!e && !(e = ft_hset_new(&x->h, irq, name, len))) {
 		x->dropped++;
 		return;
 	}
-	x->h[h].count++;
+	e->key = irq;
+	e->n[0]++;
 	if (r->h >= 0)
 		x->overrun++;
 	r->ts = ev->ts;
 	r->irq = irq;
-	r->h = h;
+	r->h = e - x->h.e;
 }
 
 /* leave - a handler returns on ev->cpu: its time, when its entry is the one open */
@@ -181,7 +154,7 @@ static void leave(struct hardirqs *x, const struct ft_event *ev, struct running 
 		r->h = -1;
 		return;
 	}
-	ft_hist_add(&x->h[r->h].hist, x->unit, ev->ts > r->ts ? ev->ts - r->ts : 0);
+	ft_hist_add(&x->h.e[r->h].hist, x->unit, ev->ts > r->ts ? ev->ts - r->ts : 0);
 	r->h = -1;
 }
 
@@ -203,24 +176,12 @@ static void hardirqs_event(void *priv, const struct ft_event *ev)
 	}
 }
 
-/* value - what a row shows: entries with --count, else the time in the unit */
-static unsigned long long value(const struct hardirqs *x, const struct handler *h)
-{
-	return x->count ? h->count : h->hist.sum_ns / x->unit->div;
-}
-
-/* shown - does the report list this handler (BCC lists the keys its map holds)? */
-static bool shown(const struct hardirqs *x, const struct handler *h)
-{
-	return x->count ? h->count > 0 : h->hist.count > 0;
-}
-
 /* by_value - ascending by what the row shows (BCC's order), then by name */
-static int by_value(const void *a, const void *b, void *priv)
+static int by_value(const void *a, const void *b, void *s)
 {
-	const struct hardirqs *x = priv;
-	const struct handler *p = &x->h[*(const int *)a], *q = &x->h[*(const int *)b];
-	unsigned long long u = value(x, p), v = value(x, q);
+	const struct ft_hentry *p = *(struct ft_hentry *const *)a;
+	const struct ft_hentry *q = *(struct ft_hentry *const *)b;
+	unsigned long long u = ft_hset_row(s, p), v = ft_hset_row(s, q);
 
 	if (u != v)
 		return u < v ? -1 : 1;
@@ -230,9 +191,7 @@ static int by_value(const void *a, const void *b, void *priv)
 /* by_name - the histograms' order, BCC's (sorted keys) */
 static int by_name(const void *a, const void *b, void *priv)
 {
-	const struct hardirqs *x = priv;
-
-	return strcmp(x->h[*(const int *)a].name, x->h[*(const int *)b].name);
+	return strcmp((*(struct ft_hentry *const *)a)->name, (*(struct ft_hentry *const *)b)->name);
 }
 
 /* print_notes - the lines under a report: what could not be paired */
@@ -246,79 +205,34 @@ static void print_notes(const struct hardirqs *x, FILE *f)
 		fprintf(f, "hardirqs: %llu handlers not timed after lost events\n", x->dropped);
 }
 
-/* hardirqs_json - one object per handler, in the text's order */
-static void hardirqs_json(const struct hardirqs *x, struct ft_json *j, const int *order, int n)
-{
-	int i;
-
-	ft_json_str(j, "unit", x->unit->short_name);
-	ft_json_arr_begin(j, "hardirqs");
-	for (i = 0; i < n; i++) {
-		const struct handler *h = &x->h[order[i]];
-
-		ft_json_obj_begin(j, NULL);
-		ft_json_str(j, "name", h->name);
-		ft_json_i64(j, "irq", h->irq);
-		ft_json_u64(j, "count", h->count);
-		ft_json_u64(j, "total_ns", h->hist.sum_ns);
-		ft_hist_json(j, "hist", &h->hist, x->unit);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
-	ft_json_u64(j, "unpaired_exits", x->unpaired);
-	ft_json_u64(j, "unpaired_entries", x->overrun);
-	ft_json_u64(j, "dropped_after_loss", x->dropped);
-}
-
-/* hardirqs_text - BCC's table (HARDIRQ TOTAL_usecs) or its histograms (hardirq = NAME) */
-static void hardirqs_text(const struct hardirqs *x, FILE *f, const int *order, int n)
-{
-	char head[32];
-	int i;
-
-	snprintf(head, sizeof(head), "TOTAL_%s", x->count ? "count" : x->unit->label);
-	if (!x->dist)
-		fprintf(f, "%-26s %11s\n", "HARDIRQ", head);
-	for (i = 0; i < n; i++) {
-		const struct handler *h = &x->h[order[i]];
-
-		if (!x->dist) {
-			fprintf(f, "%-26s %11llu\n", h->name, value(x, h));
-			continue;
-		}
-		fprintf(f, "%shardirq = %s\n", i ? "\n" : "", h->name);
-		ft_hist_print_log2(f, &h->hist, x->unit->label);
-		ft_hist_print_summary(f, &h->hist, x->unit);
-	}
-}
-
 /* hardirqs_report - the handlers seen; everything starts again per interval */
 static void hardirqs_report(void *priv, struct ft_report *r)
 {
 	struct hardirqs *x = priv;
-	int *order = malloc((x->nh ? x->nh : 1) * sizeof(*order)), i, n = 0;
+	struct ft_hview v;
 
-	if (!order) {
+	/* BCC lists the keys its map holds */
+	if (ft_hset_view(&x->h, &v, ft_hset_shown, x->dist ? by_name : by_value)) {
 		ft_err("out of memory");
 		return;
 	}
-	for (i = 0; i < x->nh; i++)
-		if (shown(x, &x->h[i]))
-			order[n++] = i;
-	qsort_r(order, n, sizeof(*order), x->dist ? by_name : by_value, x);
 	if (r->json) {
-		hardirqs_json(x, r->json, order, n);
+		ft_json_str(r->json, "unit", x->unit->short_name);
+		ft_hset_json(&x->h, r->json, "hardirqs", &v);
+		ft_json_u64(r->json, "unpaired_exits", x->unpaired);
+		ft_json_u64(r->json, "unpaired_entries", x->overrun);
+		ft_json_u64(r->json, "dropped_after_loss", x->dropped);
 	} else {
-		hardirqs_text(x, r->f, order, n);
+		if (x->dist)
+			ft_hset_print(&x->h, r->f, &v);
+		else
+			ft_hset_print_totals(&x->h, r->f, &v, "HARDIRQ", 26);
 		print_notes(x, r->f);
 	}
-	free(order);
+	free(v.e);
 	if (!r->interval)
 		return;
-	for (i = 0; i < x->nh; i++) {
-		x->h[i].count = 0;
-		ft_hist_reset(&x->h[i].hist);
-	}
+	ft_hset_reset(&x->h, false);
 	x->unpaired = x->overrun = x->dropped = 0;
 }
 
@@ -329,31 +243,18 @@ static void hardirqs_report(void *priv, struct ft_report *r)
 static void hardirqs_metrics(void *priv, struct ft_metrics *m)
 {
 	struct hardirqs *x = priv;
-	int i;
 
-	for (i = 0; i < x->nh; i++) {
-		struct ft_label l = { "irq", x->h[i].name };
-
-		if (x->h[i].hist.count)
-			ft_metrics_hist(m, "hardirqs", &l, 1, &x->h[i].hist, x->unit);
-	}
+	ft_hset_metrics(&x->h, m, "hardirqs", "irq", ft_hset_timed, NULL, 0);
 }
 
 /* hardirqs_fini - the handlers and the per-CPU state */
 static void hardirqs_fini(void *priv)
 {
 	struct hardirqs *x = priv;
-	int i;
 
-	for (i = 0; i < x->nh; i++) {
-		free(x->h[i].name);
-		ft_hist_fini(&x->h[i].hist);
-	}
-	free(x->h);
+	ft_hset_fini(&x->h);
 	free(x->run);
-	x->h = NULL;
 	x->run = NULL;
-	x->nh = x->cap = 0;
 }
 
 const struct ft_analyzer ft_hardirqs = {

@@ -27,7 +27,7 @@
 #include "events/tasks.h"
 #include "lib/intern.h"
 #include "lib/util.h"
-#include "output/hgroups.h"
+#include "output/hset.h"
 #include "output/json.h"
 #include "output/metrics.h"
 
@@ -75,7 +75,7 @@ struct hist_span {
 	const struct ft_env	*env;
 	struct hs_side		side[2];	/* from, to */
 	char			*matcharg;
-	struct ft_hgroups	h;
+	struct ft_hset		h;
 	struct ft_intern	keys;		/* match key -> dense id */
 	struct hs_pend		*pend;
 	size_t			npend_cap;
@@ -527,7 +527,7 @@ static void span_json(const struct hist_span *s, struct ft_json *j)
 		ft_json_str(j, "to_filter", b->filter_text);
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
 		ft_json_u64(j, c[i].key, c[i].n);
-	ft_hgroups_json((struct ft_hgroups *)&s->h, j);
+	ft_hgroups_json((struct ft_hset *)&s->h, j);
 }
 
 /* hist_span_report - BCC's histogram with its summary line, then the footer */
@@ -562,7 +562,7 @@ void hist_span_metrics(struct hist_span *s, struct ft_metrics *m)
 /* hist_span_fini - the tables and histograms */
 void hist_span_fini(struct hist_span *s)
 {
-	ft_hgroups_fini(&s->h);
+	ft_hset_fini(&s->h);
 	ft_intern_fini(&s->keys);
 	free(s->pend);
 	s->pend = NULL;

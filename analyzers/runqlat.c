@@ -26,13 +26,13 @@
 #include "lib/parse.h"
 #include "lib/pidset.h"
 #include "lib/util.h"
-#include "output/hgroups.h"
+#include "output/hset.h"
 #include "output/json.h"
 #include "output/metrics.h"
 
 struct runqlat {
 	const struct ft_env	*env;
-	struct ft_hgroups	h;		/* total and per group histograms */
+	struct ft_hset		h;		/* total and per group histograms */
 	struct ft_tab		tasks;		/* struct rq_task: readiness per traced task */
 	struct ft_wait_notes	notes;		/* estimated, unmeasured, losses */
 	int			by_opt;		/* the first grouping option given (-P, -L,
@@ -225,7 +225,7 @@ static void runqlat_fini(void *priv)
 	struct runqlat *r = priv;
 
 	ft_tab_fini(&r->tasks);
-	ft_hgroups_fini(&r->h);
+	ft_hset_fini(&r->h);
 }
 
 const struct ft_analyzer ft_runqlat = {

@@ -27,9 +27,8 @@
 #include "analyzers/analyzer.h"
 #include "lib/parse.h"
 #include "lib/util.h"
-#include "output/hist.h"
+#include "output/hset.h"
 #include "output/json.h"
-#include "output/metrics.h"
 
 /* Vectors: the kernel's order (include/linux/interrupt.h), BCC's lower-case names. */
 #define NVEC	16
@@ -56,9 +55,8 @@ struct softirqs {
 	const struct ft_unit	*unit;
 	bool			count, dist, no_raise;
 	bool			have_raise;	/* the trace has softirq_raise */
-	unsigned long long	n[NVEC];	/* entries */
-	struct ft_hist		time[NVEC];	/* handler times */
-	struct ft_hist		wait[NVEC];	/* raise -> entry */
+	struct ft_hset		time;		/* handler times per vector, n[0] entries */
+	struct ft_hset		wait;		/* raise -> entry per vector */
 	struct cpu_state	*cpu;
 	int			ncpus;
 	unsigned long long	unpaired;	/* exits without their entry */
@@ -122,6 +120,15 @@ static struct ft_tp *softirqs_tracepoints(void *priv)
 	return &x->entry;
 }
 
+/* vec_name - BCC's name of vector @v, or "vec N" beyond the known ones */
+static const char *vec_name(int v, char *buf, size_t len)
+{
+	if (v < NNAMED)
+		return vec_names[v];
+	snprintf(buf, len, "vec %d", v);
+	return buf;
+}
+
 /* softirqs_init - nothing running, nothing pending */
 static int softirqs_init(void *priv, const struct ft_env *env)
 {
@@ -140,6 +147,20 @@ static int softirqs_init(void *priv, const struct ft_env *env)
 	}
 	for (i = 0; i < x->ncpus; i++)
 		x->cpu[i].vec = -1;
+	x->time = (struct ft_hset){ .unit = x->unit, .label = "softirq", .name_key = "name",
+				    .key_key = "vec", .counts = true,
+				    .style = FT_HS_TIGHT | (x->count ? FT_HS_COUNT : 0) };
+	x->wait = (struct ft_hset){ .unit = x->unit, .label = "softirq raise -> entry",
+				    .name_key = "name", .key_key = "vec" };
+	for (i = 0; i < NVEC; i++) {
+		char buf[16];
+
+		if (!ft_hset_new(&x->time, i, vec_name(i, buf, sizeof(buf)), -1) ||
+		    !ft_hset_new(&x->wait, i, x->time.e[i].name, -1)) {
+			ft_err("out of memory");
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -158,7 +179,7 @@ static int vec_of(struct softirqs *x, const struct ft_event *ev, const struct ft
 /* entry - vector @v starts on this CPU: its raise latency ends */
 static void entry(struct softirqs *x, const struct ft_event *ev, struct cpu_state *c, int v)
 {
-	x->n[v]++;
+	x->time.e[v].n[0]++;
 	if (c->vec >= 0)
 		x->overrun++;
 	c->vec = v;
@@ -170,10 +191,12 @@ static void entry(struct softirqs *x, const struct ft_event *ev, struct cpu_stat
 		/* a repeat may have come after the kernel cleared its mask: keep it */
 		c->next = (c->next & ~(1u << v)) | (c->again & (1u << v));
 		c->again &= ~(1u << v);
-		ft_hist_add(&x->wait[v], x->unit, ev->ts > c->raised[v] ? ev->ts - c->raised[v] : 0);
+		ft_hist_add(&x->wait.e[v].hist, x->unit,
+			    ev->ts > c->raised[v] ? ev->ts - c->raised[v] : 0);
 	} else if (c->next & (1u << v)) {
 		c->next &= ~(1u << v);
-		ft_hist_add(&x->wait[v], x->unit, ev->ts > c->repeat[v] ? ev->ts - c->repeat[v] : 0);
+		ft_hist_add(&x->wait.e[v].hist, x->unit,
+			    ev->ts > c->repeat[v] ? ev->ts - c->repeat[v] : 0);
 	} else {
 		x->unraised++;
 	}
@@ -199,7 +222,7 @@ static void leave(struct softirqs *x, const struct ft_event *ev, struct cpu_stat
 		c->vec = -1;
 		return;
 	}
-	ft_hist_add(&x->time[v], x->unit, ev->ts > c->ts ? ev->ts - c->ts : 0);
+	ft_hist_add(&x->time.e[v].hist, x->unit, ev->ts > c->ts ? ev->ts - c->ts : 0);
 	c->vec = -1;
 }
 
@@ -235,30 +258,22 @@ static void softirqs_event(void *priv, const struct ft_event *ev)
 	}
 }
 
-/* vec_name - BCC's name of vector @v, or "vec N" beyond the known ones */
-static const char *vec_name(int v, char *buf, size_t len)
-{
-	if (v < NNAMED)
-		return vec_names[v];
-	snprintf(buf, len, "vec %d", v);
-	return buf;
-}
-
-/* value - what a row shows: entries with --count, else the time in the unit */
-static unsigned long long value(const struct softirqs *x, int v)
-{
-	return x->count ? x->n[v] : x->time[v].sum_ns / x->unit->div;
-}
-
 /* by_value - ascending by what the row shows (BCC's order), then by vector */
-static int by_value(const void *a, const void *b, void *priv)
+static int by_value(const void *a, const void *b, void *s)
 {
-	int p = *(const int *)a, q = *(const int *)b;
-	unsigned long long u = value(priv, p), v = value(priv, q);
+	const struct ft_hentry *p = *(struct ft_hentry *const *)a;
+	const struct ft_hentry *q = *(struct ft_hentry *const *)b;
+	unsigned long long u = ft_hset_row(s, p), v = ft_hset_row(s, q);
 
 	if (u != v)
 		return u < v ? -1 : 1;
-	return p - q;
+	return p->key - q->key;
+}
+
+/* entered - a vector entered or timed: the series exported */
+static bool entered(const struct ft_hset *s, const struct ft_hentry *e)
+{
+	return e->n[0] || e->hist.count;
 }
 
 /* print_notes - the lines under a report: what could not be paired */
@@ -277,33 +292,25 @@ static void print_notes(const struct softirqs *x, FILE *f)
 }
 
 /* print_raise - the raise -> entry latency per vector: a table, or histograms with --dist */
-static void print_raise(const struct softirqs *x, FILE *f)
+static void print_raise(const struct softirqs *x, FILE *f, const struct ft_hview *w)
 {
 	double d = (double)x->unit->div;
-	char buf[16], head[4][24];
-	int v, seen = 0;
+	char head[3][24];
+	unsigned int i;
 
-	for (v = 0; v < NVEC; v++)
-		seen += x->wait[v].count > 0;
-	if (!x->dist && seen) {
+	if (x->dist) {
+		ft_hset_print(&x->wait, f, w);
+	} else if (w->n) {
 		snprintf(head[0], sizeof(head[0]), "AVG_%s", x->unit->label);
 		snprintf(head[1], sizeof(head[1]), "P99_%s", x->unit->label);
 		snprintf(head[2], sizeof(head[2]), "MAX_%s", x->unit->label);
 		fprintf(f, "\n%-16s %11s %11s %11s %11s\n", "RAISE->ENTRY", "COUNT", head[0],
 			head[1], head[2]);
 	}
-	for (v = 0; v < NVEC; v++) {
-		const struct ft_hist *h = &x->wait[v];
+	for (i = 0; !x->dist && i < w->n; i++) {
+		const struct ft_hist *h = &w->e[i]->hist;
 
-		if (!h->count)
-			continue;
-		if (x->dist) {
-			fprintf(f, "\nsoftirq raise -> entry = %s\n", vec_name(v, buf, sizeof(buf)));
-			ft_hist_print_log2(f, h, x->unit->label);
-			ft_hist_print_summary(f, h, x->unit);
-			continue;
-		}
-		fprintf(f, "%-16s %11llu %11.1f %11.1f %11.1f\n", vec_name(v, buf, sizeof(buf)),
+		fprintf(f, "%-16s %11llu %11.1f %11.1f %11.1f\n", w->e[i]->name,
 			(unsigned long long)h->count, h->sum_ns / h->count / d,
 			ft_hist_percentile(h, 0.99) / d, h->max_ns / d);
 	}
@@ -312,61 +319,14 @@ static void print_raise(const struct softirqs *x, FILE *f)
 			"began)\n", x->unraised);
 }
 
-/* softirqs_text - BCC's table (SOFTIRQ TOTAL_usecs) or its histograms (softirq = NAME) */
-static void softirqs_text(const struct softirqs *x, FILE *f, const int *order, int n)
-{
-	char buf[16], head[32];
-	int i, v;
-
-	snprintf(head, sizeof(head), "TOTAL_%s", x->count ? "count" : x->unit->label);
-	if (!x->dist)
-		fprintf(f, "%-16s %11s\n", "SOFTIRQ", head);
-	for (i = 0; i < n; i++) {
-		v = order[i];
-		if (!x->dist) {
-			fprintf(f, "%-16s %11llu\n", vec_name(v, buf, sizeof(buf)), value(x, v));
-			continue;
-		}
-		fprintf(f, "%ssoftirq = %s\n", i ? "\n" : "", vec_name(v, buf, sizeof(buf)));
-		ft_hist_print_log2(f, &x->time[v], x->unit->label);
-		ft_hist_print_summary(f, &x->time[v], x->unit);
-	}
-	if (x->have_raise)
-		print_raise(x, f);
-	print_notes(x, f);
-}
-
 /* softirqs_json - one object per vector, then the raise latencies */
-static void softirqs_json(const struct softirqs *x, struct ft_json *j, const int *order, int n)
+static void softirqs_json(const struct softirqs *x, struct ft_json *j, const struct ft_hview *v,
+			  const struct ft_hview *w)
 {
-	char buf[16];
-	int i, v;
-
 	ft_json_str(j, "unit", x->unit->short_name);
-	ft_json_arr_begin(j, "softirqs");
-	for (i = 0; i < n; i++) {
-		v = order[i];
-		ft_json_obj_begin(j, NULL);
-		ft_json_str(j, "name", vec_name(v, buf, sizeof(buf)));
-		ft_json_i64(j, "vec", v);
-		ft_json_u64(j, "count", x->n[v]);
-		ft_json_u64(j, "total_ns", x->time[v].sum_ns);
-		ft_hist_json(j, "hist", &x->time[v], x->unit);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
+	ft_hset_json(&x->time, j, "softirqs", v);
 	if (x->have_raise) {
-		ft_json_arr_begin(j, "raise_to_entry");
-		for (v = 0; v < NVEC; v++) {
-			if (!x->wait[v].count)
-				continue;
-			ft_json_obj_begin(j, NULL);
-			ft_json_str(j, "name", vec_name(v, buf, sizeof(buf)));
-			ft_json_i64(j, "vec", v);
-			ft_hist_json(j, "hist", &x->wait[v], x->unit);
-			ft_json_obj_end(j);
-		}
-		ft_json_arr_end(j);
+		ft_hset_json(&x->wait, j, "raise_to_entry", w);
 		ft_json_u64(j, "unraised_entries", x->unraised);
 	}
 	ft_json_u64(j, "unpaired_exits", x->unpaired);
@@ -379,24 +339,28 @@ static void softirqs_json(const struct softirqs *x, struct ft_json *j, const int
 static void softirqs_report(void *priv, struct ft_report *r)
 {
 	struct softirqs *x = priv;
-	int order[NVEC], n = 0, v;
+	struct ft_hview v = { 0 }, w = { 0 };
 
-	for (v = 0; v < NVEC; v++)
-		if (x->count ? x->n[v] > 0 : x->time[v].count > 0)
-			order[n++] = v;
-	if (!x->dist)
-		qsort_r(order, n, sizeof(*order), by_value, x);
-	if (r->json)
-		softirqs_json(x, r->json, order, n);
-	else
-		softirqs_text(x, r->f, order, n);
+	if (ft_hset_view(&x->time, &v, ft_hset_shown, x->dist ? NULL : by_value) ||
+	    ft_hset_view(&x->wait, &w, ft_hset_timed, NULL)) {
+		ft_err("out of memory");
+	} else if (r->json) {
+		softirqs_json(x, r->json, &v, &w);
+	} else {
+		if (x->dist)
+			ft_hset_print(&x->time, r->f, &v);
+		else
+			ft_hset_print_totals(&x->time, r->f, &v, "SOFTIRQ", 16);
+		if (x->have_raise)
+			print_raise(x, r->f, &w);
+		print_notes(x, r->f);
+	}
+	free(v.e);
+	free(w.e);
 	if (!r->interval)
 		return;
-	for (v = 0; v < NVEC; v++) {
-		x->n[v] = 0;
-		ft_hist_reset(&x->time[v]);
-		ft_hist_reset(&x->wait[v]);
-	}
+	ft_hset_reset(&x->time, false);
+	ft_hset_reset(&x->wait, false);
 	x->unpaired = x->overrun = x->unraised = x->dropped = x->badvec = 0;
 }
 
@@ -408,35 +372,21 @@ static void softirqs_report(void *priv, struct ft_report *r)
 static void softirqs_metrics(void *priv, struct ft_metrics *m)
 {
 	struct softirqs *x = priv;
-	char buf[16];
-	int v;
 
-	for (v = 0; v < NVEC; v++) {
-		struct ft_label l = { "vector", vec_name(v, buf, sizeof(buf)) };
-
-		/* entered, even if not yet timed: a vector with a raise -> entry comes
-		   here first, so the main metric leads every emission that has any */
-		if (x->n[v] || x->time[v].count)
-			ft_metrics_hist(m, "softirqs", &l, 1, &x->time[v], x->unit);
-	}
-	for (v = 0; x->have_raise && v < NVEC; v++) {
-		struct ft_label l = { "vector", vec_name(v, buf, sizeof(buf)) };
-
-		if (x->wait[v].count)
-			ft_metrics_hist(m, "softirqs_wait", &l, 1, &x->wait[v], x->unit);
-	}
+	/* entered, even if not yet timed: a vector with a raise -> entry comes here
+	   first, so the main metric leads every emission that has any */
+	ft_hset_metrics(&x->time, m, "softirqs", "vector", entered, NULL, 0);
+	if (x->have_raise)
+		ft_hset_metrics(&x->wait, m, "softirqs_wait", "vector", ft_hset_timed, NULL, 0);
 }
 
 /* softirqs_fini - the histograms and the per-CPU state */
 static void softirqs_fini(void *priv)
 {
 	struct softirqs *x = priv;
-	int v;
 
-	for (v = 0; v < NVEC; v++) {
-		ft_hist_fini(&x->time[v]);
-		ft_hist_fini(&x->wait[v]);
-	}
+	ft_hset_fini(&x->time);
+	ft_hset_fini(&x->wait);
 	free(x->cpu);
 	x->cpu = NULL;
 }

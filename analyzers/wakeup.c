@@ -15,7 +15,7 @@
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "lib/util.h"
-#include "output/hgroups.h"
+#include "output/hset.h"
 #include "output/json.h"
 #include "output/metrics.h"
 
@@ -34,7 +34,7 @@ struct slow {
 
 struct wakeup {
 	const struct ft_env	*env;
-	struct ft_hgroups	h;
+	struct ft_hset		h;
 	struct ft_waits		waits;
 	long			top;		/* --top N, 0: off */
 	struct slow		*slow;		/* the top N, slowest first */
@@ -381,7 +381,7 @@ static void wakeup_fini(void *priv)
 	struct wakeup *w = priv;
 
 	ft_waits_fini(&w->waits);
-	ft_hgroups_fini(&w->h);
+	ft_hset_fini(&w->h);
 	ft_tab_fini(&w->pairs);
 	free(w->slow);
 }

@@ -39,6 +39,10 @@ runqlat --json
 runqlat 1
 runqlat -P --json 1
 runqlat --prometheus-file @prom --heatmap @svg
+runqlat -L --prometheus-file @prom --heatmap @svg
+runqlat -P --prometheus-file @prom
+runqlat --per-cpu --json
+runqlat --per-cpu --prometheus-file @prom
 timehist
 timehist -s
 timehist -S --state
@@ -57,6 +61,8 @@ wakeup --min-us 0
 wakeup --json --min-us 100
 wakeup -L 1
 wakeup --prometheus-file @prom --heatmap @svg
+wakeup -P --json
+wakeup -L --prometheus-file @prom
 offcpu
 offcpu -f
 offcpu -f --delimited -m 1000
@@ -77,6 +83,8 @@ funclat * --json
 funclat syscall:* --min-us 0
 funclat * 1
 funclat * syscall:* --prometheus-file @prom --heatmap @svg
+funclat -F * syscall:*
+funclat -F -u * 1
 funccount *
 funccount * --json
 hardirqs
@@ -85,12 +93,18 @@ hardirqs --dist -N
 hardirqs --json
 hardirqs 1
 hardirqs --prometheus-file @prom --heatmap @svg
+hardirqs --dist --json
+hardirqs --count --json
+hardirqs --dist 1
 softirqs
 softirqs --count
 softirqs --dist
 softirqs --no-raise --json
 softirqs 1
 softirqs --prometheus-file @prom --heatmap @svg
+softirqs --dist --json
+softirqs --count --json
+softirqs --dist -N 1
 biolatency
 biolatency -D
 biolatency -F
@@ -98,12 +112,20 @@ biolatency -Q --json
 biolatency --min-us 0
 biolatency 1
 biolatency --prometheus-file @prom --heatmap @svg
+biolatency -D --json
+biolatency -F --json
+biolatency -F 1
+biolatency -D --prometheus-file @prom --heatmap @svg
+biolatency -F --prometheus-file @prom
 hist -e sched:sched_switch --key prev_comm
 hist -e sched:sched_switch --key prev_pid --key prev_state --json
 hist -e sched:sched_wakeup --key target_cpu --value prio
 hist -e raw_syscalls:sys_enter --key id
 hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid
 hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid --json
+hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid --key pid
+hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid --key cpu --json
+hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid --key tid --prometheus-file @prom
 report runqlat timehist offcpu profile
 hist -e syscalls:sys_enter_getppid --key kstack,ustack -f
 hist -e syscalls:sys_enter_getppid --key comm,ustack --json

@@ -17,8 +17,9 @@
 #include <cmocka.h>
 
 #include "events/tasks.h"
-#include "output/hgroups.h"
+#include "output/hset.h"
 #include "output/hist.h"
+#include "output/json.h"
 #include "output/metrics.h"
 
 #define N_BIG	100000
@@ -340,7 +341,7 @@ static void capture_hist(struct ft_metrics *m, const char *name, const struct ft
 static void emit(enum ft_group_by by, const struct ft_label *extra, int nextra,
 		 struct capture *c)
 {
-	struct ft_hgroups g = { .by = by };
+	struct ft_hset g = { .by = by };
 	struct ft_tasks t;
 
 	memset(c, 0, sizeof(*c));
@@ -354,7 +355,7 @@ static void emit(enum ft_group_by by, const struct ft_label *extra, int nextra,
 	ft_hgroups_add(&g, 11, 1, "srv-w", 2000);
 	ft_hgroups_add(&g, 11, 0, "srv-w", 4000);
 	ft_hgroups_metrics(&g, &c->m, "runqlat", extra, nextra);
-	ft_hgroups_fini(&g);
+	ft_hset_fini(&g);
 	ft_tasks_fini(&t);
 }
 
@@ -382,7 +383,7 @@ static void test_metrics(void **state)
    its series (and its counts so far) must not move to one of another name */
 static void test_metrics_comm_kept(void **state)
 {
-	struct ft_hgroups g = { .by = FT_BY_PID };
+	struct ft_hset g = { .by = FT_BY_PID };
 	struct capture c = { .m.hist = capture_hist };
 	struct ft_tasks t;
 
@@ -397,7 +398,7 @@ static void test_metrics_comm_kept(void **state)
 	ft_hgroups_metrics(&g, &c.m, "runqlat", NULL, 0);
 	assert_string_equal(c.text, "runqlat{comm=sh,pid=10} us 1 1000\n"
 			    "runqlat{comm=sh,pid=10} us 2 4000\n");
-	ft_hgroups_fini(&g);
+	ft_hset_fini(&g);
 	ft_tasks_fini(&t);
 }
 
@@ -405,7 +406,7 @@ static void test_metrics_comm_kept(void **state)
    one interval's, however many pids come and go), a CPU's group stays emptied */
 static void test_reset_frees_groups(void **state)
 {
-	struct ft_hgroups g = { .by = FT_BY_PID }, cpus = { .by = FT_BY_CPU };
+	struct ft_hset g = { .by = FT_BY_PID }, cpus = { .by = FT_BY_CPU };
 	struct capture c = { .m.hist = capture_hist };
 	struct ft_tasks t;
 	int pid;
@@ -420,18 +421,109 @@ static void test_reset_frees_groups(void **state)
 		ft_hgroups_add(&g, pid, pid % 2, "churn", 1000 + pid);
 		ft_hgroups_add(&cpus, pid, pid % 2, "churn", 1000 + pid);
 	}
-	assert_int_equal(g.groups.n, 1000);
+	assert_int_equal(g.n, 1000);
 	ft_hgroups_reset(&g);
 	ft_hgroups_reset(&cpus);
-	assert_int_equal(g.groups.n, 0);
-	assert_int_equal(cpus.groups.n, 2);
+	assert_int_equal(g.n, 0);
+	assert_int_equal(cpus.n, 2);
 	ft_hgroups_add(&g, 100, 0, "churn", 5000);
 	ft_hgroups_metrics(&g, &c.m, "runqlat", NULL, 0);
 	ft_hgroups_metrics(&cpus, &c.m, "runqlat", NULL, 0);
 	assert_string_equal(c.text, "runqlat{comm=churn,pid=100} us 1 5000\n"
 			    "runqlat{cpu=0} us 0 0\nrunqlat{cpu=1} us 0 0\n");
-	ft_hgroups_fini(&g);
-	ft_hgroups_fini(&cpus);
+	ft_hset_fini(&g);
+	ft_hset_fini(&cpus);
+	ft_tasks_fini(&t);
+}
+
+/* by_name_p - a view's order: by name */
+static int by_name_p(const void *a, const void *b, void *priv)
+{
+	return strcmp((*(struct ft_hentry *const *)a)->name, (*(struct ft_hentry *const *)b)->name);
+}
+
+/* test_hset_labels - a set of named members: lookups, a sorted view of those with values
+   printed in BCC's layout and table, as JSON, and as series of the members kept */
+static void test_hset_labels(void **state)
+{
+	struct ft_hset s = { .unit = &ft_unit_us, .label = "hardirq", .name_key = "name",
+			     .key_key = "irq", .counts = true, .style = FT_HS_TIGHT };
+	struct capture c = { .m.hist = capture_hist };
+	char out[4096];
+	struct ft_hview v;
+	struct ft_json j;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(ft_hset_new(&s, 9, "zeta", -1));
+	assert_non_null(ft_hset_new(&s, 7, "alpha-x", 5));	/* "alpha" */
+	assert_non_null(ft_hset_new(&s, 8, "idle", -1));
+	assert_ptr_equal(ft_hset_name(&s, "alpha", 5), &s.e[1]);
+	assert_ptr_equal(ft_hset_key(&s, 9), &s.e[0]);
+	assert_null(ft_hset_name(&s, "alph", 4));
+	ft_hset_add(&s, &s.e[0], 5000);
+	ft_hset_add(&s, &s.e[1], 1000);
+	ft_hset_add(&s, &s.e[1], 2000);
+	s.e[1].n[0] = 4;	/* entries: more than were timed */
+	assert_int_equal(s.total.count, 3);
+	assert_int_equal(ft_hset_view(&s, &v, ft_hset_timed, by_name_p), 0);
+	assert_int_equal(v.n, 2);
+	f = fmemopen(out, sizeof(out), "w");
+	ft_hset_print(&s, f, &v);
+	ft_hset_print_totals(&s, f, &v, "HARDIRQ", 10);
+	fclose(f);
+	assert_true(!strncmp(out, "hardirq = alpha\n     usecs ", 27));
+	assert_non_null(strstr(out, "max 2.0 us\n\nhardirq = zeta\n"));
+	assert_non_null(strstr(out, "\nHARDIRQ    TOTAL_usecs\nalpha                3\n"
+			       "zeta                 5\n"));
+	f = fmemopen(out, sizeof(out), "w");
+	ft_json_init(&j, f);
+	ft_json_obj_begin(&j, NULL);
+	ft_hset_json(&s, &j, "irqs", &v);
+	ft_json_obj_end(&j);
+	fclose(f);
+	assert_non_null(strstr(out, "\"irqs\":[{\"name\":\"alpha\",\"irq\":7,\"count\":4,"
+			       "\"total_ns\":3000,\"hist\":"));
+	free(v.e);
+	ft_hset_metrics(&s, &c.m, "hardirqs", "irq", ft_hset_timed, NULL, 0);
+	assert_string_equal(c.text, "hardirqs{irq=zeta} us 1 5000\n"
+			    "hardirqs{irq=alpha} us 2 3000\n");
+	ft_hset_reset(&s, false);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.e[1].hist.count + s.e[1].n[0] + s.total.count, 0);
+	ft_hset_reset(&s, true);
+	assert_int_equal(s.n, 0);
+	ft_hset_fini(&s);
+}
+
+/* cmp_key_desc - members by key, highest first */
+static int cmp_key_desc(const void *a, const void *b)
+{
+	return ((const struct ft_hentry *)b)->key - ((const struct ft_hentry *)a)->key;
+}
+
+/* test_hset_index - a set keyed by task or CPU finds each member by its key after a
+   sort moved them, and after a reset that dropped them */
+static void test_hset_index(void **state)
+{
+	struct ft_hset s = { .by = FT_BY_CPU };
+	struct ft_tasks t;
+	int k;
+
+	(void)state;
+	assert_int_equal(ft_tasks_init(&t, false), 0);
+	assert_int_equal(ft_hgroups_init(&s, &t), 0);
+	for (k = 0; k < 5; k++)
+		assert_non_null(ft_hset_new(&s, k, NULL, 0));
+	ft_hset_sort(&s, cmp_key_desc);
+	assert_int_equal(s.e[0].key, 4);
+	for (k = 0; k < 5; k++)
+		assert_int_equal(ft_hset_key(&s, k)->key, k);
+	ft_hset_reset(&s, true);
+	assert_null(ft_hset_key(&s, 3));
+	assert_non_null(ft_hset_new(&s, 3, NULL, 0));
+	assert_ptr_equal(ft_hset_key(&s, 3), &s.e[0]);
+	ft_hset_fini(&s);
 	ft_tasks_fini(&t);
 }
 
@@ -453,6 +545,8 @@ int main(void)
 		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_metrics_comm_kept),
 		cmocka_unit_test(test_reset_frees_groups),
+		cmocka_unit_test(test_hset_labels),
+		cmocka_unit_test(test_hset_index),
 	};
 
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
