@@ -9,6 +9,7 @@
 /* One line per analyzer: X(NAME) is `struct ft_analyzer ft_NAME`, in --help's order. */
 #define ANALYZERS(X)	\
 	X(runqlat)	\
+	X(cpudist)	\
 	X(timehist)	\
 	X(latency)	\
 	X(wakeup)	\

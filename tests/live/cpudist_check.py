@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""cpudist checks (tests/live/cpudist.sh) against runlens's own clock: its runner makes
+RUNS runs of known lengths (timed by itself) between 1 ms naps, SCHED_FIFO beside a
+SCHED_IDLE filler on one CPU. Each command prints a summary; exit 1 when the check
+fails, 2 when the runner was preempted (a run split: run again)."""
+import sys
+
+from pct_check import last_json
+
+MS = 1000000
+
+
+def own(path):
+    """the runner's own run lengths (ns) and its involuntary switches"""
+    runs, nivcsw = [], None
+    for line in open(path):
+        w = line.split()
+        if w[:1] == ["run"]:
+            runs.append(int(w[2]))
+        elif w[:1] == ["runner"]:
+            nivcsw = int(w[3])
+    return runs, nivcsw
+
+
+def runner(path):
+    """the runner's histogram in cpudist -L --json"""
+    for g in last_json(path)["groups"]:
+        if g["comm"] == "runner":
+            return g["hist"]
+    sys.exit("no runner in %s" % path)
+
+
+def check(ok, what):
+    """fail with @what unless @ok"""
+    if not ok:
+        sys.exit(what)
+
+
+def runs(self_path, out_path):
+    """on-CPU: one stay per run; the sum, min and max of the stays within the runs' own
+    plus the way into and out of nanosleep around them (6 .. 20 us a run measured by
+    timehist on the same runs: 70 us allowed; the last run ends at the thread's exit,
+    its end 154 .. 180 us later: 1 ms allowed in the sum)"""
+    mine, nivcsw = own(self_path)
+    if nivcsw:
+        print("runner preempted %d times: a run split" % nivcsw)
+        sys.exit(2)
+    h = runner(out_path)
+    n = len(mine)
+    check(h["count"] == n, "%d stays, %d runs" % (h["count"], n))
+    d = h["sum_ns"] - sum(mine)
+    check(-50000 <= d <= n * 70000 + MS, "sum %d ns, runs' %d: %+d" % (h["sum_ns"], sum(mine), d))
+    for key, v in (("min_ns", min(mine)), ("max_ns", max(mine))):
+        check(-10000 <= h[key] - v <= 70000, "%s %d, runs' %d" % (key, h[key], v))
+    print("%d stays; sum %+d us, min %+d us, max %+d us of the runs' own" %
+          (n, d // 1000, (h["min_ns"] - min(mine)) // 1000, (h["max_ns"] - max(mine)) // 1000))
+
+
+def naps(self_path, out_path):
+    """off-CPU (-O): the RUNS - 1 naps of 1 ms between the runs (the thread's start and
+    its exit end and start no time off), each at least the 1 ms asked and at most 1.5 ms
+    (a SCHED_FIFO runner woken on a CPU whose only other task is SCHED_IDLE runs at once;
+    the timer's own lateness on this VM: up to 0.2 ms seen)"""
+    mine, nivcsw = own(self_path)
+    if nivcsw:
+        print("runner preempted %d times: a run split" % nivcsw)
+        sys.exit(2)
+    h = runner(out_path)
+    check(h["count"] == len(mine) - 1, "%d times off, %d naps" % (h["count"], len(mine) - 1))
+    check(h["min_ns"] >= MS and h["max_ns"] <= 1.5 * MS,
+          "naps %d .. %d ns, not 1 .. 1.5 ms" % (h["min_ns"], h["max_ns"]))
+    print("%d naps of %.3f .. %.3f ms" % (h["count"], h["min_ns"] / MS, h["max_ns"] / MS))
+
+
+if __name__ == "__main__":
+    {"runs": runs, "naps": naps}[sys.argv[1]](sys.argv[2], sys.argv[3])
