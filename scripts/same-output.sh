@@ -30,6 +30,11 @@ dir=$(realpath "$dir")
 # one option set per line: ANALYZER OPTIONS... (@ is replaced by an export path)
 cases() {
 	cat <<'EOF'
+cpudist
+cpudist -P --json
+cpudist -O -L
+cpudist -m 1
+cpudist --prometheus-file @prom --heatmap @svg
 runqlat
 runqlat -P
 runqlat -L
