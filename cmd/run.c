@@ -53,13 +53,13 @@ static inline void deliver(struct pipeline *p, const struct ft_event *ev)
 }
 
 /*
- * unread - a record no analyzer reads: where stacks are recorded, its place is
+ * unread - a record no analyzer reads: where stacks are read, its place is
  * delivered (FT_EV_UNKNOWN), so that the stacks the kernel writes after it are not
  * taken for those of the record before it
  */
 static inline void unread(struct pipeline *p, struct ft_event *ev)
 {
-	if (!(p->dec.have & (FT_NEED(FT_EV_KSTACK) | FT_NEED(FT_EV_USTACK))))
+	if (!((p->need | p->want) & (FT_NEED(FT_EV_KSTACK) | FT_NEED(FT_EV_USTACK))))
 		return;
 	ev->type = FT_EV_UNKNOWN;
 	ev->common_pid = -1;
