@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/commands.h"
 #include "cmd/fold.h"
 #include "cmd/options.h"
-#include "cmd/run.h"
 #include "lib/util.h"
 #include "output/flame.h"
 

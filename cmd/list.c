@@ -16,7 +16,7 @@
 #include <tracefs/tracefs.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/run.h"
+#include "cmd/commands.h"
 #include "events/decode.h"
 #include "events/tep.h"
 #include "lib/util.h"

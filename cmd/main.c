@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/run.h"
+#include "cmd/commands.h"
 #include "lib/util.h"
 
 

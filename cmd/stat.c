@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "analyzers/analyzer.h"
+#include "cmd/commands.h"
 #include "cmd/options.h"
-#include "cmd/run.h"
 #include "lib/file.h"
 #include "lib/util.h"
 #include "output/json.h"

@@ -36,7 +36,7 @@ struct ft_opts {
 	bool		mmap;		/* --mmap: read the buffers mapped (else read()) */
 	int		rt_prio;	/* --realtime PRIO: the reader's SCHED_FIFO priority (0: none) */
 	bool		verbose;	/* -v: how the buffers are read, the reader's counts */
-	/* exports of histogram analyzers (cmd/export.c; not the tracer's business) */
+	/* exports of histogram analyzers (engine/export.c; not the tracer's business) */
 	const char	*prom_addr;	/* --prometheus [ADDR:]PORT: serve /metrics there */
 	const char	*prom_file;	/* --prometheus-file PATH: rewritten every interval */
 	unsigned int	max_series;	/* --max-series N: then one "other" series (0: 1000) */

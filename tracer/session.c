@@ -265,7 +265,7 @@ int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int 
 	s->ncpus = o->ncpus;
 	/* -C while following forks: a fork on another CPU must be seen to follow its
 	   child, so the kernel records every CPU (the pid filter keeps it to the traced
-	   tasks) and the pipeline keeps -C's CPUs (deliver in cmd/run.c) */
+	   tasks) and the pipeline keeps -C's CPUs (deliver in engine/run.c) */
 	s->cpu_on = follow_fork ? NULL : o->cpu_on;
 	if (ft_tracefs_mount())
 		return -1;

@@ -3,7 +3,7 @@
  * libFuzzer harness: a trace.dat file (v6, v7, compressed v7) read by an analyzer
  * exactly as `ftscope ANALYZER -i FILE` does: the reader, the formats it carries
  * (handed to libtraceevent), kallsyms, cmdlines, the merge, decoder and analyzer,
- * and profile's perf samples (events/sample.c, cmd/samples.c; a file without them is
+ * and profile's perf samples (events/sample.c, engine/samples.c; a file without them is
  * refused in one line). The analyzer follows from the input's length, so every one
  * is reached, and so does -B (none, the top buffer, an instance named "sw").
  */
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/run.h"
+#include "cmd/commands.h"
 #include "events/tep.h"
 
 static const char *const names[] = { "timehist", "runqlat", "wakeup", "offcpu", "latency",

@@ -14,9 +14,9 @@
 #include <strings.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/export.h"
-#include "cmd/footer.h"
-#include "cmd/stages.h"
+#include "engine/export.h"
+#include "engine/footer.h"
+#include "engine/stages.h"
 #include "lib/file.h"
 #include "lib/httpd.h"
 #include "lib/util.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A run's samples (cmd/samples.h). Live, each round drains the rings before the
+ * A run's samples (engine/samples.h). Live, each round drains the rings before the
  * records are merged; offline, every kept sample is replayed before the records.
  * Either way an analyzer that matches samples to records has them first.
  */
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/samples.h"
+#include "engine/samples.h"
 #include "events/source.h"
 #include "events/tasks.h"
 #include "lib/util.h"

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cmd/stages.h"
+#include "engine/stages.h"
 #include "events/sample.h"
 #include "lib/pidset.h"
 #include "tracer/sampler.h"

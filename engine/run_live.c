@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A live run: the command and its targets, the instance and its events, the rounds
- * that read the rings into the pipeline (cmd/pipeline.h) with the interval reports and
+ * that read the rings into the pipeline (engine/pipeline.h) with the interval reports and
  * scrapes, then stop, drain, the recording and the final report.
  */
 #include <errno.h>
@@ -13,10 +13,10 @@
 
 #include <traceevent/event-parse.h>
 
-#include "cmd/clock_map.h"
-#include "cmd/pipeline.h"
-#include "cmd/stages.h"
-#include "cmd/tps.h"
+#include "engine/clock_map.h"
+#include "engine/pipeline.h"
+#include "engine/stages.h"
+#include "engine/tps.h"
 #include "events/tool.h"
 #include "lib/util.h"
 #include "tracer/command.h"

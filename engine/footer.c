@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/footer.h"
+#include "engine/footer.h"
 #include "output/json.h"
 #include "tracer/session.h"
 

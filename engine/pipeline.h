@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The run's pipeline, shared by cmd/run.c (decode, chain, analyzers, reports, a file
- * read back) and cmd/run_live.c (the kernel side of a live run). Internal to cmd/.
+ * The run's pipeline, shared by engine/run.c (decode, chain, analyzers, reports, a file
+ * read back) and engine/run_live.c (the kernel side of a live run). Internal to engine/.
  */
 #ifndef FTSCOPE_CMD_PIPELINE_H
 #define FTSCOPE_CMD_PIPELINE_H
@@ -10,16 +10,16 @@
 #include <stdint.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/export.h"
-#include "cmd/footer.h"
-#include "cmd/options.h"
-#include "cmd/run.h"
-#include "cmd/samples.h"
+#include "engine/export.h"
+#include "engine/footer.h"
+#include "engine/run.h"
+#include "engine/samples.h"
 #include "events/chain.h"
 #include "events/decode.h"
 #include "events/merge.h"
 #include "events/tasks.h"
 #include "lib/pidset.h"
+#include "tracer/opts.h"
 #include "tracer/pmu.h"
 #include "tracer/probes.h"
 

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/stages.h"
+#include "engine/stages.h"
 #include "events/tdat.h"
 #include "lib/util.h"
 #include "output/json.h"

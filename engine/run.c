@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ft_run: the one lifecycle every analyzer goes through.
+ * ft_run: the one lifecycle every run goes through, an analyzer's, report's or a
+ * recording's, once its command has parsed the options (cmd/).
  *
- *   parse -> check targets -> session (instance, events, filter) -> tep + decoder
- *   -> readers -> start (command released) -> rounds: read, losses, merge up to the
- *   watermark, chain repair, analyzer -> interval reports -> stop, drain, final
- *   report and footer -> unwind through out_* labels on every path.
+ *   the stages' events and samplers (ft_stages_negotiate, ft_stages_events) -> --pmu
+ *   -> exports -> a live run (engine/run_live.c: session, readers, start, rounds,
+ *   stop, drain) or a file read back (run_offline) -> unwind through out_* labels.
  *
- * Data flows one way: source -> decode -> merge -> chain -> analyzer -> output.
- * Here: the pipeline from a record to the analyzers and their reports, and a file
- * read back; cmd/run_live.c drives the kernel side of a live run.
+ * A record's path, one way: the rings or the file -> merge in time order
+ * (events/merge.c) -> ft_pipe_raws -> on_raw: decode, follow forks, repair the
+ * chain -> deliver -> the analyzers (engine/stages.c) -> interval and final reports
+ * (ft_pipe_report) -> output. Here: that pipeline, and a file read back.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,14 +21,13 @@
 #include <traceevent/event-parse.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/export.h"
-#include "cmd/footer.h"
-#include "cmd/options.h"
-#include "cmd/pipeline.h"
-#include "cmd/run.h"
-#include "cmd/samples.h"
-#include "cmd/stages.h"
-#include "cmd/tps.h"
+#include "engine/export.h"
+#include "engine/footer.h"
+#include "engine/pipeline.h"
+#include "engine/run.h"
+#include "engine/samples.h"
+#include "engine/stages.h"
+#include "engine/tps.h"
 #include "events/chain.h"
 #include "events/decode.h"
 #include "events/merge.h"
@@ -39,6 +39,7 @@
 #include "lib/pidset.h"
 #include "lib/util.h"
 #include "output/json.h"
+#include "tracer/opts.h"
 #include "tracer/pmu.h"
 #include "tracer/probes.h"
 
@@ -401,6 +402,9 @@ out_src:
 	return ret;
 }
 
+/* ft_run's status while every step so far went well (no exit status is negative) */
+enum { GOING = -1 };
+
 /**
  * ft_run - drive @r over the run @o asks for: trace live or read a capture
  * Returns the exit status.
@@ -410,7 +414,7 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	struct pipeline p = { .run = r, .o = o, .need = r->need, .want = r->want,
 			      .ex = { .next_ns = UINT64_MAX } };
 	struct ft_pmu pmu = { 0 };
-	int ret = FT_PARSE_RUN;
+	int ret = GOING;
 
 	ft_stages_negotiate(r->samplers ? r->samplers : &r->stages, !o->input, o->output != NULL,
 			    o->clock);
@@ -422,7 +426,7 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	}
 	if (ft_tps_check(p.tps))	/* once, before the kernel or a file is asked */
 		ret = FT_EXIT_ERR;
-	if (ret == FT_PARSE_RUN &&
+	if (ret == GOING &&
 	    ft_samples_prepare(&p.sm, r->samplers ? r->samplers : &r->stages, !o->input,
 			       o->clock))
 		ret = FT_EXIT_USAGE;
@@ -435,14 +439,14 @@ int ft_run(struct ft_opts *o, struct ft_run *r)
 	if (((p.need | p.want) & FT_NEED(FT_EV_SWITCH)) && !p.sm.req &&
 	    !((p.need | p.want) & (FT_NEED(FT_EV_KSTACK) | FT_NEED(FT_EV_USTACK))))
 		p.want |= FT_NEED(FT_EV_RESUME);
-	if (ret == FT_PARSE_RUN && o->pmu) {
+	if (ret == GOING && o->pmu) {
 		if (ft_pmu_parse(&pmu, o->pmu))
 			ret = FT_EXIT_USAGE;
 		p.pmu = &pmu;
 	}
-	if (ret == FT_PARSE_RUN && ft_export_open(&p.ex, o, &r->stages.st[0]))
+	if (ret == GOING && ft_export_open(&p.ex, o, &r->stages.st[0]))
 		ret = FT_EXIT_ERR;
-	if (ret == FT_PARSE_RUN) {
+	if (ret == GOING) {
 		ft_install_signals();
 		ret = o->input ? run_offline(&p) : ft_run_live(&p);
 	}
