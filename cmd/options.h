@@ -8,8 +8,8 @@
 #include <getopt.h>
 #include <stdbool.h>
 
+#include "engine/opts.h"
 #include "lib/parse.h"
-#include "tracer/opts.h"
 
 struct ft_cli;
 

@@ -12,6 +12,7 @@
 #include "analyzers/analyzer.h"
 #include "engine/export.h"
 #include "engine/footer.h"
+#include "engine/opts.h"
 #include "engine/run.h"
 #include "engine/samples.h"
 #include "events/chain.h"
@@ -19,8 +20,8 @@
 #include "events/merge.h"
 #include "events/tasks.h"
 #include "lib/pidset.h"
-#include "tracer/opts.h"
 #include "tracer/pmu.h"
+#include "tracer/desc.h"
 #include "tracer/probes.h"
 
 struct tep_handle;
@@ -28,6 +29,7 @@ struct tep_handle;
 struct pipeline {
 	struct ft_run		*run;		/* what to drive: analyzers, or a recording */
 	struct ft_opts		*o;
+	struct ft_trace_desc	td;		/* live: what the tracer is asked, from o */
 	struct ft_decoder	dec;
 	struct ft_chain		chain;
 	struct ft_tasks		tasks;

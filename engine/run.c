@@ -23,6 +23,7 @@
 #include "analyzers/analyzer.h"
 #include "engine/export.h"
 #include "engine/footer.h"
+#include "engine/opts.h"
 #include "engine/pipeline.h"
 #include "engine/run.h"
 #include "engine/samples.h"
@@ -39,8 +40,8 @@
 #include "lib/pidset.h"
 #include "lib/util.h"
 #include "output/json.h"
-#include "tracer/opts.h"
 #include "tracer/pmu.h"
+#include "tracer/desc.h"
 #include "tracer/probes.h"
 
 /* deliver - hand one decoded event to the analyzers */
@@ -400,6 +401,19 @@ out_src:
 		close(ksyms_fd);
 	ft_source_close(&src);
 	return ret;
+}
+
+/* ft_trace_desc_of - the tracer's part of the options @o: tasks, CPUs, buffer, reading */
+void ft_trace_desc_of(struct ft_trace_desc *d, const struct ft_opts *o)
+{
+	*d = (struct ft_trace_desc){
+		.pids = o->pids, .npids = o->npids, .tids = o->tids, .ntids = o->ntids,
+		.cg_pids = o->cg_pids, .ncg = o->ncg, .cgroup = o->cgroup,
+		.cmd = o->cmd, .all = o->all,
+		.cpu_on = o->cpu_on, .cpus_named = o->cpu_arg != NULL, .ncpus = o->ncpus,
+		.clock = o->clock, .buffer_kb = o->buffer_kb,
+		.mmap = o->mmap, .rt_prio = o->rt_prio, .verbose = o->verbose,
+	};
 }
 
 /* ft_run's status while every step so far went well (no exit status is negative) */

@@ -24,7 +24,7 @@
 
 #include "lib/file.h"
 #include "lib/util.h"
-#include "tracer/opts.h"
+#include "tracer/desc.h"
 #include "tracer/sampler.h"
 
 /* Data pages of a CPU's ring: 2 MiB, a second of 999 Hz samples with deep stacks;
@@ -176,21 +176,21 @@ int ft_sampler_map_cpu(struct ft_sampler *sp, int cpu, int fd, int first)
 }
 
 /**
- * ft_sampler_open - the events on what the options name: per (task, CPU) on @pids
+ * ft_sampler_open - the events on what @d names: per (task, CPU) on @pids
  * (ft_targets: -p/-t threads or the command, from its exec; children inherit) or per
  * CPU (-a, -C, or no task). Returns 0, or -1 after printing one line.
  */
-int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *pids,
+int ft_sampler_open(struct ft_sampler *sp, const struct ft_trace_desc *d, const int *pids,
 		    int npids)
 {
 	struct pollfd pfd;
-	bool per_task = npids && !(o->cmd && (o->all || o->cpu_on)), opened = false;
+	bool per_task = npids && !(d->cmd && (d->all || d->cpu_on)), opened = false;
 	int cpu, t, fd;
 
-	sp->ncpus = o->ncpus;
-	sp->clock = o->clock;
+	sp->ncpus = d->ncpus;
+	sp->clock = d->clock;
 	sp->ntgt = per_task ? npids : 1;
-	sp->on_exec = per_task && o->cmd;
+	sp->on_exec = per_task && d->cmd;
 	sp->dwarf = sp->req.user && sp->req.callgraph == FT_CG_DWARF;
 #ifndef __x86_64__
 	if (sp->dwarf) {
@@ -226,7 +226,7 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 	for (cpu = 0; cpu < sp->ncpus; cpu++) {
 		int first = -1;
 
-		if (o->cpu_on && !o->cpu_on[cpu])
+		if (d->cpu_on && !d->cpu_on[cpu])
 			continue;
 		for (t = 0; t < sp->ntgt; t++) {
 			fd = open_or_fp(sp, per_task ? pids[t] : -1, cpu, per_task, !opened);

@@ -12,12 +12,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "tracer/sample_side.h"
 #include "events/sample.h"
 #include "events/unwind.h"
 #include "tracer/sample_maps.h"
+#include "tracer/sample_side.h"
 
-struct ft_opts;
+struct ft_trace_desc;
 struct pollfd;
 
 typedef void (*ft_sample_fn)(void *ctx, const struct ft_sample *s);
@@ -69,7 +69,7 @@ struct ft_sampler {
 
 int ft_sampler_clock(const char *name, int *id);
 int ft_sampler_resolve(struct ft_sampler *sp, const struct ft_sample_req *req);
-int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *pids,
+int ft_sampler_open(struct ft_sampler *sp, const struct ft_trace_desc *d, const int *pids,
 		    int npids);
 void ft_sampler_enable(struct ft_sampler *sp);
 void ft_sampler_disable(struct ft_sampler *sp);

@@ -18,7 +18,7 @@
 #include "events/decode.h"
 #include "events/tep.h"
 #include "lib/util.h"
-#include "tracer/opts.h"
+#include "tracer/desc.h"
 #include "tracer/session.h"
 
 /**
@@ -254,7 +254,7 @@ void ft_instance_remove(struct tracefs_instance *inst)
  * @pids: in-kernel pid filter (npids 0: whole system), @follow_fork: add children.
  * Returns 0; -1 after printing the reason (the caller still calls ft_session_close).
  */
-int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int need,
+int ft_session_open(struct ft_session *s, const struct ft_trace_desc *d, unsigned int need,
 		    unsigned int want, const int *pids, int npids, bool follow_fork)
 {
 	char mask[1024], *hp;
@@ -262,11 +262,11 @@ int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int 
 	int i;
 
 	memset(s, 0, sizeof(*s));
-	s->ncpus = o->ncpus;
+	s->ncpus = d->ncpus;
 	/* -C while following forks: a fork on another CPU must be seen to follow its
 	   child, so the kernel records every CPU (the pid filter keeps it to the traced
 	   tasks) and the pipeline keeps -C's CPUs (deliver in engine/run.c) */
-	s->cpu_on = follow_fork ? NULL : o->cpu_on;
+	s->cpu_on = follow_fork ? NULL : d->cpu_on;
 	if (ft_tracefs_mount())
 		return -1;
 	s->inst = ft_instance_new(s->name, sizeof(s->name));
@@ -278,15 +278,15 @@ int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int 
 		return -1;
 	}
 	if (write_knob(s, "tracing_on", "0") || write_knob(s, "options/overwrite", "0") ||
-	    set_clock(s, o->clock ? o->clock : "mono"))
+	    set_clock(s, d->clock ? d->clock : "mono"))
 		return -1;
-	if (o->buffer_kb) {
-		snprintf(mask, sizeof(mask), "%u", o->buffer_kb);
+	if (d->buffer_kb) {
+		snprintf(mask, sizeof(mask), "%u", d->buffer_kb);
 		if (write_knob(s, "buffer_size_kb", mask))
 			return -1;
 	}
 	if (s->cpu_on) {
-		cpumask_str(s->cpu_on, o->ncpus, mask, sizeof(mask));
+		cpumask_str(s->cpu_on, d->ncpus, mask, sizeof(mask));
 		if (write_knob(s, "tracing_cpumask", mask))
 			return -1;
 	}

@@ -15,7 +15,7 @@
 
 struct tracefs_instance;
 struct tracefs_cpu;
-struct ft_opts;
+struct ft_trace_desc;
 struct ft_merge;
 struct ft_ringmap;
 
@@ -26,7 +26,7 @@ struct ft_session {
 	struct tracefs_instance	*inst;
 	char			name[64];
 	int			ncpus;
-	bool			*cpu_on;
+	const bool		*cpu_on;
 	int			*fd;		/* per-CPU trace_pipe_raw, -1 when not read */
 	int			*stats_fd;	/* per-CPU stats, opened once and pread (-1) */
 	struct tracefs_cpu	**tcpu;
@@ -50,7 +50,7 @@ struct ft_session {
 };
 
 int ft_tracefs_mount(void);
-int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int need,
+int ft_session_open(struct ft_session *s, const struct ft_trace_desc *d, unsigned int need,
 		    unsigned int want, const int *pids, int npids, bool follow_fork);
 int ft_session_start(struct ft_session *s);
 void ft_session_stop(struct ft_session *s);
@@ -60,7 +60,7 @@ void ft_session_close(struct ft_session *s);
 char *ft_session_format_read(void *ctx, const char *system, const char *event, size_t *len);
 
 int ft_reader_open(struct ft_session *s, bool map);
-int ft_reader_setup(struct ft_session *s, const struct ft_opts *o, bool splice);
+int ft_reader_setup(struct ft_session *s, const struct ft_trace_desc *d, bool splice);
 void ft_reader_realtime_end(struct ft_session *s);
 void ft_reader_counts(const struct ft_session *s);
 void ft_reader_unmap(struct ft_session *s);

@@ -44,11 +44,13 @@ else
 fi
 
 # an analyzer includes nothing of tracer/, engine/ or cmd/ (analyzer.h is its whole interface,
-# and names no tracer type); no layer below tracer/ touches tracefs; no include climbs
-# out of its directory with "../"
+# and names no tracer type); the tracer sees no options (struct ft_trace_desc is what it
+# is asked); no layer below tracer/ touches tracefs; no include climbs out of its
+# directory with "../"
 name=layers_analyzers_see_only_analyzer_h
 v=$(grep -l '#include "\(tracer\|engine\|cmd\)/\|tracefs_\|<tracefs\|struct ft_opts\|struct ft_session\|struct ft_probes' \
 	analyzers/*.[ch] 2> /dev/null
+    grep -l 'struct ft_opts' tracer/*.[ch] 2> /dev/null
     grep -l '#include <tracefs\|#include "\.\./' lib/*.[ch] events/*.[ch] output/*.[ch] 2> /dev/null
     grep -l '#include "\.\./' tracer/*.[ch] engine/*.[ch] cmd/*.[ch] 2> /dev/null)
 if [ -z "$v" ]; then
