@@ -10,7 +10,7 @@
 
 #include "engine/footer.h"
 #include "output/json.h"
-#include "tracer/session.h"
+#include "tracer/capture.h"
 
 /* ft_footer_init - three sets of counts with per-CPU arrays; -1 on ENOMEM */
 int ft_footer_init(struct ft_footer *ft, int ncpus)

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The run's pipeline, shared by engine/run.c (decode, chain, analyzers, reports, a file
- * read back) and engine/run_live.c (the kernel side of a live run). Internal to engine/.
+ * The run's pipeline (engine/pipeline.c: decode, chain, analyzers, reports), fed by
+ * engine/run.c (a file read back) and engine/run_live.c (the kernel side of a live
+ * run). Internal to engine/.
  */
-#ifndef FTSCOPE_CMD_PIPELINE_H
-#define FTSCOPE_CMD_PIPELINE_H
+#ifndef FTSCOPE_ENGINE_PIPELINE_H
+#define FTSCOPE_ENGINE_PIPELINE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,8 +21,8 @@
 #include "events/merge.h"
 #include "events/tasks.h"
 #include "lib/pidset.h"
-#include "tracer/pmu.h"
 #include "tracer/desc.h"
+#include "tracer/pmu.h"
 #include "tracer/probes.h"
 
 struct tep_handle;

@@ -19,7 +19,9 @@
 #include "engine/tps.h"
 #include "events/tool.h"
 #include "lib/util.h"
+#include "tracer/capture.h"
 #include "tracer/command.h"
+#include "tracer/reader.h"
 #include "tracer/session.h"
 #include "tracer/watch.h"
 
@@ -327,6 +329,19 @@ static int live_finish(struct pipeline *p, struct live *l)
 	p->foot.online_again = l->s.online_again;
 	p->foot.uevents_lost = l->s.uevents_lost;
 	return ft_pipe_report(p, &l->m, true);
+}
+
+/* ft_trace_desc_of - the tracer's part of the options @o: tasks, CPUs, buffer, reading */
+void ft_trace_desc_of(struct ft_trace_desc *d, const struct ft_opts *o)
+{
+	*d = (struct ft_trace_desc){
+		.pids = o->pids, .npids = o->npids, .tids = o->tids, .ntids = o->ntids,
+		.cg_pids = o->cg_pids, .ncg = o->ncg, .cgroup = o->cgroup,
+		.cmd = o->cmd, .all = o->all,
+		.cpu_on = o->cpu_on, .cpus_named = o->cpu_arg != NULL, .ncpus = o->ncpus,
+		.clock = o->clock, .buffer_kb = o->buffer_kb,
+		.mmap = o->mmap, .rt_prio = o->rt_prio, .verbose = o->verbose,
+	};
 }
 
 /* ft_run_live - trace: the whole lifecycle with unwinding on every path */

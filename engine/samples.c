@@ -14,7 +14,8 @@
 #include "events/source.h"
 #include "events/tasks.h"
 #include "lib/util.h"
-#include "tracer/session.h"
+#include "tracer/capture.h"
+#include "tracer/reader.h"
 
 /* How far past the merge a round's samples go: a switch's sample is stamped up to
    57 us after its record (offcpu --stacks perf, measured), so 1 ms is ample. */

@@ -22,8 +22,10 @@
 #include "events/merge.h"
 #include "lib/util.h"
 #include "tracer/desc.h"
+#include "tracer/hotplug.h"
+#include "tracer/reader.h"
 #include "tracer/ringmap.h"
-#include "tracer/session.h"
+#include "tracer/session_state.h"
 
 /* At most this many pages per CPU in one round, so that a flood cannot starve the rest. */
 #define ROUND_PAGES	4096

@@ -19,6 +19,9 @@
 #include "events/tep.h"
 #include "lib/util.h"
 #include "tracer/desc.h"
+#include "tracer/hotplug.h"
+#include "tracer/reader.h"
+#include "tracer/ringmap.h"
 #include "tracer/session.h"
 
 /**
@@ -265,7 +268,7 @@ int ft_session_open(struct ft_session *s, const struct ft_trace_desc *d, unsigne
 	s->ncpus = d->ncpus;
 	/* -C while following forks: a fork on another CPU must be seen to follow its
 	   child, so the kernel records every CPU (the pid filter keeps it to the traced
-	   tasks) and the pipeline keeps -C's CPUs (deliver in engine/run.c) */
+	   tasks) and the pipeline keeps -C's CPUs (deliver in engine/pipeline.c) */
 	s->cpu_on = follow_fork ? NULL : d->cpu_on;
 	if (ft_tracefs_mount())
 		return -1;
@@ -425,4 +428,36 @@ out:
 	s->fd = s->stats_fd = NULL;
 	s->tcpu = NULL;
 	s->lost_base = s->lost_seen = NULL;
+}
+
+/**
+ * ft_session_map_probe - whether the kernel maps a run's ring buffers: in an instance made
+ * for the try and removed, each CPU's meta page is mapped and at once unmapped (nothing
+ * read) until one maps, as a run maps those it can. Not the top-level buffer: where a
+ * snapshot is armed there it refuses (EBUSY) though a run's own instance maps, and a
+ * mapping there would refuse another tool's snapshot for that moment.
+ * Returns 0, or the errno of the instance or of the first CPU's try (ENODEV before
+ * Linux 6.10).
+ */
+int ft_session_map_probe(void)
+{
+	struct tracefs_instance *inst;
+	char name[64], rel[64], *path;
+	int cpu, e = ENOENT, first = ENOENT;
+
+	inst = ft_instance_new(name, sizeof(name));
+	if (!inst)
+		return errno;
+	for (cpu = 0; e; cpu++) {
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+		if (!tracefs_file_exists(inst, rel))
+			break;
+		path = tracefs_instance_get_file(inst, rel);
+		e = path ? ft_ringmap_try(path) : ENOMEM;
+		tracefs_put_tracing_file(path);
+		if (!cpu)
+			first = e;
+	}
+	ft_instance_remove(inst);
+	return e ? first : 0;
 }
