@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/commands.h"
+#include "cmd/analyze.h"
 #include "cmd/options.h"
 #include "lib/util.h"
 

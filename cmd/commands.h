@@ -7,11 +7,6 @@
 
 #include <stdio.h>
 
-#include "engine/run.h"
-
-struct ft_analyzer;
-struct ft_opts;
-
 /* a command that is not an analyzer: `ftscope NAME`, in --help and in `ftscope list` */
 struct ft_builtin {
 	const char	*name;
@@ -22,9 +17,6 @@ struct ft_builtin {
 extern const struct ft_builtin ft_builtins[];	/* ends with a NULL name */
 
 void ft_commands_print(FILE *f, int width);
-int ft_run_whole(struct ft_run *r, const struct ft_stages *s, const struct ft_opts *o,
-		 const char *apart);
-int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv);
 int ft_cmd_record(int argc, char **argv);
 int ft_cmd_report(int argc, char **argv);
 int ft_cmd_list(int argc, char **argv);

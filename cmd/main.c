@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
+#include "cmd/analyze.h"
 #include "cmd/commands.h"
 #include "lib/util.h"
 

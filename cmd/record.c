@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
+#include "cmd/analyze.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
 #include "lib/util.h"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analyzers/analyzer.h"
+#include "cmd/analyze.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
 #include "engine/stages.h"

@@ -4,7 +4,8 @@
 
 A file uses another when it calls a function or reads a variable the other defines
 (gcc-nm of the objects: U against T/D/B/R), or includes the other's header (X.h of
-X.c). Prints each circle (a strongly connected set of two files or more) on a line,
+X.c) and names something it declares (a type, a macro, a function) that the file does
+not define itself. CIRCLES_CALLS_ONLY=1: calls and variables alone. Prints each circle (a strongly connected set of two files or more) on a line,
 and exits 1 when there is one. Run after `make ftscope` in the tree's root:
 
     python3 scripts/circles.py [DIR...]      (default: lib events output tracer
@@ -31,13 +32,31 @@ for c in srcs:
             uses[c].add(p[1])
         elif len(p) == 3 and p[1] in "TDBRVW":
             defs.setdefault(p[2], c)
+# what a header declares: its functions, structs, enums, macros, constants and
+# variables (not the types its prototypes merely name)
+def declared(h):
+    text = re.sub(r"/\*.*?\*/", "", open(h).read(), flags=re.S)
+    names = set(re.findall(r"\b(ft_\w+)\s*\(", text))
+    names |= set(re.findall(r"\b(?:struct|enum|union)\s+(ft_\w+)\s*\{", text))
+    names |= set(re.findall(r"^#define\s+(\w+)", text, re.M))
+    names |= set(re.findall(r"\b(FT_\w+)\b", text)) - {re.sub(r"\W", "_", h.upper())}
+    names |= set(re.findall(r"^extern\b.*?\b(ft_\w+)\s*[\[;]", text, re.M))
+    return {n for n in names if not re.match(r"FTSCOPE_\w+_H$", n)}
+
+own = {c: {l.split()[2] for l in subprocess.run(["gcc-nm", c[:-2] + ".o"], capture_output=True,
+                                                 text=True).stdout.splitlines()
+           if len(l.split()) == 3 and l.split()[1] in "TDBRVW"} for c in srcs}
 edges = {c: set() for c in srcs}
 for c in srcs:
     for sym in uses[c]:
         if sym in defs and defs[sym] != c:
             edges[c].add(defs[sym])
-    for inc in [] if os.environ.get("CIRCLES_CALLS_ONLY") else re.findall(r'^#include "([a-z_]+/[a-z0-9_]+)\.h"', open(c).read(), re.M):
-        if inc + ".c" in edges and inc + ".c" != c:
+    if os.environ.get("CIRCLES_CALLS_ONLY"):
+        continue
+    text = open(c).read()
+    words = set(re.findall(r"\b[A-Za-z_]\w*\b", text)) - own[c]
+    for inc in re.findall(r'^#include "([a-z_]+/[a-z0-9_]+)\.h"', text, re.M):
+        if inc + ".c" in edges and inc + ".c" != c and words & declared(inc + ".h"):
             edges[c].add(inc + ".c")
 
 # Tarjan's strongly connected components

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/commands.h"
+#include "cmd/analyze.h"
 #include "events/tep.h"
 
 static const char *const names[] = { "timehist", "runqlat", "wakeup", "offcpu", "latency",
