@@ -107,8 +107,8 @@ static const char common_tail[] =
 	"                        (SIGKILL 2 s later); its own children are not signalled\n"
 	"      --keep-command    leave the command running when the run ends first\n";
 
-/* ft_usage - the help of one analyzer: synopsis, its options, common options, examples */
-void ft_usage(const struct ft_cli *a, FILE *f)
+/* usage - the help of one analyzer: synopsis, its options, common options, examples */
+static void usage(const struct ft_cli *a, FILE *f)
 {
 	if (a->help) {
 		fputs(a->help, f);
@@ -323,7 +323,7 @@ static int parse_flags(struct ft_opts *o, const struct ft_cli *a, void *priv, in
 	opterr = 0;
 	while ((opt = getopt_long(nargs, argv, shortopts, lo, NULL)) != -1) {
 		if (opt == 'h') {
-			ft_usage(a, stdout);
+			usage(a, stdout);
 			return FT_EXIT_OK;
 		}
 		if (opt == '?' || opt == ':') {
@@ -465,12 +465,6 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 bool ft_opts_reader(const struct ft_opts *o)
 {
 	return o->mmap || o->rt_prio || o->verbose;
-}
-
-/* ft_opts_filtered - whether the kernel is asked to record only some tasks */
-bool ft_opts_filtered(const struct ft_opts *o)
-{
-	return o->npids || o->ntids || o->ncg || o->cmd;
 }
 
 /* ft_opts_free - free what parsing allocated */

@@ -348,11 +348,11 @@ static int online_cpus(const struct ft_pmu_target *t, int **cpus)
 }
 
 /**
- * ft_pmu_open - open every event on every target, disabled (or enabled at exec)
+ * pmu_open - open every event on every target, disabled (or enabled at exec)
  * Events the machine lacks are kept as "not supported". Returns 0, or -1 after
  * printing one line (no permission, process gone, out of files).
  */
-int ft_pmu_open(struct ft_pmu *p, const struct ft_pmu_target *t)
+static int pmu_open(struct ft_pmu *p, const struct ft_pmu_target *t)
 {
 	int e, i, *cpus = NULL, fd;
 
@@ -475,7 +475,7 @@ int ft_pmu_open_desc(struct ft_pmu *p, const struct ft_trace_desc *d, const int 
 		t.npids = npids;
 		t.enable_on_exec = p->on_exec = d->cmd != NULL;
 	}
-	return ft_pmu_open(p, &t);
+	return pmu_open(p, &t);
 }
 
 /* ft_pmu_enable - start counting now (the window starts; a command's at its exec) */

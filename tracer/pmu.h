@@ -49,7 +49,6 @@ struct ft_pmu {
 int ft_pmu_event_resolve(struct ft_pmu_event *e);
 int ft_pmu_can_sample(const char *tracepoint);
 int ft_pmu_parse(struct ft_pmu *p, const char *list);
-int ft_pmu_open(struct ft_pmu *p, const struct ft_pmu_target *t);
 int ft_pmu_open_desc(struct ft_pmu *p, const struct ft_trace_desc *d, const int *pids, int npids);
 void ft_pmu_enable(struct ft_pmu *p);
 void ft_pmu_disable(struct ft_pmu *p);

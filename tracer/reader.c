@@ -71,12 +71,12 @@ void ft_reader_unmap(struct ft_session *s)
 }
 
 /**
- * ft_reader_open - open trace_pipe_raw of every traced CPU, non-blocking, with the
+ * reader_open - open trace_pipe_raw of every traced CPU, non-blocking, with the
  * sub-buffer size of this instance's own header_page, and map the ring buffers
  * when @map (and the kernel can)
  * Returns 0 or -1 after printing the error.
  */
-int ft_reader_open(struct ft_session *s, bool map)
+static int reader_open(struct ft_session *s, bool map)
 {
 	char path[64];
 	int cpu;
@@ -240,7 +240,7 @@ int ft_reader_setup(struct ft_session *s, const struct ft_trace_desc *d, bool sp
 	int cpus = 0, cpu;
 
 	s->splice = splice;
-	if (ft_reader_open(s, d->mmap && !splice))
+	if (reader_open(s, d->mmap && !splice))
 		return -1;
 	if (d->mmap && s->map_errno)
 		ft_err("--mmap: %s the ring buffer (%s): reading %s with read()",

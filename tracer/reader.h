@@ -13,7 +13,6 @@ struct ft_merge;
 struct ft_session;
 struct ft_trace_desc;
 
-int ft_reader_open(struct ft_session *s, bool map);
 int ft_reader_setup(struct ft_session *s, const struct ft_trace_desc *d, bool splice);
 void ft_reader_realtime_end(struct ft_session *s);
 void ft_reader_counts(const struct ft_session *s);

@@ -205,10 +205,10 @@ void ft_owned_name(char *buf, size_t len, char sep)
 }
 
 /*
- * ft_instance_new - a tracefs instance made now under a name of ours (in @name).
+ * instance_new - a tracefs instance made now under a name of ours (in @name).
  * Returns it, or NULL with errno (EEXIST: one of that name was there, left alone).
  */
-struct tracefs_instance *ft_instance_new(char *name, size_t len)
+static struct tracefs_instance *instance_new(char *name, size_t len)
 {
 	struct tracefs_instance *inst;
 
@@ -229,11 +229,11 @@ struct tracefs_instance *ft_instance_new(char *name, size_t len)
 }
 
 /*
- * ft_instance_remove - remove the instance @inst (from ft_instance_new) and free it;
+ * instance_remove - remove the instance @inst (from instance_new) and free it;
  * rmdir is refused while a reader still holds a file of it: retried for half a second.
  * One that stays is named on stderr.
  */
-void ft_instance_remove(struct tracefs_instance *inst)
+static void instance_remove(struct tracefs_instance *inst)
 {
 	int tries, e = 0;
 
@@ -272,7 +272,7 @@ int ft_session_open(struct ft_session *s, const struct ft_trace_desc *d, unsigne
 	s->cpu_on = follow_fork ? NULL : d->cpu_on;
 	if (ft_tracefs_mount())
 		return -1;
-	s->inst = ft_instance_new(s->name, sizeof(s->name));
+	s->inst = instance_new(s->name, sizeof(s->name));
 	if (!s->inst) {
 		if (errno == EEXIST)
 			ft_err("tracefs instance %s already exists", s->name);
@@ -416,7 +416,7 @@ void ft_session_close(struct ft_session *s)
 			s->stats_fd[i] = -1;
 		s->tcpu[i] = NULL;
 	}
-	ft_instance_remove(s->inst);
+	instance_remove(s->inst);
 	s->inst = NULL;
 out:
 	ft_hotplug_close(s);
@@ -445,7 +445,7 @@ int ft_session_map_probe(void)
 	char name[64], rel[64], *path;
 	int cpu, e = ENOENT, first = ENOENT;
 
-	inst = ft_instance_new(name, sizeof(name));
+	inst = instance_new(name, sizeof(name));
 	if (!inst)
 		return errno;
 	for (cpu = 0; e; cpu++) {
@@ -458,6 +458,6 @@ int ft_session_map_probe(void)
 		if (!cpu)
 			first = e;
 	}
-	ft_instance_remove(inst);
+	instance_remove(inst);
 	return e ? first : 0;
 }

@@ -11,7 +11,6 @@
 
 #include "tracer/session_state.h"
 
-struct tracefs_instance;
 struct ft_trace_desc;
 
 /* Instance and dynamic-event names start with this, then "-PID-RANDOM". */
@@ -28,8 +27,6 @@ void ft_session_close(struct ft_session *s);
 char *ft_session_format_read(void *ctx, const char *system, const char *event, size_t *len);
 int ft_session_enable(struct ft_session *s, const char *spec);
 void ft_owned_name(char *buf, size_t len, char sep);
-struct tracefs_instance *ft_instance_new(char *name, size_t len);
-void ft_instance_remove(struct tracefs_instance *inst);
 bool ft_session_has_event(struct ft_session *s, const char *system, const char *event);
 int ft_session_map_probe(void);
 
