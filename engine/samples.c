@@ -16,6 +16,7 @@
 #include "lib/util.h"
 #include "tracer/capture.h"
 #include "tracer/reader.h"
+#include "tracer/sampler_event.h"
 
 /* How far past the merge a round's samples go: a switch's sample is stamped up to
    57 us after its record (offcpu --stacks perf, measured), so 1 ms is ample. */

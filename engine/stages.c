@@ -16,6 +16,7 @@
 #include "output/json.h"
 #include "tracer/pmu.h"
 #include "tracer/sampler.h"
+#include "tracer/sampler_event.h"
 
 /* ft_stages_events - the events every analyzer needs and wants, for its options */
 void ft_stages_events(const struct ft_stages *s, unsigned int *need, unsigned int *want)

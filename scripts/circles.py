@@ -54,7 +54,8 @@ for c in srcs:
     if os.environ.get("CIRCLES_CALLS_ONLY"):
         continue
     text = open(c).read()
-    words = set(re.findall(r"\b[A-Za-z_]\w*\b", text)) - own[c]
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+    words = set(re.findall(r"\b[A-Za-z_]\w*\b", code)) - own[c]
     for inc in re.findall(r'^#include "([a-z_]+/[a-z0-9_]+)\.h"', text, re.M):
         if inc + ".c" in edges and inc + ".c" != c and words & declared(inc + ".h"):
             edges[c].add(inc + ".c")

@@ -21,7 +21,10 @@
 #include "lib/file.h"
 #include "lib/util.h"
 #include "tracer/desc.h"
+#include "tracer/sample_unwind.h"
 #include "tracer/sampler.h"
+#include "tracer/sampler_event.h"
+#include "tracer/sampler_second.h"
 
 /* Data pages of a CPU's ring: 2 MiB, a second of 999 Hz samples with deep stacks;
    with dwarf 32 MiB: the samples are drained only as far as the trace's records are

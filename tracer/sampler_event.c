@@ -25,7 +25,8 @@
 #include "lib/util.h"
 #include "tracer/pmu.h"
 #include "tracer/probes.h"
-#include "tracer/sampler.h"
+#include "tracer/sample_unwind.h"
+#include "tracer/sampler_event.h"
 #include "tracer/session.h"
 
 /* IDENTIFIER: the event's id first in each sample (and last in each other record's
