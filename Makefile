@@ -69,7 +69,7 @@ LDFLAGS	:= -fsanitize=address,undefined $(filter-out -flto=auto,$(LDFLAGS))
 endif
 
 # every file of each layer is found: a new analyzer needs no line here
-LIB_SRC		:= $(sort $(wildcard lib/*.c events/*.c output/*.c analyzers/*.c tracer/*.c) \
+LIB_SRC		:= $(sort $(wildcard lib/*.c events/*.c output/*.c analyzers/*.c tracer/*.c engine/*.c) \
 		   $(filter-out cmd/main.c,$(wildcard cmd/*.c)))
 LIB_OBJ		:= $(addprefix $(O),$(LIB_SRC:.c=.o) $(GEN_SRC:.c=.o))
 HEADERS		:= $(wildcard */*.h */*/*.h)

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `ftscope NAME ...` for an analyzer: its command line, then one run that drives it
- * alone (cmd/run.c); and the rules for analyzers of events that belong to no task,
+ * alone (engine/run.c); and the rules for analyzers of events that belong to no task,
  * which record and report follow too.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "analyzers/analyzer.h"
+#include "cmd/analyze.h"
 #include "cmd/options.h"
-#include "cmd/run.h"
 #include "lib/util.h"
 
 /**

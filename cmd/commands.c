@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/run.h"
+#include "cmd/commands.h"
 
 const struct ft_builtin ft_builtins[] = {
 	{ "record", ft_cmd_record, "record events to a trace.dat (trace-cmd's format) for -i FILE later" },

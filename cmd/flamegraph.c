@@ -2,7 +2,8 @@
 /*
  * `ftscope flamegraph`: stacks in, an interactive SVG out. Reads folded stacks
  * (ftscope's own, any stackcollapse output), bpftrace map output and perf script
- * output (cmd/fold*.c), and draws differential graphs from two inputs (or
+ * output (cmd/fold*.c: it tells which and reads it here), and draws differential
+ * graphs from two inputs (or
  * difffolded's two-count lines): width from the second profile, red where a
  * frame grew, blue where it shrank. --folded prints the stacks instead.
  */
@@ -13,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/commands.h"
 #include "cmd/fold.h"
 #include "cmd/options.h"
-#include "cmd/run.h"
 #include "lib/util.h"
 #include "output/flame.h"
 
@@ -73,6 +74,112 @@ static void fg_usage(FILE *f)
 }
 
 /*
+ * detect - the format of an input, from its head (before ft_fold_next
+ * has handed out any of it): bpftrace map output when a line is bpftrace's, else
+ * perf script when the first line with content is a sample's header, else folded
+ * stacks.
+ */
+static enum ft_fold_format detect(const struct ft_fold_in *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->nhead; i++)
+		if (ft_fold_bpftrace_line(in->head[i]))
+			return FT_FOLD_BPFTRACE;
+	for (i = 0; i < in->nhead; i++)
+		if (ft_fold_content(in->head[i]))
+			return ft_fold_perf_header(in->head[i]) ? FT_FOLD_PERF : FT_FOLD_FOLDED;
+	return FT_FOLD_FOLDED;
+}
+
+/*
+ * parse_format - the value of --format: folded, bpftrace or perf.
+ * Returns 0, or -1 for another word.
+ */
+static int parse_format(const char *s, enum ft_fold_format *f)
+{
+	static const char *const names[] = { "auto", "folded", "bpftrace", "perf" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*f = (enum ft_fold_format)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* blank - a line of white space only */
+static bool blank(const char *s)
+{
+	return !s[strspn(s, " \t\r\n")];
+}
+
+/* frames - how many frames a folded stack has */
+static size_t frames(const char *stack)
+{
+	size_t n = 0;
+
+	for (; *stack; stack++)
+		n += *stack == ';';
+	return n + 1;
+}
+
+/* read_folded - folded stacks, one "frame;frame COUNT" line each (blank lines skipped) */
+static int read_folded(struct ft_fold *fo, struct ft_fold_in *in)
+{
+	size_t good = 0;
+	double a, b;
+	char *l;
+	int got;
+
+	while ((got = ft_fold_next(in, &l)) > 0) {
+		ft_fold_drop(in, true);		/* each line stands alone */
+		if (blank(l))
+			continue;
+		if (ft_folded_split(l, in->diff, in->before, &a, &b))
+			return ft_fold_err(in, in->lineno, "not folded stacks (\"frame;frame COUNT\"), "
+					   "bpftrace map output or perf script output: '%.60s'", l);
+		if (frames(l) > FT_FOLD_MAX_FRAMES)
+			return ft_fold_err(in, in->lineno, "a stack of more than %d frames",
+					   FT_FOLD_MAX_FRAMES);
+		if (ft_fold_add(fo, l, a, b)) {
+			ft_err("out of memory");
+			return -1;
+		}
+		good++;
+	}
+	if (got < 0)
+		return -1;
+	if (in->lineno && !good) {
+		ft_err("%s holds no folded stacks (\"frame;frame COUNT\" lines)", in->what);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * read_stacks - add the stacks of one input, read as format @f (FT_FOLD_AUTO:
+ * told from its first lines). Returns 0, or -1 after an error line.
+ */
+static int read_stacks(struct ft_fold *fo, struct ft_fold_in *in, enum ft_fold_format f)
+{
+	if (f == FT_FOLD_AUTO) {
+		f = detect(in);
+		in->watch = f != FT_FOLD_BPFTRACE;
+	}
+	switch (f) {
+	case FT_FOLD_BPFTRACE:
+		return ft_fold_bpftrace(fo, in);
+	case FT_FOLD_PERF:
+		return ft_fold_perf(fo, in);
+	default:
+		return read_folded(fo, in);
+	}
+}
+
+/*
  * read_input - the stacks of one input into @fo, read a line at a time. The first
  * input's first line tells whether the graph is differential when --diff does not:
  * two counts.
@@ -81,7 +188,8 @@ static int read_input(struct ft_fold *fo, const char *path, bool before, bool *d
 		      enum ft_fold_format fmt)
 {
 	struct ft_fold_in in = { .what = strcmp(path, "-") ? path : "standard input",
-				 .before = before };
+				 .before = before, .bpftrace_line = ft_fold_bpftrace_line,
+				 .detect = detect };
 	int ret;
 
 	ret = ft_fold_open(&in, path);
@@ -89,7 +197,7 @@ static int read_input(struct ft_fold *fo, const char *path, bool before, bool *d
 		if (!fo->n && !*diff && in.nhead && ft_folded_is_diff(in.head[0]))
 			*diff = true;
 		in.diff = *diff;
-		ret = ft_fold_read(fo, &in, fmt);
+		ret = read_stacks(fo, &in, fmt);
 	}
 	ft_fold_close(&in);
 	return ret;
@@ -152,7 +260,7 @@ static int parse_args(int argc, char **argv, struct fg_args *a)
 			a->fo.palette = strcmp(optarg, "io") ? FT_PALETTE_HOT : FT_PALETTE_IO;
 			break;
 		case OPT_FORMAT:
-			if (ft_fold_parse_format(optarg, &a->fmt)) {
+			if (parse_format(optarg, &a->fmt)) {
 				ft_err("unknown input format '%s' (folded, bpftrace or perf)",
 				       optarg);
 				return -1;

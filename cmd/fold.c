@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The table of stacks `ftscope flamegraph` draws, the folded-stacks reader, the
- * choice of reader for an input, and the frame clean-ups the readers share.
+ * The table of stacks `ftscope flamegraph` draws, and the frame clean-ups the
+ * readers share (the readers, cmd/fold_*.c, use them; the command picks a reader).
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,112 +149,6 @@ void ft_fold_free(struct ft_fold *fo)
 	free(fo->e);
 	free(fo->buf);
 	*fo = (struct ft_fold){ 0 };
-}
-
-/**
- * ft_fold_parse_format - the value of --format: folded, bpftrace or perf.
- * Returns 0, or -1 for another word.
- */
-int ft_fold_parse_format(const char *s, enum ft_fold_format *f)
-{
-	static const char *const names[] = { "auto", "folded", "bpftrace", "perf" };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(s, names[i])) {
-			*f = (enum ft_fold_format)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/* blank - a line of white space only */
-static bool blank(const char *s)
-{
-	return !s[strspn(s, " \t\r\n")];
-}
-
-/* frames - how many frames a folded stack has */
-static size_t frames(const char *stack)
-{
-	size_t n = 0;
-
-	for (; *stack; stack++)
-		n += *stack == ';';
-	return n + 1;
-}
-
-/* read_folded - folded stacks, one "frame;frame COUNT" line each (blank lines skipped) */
-static int read_folded(struct ft_fold *fo, struct ft_fold_in *in)
-{
-	size_t good = 0;
-	double a, b;
-	char *l;
-	int got;
-
-	while ((got = ft_fold_next(in, &l)) > 0) {
-		ft_fold_drop(in, true);		/* each line stands alone */
-		if (blank(l))
-			continue;
-		if (ft_folded_split(l, in->diff, in->before, &a, &b))
-			return ft_fold_err(in, in->lineno, "not folded stacks (\"frame;frame COUNT\"), "
-					   "bpftrace map output or perf script output: '%.60s'", l);
-		if (frames(l) > FT_FOLD_MAX_FRAMES)
-			return ft_fold_err(in, in->lineno, "a stack of more than %d frames",
-					   FT_FOLD_MAX_FRAMES);
-		if (ft_fold_add(fo, l, a, b)) {
-			ft_err("out of memory");
-			return -1;
-		}
-		good++;
-	}
-	if (got < 0)
-		return -1;
-	if (in->lineno && !good) {
-		ft_err("%s holds no folded stacks (\"frame;frame COUNT\" lines)", in->what);
-		return -1;
-	}
-	return 0;
-}
-
-/**
- * ft_fold_read - add the stacks of one input, read as format @f (FT_FOLD_AUTO:
- * told from its first lines). Returns 0, or -1 after an error line.
- */
-int ft_fold_read(struct ft_fold *fo, struct ft_fold_in *in, enum ft_fold_format f)
-{
-	if (f == FT_FOLD_AUTO) {
-		f = ft_fold_detect(in);
-		in->watch = f != FT_FOLD_BPFTRACE;
-	}
-	switch (f) {
-	case FT_FOLD_BPFTRACE:
-		return ft_fold_bpftrace(fo, in);
-	case FT_FOLD_PERF:
-		return ft_fold_perf(fo, in);
-	default:
-		return read_folded(fo, in);
-	}
-}
-
-/**
- * ft_fold_err - one error line about line @line (from 1) of an input; control
- * characters quoted from it print as '?'. Returns -1.
- */
-int ft_fold_err(const struct ft_fold_in *in, size_t line, const char *fmt, ...)
-{
-	char msg[512], *p;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	for (p = msg; *p; p++)		/* what the input quotes stays on one line */
-		if (((unsigned char)*p < ' ' && *p != '\t') || *p == 0x7f)
-			*p = '?';
-	ft_err("%s line %zu: %s", in->what, line, msg);
-	return -1;
 }
 
 /* ft_fold_trim - @s without white space (and the newline) at either end */

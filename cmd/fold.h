@@ -52,6 +52,9 @@ struct ft_fold_in {
 	const char	*what;		/* file name, or "standard input" */
 	bool		before;		/* the BEFORE file of --diff */
 	bool		diff;		/* the graph is differential */
+	/* told by the command, which knows the formats (the reader knows none) */
+	bool		(*bpftrace_line)(const char *line);	/* a line of bpftrace's own */
+	enum ft_fold_format (*detect)(const struct ft_fold_in *in);	/* the head's format */
 };
 
 #define FT_FOLD_HEAD	(1 << 20)
@@ -62,19 +65,17 @@ int ft_fold_add_frames(struct ft_fold *fo, const char *const *frames, int n, dou
 void ft_fold_finish(struct ft_fold *fo);
 int ft_fold_print(const struct ft_fold *fo, FILE *f, bool diff);
 void ft_fold_free(struct ft_fold *fo);
-int ft_fold_parse_format(const char *s, enum ft_fold_format *f);
-int ft_fold_read(struct ft_fold *fo, struct ft_fold_in *in, enum ft_fold_format f);
 
 /* The input's lines (cmd/fold_in.c). */
 int ft_fold_open(struct ft_fold_in *in, const char *path);
 int ft_fold_next(struct ft_fold_in *in, char **line);
 void ft_fold_drop(struct ft_fold_in *in, bool keep_last);
 void ft_fold_close(struct ft_fold_in *in);
-enum ft_fold_format ft_fold_detect(const struct ft_fold_in *in);
-
-/* Shared by the parsers. */
+bool ft_fold_content(const char *l);
 int ft_fold_err(const struct ft_fold_in *in, size_t line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Shared by the parsers. */
 char *ft_fold_trim(char *s);
 void ft_fold_tidy(char *frame);
 void ft_fold_strip_offset(char *frame);

@@ -8,6 +8,7 @@
  * of distinct stacks, whatever the size of the input.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,8 +16,8 @@
 #include "lib/util.h"
 #include "output/flame.h"
 
-/* content - a line that tells a format: neither blank nor a '#' comment */
-static bool content(const char *l)
+/* ft_fold_content - a line that tells a format: neither blank nor a '#' comment */
+bool ft_fold_content(const char *l)
 {
 	return l[strspn(l, " \t\r\n")] && l[0] != '#';
 }
@@ -53,7 +54,7 @@ static bool doomed(const struct ft_fold_in *in)
 
 	while (i < in->nhead && !in->head[i][strspn(in->head[i], " \t\r\n")])
 		i++;
-	if (i == in->nhead || ft_fold_detect(in) != FT_FOLD_FOLDED)
+	if (i == in->nhead || in->detect(in) != FT_FOLD_FOLDED)
 		return false;
 	copy = strdup(in->head[i]);
 	bad = copy && ft_folded_split(copy, false, false, &a, &b);
@@ -77,7 +78,7 @@ static int read_head(struct ft_fold_in *in)
 	int ret = 0;
 
 	while ((len = getline(&buf, &cap, in->f)) > 0) {
-		if (skip && !ft_fold_bpftrace_line(buf)) {
+		if (skip && !in->bpftrace_line(buf)) {
 			in->gap++;
 			continue;
 		}
@@ -86,7 +87,7 @@ static int read_head(struct ft_fold_in *in)
 			ret = -1;
 			break;
 		}
-		told |= content(buf);
+		told |= ft_fold_content(buf);
 		bytes += len;
 		if (skip || (bytes >= FT_FOLD_HEAD && told && !(skip = doomed(in))))
 			break;
@@ -177,7 +178,7 @@ int ft_fold_next(struct ft_fold_in *in, char **line)
 			return 0;
 		ft_err("cannot read %s: %s", in->what, strerror(errno));
 		return -1;
-	} else if (in->watch && ft_fold_bpftrace_line(in->l[i])) {
+	} else if (in->watch && in->bpftrace_line(in->l[i])) {
 		/* the head said otherwise: reading all of it as bpftrace is too late */
 		return ft_fold_err(in, in->lineno + 1, "bpftrace output, after %zu lines that "
 				   "told another format: --format bpftrace reads it", in->nhead);
@@ -226,20 +227,20 @@ void ft_fold_close(struct ft_fold_in *in)
 }
 
 /**
- * ft_fold_detect - the format of an input, from its head (before ft_fold_next
- * has handed out any of it): bpftrace map output when a line is bpftrace's, else
- * perf script when the first line with content is a sample's header, else folded
- * stacks.
+ * ft_fold_err - one error line about line @line (from 1) of an input; control
+ * characters quoted from it print as '?'. Returns -1.
  */
-enum ft_fold_format ft_fold_detect(const struct ft_fold_in *in)
+int ft_fold_err(const struct ft_fold_in *in, size_t line, const char *fmt, ...)
 {
-	size_t i;
+	char msg[512], *p;
+	va_list ap;
 
-	for (i = 0; i < in->nhead; i++)
-		if (ft_fold_bpftrace_line(in->head[i]))
-			return FT_FOLD_BPFTRACE;
-	for (i = 0; i < in->nhead; i++)
-		if (content(in->head[i]))
-			return ft_fold_perf_header(in->head[i]) ? FT_FOLD_PERF : FT_FOLD_FOLDED;
-	return FT_FOLD_FOLDED;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	for (p = msg; *p; p++)		/* what the input quotes stays on one line */
+		if (((unsigned char)*p < ' ' && *p != '\t') || *p == 0x7f)
+			*p = '?';
+	ft_err("%s line %zu: %s", in->what, line, msg);
+	return -1;
 }

@@ -16,7 +16,7 @@
 #include <tracefs/tracefs.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/run.h"
+#include "cmd/commands.h"
 #include "events/decode.h"
 #include "events/tep.h"
 #include "lib/util.h"
@@ -55,7 +55,7 @@ static void yesno(const char *what, int ok, const char *why)
  */
 static void ring_buffer_reads(void)
 {
-	int e = ft_ringmap_probe();
+	int e = ft_session_map_probe();
 
 	yesno("ring buffer mmap (--mmap)", !e, e ? strerror(e) : NULL);
 	printf("  %-26s %s\n", "ring buffer reads", e ? "read()" :

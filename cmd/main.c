@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/run.h"
+#include "cmd/analyze.h"
+#include "cmd/commands.h"
 #include "lib/util.h"
 
 

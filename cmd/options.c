@@ -107,8 +107,8 @@ static const char common_tail[] =
 	"                        (SIGKILL 2 s later); its own children are not signalled\n"
 	"      --keep-command    leave the command running when the run ends first\n";
 
-/* ft_usage - the help of one analyzer: synopsis, its options, common options, examples */
-void ft_usage(const struct ft_cli *a, FILE *f)
+/* usage - the help of one analyzer: synopsis, its options, common options, examples */
+static void usage(const struct ft_cli *a, FILE *f)
 {
 	if (a->help) {
 		fputs(a->help, f);
@@ -122,18 +122,62 @@ void ft_usage(const struct ft_cli *a, FILE *f)
 		a->exports ? export_usage : "", common_tail, a->examples ? a->examples : "");
 }
 
-/* build_tables - common plus analyzer options, as one short string and one long table */
+/* common_has - whether a common or export option answers to @val or is called --@name */
+static bool common_has(int val, const char *name)
+{
+	const struct option *t[] = { common_long, export_long };
+	const size_t n[] = { sizeof(common_long) / sizeof(common_long[0]),
+			     sizeof(export_long) / sizeof(export_long[0]) };
+	size_t i, j;
+
+	for (j = 0; j < 2; j++)
+		for (i = 0; i < n[j]; i++)
+			if (t[j][i].val == val || (name && !strcmp(t[j][i].name, name)))
+				return true;
+	return false;
+}
+
+/**
+ * ft_cli_clash - an option of @a's that a common one would take before its parse_opt
+ * saw it: a letter, a long option's value or its name. Returns 0, or -1 after one line.
+ */
+int ft_cli_clash(const struct ft_cli *a)
+{
+	const char *c;
+	int i;
+
+	for (c = a->shortopts; c && *c; c++)
+		if (*c != ':' && common_has(*c, NULL)) {
+			ft_err("%s: its option -%c is a common one", a->name, *c);
+			return -1;
+		}
+	for (i = 0; a->longopts && a->longopts[i].name; i++)
+		if (common_has(a->longopts[i].val, a->longopts[i].name)) {
+			ft_err("%s: its option --%s is a common one", a->name, a->longopts[i].name);
+			return -1;
+		}
+	return 0;
+}
+
+/*
+ * build_tables - common plus analyzer options, as one short string and one long
+ * table; NULL after one line when they clash or memory is short
+ */
 static struct option *build_tables(const struct ft_cli *a, char *shortopts, size_t len)
 {
 	size_t nc = sizeof(common_long) / sizeof(common_long[0]), na = 0;
 	size_t ne = a->exports ? sizeof(export_long) / sizeof(export_long[0]) : 0;
 	struct option *lo;
 
+	if (ft_cli_clash(a))
+		return NULL;
 	while (a->longopts && a->longopts[na].name)
 		na++;
 	lo = calloc(nc + ne + na + 1, sizeof(*lo));
-	if (!lo)
+	if (!lo) {
+		ft_err("out of memory");
 		return NULL;
+	}
 	memcpy(lo, common_long, sizeof(common_long));
 	if (ne)
 		memcpy(lo + nc, export_long, sizeof(export_long));
@@ -248,22 +292,16 @@ static void opt_name(int opt, const struct option *lo, char *buf, size_t len)
 	snprintf(buf, len, "an option");
 }
 
-/**
- * ft_opts_parse - parse `ftscope NAME [options] [interval [count]] [-- cmd]`
- * @argv[0] is the analyzer name. Fills @o and, through parse_opt, @priv.
- * Returns FT_PARSE_RUN, or an exit status after printing help or one error line.
- */
-int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
-		  int argc, char **argv)
+/* split_command - `-- command [args]`: @o->cmd, and *@nargs the words before it */
+static int split_command(struct ft_opts *o, const struct ft_cli *a, int argc, char **argv,
+			 int *nargs)
 {
-	int i, opt, nargs = argc, ret = FT_PARSE_RUN, npos = 0;
-	char shortopts[128], name[64];
-	struct option *lo;
-	long cnt;
+	int i;
 
+	*nargs = argc;
 	for (i = 1; i < argc && !a->command_words; i++)
 		if (!strcmp(argv[i], "--")) {
-			nargs = i;
+			*nargs = i;
 			if (i + 1 >= argc) {
 				ft_err("'--' must be followed by a command");
 				return FT_EXIT_USAGE;
@@ -271,20 +309,22 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 			o->cmd = argv + i + 1;
 			break;
 		}
-	lo = build_tables(a, shortopts, sizeof(shortopts));
-	if (!lo) {
-		ft_err("out of memory");
-		return FT_EXIT_ERR;
-	}
+	return FT_PARSE_RUN;
+}
+
+/* parse_flags - the options of @argv's first @nargs words: common ones, then @a's */
+static int parse_flags(struct ft_opts *o, const struct ft_cli *a, void *priv, int nargs,
+		       char **argv, const char *shortopts, const struct option *lo)
+{
+	char name[64];
+	int opt, r;
+
 	optind = 0;	/* glibc: 0 resets getopt completely, as each parse must */
 	opterr = 0;
 	while ((opt = getopt_long(nargs, argv, shortopts, lo, NULL)) != -1) {
-		int r;
-
 		if (opt == 'h') {
-			ft_usage(a, stdout);
-			ret = FT_EXIT_OK;
-			goto out;
+			usage(a, stdout);
+			return FT_EXIT_OK;
 		}
 		if (opt == '?' || opt == ':') {
 			if (optopt)
@@ -295,95 +335,128 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 			ft_err(opt == ':' ? "option %s needs a value (see --help)" :
 			       optopt > 0xff ? "option %s takes no value (see --help)" :
 			       "unknown option %s (see --help)", name);
-			ret = FT_EXIT_USAGE;
-			goto out;
+			return FT_EXIT_USAGE;
 		}
 		r = parse_common(o, opt, optarg);
 		if (r < 0)
 			r = a->parse_opt ? a->parse_opt(priv, opt, optarg) : -1;
-		if (r == FT_OPT_REPORTED) {
-			ret = FT_EXIT_USAGE;
-			goto out;
-		}
+		if (r == FT_OPT_REPORTED)
+			return FT_EXIT_USAGE;
 		if (r) {
 			opt_name(opt, lo, name, sizeof(name));
 			ft_err("invalid value '%s' for %s", optarg ? optarg : "", name);
-			ret = FT_EXIT_USAGE;
-			goto out;
+			return FT_EXIT_USAGE;
 		}
 	}
+	return FT_PARSE_RUN;
+}
+
+/*
+ * parse_words - what follows the options: a command (perf stat's way), @a's own
+ * words, then interval and count
+ */
+static int parse_words(struct ft_opts *o, const struct ft_cli *a, void *priv, int argc,
+		       char **argv, int nargs)
+{
+	int i, npos = 0;
+	double num;
+	long cnt;
+
 	if (a->command_words && optind < argc) {
 		o->cmd = argv + optind;
 		nargs = optind;
 	} else if (a->command_words && optind > 1 && !strcmp(argv[optind - 1], "--")) {
 		ft_err("'--' must be followed by a command");
-		ret = FT_EXIT_USAGE;
-		goto out;
+		return FT_EXIT_USAGE;
 	}
 	for (i = optind; i < nargs; i++, npos++) {
-		double num;
-
 		if (a->arg && ft_parse_double(argv[i], 0.001, 1e7, &num)) {
-			if (a->arg(priv, argv[i])) {
-				ret = FT_EXIT_USAGE;
-				goto out;
-			}
+			if (a->arg(priv, argv[i]))
+				return FT_EXIT_USAGE;
 			npos--;
 			continue;
 		}
 		if (npos == 0 && ft_parse_double(argv[i], 0.001, 1e7, &o->interval)) {
 			ft_err("invalid interval '%s' (seconds)", argv[i]);
-			ret = FT_EXIT_USAGE;
-			goto out;
+			return FT_EXIT_USAGE;
 		}
 		if (npos == 1) {
 			if (ft_parse_long(argv[i], 1, LONG_MAX, &cnt)) {
 				ft_err("invalid count '%s'", argv[i]);
-				ret = FT_EXIT_USAGE;
-				goto out;
+				return FT_EXIT_USAGE;
 			}
 			o->count = cnt;
 		}
 		if (npos > 1) {
 			ft_err("unexpected argument '%s' (see --help)", argv[i]);
-			ret = FT_EXIT_USAGE;
-			goto out;
+			return FT_EXIT_USAGE;
 		}
 	}
+	return FT_PARSE_RUN;
+}
+
+/* check_all - -C's CPUs, then the options against each other and the command's own check */
+static int check_all(struct ft_opts *o, const struct ft_cli *a, void *priv)
+{
 	/* -C: this machine's CPUs live, any a capture can name with -i */
 	if (o->cpu_arg && ft_parse_cpus(o->cpu_arg, o->input ? FT_FILE_MAX_CPUS : o->ncpus,
 					&o->cpu_on)) {
 		ft_err("invalid value '%s' for -C", o->cpu_arg);
-		ret = FT_EXIT_USAGE;
-		goto out;
+		return FT_EXIT_USAGE;
 	}
 	if (o->cpu_arg && o->input)
 		o->ncpus = FT_FILE_MAX_CPUS;
 	if ((o->npids || o->ntids) && o->cmd) {
 		ft_err("-p/-t and '-- command' cannot be combined");
-		ret = FT_EXIT_USAGE;
-	} else if (o->cgroup && (o->input || o->cmd)) {
+		return FT_EXIT_USAGE;
+	}
+	if (o->cgroup && (o->input || o->cmd)) {
 		ft_err("--cgroup picks the processes of a live run: not with -i or a command");
-		ret = FT_EXIT_USAGE;
-	} else if (o->cgroup && ft_cgroup_procs(o->cgroup, &o->cg_pids, &o->ncg)) {
-		ret = FT_EXIT_ERR;
-	} else if (o->instance && !o->input) {
+		return FT_EXIT_USAGE;
+	}
+	if (o->cgroup && ft_cgroup_procs(o->cgroup, &o->cg_pids, &o->ncg))
+		return FT_EXIT_ERR;
+	if (o->instance && !o->input) {
 		ft_err("-B picks a buffer of a trace.dat: it needs -i FILE");
-		ret = FT_EXIT_USAGE;
-	} else if (o->input && (o->cmd || o->buffer_kb || o->pmu || o->clock ||
-				ft_opts_reader(o))) {
+		return FT_EXIT_USAGE;
+	}
+	if (o->input && (o->cmd || o->buffer_kb || o->pmu || o->clock || ft_opts_reader(o))) {
 		ft_err("-i reads a capture: it cannot be combined with -b, --clock, --pmu, "
 		       "--mmap, --realtime, -v or a command");
-		ret = FT_EXIT_USAGE;
-	} else if (o->mmap && a->recorder) {
-		ft_err("--mmap: a recording splices the buffers' pages to its file; it does not map them");
-		ret = FT_EXIT_USAGE;
-	} else if (check_exports(o)) {
-		ret = FT_EXIT_USAGE;
-	} else if (a->check && ft_cli_check(a, priv, o)) {
-		ret = FT_EXIT_USAGE;
+		return FT_EXIT_USAGE;
 	}
-out:
+	if (o->mmap && a->recorder) {
+		ft_err("--mmap: a recording splices the buffers' pages to its file; it does not map them");
+		return FT_EXIT_USAGE;
+	}
+	if (check_exports(o) || (a->check && ft_cli_check(a, priv, o)))
+		return FT_EXIT_USAGE;
+	return FT_PARSE_RUN;
+}
+
+/**
+ * ft_opts_parse - parse `ftscope NAME [options] [interval [count]] [-- cmd]`
+ * @argv[0] is the analyzer name. Fills @o and, through parse_opt, @priv.
+ * Returns FT_PARSE_RUN, or an exit status after printing help or one error line.
+ */
+int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
+		  int argc, char **argv)
+{
+	char shortopts[128];
+	struct option *lo;
+	int nargs, ret;
+
+	ret = split_command(o, a, argc, argv, &nargs);
+	if (ret != FT_PARSE_RUN)
+		return ret;
+	lo = build_tables(a, shortopts, sizeof(shortopts));
+	if (!lo)
+		return FT_EXIT_ERR;
+	ret = parse_flags(o, a, priv, nargs, argv, shortopts, lo);
+	if (ret == FT_PARSE_RUN)
+		ret = parse_words(o, a, priv, argc, argv, nargs);
+	if (ret == FT_PARSE_RUN)
+		ret = check_all(o, a, priv);
 	free(lo);
 	return ret;
 }
@@ -392,12 +465,6 @@ out:
 bool ft_opts_reader(const struct ft_opts *o)
 {
 	return o->mmap || o->rt_prio || o->verbose;
-}
-
-/* ft_opts_filtered - whether the kernel is asked to record only some tasks */
-bool ft_opts_filtered(const struct ft_opts *o)
-{
-	return o->npids || o->ntids || o->ncg || o->cmd;
 }
 
 /* ft_opts_free - free what parsing allocated */

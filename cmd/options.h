@@ -8,8 +8,8 @@
 #include <getopt.h>
 #include <stdbool.h>
 
+#include "engine/opts.h"
 #include "lib/parse.h"
-#include "tracer/opts.h"
 
 struct ft_cli;
 
@@ -20,8 +20,7 @@ int ft_opts_parse(struct ft_opts *o, const struct ft_cli *a, void *priv,
 		  int argc, char **argv);
 void ft_opts_free(struct ft_opts *o);
 int ft_cli_check(const struct ft_cli *a, void *priv, const struct ft_opts *o);
-bool ft_opts_filtered(const struct ft_opts *o);
+int ft_cli_clash(const struct ft_cli *a);
 bool ft_opts_reader(const struct ft_opts *o);
-void ft_usage(const struct ft_cli *a, FILE *f);
 
 #endif

@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
+#include "cmd/analyze.h"
+#include "cmd/commands.h"
 #include "cmd/options.h"
-#include "cmd/run.h"
 #include "lib/util.h"
 
 #define RECORD_MAX	16	/* analyzers named */

@@ -2,7 +2,7 @@
 /*
  * report: several analyzers in one pass, live or over one trace.dat. Each word names
  * an analyzer with its own options ('timehist -s'); the run drives them all
- * (cmd/stages.c): one session (the union of their events), one reading, decoding and
+ * (engine/stages.c): one session (the union of their events), one reading, decoding and
  * switch-chain repair, and each prints what `ftscope NAME` would over the same
  * events, under a "==> NAME <==" line, before one footer for all.
  */
@@ -12,9 +12,10 @@
 #include <unistd.h>
 
 #include "analyzers/analyzer.h"
+#include "cmd/analyze.h"
+#include "cmd/commands.h"
 #include "cmd/options.h"
-#include "cmd/run.h"
-#include "cmd/stages.h"
+#include "engine/stages.h"
 #include "events/tasks.h"
 #include "events/tdat.h"
 #include "lib/util.h"

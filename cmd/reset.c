@@ -12,7 +12,7 @@
 
 #include <tracefs/tracefs.h>
 
-#include "cmd/run.h"
+#include "cmd/commands.h"
 #include "events/tep.h"
 #include "lib/util.h"
 #include "tracer/command.h"

@@ -15,12 +15,13 @@
 #include <unistd.h>
 
 #include "analyzers/analyzer.h"
+#include "cmd/commands.h"
 #include "cmd/options.h"
-#include "cmd/run.h"
 #include "lib/file.h"
 #include "lib/util.h"
 #include "output/json.h"
 #include "tracer/command.h"
+#include "tracer/desc.h"
 #include "tracer/pmu.h"
 
 /* perf stat's default events, per task and system wide */
@@ -320,6 +321,7 @@ static int count(struct ft_opts *o, struct stat_opts *so, FILE *f, struct stat_r
 {
 	struct ft_child child = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	struct ft_pmu p = { 0 };
+	struct ft_trace_desc td;
 	uint64_t end = 0, next = 0;
 	int ret = FT_EXIT_ERR, e, *pids = NULL, npids = 0, npf = 0, i;
 	struct pollfd *pf = NULL;
@@ -332,7 +334,8 @@ static int count(struct ft_opts *o, struct stat_opts *so, FILE *f, struct stat_r
 	}
 	if (o->cmd && (ft_command_check(o->cmd) || ft_command_spawn(&child, o->cmd)))
 		goto out;
-	if (ft_targets(o, child.pid, &pids, &npids) || ft_pmu_open_opts(&p, o, pids, npids))
+	ft_trace_desc_of(&td, o);
+	if (ft_targets(&td, child.pid, &pids, &npids) || ft_pmu_open_desc(&p, &td, pids, npids))
 		goto out;
 	ft_install_signals();
 	ft_pmu_enable(&p);

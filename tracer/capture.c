@@ -26,6 +26,7 @@
 #include "events/tdat.h"
 #include "events/tep.h"
 #include "lib/util.h"
+#include "tracer/capture.h"
 #include "tracer/command.h"
 #include "tracer/session.h"
 

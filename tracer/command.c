@@ -18,7 +18,7 @@
 #include "events/tep.h"
 #include "lib/util.h"
 #include "tracer/command.h"
-#include "tracer/opts.h"
+#include "tracer/desc.h"
 
 /* executable - a regular file we may execute */
 static bool executable(const char *path)
@@ -324,30 +324,30 @@ int ft_cgroup_procs(const char *path, int **pids, int *n)
 }
 
 /**
- * ft_targets - the tasks the options name, appended to *@pids: every thread of the
+ * ft_targets - the tasks @d names, appended to *@pids: every thread of the
  * -p processes and of the --cgroup ones still alive, the -t threads, and the command
  * @child_pid (-1: none)
  * Returns 0, or -1 after printing one line.
  */
-int ft_targets(const struct ft_opts *o, int child_pid, int **pids, int *n)
+int ft_targets(const struct ft_trace_desc *d, int child_pid, int **pids, int *n)
 {
 	int i, *arr;
 
-	for (i = 0; i < o->npids; i++)
-		if (ft_pid_threads(o->pids[i], pids, n)) {
-			ft_err("no process with pid %d", o->pids[i]);
+	for (i = 0; i < d->npids; i++)
+		if (ft_pid_threads(d->pids[i], pids, n)) {
+			ft_err("no process with pid %d", d->pids[i]);
 			return -1;
 		}
-	for (i = 0; i < o->ncg; i++)
-		ft_pid_threads(o->cg_pids[i], pids, n);	/* gone since: nothing to trace */
-	if (o->ncg && !*n) {
-		ft_err("the processes of cgroup %s have all exited", o->cgroup);
+	for (i = 0; i < d->ncg; i++)
+		ft_pid_threads(d->cg_pids[i], pids, n);	/* gone since: nothing to trace */
+	if (d->ncg && !*n) {
+		ft_err("the processes of cgroup %s have all exited", d->cgroup);
 		return -1;
 	}
-	for (i = 0; i < o->ntids + (child_pid > 0); i++) {
-		int tid = i < o->ntids ? o->tids[i] : child_pid;
+	for (i = 0; i < d->ntids + (child_pid > 0); i++) {
+		int tid = i < d->ntids ? d->tids[i] : child_pid;
 
-		if (i < o->ntids && !ft_pid_alive(tid)) {
+		if (i < d->ntids && !ft_pid_alive(tid)) {
 			ft_err("no thread with tid %d", tid);
 			return -1;
 		}

@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-struct ft_opts;
+struct ft_trace_desc;
 
 /* How long a command may take to exit on SIGTERM before SIGKILL, once the run ended. */
 #define FT_COMMAND_GRACE_MS	2000
@@ -32,7 +32,7 @@ void ft_command_finish(struct ft_child *c, char *const *cmd, bool keep);
 int ft_pid_alive(int pid);
 bool ft_pid_exiting(int pid);
 int ft_pid_threads(int pid, int **tids, int *n);
-int ft_targets(const struct ft_opts *o, int child_pid, int **pids, int *n);
+int ft_targets(const struct ft_trace_desc *d, int child_pid, int **pids, int *n);
 int ft_cgroup_procs(const char *path, int **pids, int *n);
 
 #endif

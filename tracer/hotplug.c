@@ -19,7 +19,8 @@
 
 #include <linux/netlink.h>
 
-#include "tracer/session.h"
+#include "tracer/hotplug.h"
+#include "tracer/session_state.h"
 
 #define CPU_DEVPATH	"/devices/system/cpu/cpu"
 #define UEVENT_RCVBUF	(1 << 20)	/* bytes: some thousand uevents of a burst */

@@ -20,7 +20,7 @@
 #include "lib/parse.h"
 #include "lib/util.h"
 #include "output/json.h"
-#include "tracer/opts.h"
+#include "tracer/desc.h"
 #include "tracer/pmu.h"
 #include "tracer/session.h"
 
@@ -348,11 +348,11 @@ static int online_cpus(const struct ft_pmu_target *t, int **cpus)
 }
 
 /**
- * ft_pmu_open - open every event on every target, disabled (or enabled at exec)
+ * pmu_open - open every event on every target, disabled (or enabled at exec)
  * Events the machine lacks are kept as "not supported". Returns 0, or -1 after
  * printing one line (no permission, process gone, out of files).
  */
-int ft_pmu_open(struct ft_pmu *p, const struct ft_pmu_target *t)
+static int pmu_open(struct ft_pmu *p, const struct ft_pmu_target *t)
 {
 	int e, i, *cpus = NULL, fd;
 
@@ -429,28 +429,28 @@ static void ioctl_all(struct ft_pmu *p, unsigned long req)
 }
 
 /* describe - the heading's name for what is counted, as perf stat words it */
-static void describe(struct ft_pmu *p, const struct ft_opts *o)
+static void describe(struct ft_pmu *p, const struct ft_trace_desc *d)
 {
 	size_t off = 0, len = sizeof(p->target);
 	int i;
 
-	if (o->cmd && !o->all && !o->cpu_on) {
+	if (d->cmd && !d->all && !d->cpu_on) {
 		off += snprintf(p->target, len, "'");
-		for (i = 0; o->cmd[i] && off < len; i++)
-			off += snprintf(p->target + off, len - off, "%s%s", i ? " " : "", o->cmd[i]);
+		for (i = 0; d->cmd[i] && off < len; i++)
+			off += snprintf(p->target + off, len - off, "%s%s", i ? " " : "", d->cmd[i]);
 		if (off < len)
 			snprintf(p->target + off, len - off, "'");
-	} else if (o->npids || o->ntids) {
-		off += snprintf(p->target, len, "%s id '", o->npids ? "process" : "thread");
-		for (i = 0; i < (o->npids ? o->npids : o->ntids) && off < len; i++)
+	} else if (d->npids || d->ntids) {
+		off += snprintf(p->target, len, "%s id '", d->npids ? "process" : "thread");
+		for (i = 0; i < (d->npids ? d->npids : d->ntids) && off < len; i++)
 			off += snprintf(p->target + off, len - off, "%s%d", i ? "," : "",
-					o->npids ? o->pids[i] : o->tids[i]);
+					d->npids ? d->pids[i] : d->tids[i]);
 		if (off < len)
 			snprintf(p->target + off, len - off, "'");
-	} else if (o->cpu_on) {
+	} else if (d->cpu_on) {
 		off += snprintf(p->target, len, "'CPU(s)");
-		for (i = 0; i < o->ncpus && off < len; i++)
-			if (o->cpu_on[i])
+		for (i = 0; i < d->ncpus && off < len; i++)
+			if (d->cpu_on[i])
 				off += snprintf(p->target + off, len - off, " %d", i);
 		if (off < len)
 			snprintf(p->target + off, len - off, "'");
@@ -460,22 +460,22 @@ static void describe(struct ft_pmu *p, const struct ft_opts *o)
 }
 
 /**
- * ft_pmu_open_opts - open the counters on what the options name: per task on
+ * ft_pmu_open_desc - open the counters on what @d names: per task on
  * @pids (ft_targets: the -p/-t threads, or the command, counted from its exec;
  * children inherit), or per CPU (-a or -C with a command, or no task given)
  * Returns 0, or -1 after printing one line.
  */
-int ft_pmu_open_opts(struct ft_pmu *p, const struct ft_opts *o, const int *pids, int npids)
+int ft_pmu_open_desc(struct ft_pmu *p, const struct ft_trace_desc *d, const int *pids, int npids)
 {
-	struct ft_pmu_target t = { .ncpus = o->ncpus, .cpu_on = o->cpu_on };
+	struct ft_pmu_target t = { .ncpus = d->ncpus, .cpu_on = d->cpu_on };
 
-	describe(p, o);
-	if (npids && !(o->cmd && (o->all || o->cpu_on))) {
+	describe(p, d);
+	if (npids && !(d->cmd && (d->all || d->cpu_on))) {
 		t.pids = pids;
 		t.npids = npids;
-		t.enable_on_exec = p->on_exec = o->cmd != NULL;
+		t.enable_on_exec = p->on_exec = d->cmd != NULL;
 	}
-	return ft_pmu_open(p, &t);
+	return pmu_open(p, &t);
 }
 
 /* ft_pmu_enable - start counting now (the window starts; a command's at its exec) */

@@ -13,7 +13,7 @@
 #include "output/pmu_print.h"
 
 struct ft_json;
-struct ft_opts;
+struct ft_trace_desc;
 
 /* One event of the list, as parsed. */
 struct ft_pmu_event {
@@ -49,8 +49,7 @@ struct ft_pmu {
 int ft_pmu_event_resolve(struct ft_pmu_event *e);
 int ft_pmu_can_sample(const char *tracepoint);
 int ft_pmu_parse(struct ft_pmu *p, const char *list);
-int ft_pmu_open(struct ft_pmu *p, const struct ft_pmu_target *t);
-int ft_pmu_open_opts(struct ft_pmu *p, const struct ft_opts *o, const int *pids, int npids);
+int ft_pmu_open_desc(struct ft_pmu *p, const struct ft_trace_desc *d, const int *pids, int npids);
 void ft_pmu_enable(struct ft_pmu *p);
 void ft_pmu_disable(struct ft_pmu *p);
 uint64_t ft_pmu_read(struct ft_pmu *p, bool since_last);

@@ -25,7 +25,6 @@
 #include "events/syms.h"
 #include "events/tep.h"
 #include "lib/util.h"
-#include "tracer/opts.h"
 #include "tracer/probes.h"
 #include "tracer/session.h"
 

@@ -21,9 +21,11 @@
 #include "events/decode.h"
 #include "events/merge.h"
 #include "lib/util.h"
-#include "tracer/opts.h"
+#include "tracer/desc.h"
+#include "tracer/hotplug.h"
+#include "tracer/reader.h"
 #include "tracer/ringmap.h"
-#include "tracer/session.h"
+#include "tracer/session_state.h"
 
 /* At most this many pages per CPU in one round, so that a flood cannot starve the rest. */
 #define ROUND_PAGES	4096
@@ -69,12 +71,12 @@ void ft_reader_unmap(struct ft_session *s)
 }
 
 /**
- * ft_reader_open - open trace_pipe_raw of every traced CPU, non-blocking, with the
+ * reader_open - open trace_pipe_raw of every traced CPU, non-blocking, with the
  * sub-buffer size of this instance's own header_page, and map the ring buffers
  * when @map (and the kernel can)
  * Returns 0 or -1 after printing the error.
  */
-int ft_reader_open(struct ft_session *s, bool map)
+static int reader_open(struct ft_session *s, bool map)
 {
 	char path[64];
 	int cpu;
@@ -228,27 +230,27 @@ static enum way way(const struct ft_session *s)
 
 /**
  * ft_reader_setup - the readers of a live run: trace_pipe_raw opened, the ring
- * buffers mapped when @o says --mmap (where the kernel cannot, one line says so and
+ * buffers mapped when @d says --mmap (where the kernel cannot, one line says so and
  * they are read()), unless @splice (a recording splices the pages to its file); the
  * reader at --realtime's priority; -v says how the pages are taken
  * Returns 0 or -1 after printing the error.
  */
-int ft_reader_setup(struct ft_session *s, const struct ft_opts *o, bool splice)
+int ft_reader_setup(struct ft_session *s, const struct ft_trace_desc *d, bool splice)
 {
 	int cpus = 0, cpu;
 
 	s->splice = splice;
-	if (ft_reader_open(s, o->mmap && !splice))
+	if (reader_open(s, d->mmap && !splice))
 		return -1;
-	if (o->mmap && s->map_errno)
+	if (d->mmap && s->map_errno)
 		ft_err("--mmap: %s the ring buffer (%s): reading %s with read()",
 		       s->map ? "some CPUs could not map" : "this kernel cannot map",
 		       strerror(s->map_errno), s->map ? "those" : "it");
-	if (o->rt_prio && realtime(o->rt_prio))
+	if (d->rt_prio && realtime(d->rt_prio))
 		return -1;
-	s->realtime = o->rt_prio > 0;
+	s->realtime = d->rt_prio > 0;
 	ft_hotplug_open(s);
-	if (!o->verbose)
+	if (!d->verbose)
 		return 0;
 	for (cpu = 0; cpu < s->ncpus; cpu++)
 		cpus += s->tcpu[cpu] != NULL;

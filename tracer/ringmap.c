@@ -15,11 +15,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <tracefs/tracefs.h>
-
 #include "events/page.h"
 #include "tracer/ringmap.h"
-#include "tracer/session.h"
 
 /* The kernel's struct trace_buffer_meta (include/uapi/linux/trace_mmap.h, 6.10). */
 struct rb_meta {
@@ -140,8 +137,8 @@ void ft_ringmap_close(struct ft_ringmap *r)
 	r->meta = NULL;
 }
 
-/* map_try - 0 when the meta page of the buffer behind @path maps, or the errno */
-static int map_try(const char *path)
+/* ft_ringmap_try - 0 when the meta page of the buffer behind @path maps, or the errno */
+int ft_ringmap_try(const char *path)
 {
 	struct ft_ringmap r = { 0 };
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e = 0;
@@ -153,36 +150,4 @@ static int map_try(const char *path)
 	ft_ringmap_close(&r);
 	close(fd);
 	return e;
-}
-
-/**
- * ft_ringmap_probe - whether the kernel maps a run's ring buffers: in an instance made
- * for the try and removed, each CPU's meta page is mapped and at once unmapped (nothing
- * read) until one maps, as a run maps those it can. Not the top-level buffer: where a
- * snapshot is armed there it refuses (EBUSY) though a run's own instance maps, and a
- * mapping there would refuse another tool's snapshot for that moment.
- * Returns 0, or the errno of the instance or of the first CPU's try (ENODEV before
- * Linux 6.10).
- */
-int ft_ringmap_probe(void)
-{
-	struct tracefs_instance *inst;
-	char name[64], rel[64], *path;
-	int cpu, e = ENOENT, first = ENOENT;
-
-	inst = ft_instance_new(name, sizeof(name));
-	if (!inst)
-		return errno;
-	for (cpu = 0; e; cpu++) {
-		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
-		if (!tracefs_file_exists(inst, rel))
-			break;
-		path = tracefs_instance_get_file(inst, rel);
-		e = path ? map_try(path) : ENOMEM;
-		tracefs_put_tracing_file(path);
-		if (!cpu)
-			first = e;
-	}
-	ft_instance_remove(inst);
-	return e ? first : 0;
 }

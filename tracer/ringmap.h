@@ -27,6 +27,6 @@ struct ft_ringmap {
 int ft_ringmap_open(struct ft_ringmap *r, int fd, const struct ft_page_fmt *pf);
 int ft_ringmap_next(struct ft_ringmap *r, const struct ft_page_fmt *pf, unsigned char *out);
 void ft_ringmap_close(struct ft_ringmap *r);
-int ft_ringmap_probe(void);
+int ft_ringmap_try(const char *path);
 
 #endif

@@ -25,8 +25,8 @@
 
 #include "events/syms.h"
 #include "lib/file.h"
+#include "tracer/capture.h"
 #include "tracer/sample_maps.h"
-#include "tracer/session.h"
 
 #define NOW		UINT64_MAX	/* a mapping not replaced yet */
 #define MAX_GONE	64		/* replaced mappings kept per process */

@@ -20,7 +20,7 @@
 #include <asm/perf_regs.h>
 #endif
 
-#include "tracer/sampler.h"
+#include "tracer/sample_unwind.h"
 
 #ifdef __x86_64__
 /* The registers sampled, in perf's bit order (the record's), as DWARF numbers. The

@@ -12,20 +12,19 @@
 #include <errno.h>
 #include <poll.h>
 #include <linux/perf_event.h>
-#ifdef __x86_64__
-#include <asm/perf_regs.h>
-#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/file.h"
 #include "lib/util.h"
-#include "tracer/opts.h"
+#include "tracer/desc.h"
+#include "tracer/sample_unwind.h"
 #include "tracer/sampler.h"
+#include "tracer/sampler_event.h"
+#include "tracer/sampler_second.h"
 
 /* Data pages of a CPU's ring: 2 MiB, a second of 999 Hz samples with deep stacks;
    with dwarf 32 MiB: the samples are drained only as far as the trace's records are
@@ -36,12 +35,6 @@
 #define RING_PAGES_DWARF	8192
 #define RING_DWARF_ALL	(256ULL << 20)
 
-/* IDENTIFIER: the event's id first in each sample (and last in each other record's
-   sample_id trailer), whatever the event: a ring shared by two events tells them apart */
-#define SAMPLE_TYPE	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
-			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
-			 PERF_SAMPLE_CALLCHAIN)
-
 /* max_stack - the deepest callchain to ask for: 127, or kernel.perf_event_max_stack if lower */
 static uint16_t max_stack(void)
 {
@@ -50,66 +43,6 @@ static uint16_t max_stack(void)
 
 	free(text);
 	return (uint16_t)(v > 0 && v < FT_SAMPLE_MAX_STACK ? v : FT_SAMPLE_MAX_STACK);
-}
-
-/*
- * ft_sampler_open_one - one sampling event on task @pid (-1: all) and @cpu: the request's, or
- * with @second its second's (no mapping records: the first's give them); -1 with
- * errno set
- */
-int ft_sampler_open_one(struct ft_sampler *sp, int pid, int cpu, bool inherit, bool second)
-{
-	const struct ft_sample_req *r = second ? &sp->req2 : &sp->req;
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = second ? sp->type2 : sp->type;
-	a.config = second ? sp->config_2 : sp->config;
-	a.config1 = second ? 0 : sp->config1;
-	a.config2 = second ? 0 : sp->config2;
-	a.sample_type = SAMPLE_TYPE;
-	a.read_format = PERF_FORMAT_TOTAL_TIME_RUNNING;	/* clock_count */
-#ifdef __x86_64__
-	/*
-	 * At a function's entry the return address is still on the stack top, not in a
-	 * frame: a frame-pointer walk skips the caller. Eight bytes of stack give it.
-	 */
-	if (!second && sp->entry_probe && sp->req.user && !sp->dwarf) {
-		a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-		a.sample_regs_user = 1ULL << PERF_REG_X86_SP;
-		a.sample_stack_user = 8;
-	}
-#endif
-	if (r->freq) {
-		a.freq = 1;
-		a.sample_freq = r->freq;
-	} else {
-		a.sample_period = r->period ? r->period : 1;
-	}
-	a.disabled = 1;
-	a.inherit = inherit;
-	/* a per-CPU event of any task is enabled at once (ft_sampler_enable) */
-	a.enable_on_exec = sp->on_exec && !(second && sp->req2.pid_field);
-	a.exclude_callchain_user = !r->user;
-	a.exclude_callchain_kernel = !r->kernel;
-	if (sp->dwarf) {	/* user frames from the stack copy, kernel ones as before */
-		a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-		a.sample_regs_user = ft_sampler_uregs_mask();
-		a.sample_stack_user = r->stack_user;
-		a.exclude_callchain_user = 1;
-	}
-	a.sample_max_stack = sp->max_stack;
-	/* the trace's clock (ft_sampler_clock) */
-	a.use_clockid = ft_sampler_clock(sp->clock, &a.clockid) > 0;
-	/* the kernel's own word on mappings, execs and forks: user frames of a process
-	   that exits before the rings are drained still get their names */
-	a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = !second;
-	a.sample_id_all = 1;	/* their times: applied in order (sample_side.c), each sample read
-				   against the maps of its moment */
-	a.watermark = 1;
-	a.wakeup_watermark = sp->ring_pages * 4096 / 4;
-	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 /* open_error - the one line for a failed perf_event_open of @pid */
@@ -156,41 +89,22 @@ static int open_or_fp(struct ft_sampler *sp, int pid, int cpu, bool inherit, boo
 	return fd;
 }
 
-/* ft_sampler_map_cpu - the ring of @cpu on @fd, or route @fd into the ring of @first
-   (>= 0); -1 printed */
-int ft_sampler_map_cpu(struct ft_sampler *sp, int cpu, int fd, int first)
-{
-	if (first >= 0) {
-		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first) == 0)
-			return 0;
-		ft_err("cannot share the sample ring of CPU %d: %s", cpu, strerror(errno));
-		return -1;
-	}
-	sp->ring[cpu] = mmap(NULL, sp->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (sp->ring[cpu] != MAP_FAILED)
-		return 0;
-	sp->ring[cpu] = NULL;
-	ft_err("cannot map the sample ring of CPU %d: %s%s", cpu, strerror(errno),
-	       errno == EPERM ? " (raise kernel.perf_event_mlock_kb)" : "");
-	return -1;
-}
-
 /**
- * ft_sampler_open - the events on what the options name: per (task, CPU) on @pids
+ * ft_sampler_open - the events on what @d names: per (task, CPU) on @pids
  * (ft_targets: -p/-t threads or the command, from its exec; children inherit) or per
  * CPU (-a, -C, or no task). Returns 0, or -1 after printing one line.
  */
-int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *pids,
+int ft_sampler_open(struct ft_sampler *sp, const struct ft_trace_desc *d, const int *pids,
 		    int npids)
 {
 	struct pollfd pfd;
-	bool per_task = npids && !(o->cmd && (o->all || o->cpu_on)), opened = false;
+	bool per_task = npids && !(d->cmd && (d->all || d->cpu_on)), opened = false;
 	int cpu, t, fd;
 
-	sp->ncpus = o->ncpus;
-	sp->clock = o->clock;
+	sp->ncpus = d->ncpus;
+	sp->clock = d->clock;
 	sp->ntgt = per_task ? npids : 1;
-	sp->on_exec = per_task && o->cmd;
+	sp->on_exec = per_task && d->cmd;
 	sp->dwarf = sp->req.user && sp->req.callgraph == FT_CG_DWARF;
 #ifndef __x86_64__
 	if (sp->dwarf) {
@@ -226,7 +140,7 @@ int ft_sampler_open(struct ft_sampler *sp, const struct ft_opts *o, const int *p
 	for (cpu = 0; cpu < sp->ncpus; cpu++) {
 		int first = -1;
 
-		if (o->cpu_on && !o->cpu_on[cpu])
+		if (d->cpu_on && !d->cpu_on[cpu])
 			continue;
 		for (t = 0; t < sp->ntgt; t++) {
 			fd = open_or_fp(sp, per_task ? pids[t] : -1, cpu, per_task, !opened);
@@ -379,7 +293,7 @@ static bool frames(struct ft_sampler *sp, struct ft_sample *s, const unsigned ch
 	return true;
 }
 
-/* parse_sample - a PERF_RECORD_SAMPLE of SAMPLE_TYPE; false when malformed */
+/* parse_sample - a PERF_RECORD_SAMPLE of ft_sampler_open_one's sample_type; false when malformed */
 static bool parse_sample(struct ft_sampler *sp, const unsigned char *p, const unsigned char *end,
 			 struct ft_sample *s)
 {

@@ -14,7 +14,8 @@
 #include <sys/ioctl.h>
 
 #include "lib/util.h"
-#include "tracer/sampler.h"
+#include "tracer/sampler_event.h"
+#include "tracer/sampler_second.h"
 
 /*
  * ft_sampler_open_second - the second event on @pid and @cpu, slot @i, into the ring

@@ -18,7 +18,10 @@
 #include "events/decode.h"
 #include "events/tep.h"
 #include "lib/util.h"
-#include "tracer/opts.h"
+#include "tracer/desc.h"
+#include "tracer/hotplug.h"
+#include "tracer/reader.h"
+#include "tracer/ringmap.h"
 #include "tracer/session.h"
 
 /**
@@ -202,10 +205,10 @@ void ft_owned_name(char *buf, size_t len, char sep)
 }
 
 /*
- * ft_instance_new - a tracefs instance made now under a name of ours (in @name).
+ * instance_new - a tracefs instance made now under a name of ours (in @name).
  * Returns it, or NULL with errno (EEXIST: one of that name was there, left alone).
  */
-struct tracefs_instance *ft_instance_new(char *name, size_t len)
+static struct tracefs_instance *instance_new(char *name, size_t len)
 {
 	struct tracefs_instance *inst;
 
@@ -226,11 +229,11 @@ struct tracefs_instance *ft_instance_new(char *name, size_t len)
 }
 
 /*
- * ft_instance_remove - remove the instance @inst (from ft_instance_new) and free it;
+ * instance_remove - remove the instance @inst (from instance_new) and free it;
  * rmdir is refused while a reader still holds a file of it: retried for half a second.
  * One that stays is named on stderr.
  */
-void ft_instance_remove(struct tracefs_instance *inst)
+static void instance_remove(struct tracefs_instance *inst)
 {
 	int tries, e = 0;
 
@@ -254,7 +257,7 @@ void ft_instance_remove(struct tracefs_instance *inst)
  * @pids: in-kernel pid filter (npids 0: whole system), @follow_fork: add children.
  * Returns 0; -1 after printing the reason (the caller still calls ft_session_close).
  */
-int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int need,
+int ft_session_open(struct ft_session *s, const struct ft_trace_desc *d, unsigned int need,
 		    unsigned int want, const int *pids, int npids, bool follow_fork)
 {
 	char mask[1024], *hp;
@@ -262,14 +265,14 @@ int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int 
 	int i;
 
 	memset(s, 0, sizeof(*s));
-	s->ncpus = o->ncpus;
+	s->ncpus = d->ncpus;
 	/* -C while following forks: a fork on another CPU must be seen to follow its
 	   child, so the kernel records every CPU (the pid filter keeps it to the traced
-	   tasks) and the pipeline keeps -C's CPUs (deliver in cmd/run.c) */
-	s->cpu_on = follow_fork ? NULL : o->cpu_on;
+	   tasks) and the pipeline keeps -C's CPUs (deliver in engine/pipeline.c) */
+	s->cpu_on = follow_fork ? NULL : d->cpu_on;
 	if (ft_tracefs_mount())
 		return -1;
-	s->inst = ft_instance_new(s->name, sizeof(s->name));
+	s->inst = instance_new(s->name, sizeof(s->name));
 	if (!s->inst) {
 		if (errno == EEXIST)
 			ft_err("tracefs instance %s already exists", s->name);
@@ -278,15 +281,15 @@ int ft_session_open(struct ft_session *s, const struct ft_opts *o, unsigned int 
 		return -1;
 	}
 	if (write_knob(s, "tracing_on", "0") || write_knob(s, "options/overwrite", "0") ||
-	    set_clock(s, o->clock ? o->clock : "mono"))
+	    set_clock(s, d->clock ? d->clock : "mono"))
 		return -1;
-	if (o->buffer_kb) {
-		snprintf(mask, sizeof(mask), "%u", o->buffer_kb);
+	if (d->buffer_kb) {
+		snprintf(mask, sizeof(mask), "%u", d->buffer_kb);
 		if (write_knob(s, "buffer_size_kb", mask))
 			return -1;
 	}
 	if (s->cpu_on) {
-		cpumask_str(s->cpu_on, o->ncpus, mask, sizeof(mask));
+		cpumask_str(s->cpu_on, d->ncpus, mask, sizeof(mask));
 		if (write_knob(s, "tracing_cpumask", mask))
 			return -1;
 	}
@@ -413,7 +416,7 @@ void ft_session_close(struct ft_session *s)
 			s->stats_fd[i] = -1;
 		s->tcpu[i] = NULL;
 	}
-	ft_instance_remove(s->inst);
+	instance_remove(s->inst);
 	s->inst = NULL;
 out:
 	ft_hotplug_close(s);
@@ -425,4 +428,36 @@ out:
 	s->fd = s->stats_fd = NULL;
 	s->tcpu = NULL;
 	s->lost_base = s->lost_seen = NULL;
+}
+
+/**
+ * ft_session_map_probe - whether the kernel maps a run's ring buffers: in an instance made
+ * for the try and removed, each CPU's meta page is mapped and at once unmapped (nothing
+ * read) until one maps, as a run maps those it can. Not the top-level buffer: where a
+ * snapshot is armed there it refuses (EBUSY) though a run's own instance maps, and a
+ * mapping there would refuse another tool's snapshot for that moment.
+ * Returns 0, or the errno of the instance or of the first CPU's try (ENODEV before
+ * Linux 6.10).
+ */
+int ft_session_map_probe(void)
+{
+	struct tracefs_instance *inst;
+	char name[64], rel[64], *path;
+	int cpu, e = ENOENT, first = ENOENT;
+
+	inst = instance_new(name, sizeof(name));
+	if (!inst)
+		return errno;
+	for (cpu = 0; e; cpu++) {
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+		if (!tracefs_file_exists(inst, rel))
+			break;
+		path = tracefs_instance_get_file(inst, rel);
+		e = path ? ft_ringmap_try(path) : ENOMEM;
+		tracefs_put_tracing_file(path);
+		if (!cpu)
+			first = e;
+	}
+	instance_remove(inst);
+	return e ? first : 0;
 }

@@ -15,7 +15,7 @@
 
 #include "lib/util.h"
 #include "tracer/command.h"
-#include "tracer/opts.h"
+#include "tracer/desc.h"
 #include "tracer/watch.h"
 
 /* add - one target; its pidfd unless it is a thread; 0 or -1 (out of memory) */
@@ -41,19 +41,19 @@ static int add(struct ft_watch *w, int pid, bool thread)
  * of -t when nothing else (-a, -C, --cgroup) asks for more
  * Returns 0, or -1 after printing one line.
  */
-int ft_watch_open(struct ft_watch *w, const struct ft_opts *o, int child_pid)
+int ft_watch_open(struct ft_watch *w, const struct ft_trace_desc *d, int child_pid)
 {
 	int i, err = 0;
 
 	*w = (struct ft_watch){ 0 };
 	if (child_pid > 0) {
 		err = add(w, child_pid, false);
-	} else if ((o->npids || o->ntids) && !o->all && !o->cpu_arg && !o->ncg) {
+	} else if ((d->npids || d->ntids) && !d->all && !d->cpus_named && !d->ncg) {
 		w->ends = true;
-		for (i = 0; !err && i < o->npids; i++)
-			err = add(w, o->pids[i], false);
-		for (i = 0; !err && i < o->ntids; i++)
-			err = add(w, o->tids[i], true);
+		for (i = 0; !err && i < d->npids; i++)
+			err = add(w, d->pids[i], false);
+		for (i = 0; !err && i < d->ntids; i++)
+			err = add(w, d->tids[i], true);
 	}
 	if (err) {
 		ft_err("out of memory");

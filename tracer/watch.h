@@ -10,7 +10,7 @@
 #include <poll.h>
 #include <stdbool.h>
 
-struct ft_opts;
+struct ft_trace_desc;
 
 struct ft_watched {
 	int	pid;		/* a -p process, a -t thread, or the command */
@@ -25,7 +25,7 @@ struct ft_watch {
 	bool			ends;	/* the run ends once all are gone (-p/-t alone) */
 };
 
-int ft_watch_open(struct ft_watch *w, const struct ft_opts *o, int child_pid);
+int ft_watch_open(struct ft_watch *w, const struct ft_trace_desc *d, int child_pid);
 int ft_watch_pollfds(const struct ft_watch *w, struct pollfd *pfd, int max);
 bool ft_watch_gone(struct ft_watch *w);
 void ft_watch_close(struct ft_watch *w);

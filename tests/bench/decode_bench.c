@@ -19,7 +19,7 @@
 #include <traceevent/event-parse.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/run.h"
+#include "cmd/analyze.h"
 #include "events/decode.h"
 #include "events/tdat.h"
 #include "events/tep.h"

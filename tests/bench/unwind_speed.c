@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
+#include "tracer/sample_unwind.h"
 #include "tracer/sampler.h"
 
 #define STACK_COPY	8192

@@ -3,7 +3,7 @@
  * libFuzzer harness: a trace.dat file (v6, v7, compressed v7) read by an analyzer
  * exactly as `ftscope ANALYZER -i FILE` does: the reader, the formats it carries
  * (handed to libtraceevent), kallsyms, cmdlines, the merge, decoder and analyzer,
- * and profile's perf samples (events/sample.c, cmd/samples.c; a file without them is
+ * and profile's perf samples (events/sample.c, engine/samples.c; a file without them is
  * refused in one line). Every analyzer of the registry (analyzers/registry.c) is
  * reached: the input's length picks it, and -B (none, the top buffer, an instance
  * named "sw"); with FT_FUZZ_EVERY=1 (run.sh's replay of the saved inputs) each input
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/run.h"
+#include "cmd/analyze.h"
 #include "events/tep.h"
 
 /* What an analyzer cannot run without; the positional PATTERN of one with a synopsis */

@@ -15,7 +15,7 @@
 plan 11
 need_root irq || exit 0
 if [ ! -d $T/events/irq/irq_handler_entry ] || [ ! -d $T/events/irq/softirq_entry ]; then
-	# the one line a kernel without them gets, exit 3 (cmd/tps.c: as any event it lacks)
+	# the one line a kernel without them gets, exit 3 (engine/tps.c: as any event it lacks)
 	name=irq_refused_without_events
 	before=$(snapshot)
 	ft $name 3 hardirqs -d 1 > $OUT/irq-r.out 2> $OUT/irq-r.err

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # description: the layers of docs/design.md, from the sources: each directory includes
-#              only itself and the layers below it (cmd -> analyzers, tracer -> output ->
-#              events -> lib), and a new analyzer is one file plus one registry line
+#              only itself and the layers below it (cmd -> engine -> analyzers, tracer ->
+#              output -> events -> lib), and a new analyzer is one file plus one registry line
 #              (the Makefile finds analyzers/*.c; registry.c lists X(NAME)).
 # requires: nothing (no root, no kernel)
 . tests/live/lib.sh
@@ -16,7 +16,8 @@ allowed() {
 	output)		echo "lib events output" ;;
 	tracer)		echo "lib events output tracer" ;;
 	analyzers)	echo "lib events output analyzers" ;;
-	cmd)		echo "lib events output tracer analyzers cmd" ;;
+	engine)		echo "lib events output tracer analyzers engine" ;;
+	cmd)		echo "lib events output tracer analyzers engine cmd" ;;
 	esac
 }
 
@@ -24,7 +25,7 @@ allowed() {
 violations() {
 	local d f inc
 
-	for d in lib events output tracer analyzers cmd; do
+	for d in lib events output tracer analyzers engine cmd; do
 		for f in $d/*.[ch]; do
 			[ -e "$f" ] || continue
 			for inc in $(sed -n 's/^#include "\([a-z_]*\)\/.*"/\1/p' "$f" | sort -u); do
@@ -37,19 +38,21 @@ violations() {
 name=layers_include_only_below
 v=$(violations)
 if [ -z "$v" ]; then
-	pass "$name ($(ls lib events output tracer analyzers cmd | grep -c '\.[ch]$') files)"
+	pass "$name ($(ls lib events output tracer analyzers engine cmd | grep -c '\.[ch]$') files)"
 else
 	fail $name "$(echo "$v" | head -5 | tr '\n' ' ')"
 fi
 
-# an analyzer includes nothing of tracer/ or cmd/ (analyzer.h is its whole interface,
-# and names no tracer type); no layer below tracer/ touches tracefs; no include climbs
-# out of its directory with "../"
+# an analyzer includes nothing of tracer/, engine/ or cmd/ (analyzer.h is its whole interface,
+# and names no tracer type); the tracer sees no options (struct ft_trace_desc is what it
+# is asked); no layer below tracer/ touches tracefs; no include climbs out of its
+# directory with "../"
 name=layers_analyzers_see_only_analyzer_h
-v=$(grep -l '#include "\(tracer\|cmd\)/\|tracefs_\|<tracefs\|struct ft_opts\|struct ft_session\|struct ft_probes' \
+v=$(grep -l '#include "\(tracer\|engine\|cmd\)/\|tracefs_\|<tracefs\|struct ft_opts\|struct ft_session\|struct ft_probes' \
 	analyzers/*.[ch] 2> /dev/null
+    grep -l 'struct ft_opts' tracer/*.[ch] 2> /dev/null
     grep -l '#include <tracefs\|#include "\.\./' lib/*.[ch] events/*.[ch] output/*.[ch] 2> /dev/null
-    grep -l '#include "\.\./' tracer/*.[ch] cmd/*.[ch] 2> /dev/null)
+    grep -l '#include "\.\./' tracer/*.[ch] engine/*.[ch] cmd/*.[ch] 2> /dev/null)
 if [ -z "$v" ]; then
 	pass $name
 else

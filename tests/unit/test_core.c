@@ -845,6 +845,29 @@ static void test_options(void **state)
 	ft_opts_free(&o);
 }
 
+/*
+ * no analyzer has an option a common one would take before its parse_opt saw it
+ * (a letter, a long option's value or name), and a clash is caught
+ */
+static void test_option_clashes(void **state)
+{
+	static const struct option bad_long[] = {
+		{ "json", no_argument, NULL, 0x100 }, { NULL, 0, NULL, 0 } };
+	const struct ft_cli bad_short = { .name = "bad", .shortopts = "mp:" };
+	const struct ft_cli bad_name = { .name = "bad", .longopts = bad_long };
+	struct ft_opts o;
+	int i;
+
+	for (i = 0; ft_analyzers[i]; i++)
+		assert_int_equal(ft_cli_clash(&ft_analyzers[i]->cli), 0);
+	ft_set_prog("test");
+	assert_int_equal(ft_cli_clash(&bad_short), -1);
+	assert_int_equal(ft_cli_clash(&bad_name), -1);
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(ft_opts_parse(&o, &bad_short, NULL, 1, (char *[]){ "bad", NULL }),
+			 FT_EXIT_ERR);
+}
+
 /* main - the core suite */
 int main(void)
 {
@@ -862,6 +885,7 @@ int main(void)
 		cmocka_unit_test(test_line_numbers),
 		cmocka_unit_test(test_tasks_note_field),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_option_clashes),
 		cmocka_unit_test(test_offcpu_unseen_switch_in),
 		cmocka_unit_test(test_offcpu_perf_pairing),
 		cmocka_unit_test(test_offcpu_perf_late_stale),

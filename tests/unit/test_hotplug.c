@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "tracer/hotplug.h"
 #include "tracer/session.h"
 
 /* msg - a uevent of @n bytes: "HEADER\0KEY=VALUE\0..." as the kernel sends it */

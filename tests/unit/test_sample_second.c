@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "tracer/sampler.h"
+#include "tracer/sampler_second.h"
 
 /* second - a sampler of 2 CPUs x @ntgt targets whose request has a per-CPU second */
 static void second(struct ft_sampler *sp, int ntgt, const char *field)

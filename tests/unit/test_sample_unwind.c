@@ -19,6 +19,7 @@
 #include <asm/perf_regs.h>
 
 #include "events/sample.h"
+#include "tracer/sample_unwind.h"
 #include "tracer/sampler.h"
 
 /* What the stand-in unwinder was handed, and what it asked of the code callback. */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/tps.h"
+#include "engine/tps.h"
 #include "events/decode.h"
 #include "lib/util.h"
 #include "tracer/session.h"

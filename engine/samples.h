@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cmd/stages.h"
+#include "engine/stages.h"
 #include "events/sample.h"
 #include "lib/pidset.h"
 #include "tracer/sampler.h"
@@ -18,6 +18,7 @@ struct ft_capture;
 struct ft_tasks;
 struct ft_session;
 struct ft_source;
+struct ft_trace_desc;
 
 struct ft_samples {
 	const struct ft_sample_req *req;	/* what is sampled, or NULL: nothing */
@@ -42,7 +43,8 @@ struct ft_samples {
 
 int ft_samples_prepare(struct ft_samples *sm, const struct ft_stages *st, bool live,
 		       const char *clock);
-int ft_samples_open(struct ft_samples *sm, const struct ft_opts *o, const int *pids, int npids);
+int ft_samples_open(struct ft_samples *sm, const struct ft_trace_desc *d, bool named,
+		    const int *pids, int npids);
 void ft_samples_round(struct ft_samples *sm, uint64_t upto);
 void ft_samples_wait(struct ft_samples *sm, struct ft_session *s, int timeout_ms,
 		     struct pollfd *extra, int nextra);

@@ -1,25 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The run's pipeline, shared by cmd/run.c (decode, chain, analyzers, reports, a file
- * read back) and cmd/run_live.c (the kernel side of a live run). Internal to cmd/.
+ * The run's pipeline (engine/pipeline.c: decode, chain, analyzers, reports), fed by
+ * engine/run.c (a file read back) and engine/run_live.c (the kernel side of a live
+ * run). Internal to engine/.
  */
-#ifndef FTSCOPE_CMD_PIPELINE_H
-#define FTSCOPE_CMD_PIPELINE_H
+#ifndef FTSCOPE_ENGINE_PIPELINE_H
+#define FTSCOPE_ENGINE_PIPELINE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/export.h"
-#include "cmd/footer.h"
-#include "cmd/options.h"
-#include "cmd/run.h"
-#include "cmd/samples.h"
+#include "engine/export.h"
+#include "engine/footer.h"
+#include "engine/opts.h"
+#include "engine/run.h"
+#include "engine/samples.h"
 #include "events/chain.h"
 #include "events/decode.h"
 #include "events/merge.h"
 #include "events/tasks.h"
 #include "lib/pidset.h"
+#include "tracer/desc.h"
 #include "tracer/pmu.h"
 #include "tracer/probes.h"
 
@@ -28,6 +30,7 @@ struct tep_handle;
 struct pipeline {
 	struct ft_run		*run;		/* what to drive: analyzers, or a recording */
 	struct ft_opts		*o;
+	struct ft_trace_desc	td;		/* live: what the tracer is asked, from o */
 	struct ft_decoder	dec;
 	struct ft_chain		chain;
 	struct ft_tasks		tasks;

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What a run asks of the tracer: targets, CPUs, buffer, clock, duration, input and
- * output. Filled from the command line by cmd/options.c.
+ * What a run is asked: targets, CPUs, buffer, clock, duration, input, output and
+ * exports. Filled from the command line by cmd/options.c; the engine hands the tracer
+ * its part (struct ft_trace_desc, ft_trace_desc_of).
  */
-#ifndef FTSCOPE_TRACER_OPTS_H
-#define FTSCOPE_TRACER_OPTS_H
+#ifndef FTSCOPE_ENGINE_OPTS_H
+#define FTSCOPE_ENGINE_OPTS_H
 
 #include <stdbool.h>
+
+struct ft_trace_desc;
 
 struct ft_opts {
 	int		*pids;		/* -p PID[,PID]: processes (all their threads) */
@@ -36,7 +39,7 @@ struct ft_opts {
 	bool		mmap;		/* --mmap: read the buffers mapped (else read()) */
 	int		rt_prio;	/* --realtime PRIO: the reader's SCHED_FIFO priority (0: none) */
 	bool		verbose;	/* -v: how the buffers are read, the reader's counts */
-	/* exports of histogram analyzers (cmd/export.c; not the tracer's business) */
+	/* exports of histogram analyzers (engine/export.c) */
 	const char	*prom_addr;	/* --prometheus [ADDR:]PORT: serve /metrics there */
 	const char	*prom_file;	/* --prometheus-file PATH: rewritten every interval */
 	unsigned int	max_series;	/* --max-series N: then one "other" series (0: 1000) */
@@ -44,5 +47,7 @@ struct ft_opts {
 	unsigned int	heatmap_cols;	/* --heatmap-cols N: at most N columns (0: 100) */
 	double		heatmap_width;	/* --heatmap-width SECS: the columns' width (0: auto) */
 };
+
+void ft_trace_desc_of(struct ft_trace_desc *d, const struct ft_opts *o);
 
 #endif

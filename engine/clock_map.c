@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The live merge's clock map (cmd/clock_map.h).
+ * The live merge's clock map (engine/clock_map.h).
  */
-#include "cmd/clock_map.h"
+#include "engine/clock_map.h"
 
 /* ft_clock_learn - after a round: every CPU's newest record was stamped before @now */
 void ft_clock_learn(struct ft_clock_map *c, const struct ft_merge *m, uint64_t now)

@@ -14,15 +14,15 @@
 #include <strings.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/export.h"
-#include "cmd/footer.h"
-#include "cmd/stages.h"
+#include "engine/export.h"
+#include "engine/footer.h"
+#include "engine/opts.h"
+#include "engine/stages.h"
 #include "lib/file.h"
 #include "lib/httpd.h"
 #include "lib/util.h"
 #include "output/heatmap.h"
 #include "output/prom.h"
-#include "tracer/opts.h"
 
 _Static_assert(FT_EXPORT_MAX_FDS == FT_HTTPD_MAX_FDS, "the live loop's pollfds");
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A run's samples (cmd/samples.h). Live, each round drains the rings before the
+ * A run's samples (engine/samples.h). Live, each round drains the rings before the
  * records are merged; offline, every kept sample is replayed before the records.
  * Either way an analyzer that matches samples to records has them first.
  */
@@ -10,12 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/samples.h"
+#include "engine/samples.h"
 #include "events/source.h"
 #include "events/tasks.h"
 #include "lib/util.h"
-#include "tracer/opts.h"
-#include "tracer/session.h"
+#include "tracer/capture.h"
+#include "tracer/reader.h"
+#include "tracer/sampler_event.h"
 
 /* How far past the merge a round's samples go: a switch's sample is stamped up to
    57 us after its record (offcpu --stacks perf, measured), so 1 ms is ample. */
@@ -50,16 +51,20 @@ int ft_samples_prepare(struct ft_samples *sm, const struct ft_stages *st, bool l
 	return 0;
 }
 
-/* ft_samples_open - live: the rings on the run's targets; 0, or -1 after one line */
-int ft_samples_open(struct ft_samples *sm, const struct ft_opts *o, const int *pids, int npids)
+/*
+ * ft_samples_open - live: the rings on the run's targets, the samplers' names kept
+ * when @named (-o FILE); 0, or -1 after one line
+ */
+int ft_samples_open(struct ft_samples *sm, const struct ft_trace_desc *d, bool named,
+		    const int *pids, int npids)
 {
 	if (!sm->req)
 		return 0;
-	if (o->output && ft_tab_init(&sm->names, sizeof(struct ft_sample_comm))) {
+	if (named && ft_tab_init(&sm->names, sizeof(struct ft_sample_comm))) {
 		ft_err("out of memory");
 		return -1;
 	}
-	return ft_sampler_open(&sm->sampler, o, pids, npids);
+	return ft_sampler_open(&sm->sampler, d, pids, npids);
 }
 
 /* name - -o FILE: a sampled thread's name, as the kernel gave it or as it is now */

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/footer.h"
+#include "engine/footer.h"
 #include "output/json.h"
-#include "tracer/session.h"
+#include "tracer/capture.h"
 
 /* ft_footer_init - three sets of counts with per-CPU arrays; -1 on ENOMEM */
 int ft_footer_init(struct ft_footer *ft, int ncpus)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A live run: the command and its targets, the instance and its events, the rounds
- * that read the rings into the pipeline (cmd/pipeline.h) with the interval reports and
+ * that read the rings into the pipeline (engine/pipeline.h) with the interval reports and
  * scrapes, then stop, drain, the recording and the final report.
  */
 #include <errno.h>
@@ -13,13 +13,15 @@
 
 #include <traceevent/event-parse.h>
 
-#include "cmd/clock_map.h"
-#include "cmd/pipeline.h"
-#include "cmd/stages.h"
-#include "cmd/tps.h"
+#include "engine/clock_map.h"
+#include "engine/pipeline.h"
+#include "engine/stages.h"
+#include "engine/tps.h"
 #include "events/tool.h"
 #include "lib/util.h"
+#include "tracer/capture.h"
 #include "tracer/command.h"
+#include "tracer/reader.h"
 #include "tracer/session.h"
 #include "tracer/watch.h"
 
@@ -40,7 +42,7 @@ static int targets(struct pipeline *p, const struct ft_child *child, int **pids,
 {
 	int i;
 
-	if (ft_targets(p->o, child ? child->pid : -1, pids, n))
+	if (ft_targets(&p->td, child ? child->pid : -1, pids, n))
 		return -1;
 	for (i = 0; i < *n; i++)
 		ft_imap_put(&p->traced, (*pids)[i], 1);
@@ -167,7 +169,7 @@ static int live_instance(struct pipeline *p, struct live *l)
 	char **ev;
 	int e;
 
-	if (ft_session_open(s, o, p->need,
+	if (ft_session_open(s, &p->td, p->need,
 			    p->want | (p->filtered ? FT_NEED(FT_EV_FORK) : 0), l->pids, l->npids,
 			    p->follow))
 		return FT_EXIT_ERR;
@@ -203,12 +205,12 @@ static int live_start(struct pipeline *p, struct live *l)
 	struct ft_opts *o = p->o;
 	int e;
 
-	if (p->pmu && ft_pmu_open_opts(p->pmu, o, l->pids, l->npids))
+	if (p->pmu && ft_pmu_open_desc(p->pmu, &p->td, l->pids, l->npids))
 		return -1;
 	/* samples from before the first record: a switch's sample is there for its record */
 	if (p->sm.req)
 		ft_sampler_enable(&p->sm.sampler);
-	if (ft_reader_setup(&l->s, o, p->run->record) || ft_session_start(&l->s) ||
+	if (ft_reader_setup(&l->s, &p->td, p->run->record) || ft_session_start(&l->s) ||
 	    rescan_threads(p, &l->s))
 		return -1;
 	if (p->pmu)
@@ -329,6 +331,19 @@ static int live_finish(struct pipeline *p, struct live *l)
 	return ft_pipe_report(p, &l->m, true);
 }
 
+/* ft_trace_desc_of - the tracer's part of the options @o: tasks, CPUs, buffer, reading */
+void ft_trace_desc_of(struct ft_trace_desc *d, const struct ft_opts *o)
+{
+	*d = (struct ft_trace_desc){
+		.pids = o->pids, .npids = o->npids, .tids = o->tids, .ntids = o->ntids,
+		.cg_pids = o->cg_pids, .ncg = o->ncg, .cgroup = o->cgroup,
+		.cmd = o->cmd, .all = o->all,
+		.cpu_on = o->cpu_on, .cpus_named = o->cpu_arg != NULL, .ncpus = o->ncpus,
+		.clock = o->clock, .buffer_kb = o->buffer_kb,
+		.mmap = o->mmap, .rt_prio = o->rt_prio, .verbose = o->verbose,
+	};
+}
+
 /* ft_run_live - trace: the whole lifecycle with unwinding on every path */
 int ft_run_live(struct pipeline *p)
 {
@@ -341,6 +356,7 @@ int ft_run_live(struct pipeline *p)
 		ft_err("tracing needs root (tracefs and its instances belong to root)");
 		return FT_EXIT_ERR;
 	}
+	ft_trace_desc_of(&p->td, o);
 	l.max_wait = ft_stages_max_wait(&p->run->stages, MAX_WAIT_MS);
 	/* a capture samples the traced processes' maps each round: short-lived ones
 	   need rounds often enough to be seen alive */
@@ -354,7 +370,7 @@ int ft_run_live(struct pipeline *p)
 	if (!p->run->whole_system &&
 	    targets(p, o->cmd ? &l.child : NULL, &l.pids, &l.npids))
 		goto out_child;
-	if (ft_watch_open(&l.w, o, o->cmd ? l.child.pid : -1))
+	if (ft_watch_open(&l.w, &p->td, o->cmd ? l.child.pid : -1))
 		goto out_child;
 	p->filtered = l.npids > 0;
 	p->follow = l.npids > 0 && (o->npids || o->ncg || o->cmd);
@@ -369,7 +385,7 @@ int ft_run_live(struct pipeline *p)
 	}
 	if (ft_pipe_init(p, l.tep, l.s.ncpus, true))
 		goto out_an;	/* the analyzers that began end there */
-	if (ft_samples_open(&p->sm, o, l.pids, l.npids))
+	if (ft_samples_open(&p->sm, &p->td, o->output != NULL, l.pids, l.npids))
 		goto out_an;
 	if (o->output) {
 		p->cap = &l.cap;

@@ -10,12 +10,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/stages.h"
+#include "engine/stages.h"
 #include "events/tdat.h"
 #include "lib/util.h"
 #include "output/json.h"
 #include "tracer/pmu.h"
 #include "tracer/sampler.h"
+#include "tracer/sampler_event.h"
 
 /* ft_stages_events - the events every analyzer needs and wants, for its options */
 void ft_stages_events(const struct ft_stages *s, unsigned int *need, unsigned int *want)
