@@ -391,65 +391,6 @@ static uint32_t key_words(const struct hist *h, const struct hf_val *v, uint64_t
 	return n;
 }
 
-/* key_id - the id of the key of words @w; -1 when the table is full */
-static long key_id(struct hist *h, const uint64_t *w, uint32_t n)
-{
-	long id = ft_intern_find(&h->in, w, n);
-
-	if (id >= 0)
-		return id;
-	if (h->in.n >= (uint32_t)h->max_keys)
-		return -1;
-	return ft_intern_put(&h->in, w, n);
-}
-
-/* entry - the totals of key @id, the table grown to hold it; NULL on ENOMEM */
-static struct hent *entry(struct hist *h, long id)
-{
-	uint32_t cap = h->ncap ? h->ncap : 64;
-	struct hent *e;
-
-	if ((uint32_t)id < h->ncap)
-		return &h->ent[id];
-	while (cap <= (uint32_t)id)
-		cap *= 2;
-	e = realloc(h->ent, cap * sizeof(*e));
-	if (!e)
-		return NULL;
-	memset(e + h->ncap, 0, (cap - h->ncap) * sizeof(*e));
-	h->ent = e;
-	h->ncap = cap;
-	return &h->ent[id];
-}
-
-/* hist_count_words - one record that passed the filter: its key's words @w, its value @x */
-void hist_count_words(struct hist *h, const uint64_t *w, uint32_t n, int64_t x)
-{
-	long id = key_id(h, w, n);
-	struct hent *e = id >= 0 ? entry(h, id) : NULL;
-
-	if (!e) {
-		if (id >= 0 || h->in.n < (uint32_t)h->max_keys)
-			h->oom++;
-		else
-			h->dropped++;
-		return;
-	}
-	h->hits++;
-	e->count++;
-	if (h->val_slot < 0)
-		return;
-	if (e->count == 1 || x < e->min)
-		e->min = x;
-	if (e->count == 1 || x > e->max)
-		e->max = x;
-	e->sum += x;
-	if (x < 0 && !h->slot[h->val_slot].is_unsigned)
-		e->neg++;
-	else
-		ft_hist_add(&e->h, &ft_unit_ns, (uint64_t)x);
-}
-
 /* count - record @ev, whose slots are @v, passed the filter: counted, or held for its stacks */
 static void count(struct hist *h, const struct ft_event *ev, const struct hf_val *v)
 {
@@ -511,6 +452,24 @@ static void hist_fini(void *priv)
 		hist_span_fini(((struct hist *)priv)->span);
 	hist_reset(priv);
 	hist_stack_fini(priv);
+}
+
+/* hist_report_hook - the span's, the stacks' or the keys' report; an interval's keys then forgotten */
+static void hist_report_hook(void *priv, struct ft_report *rep)
+{
+	struct hist *h = priv;
+
+	if (h->span)
+		return hist_span_report(h->span, rep);
+	if (h->st.on)
+		hist_stack_report(h, rep);
+	else
+		hist_report(h, rep);
+	if (rep->interval) {
+		hist_reset(h);
+		if (ft_intern_init(&h->in))
+			ft_err("out of memory");
+	}
 }
 
 /* hist_metrics - the span's histograms for the exports (plain hist has none) */
@@ -583,7 +542,7 @@ const struct ft_analyzer ft_hist = {
 	.events		= hist_events,
 	.init		= hist_init,
 	.event		= hist_event,
-	.report		= hist_report,
+	.report		= hist_report_hook,
 	.metrics	= hist_metrics,
 	.fini		= hist_fini,
 	.free		= hist_free,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hist's private state, shared by hist.c (options, records) and hist_report.c (the
+ * hist's private state, shared by hist.c (options, records), hist_keys.c (the key
+ * table), hist_stack.c (stack keys) and hist_report.c (the
  * report: tables, histograms, JSON).
  */
 #ifndef FTSCOPE_ANALYZERS_HIST_INT_H
@@ -110,7 +111,7 @@ struct kpart {
 	int		len;
 };
 
-void hist_report(void *priv, struct ft_report *rep);
+void hist_report(struct hist *h, struct ft_report *rep);
 void hist_reset(struct hist *h);
 void hist_key_parts(const struct hist *h, uint32_t id, struct kpart *p);
 bool hist_key_num(const struct hist *h, int i, long long num, char *buf, int len);

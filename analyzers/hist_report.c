@@ -290,17 +290,10 @@ void hist_reset(struct hist *h)
 }
 
 /* hist_report - the keys by count, as a table or with their histograms */
-void hist_report(void *priv, struct ft_report *rep)
+void hist_report(struct hist *h, struct ft_report *rep)
 {
-	struct hist *h = priv;
 	uint32_t n = h->in.n, i, *order;
 
-	if (h->span)
-		return hist_span_report(h->span, rep);
-	if (h->st.on) {
-		hist_stack_report(h, rep);
-		goto reset;
-	}
 	order = malloc((n ? n : 1) * sizeof(*order));
 	if (!order) {
 		ft_err("out of memory");
@@ -320,10 +313,4 @@ void hist_report(void *priv, struct ft_report *rep)
 	if (!rep->json)
 		hist_print_totals(h, rep->f, n, h->in.n);
 	free(order);
-reset:
-	if (rep->interval) {
-		hist_reset(h);
-		if (ft_intern_init(&h->in))
-			ft_err("out of memory");
-	}
 }

@@ -8,6 +8,8 @@
 
 #include "analyzers/analyzer.h"
 #include "cmd/commands.h"
+#include "cmd/list.h"
+#include "lib/util.h"
 
 const struct ft_builtin ft_builtins[] = {
 	{ "record", ft_cmd_record, "record events to a trace.dat (trace-cmd's format) for -i FILE later" },
@@ -28,4 +30,24 @@ void ft_commands_print(FILE *f, int width)
 		fprintf(f, "  %-*s %s\n", width, ft_analyzers[i]->cli.name, ft_analyzers[i]->cli.summary);
 	for (i = 0; ft_builtins[i].name; i++)
 		fprintf(f, "  %-*s %s\n", width, ft_builtins[i].name, ft_builtins[i].summary);
+}
+
+/**
+ * ft_cmd_list - print the commands and this machine's tracing features
+ * Returns the exit status.
+ */
+int ft_cmd_list(int argc, char **argv)
+{
+	int i;
+
+	ft_set_prog("ftscope list");
+	i = ft_no_args(argc, argv, "Usage: ftscope list\n\nThe commands, and which tracing "
+		       "features this kernel offers: events,\nfunction and function_graph "
+		       "tracers, kprobe and uprobe events, stack options,\nPMU counters "
+		       "(as root).\n\nEXAMPLES:\n  ftscope list\n");
+	if (i >= 0)
+		return i;
+	puts("Commands:");
+	ft_commands_print(stdout, 12);
+	return ft_list_features();
 }

@@ -16,7 +16,7 @@
 #include <tracefs/tracefs.h>
 
 #include "analyzers/analyzer.h"
-#include "cmd/commands.h"
+#include "cmd/list.h"
 #include "events/decode.h"
 #include "events/tep.h"
 #include "lib/util.h"
@@ -114,24 +114,12 @@ static void analyzer_events(void)
 	}
 }
 
-/**
- * ft_cmd_list - print the commands and this machine's tracing features
- * Returns the exit status.
- */
-int ft_cmd_list(int argc, char **argv)
+/* ft_list_features - which tracing features this kernel offers (as root); an exit status */
+int ft_list_features(void)
 {
 	const char *why;
 	int i;
 
-	ft_set_prog("ftscope list");
-	i = ft_no_args(argc, argv, "Usage: ftscope list\n\nThe commands, and which tracing "
-		       "features this kernel offers: events,\nfunction and function_graph "
-		       "tracers, kprobe and uprobe events, stack options,\nPMU counters "
-		       "(as root).\n\nEXAMPLES:\n  ftscope list\n");
-	if (i >= 0)
-		return i;
-	puts("Commands:");
-	ft_commands_print(stdout, 12);
 	if (geteuid() != 0) {
 		puts("\nKernel features: run as root to probe them.");
 		return FT_EXIT_OK;

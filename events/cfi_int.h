@@ -71,7 +71,38 @@ static inline uint64_t cfi_rd_leb(struct cfi_rd *r, bool sign)
 #define cfi_rd_uleb(r)	cfi_rd_leb(r, false)
 #define cfi_rd_sleb(r)	((int64_t)cfi_rd_leb(r, true))
 
-bool cfi_rd_enc(struct cfi_rd *r, uint8_t enc, uint64_t dbase, uint64_t *out, bool *ind);
+/*
+ * cfi_rd_enc - a pointer of DW_EH_PE encoding @enc (pcrel from the field's address, datarel
+ * from @dbase; additions wrap as the address space does); *@ind set when indirect (the
+ * pointer's address); false: not taken or past the end
+ */
+static inline bool cfi_rd_enc(struct cfi_rd *r, uint8_t enc, uint64_t dbase, uint64_t *out,
+			      bool *ind)
+{
+	uint64_t at = r->sec->vaddr + (uint64_t)(r->p - r->sec->p), v;
+
+	switch (enc & 0x0f) {
+	case 0x00: case 0x04: case 0x0c: v = cfi_rd_n(r, 8); break;
+	case 0x01: v = cfi_rd_uleb(r); break;
+	case 0x02: v = cfi_rd_n(r, 2); break;
+	case 0x03: v = cfi_rd_n(r, 4); break;
+	case 0x09: v = (uint64_t)cfi_rd_sleb(r); break;
+	case 0x0a: v = (uint64_t)(int64_t)(int16_t)cfi_rd_n(r, 2); break;
+	case 0x0b: v = (uint64_t)(int64_t)(int32_t)cfi_rd_n(r, 4); break;
+	default: return false;
+	}
+	switch (enc & 0x70) {
+	case 0x00: break;
+	case 0x10: v += at; break;
+	case 0x30: v += dbase; break;
+	default: return false;
+	}
+	if (ind)
+		*ind = enc & 0x80;
+	*out = v;
+	return !r->bad;
+}
+
 
 /* The rules at one address while a program runs. */
 struct cfi_rule {

@@ -6,7 +6,7 @@
 #              (the Makefile finds analyzers/*.c; registry.c lists X(NAME)).
 # requires: nothing (no root, no kernel)
 . tests/live/lib.sh
-plan 3
+plan 4
 
 # allowed DIR: the directories DIR's files may include from
 allowed() {
@@ -74,4 +74,16 @@ if [ -z "$missing" ] && [ "$listed" = "$defined" ] && ! grep -q 'analyzers/[a-z_
 	pass "$name ($defined analyzers)"
 else
 	fail $name "not listed:$missing; $listed listed, $defined defined; Makefile: $(grep -o 'analyzers/[a-z_]*\.c' Makefile | head -3 | tr '\n' ' ')"
+fi
+
+# layers_no_call_circles: no two source files call each other, directly or round a
+# circle (scripts/circles.py over the built objects' symbols, calls and variables: a
+# function shared by two files goes in a header of its own or in one of them). Include
+# circles (a file naming the types of another's header) are listed by circles.py
+# without CIRCLES_CALLS_ONLY, not judged here
+name=layers_no_call_circles
+if r=$(CIRCLES_CALLS_ONLY=1 python3 scripts/circles.py 2>&1); then
+	pass $name
+else
+	fail $name "$(echo "$r" | head -3 | tr '\n' ' ')"
 fi
