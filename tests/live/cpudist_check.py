@@ -48,13 +48,20 @@ def runs(self_path, out_path):
         sys.exit(2)
     h = runner(out_path)
     n = len(mine)
-    check(h["count"] == n, "%d stays, %d runs" % (h["count"], n))
+    # the runs are the stays of 2 ms and more; the thread's exit may add one short stay
+    # after its last run (a fresh root: blocked 9 us, then 18 us more)
+    long_ = sum(b["count"] for b in h["buckets"] if b["low"] >= 2048)
+    short = sum(b["count"] for b in h["buckets"] if b["high"] < 1024)
+    check(long_ == n and h["count"] - n == short <= 1,
+          "%d stays (%d of 2 ms or more, %d under 1 ms), %d runs" % (h["count"], long_, short, n))
     d = h["sum_ns"] - sum(mine)
     check(-50000 <= d <= n * 70000 + MS, "sum %d ns, runs' %d: %+d" % (h["sum_ns"], sum(mine), d))
-    for key, v in (("min_ns", min(mine)), ("max_ns", max(mine))):
+    checks = (("max_ns", max(mine)),) + ((("min_ns", min(mine)),) if not short else ())
+    for key, v in checks:
         check(-10000 <= h[key] - v <= 70000, "%s %d, runs' %d" % (key, h[key], v))
-    print("%d stays; sum %+d us, min %+d us, max %+d us of the runs' own" %
-          (n, d // 1000, (h["min_ns"] - min(mine)) // 1000, (h["max_ns"] - max(mine)) // 1000))
+    print("%d stays (%d after the last run); sum %+d us, min %+d us, max %+d us of the runs' own" %
+          (h["count"], short, d // 1000, (h["min_ns"] - min(mine)) // 1000,
+           (h["max_ns"] - max(mine)) // 1000))
 
 
 def naps(self_path, out_path):
