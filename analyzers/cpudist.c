@@ -26,8 +26,9 @@
 /* The task running on a CPU, since when. */
 struct cd_cpu {
 	int		tid;
-	uint64_t	since;		/* 0: not known (the start, lost events) */
+	uint64_t	since;		/* 0: not known (before the trace, lost events) */
 	bool		rebuilt;	/* since a rebuilt switch */
+	bool		unknown;	/* since a switch that could not be placed, or a loss */
 };
 
 /* -O: a task off its CPU, since when. */
@@ -35,6 +36,7 @@ struct cd_task {
 	int		tid;		/* the table's key */
 	uint64_t	since;		/* 0: on a CPU, or not known */
 	bool		rebuilt;
+	bool		unknown;	/* off since a switch that could not be placed */
 };
 
 struct cpudist {
@@ -114,6 +116,8 @@ static int cpudist_init(void *priv, const struct ft_env *env)
 static void add(struct cpudist *c, int tid, int cpu, const char *comm, uint64_t since,
 		uint64_t t, bool rebuilt, bool unknown)
 {
+	if (!since && !unknown)
+		return;		/* began before the trace: no time of this run */
 	if (unknown || !since || t < since) {
 		c->unmeasured++;
 		return;
@@ -137,19 +141,22 @@ static void on_switch(struct cpudist *c, const struct ft_event *ev)
 
 	if (!c->off && prev && cc->tid == prev && ft_env_traced(c->env, prev))
 		add(c, prev, ev->cpu, ev->sw.prev_comm, cc->since, t, rebuilt || cc->rebuilt,
-		    unknown);
+		    unknown || cc->unknown);
 	if (c->off && prev && ft_env_traced(c->env, prev) && (tk = ft_tab_get(&c->tasks, prev))) {
 		tk->since = unknown ? 0 : t;
 		tk->rebuilt = rebuilt;
+		tk->unknown = unknown;
 	}
-	if (c->off && next && (tk = ft_tab_find(&c->tasks, next)) && tk->since) {
+	if (c->off && next && (tk = ft_tab_find(&c->tasks, next)) && (tk->since || tk->unknown)) {
 		add(c, next, ev->cpu, ev->sw.next_comm, tk->since, t, rebuilt || tk->rebuilt,
-		    unknown);
+		    unknown || tk->unknown);
 		tk->since = 0;
+		tk->unknown = false;
 	}
 	cc->tid = next;
 	cc->since = unknown ? 0 : t;
 	cc->rebuilt = rebuilt;
+	cc->unknown = unknown;
 }
 
 /* on_lost - the CPU's task is not known until its next switch; -O: no time off is whole */
@@ -158,11 +165,13 @@ static void on_lost(struct cpudist *c, int cpu)
 	unsigned int i;
 
 	c->cpu[cpu].since = 0;
+	c->cpu[cpu].unknown = true;	/* the stay under way: not measured */
 	for (i = 0; i < c->tasks.n; i++) {
 		struct cd_task *tk = ft_tab_at(&c->tasks, i);
 
 		c->dropped += !!tk->since;
 		tk->since = 0;
+		tk->unknown = false;
 	}
 }
 
@@ -190,8 +199,8 @@ static void notes(struct cpudist *c, FILE *f)
 		fprintf(f, "cpudist: %llu %s times at a switch the kernel did not record left out "
 			"(--exact)\n", c->left_out, what);
 	if (c->unmeasured)
-		fprintf(f, "cpudist: %llu %s times not measured: their start was not seen, or a "
-			"switch the kernel did not record has no evidence of when\n",
+		fprintf(f, "cpudist: %llu %s times not measured: they began before lost events, "
+			"or at a switch the kernel did not record and left no evidence of when\n",
 			c->unmeasured, what);
 	if (c->dropped)
 		fprintf(f, "cpudist: %llu off-CPU times dropped after lost events\n", c->dropped);

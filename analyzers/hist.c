@@ -178,6 +178,11 @@ static int hist_check(void *priv, const struct ft_env *env)
 	struct hist *h = priv;
 	int i;
 
+	if (h->span && (h->st.folded || h->st.svg_path)) {
+		ft_err("%s prints stack keys (-e with --key kstack or ustack): a span has none",
+		       h->st.folded ? "-f" : "--svg");
+		return -1;
+	}
 	if (h->span)
 		return hist_span_check(h->span, env, h->event, h->keys, h->nkeys, h->value,
 				       h->filter_text, h->top || h->max_keys);

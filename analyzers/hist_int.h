@@ -120,6 +120,7 @@ void hist_json_head(const struct hist *h, struct ft_json *j);
 int hist_by_count(const void *a, const void *b, void *ctx);
 void hist_print_value(const struct hist *h, FILE *f, const struct hent *e);
 void hist_json_value(const struct hent *e, struct ft_json *j);
+void hist_json_key(const struct hist *h, struct ft_json *j, int i, const struct kpart *p);
 void hist_count_words(struct hist *h, const uint64_t *w, uint32_t n, int64_t x);
 
 /* Stack keys (hist_stack.c). */

@@ -212,11 +212,28 @@ void hist_json_head(const struct hist *h, struct ft_json *j)
 	ft_json_u64(j, "max_keys", (uint64_t)h->max_keys);
 }
 
+/*
+ * hist_json_key - key field @i, @p, into the open object: a string, a name or pointer
+ * as a string, a number as one (unsigned when the format says so)
+ */
+void hist_json_key(const struct hist *h, struct ft_json *j, int i, const struct kpart *p)
+{
+	char num[128];
+
+	if (p->is_str)
+		ft_json_strn(j, h->keys[i], p->s, p->len);
+	else if (hist_key_num(h, i, p->num, num, sizeof(num)))
+		ft_json_str(j, h->keys[i], num);
+	else if (h->slot[h->key_slot[i]].fmt && !h->slot[h->key_slot[i]].fmt->is_signed)
+		ft_json_u64(j, h->keys[i], (uint64_t)p->num);
+	else
+		ft_json_i64(j, h->keys[i], p->num);
+}
+
 /* json_rows - the report as JSON: totals, then one object per key */
 static void json_rows(const struct hist *h, struct ft_json *j, const uint32_t *order, uint32_t n)
 {
 	struct kpart p[HIST_KEYS];
-	char num[128];
 	uint32_t r;
 	int i;
 
@@ -227,15 +244,7 @@ static void json_rows(const struct hist *h, struct ft_json *j, const uint32_t *o
 		ft_json_obj_begin(j, NULL);
 		ft_json_obj_begin(j, "key");
 		for (i = 0; i < h->nkeys; i++)
-			if (p[i].is_str)
-				ft_json_strn(j, h->keys[i], p[i].s, p[i].len);
-			else if (hist_key_num(h, i, p[i].num, num, sizeof(num)))
-				ft_json_str(j, h->keys[i], num);
-			else if (h->slot[h->key_slot[i]].fmt &&
-				 !h->slot[h->key_slot[i]].fmt->is_signed)
-				ft_json_u64(j, h->keys[i], (uint64_t)p[i].num);
-			else
-				ft_json_i64(j, h->keys[i], p[i].num);
+			hist_json_key(h, j, i, &p[i]);
 		ft_json_obj_end(j);
 		ft_json_u64(j, "count", h->ent[order[r]].count);
 		if (h->value)

@@ -238,6 +238,7 @@ void hist_stack_flush(struct hist *h)
 
 /* One key as printed: its other fields, its stacks, and its folded frames. */
 struct view {
+	struct kpart	p[HIST_KEYS];
 	char		txt[HIST_KEYS][HIST_STR_MAX + 1];
 	const char	*k[MAX_FRAMES], *u[MAX_FRAMES];
 	uint64_t	addr[MAX_FRAMES];
@@ -250,7 +251,7 @@ struct view {
 /* view_of - key @id named into @v: folded order is the other fields, user, kernel; roots first */
 static void view_of(struct hist *h, uint32_t id, struct view *v)
 {
-	struct kpart p[HIST_KEYS];
+	struct kpart *p = v->p;
 	int i, j;
 
 	hist_key_parts(h, id, p);
@@ -341,12 +342,7 @@ static void print_row(struct hist *h, FILE *f, const struct view *v, const struc
 	bool line = false;
 	int i;
 
-	for (i = 0; i < v->nk; i++)
-		fprintf(f, "    %s\n", v->k[i]);
-	if (v->nk && v->nu)
-		fputs("    --\n", f);
-	for (i = 0; i < v->nu; i++)
-		fprintf(f, "    %s\n", v->u[i]);
+	ft_stack_print(f, v->k, v->nk, v->u, v->nu);
 	for (i = 0; i < h->nkeys; i++) {
 		if (is_stack(h, h->key_slot[i]))
 			continue;
@@ -375,7 +371,7 @@ static void json_row(struct hist *h, struct ft_json *j, const struct view *v, co
 		int n = src == SRC_KSTACK ? v->nk : v->nu, k;
 
 		if (src != SRC_KSTACK && src != SRC_USTACK) {
-			ft_json_str(j, h->keys[i], v->txt[i]);
+			hist_json_key(h, j, i, &v->p[i]);
 			continue;
 		}
 		ft_json_arr_begin(j, h->keys[i]);

@@ -102,14 +102,7 @@ int offcpu_folded_frames(struct offcpu *o, const struct offcpu_side *t,
 /* print_side - BCC's multi-line layout: kernel frames, --, user frames, comm (tid) */
 static void print_side(FILE *f, const struct offcpu_side *s)
 {
-	int i;
-
-	for (i = 0; i < s->nk; i++)
-		fprintf(f, "    %s\n", s->k[i]);
-	if (s->nk && s->nu)
-		fputs("    --\n", f);
-	for (i = 0; i < s->nu; i++)
-		fprintf(f, "    %s\n", s->u[i]);
+	ft_stack_print(f, s->k, s->nk, s->u, s->nu);
 	fprintf(f, "    %-16s %s (%d)\n", "-", s->comm, s->tid);
 }
 

@@ -155,3 +155,16 @@ int ft_ustack_names(struct ft_usyms *u, const struct ft_intern *ust, int tgid, u
 	}
 	return i;
 }
+
+/* ft_stack_print - BCC's multi-line layout of a stack: kernel frames, --, user frames */
+void ft_stack_print(FILE *f, const char *const *k, int nk, const char *const *u, int nu)
+{
+	int i;
+
+	for (i = 0; i < nk; i++)
+		fprintf(f, "    %s\n", k[i]);
+	if (nk && nu)
+		fputs("    --\n", f);
+	for (i = 0; i < nu; i++)
+		fprintf(f, "    %s\n", u[i]);
+}

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "analyzers/analyzer.h"
 #include "events/decode.h"
@@ -30,5 +31,7 @@ int ft_kstack_names(const struct ft_ksyms *k, const struct ft_intern *kst, uint3
 		    bool strip_trace, const char **out, uint64_t *addr, int max);
 int ft_ustack_names(struct ft_usyms *u, const struct ft_intern *ust, int tgid, uint32_t id,
 		    const char **out, uint64_t *frame, int max);
+
+void ft_stack_print(FILE *f, const char *const *k, int nk, const char *const *u, int nu);
 
 #endif

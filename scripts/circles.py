@@ -5,7 +5,8 @@
 A file uses another when it calls a function or reads a variable the other defines
 (gcc-nm of the objects: U against T/D/B/R), or includes the other's header (X.h of
 X.c) and names something it declares (a type, a macro, a function) that the file does
-not define itself. CIRCLES_CALLS_ONLY=1: calls and variables alone. Prints each circle (a strongly connected set of two files or more) on a line,
+not define itself. CIRCLES_CALLS_ONLY=1: calls and variables alone; CIRCLES_OBJ=DIR/: the objects under DIR
+(the Makefile's O=, build/asan/ for `make check SANITIZE=1`). Prints each circle (a strongly connected set of two files or more) on a line,
 and exits 1 when there is one. Run after `make ftscope` in the tree's root:
 
     python3 scripts/circles.py [DIR...]      (default: lib events output tracer
@@ -20,8 +21,10 @@ dirs = sys.argv[1:] or ["lib", "events", "output", "tracer", "analyzers", "engin
 srcs = sorted(f"{d}/{f}" for d in dirs if os.path.isdir(d)
               for f in os.listdir(d) if f.endswith(".c"))
 defs, uses = {}, {}
+# CIRCLES_OBJ: where the objects are, as the Makefile's O= (build/asan/ for an ASan build)
+obj = os.environ.get("CIRCLES_OBJ", "")
 for c in srcs:
-    o = c[:-2] + ".o"
+    o = obj + c[:-2] + ".o"
     uses[c] = set()
     if not os.path.exists(o):
         sys.exit(f"circles.py: {o} missing: run make ftscope first")

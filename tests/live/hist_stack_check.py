@@ -122,6 +122,9 @@ def unmapped(path, a, b):
         if u[:3] not in (["leaf", "caller_a", "main"], ["leaf", "caller_b", "main"]):
             sys.exit("row %s: neither [unknown] nor the design" % u)
         named[u[1]] = named.get(u[1], 0) + r["count"]
+    if not lost:
+        sys.exit("no record under [unknown]: the command outlived a round (it exits within "
+                 "ms of its calls, before the 100 ms round that would read its maps)")
     if lost != j["user_stacks_unmapped"]:
         sys.exit("%d records under [unknown], the note says %d" % (lost, j["user_stacks_unmapped"]))
     if lost + sum(named.values()) != a + b or any(n > {"caller_a": a, "caller_b": b}[c]
@@ -136,17 +139,21 @@ WAKE = ("ttwu_do_activate", "try_to_wake_up", "sched_ttwu_pending", "ttwu_do_wak
 def wakeups(path):
     """every sched_wakeup record's kernel stack is a wakeup's (the tracepoint lies in
     the wakeup path: try_to_wake_up, or a remote wakeup's sched_ttwu_pending), or none"""
-    bad, total = [], 0
+    bad, total, none = [], 0, 0
     for frames, n in folded(path):
         total += n
+        none += n if frames == ["[no kernel stack]"] else 0
         if frames != ["[no kernel stack]"] and not any(f in WAKE for f in frames):
             bad.append((";".join(frames[-3:]), n))
-    if not total:
-        sys.exit("no wakeups counted")
+    # wakeups from idle come without a stack (the kernel writes none where RCU is not
+    # watching: 10 to 45% of them here, by how idle the machine was); a pairing that lost
+    # every stack would pass the rest: at least 10 with theirs (175 to 930 seen)
+    if total - none < 10:
+        sys.exit("%d wakeups, %d without a kernel stack" % (total, none))
     if bad:
         sys.exit("%d of %d records under another record's stack: %s" %
                  (sum(n for _, n in bad), total, bad[:3]))
-    print("%d records, each under a wakeup's kernel stack or none" % total)
+    print("%d records, each under a wakeup's kernel stack (%d without one)" % (total, none))
 
 
 if __name__ == "__main__":

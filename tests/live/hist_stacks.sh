@@ -141,6 +141,11 @@ for args in "--value kstack" "--filter kstack==1" "-f" "--svg $OUT/x.svg"; do
 	rc=$?
 	[ $rc = 2 ] && [ "$(wc -l < $OUT/hstk-bad.err)" = 1 ] || r+="'$args': exit $rc, $(head -c 200 $OUT/hstk-bad.err); "
 done
+# a span has no stacks: -f with --from/--to is refused too
+$FTSCOPE hist -i $OUT/hstk.dat --from $EV --to syscalls:sys_exit_getppid -f > /dev/null \
+	2> $OUT/hstk-bad.err
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l < $OUT/hstk-bad.err)" = 1 ] || r+="span -f: exit $rc; "
 if [ -z "$r" ]; then
 	pass $name
 else

@@ -82,7 +82,11 @@ fi
 # circles (a file naming the types of another's header) are listed by circles.py
 # without CIRCLES_CALLS_ONLY, not judged here
 name=layers_no_call_circles
-if r=$(CIRCLES_CALLS_ONLY=1 python3 scripts/circles.py 2>&1); then
+# the objects of the binary under test: $FTSCOPE's directory (build/asan/ under
+# make check SANITIZE=1), which make check built just before
+obj=$(dirname "$FTSCOPE")/
+[ "$obj" = ./ ] && obj=
+if r=$(CIRCLES_OBJ=$obj CIRCLES_CALLS_ONLY=1 python3 scripts/circles.py 2>&1); then
 	pass $name
 else
 	fail $name "$(echo "$r" | head -3 | tr '\n' ' ')"

@@ -77,8 +77,8 @@ def raw(path):
             m = LOC.match(line)
             if m:
                 rest = m.group(4).strip()
-                if rest.startswith('[unwind stopped'):   # a marker: its name has spaces
-                    rest = rest[:rest.index(']') + 1].replace(' ', '\0')
+                if rest.startswith('[') and ']' in rest:   # [no stack], [unwind stopped: ...]:
+                    rest = rest[:rest.index(']') + 1].replace(' ', '\0')   # names with spaces
                 locs[int(m.group(1))] = rest.split(' ')[0].replace('\0', ' ') if rest else None
         elif part == 'Mappings':
             m = MAP.match(line)
@@ -151,7 +151,7 @@ def name_of(frame):
     """a frame as pprof shows it, as ftscope folds it: an unnamed location (its
     address, its mapping's name in brackets, or <unknown> without one) is [unknown]"""
     if re.match(r'^0x[0-9a-f]+$', frame) or frame == '<unknown>' or \
-       (re.match(r'^\[.*\]$', frame) and not MARK.match(frame) and
+       (re.match(r'^\[.*\]$', frame) and not MARK.match(frame) and frame != '[no stack]' and
         not frame.startswith('[unwind stopped')):   # a stopped walk's marker: a name
         return '[unknown]'
     return frame
@@ -203,10 +203,11 @@ def top(path):
         m = re.search(r'Showing nodes accounting for (\S+),', line)
         if m:
             total = value_ns(m.group(1))
-        f = line.split()
+        f = line.split(None, 5)		# the name may hold spaces: [no stack]
         if len(f) == 6 and f[1].endswith('%') and value_ns(f[0]) is not None:
-            old = rows.get(name_of(f[5]), (0, 0))
-            rows[name_of(f[5])] = (old[0] + value_ns(f[0]), old[1] + value_ns(f[3]))
+            name = name_of(f[5].strip())
+            old = rows.get(name, (0, 0))
+            rows[name] = (old[0] + value_ns(f[0]), old[1] + value_ns(f[3]))
     return total, rows
 
 
@@ -215,8 +216,10 @@ def check_top(path, fold, div):
     div = int(div)
     leaf, keys = collections.Counter(), collections.Counter()
     for s, v in folded(fold):
-        leaf[s.split(';')[-1]] += v
-        keys[s.split(';')[-1]] += 1
+        # a stackless period, the comm alone, is pprof's "[no stack]" location
+        fn = s.split(';')[-1] if ';' in s else '[no stack]'
+        leaf[fn] += v
+        keys[fn] += 1
     want, n = sum(leaf.values()), sum(keys.values())
     print(f'total {total / div:.0f} against the folded {want} ({n} lines); '
           f'{len(rows)} functions')
