@@ -67,7 +67,7 @@ def runs(self_path, out_path):
 def naps(self_path, out_path):
     """off-CPU (-O): the RUNS - 1 naps of 1 ms between the runs (the thread's start ends
     none; its exit may start one short one), each at least the 1 ms asked less the way
-    from nanosleep's start to the switch-out (10 us allowed), and at most 1.5 ms
+    from nanosleep's start to the switch-out (50 us allowed), and at most 1.5 ms
     (a SCHED_FIFO runner woken on a CPU whose only other task is SCHED_IDLE runs at once;
     the timer's own lateness on this VM: up to 0.2 ms seen)"""
     mine, nivcsw = own(self_path)
@@ -82,10 +82,10 @@ def naps(self_path, out_path):
     short = sum(b["count"] for b in h["buckets"] if b["high"] < 512)
     check(naps == n and h["count"] - n == short <= 1,
           "%d times off (%d of 0.5 ms and more, %d shorter), %d naps" % (h["count"], naps, short, n))
-    # the timer starts in nanosleep before the switch-out: a time off may be a few us
-    # short of the ms (997.5 us seen), never 10 us
-    check((short or h["min_ns"] >= MS - 10000) and h["max_ns"] <= 1.5 * MS,
-          "naps %d .. %d ns, not 0.99 .. 1.5 ms" % (h["min_ns"], h["max_ns"]))
+    # the timer starts in nanosleep before the switch-out: a time off may be short of
+    # the ms by that way (2.5 us here, 21.3 us in a fresh Debian 12 root): 50 us allowed
+    check((short or h["min_ns"] >= MS - 50000) and h["max_ns"] <= 1.5 * MS,
+          "naps %d .. %d ns, not 0.95 .. 1.5 ms" % (h["min_ns"], h["max_ns"]))
     print("%d naps (and %d short times off) up to %.3f ms" % (naps, short, h["max_ns"] / MS))
 
 
