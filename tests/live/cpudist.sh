@@ -11,30 +11,10 @@ need_root cpudist || exit 0
 before=$(global_state)
 PY=tests/live/cpudist_check.py
 
-# runner_run NAME CHECK OUT ARGS...: cpudist -L --json ARGS on runlens (22 runs of 3, 6,
-# 9 and 12 ms between 1 ms naps, SCHED_FIFO on CPU 0 beside a SCHED_IDLE filler, so that
-# no switch-in of the runner comes out of idle), checked by cpudist_check.py CHECK
-# against its own times; a preempted runner (exit 2) runs again, three times at most
-runner_run() {
-	local name=$1 check=$2 out=$3 try r rc
-	shift 3
-	for try in 1 2 3; do
-		ft $name 0 cpudist -L --json "$@" -- sh -c "exec $WL/runlens 0 22 3 > $out.self" \
-			> $out 2> $out.err
-		r=$(python3 $PY $check $out.self $out 2>&1)
-		rc=$?
-		[ $rc -ne 2 ] && break
-		echo "# $name: run $try: $r"
-	done
-	if [ $rc -eq 0 ]; then
-		pass $name
-	else
-		fail $name "$r"
-	fi
-	echo "# $r"
-}
-runner_run cpudist_runs_own runs $OUT/cd-on.json -o $OUT/cd-on.dat
-runner_run cpudist_offcpu_naps naps $OUT/cd-off.json -O
+# the runner's stays (-L) and times off (-O), against its own times (lib.sh's
+# runlens_check; cpudist_check.py)
+runlens_check cpudist_runs_own runs $OUT/cd-on.json cpudist -L --json -o $OUT/cd-on.dat
+runlens_check cpudist_offcpu_naps naps $OUT/cd-off.json cpudist -L --json -O
 
 # cpudist_file_equals_live: the recording of the first run gives its histograms (the
 # JSON's groups and notes; the footer's times differ)

@@ -36,21 +36,11 @@ ft hist_stack_user_callers 0 hist -e $EV --key kstack,ustack -f -o $OUT/hstk.dat
 # hist_stack_user_callers: the workload's design: leaf's calls under caller_a, A of them,
 # and under caller_b, B, each row main;caller;leaf (the frame-pointer walk from leaf's
 # own system call), nothing else
-if r=$(python3 $PY callers $OUT/hstk.fold $A $B 2>&1); then
-	pass hist_stack_user_callers
-else
-	fail hist_stack_user_callers "$r"
-fi
-echo "# $r"
+check hist_stack_user_callers callers $OUT/hstk.fold $A $B
 
 # hist_stack_kernel_path: every record (A + B) under the system call's kernel path,
 # entry_SYSCALL_64 .. do_syscall_64 .., the tracing code's own frames left out
-if r=$(python3 $PY kernel $OUT/hstk.fold $((A + B)) 2>&1); then
-	pass hist_stack_kernel_path
-else
-	fail hist_stack_kernel_path "$r"
-fi
-echo "# $r"
+check hist_stack_kernel_path kernel $OUT/hstk.fold $((A + B))
 
 # hist_stack_matches_bpftrace: bpftrace's @k[kstack] and @u[ustack] of the same calls
 # (filtered by comm): its kernel stacks, less its own probe's frames on top
@@ -60,12 +50,9 @@ echo "# $r"
 name=hist_stack_matches_bpftrace
 if [ -z "$bt" ]; then
 	fail $name "$bt_why"
-elif r=$(python3 $PY peer $OUT/hstk.fold $OUT/hstk-bt.out 2>&1); then
-	pass $name
 else
-	fail $name "$r"
+	check $name peer $OUT/hstk.fold $OUT/hstk-bt.out
 fi
-echo "# $r"
 
 # hist_stack_file: the recording gives the live run's rows byte for byte (its maps kept)
 name=hist_stack_file
@@ -83,12 +70,7 @@ name=hist_stack_json
 ft $name 0 hist -i $OUT/hstk.dat -e $EV --key comm,kstack,ustack -f > $OUT/hstk-c.fold \
 	2> /dev/null
 ft $name 0 hist -i $OUT/hstk.dat -e $EV --key comm,kstack,ustack --json > $OUT/hstk.json
-if r=$(python3 $PY json $OUT/hstk.json $OUT/hstk-c.fold 2>&1); then
-	pass $name
-else
-	fail $name "$r"
-fi
-echo "# $r"
+check $name json $OUT/hstk.json $OUT/hstk-c.fold
 
 # hist_stack_svg: --svg's flame graph holds each caller with its records
 name=hist_stack_svg
@@ -107,12 +89,7 @@ fi
 name=hist_stack_unmapped_noted
 ft $name 0 hist -e $EV --key ustack --json -- $WL/stackcalls 30 70 0 > $OUT/hstk-gone.json \
 	2> /dev/null
-if r=$(python3 $PY unmapped $OUT/hstk-gone.json 30 70 2>&1); then
-	pass $name
-else
-	fail $name "$r"
-fi
-echo "# $r"
+check $name unmapped $OUT/hstk-gone.json 30 70
 
 # hist_stack_unread_records: a whole-system recording with kernel stacks of wakeups
 # beside interrupt, softirq and timer records that hist does not read: every wakeup's
@@ -124,12 +101,7 @@ ft $name 0 record -o $OUT/hstk-wk.dat -e sched:sched_wakeup -e irq:irq_handler_e
 	-e irq:softirq_entry -e timer:hrtimer_expire_entry offcpu -d 2 > /dev/null 2>&1
 ft $name 0 hist -i $OUT/hstk-wk.dat -e sched:sched_wakeup --key kstack -f \
 	> $OUT/hstk-wk.fold 2> /dev/null
-if r=$(python3 $PY wakeups $OUT/hstk-wk.fold 2>&1); then
-	pass $name
-else
-	fail $name "$r"
-fi
-echo "# $r"
+check $name wakeups $OUT/hstk-wk.fold
 
 # hist_stack_bad_usage: a stack as --value, in --filter, -f without a stack key: exit 2,
 # one line each

@@ -272,6 +272,30 @@ analyzer_args() {
 	esac
 }
 
+# runlens_check NAME CHECK OUT ANALYZER ARGS...: ftscope ANALYZER ARGS on runlens's
+# runner (22 runs of 3, 6, 9 and 12 ms between 1 ms naps, SCHED_FIFO on CPU 0 beside a
+# SCHED_IDLE filler, so that no switch-in of the runner comes out of idle; its own times
+# in OUT.self, ftscope's output in OUT), judged by the checker $PY's CHECK against the
+# runner's own times; a preempted runner (the checker's exit 2) runs again, three times
+# at most
+runlens_check() {
+	local name=$1 check=$2 out=$3 try r rc
+	shift 3
+	for try in 1 2 3; do
+		ft $name 0 "$@" -- sh -c "exec $WL/runlens 0 22 3 > $out.self" > $out 2> $out.err
+		r=$(python3 $PY $check $out.self $out 2>&1)
+		rc=$?
+		[ $rc -ne 2 ] && break
+		echo "# $name: run $try: $r"
+	done
+	if [ $rc -eq 0 ]; then
+		pass $name
+	else
+		fail $name "$r"
+	fi
+	echo "# $name: $r"
+}
+
 # bt_start OUT READY ARGS...: start `bpftrace ARGS` (our child; a prefix applies to it:
 # BPFTRACE_MAP_KEYS_MAX=N bt_start ...) with its output in OUT (stderr too, unless
 # BT_ERR=FILE takes it) and wait up to 30 s for READY, a command ("": a line "ready" in

@@ -160,33 +160,13 @@ ss report_vs_schedstat $OUT/ss.self $OUT/ss-rep.json
 # stddev its runs' stddev of the mean (sched_check.py runs: the bounds and their
 # measured spread). A preemption splits a run (the runner's own count of involuntary
 # switches says so): then it runs again, three times at most.
-# runner_check NAME CHECK OUT ARGS...: timehist ARGS on runlens's runner (OUT its
-# output), checked by sched_check.py CHECK; a preempted runner (exit 2) runs again, three
-# times at most
-runner_check() {
-	local name=$1 check=$2 out=$3 try r rc
-	shift 3
-	for try in 1 2 3; do
-		ft $name 0 timehist "$@" -- sh -c "exec $WL/runlens 0 22 3 > $out.self" > $out \
-			2> $out.err
-		r=$(python3 $PY $check $out.self $out)
-		rc=$?
-		[ $rc -ne 2 ] && break
-		echo "# $name: run $try: $r"
-	done
-	if [ $rc -eq 0 ]; then
-		pass "$name ($r)"
-	else
-		fail $name "$r"
-	fi
-}
-runner_check timehist_summary_runs_own runs $OUT/thr.txt -s
+runlens_check timehist_summary_runs_own runs $OUT/thr.txt timehist -s
 
 # --json without -s: every row a JSON line as it comes (jq), then the summary's line.
 # runlens's runner's switch rows are its runs, in order: each run_ns its own time to 70
 # us (6.0 .. 20.2 measured; the last, to its exit, 154 .. 180: allowed 1 ms); their
 # sum the summary's run_ns (sched_check.py json_runs). A preempted runner: again.
-runner_check timehist_json_rows_own json_runs $OUT/thj.json --json
+runlens_check timehist_json_rows_own json_runs $OUT/thj.json timehist --json
 
 # migrations: each of two hoppers moves between CPU 0 and 1 100 times and reads the
 # kernel's count (se.nr_migrations) as its last act, pinned: equal, in 32 of 32 threads
