@@ -89,16 +89,20 @@ int hist_stack_init(struct hist *h)
 	return 0;
 }
 
-/* pop - the innermost record waiting on CPU @c is over: counted with the stacks it got */
-static void pop(struct hist *h, struct hist_cpu *c)
+/* done - record @p's wait is over: counted, when hist counts it, with the stacks it got */
+static void done(struct hist *h, const struct hist_pend *p)
 {
-	struct hist_pend *p = &c->e[--c->depth];
-
 	if (!p->counted)
 		return;
 	h->st.no_kstack += p->kpos >= 0 && !p->w[p->kpos];
 	h->st.no_ustack += p->upos >= 0 && !(uint32_t)p->w[p->upos];
 	hist_count_words(h, p->w, p->n, p->val);
+}
+
+/* pop - the innermost record waiting on CPU @c is over */
+static void pop(struct hist *h, struct hist_cpu *c)
+{
+	done(h, &c->e[--c->depth]);
 }
 
 /* push - a record on CPU @c waits for its stacks (the outermost counted if too deep) */
@@ -113,9 +117,8 @@ static void push(struct hist *h, struct hist_cpu *c)
 	if (c->depth == HIST_NEST) {
 		first = c->e[0];
 		memmove(c->e, c->e + 1, (HIST_NEST - 1) * sizeof(c->e[0]));
-		c->e[HIST_NEST - 1] = first;
-		c->depth = HIST_NEST;
-		pop(h, c);
+		c->depth--;
+		done(h, &first);
 	}
 	c->e[c->depth].counted = false;
 	c->e[c->depth].kdone = false;

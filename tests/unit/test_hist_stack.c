@@ -176,6 +176,22 @@ static void test_stack_file_no_user(void **state)
 	play(BOTH, recs, N(recs), "1;f1 1\n2;f2 1\n3;f3 1\n");
 }
 
+/*
+ * test_stack_too_deep - seven records nested on one CPU, one more than are kept
+ * waiting: the outermost is counted at once (no stack), the others get their own
+ */
+static void test_stack_too_deep(void **state)
+{
+	static const struct rec recs[] = {
+		{ H, 1 }, { H, 2 }, { H, 3 }, { H, 4 }, { H, 5 }, { H, 6 }, { H, 7 },
+		{ K, 7 }, { K, 6 }, { K, 5 }, { K, 4 }, { K, 3 }, { K, 2 },
+	};
+
+	(void)state;
+	play(KERNEL, recs, N(recs), "1;[no kernel stack] 1\n7;f7 1\n6;f6 1\n5;fx 1\n"
+	     "4;f4 1\n3;f3 1\n2;f2 1\n");
+}
+
 /* main - the cases */
 int main(void)
 {
@@ -183,6 +199,7 @@ int main(void)
 		cmocka_unit_test(test_stack_nesting),
 		cmocka_unit_test(test_stack_nmi),
 		cmocka_unit_test(test_stack_file_no_user),
+		cmocka_unit_test(test_stack_too_deep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
