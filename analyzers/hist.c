@@ -410,17 +410,6 @@ static void count(struct hist *h, const struct ft_event *ev, const struct hf_val
 		hist_count_words(h, w, n, x);
 }
 
-/* note_switch - a trace.dat's switch names both tasks as they were then */
-static void note_switch(struct hist *h, const struct ft_event *ev)
-{
-	if (ev->sw.synth)
-		return;
-	if (ev->sw.prev_pid)
-		ft_tasks_note_field(h->env->tasks, ev->sw.prev_pid, ev->sw.prev_comm);
-	if (ev->sw.next_pid)
-		ft_tasks_note_field(h->env->tasks, ev->sw.next_pid, ev->sw.next_comm);
-}
-
 /* hist_event - one record, in time order */
 static void hist_event(void *priv, const struct ft_event *ev)
 {
@@ -432,8 +421,6 @@ static void hist_event(void *priv, const struct ft_event *ev)
 		return hist_span_event(h->span, ev);
 	if (h->st.on && hist_stack_event(h, ev))
 		return;
-	if (h->comm && ev->type == FT_EV_SWITCH)
-		note_switch(h, ev);
 	if (ft_tp_is(ev, &h->tp) && ev->common_pid == h->self) {
 		h->own++;
 	} else if (ft_tp_is(ev, &h->tp) && ft_env_traced(h->env, ev->common_pid)) {

@@ -245,8 +245,6 @@ static void latency_event(void *priv, const struct ft_event *ev)
 	if (ev->type == FT_EV_SWITCH) {
 		prev = ev->sw.prev_pid;
 		t = ft_switch_time(ev);
-		ft_tasks_note_field(l->env->tasks, prev, ev->sw.prev_comm);
-		ft_tasks_note_field(l->env->tasks, ev->sw.next_pid, ev->sw.next_comm);
 		if (prev && l->tprev[ev->cpu] &&
 		    ft_env_traced(l->env, prev)) {
 			struct lat_group *g = group_of(l, prev);

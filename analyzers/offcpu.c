@@ -19,24 +19,10 @@
 #include <string.h>
 
 #include "analyzers/offcpu.h"
-#include "analyzers/ready.h"
 #include "analyzers/stack_syms.h"
-#include "events/tasks.h"
 #include "lib/parse.h"
 #include "lib/util.h"
 #include "output/flame.h"
-
-/* One thread: blocked since start, with the stacks it blocked on. */
-struct offcpu_task {
-	int		tid;
-	int		tgid;
-	uint64_t	start;		/* 0: not blocked in a counted state */
-	uint32_t	kst, ust;	/* id + 1, 0 none */
-	char		state;		/* the switch-out's, 'R' when preempted */
-	struct ft_ready	r;		/* waker: the first wakeup of the period (-1 none) */
-	int		wtgid;
-	uint32_t	wkst, wust;
-};
 
 enum {
 	OPT_DELIMITED = 0x100, OPT_STATE, OPT_SVG, OPT_WAKERS, OPT_STACKS, OPT_PPROF,
@@ -325,10 +311,11 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 	}
 	if (!counted(o, ev))
 		return;
-	ft_tasks_note_field(o->env->tasks, ev->sw.prev_pid, ev->sw.prev_comm);
 	t = ft_tab_get(&o->tasks, ev->sw.prev_pid);
 	if (!t)
 		return;
+	if (ev->sw.prev_comm[0])	/* a period is named as its switch-out names it */
+		memcpy(t->comm, ev->sw.prev_comm, FT_TASK_COMM_LEN);
 	t->start = ev->ts;
 	t->state = ev->sw.preempt ? 'R' : ev->sw.state;
 	t->kst = t->ust = t->wkst = t->wust = 0;

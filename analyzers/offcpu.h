@@ -11,7 +11,9 @@
 #include <stdio.h>
 
 #include "analyzers/analyzer.h"
+#include "analyzers/ready.h"
 #include "analyzers/waits.h"
+#include "events/tasks.h"
 #include "events/syms.h"
 #include "lib/intern.h"
 #include "lib/tab.h"
@@ -55,6 +57,19 @@ struct offcpu_period {
 /* Blocked time and periods of one key. */
 struct offcpu_sum {
 	uint64_t	ns, n;
+};
+
+/* One thread: blocked since start, with the stacks it blocked on. */
+struct offcpu_task {
+	int		tid;
+	int		tgid;
+	uint64_t	start;		/* 0: not blocked in a counted state */
+	uint32_t	kst, ust;	/* id + 1, 0 none */
+	char		state;		/* the switch-out's, 'R' when preempted */
+	char		comm[FT_TASK_COMM_LEN + 1];	/* ... its comm (BCC's offcputime's) */
+	struct ft_ready	r;		/* waker: the first wakeup of the period (-1 none) */
+	int		wtgid;
+	uint32_t	wkst, wust;
 };
 
 /* --pprof FILE: the file, open from init on, and the profile of the final report. */
@@ -125,6 +140,14 @@ int offcpu_track_init(struct offcpu *o, const struct ft_env *env);
 void offcpu_track_event(struct offcpu *o, const struct ft_event *ev);
 void offcpu_track_flush(struct offcpu *o, uint64_t ts);
 void offcpu_track_fini(struct offcpu *o);
+
+/* offcpu_comm - @tid's name at its last counted switch-out, else the run's name for it */
+static inline const char *offcpu_comm(struct offcpu *o, int tid)
+{
+	struct offcpu_task *t = ft_tab_find(&o->tasks, tid);
+
+	return t && t->comm[0] ? t->comm : ft_tasks_comm(o->env->tasks, tid);
+}
 
 /* Symbols and folded frames, shared with profile (offcpu_report.c). */
 void offcpu_kernel_syms(struct offcpu *o);

@@ -50,7 +50,7 @@ static void side_of(struct offcpu *o, const uint64_t *key, int base, struct offc
 {
 	s->tid = (int)key[base + K_TID] - (base ? 1 : 0);
 	s->tgid = (int)key[base + K_TGID];
-	s->comm = ft_tasks_comm(o->env->tasks, s->tid);
+	s->comm = base ? ft_tasks_comm(o->env->tasks, s->tid) : offcpu_comm(o, s->tid);
 	s->nk = offcpu_kframes(o, (uint32_t)key[base + K_KST], true, s->k, s->ka);
 	s->nu = offcpu_uframes(o, s->tgid, (uint32_t)key[base + K_UST], s->u, s->uf);
 }

@@ -255,9 +255,8 @@ static __attribute__((noinline)) void on_switch(struct timehist *th, const struc
 	const struct ft_task *e;
 	struct th_task *tr;
 
-	/* next first: prev's entry stays valid until the next lookup in that table */
-	ft_tasks_note_field(th->env->tasks, next, ev->sw.next_comm);
-	e = ft_tasks_note_field(th->env->tasks, prev, ev->sw.prev_comm);
+	/* named by the pipeline; valid until the next lookup in that table */
+	e = ft_tab_find(&th->env->tasks->tab, prev);
 	if (in && tprev && tprev < th->t_start)
 		tprev = th->t_start;
 	tr = task(th, prev, ev->cpu);
@@ -323,7 +322,6 @@ static void on_wakeup(struct timehist *th, const struct ft_event *ev)
 {
 	struct th_task *tr;
 
-	ft_tasks_note_field(th->env->tasks, ev->wk.pid, ev->wk.comm);
 	if (!ev->wk.pid)
 		return;
 	tr = task(th, ev->wk.pid, ev->cpu);

@@ -251,13 +251,6 @@ static void wakeup_event(void *priv, const struct ft_event *ev)
 {
 	struct wakeup *w = priv;
 
-	if (ev->type == FT_EV_SWITCH) {
-		ft_tasks_note_field(w->env->tasks, ev->sw.prev_pid, ev->sw.prev_comm);
-		ft_tasks_note_field(w->env->tasks, ev->sw.next_pid, ev->sw.next_comm);
-	} else if (ev->type == FT_EV_WAKING || ev->type == FT_EV_WAKEUP ||
-		   ev->type == FT_EV_WAKEUP_NEW) {
-		ft_tasks_note_field(w->env->tasks, ev->wk.pid, ev->wk.comm);
-	}
 	ft_waits_event(&w->waits, ev);
 }
 

@@ -20,6 +20,8 @@ static inline void deliver(struct pipeline *p, const struct ft_event *ev)
 	if (!cpu_kept(p, ev->cpu))
 		return;
 	ft_export_at(&p->ex, ev->ts);
+	/* the run's task table is current before any analyzer reads it */
+	ft_tasks_names(&p->tasks, ev);
 	ft_stages_event(&p->run->stages, ev);
 }
 

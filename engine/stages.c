@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The analyzers one run drives. Alone, an analyzer prints to stdout and names tasks
- * in the pipeline's table. In sections (report), each prints what it would alone:
- * while events flow into a temporary file of its own, copied out in order at each
- * report, and it names tasks in a table of its own.
+ * The analyzers one run drives. Alone, an analyzer prints to stdout. In sections
+ * (report), each prints what it would alone: while events flow into a temporary file
+ * of its own, copied out in order at each report. All name tasks in the pipeline's
+ * table, which the pipeline keeps current before each record reaches them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -187,7 +187,7 @@ unsigned int ft_stages_max_wait(const struct ft_stages *s, unsigned int dflt)
 	return w;
 }
 
-/* ft_stages_init - each analyzer over @env; in sections, with its own tasks and output */
+/* ft_stages_init - each analyzer over @env; in sections, with its own output */
 int ft_stages_init(struct ft_stages *s, const struct ft_env *env)
 {
 	int i;
@@ -197,19 +197,13 @@ int ft_stages_init(struct ft_stages *s, const struct ft_env *env)
 
 		st->env = *env;
 		if (s->sections) {
-			st->own_tasks = !ft_tasks_init(&st->tasks, env->live);
 			/* JSON rows name their analyzer: they go out as they come, never
 			   inside a report's object */
 			st->out = env->json ? NULL : tmpfile();
-			if (!st->own_tasks || (!st->out && !env->json) ||
-			    (env->cmdlines && ft_tasks_saved(&st->tasks, env->cmdlines->data,
-							    env->cmdlines->len)) ||
-			    (env->tgids && ft_tasks_tgids(&st->tasks, env->tgids->data,
-							  env->tgids->len))) {
+			if (!st->out && !env->json) {
 				ft_err("cannot set up %s: %m", st->a->cli.name);
 				return -1;
 			}
-			st->env.tasks = &st->tasks;
 			st->env.out = st->out ? st->out : env->out;
 		}
 		if (st->a->init(st->priv, &st->env))
@@ -311,8 +305,5 @@ void ft_stages_fini(struct ft_stages *s)
 		if (st->out)
 			fclose(st->out);
 		st->out = NULL;
-		if (st->own_tasks)
-			ft_tasks_fini(&st->tasks);
-		st->own_tasks = false;
 	}
 }

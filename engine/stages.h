@@ -10,16 +10,14 @@
 #include <stdio.h>
 
 #include "analyzers/analyzer.h"
-#include "events/tasks.h"
 
 struct ft_stage {
 	const struct ft_analyzer *a;
 	void			*priv;
 	const char		*title;		/* sections: the line over its section */
 	struct ft_env		env;
-	struct ft_tasks		tasks;		/* sections: its own task names */
 	FILE			*out;		/* sections: what it prints while events flow */
-	bool			own_tasks, inited;
+	bool			inited;
 };
 
 struct ft_stages {
@@ -45,14 +43,8 @@ static inline void ft_stages_event(struct ft_stages *s, const struct ft_event *e
 {
 	int i;
 
-	for (i = 0; i < s->n; i++) {
-		struct ft_stage *st = &s->st[i];
-
-		/* a section's own task table follows forks and clones as the pipeline's does */
-		if (st->own_tasks)
-			ft_tasks_event(&st->tasks, ev);
-		st->a->event(st->priv, ev);
-	}
+	for (i = 0; i < s->n; i++)
+		s->st[i].a->event(s->st[i].priv, ev);
 }
 
 #endif

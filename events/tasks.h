@@ -68,6 +68,21 @@ static inline struct ft_task *ft_tasks_note_field(struct ft_tasks *t, int tid, c
 	return e;
 }
 
+/*
+ * ft_tasks_names - a switch names both its tasks, a wakeup its wakee, as they are at
+ * the record (next first: the entries stay valid until the next lookup)
+ */
+static inline void ft_tasks_names(struct ft_tasks *t, const struct ft_event *ev)
+{
+	if (ev->type == FT_EV_SWITCH) {
+		ft_tasks_note_field(t, ev->sw.next_pid, ev->sw.next_comm);
+		ft_tasks_note_field(t, ev->sw.prev_pid, ev->sw.prev_comm);
+	} else if (ev->type == FT_EV_WAKING || ev->type == FT_EV_WAKEUP ||
+		   ev->type == FT_EV_WAKEUP_NEW) {
+		ft_tasks_note_field(t, ev->wk.pid, ev->wk.comm);
+	}
+}
+
 /* ft_tasks_event - what a fork or task_newtask record tells the table (others: nothing) */
 static inline void ft_tasks_event(struct ft_tasks *t, const struct ft_event *ev)
 {

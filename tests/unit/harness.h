@@ -104,13 +104,21 @@ static inline void ut_init(struct ut_run *r)
 	assert_int_equal(r->a->init(r->priv, &r->env), 0);
 }
 
+/* ut_event - one record as the pipeline delivers it: the task table told first */
+static inline void ut_event(struct ut_run *r, const struct ft_event *ev)
+{
+	ft_tasks_event(&r->tasks, ev);
+	ft_tasks_names(&r->tasks, ev);
+	r->a->event(r->priv, ev);
+}
+
 /* ut_feed - @n records, in order, as the pipeline delivers them */
 static inline void ut_feed(struct ut_run *r, const struct ft_event *evs, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		r->a->event(r->priv, &evs[i]);
+		ut_event(r, &evs[i]);
 }
 
 /*

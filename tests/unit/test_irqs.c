@@ -83,7 +83,7 @@ static void feed(struct ut_run *r, const struct rec *recs, int n)
 		if (recs[i].id == LOST) {
 			ev = (struct ft_event){ .ts = recs[i].ts, .cpu = recs[i].cpu,
 						.type = FT_EV_LOST, .id = -1, .lost = 1 };
-			r->a->event(r->priv, &ev);
+			ut_event(r, &ev);
 			continue;
 		}
 		memset(b, 0, sizeof(b));
@@ -99,7 +99,7 @@ static void feed(struct ut_run *r, const struct rec *recs, int n)
 			memcpy(b + 12, &zero, 4);
 			ev.size = 16;
 		}
-		r->a->event(r->priv, &ev);
+		ut_event(r, &ev);
 	}
 }
 

@@ -226,11 +226,11 @@ static void off(struct ut_run *r, uint64_t ts, char state, const uint64_t *ip, i
 	struct ft_event ev = ev_switch(ts, 0, 7, 0, state);
 
 	ev.sw.preempt = state == 'R';
-	r->a->event(r->priv, &ev);
+	ut_event(r, &ev);
 	ev = kstack(ts, ip, n, FT_EV_KSTACK);
-	r->a->event(r->priv, &ev);
+	ut_event(r, &ev);
 	ev = kstack(ts, NULL, 0, FT_EV_USTACK);
-	r->a->event(r->priv, &ev);
+	ut_event(r, &ev);
 }
 
 /* on - 7 switched in, then @n on-CPU samples of 10 ms */
@@ -239,7 +239,7 @@ static void on(struct ut_run *r, uint64_t ts, int n)
 	static const uint64_t ip[2] = { K_LEAF, K_ROOT };
 	struct ft_event ev = ev_switch(ts, 0, 0, 7, 'R');
 
-	r->a->event(r->priv, &ev);
+	ut_event(r, &ev);
 	sample(r, n, 7, 7, 10 * MS, 2, 0, ip);
 }
 
@@ -304,7 +304,7 @@ static void test_profile_clamp(void **state)
 	ev = ev_switch(140 * MS, 0, 0, 7, 'R');
 	ev.sw.synth = true;
 	ev.sw.ts_est = 140 * MS;
-	r.a->event(r.priv, &ev);
+	ut_event(&r, &ev);
 	finish(&r, 150 * MS, out, sizeof(out));
 	assert_string_equal(out,
 		"t;k_root;k_leaf 50000\n"
