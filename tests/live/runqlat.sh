@@ -4,7 +4,7 @@
 #              of its own capture; interval output; per-process filter.
 # requires: root, tracefs, sched events
 . tests/live/lib.sh
-plan 9
+plan 10
 need_root runqlat || exit 0
 
 # Three CPU-bound threads on one CPU: each waits about two slices, >= 1 ms.
@@ -105,6 +105,23 @@ if [ "$groups" = "$spin" ]; then
 	pass $name
 else
 	fail $name "expected one group for pid $spin, got '$groups'"
+fi
+
+# A thread is named by its latest name (libbpf-tools' runqlat takes next->comm at each
+# switch-in): the command's shell waits for a sleep (a latency as sh), then execs cat,
+# whose exit switch-out names the thread cat. Its own pid ($$) tells which group is it.
+# (The code before the pipeline named tasks gave sh, from before the exec.)
+name=runqlat_latest_name
+rm -f $OUT/exec.pid
+if ft $name 0 runqlat -L --json -- sh -c "echo \$\$ > $OUT/exec.pid; sleep 0.05; exec cat /dev/null" \
+	> $OUT/exec.json 2> $OUT/exec.err; then
+	got=$(json "[(g['tid'], g['comm']) for g in j['groups'] if g['tid'] == $(cat $OUT/exec.pid)]" \
+		$OUT/exec.json 2>&1)
+	if [ "$got" = "[($(cat $OUT/exec.pid), 'cat')]" ]; then
+		pass "$name (the command's thread: $got)"
+	else
+		fail $name "want the command's thread $(cat $OUT/exec.pid) named cat, got $got"
+	fi
 fi
 
 # Interval footers (issue 20): each gives its own interval's figures, and the last adds
