@@ -65,7 +65,7 @@ static const char common_usage[] =
 	"                        /sys/fs/cgroup or a hierarchy there, or absolute), with their\n"
 	"                        new threads and children; ones that join it later are not seen\n"
 	"  -C, --cpu CPUS        trace these CPUs only (e.g. 0,2-3)\n"
-	"  -a, --all-cpus        trace the whole system (the default)\n"
+	"  -a, --all-cpus        every task (the default; with -- CMD, while it runs)\n"
 	"  -d, --duration SECS   stop after SECS seconds\n"
 	"  -T, --timestamp       print a timestamp before each interval report\n"
 	"  -b, --buffer KB       ring-buffer size per CPU, in KB\n"

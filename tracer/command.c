@@ -326,12 +326,16 @@ int ft_cgroup_procs(const char *path, int **pids, int *n)
 /**
  * ft_targets - the tasks @d names, appended to *@pids: every thread of the
  * -p processes and of the --cgroup ones still alive, the -t threads, and the command
- * @child_pid (-1: none)
+ * @child_pid (-1: none) unless -a asked for every task beside it (perf record -a -- CMD:
+ * the command only bounds the run)
  * Returns 0, or -1 after printing one line.
  */
 int ft_targets(const struct ft_trace_desc *d, int child_pid, int **pids, int *n)
 {
 	int i, *arr;
+
+	if (d->all)
+		child_pid = -1;
 
 	for (i = 0; i < d->npids; i++)
 		if (ft_pid_threads(d->pids[i], pids, n)) {

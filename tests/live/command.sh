@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# description: `-- command` when the run ends first (-d, interval count, SIGINT): the
+# description: `-a -- command`: the whole system while the command runs.
+#              `-- command` when the run ends first (-d, interval count, SIGINT): the
 #              command itself is ended (SIGTERM, SIGKILL 2 s later, as timeout(1) but
 #              not its children),
 #              said on stderr, and never left running; --keep-command leaves it.
 # requires: root
 . tests/live/lib.sh
-plan 7
+plan 8
 need_root command_ended_at_duration || exit 0
 
 # running PID: is PID a process still (not a zombie)? /proc, no procps needed
@@ -92,6 +93,29 @@ fi
 [ -n "$pid" ] && kill $pid 2> /dev/null
 
 # a command that exits first is not touched, and nothing is said
+# -a -- COMMAND (perf record -a -- CMD): the whole system while the command runs. A
+# sleeper that is no child of the command naps 20 x 10 ms from 0.5 s on, inside the
+# command's 1.5 s: all 20 naps are S rows of the recording with -a, none without.
+name=command_all_whole_system
+r=
+for a in -a ""; do
+	rm -f $OUT/cmd-all.pid
+	sh -c "echo \$\$ > $OUT/cmd-all.pid; sleep 0.5; exec $WL/sleeper 0 20 10" &
+	bg=$!
+	ft $name 0 record $a -o $OUT/cmd-all.dat -- sleep 1.5 > /dev/null 2> $OUT/cmd-all.err
+	wait $bg
+	n=$($FTSCOPE timehist --state -i $OUT/cmd-all.dat 2> /dev/null |
+		awk -v p="[$(cat $OUT/cmd-all.pid)]" 'index($3, p) && $NF == "S"' | wc -l)
+	want=$([ -n "$a" ] && echo 20 || echo 0)
+	r+="${a:-no -a}: $n S rows of the sleeper (want $want); "
+	[ "$n" = "$want" ] || bad=1
+done
+if [ -z "${bad:-}" ]; then
+	pass "$name ($r)"
+else
+	fail $name "$r"
+fi
+
 name=command_exits_first
 ft $name 0 runqlat -d 5 -- sleep 0.2 > $OUT/cmd.out 2> $OUT/cmd.err
 rc=$?
