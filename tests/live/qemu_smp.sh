@@ -31,6 +31,9 @@ smp() {
 	done
 	if r=$(python3 $C "$@" 2>&1); then
 		pass "$name ($r)"
+	elif [ -f $Q/$c.dat ]; then
+		fail $name "$r (the run's recording: $Q/$c.dat; its footer: $(tail -1 $Q/$c.out |
+			tail -c 200))"
 	else
 		fail $name "$r"
 	fi

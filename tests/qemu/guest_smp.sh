@@ -44,8 +44,9 @@ echo "$2 $!" >> /tmp/out/$1-pids
 wait
 EOS
 
-run smp_timehist ftscope timehist --state -- sh /tmp/sl16.sh th
-run smp_runqlat ftscope runqlat -P --json -- sh /tmp/sl16.sh rq
+# each kept as a recording too: a sleeper short of a row or over its bound can be read again
+run smp_timehist ftscope timehist --state -o $out/smp_timehist.dat -- sh /tmp/sl16.sh th
+run smp_runqlat ftscope runqlat -P --json -o $out/smp_runqlat.dat -- sh /tmp/sl16.sh rq
 run smp_cpus ftscope timehist --state -C 3,9-12 -- sh /tmp/sl16.sh cs
 # the same run live and saved, then read back; the recording comes back for trace-cmd
 run smp_live ftscope timehist -o $out/smp.dat -- sh /tmp/sl16.sh lv
