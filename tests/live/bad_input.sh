@@ -118,6 +118,11 @@ tracers=()
 for n in $(analyzers); do
 	tracers+=("$n $(analyzer_args $n)")
 done
+if [ ${#tracers[@]} = 0 ]; then	# a registry read wrong must not pass as nothing to run
+	plan 1
+	fail bad_input_registry "ftscope list named no analyzer"
+	exit 0
+fi
 tracers+=("record -o $OUT/bad-rec.dat")
 for cmd in "${tracers[@]}"; do
 	n=${cmd%% *}
