@@ -38,6 +38,8 @@ struct runqlat {
 	int			by_opt;		/* the first grouping option given (-P, -L,
 						   --per-cpu), 0 for none */
 	int			by_clash;	/* a second, different one */
+	unsigned int		unknown_process; /* -P: its threads of no known process, each
+						    a process of its own */
 };
 
 enum { OPT_PER_CPU = 0x100 };
@@ -56,6 +58,7 @@ static const struct option runqlat_longopts[] = {
 struct rq_task {
 	int		tid;		/* the table's key */
 	struct ft_ready	r;
+	bool		guessed;	/* -P: counted in unknown_process */
 };
 
 /* by_name - a grouping option as a usage error names it */
@@ -138,6 +141,12 @@ static void switch_in(struct runqlat *r, const struct ft_event *ev)
 	if (!ft_wait_notes_keep(&r->notes, ev))
 		return;
 	ft_hgroups_add(&r->h, ev->sw.next_pid, ev->cpu, ev->sw.next_comm, t_in - t0);
+	/* its own count: the run's table serves report's other sections too */
+	if (r->h.by == FT_BY_PID && !t->guessed &&
+	    ft_tasks_guessed(r->env->tasks, ev->sw.next_pid)) {
+		t->guessed = true;
+		r->unknown_process++;
+	}
 }
 
 /* drop_cpu - forget pending starts bound for @cpu (events were lost there) */
@@ -183,7 +192,7 @@ static void runqlat_json(struct runqlat *r, struct ft_json *j)
 	ft_hgroups_json(&r->h, j);
 	ft_wait_notes_json(j, &r->notes);
 	if (r->h.by == FT_BY_PID)
-		ft_json_u64(j, "tasks_of_unknown_process", r->env->tasks->tgid_unknown);
+		ft_json_u64(j, "tasks_of_unknown_process", r->unknown_process);
 }
 
 /* runqlat_report - histograms in BCC's layout, each followed by its summary line */
@@ -197,10 +206,10 @@ static void runqlat_report(void *priv, struct ft_report *rep)
 	}
 	ft_hgroups_print(&r->h, rep->f);
 	ft_wait_notes_print(rep->f, "runqlat", &r->notes);
-	if (r->h.by == FT_BY_PID && r->env->tasks->tgid_unknown)
+	if (r->h.by == FT_BY_PID && r->unknown_process)
 		fprintf(rep->f, "runqlat: %u tasks of no known process (%s): each counted as "
 			"a process of its own (right for a single-threaded one)\n",
-			r->env->tasks->tgid_unknown,
+			r->unknown_process,
 			r->env->live ? "ended before ftscope saw it" :
 			r->env->tasks->has_tgids ? "not in the recording's task table" :
 			"the recording keeps no task table: trace-cmd's, an older ftscope's");

@@ -118,7 +118,6 @@ int ft_tasks_init(struct ft_tasks *t, bool use_proc)
 	t->use_proc = use_proc;
 	t->has_saved = false;
 	t->saved_text = NULL;
-	t->tgid_unknown = 0;
 	t->has_tgids = false;
 	if (ft_tab_init(&t->tab, sizeof(struct ft_task)))
 		return -1;
@@ -258,7 +257,7 @@ static void name_process(struct ft_tasks *t, int tgid, const char *fallback)
 /**
  * ft_tasks_tgid - the process of thread @tid: from the table (/proc at the start,
  * task_newtask since), else from /proc on first use when live, else the tid itself
- * (counted in tgid_unknown)
+ * (marked tgid_guessed)
  */
 int ft_tasks_tgid(struct ft_tasks *t, int tid)
 {
@@ -272,8 +271,7 @@ int ft_tasks_tgid(struct ft_tasks *t, int tid)
 		return e->tgid;
 	if (e->tgid <= 0) {
 		tgid = t->use_proc ? proc_status(tid, "Tgid:") : -1;
-		if (tgid <= 0)
-			t->tgid_unknown++;
+		e->tgid_guessed = tgid <= 0;
 		e->tgid = tgid <= 0 ? tid : tgid;
 	}
 	tgid = e->tgid;

@@ -19,6 +19,7 @@ struct ft_task {
 	int	tid;
 	int	tgid;		/* 0 until known */
 	int	ppid;		/* 0 until known, -1 when it cannot be */
+	bool	tgid_guessed;	/* no source told its process: tgid is its own tid */
 	char	comm[FT_TASK_COMM_LEN + 1];
 };
 
@@ -32,8 +33,6 @@ struct ft_tasks {
 	size_t		saved_len;
 	bool		has_saved;
 	bool		has_tgids;	/* offline: the file has a task table */
-	unsigned int	tgid_unknown;	/* threads whose process no source told: each
-					   counted as a process of its own */
 };
 
 int ft_tasks_init(struct ft_tasks *t, bool use_proc);
@@ -81,6 +80,14 @@ static inline void ft_tasks_names(struct ft_tasks *t, const struct ft_event *ev)
 		   ev->type == FT_EV_WAKEUP_NEW) {
 		ft_tasks_note_field(t, ev->wk.pid, ev->wk.comm);
 	}
+}
+
+/* ft_tasks_guessed - was @tid's process never told (ft_tasks_tgid took its own tid)? */
+static inline bool ft_tasks_guessed(struct ft_tasks *t, int tid)
+{
+	const struct ft_task *e = ft_tab_find(&t->tab, tid);
+
+	return e && e->tgid_guessed;
 }
 
 /* ft_tasks_event - what a fork or task_newtask record tells the table (others: nothing) */
