@@ -6,11 +6,11 @@
 #              rwsem, mmap and munmap) and on a pipe's mutex: waits per type exact,
 #              total wait per type within 1 us a wait, waits per (type, caller) with
 #              the callers named from bpftrace's stacks, the workload's lock and
-#              callers; the recording read back, -l, --threads, -Y; bad usage; the
+#              callers; the recording read back, -l, --threads, -Y, -L; bad usage; the
 #              tracefs state.
 # requires: root, lock:contention_begin/end (Linux 5.19), bpftrace
 . tests/live/lib.sh
-plan 13
+plan 14
 need_root lock || exit 0
 PY=tests/live/lock_check.py
 if [ ! -d $T/events/lock/contention_begin ]; then
@@ -95,6 +95,22 @@ rows = last_json(sys.argv[1])['rows']
 got = {t: sum(r['contended'] for r in rows if r['type'] == t) for t in {r['type'] for r in rows}}
 want = {t: n[t] for t in ('rwsem:R', 'rwsem:W') if n[t]}
 print(got == want or '%s want %s' % (got, want))" $OUT/lock-y.json $OUT/lock-mm.json.bt 2>&1)
+if [ "$r" = True ]; then pass $name; else fail $name "$r"; fi
+
+# lock_lock_filter (-L): the mmap_lock's address (from -l) keeps its rows alone, all of
+# bpftrace's rwsem waits
+name=lock_lock_filter
+addr=$(json "'%x' % [r['address'] for r in j['rows'] if r['type'] == 'rwsem:W'][0]" $OUT/lock-l.json)
+ft $name 0 lock -l -L "$addr" --json -i $OUT/lock-mm.dat > $OUT/lock-L.json 2>&1
+r=$(python3 -c "import sys
+from pct_check import last_json
+from lock_check import bt_maps
+n = bt_maps(sys.argv[2])[0]
+rows = last_json(sys.argv[1])['rows']
+got = {r['type']: r['contended'] for r in rows}
+ok = {'%x' % r['address'] for r in rows} == {sys.argv[3]} and \\
+	got == {t: n[t] for t in ('rwsem:R', 'rwsem:W') if n[t]}
+print(ok or '%s want %s at %s' % (rows, dict(n), sys.argv[3]))" $OUT/lock-L.json $OUT/lock-mm.json.bt "$addr" 2>&1)
 if [ "$r" = True ]; then pass $name; else fail $name "$r"; fi
 
 # lock_bad_usage: perf's keys, types and exclusions: exit 2, one line each
