@@ -28,16 +28,17 @@ if [ ! -d $T/events/lock/contention_begin ]; then
 fi
 before=$(global_state)
 
-# storm NAME OUT MODE ARGS...: (a check NAME of) ftscope lock ARGS on `lockstorm MODE 4 2` with bpftrace's
-# lock.bt on the same run (OUT.bt); ready once a begin fired: a copy of lockstorm by
-# another name (not the traced comm) contends meanwhile
+# storm NAME OUT MODE STACKS ARGS...: (a check NAME of) ftscope lock ARGS on `lockstorm MODE
+# 4 2` with bpftrace's lock.bt (its stacks when STACKS is 1) on the same run (OUT.bt);
+# ready once a begin fired: a copy of lockstorm by another name (not the traced comm)
+# contends meanwhile
 storm() {
-	local name=$1 out=$2 mode=$3 warm
-	shift 3
+	local name=$1 out=$2 mode=$3 stacks=$4 warm
+	shift 4
 	ln -sf "$(realpath $WL/lockstorm)" $OUT/warmstorm
 	$OUT/warmstorm pipe 2 3 > /dev/null &
 	warm=$!
-	if ! bt_start $out.bt "" tests/live/lock.bt lockstorm; then
+	if ! bt_start $out.bt "" tests/live/lock.bt lockstorm $stacks; then
 		wait $warm
 		return 1
 	fi
@@ -48,7 +49,7 @@ storm() {
 
 # lock_counts_per_type, lock_wait_totals, lock_callers, lock_known_rwsem: the mmap
 # storm (rwsem:W of vm_mmap_pgoff and __vm_munmap) against bpftrace
-if storm lock_counts_per_type $OUT/lock-mm.json mmap --json -o $OUT/lock-mm.dat; then
+if storm lock_counts_per_type $OUT/lock-mm.json mmap 1 --json -o $OUT/lock-mm.dat; then
 	check lock_counts_per_type counts $OUT/lock-mm.json.bt $OUT/lock-mm.json
 	check lock_wait_totals totals $OUT/lock-mm.json.bt $OUT/lock-mm.json
 	check lock_callers callers $OUT/lock-mm.json.bt $OUT/lock-mm.json
@@ -60,7 +61,7 @@ fi
 
 # lock_pipe_mutex_counts, lock_known_mutex: the pipe storm (a mutex that spins, then
 # sleeps: its repeated begins counted as bpftrace counts them)
-if storm lock_pipe_mutex_counts $OUT/lock-pipe.json pipe --json; then
+if storm lock_pipe_mutex_counts $OUT/lock-pipe.json pipe 0 --json; then
 	check lock_pipe_mutex_counts counts $OUT/lock-pipe.json.bt $OUT/lock-pipe.json
 	check lock_known_mutex known $OUT/lock-pipe.json.bt $OUT/lock-pipe.json mutex \
 		anon_pipe_write,anon_pipe_read

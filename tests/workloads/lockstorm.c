@@ -4,8 +4,9 @@
  * for SECS seconds. MODE "mmap": each maps one page, touches it and unmaps it, over and
  * over, so that they queue on the process's mmap_lock (an rwsem, taken for writing by
  * mmap and munmap). MODE "pipe": each writes 64 bytes into one pipe that a reader
- * thread drains, so that the writers queue on the pipe's mutex. Prints, at the end,
- * one line: "ops N" - the calls made by all threads.
+ * thread drains, so that the writers queue on the pipe's mutex. The threads start
+ * together once all are made (making one maps and mprotects its stack: the mmap_lock
+ * too). Prints, at the end, one line: "ops N" - the calls made by all threads.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 static volatile int stop;
+static pthread_barrier_t go;
 static int pipefd[2];
 static int use_pipe;
 
@@ -26,6 +28,7 @@ static void *worker(void *arg)
 	long *ops = arg;
 	char buf[64] = { 0 };
 
+	pthread_barrier_wait(&go);
 	while (!stop) {
 		if (use_pipe) {
 			if (write(pipefd[1], buf, sizeof(buf)) < 0)
@@ -71,11 +74,13 @@ int main(int argc, char **argv)
 	secs = (unsigned int)atoi(argv[3]);
 	if (n < 1 || n > 64)
 		return 2;
-	if (use_pipe && (pipe(pipefd) || pthread_create(&r, NULL, reader, NULL)))
+	if (pthread_barrier_init(&go, NULL, n + 1) ||
+	    (use_pipe && (pipe(pipefd) || pthread_create(&r, NULL, reader, NULL))))
 		return 1;
 	for (i = 0; i < n; i++)
 		if (pthread_create(&t[i], NULL, worker, &ops[i]))
 			return 1;
+	pthread_barrier_wait(&go);
 	sleep(secs);
 	stop = 1;
 	for (i = 0; i < n; i++) {
