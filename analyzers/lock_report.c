@@ -49,24 +49,24 @@ int lock_find_sym(void *ctx, uint64_t addr, char type, const char *name, bool mo
 	return 0;
 }
 
+/* in_sym - bsearch's order of address @key against kallsyms symbol @elem (to the next) */
+static int in_sym(const void *key, const void *elem)
+{
+	uint64_t a = *(const uint64_t *)key;
+	const struct ft_sym *s = elem;
+
+	return a < s->addr ? -1 : a - s->addr >= s->size;
+}
+
 /* func_at - the kernel function holding @addr and its start; NULL when none */
 static const char *func_at(const struct ft_ksyms *k, uint64_t addr, uint64_t *start)
 {
-	const struct ft_symtab *st = &k->st;
-	size_t lo = 0, hi = st->n;
+	const struct ft_sym *s = bsearch(&addr, k->st.sym, k->st.n, sizeof(*s), in_sym);
 
-	if (!st->n || addr < st->sym[0].addr)
+	if (!s)
 		return NULL;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (st->sym[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	*start = st->sym[lo].addr;
-	return st->names.buf + st->sym[lo].name;
+	*start = s->addr;
+	return k->st.names.buf + s->name;
 }
 
 /* in_lock_code - is @addr in the locking code (__sched_text, __lock_text)? */
