@@ -226,15 +226,25 @@ static void print_time(FILE *f, uint64_t ns, int w)
 	fprintf(f, "%*llu %s ", w - 3, (unsigned long long)ns, "ns");
 }
 
-/* print_stack - --stack: the row's kernel stack under it, perf -v's layout */
-static void print_stack(struct lock *x, FILE *f, uint32_t id)
+/*
+ * print_stack - --stack: the row's kernel stack under it, perf -v's layout; as JSON
+ * (@j) the array "stack" of its frames, innermost first
+ */
+static void print_stack(struct lock *x, FILE *f, struct ft_json *j, uint32_t id)
 {
 	const char *names[MAX_FRAMES];
 	uint64_t addr[MAX_FRAMES];
 	int i, n = ft_kstack_names(&x->ksyms, &x->kst, id, true, names, addr, MAX_FRAMES);
 
+	if (j)
+		ft_json_arr_begin(j, "stack");
 	for (i = 0; i < n; i++)
-		fprintf(f, "\t\t\t%#llx  %s\n", (unsigned long long)addr[i], names[i]);
+		if (j)
+			ft_json_str(j, NULL, names[i]);
+		else
+			fprintf(f, "\t\t\t%#llx  %s\n", (unsigned long long)addr[i], names[i]);
+	if (j)
+		ft_json_arr_end(j);
 }
 
 /* print_table - perf lock contention's table, with a p99 column after avg wait */
@@ -265,7 +275,7 @@ static void print_table(struct lock *x, FILE *f, uint32_t n)
 		else
 			fprintf(f, "  %10d   %s\n", (int)o->what, o->name);
 		if (x->stacks)
-			print_stack(x, f, o->stack);
+			print_stack(x, f, NULL, o->stack);
 	}
 }
 
@@ -354,6 +364,8 @@ static void json_rows(struct lock *x, struct ft_json *j, uint32_t n)
 		ft_json_u64(j, "min_ns", o->h.min_ns);
 		ft_json_u64(j, "avg_ns", o->h.sum_ns / o->h.count);
 		ft_json_u64(j, "p99_ns", ft_hist_percentile(&o->h, 0.99));
+		if (x->stacks)
+			print_stack(x, NULL, j, o->stack);
 		if (x->dist)
 			ft_hist_json(j, "hist", &o->h, &ft_unit_us);
 		ft_json_obj_end(j);
