@@ -164,8 +164,10 @@ static int parse_addrs(struct lock *x)
 	if (!s)
 		return 0;
 	x->addrs = calloc(64, sizeof(*x->addrs));
-	if (!x->addrs)
+	if (!x->addrs) {
+		ft_err("out of memory");
 		return -1;
+	}
 	for (w = s ? strtok_r(s, ",", &save) : NULL; w; w = strtok_r(NULL, ",", &save)) {
 		if (x->naddrs == 64) {
 			ft_err("-L: at most 64 locks");
@@ -187,7 +189,12 @@ static int parse_addrs(struct lock *x)
 	return 0;
 }
 
-/* lock_init - no task waits yet; the locking code's place in the kernel; -L's locks */
+static void lock_fini(void *priv);
+
+/*
+ * lock_init - no task waits yet; -L's locks. On failure everything is freed (the
+ * pipeline calls fini only after an init that succeeded)
+ */
 static int lock_init(void *priv, const struct ft_env *env)
 {
 	struct lock *x = priv;
@@ -198,9 +205,14 @@ static int lock_init(void *priv, const struct ft_env *env)
 	if (!x->cpu || ft_tab_init(&x->tasks, sizeof(struct lk_task)) ||
 	    ft_intern_init(&x->keys) || ft_intern_init(&x->kst)) {
 		ft_err("out of memory");
+		lock_fini(x);
 		return -1;
 	}
-	return parse_addrs(x);
+	if (parse_addrs(x)) {
+		lock_fini(x);
+		return -1;
+	}
+	return 0;
 }
 
 /* task_key - the table's key of a record's task: its tid, an idle task its CPU's */

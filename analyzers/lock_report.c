@@ -61,7 +61,8 @@ static int in_sym(const void *key, const void *elem)
 /* func_at - the kernel function holding @addr and its start; NULL when none */
 static const char *func_at(const struct ft_ksyms *k, uint64_t addr, uint64_t *start)
 {
-	const struct ft_sym *s = bsearch(&addr, k->st.sym, k->st.n, sizeof(*s), in_sym);
+	const struct ft_sym *s = k->st.n ? bsearch(&addr, k->st.sym, k->st.n, sizeof(*s), in_sym)
+					 : NULL;
 
 	if (!s)
 		return NULL;
