@@ -20,6 +20,7 @@
 	X(hardirqs)	\
 	X(softirqs)	\
 	X(biolatency)	\
+	X(lock)		\
 	X(hist)
 
 #define DECLARE(name)	extern const struct ft_analyzer ft_##name;

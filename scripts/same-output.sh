@@ -136,6 +136,14 @@ hist -e syscalls:sys_enter_getppid --key kstack,ustack -f
 hist -e syscalls:sys_enter_getppid --key comm,ustack --json
 hist -e sched:sched_wakeup --key kstack --top 5
 report runqlat wakeup latency --json
+lock
+lock --json
+lock -l --json
+lock --threads
+lock --stack -E 3
+lock --dist -E 2 -k contended
+lock -Y rwsem,mutex 1
+lock --prometheus-file @prom --heatmap @svg
 EOF
 }
 

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lock's pairing, from hand-built lock:contention_begin/end records with times known to
+ * the nanosecond: waits per task (a waiter that migrates), a mutex's repeated begin,
+ * nested waits, ends without their begin, waits open at the end or under way at a
+ * loss, a wait's kernel stack after an interrupt's record and stack, and the types of
+ * the begin's flags.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analyzers/analyzer.h"
+#include "events/decode.h"
+#include "tests/unit/harness.h"
+
+extern const struct ft_analyzer ft_lock;
+
+static const char *const formats[] = {
+	"name: contention_begin\nID: 408\nformat:\n" UT_COMMON
+	"\tfield:void * lock_addr;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned int flags;\toffset:16;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%p (flags=%x)\", REC->lock_addr, REC->flags\n",
+	"name: contention_end\nID: 407\nformat:\n" UT_COMMON
+	"\tfield:void * lock_addr;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:int ret;\toffset:16;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"%p (ret=%d)\", REC->lock_addr, REC->ret\n",
+};
+
+enum { BEGIN = 408, END = 407, LOST = -1, KSTACK = -2 };
+
+/* One record: event, CPU, time, task, lock address, flags (a stack: its one address). */
+struct rec {
+	int		id, cpu;
+	uint64_t	ts;
+	int		tid;
+	uint64_t	addr;
+	unsigned int	flags;
+};
+
+/* start - lock with option @opt (0: none), its tracepoints resolved */
+static void start(struct ut_run *r, int opt)
+{
+	ut_start(r, &ft_lock);
+	if (opt)
+		ut_opt(r, opt, NULL);
+	ut_check(r);
+	ut_formats(r, "lock", formats, 2);
+	ut_init(r);
+}
+
+/* feed - the records, as the pipeline delivers them */
+static void feed(struct ut_run *r, const struct rec *recs, int n)
+{
+	unsigned char b[24];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct rec *p = &recs[i];
+		struct ft_event ev = { .ts = p->ts, .cpu = p->cpu, .type = FT_EV_TP, .id = p->id,
+				       .common_pid = p->tid, .data = b, .size = 20 };
+		uint16_t type = p->id;
+
+		if (p->id == LOST) {
+			ev = (struct ft_event){ .ts = p->ts, .cpu = p->cpu, .type = FT_EV_LOST,
+						.id = -1, .lost = 1 };
+		} else if (p->id == KSTACK) {
+			ev = (struct ft_event){ .ts = p->ts, .cpu = p->cpu, .type = FT_EV_KSTACK,
+						.id = -1, .common_pid = p->tid };
+			ev.stack = (struct ft_stack){ .n = 1, .word = 8,
+						      .ip = (const unsigned char *)&p->addr };
+		} else {
+			memset(b, 0, sizeof(b));
+			memcpy(b, &type, 2);
+			memcpy(b + 4, &p->tid, 4);
+			memcpy(b + 8, &p->addr, 8);
+			memcpy(b + 16, &p->flags, 4);
+		}
+		r->a->event(r->priv, &ev);
+	}
+}
+
+/* has - the report holds @s */
+static void has(struct ut_run *r, const char *s)
+{
+	if (!strstr(r->text, s))
+		fail_msg("no '%s' in: %s", s, r->text);
+}
+
+enum { OPT_THREADS = 0x100 };
+
+/*
+ * test_lock_per_task - two tasks wait for one rwsem and wake on each other's CPU: each
+ * wait is its task's (keyed by CPU they would be 1500 and 2500 ns, or unpaired)
+ */
+static void test_lock_per_task(void **state)
+{
+	static const struct rec recs[] = {
+		{ BEGIN, 0, 1000, 10, 0xa000, 4 },
+		{ BEGIN, 1, 1500, 11, 0xa000, 4 },
+		{ END, 1, 3000, 10, 0xa000, 0 },
+		{ END, 0, 4500, 11, 0xa000, 0 },
+	};
+	struct ut_run r;
+
+	start(&r, 'l');
+	feed(&r, recs, 4);
+	ut_report(&r, true);
+	has(&r, "\"rows\":[{\"type\":\"rwsem:W\",\"address\":40960,\"symbol\":\"\","
+		"\"contended\":2,\"total_ns\":5000,\"max_ns\":3000,\"min_ns\":2000,"
+		"\"avg_ns\":2500,");
+	has(&r, "\"unpaired_ends\":0,\"open_at_end\":0,");
+	ut_finish(&r);
+}
+
+/*
+ * test_lock_mutex_nested - a mutex spins (flags 33), then sleeps (32): one wait from the
+ * first begin; a spinlock waited for inside it (its wait_lock) is a wait of its own
+ */
+static void test_lock_mutex_nested(void **state)
+{
+	static const struct rec recs[] = {
+		{ BEGIN, 0, 1000, 10, 0xb000, 33 },
+		{ BEGIN, 0, 2000, 10, 0xb000, 32 },
+		{ BEGIN, 0, 2100, 10, 0xb100, 1 },
+		{ END, 0, 2200, 10, 0xb100, 0 },
+		{ END, 1, 6000, 10, 0xb000, 0 },
+	};
+	struct ut_run r;
+
+	start(&r, 'l');
+	feed(&r, recs, 5);
+	ut_report(&r, true);
+	has(&r, "{\"type\":\"mutex\",\"address\":45056,\"symbol\":\"\",\"contended\":1,"
+		"\"total_ns\":5000,");
+	has(&r, "{\"type\":\"spinlock\",\"address\":45312,\"symbol\":\"\",\"contended\":1,"
+		"\"total_ns\":100,");
+	has(&r, "\"repeated_begins\":1,");
+	ut_finish(&r);
+}
+
+/*
+ * test_lock_not_timed - an end without its begin, a wait open at the end, a wait under
+ * way when events were lost (its end comes later): counted, none timed
+ */
+static void test_lock_not_timed(void **state)
+{
+	static const struct rec recs[] = {
+		{ END, 0, 500, 12, 0xc000, 0 },
+		{ BEGIN, 0, 1000, 10, 0xc100, 2 },
+		{ LOST, 1, 1500, 0, 0, 0 },
+		{ END, 0, 2000, 10, 0xc100, 0 },
+		{ BEGIN, 1, 3000, 11, 0xc200, 2 },
+	};
+	struct ut_run r;
+
+	start(&r, OPT_THREADS);
+	feed(&r, recs, 5);
+	ut_report(&r, true);
+	has(&r, "\"unpaired_ends\":1,\"open_at_end\":1,\"dropped_after_loss\":1,");
+	has(&r, "\"rows\":[]");
+	ut_report(&r, false);
+	has(&r, "lock: 1 ends without their begin");
+	has(&r, "lock: 1 waits still under way at the end: not timed");
+	has(&r, "lock: 1 waits under way when events were lost: not timed");
+	ut_finish(&r);
+}
+
+/*
+ * test_lock_stack_after_irq - an interrupt's begin and stack come between a begin and
+ * its stack: each wait gets its own stack (no kallsyms: both callers are named
+ * "[unknown]"; the one without a stack would be "Unknown")
+ */
+static void test_lock_stack_after_irq(void **state)
+{
+	static const struct rec recs[] = {
+		{ BEGIN, 0, 1000, 10, 0xd000, 4 },
+		{ BEGIN, 0, 1100, 10, 0xd100, 1 },
+		{ KSTACK, 0, 1100, 10, 0xffffffff81000100ULL, 0 },
+		{ KSTACK, 0, 1000, 10, 0xffffffff81000200ULL, 0 },
+		{ END, 0, 1200, 10, 0xd100, 0 },
+		{ KSTACK, 0, 1200, 10, 0xffffffff81000300ULL, 0 },
+		{ END, 0, 5000, 10, 0xd000, 0 },
+	};
+	struct ut_run r;
+
+	start(&r, 0);
+	feed(&r, recs, 7);
+	ut_report(&r, true);
+	has(&r, "\"without_stack\":0");
+	if (strstr(r.text, "Unknown"))
+		fail_msg("a wait lost its stack: %s", r.text);
+	ut_finish(&r);
+}
+
+/* test_lock_types - the begin's flags named as perf names them */
+static void test_lock_types(void **state)
+{
+	static const unsigned int flags[] = { 0, 1, 2, 3, 4, 5, 8, 18, 32, 33, 7 };
+	static const char *const names[] = { "semaphore", "spinlock", "rwsem:R", "rwlock:R",
+					     "rwsem:W", "rwlock:W", "rt-mutex", "pcpu-sem:R",
+					     "mutex", "mutex", "unknown" };
+	struct rec recs[22];
+	char want[64];
+	struct ut_run r;
+	int i;
+
+	for (i = 0; i < 11; i++) {
+		recs[2 * i] = (struct rec){ BEGIN, 0, 1000 + 10 * i, 10, 0xe000 + 16 * i, flags[i] };
+		recs[2 * i + 1] = (struct rec){ END, 0, 1005 + 10 * i, 10, 0xe000 + 16 * i, 0 };
+	}
+	start(&r, 'l');
+	feed(&r, recs, 22);
+	ut_report(&r, true);
+	for (i = 0; i < 11; i++) {
+		snprintf(want, sizeof(want), "{\"type\":\"%s\",\"address\":%d,", names[i],
+			 0xe000 + 16 * i);
+		has(&r, want);
+	}
+	ut_finish(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lock_per_task),
+		cmocka_unit_test(test_lock_mutex_nested),
+		cmocka_unit_test(test_lock_not_timed),
+		cmocka_unit_test(test_lock_stack_after_irq),
+		cmocka_unit_test(test_lock_types),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
