@@ -74,28 +74,22 @@ static int max_end(const struct ft_field *f, int n)
 static inline long long ft_num(const void *data, struct ft_field f)
 {
 	const unsigned char *p = (const unsigned char *)data + f.off;
+	uint16_t v16;
+	uint32_t v32;
+	int64_t v64;
 
 	switch (f.size) {
 	case 1:
 		return f.is_signed ? (long long)*(const int8_t *)p : (long long)*p;
-	case 2: {
-		uint16_t v;
-
-		memcpy(&v, p, 2);
-		return f.is_signed ? (long long)(int16_t)v : (long long)v;
-	}
-	case 4: {
-		uint32_t v;
-
-		memcpy(&v, p, 4);
-		return f.is_signed ? (long long)(int32_t)v : (long long)v;
-	}
-	case 8: {
-		int64_t v;
-
-		memcpy(&v, p, 8);
-		return v;
-	}
+	case 2:
+		memcpy(&v16, p, 2);
+		return f.is_signed ? (long long)(int16_t)v16 : (long long)v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return f.is_signed ? (long long)(int32_t)v32 : (long long)v32;
+	case 8:
+		memcpy(&v64, p, 8);
+		return v64;
 	}
 	return 0;
 }
@@ -561,24 +555,6 @@ static inline bool decode_wake(const struct ft_wake_fmt *w, const void *data, in
 	return true;
 }
 
-/* decode_fork - a sched_process_fork record; false when too short */
-static bool decode_fork(const struct ft_fork_fmt *f, const void *data, int size,
-			struct ft_event *ev)
-{
-	if (size < f->min_size)
-		return false;
-	ev->fork.parent_pid = (int)ft_num(data, f->parent_pid);
-	ev->fork.child_pid = (int)ft_num(data, f->child_pid);
-	if (f->child_comm.off < 0)
-		ev->fork.child_comm = "";
-	else if (f->child_comm_loc)
-		ev->fork.child_comm = size < field_end(f->child_comm) ? "" :
-				      loc_str(data, size, f->child_comm);
-	else
-		ev->fork.child_comm = (const char *)data + f->child_comm.off;
-	return true;
-}
-
 /* decode_body - the fields of a record of type ev->type; false when too short */
 static inline bool decode_body(const struct ft_decoder *d, unsigned int id, const void *data,
 			       int size, struct ft_event *ev)
@@ -597,7 +573,18 @@ static inline bool decode_body(const struct ft_decoder *d, unsigned int id, cons
 	case FT_EV_WAKEUP_NEW:
 		return decode_wake(&d->wk[ev->type - FT_EV_WAKING], data, size, ev);
 	case FT_EV_FORK:
-		return decode_fork(&d->fork, data, size, ev);
+		if (size < d->fork.min_size)
+			return false;
+		ev->fork.parent_pid = (int)ft_num(data, d->fork.parent_pid);
+		ev->fork.child_pid = (int)ft_num(data, d->fork.child_pid);
+		if (d->fork.child_comm.off < 0)
+			ev->fork.child_comm = "";
+		else if (d->fork.child_comm_loc)
+			ev->fork.child_comm = size < field_end(d->fork.child_comm) ? "" :
+					      loc_str(data, size, d->fork.child_comm);
+		else
+			ev->fork.child_comm = (const char *)data + d->fork.child_comm.off;
+		return true;
 	case FT_EV_NEWTASK:
 		if (size < d->newtask.min_size)
 			return false;
