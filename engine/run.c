@@ -57,11 +57,7 @@ static int probes_of_file(struct pipeline *p, struct ft_source *src, struct tep_
 	return ret;
 }
 
-/*
- * open_file - the file's source, its perf samples and its event formats (every type
- * it holds), with those of -i's probes and the declared tracepoints; 0 or -1 after an
- * error line
- */
+/* open_file - the file, its samples, its formats (probes, tracepoints); 0 or -1 after an error */
 static int open_file(struct pipeline *p, struct ft_source *src, struct tep_handle **tep,
 		     struct ft_page_fmt *pf)
 {
@@ -85,10 +81,7 @@ static int open_file(struct pipeline *p, struct ft_source *src, struct tep_handl
 	return ft_tps_formats(p->tps, *tep, ft_source_format_read, src, FT_TEP_UNTRUSTED);
 }
 
-/*
- * file_tasks - which tasks and CPUs the file recorded (its pid filter, its -C) and
- * which -p/-t show; 0 or -1 after an error line
- */
+/* file_tasks - the tasks and CPUs the file recorded, those -p/-t show; 0 or -1 after an error */
 static int file_tasks(struct pipeline *p, struct ft_source *src)
 {
 	if (ft_imap_init(&p->traced, 64))
@@ -112,10 +105,7 @@ static int file_tasks(struct pipeline *p, struct ft_source *src)
 	return 0;
 }
 
-/*
- * file_env - what the analyzers learn of the machine from the file: its clock, its
- * processes' maps, names and threads. Returns the kallsyms fd (-1: none).
- */
+/* file_env - the file's clock, maps, names and threads for the analyzers; the kallsyms fd or -1 */
 static int file_env(struct pipeline *p, struct ft_source *src)
 {
 	int ksyms_fd = -1;
@@ -134,10 +124,7 @@ static int file_env(struct pipeline *p, struct ft_source *src)
 	return ksyms_fd;
 }
 
-/*
- * run_offline - analyze a trace.dat or a capture directory in one pass: open_file,
- * file_tasks, file_env, then the pipeline streams every CPU's pages through the merge
- */
+/* run_offline - analyze a trace.dat or a capture directory in one pass */
 static int run_offline(struct pipeline *p)
 {
 	struct tep_handle *tep = NULL;

@@ -2,11 +2,11 @@
 /*
  * Latency heat maps (output/heatmap.h): the columns, then their SVG (below). Each
  * emission of the analyzer's series is summed into one log2 histogram (the first
- * metric's series only); with what earlier intervals held before their reset (base), it
- * is the cumulative count per row at the emission's time. A column is the cumulative count at its end less
- * that at its start (obase, kept for the column still open). A value is attributed
- * to the time of the record that completes it: records come in time order, and a
- * take at trace time ts sees every record before ts.
+ * metric's series only); with what earlier intervals held before their reset (base),
+ * it is the cumulative count per row at the emission's time. A column is the
+ * cumulative count at its end less that at its start (obase, kept for the column
+ * still open). A value is attributed to the time of the record that completes it:
+ * records come in time order, and a take at trace time ts sees every record before ts.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -250,8 +250,9 @@ int ft_heatmap_write(struct ft_heatmap *h)
  * The SVG. Time across (seconds from the map's start), the log2 rows up from the
  * lowest to the highest that holds a value, each cell a <rect class="cell"> coloured
  * by its count on a sequential scale (white: none) with its numbers in data
- * attributes and a <title>; under each column a <rect class="col">. A small script shows a cell's details on hover and zooms in
- * time on a click (Reset Zoom, or Escape, shows the whole run).
+ * attributes and a <title>; under each column a <rect class="col">. A small script
+ * shows a cell's details on hover and zooms in time on a click (Reset Zoom, or
+ * Escape, shows the whole run).
  */
 #define WIDTH		1200
 #define LEFT		130	/* row labels */

@@ -436,11 +436,7 @@ static struct ft_blob cpu_stats_blob(struct tracefs_instance *inst, int cpu)
 	return b;
 }
 
-/*
- * run_meta - what the run adds to the file: the formats of its events, each CPU's
- * stats (and its pages' events counted), the processes' maps, the threads, the
- * samples and @tool. 0, or -1 with errno ENOMEM.
- */
+/* run_meta - the run's formats, CPU stats (events counted), maps, threads, samples, @tool */
 static int run_meta(struct ft_capture *c, const char *tool, struct ft_tdat_meta *m)
 {
 	struct ft_session *s = c->s;
@@ -476,11 +472,7 @@ static int run_meta(struct ft_capture *c, const char *tool, struct ft_tdat_meta 
 	return 0;
 }
 
-/*
- * system_meta - what the kernel says of itself: the page and record headers the
- * session parsed, kallsyms, printk formats, saved comms, the clock and uname.
- * 0, or -1 with errno ENOENT without the headers.
- */
+/* system_meta - the kernel's headers, kallsyms, printk formats, comms, clock, uname */
 static int system_meta(struct ft_session *s, struct ft_tdat_meta *m)
 {
 	char *uname_text = NULL;
