@@ -128,7 +128,7 @@ $(GEN)syscall_names.h:
 		's/^#define __NR_\([a-z0-9_]*\) \([0-9]*\)$$/\t[\2] = "\1",/p' | sort -t[ -k2 -n > $@
 	@test -s $@ || { echo "$@: no __NR_ names in <asm/unistd.h>" >&2; rm -f $@; exit 1; }
 
-$(O)events/tp_names.o $(FUZZ_O)events/tp_names.o: $(GEN)syscall_names.h
+$(O)events/tp.o $(FUZZ_O)events/tp.o: $(GEN)syscall_names.h
 
 $(O)tests/unit/test_%: tests/unit/test_%.c $(O)libftscope.a $(INJECT_STAMP)
 	@mkdir -p $(@D)

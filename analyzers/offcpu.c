@@ -462,12 +462,9 @@ static void offcpu_report(void *priv, struct ft_report *r)
 void offcpu_track_fini(struct offcpu *o)
 {
 	offcpu_perf_fini(o);
-	free(o->pend);
-	free(o->pend_waker);
-	free(o->sum);
-	o->pend = NULL;
-	o->pend_waker = NULL;
-	o->sum = NULL;
+	FT_FREE(o->pend);
+	FT_FREE(o->pend_waker);
+	FT_FREE(o->sum);
 	ft_tab_fini(&o->tasks);
 	ft_intern_fini(&o->kst);
 	ft_intern_fini(&o->ust);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/footer.h"
+#include "lib/util.h"
 #include "output/json.h"
 #include "tracer/capture.h"
 
@@ -33,8 +34,7 @@ int ft_footer_init(struct ft_footer *ft, int ncpus)
 /* ft_footer_fini - free the arrays */
 void ft_footer_fini(struct ft_footer *ft)
 {
-	free(ft->mem);
-	ft->mem = NULL;
+	FT_FREE(ft->mem);
 }
 
 /* counts_sub - @d = @a - @b, field by field */

@@ -57,6 +57,73 @@ static int probes_of_file(struct pipeline *p, struct ft_source *src, struct tep_
 	return ret;
 }
 
+/* open_file - the file, its samples, its formats (probes, tracepoints); 0 or -1 after an error */
+static int open_file(struct pipeline *p, struct ft_source *src, struct tep_handle **tep,
+		     struct ft_page_fmt *pf)
+{
+	if (ft_source_open(src, p->o->input, p->o->instance))
+		return -1;
+	if (ft_samples_of_file(&p->sm, src, p->o->input, p->run->name))
+		return -1;
+	/*
+	 * Every event type the file holds, not only the analyzer's: the switch-chain
+	 * repair then sees the same records whichever analyzers read the file (alone or
+	 * several in a report), and the file's own events are no dearer to walk.
+	 */
+	*tep = ft_tep_load(ft_source_format_read, src, FT_ALL_TYPES, pf, FT_TEP_UNTRUSTED);
+	if (!*tep) {
+		ft_err("%s: cannot parse its event formats: %s", p->o->input,
+		       strerror(errno ? errno : EINVAL));
+		return -1;
+	}
+	if (p->probes && probes_of_file(p, src, *tep))
+		return -1;
+	return ft_tps_formats(p->tps, *tep, ft_source_format_read, src, FT_TEP_UNTRUSTED);
+}
+
+/* file_tasks - the tasks and CPUs the file recorded, those -p/-t show; 0 or -1 after an error */
+static int file_tasks(struct pipeline *p, struct ft_source *src)
+{
+	if (ft_imap_init(&p->traced, 64))
+		return -1;
+	if (ft_source_filter(src, &p->filtered, &p->follow, &p->traced)) {
+		ft_err("%s: its pid filter is damaged", p->o->input);
+		return -1;
+	}
+	/* the -C a live run recorded with (every CPU's pages when it followed forks),
+	   unless -i has its own */
+	if (!p->o->cpu_on && ft_source_cpus(src, &p->o->cpu_on)) {
+		ft_err("%s: its CPU list is damaged", p->o->input);
+		return -1;
+	}
+	if (p->o->cpu_on)
+		p->o->ncpus = FT_FILE_MAX_CPUS;
+	if (show_filter(p)) {
+		ft_err("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* file_env - the file's clock, maps, names and threads for the analyzers; the kallsyms fd or -1 */
+static int file_env(struct pipeline *p, struct ft_source *src)
+{
+	int ksyms_fd = -1;
+
+	/* only analyzers with kernel stacks name kernel addresses */
+	if (((p->need | p->want) & FT_NEED(FT_EV_KSTACK)) || p->sm.req)
+		ksyms_fd = ft_source_kallsyms(src, p->kallsyms, sizeof(p->kallsyms));
+	snprintf(p->env.clock, sizeof(p->env.clock), "mono");	/* a capture directory's */
+	if (src->is_tdat) {
+		ft_tdat_clock(&src->tdat, p->env.clock, sizeof(p->env.clock));
+		p->env.procmaps = src->tdat.procmaps;
+		p->env.nprocmaps = src->tdat.nprocmaps;
+		p->env.cmdlines = &src->tdat.cmdlines;
+		p->env.tgids = src->tdat.tgids.len ? &src->tdat.tgids : NULL;
+	}
+	return ksyms_fd;
+}
+
 /* run_offline - analyze a trace.dat or a capture directory in one pass */
 static int run_offline(struct pipeline *p)
 {
@@ -66,58 +133,15 @@ static int run_offline(struct pipeline *p)
 	struct ft_source src;
 	int ret = FT_EXIT_ERR, ksyms_fd = -1;
 
-	if (ft_source_open(&src, p->o->input, p->o->instance))
-		goto out_src;
-	if (ft_samples_of_file(&p->sm, &src, p->o->input, p->run->name))
-		goto out_src;
-	/*
-	 * Every event type the file holds, not only the analyzer's: the switch-chain
-	 * repair then sees the same records whichever analyzers read the file (alone or
-	 * several in a report), and the file's own events are no dearer to walk.
-	 */
-	tep = ft_tep_load(ft_source_format_read, &src, FT_ALL_TYPES, &pf, FT_TEP_UNTRUSTED);
-	if (!tep) {
-		ft_err("%s: cannot parse its event formats: %s", p->o->input,
-		       strerror(errno ? errno : EINVAL));
-		goto out_src;
-	}
-	if (p->probes && probes_of_file(p, &src, tep))
-		goto out_src;
-	if (ft_tps_formats(p->tps, tep, ft_source_format_read, &src, FT_TEP_UNTRUSTED))
+	if (open_file(p, &src, &tep, &pf))
 		goto out_src;
 	if (ft_merge_init(&m, &pf, src.ncpus, ft_pipe_raws, p)) {
 		ft_err("out of memory");
 		goto out_src;
 	}
-	if (ft_imap_init(&p->traced, 64))
+	if (file_tasks(p, &src))
 		goto out_pipe;
-	if (ft_source_filter(&src, &p->filtered, &p->follow, &p->traced)) {
-		ft_err("%s: its pid filter is damaged", p->o->input);
-		goto out_pipe;
-	}
-	/* the -C a live run recorded with (every CPU's pages when it followed forks),
-	   unless -i has its own */
-	if (!p->o->cpu_on && ft_source_cpus(&src, &p->o->cpu_on)) {
-		ft_err("%s: its CPU list is damaged", p->o->input);
-		goto out_pipe;
-	}
-	if (p->o->cpu_on)
-		p->o->ncpus = FT_FILE_MAX_CPUS;
-	if (show_filter(p)) {
-		ft_err("out of memory");
-		goto out_pipe;
-	}
-	/* only analyzers with kernel stacks name kernel addresses */
-	if (((p->need | p->want) & FT_NEED(FT_EV_KSTACK)) || p->sm.req)
-		ksyms_fd = ft_source_kallsyms(&src, p->kallsyms, sizeof(p->kallsyms));
-	snprintf(p->env.clock, sizeof(p->env.clock), "mono");	/* a capture directory's */
-	if (src.is_tdat) {
-		ft_tdat_clock(&src.tdat, p->env.clock, sizeof(p->env.clock));
-		p->env.procmaps = src.tdat.procmaps;
-		p->env.nprocmaps = src.tdat.nprocmaps;
-		p->env.cmdlines = &src.tdat.cmdlines;
-		p->env.tgids = src.tdat.tgids.len ? &src.tdat.tgids : NULL;
-	}
+	ksyms_fd = file_env(p, &src);
 	if (ft_pipe_init(p, tep, src.ncpus, false))
 		goto out_an;	/* the analyzers that began end there */
 	/* samples first: an analyzer matching them to records (offcpu --stacks perf)

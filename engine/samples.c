@@ -281,7 +281,6 @@ void ft_samples_fini(struct ft_samples *sm)
 {
 	ft_unwinder_damaged(sm->sampler.unw, say_damaged, NULL);
 	ft_sampler_close(&sm->sampler);
-	free(sm->keep);
-	sm->keep = NULL;
+	FT_FREE(sm->keep);
 	ft_tab_fini(&sm->names);
 }

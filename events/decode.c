@@ -11,6 +11,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "events/decode.h"
+#include "lib/util.h"
 
 const struct ft_event_def ft_event_defs[FT_EV_NTYPES] = {
 	[FT_EV_SWITCH]		= { "sched", "sched_switch" },
@@ -73,28 +74,22 @@ static int max_end(const struct ft_field *f, int n)
 static inline long long ft_num(const void *data, struct ft_field f)
 {
 	const unsigned char *p = (const unsigned char *)data + f.off;
+	uint16_t v16;
+	uint32_t v32;
+	int64_t v64;
 
 	switch (f.size) {
 	case 1:
 		return f.is_signed ? (long long)*(const int8_t *)p : (long long)*p;
-	case 2: {
-		uint16_t v;
-
-		memcpy(&v, p, 2);
-		return f.is_signed ? (long long)(int16_t)v : (long long)v;
-	}
-	case 4: {
-		uint32_t v;
-
-		memcpy(&v, p, 4);
-		return f.is_signed ? (long long)(int32_t)v : (long long)v;
-	}
-	case 8: {
-		int64_t v;
-
-		memcpy(&v, p, 8);
-		return v;
-	}
+	case 2:
+		memcpy(&v16, p, 2);
+		return f.is_signed ? (long long)(int16_t)v16 : (long long)v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return f.is_signed ? (long long)(int32_t)v32 : (long long)v32;
+	case 8:
+		memcpy(&v64, p, 8);
+		return v64;
 	}
 	return 0;
 }
@@ -199,6 +194,89 @@ static void decode_stack(const struct ft_stack_fmt *k, const void *data, int siz
 	s->n = i;
 }
 
+/* switch_fmt - resolve sched_switch; false without its pids */
+static bool switch_fmt(struct ft_switch_fmt *s, struct tep_event *ev)
+{
+	s->prev_comm = comm_of(ev, "prev_comm");
+	s->prev_pid = field_of(ev, "prev_pid");
+	s->prev_prio = field_of(ev, "prev_prio");
+	s->prev_state = field_of(ev, "prev_state");
+	s->next_comm = comm_of(ev, "next_comm");
+	s->next_pid = field_of(ev, "next_pid");
+	s->next_prio = field_of(ev, "next_prio");
+	s->min_size = max_end(&s->prev_comm, 7);
+	s->common = s->prev_comm.off >= 0 && s->next_comm.off >= 0 && is_int(s->prev_pid, 4) &&
+		    is_int(s->next_pid, 4) && is_int(s->prev_prio, 4) && is_int(s->next_prio, 4) &&
+		    is_int(s->prev_state, 8);
+	return s->prev_pid.off >= 0 && s->next_pid.off >= 0;
+}
+
+/* type_fmt - resolve the fields of our type @t, event @ev; false when it cannot be decoded */
+static bool type_fmt(struct ft_decoder *d, struct tep_event *ev, enum ft_ev_type t)
+{
+	switch (t) {
+	case FT_EV_SWITCH:
+		return switch_fmt(&d->sw, ev);
+	case FT_EV_WAKING:
+	case FT_EV_WAKEUP:
+	case FT_EV_WAKEUP_NEW:
+		wake_fmt(&d->wk[t - FT_EV_WAKING], ev);
+		return d->wk[t - FT_EV_WAKING].pid.off >= 0;
+	case FT_EV_FORK:
+		d->fork.parent_pid = field_of(ev, "parent_pid");
+		d->fork.child_pid = field_of(ev, "child_pid");
+		d->fork.child_comm = comm_of(ev, "child_comm");
+		fork_comm_loc(d, ev);
+		d->fork.min_size = max_end(&d->fork.parent_pid, 3);
+		return true;
+	case FT_EV_MIGRATE:
+		d->mig.pid = field_of(ev, "pid");
+		d->mig.orig_cpu = field_of(ev, "orig_cpu");
+		d->mig.dest_cpu = field_of(ev, "dest_cpu");
+		d->mig.min_size = max_end(&d->mig.pid, 3);
+		return d->mig.pid.off >= 0 && d->mig.orig_cpu.off >= 0 && d->mig.dest_cpu.off >= 0;
+	case FT_EV_NEWTASK:
+		d->newtask.pid = field_of(ev, "pid");
+		d->newtask.comm = comm_of(ev, "comm");
+		d->newtask.clone_flags = field_of(ev, "clone_flags");
+		d->newtask.min_size = max_end(&d->newtask.pid, 3);
+		return d->newtask.pid.off >= 0 && d->newtask.clone_flags.off >= 0;
+	case FT_EV_KSTACK:
+	case FT_EV_USTACK:
+		return stack_fmt(&d->stk[t - FT_EV_KSTACK], ev);
+	default:
+		return true;
+	}
+}
+
+/* common_of - take the common fields from @ev unless known already */
+static void common_of(struct ft_decoder *d, struct tep_event *ev)
+{
+	if (d->common_type.off >= 0 && d->common_type.size)
+		return;
+	d->common_type = field_of(ev, "common_type");
+	d->common_pid = field_of(ev, "common_pid");
+}
+
+/* common_fmt - the record header every event shares; -1 (EINVAL) when no event has one */
+static int common_fmt(struct ft_decoder *d, struct tep_handle *tep, int n)
+{
+	int i;
+
+	/* a trace of probes alone: the common fields of any event will do */
+	for (i = 0; i < n; i++)
+		common_of(d, tep_get_event(tep, i));
+	if (d->common_type.off < 0 || !d->common_type.size) {
+		errno = EINVAL;
+		return -1;
+	}
+	d->common_end = field_end(d->common_type) > field_end(d->common_pid) ?
+			field_end(d->common_type) : field_end(d->common_pid);
+	d->common_std = d->common_type.off >= 0 && d->common_type.size == 2 &&
+			!d->common_type.is_signed && is_int(d->common_pid, 4);
+	return 0;
+}
+
 /**
  * ft_decoder_init - resolve every field the typed records need from @tep
  * Events the tep lacks are simply not decoded. Returns 0 or -1 (ENOMEM, EINVAL).
@@ -222,80 +300,15 @@ int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep)
 		ev = tep_find_event_by_name(tep, ft_event_defs[i].system, ft_event_defs[i].name);
 		if (!ev)
 			continue;
-		if (d->common_type.off < 0 || !d->common_type.size) {
-			d->common_type = field_of(ev, "common_type");
-			d->common_pid = field_of(ev, "common_pid");
-		}
+		common_of(d, ev);
 		map_type(d, ev, i);
-		switch (i) {
-		case FT_EV_SWITCH:
-			d->sw.prev_comm = comm_of(ev, "prev_comm");
-			d->sw.prev_pid = field_of(ev, "prev_pid");
-			d->sw.prev_prio = field_of(ev, "prev_prio");
-			d->sw.prev_state = field_of(ev, "prev_state");
-			d->sw.next_comm = comm_of(ev, "next_comm");
-			d->sw.next_pid = field_of(ev, "next_pid");
-			d->sw.next_prio = field_of(ev, "next_prio");
-			d->sw.min_size = max_end(&d->sw.prev_comm, 7);
-			d->sw.common = d->sw.prev_comm.off >= 0 && d->sw.next_comm.off >= 0 &&
-				       is_int(d->sw.prev_pid, 4) && is_int(d->sw.next_pid, 4) &&
-				       is_int(d->sw.prev_prio, 4) && is_int(d->sw.next_prio, 4) &&
-				       is_int(d->sw.prev_state, 8);
-			if (d->sw.prev_pid.off < 0 || d->sw.next_pid.off < 0)
-				d->have &= ~FT_NEED(i);
-			break;
-		case FT_EV_WAKING:
-		case FT_EV_WAKEUP:
-		case FT_EV_WAKEUP_NEW:
-			wake_fmt(&d->wk[i - FT_EV_WAKING], ev);
-			if (d->wk[i - FT_EV_WAKING].pid.off < 0)
-				d->have &= ~FT_NEED(i);
-			break;
-		case FT_EV_FORK:
-			d->fork.parent_pid = field_of(ev, "parent_pid");
-			d->fork.child_pid = field_of(ev, "child_pid");
-			d->fork.child_comm = comm_of(ev, "child_comm");
-			fork_comm_loc(d, ev);
-			d->fork.min_size = max_end(&d->fork.parent_pid, 3);
-			break;
-		case FT_EV_MIGRATE:
-			d->mig.pid = field_of(ev, "pid");
-			d->mig.orig_cpu = field_of(ev, "orig_cpu");
-			d->mig.dest_cpu = field_of(ev, "dest_cpu");
-			d->mig.min_size = max_end(&d->mig.pid, 3);
-			if (d->mig.pid.off < 0 || d->mig.orig_cpu.off < 0 || d->mig.dest_cpu.off < 0)
-				d->have &= ~FT_NEED(i);
-			break;
-		case FT_EV_NEWTASK:
-			d->newtask.pid = field_of(ev, "pid");
-			d->newtask.comm = comm_of(ev, "comm");
-			d->newtask.clone_flags = field_of(ev, "clone_flags");
-			d->newtask.min_size = max_end(&d->newtask.pid, 3);
-			if (d->newtask.pid.off < 0 || d->newtask.clone_flags.off < 0)
-				d->have &= ~FT_NEED(i);
-			break;
-		case FT_EV_KSTACK:
-		case FT_EV_USTACK:
-			if (!stack_fmt(&d->stk[i - FT_EV_KSTACK], ev))
-				d->have &= ~FT_NEED(i);
-			break;
-		}
+		if (!type_fmt(d, ev, i))
+			d->have &= ~FT_NEED(i);
 	}
-	/* a trace of probes alone: the common fields of any event will do */
-	for (i = 0; i < n && (d->common_type.off < 0 || !d->common_type.size); i++) {
-		ev = tep_get_event(tep, i);
-		d->common_type = field_of(ev, "common_type");
-		d->common_pid = field_of(ev, "common_pid");
-	}
-	if (d->common_type.off < 0 || !d->common_type.size) {
+	if (common_fmt(d, tep, n)) {
 		ft_decoder_fini(d);
-		errno = EINVAL;
 		return -1;
 	}
-	d->common_end = field_end(d->common_type) > field_end(d->common_pid) ?
-			field_end(d->common_type) : field_end(d->common_pid);
-	d->common_std = d->common_type.off >= 0 && d->common_type.size == 2 &&
-			!d->common_type.is_signed && is_int(d->common_pid, 4);
 	if (d->have & FT_NEED(FT_EV_SWITCH))
 		ft_states_from_print_fmt(&d->states, tep);
 	return 0;
@@ -390,12 +403,9 @@ void ft_decode_func(const struct ft_decoder *d, unsigned int id, const void *dat
 /* ft_decoder_fini - free what ft_decoder_init allocated */
 void ft_decoder_fini(struct ft_decoder *d)
 {
-	free(d->type_of);
-	free(d->fn_of);
-	free(d->fn);
-	d->type_of = NULL;
-	d->fn_of = NULL;
-	d->fn = NULL;
+	FT_FREE(d->type_of);
+	FT_FREE(d->fn_of);
+	FT_FREE(d->fn);
 	d->nids = d->nfn = 0;
 }
 
@@ -526,6 +536,99 @@ static inline int wake_pid(const struct ft_wake_fmt *w, const void *data)
 	return w->common ? ld_s32(data, w->pid.off) : (int)ft_num(data, w->pid);
 }
 
+/* decode_wake - a wakeup record of format @w; false when too short */
+static inline bool decode_wake(const struct ft_wake_fmt *w, const void *data, int size,
+			       struct ft_event *ev)
+{
+	if (size < w->min_size)
+		return false;
+	ev->wk.pid = wake_pid(w, data);
+	if (w->common) {
+		ev->wk.prio = ld_s32(data, w->prio.off);
+		ev->wk.target_cpu = ld_s32(data, w->target_cpu.off);
+		ev->wk.comm = (const char *)data + w->comm.off;
+		return true;
+	}
+	ev->wk.prio = w->prio.off < 0 ? 0 : (int)ft_num(data, w->prio);
+	ev->wk.target_cpu = w->target_cpu.off < 0 ? -1 : (int)ft_num(data, w->target_cpu);
+	ev->wk.comm = w->comm.off < 0 ? "" : (const char *)data + w->comm.off;
+	return true;
+}
+
+/* decode_body - the fields of a record of type ev->type; false when too short */
+static inline bool decode_body(const struct ft_decoder *d, unsigned int id, const void *data,
+			       int size, struct ft_event *ev)
+{
+	switch (ev->type) {
+	case FT_EV_SWITCH:
+		if (size < d->sw.min_size)
+			return false;
+		if (d->sw.common)
+			decode_switch_common(d, data, ev);
+		else
+			decode_switch(d, data, ev);
+		return true;
+	case FT_EV_WAKING:
+	case FT_EV_WAKEUP:
+	case FT_EV_WAKEUP_NEW:
+		return decode_wake(&d->wk[ev->type - FT_EV_WAKING], data, size, ev);
+	case FT_EV_FORK:
+		if (size < d->fork.min_size)
+			return false;
+		ev->fork.parent_pid = (int)ft_num(data, d->fork.parent_pid);
+		ev->fork.child_pid = (int)ft_num(data, d->fork.child_pid);
+		if (d->fork.child_comm.off < 0)
+			ev->fork.child_comm = "";
+		else if (d->fork.child_comm_loc)
+			ev->fork.child_comm = size < field_end(d->fork.child_comm) ? "" :
+					      loc_str(data, size, d->fork.child_comm);
+		else
+			ev->fork.child_comm = (const char *)data + d->fork.child_comm.off;
+		return true;
+	case FT_EV_NEWTASK:
+		if (size < d->newtask.min_size)
+			return false;
+		ev->newtask.pid = (int)ft_num(data, d->newtask.pid);
+		ev->newtask.thread = ft_num(data, d->newtask.clone_flags) & 0x10000; /* CLONE_THREAD */
+		ev->newtask.comm = d->newtask.comm.off < 0 ? "" :
+				   (const char *)data + d->newtask.comm.off;
+		return true;
+	case FT_EV_MIGRATE:
+		if (size < d->mig.min_size)
+			return false;
+		ev->mig.pid = (int)ft_num(data, d->mig.pid);
+		ev->mig.orig_cpu = (int)ft_num(data, d->mig.orig_cpu);
+		ev->mig.dest_cpu = (int)ft_num(data, d->mig.dest_cpu);
+		return true;
+	case FT_EV_FUNC:
+		ft_decode_func(d, id, data, size, ev);
+		return true;
+	case FT_EV_KSTACK:
+	case FT_EV_USTACK:
+		if (!(d->have & FT_NEED(ev->type)) || size < d->stk[ev->type - FT_EV_KSTACK].caller.off)
+			return false;
+		decode_stack(&d->stk[ev->type - FT_EV_KSTACK], data, size, &ev->stack);
+		return true;
+	default:
+		return true;
+	}
+}
+
+/* record_id - the record's event id and common_pid, from the header every record has */
+static inline unsigned int record_id(const struct ft_decoder *d, const void *data,
+				     struct ft_event *ev)
+{
+	uint16_t id16;
+
+	if (!d->common_std) {
+		ev->common_pid = (int)ft_num(data, d->common_pid);
+		return (unsigned int)ft_num(data, d->common_type);
+	}
+	memcpy(&id16, (const unsigned char *)data + d->common_type.off, 2);
+	ev->common_pid = ld_s32(data, d->common_pid.off);
+	return id16;
+}
+
 /**
  * ft_decode - decode one raw record into @ev (ts and cpu are the caller's)
  * Returns the record's type; FT_EV_UNKNOWN for events we do not decode or
@@ -536,21 +639,13 @@ enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 {
 	const struct ft_wake_fmt *w;
 	unsigned int id;
-	uint16_t id16;
 
 	ev->data = data;
 	ev->size = size;
 	ev->id = -1;
 	if (size < d->common_end)
 		goto bad;
-	if (d->common_std) {
-		memcpy(&id16, (const unsigned char *)data + d->common_type.off, 2);
-		id = id16;
-		ev->common_pid = ld_s32(data, d->common_pid.off);
-	} else {
-		id = (unsigned int)ft_num(data, d->common_type);
-		ev->common_pid = (int)ft_num(data, d->common_pid);
-	}
+	id = record_id(d, data, ev);
 	if (id >= (unsigned int)d->nids)
 		return ev->type = FT_EV_UNKNOWN;
 	ev->id = (int)id;
@@ -562,73 +657,8 @@ enum ft_ev_type ft_decode(struct ft_decoder *d, const void *data, int size,
 		ev->wk.pid = size < w->min_size ? -1 : wake_pid(w, data);
 		return ev->type;
 	}
-	switch (ev->type) {
-	case FT_EV_SWITCH:
-		if (size < d->sw.min_size)
-			goto bad;
-		if (d->sw.common)
-			decode_switch_common(d, data, ev);
-		else
-			decode_switch(d, data, ev);
-		break;
-	case FT_EV_WAKING:
-	case FT_EV_WAKEUP:
-	case FT_EV_WAKEUP_NEW:
-		w = &d->wk[ev->type - FT_EV_WAKING];
-		if (size < w->min_size)
-			goto bad;
-		ev->wk.pid = wake_pid(w, data);
-		if (w->common) {
-			ev->wk.prio = ld_s32(data, w->prio.off);
-			ev->wk.target_cpu = ld_s32(data, w->target_cpu.off);
-			ev->wk.comm = (const char *)data + w->comm.off;
-			break;
-		}
-		ev->wk.prio = w->prio.off < 0 ? 0 : (int)ft_num(data, w->prio);
-		ev->wk.target_cpu = w->target_cpu.off < 0 ? -1 : (int)ft_num(data, w->target_cpu);
-		ev->wk.comm = w->comm.off < 0 ? "" : (const char *)data + w->comm.off;
-		break;
-	case FT_EV_FORK:
-		if (size < d->fork.min_size)
-			goto bad;
-		ev->fork.parent_pid = (int)ft_num(data, d->fork.parent_pid);
-		ev->fork.child_pid = (int)ft_num(data, d->fork.child_pid);
-		if (d->fork.child_comm.off < 0)
-			ev->fork.child_comm = "";
-		else if (d->fork.child_comm_loc)
-			ev->fork.child_comm = size < field_end(d->fork.child_comm) ? "" :
-					      loc_str(data, size, d->fork.child_comm);
-		else
-			ev->fork.child_comm = (const char *)data + d->fork.child_comm.off;
-		break;
-	case FT_EV_NEWTASK:
-		if (size < d->newtask.min_size)
-			goto bad;
-		ev->newtask.pid = (int)ft_num(data, d->newtask.pid);
-		ev->newtask.thread = ft_num(data, d->newtask.clone_flags) & 0x10000; /* CLONE_THREAD */
-		ev->newtask.comm = d->newtask.comm.off < 0 ? "" :
-				   (const char *)data + d->newtask.comm.off;
-		break;
-	case FT_EV_MIGRATE:
-		if (size < d->mig.min_size)
-			goto bad;
-		ev->mig.pid = (int)ft_num(data, d->mig.pid);
-		ev->mig.orig_cpu = (int)ft_num(data, d->mig.orig_cpu);
-		ev->mig.dest_cpu = (int)ft_num(data, d->mig.dest_cpu);
-		break;
-	case FT_EV_FUNC:
-		ft_decode_func(d, id, data, size, ev);
-		break;
-	case FT_EV_KSTACK:
-	case FT_EV_USTACK:
-		if (!(d->have & FT_NEED(ev->type)) || size < d->stk[ev->type - FT_EV_KSTACK].caller.off)
-			goto bad;
-		decode_stack(&d->stk[ev->type - FT_EV_KSTACK], data, size, &ev->stack);
-		break;
-	default:
-		break;
-	}
-	return ev->type;
+	if (decode_body(d, id, data, size, ev))
+		return ev->type;
 bad:
 	d->malformed++;
 	return ev->type = FT_EV_UNKNOWN;

@@ -285,8 +285,7 @@ Elf *ft_elf_mem(const void *image, size_t size, void **copy)
 	elf_version(EV_CURRENT);
 	elf = elf_memory(*copy, size);
 	if (!elf) {
-		free(*copy);
-		*copy = NULL;
+		FT_FREE(*copy);
 	}
 	return elf;
 }

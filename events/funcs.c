@@ -48,8 +48,7 @@ void ft_func_req_free(struct ft_func_req *r)
 
 	for (i = 0; i < r->nspecs; i++)
 		free(r->specs[i]);
-	free(r->specs);
-	r->specs = NULL;
+	FT_FREE(r->specs);
 	r->nspecs = 0;
 }
 
@@ -75,8 +74,7 @@ void ft_funcs_free(struct ft_funcs *f)
 
 	for (i = 0; i < f->n; i++)
 		free(f->fn[i].path);
-	free(f->fn);
-	f->fn = NULL;
+	FT_FREE(f->fn);
 	f->n = 0;
 }
 

@@ -104,8 +104,7 @@ void ft_source_close(struct ft_source *src)
 	for (cpu = 0; src->fd && cpu < src->ncpus; cpu++)
 		if (src->fd[cpu] >= 0)
 			close(src->fd[cpu]);
-	free(src->fd);
-	src->fd = NULL;
+	FT_FREE(src->fd);
 }
 
 /*

@@ -19,6 +19,7 @@
 
 #include "events/tdat.h"
 #include "events/tdat_cur.h"
+#include "lib/util.h"
 
 /* the reader's short name for ft_tdat_fail */
 #define fail	ft_tdat_fail
@@ -467,21 +468,14 @@ void ft_tdat_close(struct ft_tdat *t)
 		free(t->cpu[i].chunk);
 	for (i = 0; i < t->nowned; i++)
 		free(t->owned[i]);
-	free(t->owned);
-	free(t->cpu);
-	free(t->fmt);
-	free(t->procmaps);
-	free(t->cpustat);
-	free(t->names);
-	free(t->v6off);
-	t->names = NULL;
-	t->v6off = NULL;
-	t->procmaps = NULL;
-	t->cpustat = NULL;
+	FT_FREE(t->owned);
+	FT_FREE(t->cpu);
+	FT_FREE(t->fmt);
+	FT_FREE(t->procmaps);
+	FT_FREE(t->cpustat);
+	FT_FREE(t->names);
+	FT_FREE(t->v6off);
 	t->map = NULL;
-	t->cpu = NULL;
-	t->fmt = NULL;
-	t->owned = NULL;
 }
 
 /* dup_blob - a malloc'ed, NUL-terminated copy */

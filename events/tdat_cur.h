@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "events/tdat.h"
+#include "events/tdat_types.h"
 
 /* ft_tdat_fail - record why the file is unusable (the first reason); returns -1 */
 static inline __attribute__((format(printf, 2, 3)))

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Any tracepoint, by name: resolving a declaration against a format, and the typed
- * loads of its fields from a record.
+ * Any tracepoint, by name: resolving a declaration against a format (and what its
+ * number fields mean), and the typed loads of its fields from a record.
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <traceevent/event-parse.h>
 
 #include "events/decode.h"
 #include "events/tp.h"
-#include "events/tp_names.h"
 
 /* ft_tp_name_ok - is @s a system, event or field name (letters, digits, '_', '-', '.')? */
 bool ft_tp_name_ok(const char *s)
@@ -22,6 +22,311 @@ bool ft_tp_name_ok(const char *s)
 		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
 			return false;
 	return true;
+}
+
+/*
+ * What a number field means, from its format: a pointer (its type has a '*', or it is
+ * an unsigned long whose name ends in "addr"), one into user space (the arguments of
+ * the syscalls events), a system call number (raw_syscalls' id, syscalls'
+ * __syscall_nr: named from the uapi <asm/unistd.h> the build saw, as strace does), or
+ * a field the event's print fmt shows through __print_symbolic or __print_flags (named
+ * as the kernel's own trace output names it).
+ *
+ * system call names by number (build/gen/syscall_names.h, from <asm/unistd.h>)
+ */
+static const char *const syscall_names[] = {
+#include "syscall_names.h"
+};
+
+/* signed_type - is @type a signed C integer type (syscalls' "int" args say signed:0)? */
+static bool signed_type(const char *type)
+{
+	static const char *const t[] = { "int", "long", "short", "long long", "pid_t",
+					 "s8", "s16", "s32", "s64", "ssize_t", "loff_t" };
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(type, t[i]))
+			return true;
+	return false;
+}
+
+/* refers - does the print arg @a read field @name? */
+static bool refers(const struct tep_print_arg *a, const char *name)
+{
+	if (!a)
+		return false;
+	switch (a->type) {
+	case TEP_PRINT_FIELD:
+		return !strcmp(a->field.name, name);
+	case TEP_PRINT_TYPE:
+		return refers(a->typecast.item, name);
+	case TEP_PRINT_OP:
+		return refers(a->op.left, name) || refers(a->op.right, name);
+	default:
+		return false;
+	}
+}
+
+/* is_op - is @a the operator @op? */
+static bool is_op(const struct tep_print_arg *a, const char *op)
+{
+	return a && a->type == TEP_PRINT_OP && a->op.op && !strcmp(a->op.op, op);
+}
+
+/*
+ * find_sym - the __print_flags/__print_symbolic node over field @name within the print
+ * arg @a (not its next ones), and in *@zero the text of a "COND ? __print_flags(...) :
+ * "TEXT"" around it (sched_switch's prev_state: "R")
+ */
+static const struct tep_print_arg *find_sym(const struct tep_print_arg *a, const char *name,
+					    const char **zero)
+{
+	const struct tep_print_arg *r;
+
+	switch (a ? a->type : TEP_PRINT_NULL) {
+	case TEP_PRINT_FLAGS:
+		return refers(a->flags.field, name) ? a : NULL;
+	case TEP_PRINT_SYMBOL:
+		return refers(a->symbol.field, name) ? a : NULL;
+	case TEP_PRINT_TYPE:
+		return find_sym(a->typecast.item, name, zero);
+	case TEP_PRINT_OP:
+		if (is_op(a, "?") && is_op(a->op.right, ":") &&
+		    a->op.right->op.right && a->op.right->op.right->type == TEP_PRINT_ATOM &&
+		    (r = find_sym(a->op.right->op.left, name, zero))) {
+			*zero = a->op.right->op.right->atom.atom;
+			return r;
+		}
+		r = find_sym(a->op.left, name, zero);
+		return r ? r : find_sym(a->op.right, name, zero);
+	default:
+		return NULL;
+	}
+}
+
+/* suffix_of - @a, when it is "COND(@name) ? "A" : "B"" (prev_state's "+"), or NULL */
+static const struct tep_print_arg *suffix_of(const struct tep_print_arg *a, const char *name)
+{
+	const struct tep_print_arg *c;
+
+	if (!is_op(a, "?") || !refers(a->op.left, name) || !is_op(a->op.right, ":"))
+		return NULL;
+	c = a->op.right;
+	if (!c->op.left || c->op.left->type != TEP_PRINT_ATOM || !c->op.right ||
+	    c->op.right->type != TEP_PRINT_ATOM)
+		return NULL;
+	return a;
+}
+
+/* field_kind - fill @r's pointer, signedness and names from field @f of @ev */
+static void field_kind(const struct tep_event *ev, const struct tep_format_field *f,
+		       struct ft_tp_field *r)
+{
+	const struct tep_print_arg *t, *s;
+	const char *zero = NULL;
+	size_t n = strlen(f->name);
+	bool sys = !strcmp(ev->system, "syscalls");
+
+	r->type = f->type;
+	if (r->kind != FT_TPF_INT)
+		return;
+	if (!r->is_signed && signed_type(f->type))
+		r->is_signed = true;
+	/* syscalls' "int" arguments in 8 bytes: the register, upper half not extended */
+	r->int32 = r->size == 8 && (!strcmp(f->type, "int") || !strcmp(f->type, "unsigned int"));
+	r->is_ptr = (f->flags & TEP_FIELD_IS_POINTER) || strchr(f->type, '*') ||
+		    (!r->is_signed && r->size == 8 && n >= 4 && !strcmp(f->name + n - 4, "addr"));
+	r->user_ptr = r->is_ptr && sys;
+	if ((!strcmp(ev->system, "raw_syscalls") && !strcmp(f->name, "id")) ||
+	    (sys && !strcmp(f->name, "__syscall_nr"))) {
+		r->names = FT_TPN_SYSCALL;
+		return;
+	}
+	for (t = ev->print_fmt.args; t; t = t->next) {
+		s = find_sym(t, f->name, &zero);
+		if (s) {
+			r->names = FT_TPN_PRINT;
+			r->print = s;
+			r->zero = zero;
+			r->suffix = suffix_of(t->next, f->name);
+			return;
+		}
+		zero = NULL;
+	}
+}
+
+/*
+ * binop - @l @op @r for the operators a print fmt's flag or symbol argument uses; false
+ * for any other (a comparison, &&: no name rather than a wrong one)
+ */
+static bool binop(const char *op, unsigned long long l, unsigned long long r,
+		  unsigned long long *out)
+{
+	if (!strcmp(op, "&"))
+		*out = l & r;
+	else if (!strcmp(op, "|"))
+		*out = l | r;
+	else if (!strcmp(op, "^"))
+		*out = l ^ r;
+	else if (!strcmp(op, "+"))
+		*out = l + r;
+	else if (!strcmp(op, "-"))
+		*out = l - r;
+	else if (!strcmp(op, "*"))
+		*out = l * r;
+	else if (!strcmp(op, "<<") && r < 64)
+		*out = l << r;
+	else if (!strcmp(op, ">>") && r < 64)
+		*out = l >> r;
+	else
+		return false;
+	return true;
+}
+
+/* eval - the value of print arg @a with the field at @v; false when it is not a number */
+static bool eval(const struct tep_print_arg *a, unsigned long long v, unsigned long long *out)
+{
+	unsigned long long l, r;
+	const char *op;
+
+	switch (a ? a->type : TEP_PRINT_NULL) {
+	case TEP_PRINT_FIELD:
+		*out = v;
+		return true;
+	case TEP_PRINT_ATOM:
+		*out = strtoull(a->atom.atom, NULL, 0);
+		return true;
+	case TEP_PRINT_TYPE:
+		return eval(a->typecast.item, v, out);
+	case TEP_PRINT_OP:
+		op = a->op.op;
+		if (!a->op.left || !eval(a->op.left, v, &l) || !eval(a->op.right, v, &r))
+			return false;
+		return binop(op, l, r, out);
+	default:
+		return false;
+	}
+}
+
+/* value_of - the number a flag or symbol stands for; false for a name the kernel left
+   unresolved in the format (hrtimer's HRTIMER_MODE_ABS) */
+static bool value_of(const struct tep_print_flag_sym *fs, unsigned long long *v)
+{
+	char *end;
+
+	*v = strtoull(fs->value, &end, 0);
+	return end != fs->value && !*end;
+}
+
+/* put - append @s to @buf (@len bytes) at *@n */
+static void put(char *buf, int len, int *n, const char *s)
+{
+	if (*n < len)
+		*n += snprintf(buf + *n, len - *n, "%s", s);
+}
+
+/* flags - __print_flags: the names of the bits set in @x joined by its delimiter */
+static void flags(const struct tep_print_arg *a, unsigned long long x, char *buf, int len,
+		  int *n)
+{
+	const struct tep_print_flag_sym *fs;
+	unsigned long long fv;
+	bool first = true;
+	char hex[32];
+
+	for (fs = a->flags.flags; fs; fs = fs->next) {
+		if (!value_of(fs, &fv) || (!fv && x) || (fv && (x & fv) != fv))
+			continue;
+		if (!first)
+			put(buf, len, n, a->flags.delim ? a->flags.delim : "|");
+		put(buf, len, n, fs->str);
+		first = false;
+		x &= ~fv;
+		if (!fv)
+			return;
+	}
+	if (x) {
+		snprintf(hex, sizeof(hex), "0x%llx", x);
+		if (!first)
+			put(buf, len, n, a->flags.delim ? a->flags.delim : "|");
+		put(buf, len, n, hex);
+	}
+}
+
+/**
+ * ft_tp_name - field @f's value @v as the kernel names it, into @buf of @len bytes.
+ * Returns the length written, or 0 when @f has no names or none for @v.
+ */
+int ft_tp_name(const struct ft_tp_field *f, long long v, char *buf, int len)
+{
+	const struct tep_print_arg *a = f->print, *s = f->suffix;
+	const struct tep_print_flag_sym *fs;
+	unsigned long long x, fv;
+	int n = 0;
+
+	buf[0] = 0;
+	if (f->names == FT_TPN_SYSCALL) {
+		if (v < 0 || v >= (long long)(sizeof(syscall_names) / sizeof(syscall_names[0])) ||
+		    !syscall_names[v])
+			return 0;
+		return snprintf(buf, len, "%s", syscall_names[v]);
+	}
+	if (f->names != FT_TPN_PRINT ||
+	    !eval(a->type == TEP_PRINT_FLAGS ? a->flags.field : a->symbol.field,
+		  (unsigned long long)v, &x))
+		return 0;
+	if (!x && f->zero) {
+		put(buf, len, &n, f->zero);
+	} else if (a->type == TEP_PRINT_FLAGS) {
+		flags(a, x, buf, len, &n);
+	} else {
+		for (fs = a->symbol.symbols; fs; fs = fs->next)
+			if (value_of(fs, &fv) && fv == x)
+				break;
+		if (!fs)
+			return 0;
+		put(buf, len, &n, fs->str);
+	}
+	if (s && eval(s->op.left, (unsigned long long)v, &x))
+		put(buf, len, &n, x ? s->op.right->op.left->atom.atom :
+			s->op.right->op.right->atom.atom);
+	return n < len ? n : len - 1;
+}
+
+/**
+ * ft_tp_value - the number @word names for field @f (ft_tp_name's inverse: a system call,
+ * a __print_symbolic name, one __print_flags flag, the print fmt's text for 0).
+ * Returns true with *@v set, false when @word names nothing of @f.
+ */
+bool ft_tp_value(const struct ft_tp_field *f, const char *word, long long *v)
+{
+	const struct tep_print_arg *a = f->print;
+	const struct tep_print_flag_sym *fs;
+	unsigned long long fv;
+	size_t i;
+
+	if (f->names == FT_TPN_SYSCALL) {
+		for (i = 0; i < sizeof(syscall_names) / sizeof(syscall_names[0]); i++)
+			if (syscall_names[i] && !strcmp(syscall_names[i], word)) {
+				*v = (long long)i;
+				return true;
+			}
+		return false;
+	}
+	if (f->names != FT_TPN_PRINT)
+		return false;
+	if (f->zero && !strcmp(f->zero, word)) {
+		*v = 0;
+		return true;
+	}
+	fs = a->type == TEP_PRINT_FLAGS ? a->flags.flags : a->symbol.symbols;
+	for (; fs; fs = fs->next)
+		if (!strcmp(fs->str, word) && value_of(fs, &fv)) {
+			*v = (long long)fv;
+			return true;
+		}
+	return false;
 }
 
 /* field_fmt - @name of @ev as an integer or a string; kind FT_TPF_NONE when unusable */
@@ -49,7 +354,7 @@ static struct ft_tp_field field_fmt(struct tep_event *ev, const char *name)
 	} else if (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) {
 		r.kind = FT_TPF_INT;
 	}
-	ft_tp_field_kind(ev, f, &r);
+	field_kind(ev, f, &r);
 	return r;
 }
 

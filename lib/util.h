@@ -11,6 +11,9 @@
 
 #define FTSCOPE_VERSION	"0.1"
 
+/* FT_FREE - free @p and forget it, so that a second fini frees nothing */
+#define FT_FREE(p)	do { free(p); (p) = NULL; } while (0)
+
 /* Exit statuses. */
 enum {
 	FT_EXIT_OK	= 0,

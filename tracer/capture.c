@@ -436,26 +436,24 @@ static struct ft_blob cpu_stats_blob(struct tracefs_instance *inst, int cpu)
 	return b;
 }
 
-/**
- * ft_capture_finish - write the trace.dat: metadata, then every CPU's pages; @tool
- * is the VERSION text (ftscope's version and, for filtered runs, the pid filter)
- * Returns 0 or -1 after printing the error.
- */
-int ft_capture_finish(struct ft_capture *c, const char *tool)
+/* run_meta - the run's formats, CPU stats (events counted), maps, threads, samples, @tool */
+static int run_meta(struct ft_capture *c, const char *tool, struct ft_tdat_meta *m)
 {
 	struct ft_session *s = c->s;
-	struct ft_tdat_meta m = { 0 };
-	struct ft_tdat_fmt *fmt = NULL;
 	struct ft_blob *stats = calloc(c->ncpus, sizeof(*stats));
 	struct ft_blob *maps = calloc(c->nmaps ? c->nmaps : 1, sizeof(*maps));
-	char *uname_text = NULL;
-	struct utsname u;
-	int i, nfmt = 0, ret = -1;
+	struct ft_tdat_fmt *fmt = NULL;
+	int i, bad;
 
-	if (!stats || !maps || collect_fmts(s, &fmt, &nfmt)) {
+	m->cpustat = stats;
+	m->procmaps = maps;
+	bad = !stats || !maps || collect_fmts(s, &fmt, &m->nfmt);
+	m->fmt = fmt;
+	if (bad) {
 		errno = ENOMEM;
-		goto out;
+		return -1;
 	}
+	m->ncpus = c->ncpus;
 	for (i = 0; i < c->ncpus; i++) {
 		stats[i] = cpu_stats_blob(s->inst, i);
 		c->events[i] = count_events(c->fd[i], c->bytes[i], &s->pf);
@@ -464,41 +462,82 @@ int ft_capture_finish(struct ft_capture *c, const char *tool)
 		maps[i].data = c->maps[i].text;
 		maps[i].len = strlen(c->maps[i].text);
 	}
+	m->nprocmaps = c->nmaps;
+	m->tgids.data = c->tgids;
+	m->tgids.len = c->tgids ? strlen(c->tgids) : 0;
+	m->samples.data = c->samples;
+	m->samples.len = c->samples_len;
+	m->tool.data = tool;
+	m->tool.len = strlen(tool);
+	return 0;
+}
+
+/* system_meta - the kernel's headers, kallsyms, printk formats, comms, clock, uname */
+static int system_meta(struct ft_session *s, struct ft_tdat_meta *m)
+{
+	char *uname_text = NULL;
+	struct utsname u;
+
 	if (!uname(&u) && asprintf(&uname_text, "%s %s %s %s %s", u.sysname, u.nodename,
 				   u.release, u.version, u.machine) < 0)
 		uname_text = NULL;
-	m.page_size = s->pf.subbuf_size;
-	m.long_size = sizeof(long);
+	m->uname.data = uname_text;
+	m->uname.len = uname_text ? strlen(uname_text) : 0;
+	m->page_size = s->pf.subbuf_size;
+	m->long_size = sizeof(long);
 	/* the page layout the session parsed (the instance's own, or the top level's) */
-	m.header_page.data = ft_session_format_read(s, NULL, "header_page", &m.header_page.len);
-	if (!m.header_page.data)
-		m.header_page.len = 0;
-	m.header_event = instance_blob(s->inst, "events/header_event");
-	m.kallsyms = text_blob("/proc/kallsyms");
-	m.printk = instance_blob(NULL, "printk_formats");
-	m.cmdlines = instance_blob(NULL, "saved_cmdlines");
-	m.tgids.data = c->tgids;
-	m.tgids.len = c->tgids ? strlen(c->tgids) : 0;
-	m.fmt = fmt;
-	m.nfmt = nfmt;
-	m.ncpus = c->ncpus;
-	m.cpustat = stats;
-	m.procmaps = maps;
-	m.nprocmaps = c->nmaps;
-	m.clock = instance_blob(s->inst, "trace_clock");
-	if (m.clock.len && m.clock.data[m.clock.len - 1] == '\n')
-		m.clock.len--;
-	m.uname.data = uname_text;
-	m.uname.len = uname_text ? strlen(uname_text) : 0;
-	m.samples.data = c->samples;
-	m.samples.len = c->samples_len;
-	m.tool.data = tool;
-	m.tool.len = strlen(tool);
-	if (!m.header_page.len || !m.header_event.len) {
+	m->header_page.data = ft_session_format_read(s, NULL, "header_page", &m->header_page.len);
+	if (!m->header_page.data)
+		m->header_page.len = 0;
+	m->header_event = instance_blob(s->inst, "events/header_event");
+	m->kallsyms = text_blob("/proc/kallsyms");
+	m->printk = instance_blob(NULL, "printk_formats");
+	m->cmdlines = instance_blob(NULL, "saved_cmdlines");
+	m->clock = instance_blob(s->inst, "trace_clock");
+	if (m->clock.len && m->clock.data[m->clock.len - 1] == '\n')
+		m->clock.len--;
+	if (!m->header_page.len || !m->header_event.len) {
 		errno = ENOENT;
-		goto out_meta;
+		return -1;
 	}
-	ret = ft_tdat_write(c->out, &m, c->fd, c->bytes);
+	return 0;
+}
+
+/* free_meta - free what run_meta and system_meta allocated */
+static void free_meta(struct ft_tdat_meta *m)
+{
+	int i;
+
+	free((void *)m->header_page.data);
+	free((void *)m->header_event.data);
+	free((void *)m->kallsyms.data);
+	free((void *)m->printk.data);
+	free((void *)m->cmdlines.data);
+	free((void *)m->clock.data);
+	free((void *)m->uname.data);
+	for (i = 0; m->cpustat && i < m->ncpus; i++)
+		free((void *)m->cpustat[i].data);
+	for (i = 0; i < m->nfmt; i++) {
+		free((void *)m->fmt[i].system);
+		free((void *)m->fmt[i].text.data);
+	}
+	free((void *)m->fmt);
+	free((void *)m->cpustat);
+	free((void *)m->procmaps);
+}
+
+/**
+ * ft_capture_finish - write the trace.dat: metadata (run_meta, system_meta), then every
+ * CPU's pages; @tool is the VERSION text (ftscope's version and, for filtered runs, the
+ * pid filter). Returns 0 or -1 after printing the error.
+ */
+int ft_capture_finish(struct ft_capture *c, const char *tool)
+{
+	struct ft_tdat_meta m = { 0 };
+	int ret = -1;
+
+	if (!run_meta(c, tool, &m) && !system_meta(c->s, &m))
+		ret = ft_tdat_write(c->out, &m, c->fd, c->bytes);
 	/* a file system that reports write errors late (NFS) reports them at close */
 	if (!ret) {
 		ret = close(c->out);
@@ -511,26 +550,9 @@ int ft_capture_finish(struct ft_capture *c, const char *tool)
 		}
 	}
 	c->finished = !ret;
-out_meta:
-	free((void *)m.header_page.data);
-	free((void *)m.header_event.data);
-	free((void *)m.kallsyms.data);
-	free((void *)m.printk.data);
-	free((void *)m.cmdlines.data);
-	free((void *)m.clock.data);
-out:
 	if (ret)
 		ft_err("cannot write %s: %s", c->path, strerror(errno));
-	for (i = 0; stats && i < c->ncpus; i++)
-		free((void *)stats[i].data);
-	for (i = 0; i < nfmt; i++) {
-		free((void *)fmt[i].system);
-		free((void *)fmt[i].text.data);
-	}
-	free(fmt);
-	free(stats);
-	free(maps);
-	free(uname_text);
+	free_meta(&m);
 	return ret;
 }
 
@@ -544,8 +566,7 @@ void ft_capture_close(struct ft_capture *c)
 			close(c->fd[i]);
 	for (i = 0; i < c->nmaps; i++)
 		free(c->maps[i].text);
-	free(c->tgids);
-	c->tgids = NULL;
+	FT_FREE(c->tgids);
 	if (c->out >= 0 && c->path) {
 		close(c->out);
 		if (!c->finished)

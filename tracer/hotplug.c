@@ -19,6 +19,7 @@
 
 #include <linux/netlink.h>
 
+#include "lib/util.h"
 #include "tracer/hotplug.h"
 #include "tracer/session_state.h"
 
@@ -143,8 +144,6 @@ void ft_hotplug_close(struct ft_session *s)
 	if (s->uevent_fd)
 		close(s->uevent_fd - 1);
 	s->uevent_fd = 0;
-	free(s->offline);
-	free(s->online_again);
-	s->offline = NULL;
-	s->online_again = NULL;
+	FT_FREE(s->offline);
+	FT_FREE(s->online_again);
 }

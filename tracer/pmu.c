@@ -566,13 +566,9 @@ void ft_pmu_close(struct ft_pmu *p)
 	for (i = 0; p->fd && i < p->nev * p->ntgt; i++)
 		if (p->fd[i] >= 0)
 			close(p->fd[i]);
-	free(p->fd);
-	free(p->prev);
-	free(p->count);
-	free(p->ev);
-	p->fd = NULL;
-	p->prev = NULL;
-	p->count = NULL;
-	p->ev = NULL;
+	FT_FREE(p->fd);
+	FT_FREE(p->prev);
+	FT_FREE(p->count);
+	FT_FREE(p->ev);
 	p->nev = p->ntgt = 0;
 }

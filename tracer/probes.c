@@ -577,8 +577,7 @@ void ft_probes_close(struct ft_probes *pr)
 		tracefs_dynevent_destroy(pr->dyn[i], true);
 		tracefs_dynevent_free(pr->dyn[i]);
 	}
-	free(pr->dyn);
-	pr->dyn = NULL;
+	FT_FREE(pr->dyn);
 	pr->ndyn = 0;
 }
 
@@ -587,7 +586,6 @@ void ft_probes_free(struct ft_probes *pr)
 {
 	ft_probes_close(pr);
 	ft_funcs_free(&pr->funcs);
-	free(pr->ev);
-	pr->ev = NULL;
+	FT_FREE(pr->ev);
 	pr->nev = 0;
 }

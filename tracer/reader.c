@@ -66,8 +66,7 @@ void ft_reader_unmap(struct ft_session *s)
 
 	for (cpu = 0; s->map && cpu < s->ncpus; cpu++)
 		ft_ringmap_close(&s->map[cpu]);
-	free(s->map);
-	s->map = NULL;
+	FT_FREE(s->map);
 }
 
 /**

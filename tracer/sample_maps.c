@@ -25,6 +25,7 @@
 
 #include "events/syms.h"
 #include "lib/file.h"
+#include "lib/util.h"
 #include "tracer/capture.h"
 #include "tracer/sample_maps.h"
 
@@ -119,10 +120,8 @@ static void proc_clear(struct smap_proc *p)
 
 	for (i = 0; i < p->n; i++)
 		map_free(&p->m[i]);
-	free(p->m);
-	free(p->text);
-	p->m = NULL;
-	p->text = NULL;
+	FT_FREE(p->m);
+	FT_FREE(p->text);
 	p->n = p->gone = 0;
 	p->last = 0;
 	p->root = 0;
@@ -452,8 +451,7 @@ static const char *text_of(struct smap_proc *p, uint64_t ts, size_t *len)
 	FILE *f;
 
 	if (!p->text || p->text_sig != sig) {
-		free(p->text);
-		p->text = NULL;
+		FT_FREE(p->text);
 		f = open_memstream(&lines, &size);
 		if (!f)
 			return NULL;
@@ -537,8 +535,7 @@ void ft_smaps_fini(struct ft_smaps *m)
 		close(m->pins[i]->fd);
 		free(m->pins[i]);
 	}
-	free(m->pins);
-	m->pins = NULL;
+	FT_FREE(m->pins);
 	m->npins = 0;
 	ft_tab_fini(&m->procs);
 	ft_tab_fini(&m->names);

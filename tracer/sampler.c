@@ -474,34 +474,24 @@ void ft_sampler_close(struct ft_sampler *sp)
 	for (i = 0; i < sp->nfd2; i++)
 		if (sp->fd2[i] >= 0)
 			close(sp->fd2[i]);
-	free(sp->fd2);
-	free(sp->id2);
-	free(sp->filter2);
-	free(sp->ftid);
-	sp->filter2 = NULL;
-	sp->ftid = NULL;
+	FT_FREE(sp->fd2);
+	FT_FREE(sp->id2);
+	FT_FREE(sp->filter2);
+	FT_FREE(sp->ftid);
 	sp->nftid = 0;
 	sp->capftid = 0;
-	sp->fd2 = NULL;
-	sp->id2 = NULL;
 	sp->nid2 = sp->nfd2 = sp->ftid_done = 0;
 	sp->capfd2 = sp->capid2 = 0;
-	free(sp->fd);
-	free(sp->ring);
-	free(sp->wrap);
-	free(sp->ip);
-	free(sp->hup);
-	free(sp->side);
+	FT_FREE(sp->fd);
+	FT_FREE(sp->ring);
+	FT_FREE(sp->wrap);
+	FT_FREE(sp->ip);
+	FT_FREE(sp->hup);
+	FT_FREE(sp->side);
 	ft_sideq_free(&sp->sideq);
-	sp->hup = NULL;
-	sp->side = NULL;
 	if (sp->maps_on)
 		ft_smaps_fini(&sp->maps);
 	sp->maps_on = false;
 	ft_unwinder_free(sp->unw);
 	sp->unw = NULL;
-	sp->fd = NULL;
-	sp->ring = NULL;
-	sp->wrap = NULL;
-	sp->ip = NULL;
 }

@@ -422,11 +422,10 @@ out:
 	ft_hotplug_close(s);
 	free(s->fd);
 	free(s->stats_fd);
-	free(s->tcpu);
+	FT_FREE(s->tcpu);
 	free(s->lost_base);
 	free(s->lost_seen);
 	s->fd = s->stats_fd = NULL;
-	s->tcpu = NULL;
 	s->lost_base = s->lost_seen = NULL;
 }
 
