@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What hardirqs and softirqs share: BCC's -N, --count and --dist (struct ft_irq_opts,
- * the first member of each one's state, so that its parse_opt and check serve both).
+ * the first member of each one's state, so that hardirqs.c's parse_opt and check
+ * serve both).
  */
 #ifndef FTSCOPE_ANALYZERS_IRQS_H
 #define FTSCOPE_ANALYZERS_IRQS_H
 
 #include "analyzers/analyzer.h"
-#include "output/hist.h"
 
 struct ft_irq_opts {
 	const struct ft_unit	*unit;		/* -N: ns (init: microseconds if unset) */
