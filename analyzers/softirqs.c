@@ -26,7 +26,6 @@
 
 #include "analyzers/analyzer.h"
 #include "analyzers/irqs.h"
-#include "lib/parse.h"
 #include "lib/util.h"
 #include "output/hset.h"
 #include "output/json.h"
