@@ -124,12 +124,11 @@ long ft_intern_find(const struct ft_intern *t, const uint64_t *v, uint32_t n)
  */
 long ft_intern_put(struct ft_intern *t, const uint64_t *v, uint32_t n)
 {
-	long old;
 	uint64_t h;
-	uint32_t id;
+	long id = probe(t, v, n, &h);
 
-	if ((old = probe(t, v, n, &h)) >= 0)
-		return old;
+	if (id >= 0)
+		return id;
 	if (grow(t, n))
 		return -1;
 	id = t->n++;
