@@ -170,7 +170,7 @@ static void del(struct biolat *b, struct req *r)
 	}
 }
 
-/* get - the request of a key, made when missing (NULL on ENOMEM) */
+/* get - the request of a key, made when missing (NULL on ENOMEM, counted) */
 static struct req *get(struct biolat *b, uint32_t dev, bool write, uint64_t sector)
 {
 	struct req *r = find(b, dev, write, sector);
@@ -178,8 +178,10 @@ static struct req *get(struct biolat *b, uint32_t dev, bool write, uint64_t sect
 	if (r->used)
 		return r;
 	if ((b->count + 1) * 4 > (b->mask + 1) * 3) {
-		if (!grow(b))
+		if (!grow(b)) {
+			b->n.oom++;
 			return NULL;
+		}
 		r = find(b, dev, write, sector);
 	}
 	memset(r, 0, sizeof(*r));
@@ -259,10 +261,8 @@ static void on_insert(struct biolat *b, const struct ft_event *ev)
 	struct key k = rec_key(ev, &b->tp_insert);
 	struct req *r = get(b, k.dev, k.write, k.sector);
 
-	if (!r) {
-		b->n.oom++;
+	if (!r)
 		return;
-	}
 	if (r->requeued)
 		return;		/* inserted again: its queue time runs from the first */
 	if (r->issued || r->inserted) {
@@ -280,10 +280,8 @@ static void on_issue(struct biolat *b, const struct ft_event *ev)
 	struct key k = rec_key(ev, &b->tp_issue);
 	struct req *r = get(b, k.dev, k.write, k.sector);
 
-	if (!r) {
-		b->n.oom++;
+	if (!r)
 		return;
-	}
 	if (r->issued) {
 		r->dups++;	/* the same key twice in flight: ambiguous */
 		return;

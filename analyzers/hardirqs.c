@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "lib/parse.h"
+#include "analyzers/irqs.h"
 #include "lib/util.h"
 #include "output/hset.h"
 #include "output/json.h"
@@ -36,10 +36,9 @@ struct running {
 };
 
 struct hardirqs {
+	struct ft_irq_opts	o;		/* first: ft_irq_parse_opt's */
 	const struct ft_env	*env;
 	struct ft_tp		entry, exit;
-	const struct ft_unit	*unit;
-	bool			count, dist;
 	struct ft_hset		h;
 	struct running		*run;		/* per CPU */
 	int			ncpus;
@@ -48,35 +47,30 @@ struct hardirqs {
 	unsigned long long	overrun;	/* entries followed by another entry */
 };
 
-enum { OPT_COUNT = 0x100, OPT_DIST };
-
 static const struct option hardirqs_longopts[] = {
-	{ "nanoseconds",	no_argument, NULL, 'N' },
-	{ "count",		no_argument, NULL, OPT_COUNT },
-	{ "dist",		no_argument, NULL, OPT_DIST },
+	FT_IRQ_LONGOPTS,
 	{ 0 }
 };
 
-/* hardirqs_parse_opt - -N, --count, --dist (BCC's -N, -C, -d) */
-static int hardirqs_parse_opt(void *priv, int opt, const char *arg)
+/* ft_irq_parse_opt - -N, --count, --dist (BCC's -N, -C, -d): hardirqs' and softirqs' */
+int ft_irq_parse_opt(void *priv, int opt, const char *arg)
 {
-	struct hardirqs *x = priv;
+	struct ft_irq_opts *o = priv;
 
-	(void)arg;
 	switch (opt) {
-	case 'N': x->unit = &ft_unit_ns; return 0;
-	case OPT_COUNT: x->count = true; return 0;
-	case OPT_DIST: x->dist = true; return 0;
+	case 'N': o->unit = &ft_unit_ns; return 0;
+	case FT_IRQ_OPT_COUNT: o->count = true; return 0;
+	case FT_IRQ_OPT_DIST: o->dist = true; return 0;
 	}
 	return -1;
 }
 
-/* hardirqs_check - --count or --dist, not both */
-static int hardirqs_check(void *priv, const struct ft_env *env)
+/* ft_irq_check - --count or --dist, not both */
+int ft_irq_check(void *priv, const struct ft_env *env)
 {
-	struct hardirqs *x = priv;
+	const struct ft_irq_opts *o = priv;
 
-	if (x->count && x->dist) {
+	if (o->count && o->dist) {
 		ft_err("--count and --dist exclude each other");
 		return -1;
 	}
@@ -103,8 +97,8 @@ static int hardirqs_init(void *priv, const struct ft_env *env)
 	int i;
 
 	x->env = env;
-	if (!x->unit)
-		x->unit = &ft_unit_us;
+	if (!x->o.unit)
+		x->o.unit = &ft_unit_us;
 	x->ncpus = env->ncpus > 0 ? env->ncpus : 1;
 	x->run = malloc(x->ncpus * sizeof(*x->run));
 	if (!x->run) {
@@ -113,9 +107,9 @@ static int hardirqs_init(void *priv, const struct ft_env *env)
 	}
 	for (i = 0; i < x->ncpus; i++)
 		x->run[i].h = -1;
-	x->h = (struct ft_hset){ .unit = x->unit, .label = "hardirq", .name_key = "name",
+	x->h = (struct ft_hset){ .unit = x->o.unit, .label = "hardirq", .name_key = "name",
 				 .key_key = "irq", .counts = true,
-				 .style = FT_HS_TIGHT | (x->count ? FT_HS_COUNT : 0) };
+				 .style = FT_HS_TIGHT | (x->o.count ? FT_HS_COUNT : 0) };
 	return 0;
 }
 
@@ -154,7 +148,7 @@ static void leave(struct hardirqs *x, const struct ft_event *ev, struct running 
 		r->h = -1;
 		return;
 	}
-	ft_hist_add(&x->h.e[r->h].hist, x->unit, ev->ts > r->ts ? ev->ts - r->ts : 0);
+	ft_hist_add(&x->h.e[r->h].hist, x->o.unit, ev->ts > r->ts ? ev->ts - r->ts : 0);
 	r->h = -1;
 }
 
@@ -212,18 +206,18 @@ static void hardirqs_report(void *priv, struct ft_report *r)
 	struct ft_hview v;
 
 	/* BCC lists the keys its map holds */
-	if (ft_hset_view(&x->h, &v, ft_hset_shown, x->dist ? by_name : by_value)) {
+	if (ft_hset_view(&x->h, &v, ft_hset_shown, x->o.dist ? by_name : by_value)) {
 		ft_err("out of memory");
 		return;
 	}
 	if (r->json) {
-		ft_json_str(r->json, "unit", x->unit->short_name);
+		ft_json_str(r->json, "unit", x->o.unit->short_name);
 		ft_hset_json(&x->h, r->json, "hardirqs", &v);
 		ft_json_u64(r->json, "unpaired_exits", x->unpaired);
 		ft_json_u64(r->json, "unpaired_entries", x->overrun);
 		ft_json_u64(r->json, "dropped_after_loss", x->dropped);
 	} else {
-		if (x->dist)
+		if (x->o.dist)
 			ft_hset_print(&x->h, r->f, &v);
 		else
 			ft_hset_print_totals(&x->h, r->f, &v, "HARDIRQ", 26);
@@ -274,8 +268,8 @@ const struct ft_analyzer ft_hardirqs = {
 				  "  ftscope record -o irq.dat hardirqs -d 5 && ftscope hardirqs -i irq.dat\n",
 		.shortopts	= "N",
 		.longopts	= hardirqs_longopts,
-		.parse_opt	= hardirqs_parse_opt,
-		.check		= hardirqs_check,
+		.parse_opt	= ft_irq_parse_opt,
+		.check		= ft_irq_check,
 	},
 	.priv_size	= sizeof(struct hardirqs),
 	.whole_system	= true,

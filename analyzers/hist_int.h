@@ -96,7 +96,7 @@ struct hist {
 	struct ft_tp		tp, tpx, ren;	/* the event; its comm/pid/cpu if any; renames */
 	struct ft_intern	in;
 	struct hent		*ent;
-	uint32_t		ncap;
+	size_t			ncap;
 	int			self;		/* live: our pid, whose reads of the trace are
 						   records too (left out) */
 	uint64_t		hits, filtered, dropped, oom, own;

@@ -4,10 +4,8 @@
  * --max-keys of them, and each key's count and --value totals. hist.c counts a record
  * here at once, hist_stack.c once its stacks have come.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "analyzers/hist_int.h"
+#include "lib/util.h"
 
 /* key_id - the id of the key of words @w; -1 when the table is full */
 static long key_id(struct hist *h, const uint64_t *w, uint32_t n)
@@ -24,19 +22,8 @@ static long key_id(struct hist *h, const uint64_t *w, uint32_t n)
 /* entry - the totals of key @id, the table grown to hold it; NULL on ENOMEM */
 static struct hent *entry(struct hist *h, long id)
 {
-	uint32_t cap = h->ncap ? h->ncap : 64;
-	struct hent *e;
-
-	if ((uint32_t)id < h->ncap)
-		return &h->ent[id];
-	while (cap <= (uint32_t)id)
-		cap *= 2;
-	e = realloc(h->ent, cap * sizeof(*e));
-	if (!e)
+	if (ft_grow_at((void **)&h->ent, sizeof(*h->ent), id, &h->ncap))
 		return NULL;
-	memset(e + h->ncap, 0, (cap - h->ncap) * sizeof(*e));
-	h->ent = e;
-	h->ncap = cap;
 	return &h->ent[id];
 }
 

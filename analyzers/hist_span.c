@@ -403,16 +403,8 @@ static bool side_key(struct hist_span *s, struct hs_side *d, const struct ft_eve
 /* pend_of - the pending slot of key id @id, the table grown to hold it; NULL on ENOMEM */
 static struct hs_pend *pend_of(struct hist_span *s, long id)
 {
-	size_t old = s->npend_cap;
-
-	if (id < 0)
+	if (id < 0 || ft_grow_at((void **)&s->pend, sizeof(*s->pend), id, &s->npend_cap))
 		return NULL;
-	if ((size_t)id >= old) {
-		if (ft_grow((void **)&s->pend, sizeof(*s->pend), old, (size_t)id + 1 - old,
-			    &s->npend_cap))
-			return NULL;
-		memset(s->pend + old, 0, (s->npend_cap - old) * sizeof(*s->pend));
-	}
 	return &s->pend[id];
 }
 

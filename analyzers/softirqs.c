@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "analyzers/analyzer.h"
-#include "lib/parse.h"
+#include "analyzers/irqs.h"
 #include "lib/util.h"
 #include "output/hset.h"
 #include "output/json.h"
@@ -50,10 +50,10 @@ struct cpu_state {
 };
 
 struct softirqs {
+	struct ft_irq_opts	o;		/* first: ft_irq_parse_opt's */
 	const struct ft_env	*env;
 	struct ft_tp		entry, exit, raise;
-	const struct ft_unit	*unit;
-	bool			count, dist, no_raise;
+	bool			no_raise;
 	bool			have_raise;	/* the trace has softirq_raise */
 	struct ft_hset		time;		/* handler times per vector, n[0] entries */
 	struct ft_hset		wait;		/* raise -> entry per vector */
@@ -66,40 +66,20 @@ struct softirqs {
 	unsigned long long	badvec;		/* vectors >= NVEC */
 };
 
-enum { OPT_COUNT = 0x100, OPT_DIST, OPT_NO_RAISE };
-
 static const struct option softirqs_longopts[] = {
-	{ "nanoseconds",	no_argument, NULL, 'N' },
-	{ "count",		no_argument, NULL, OPT_COUNT },
-	{ "dist",		no_argument, NULL, OPT_DIST },
-	{ "no-raise",		no_argument, NULL, OPT_NO_RAISE },
+	FT_IRQ_LONGOPTS,
+	{ "no-raise",		no_argument, NULL, FT_IRQ_OPT_NEXT },
 	{ 0 }
 };
 
-/* softirqs_parse_opt - -N, --count, --dist (BCC's -N, -C, -d), --no-raise */
+/* softirqs_parse_opt - hardirqs' options (BCC's -N, -C, -d), and --no-raise */
 static int softirqs_parse_opt(void *priv, int opt, const char *arg)
 {
 	struct softirqs *x = priv;
 
-	(void)arg;
-	switch (opt) {
-	case 'N': x->unit = &ft_unit_ns; return 0;
-	case OPT_COUNT: x->count = true; return 0;
-	case OPT_DIST: x->dist = true; return 0;
-	case OPT_NO_RAISE: x->no_raise = true; return 0;
-	}
-	return -1;
-}
-
-/* softirqs_check - --count or --dist, not both */
-static int softirqs_check(void *priv, const struct ft_env *env)
-{
-	struct softirqs *x = priv;
-
-	if (x->count && x->dist) {
-		ft_err("--count and --dist exclude each other");
-		return -1;
-	}
+	if (opt != FT_IRQ_OPT_NEXT)
+		return ft_irq_parse_opt(priv, opt, arg);
+	x->no_raise = true;
 	return 0;
 }
 
@@ -136,8 +116,8 @@ static int softirqs_init(void *priv, const struct ft_env *env)
 	int i;
 
 	x->env = env;
-	if (!x->unit)
-		x->unit = &ft_unit_us;
+	if (!x->o.unit)
+		x->o.unit = &ft_unit_us;
 	x->have_raise = !x->no_raise && x->raise.id >= 0;
 	x->ncpus = env->ncpus > 0 ? env->ncpus : 1;
 	x->cpu = calloc(x->ncpus, sizeof(*x->cpu));
@@ -147,10 +127,10 @@ static int softirqs_init(void *priv, const struct ft_env *env)
 	}
 	for (i = 0; i < x->ncpus; i++)
 		x->cpu[i].vec = -1;
-	x->time = (struct ft_hset){ .unit = x->unit, .label = "softirq", .name_key = "name",
+	x->time = (struct ft_hset){ .unit = x->o.unit, .label = "softirq", .name_key = "name",
 				    .key_key = "vec", .counts = true,
-				    .style = FT_HS_TIGHT | (x->count ? FT_HS_COUNT : 0) };
-	x->wait = (struct ft_hset){ .unit = x->unit, .label = "softirq raise -> entry",
+				    .style = FT_HS_TIGHT | (x->o.count ? FT_HS_COUNT : 0) };
+	x->wait = (struct ft_hset){ .unit = x->o.unit, .label = "softirq raise -> entry",
 				    .name_key = "name", .key_key = "vec" };
 	for (i = 0; i < NVEC; i++) {
 		char buf[16];
@@ -191,11 +171,11 @@ static void entry(struct softirqs *x, const struct ft_event *ev, struct cpu_stat
 		/* a repeat may have come after the kernel cleared its mask: keep it */
 		c->next = (c->next & ~(1u << v)) | (c->again & (1u << v));
 		c->again &= ~(1u << v);
-		ft_hist_add(&x->wait.e[v].hist, x->unit,
+		ft_hist_add(&x->wait.e[v].hist, x->o.unit,
 			    ev->ts > c->raised[v] ? ev->ts - c->raised[v] : 0);
 	} else if (c->next & (1u << v)) {
 		c->next &= ~(1u << v);
-		ft_hist_add(&x->wait.e[v].hist, x->unit,
+		ft_hist_add(&x->wait.e[v].hist, x->o.unit,
 			    ev->ts > c->repeat[v] ? ev->ts - c->repeat[v] : 0);
 	} else {
 		x->unraised++;
@@ -222,7 +202,7 @@ static void leave(struct softirqs *x, const struct ft_event *ev, struct cpu_stat
 		c->vec = -1;
 		return;
 	}
-	ft_hist_add(&x->time.e[v].hist, x->unit, ev->ts > c->ts ? ev->ts - c->ts : 0);
+	ft_hist_add(&x->time.e[v].hist, x->o.unit, ev->ts > c->ts ? ev->ts - c->ts : 0);
 	c->vec = -1;
 }
 
@@ -294,20 +274,20 @@ static void print_notes(const struct softirqs *x, FILE *f)
 /* print_raise - the raise -> entry latency per vector: a table, or histograms with --dist */
 static void print_raise(const struct softirqs *x, FILE *f, const struct ft_hview *w)
 {
-	double d = (double)x->unit->div;
+	double d = (double)x->o.unit->div;
 	char head[3][24];
 	unsigned int i;
 
-	if (x->dist) {
+	if (x->o.dist) {
 		ft_hset_print(&x->wait, f, w);
 	} else if (w->n) {
-		snprintf(head[0], sizeof(head[0]), "AVG_%s", x->unit->label);
-		snprintf(head[1], sizeof(head[1]), "P99_%s", x->unit->label);
-		snprintf(head[2], sizeof(head[2]), "MAX_%s", x->unit->label);
+		snprintf(head[0], sizeof(head[0]), "AVG_%s", x->o.unit->label);
+		snprintf(head[1], sizeof(head[1]), "P99_%s", x->o.unit->label);
+		snprintf(head[2], sizeof(head[2]), "MAX_%s", x->o.unit->label);
 		fprintf(f, "\n%-16s %11s %11s %11s %11s\n", "RAISE->ENTRY", "COUNT", head[0],
 			head[1], head[2]);
 	}
-	for (i = 0; !x->dist && i < w->n; i++) {
+	for (i = 0; !x->o.dist && i < w->n; i++) {
 		const struct ft_hist *h = &w->e[i]->hist;
 
 		fprintf(f, "%-16s %11llu %11.1f %11.1f %11.1f\n", w->e[i]->name,
@@ -323,7 +303,7 @@ static void print_raise(const struct softirqs *x, FILE *f, const struct ft_hview
 static void softirqs_json(const struct softirqs *x, struct ft_json *j, const struct ft_hview *v,
 			  const struct ft_hview *w)
 {
-	ft_json_str(j, "unit", x->unit->short_name);
+	ft_json_str(j, "unit", x->o.unit->short_name);
 	ft_hset_json(&x->time, j, "softirqs", v);
 	if (x->have_raise) {
 		ft_hset_json(&x->wait, j, "raise_to_entry", w);
@@ -341,13 +321,13 @@ static void softirqs_report(void *priv, struct ft_report *r)
 	struct softirqs *x = priv;
 	struct ft_hview v = { 0 }, w = { 0 };
 
-	if (ft_hset_view(&x->time, &v, ft_hset_shown, x->dist ? NULL : by_value) ||
+	if (ft_hset_view(&x->time, &v, ft_hset_shown, x->o.dist ? NULL : by_value) ||
 	    ft_hset_view(&x->wait, &w, ft_hset_timed, NULL)) {
 		ft_err("out of memory");
 	} else if (r->json) {
 		softirqs_json(x, r->json, &v, &w);
 	} else {
-		if (x->dist)
+		if (x->o.dist)
 			ft_hset_print(&x->time, r->f, &v);
 		else
 			ft_hset_print_totals(&x->time, r->f, &v, "SOFTIRQ", 16);
@@ -411,7 +391,7 @@ const struct ft_analyzer ft_softirqs = {
 		.shortopts	= "N",
 		.longopts	= softirqs_longopts,
 		.parse_opt	= softirqs_parse_opt,
-		.check		= softirqs_check,
+		.check		= ft_irq_check,
 	},
 	.priv_size	= sizeof(struct softirqs),
 	.whole_system	= true,

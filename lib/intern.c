@@ -93,16 +93,13 @@ static int grow(struct ft_intern *t, uint32_t n)
 	return 0;
 }
 
-/**
- * ft_intern_find - the id of array @v[0..n), or -1 when it was never added
- */
-long ft_intern_find(const struct ft_intern *t, const uint64_t *v, uint32_t n)
+/* probe - the id of array @v[0..n), or -1 with *@h at the empty slot it would take */
+static long probe(const struct ft_intern *t, const uint64_t *v, uint32_t n, uint64_t *h)
 {
-	uint64_t h = hash(v, n);
 	uint32_t id;
 
-	for (;; h++) {
-		id = t->slot[h & t->mask];
+	for (*h = hash(v, n);; (*h)++) {
+		id = t->slot[*h & t->mask];
 		if (!id)
 			return -1;
 		id--;
@@ -112,22 +109,26 @@ long ft_intern_find(const struct ft_intern *t, const uint64_t *v, uint32_t n)
 }
 
 /**
+ * ft_intern_find - the id of array @v[0..n), or -1 when it was never added
+ */
+long ft_intern_find(const struct ft_intern *t, const uint64_t *v, uint32_t n)
+{
+	uint64_t h;
+
+	return probe(t, v, n, &h);
+}
+
+/**
  * ft_intern_put - the id of array @v[0..n), adding it when new
  * Returns the id, or -1 when out of memory.
  */
 long ft_intern_put(struct ft_intern *t, const uint64_t *v, uint32_t n)
 {
-	uint64_t h = hash(v, n);
-	uint32_t id;
+	uint64_t h;
+	long id = probe(t, v, n, &h);
 
-	for (;; h++) {
-		id = t->slot[h & t->mask];
-		if (!id)
-			break;
-		id--;
-		if (t->len[id] == n && (!n || !memcmp(t->pool + t->off[id], v, n * sizeof(*v))))
-			return id;
-	}
+	if (id >= 0)
+		return id;
 	if (grow(t, n))
 		return -1;
 	id = t->n++;

@@ -146,3 +146,20 @@ int ft_grow(void **v, size_t size, size_t n, size_t more, size_t *cap)
 	*cap = c;
 	return 0;
 }
+
+/**
+ * ft_grow_at - make room for element @i of @size in the array *@v of *@cap allocated
+ * (as ft_grow), the elements it adds zeroed
+ * Returns 0, or -1 when out of memory (*@v is then unchanged).
+ */
+int ft_grow_at(void **v, size_t size, size_t i, size_t *cap)
+{
+	size_t old = *cap;
+
+	if (i < old)
+		return 0;
+	if (ft_grow(v, size, old, i + 1 - old, cap))
+		return -1;
+	memset((char *)*v + old * size, 0, (*cap - old) * size);
+	return 0;
+}

@@ -31,6 +31,7 @@ uint64_t ft_now_ns(void);
 void ft_install_signals(void);
 int ft_possible_cpus(void);
 int ft_grow(void **v, size_t size, size_t n, size_t more, size_t *cap);
+int ft_grow_at(void **v, size_t size, size_t i, size_t *cap);
 void ft_hex(char *out, const unsigned char *b, size_t n);
 
 #endif

@@ -57,15 +57,21 @@ static double clock_ns(const struct ft_pmu_count *c, int n)
 	return v >= 0 ? v : find(c, n, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
 }
 
-/* ratio - @num as a percentage of @den: false when there is no denominator */
-static bool ratio(double num, double den, const char *unit, struct ft_pmu_metric *m)
+/* per - @num per @den, in @unit: false when there is no denominator */
+static bool per(double num, double den, const char *unit, struct ft_pmu_metric *m)
 {
 	if (den <= 0)
 		return false;
-	m->value = 100.0 * num / den;
+	m->value = num / den;
 	m->unit = unit;
-	m->percent = true;
 	return true;
+}
+
+/* ratio - @num as a percentage of @den: false when there is no denominator */
+static bool ratio(double num, double den, const char *unit, struct ft_pmu_metric *m)
+{
+	m->percent = per(100.0 * num, den, unit, m);
+	return m->percent;
 }
 
 /* cache_unit - "of all L1-dcache accesses" for a hardware cache miss event */
@@ -107,34 +113,21 @@ bool ft_pmu_metric(const struct ft_pmu_count *c, int i, int n, uint64_t elapsed_
 		   struct ft_pmu_metric *m)
 {
 	const struct ft_pmu_count *e = &c[i];
-	double v = ft_pmu_scaled(e), d;
+	double v = ft_pmu_scaled(e);
 
 	if (e->state != FT_PMU_COUNTED)
 		return false;
 	m->percent = false;
 	if (ft_pmu_is_clock(e)) {
-		if (!elapsed_ns)
-			return false;
-		m->value = v / (double)elapsed_ns;
-		m->unit = "CPUs utilized";
-		return true;
+		return per(v, (double)elapsed_ns, "CPUs utilized", m);
 	}
 	if (e->type == PERF_TYPE_HARDWARE) {
 		switch (e->config) {
 		case PERF_COUNT_HW_CPU_CYCLES:
-			d = clock_ns(c, n);
-			if (d <= 0)
-				return false;
-			m->value = v / d;
-			m->unit = "GHz";
-			return true;
+			return per(v, clock_ns(c, n), "GHz", m);
 		case PERF_COUNT_HW_INSTRUCTIONS:
-			d = find(c, n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-			if (d <= 0)
-				return false;
-			m->value = v / d;
-			m->unit = "insn per cycle";
-			return true;
+			return per(v, find(c, n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES),
+				   "insn per cycle", m);
 		case PERF_COUNT_HW_BRANCH_MISSES:
 			return ratio(v, find(c, n, PERF_TYPE_HARDWARE,
 					     PERF_COUNT_HW_BRANCH_INSTRUCTIONS),
