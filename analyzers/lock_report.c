@@ -353,7 +353,10 @@ static void json_rows(struct lock *x, struct ft_json *j, uint32_t n)
 		if (x->mode == BY_CALLER) {
 			ft_json_str(j, "caller", o->name);
 		} else if (x->mode == BY_ADDR) {
-			ft_json_u64(j, "address", o->what);
+			char hex[24];	/* hex: a 64-bit address is past JSON's exact integers */
+
+			snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)o->what);
+			ft_json_str(j, "address", hex);
 			ft_json_str(j, "symbol", o->name);
 		} else {
 			ft_json_i64(j, "tid", (int)o->what);

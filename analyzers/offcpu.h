@@ -66,7 +66,7 @@ struct offcpu_task {
 	uint64_t	start;		/* 0: not blocked in a counted state */
 	uint32_t	kst, ust;	/* id + 1, 0 none */
 	char		state;		/* the switch-out's, 'R' when preempted */
-	char		comm[FT_TASK_COMM_LEN + 1];	/* ... its comm (BCC's offcputime's) */
+	char		comm[FT_TASK_COMM_LEN + 1];	/* its comm at the last such switch-out */
 	struct ft_ready	r;		/* waker: the first wakeup of the period (-1 none) */
 	int		wtgid;
 	uint32_t	wkst, wust;

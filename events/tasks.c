@@ -319,8 +319,10 @@ void ft_tasks_newtask(struct ft_tasks *t, int creator, int child, bool thread,
 	int tgid = thread ? ft_tasks_tgid(t, creator) : child;
 	struct ft_task *e = ft_tasks_note(t, child, comm);
 
-	if (e && tgid > 0)
+	if (e && tgid > 0) {
 		e->tgid = tgid;
+		e->tgid_guessed = false;	/* a reused tid: its process is told now */
+	}
 }
 
 /*

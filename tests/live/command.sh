@@ -92,12 +92,11 @@ else
 fi
 [ -n "$pid" ] && kill $pid 2> /dev/null
 
-# a command that exits first is not touched, and nothing is said
 # -a -- COMMAND (perf record -a -- CMD): the whole system while the command runs. A
 # sleeper that is no child of the command naps 20 x 10 ms from 0.5 s on, inside the
 # command's 1.5 s: all 20 naps are S rows of the recording with -a, none without.
 name=command_all_whole_system
-r=
+r= bad=
 for a in -a ""; do
 	rm -f $OUT/cmd-all.pid
 	sh -c "echo \$\$ > $OUT/cmd-all.pid; sleep 0.5; exec $WL/sleeper 0 20 10" &
@@ -110,12 +109,13 @@ for a in -a ""; do
 	r+="${a:-no -a}: $n S rows of the sleeper (want $want); "
 	[ "$n" = "$want" ] || bad=1
 done
-if [ -z "${bad:-}" ]; then
+if [ -z "$bad" ]; then
 	pass "$name ($r)"
 else
 	fail $name "$r"
 fi
 
+# a command that exits first is not touched, and nothing is said
 name=command_exits_first
 ft $name 0 runqlat -d 5 -- sleep 0.2 > $OUT/cmd.out 2> $OUT/cmd.err
 rc=$?

@@ -101,7 +101,7 @@ if [ "$r" = True ]; then pass $name; else fail $name "$r"; fi
 # lock_lock_filter (-L): the mmap_lock's address (from -l) keeps its rows alone, all of
 # bpftrace's rwsem waits
 name=lock_lock_filter
-addr=$(json "'%x' % [r['address'] for r in j['rows'] if r['type'] == 'rwsem:W'][0]" $OUT/lock-l.json)
+addr=$(json "[r['address'][2:] for r in j['rows'] if r['type'] == 'rwsem:W'][0]" $OUT/lock-l.json)
 ft $name 0 lock -l -L "$addr" --json -i $OUT/lock-mm.dat > $OUT/lock-L.json 2>&1
 r=$(python3 -c "import sys
 from pct_check import last_json
@@ -109,7 +109,7 @@ from lock_check import bt_maps
 n = bt_maps(sys.argv[2])[0]
 rows = last_json(sys.argv[1])['rows']
 got = {r['type']: r['contended'] for r in rows}
-ok = {'%x' % r['address'] for r in rows} == {sys.argv[3]} and \\
+ok = {r['address'][2:] for r in rows} == {sys.argv[3]} and \\
 	got == {t: n[t] for t in ('rwsem:R', 'rwsem:W') if n[t]}
 print(ok or '%s want %s at %s' % (rows, dict(n), sys.argv[3]))" $OUT/lock-L.json $OUT/lock-mm.json.bt "$addr" 2>&1)
 if [ "$r" = True ]; then pass $name; else fail $name "$r"; fi

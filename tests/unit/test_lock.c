@@ -82,7 +82,7 @@ static void feed(struct ut_run *r, const struct rec *recs, int n)
 			memcpy(b + 8, &p->addr, 8);
 			memcpy(b + 16, &p->flags, 4);
 		}
-		r->a->event(r->priv, &ev);
+		ut_event(r, &ev);
 	}
 }
 
@@ -112,7 +112,7 @@ static void test_lock_per_task(void **state)
 	start(&r, 'l');
 	feed(&r, recs, 4);
 	ut_report(&r, true);
-	has(&r, "\"rows\":[{\"type\":\"rwsem:W\",\"address\":40960,\"symbol\":\"\","
+	has(&r, "\"rows\":[{\"type\":\"rwsem:W\",\"address\":\"0xa000\",\"symbol\":\"\","
 		"\"contended\":2,\"total_ns\":5000,\"max_ns\":3000,\"min_ns\":2000,"
 		"\"avg_ns\":2500,");
 	has(&r, "\"unpaired_ends\":0,\"open_at_end\":0,");
@@ -137,9 +137,9 @@ static void test_lock_mutex_nested(void **state)
 	start(&r, 'l');
 	feed(&r, recs, 5);
 	ut_report(&r, true);
-	has(&r, "{\"type\":\"mutex\",\"address\":45056,\"symbol\":\"\",\"contended\":1,"
+	has(&r, "{\"type\":\"mutex\",\"address\":\"0xb000\",\"symbol\":\"\",\"contended\":1,"
 		"\"total_ns\":5000,");
-	has(&r, "{\"type\":\"spinlock\",\"address\":45312,\"symbol\":\"\",\"contended\":1,"
+	has(&r, "{\"type\":\"spinlock\",\"address\":\"0xb100\",\"symbol\":\"\",\"contended\":1,"
 		"\"total_ns\":100,");
 	has(&r, "\"repeated_begins\":1,");
 	ut_finish(&r);
@@ -219,7 +219,7 @@ static void test_lock_types(void **state)
 	feed(&r, recs, 22);
 	ut_report(&r, true);
 	for (i = 0; i < 11; i++) {
-		snprintf(want, sizeof(want), "{\"type\":\"%s\",\"address\":%d,", names[i],
+		snprintf(want, sizeof(want), "{\"type\":\"%s\",\"address\":\"0x%x\",", names[i],
 			 0xe000 + 16 * i);
 		has(&r, want);
 	}
