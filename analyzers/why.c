@@ -15,6 +15,7 @@
 #include "analyzers/waits.h"
 #include "analyzers/why.h"
 #include "events/tasks.h"
+#include "lib/tab.h"
 #include "lib/util.h"
 #include "output/json.h"
 
@@ -28,6 +29,12 @@ struct seg {
 	int		id, base;	/* base: the task under it (-1: unknown) */
 	short		prio;
 	unsigned char	kind, flags;
+};
+
+/* A task's last prio in a record (a rebuilt switch has none). */
+struct prio {
+	int	pid;		/* the table's key */
+	int	prio;
 };
 
 struct ft_why_cpu {
@@ -50,9 +57,17 @@ static const char *const reasons[] = {
 	[FT_WHY_FILTERED]	= "unknown: tasks the trace did not follow (-p/-t/command)",
 };
 
+/* x86's system vectors: interrupts with events of their own, not irq_handler_entry's */
+static const char *const sysvec[FT_WHY_NVEC] = {
+	"local_timer", "reschedule", "call_function", "call_function_single", "irq_work",
+};
+
 /* ft_why_tracepoints - the interrupt events, optional (a trace without them says so) */
 struct ft_tp *ft_why_tracepoints(struct ft_why *y)
 {
+	static char names[FT_WHY_NVEC][2][32];
+	int i, k;
+
 	y->hentry = (struct ft_tp){ .system = "irq", .name = "irq_handler_entry",
 				    .field = { "irq", "name" }, .optional = true };
 	y->hexit = (struct ft_tp){ .system = "irq", .name = "irq_handler_exit",
@@ -64,6 +79,17 @@ struct ft_tp *ft_why_tracepoints(struct ft_why *y)
 	y->hentry.next = &y->hexit;
 	y->hexit.next = &y->sentry;
 	y->sentry.next = &y->sexit;
+	for (i = 0; i < FT_WHY_NVEC; i++)
+		for (k = 0; k < 2; k++) {
+			struct ft_tp *tp = &y->vec[i][k];
+
+			snprintf(names[i][k], sizeof(names[i][k]), "%s_%s", sysvec[i],
+				 k ? "exit" : "entry");
+			*tp = (struct ft_tp){ .system = "irq_vectors", .name = names[i][k],
+					      .field = { "vector" }, .optional = true };
+			tp->next = y->sexit.next;
+			y->sexit.next = tp;
+		}
 	return &y->hentry;
 }
 
@@ -76,7 +102,7 @@ int ft_why_init(struct ft_why *y, const struct ft_env *env)
 	y->ncpus = env->ncpus > 0 ? env->ncpus : 1;
 	y->cpu = calloc(y->ncpus, sizeof(*y->cpu));
 	y->names = calloc(NAMES, sizeof(*y->names));
-	if (!y->cpu || !y->names)
+	if (!y->cpu || !y->names || ft_tab_init(&y->prios, sizeof(struct prio)))
 		return -1;
 	for (i = 0; i < y->ncpus; i++) {
 		y->cpu[i].task = (struct seg){ .kind = FT_WHY_UNKNOWN, .id = FT_WHY_BEFORE,
@@ -95,6 +121,7 @@ void ft_why_fini(struct ft_why *y)
 		free(y->cpu[i].ring);
 	free(y->cpu);
 	free(y->names);
+	ft_tab_fini(&y->prios);
 	y->cpu = NULL;
 	y->names = NULL;
 }
@@ -130,6 +157,18 @@ static void push(struct ft_why_cpu *c, uint64_t t)
 	c->ring[c->n++ & (RING - 1)] = s;
 }
 
+/* note_prio - @pid's prio in a record; its last known for a rebuilt switch (-999: none) */
+static int note_prio(struct ft_why *y, int pid, int prio, bool known)
+{
+	struct prio *p = pid > 0 ? ft_tab_get(&y->prios, pid) : NULL;
+
+	if (!p)
+		return known ? prio : -999;
+	if (known)
+		p->prio = prio + 1000;	/* 0: none yet */
+	return p->prio ? p->prio - 1000 : -999;
+}
+
 /* on_switch - the next task runs from the switch's time (a rebuilt one's estimate) */
 static void on_switch(struct ft_why *y, struct ft_why_cpu *c, const struct ft_event *ev)
 {
@@ -142,20 +181,21 @@ static void on_switch(struct ft_why *y, struct ft_why_cpu *c, const struct ft_ev
 					.id = ev->sw.after_loss ? FT_WHY_LOST : FT_WHY_REBUILT };
 		push(c, lo);
 	}
+	if (!ev->sw.synth)
+		note_prio(y, ev->sw.prev_pid, ev->sw.prev_prio, true);
 	c->task = (struct seg){ .kind = next ? FT_WHY_TASK : FT_WHY_IDLE, .id = next,
-				.prio = (short)ev->sw.next_prio,
+				.prio = (short)note_prio(y, next, ev->sw.next_prio, !ev->sw.synth),
 				.flags = ev->sw.synth ? FT_WHY_SYNTH : 0 };
 	if (y->env->filtered_stream && (!next || !ft_env_traced(y->env, next)))
 		c->task = (struct seg){ .kind = FT_WHY_UNKNOWN, .id = FT_WHY_FILTERED, .base = -1 };
 	push(c, t);
 }
 
-/* handler - the names index of a hard interrupt handler (the last slot: all beyond) */
-static int handler(struct ft_why *y, const struct ft_event *ev)
+/* handler - the names index of hard interrupt handler @s (the last slot: all beyond) */
+static int handler(struct ft_why *y, const char *s, int len)
 {
-	int len = 0, i;
-	const char *s = ft_tp_str(ev, &y->hentry, 1, &len);
 	char name[FT_WHY_NAME];
+	int i;
 
 	snprintf(name, sizeof(name), "%.*s", len ? len : 1, len ? s : "?");
 	for (i = 0; i < y->nnames; i++)
@@ -167,19 +207,38 @@ static int handler(struct ft_why *y, const struct ft_event *ev)
 	return y->nnames++;
 }
 
+/* sysvec_at - the system vector event @ev is: 2 * vector + 1 for an exit, or -1 */
+static int sysvec_at(const struct ft_why *y, const struct ft_event *ev)
+{
+	int i;
+
+	for (i = 0; i < FT_WHY_NVEC * 2; i++)
+		if (ft_tp_is(ev, &y->vec[i / 2][i % 2]))
+			return i;
+	return -1;
+}
+
 /* on_tp - an interrupt handler or a softirq vector starts or ends */
 static void on_tp(struct ft_why *y, struct ft_why_cpu *c, const struct ft_event *ev)
 {
-	if (ft_tp_is(ev, &y->hentry))
-		c->hard = handler(y, ev);
-	else if (ft_tp_is(ev, &y->hexit))
+	const char *s;
+	int i, len = 0;
+
+	if (ft_tp_is(ev, &y->hentry)) {
+		s = ft_tp_str(ev, &y->hentry, 1, &len);
+		c->hard = handler(y, s, len);
+	} else if (ft_tp_is(ev, &y->hexit)) {
 		c->hard = -1;
-	else if (ft_tp_is(ev, &y->sentry))
+	} else if (ft_tp_is(ev, &y->sentry)) {
 		c->soft = (int)ft_tp_num(ev, &y->sentry, 0);
-	else if (ft_tp_is(ev, &y->sexit))
+	} else if (ft_tp_is(ev, &y->sexit)) {
 		c->soft = -1;
-	else
+	} else if ((i = sysvec_at(y, ev)) >= 0) {
+		s = sysvec[i / 2];
+		c->hard = i % 2 ? -1 : handler(y, s, (int)strlen(s));
+	} else {
 		return;
+	}
 	push(c, ev->ts);
 }
 
@@ -197,6 +256,11 @@ void ft_why_event(struct ft_why *y, const struct ft_event *ev)
 		break;
 	case FT_EV_TP:
 		on_tp(y, c, ev);
+		break;
+	case FT_EV_WAKING:
+	case FT_EV_WAKEUP:
+	case FT_EV_WAKEUP_NEW:
+		note_prio(y, ev->wk.pid, ev->wk.prio, true);
 		break;
 	case FT_EV_LOST:	/* unknown from its last record to the next switch */
 		c->task = (struct seg){ .kind = FT_WHY_UNKNOWN, .id = FT_WHY_LOST, .base = -1 };
@@ -345,6 +409,8 @@ void ft_why_explain(struct ft_why *y, int cpu, uint64_t start, uint64_t end,
 /* prio_str - a kernel prio as people read it: rt N, nice N, deadline */
 static const char *prio_str(int prio, char *buf, size_t len)
 {
+	if (prio == -999)
+		return "prio unknown";
 	if (prio < 0)
 		return "deadline";
 	if (prio < 100)

@@ -13,9 +13,11 @@
 #include <stdio.h>
 
 #include "analyzers/analyzer.h"
+#include "lib/tab.h"
 
 #define FT_WHY_PARTS	8	/* parts kept per window; the last may gather the rest */
 #define FT_WHY_NAME	24
+#define FT_WHY_NVEC	5	/* x86 system vectors with events (irq_vectors) */
 
 enum ft_why_kind {
 	FT_WHY_TASK, FT_WHY_IDLE, FT_WHY_HARDIRQ, FT_WHY_SOFTIRQ, FT_WHY_UNKNOWN,
@@ -32,7 +34,7 @@ enum ft_why_reason { FT_WHY_BEFORE, FT_WHY_LOST, FT_WHY_REBUILT, FT_WHY_FILTERED
 struct ft_why_part {
 	uint64_t	ns;
 	int		id;		/* pid, irq line, vector, reason, parts gathered */
-	short		prio;		/* a task's kernel prio, from the switch record */
+	short		prio;		/* a task's kernel prio, from its records; -999 none */
 	unsigned char	kind, flags;
 	char		name[FT_WHY_NAME];
 };
@@ -49,10 +51,12 @@ struct ft_why_cpu;
 struct ft_why {
 	const struct ft_env	*env;
 	struct ft_tp		hentry, hexit, sentry, sexit;
+	struct ft_tp		vec[FT_WHY_NVEC][2];	/* irq_vectors: entry, exit */
 	struct ft_why_cpu	*cpu;
 	int			ncpus;
 	char			(*names)[FT_WHY_NAME];	/* hard interrupt handlers seen */
 	int			nnames;
+	struct ft_tab		prios;		/* pid -> struct prio */
 };
 
 struct ft_tp *ft_why_tracepoints(struct ft_why *y);
