@@ -136,6 +136,8 @@ hist -e syscalls:sys_enter_getppid --key kstack,ustack -f
 hist -e syscalls:sys_enter_getppid --key comm,ustack --json
 hist -e sched:sched_wakeup --key kstack --top 5
 report runqlat wakeup latency --json
+wakeup --why --top 5
+wakeup --why --json
 EOF
 }
 
