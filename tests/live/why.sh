@@ -21,7 +21,7 @@ WLOUT=$OUT/why-wl.txt
 # the known answer, whole system (-a: every task that ran on CPU 1 by name); the
 # workload's own lines go to a file (exec: the command's pid is fifowake's)
 ft why_fifo_named 0 wakeup --why --top 10 --json -a -o $OUT/why.dat -- \
-	sh -c "exec $WL/fifowake 1 6 20 > $WLOUT" > $OUT/why.json 2> $OUT/why.err
+	sh -c "exec $WL/fifowake 1 8 20 > $WLOUT" > $OUT/why.json 2> $OUT/why.err
 check why_fifo_named named $OUT/why.json $WLOUT
 check why_parts_add_up add_up $OUT/why.json $WLOUT
 check why_irqs_apart irqs $OUT/why.json $WLOUT
