@@ -364,6 +364,8 @@ static void report_json(struct wakeup *w, struct ft_json *j)
 	}
 	ft_json_arr_end(j);
 	ft_wait_notes_json(j, &w->waits.notes);
+	if (w->why_on)
+		ft_why_notes_json(j, &w->why);
 }
 
 /* wakeup_report - histogram(s), then the slowest and the pairs when asked */

@@ -552,3 +552,10 @@ void ft_why_wait_json(struct ft_json *j, const struct ft_why_expl *x)
 		ft_why_json(j, "why_woken", &x[1]);
 	}
 }
+
+/* ft_why_notes_json - whether the trace had the interrupt events, as JSON fields */
+void ft_why_notes_json(struct ft_json *j, const struct ft_why *y)
+{
+	ft_json_bool(j, "why_hardirq_events", y->hentry.id >= 0 && y->hexit.id >= 0);
+	ft_json_bool(j, "why_softirq_events", y->sentry.id >= 0 && y->sexit.id >= 0);
+}

@@ -68,6 +68,7 @@ void ft_why_explain(struct ft_why *y, int cpu, uint64_t start, uint64_t end,
 void ft_why_print(FILE *f, const struct ft_why_expl *x, uint64_t wait, const char *head);
 void ft_why_json(struct ft_json *j, const char *key, const struct ft_why_expl *x);
 void ft_why_notes(FILE *f, const char *who, const struct ft_why *y);
+void ft_why_notes_json(struct ft_json *j, const struct ft_why *y);
 
 struct ft_wait;
 bool ft_why_wait(struct ft_why *y, const struct ft_wait *w, struct ft_why_expl **x);
