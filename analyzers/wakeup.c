@@ -5,13 +5,15 @@
  * (runqlat counts both). Beyond the histogram (BCC layout, -P/-L per process or
  * thread): the N slowest wakeups with waker and CPUs (--top), each wakeup slower
  * than a threshold as it happens (--min-us, runqslower's layout plus the waker),
- * and who wakes whom (--wakers).
+ * and who wakes whom (--wakers). --why splits each of the slowest waits into what ran
+ * on its CPU meanwhile (analyzers/why.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyzers/analyzer.h"
 #include "analyzers/waits.h"
+#include "analyzers/why.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "lib/util.h"
@@ -30,6 +32,8 @@ struct pair {
 struct slow {
 	struct ft_wait	w;
 	char		comm[FT_TASK_COMM_LEN + 1], waker[FT_TASK_COMM_LEN + 1];
+	struct ft_why_expl *why;	/* --why: its CPU's parts, the woken CPU's (owned by
+					   the slot, reused) */
 };
 
 struct wakeup {
@@ -47,9 +51,14 @@ struct wakeup {
 	bool			wakers_top_set;
 	struct ft_tab		pairs;		/* key -> struct pair */
 	bool			oom;
+	bool			why_on;		/* --why */
+	struct ft_why		why;
 };
 
-enum { OPT_TOP = 0x100, OPT_MIN_US, OPT_WAKERS, OPT_WAKERS_TOP };
+enum { OPT_TOP = 0x100, OPT_MIN_US, OPT_WAKERS, OPT_WAKERS_TOP, OPT_WHY };
+
+/* The slowest wakeups --why explains without --top. */
+#define WHY_TOP	10
 
 /* Pairs --wakers prints unless --wakers-top says otherwise (BCC's tools cap theirs). */
 #define WAKERS_TOP	20
@@ -63,6 +72,7 @@ static const struct option wakeup_longopts[] = {
 	{ "min-us",		required_argument, NULL, OPT_MIN_US },
 	{ "wakers",		no_argument,       NULL, OPT_WAKERS },
 	{ "wakers-top",		required_argument, NULL, OPT_WAKERS_TOP },
+	{ "why",		no_argument,       NULL, OPT_WHY },
 	FT_EXACT_LONGOPT,
 	{ 0 }
 };
@@ -79,6 +89,7 @@ static int wakeup_parse_opt(void *priv, int opt, const char *arg)
 	case 'P': w->h.by = FT_BY_PID; return 0;
 	case 'L': w->h.by = FT_BY_TID; return 0;
 	case OPT_WAKERS: w->wakers = true; return 0;
+	case OPT_WHY: w->why_on = true; return 0;
 	case FT_OPT_EXACT: w->exact = true; return 0;
 	case OPT_WAKERS_TOP:
 		if (ft_parse_long(arg, 0, 10000000, &w->wakers_top)) {
@@ -105,6 +116,25 @@ static int wakeup_parse_opt(void *priv, int opt, const char *arg)
 	return -1;
 }
 
+/* wakeup_check - --why explains the slowest: --top 10 unless told */
+static int wakeup_check(void *priv, const struct ft_env *env)
+{
+	struct wakeup *w = priv;
+
+	(void)env;
+	if (w->why_on && !w->top)
+		w->top = WHY_TOP;
+	return 0;
+}
+
+/* wakeup_tracepoints - the interrupt events, with --why */
+static struct ft_tp *wakeup_tracepoints(void *priv)
+{
+	struct wakeup *w = priv;
+
+	return w->why_on ? ft_why_tracepoints(&w->why) : NULL;
+}
+
 /* comm_copy - a task's comm, now */
 static void comm_copy(struct wakeup *w, int tid, char *buf)
 {
@@ -112,10 +142,11 @@ static void comm_copy(struct wakeup *w, int tid, char *buf)
 		 tid == 0 ? "swapper" : ft_tasks_comm(w->env->tasks, tid));
 }
 
-/* keep_slow - insert into the top N, slowest first */
+/* keep_slow - insert into the top N, slowest first; --why explains it */
 static void keep_slow(struct wakeup *w, const struct ft_wait *x)
 {
 	uint64_t d = x->end - x->start;
+	struct ft_why_expl *why;
 	long i;
 
 	if (w->nslow == w->top) {
@@ -125,6 +156,7 @@ static void keep_slow(struct wakeup *w, const struct ft_wait *x)
 			return;
 		w->nslow--;
 	}
+	why = w->slow[w->nslow].why;	/* the slot the shift frees */
 	for (i = w->nslow; i > 0; i--) {
 		const struct ft_wait *o = &w->slow[i - 1].w;
 
@@ -135,6 +167,9 @@ static void keep_slow(struct wakeup *w, const struct ft_wait *x)
 	w->slow[i].w = *x;
 	comm_copy(w, x->tid, w->slow[i].comm);
 	comm_copy(w, x->waker, w->slow[i].waker);
+	w->slow[i].why = why;
+	if (w->why_on)
+		ft_why_wait(&w->why, x, &w->slow[i].why);
 	w->nslow++;
 }
 
@@ -235,6 +270,7 @@ static int wakeup_init(void *priv, const struct ft_env *env)
 	if (w->top)
 		w->slow = calloc(w->top, sizeof(*w->slow));
 	if ((w->top && !w->slow) || ft_hgroups_init(&w->h, env->tasks) ||
+	    (w->why_on && ft_why_init(&w->why, env)) ||
 	    ft_tab_init(&w->pairs, sizeof(struct pair)) ||
 	    ft_waits_init(&w->waits, env, on_wait, w)) {
 		ft_err("out of memory");
@@ -251,6 +287,8 @@ static void wakeup_event(void *priv, const struct ft_event *ev)
 {
 	struct wakeup *w = priv;
 
+	if (w->why_on)	/* first: the window of a wait ending here is complete */
+		ft_why_event(&w->why, ev);
 	ft_waits_event(&w->waits, ev);
 }
 
@@ -304,6 +342,8 @@ static void report_json(struct wakeup *w, struct ft_json *j)
 
 		ft_json_obj_begin(j, NULL);
 		json_wait(j, &s->w, s->comm, s->waker);
+		if (w->why_on)
+			ft_why_wait_json(j, s->why);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
@@ -324,6 +364,8 @@ static void report_json(struct wakeup *w, struct ft_json *j)
 	}
 	ft_json_arr_end(j);
 	ft_wait_notes_json(j, &w->waits.notes);
+	if (w->why_on)
+		ft_why_notes_json(j, &w->why);
 }
 
 /* wakeup_report - histogram(s), then the slowest and the pairs when asked */
@@ -345,12 +387,17 @@ static void wakeup_report(void *priv, struct ft_report *r)
 	if (w->top) {
 		fprintf(r->f, "\n%ld slowest wakeups:\n", w->nslow);
 		print_slow_header(r->f);
-		for (k = 0; k < w->nslow; k++)
+		for (k = 0; k < w->nslow; k++) {
 			print_slow(r->f, &w->slow[k].w, w->slow[k].comm, w->slow[k].waker);
+			if (w->why_on)
+				ft_why_wait_print(r->f, &w->slow[k].w, w->slow[k].why);
+		}
 	}
 	if (w->wakers)
 		print_pairs(w, r->f);
 	ft_wait_notes_print(r->f, "wakeup", &w->waits.notes);
+	if (w->why_on)
+		ft_why_notes(r->f, "wakeup", &w->why);
 done:
 	if (r->interval) {
 		ft_hgroups_reset(&w->h);
@@ -372,7 +419,12 @@ static void wakeup_metrics(void *priv, struct ft_metrics *m)
 static void wakeup_fini(void *priv)
 {
 	struct wakeup *w = priv;
+	long k;
 
+	for (k = 0; w->slow && k < w->top; k++)
+		free(w->slow[k].why);
+	if (w->why_on)
+		ft_why_fini(&w->why);
 	ft_waits_fini(&w->waits);
 	ft_hset_fini(&w->h);
 	ft_tab_fini(&w->pairs);
@@ -393,6 +445,8 @@ const struct ft_analyzer ft_wakeup = {
 				  "      --wakers         waker -> wakee pairs: count, average and max latency\n"
 				  "                       (the 20 most frequent; --json has all)\n"
 				  "      --wakers-top N   with --wakers: the N most frequent pairs, 0: all\n"
+				  "      --why            under each of the slowest (--top, default 10): what\n"
+				  "                       ran on its CPU while it waited (docs/explain.md)\n"
 				  FT_EXACT_USAGE,
 		.examples	= "  ftscope wakeup -d 5                   # histogram of the whole system\n"
 				  "  ftscope wakeup --min-us 1000          # every wakeup slower than 1 ms\n"
@@ -400,10 +454,12 @@ const struct ft_analyzer ft_wakeup = {
 		.shortopts	= "muPL",
 		.longopts	= wakeup_longopts,
 		.parse_opt	= wakeup_parse_opt,
+		.check		= wakeup_check,
 	},
 	.need		= FT_NEED(FT_EV_SWITCH),
 	.want		= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW),
 	.priv_size	= sizeof(struct wakeup),
+	.tracepoints	= wakeup_tracepoints,
 	.init		= wakeup_init,
 	.event		= wakeup_event,
 	.report		= wakeup_report,

@@ -144,6 +144,8 @@ lock --stack -E 3
 lock --dist -E 2 -k contended
 lock -Y rwsem,mutex 1
 lock --prometheus-file @prom --heatmap @svg
+wakeup --why --top 5
+wakeup --why --json
 EOF
 }
 

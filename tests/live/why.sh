@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: wakeup --why against a known answer: fifowake's SCHED_FIFO thread on CPU 1
+#              wakes a normal thread there and spins 20 ms by its own clock; the normal
+#              thread's slowest waits name the FIFO thread, running at the wakeup, with
+#              its spin (its interrupts apart), and every breakdown adds up to its wait;
+#              the same from the recording (-o) and in report; --why alone implies
+#              --top 10; other analyzers refuse it; the global tracing state as before.
+# requires: root, sched and irq tracepoints, 2 CPUs
+. tests/live/lib.sh
+plan 8
+need_root why_fifo_named || exit 0
+if [ "$(nproc)" -lt 2 ]; then
+	skip_rest "needs CPU 1"
+	exit 0
+fi
+before=$(global_state)
+PY=tests/live/why_check.py
+WLOUT=$OUT/why-wl.txt
+
+# the known answer, whole system (-a: every task that ran on CPU 1 by name); the
+# workload's own lines go to a file (exec: the command's pid is fifowake's)
+ft why_fifo_named 0 wakeup --why --top 10 --json -a -o $OUT/why.dat -- \
+	sh -c "exec $WL/fifowake 1 8 20 > $WLOUT" > $OUT/why.json 2> $OUT/why.err
+check why_fifo_named named $OUT/why.json $WLOUT
+check why_parts_add_up add_up $OUT/why.json $WLOUT
+check why_irqs_apart irqs $OUT/why.json $WLOUT
+
+# why_from_file: the recording keeps the interrupt events: the same answer from it
+ft why_from_file 0 wakeup --why --top 10 --json -i $OUT/why.dat > $OUT/why-file.json 2>&1
+check why_from_file named $OUT/why-file.json $WLOUT
+
+# why_report: report's wakeup --why over the recording, as text: the FIFO thread's line
+# under each of the 4 or more slowest waiter rows
+name=why_report
+fifo=$(awk '$1 == "fifo" {print $2}' $WLOUT)
+ft $name 0 report -i $OUT/why.dat 'wakeup --why --top 10' > $OUT/why-report.txt 2>&1
+n=$(grep -c "fifospin\[$fifo\] rt 50, running at the wakeup" $OUT/why-report.txt)
+if [ -n "$fifo" ] && [ "$n" -ge 4 ]; then
+	pass $name
+else
+	fail $name "$n lines name fifospin[$fifo] running at the wakeup, want 4 or more"
+fi
+
+# why_implies_top: --why without --top explains the 10 slowest (perf's habit: a useful
+# default, not an error)
+name=why_implies_top
+ft $name 0 wakeup --why -i $OUT/why.dat > $OUT/why-notop.txt 2>&1
+if grep -q '^10 slowest wakeups:' $OUT/why-notop.txt; then
+	pass $name
+else
+	fail $name "$(grep slowest $OUT/why-notop.txt | head -1)"
+fi
+
+# why_other_analyzers: only wakeup has --why: another refuses it, exit 2, one line
+name=why_other_analyzers
+ft $name 2 latency --why -i $OUT/why.dat > /dev/null 2> $OUT/why-bad.err
+if [ "$(wc -l < $OUT/why-bad.err)" = 1 ] && grep -q 'unknown option --why' $OUT/why-bad.err; then
+	pass $name
+else
+	fail $name "$(head -c 200 $OUT/why-bad.err)"
+fi
+
+name=why_state_restored
+after=$(global_state)
+if [ "$before" = "$after" ]; then
+	pass $name
+else
+	fail $name "$(state_diff "$before" "$after")"
+fi

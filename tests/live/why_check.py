@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-2.0
+"""why_check.py MODE JSON WORKLOAD_OUT: wakeup --why against fifowake's own clock.
+
+fifowake (tests/workloads/fifowake.c) prints "fifo TID", "waiter TID" and one
+"spin NS" per round: its SCHED_FIFO thread's spin, by its own CLOCK_MONOTONIC, from
+just before the write that wakes waiter to just before it sleeps again, which is when
+waiter runs. MODES:
+  named     each of waiter's waits among the slowest (4 or more) has the FIFO thread,
+            running at the wakeup, as its largest part, within 3% of its round's spin
+            (the median's when some round is missing), with the parts of tasks of a
+            higher priority (they preempt the spinner, whose clock runs on)
+  add_up    every slowest wakeup's parts (and its woken CPU's) add up to its latency
+  irqs      in each of waiter's quiet waits (2 or more: the FIFO thread the only task in
+            it), the FIFO part plus the interrupt parts is the spin within 25 us, and
+            some hold interrupt time (the FIFO thread's clock runs on in its interrupts:
+            counted in it too, they would exceed)
+The first line printed says what was measured; the last, on failure, why.
+"""
+import statistics
+import sys
+
+from pct_check import last_json
+
+IRQ_SLACK_NS = 25000
+
+
+def workload(path):
+    """fifowake's tids and spins"""
+    tids, spins = {}, []
+    for line in open(path):
+        w = line.split()
+        if len(w) == 2 and w[0] in ("fifo", "waiter"):
+            tids[w[0]] = int(w[1])
+        elif len(w) == 2 and w[0] == "spin":
+            spins.append(int(w[1]))
+    if "fifo" not in tids or "waiter" not in tids or not spins:
+        sys.exit("fifowake printed no tids or spins: %s" % open(path).read()[:200])
+    return tids, spins
+
+
+def waits_of(j, tid):
+    """the slowest wakeups of @tid"""
+    return [s for s in j.get("slowest", []) if s["tid"] == tid]
+
+
+def spin_waits(j, tids, spins):
+    """waiter's waits for a spin (half a spin or more), in time order, each with its
+    round's spin when all rounds are there, else the median"""
+    med = statistics.median(spins)
+    ws = sorted((s for s in waits_of(j, tids["waiter"]) if s["latency_ns"] >= med / 2),
+                key=lambda s: s["time_ns"])
+    own = spins if len(ws) == len(spins) else [med] * len(ws)
+    return list(zip(ws, own)), med
+
+
+def named(j, tids, spins):
+    pairs, med = spin_waits(j, tids, spins)
+    devs, above = [], 0
+    for s, spin in pairs:
+        p = s["why"][0] if s.get("why") else {}
+        if p.get("kind") != "task" or p.get("pid") != tids["fifo"] or not p.get("at_wakeup"):
+            sys.exit("wait of %d ns: largest part %s, not fifospin[%d] running at the wakeup"
+                     % (s["latency_ns"], p, tids["fifo"]))
+        # tasks of a higher priority preempt the spinner: its clock runs on meanwhile
+        hi = sum(q["ns"] for q in s["why"] if q["kind"] == "task" and q["prio"] < p["prio"])
+        above += hi > 0
+        devs.append((p["ns"] + hi - spin) / spin)
+    print("%d waits (%d with higher-priority tasks in them), fifo part vs its spin (spins "
+          "%d..%d ns, median %.0f): %s" %
+          (len(pairs), above, min(spins), max(spins), med,
+           " ".join("%+.2f%%" % (100 * d) for d in devs)))
+    if len(pairs) < 4:
+        sys.exit("only %d of waiter's waits among the slowest, want 4" % len(pairs))
+    bad = [d for d in devs if abs(d) > 0.03]
+    if bad:
+        sys.exit("fifo part off the spin by more than 3%%: %s" % bad)
+
+
+def add_up(j, tids, spins):
+    n = 0
+    for s in j.get("slowest", []):
+        for key in ("why", "why_woken"):
+            if key not in s:
+                continue
+            total = sum(p["ns"] for p in s[key])
+            n += 1
+            if total != s["latency_ns"]:
+                sys.exit("wait of %d ns at %d: %s parts add up to %d" %
+                         (s["latency_ns"], s["time_ns"], key, total))
+    print("%d breakdowns add up to their waits" % n)
+    if not n:
+        sys.exit("no breakdown (why) in the report")
+
+
+def irqs(j, tids, spins):
+    pairs, med = spin_waits(j, tids, spins)
+    res, with_irq = [], 0
+    for s, spin in pairs:
+        tasks = [p for p in s["why"] if p["kind"] in ("task", "idle", "unknown", "more")]
+        if [p.get("pid") for p in tasks] != [tids["fifo"]]:
+            continue        # other tasks ran too, and were interrupted: not only the spin's
+        irq = sum(p["ns"] for p in s["why"] if p["kind"] in ("hardirq", "softirq"))
+        with_irq += irq > 0
+        res.append(tasks[0]["ns"] + irq - spin)
+    print("%d quiet waits (only the FIFO thread ran), %d with interrupt parts; fifo + "
+          "interrupts - its spin (ns): %s" %
+          (len(res), with_irq, " ".join("%+d" % r for r in res)))
+    if len(res) < 2 or not with_irq:
+        sys.exit("want 2 or more quiet waits, some with interrupt time")
+    bad = [r for r in res if abs(r) > IRQ_SLACK_NS]
+    if bad:
+        sys.exit("fifo + interrupts off the spin by more than %d ns: %s" % (IRQ_SLACK_NS, bad))
+
+
+def main():
+    mode, path, wl = sys.argv[1:4]
+    tids, spins = workload(wl)
+    {"named": named, "add_up": add_up, "irqs": irqs}[mode](last_json(path), tids, spins)
+
+
+if __name__ == "__main__":
+    main()
