@@ -87,7 +87,7 @@ void th_row_migration(struct timehist *th, const struct ft_event *ev);
 void th_row_lost(struct timehist *th, const struct ft_event *ev);
 void th_summary(struct timehist *th, FILE *f);
 void th_summary_json(struct timehist *th, struct ft_json *j);
-void th_summary_reset(struct timehist *th);
+void th_summary_reset(void *priv);
 
 /* timehist_cli.c: the options, their help and examples */
 extern const struct option th_longopts[];
