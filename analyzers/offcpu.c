@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/offcpu.h"
+#include "analyzers/offcpu_int.h"
 #include "analyzers/ready.h"
 #include "analyzers/stack_syms.h"
 #include "events/tasks.h"

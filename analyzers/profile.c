@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/profile.h"
+#include "analyzers/profile_int.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "output/flame.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/timehist.h"
+#include "analyzers/timehist_int.h"
 #include "analyzers/timehist_out.h"
 #include "events/tasks.h"
 #include "lib/parse.h"

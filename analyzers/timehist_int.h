@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * timehist: state shared by the event side (timehist.c) and the summaries
+ * timehist's private state, shared by the event side (timehist.c), the options
+ * (timehist_cli.c), the rows (timehist_rows.c, timehist_out.c) and the summaries
  * (timehist_summary.c).
  */
-#ifndef FTSCOPE_ANALYZERS_TIMEHIST_H
-#define FTSCOPE_ANALYZERS_TIMEHIST_H
+#ifndef FTSCOPE_ANALYZERS_TIMEHIST_INT_H
+#define FTSCOPE_ANALYZERS_TIMEHIST_INT_H
 
 #include <stdbool.h>
 #include <stdint.h>
