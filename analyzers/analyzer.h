@@ -3,10 +3,10 @@
  * The analyzer interface, all an analyzer sees of the layers above events/. An
  * analyzer declares its command line (struct ft_cli) and the events it reads (the
  * scheduler's by FT_NEED, any tracepoint by name through events/tp.h, functions
- * through events/funcs.h) and implements init, event, report and fini. It never
- * touches tracefs: records come decoded, in time order, with the switch chain already
- * repaired. Adding one means its own file and one X(NAME) line in registry.c
- * (docs/design.md, "Adding an analyzer").
+ * through events/funcs.h) and implements init, event, report (and reset, for interval
+ * reports) and fini. It never touches tracefs: records come decoded, in time order,
+ * with the switch chain already repaired. Adding one means its own file and one
+ * X(NAME) line in registry.c (docs/design.md, "Adding an analyzer").
  */
 #ifndef FTSCOPE_ANALYZERS_ANALYZER_H
 #define FTSCOPE_ANALYZERS_ANALYZER_H
@@ -155,11 +155,18 @@ struct ft_analyzer {
 	/* returns 0, or -1 after printing one error line */
 	int	(*init)(void *priv, const struct ft_env *env);
 	void	(*event)(void *priv, const struct ft_event *ev);
+	/* prints what it counted since the last reset (reset, not report, forgets it) */
 	void	(*report)(void *priv, struct ft_report *r);
+	/* optional: interval mode (r->interval), right after each report, the last one
+	   too: forget what the interval counted (output/hset's ft_hset_reset and
+	   ft_hgroups_reset, the notes' counts), keeping what a record still under way
+	   needs; the next report covers what came after */
+	void	(*reset)(void *priv);
 	/* optional: its histograms as series (output/metrics.h), for the exports
 	   (--prometheus, --prometheus-file, --heatmap). Called between records, whenever
-	   an export needs them, and before an interval report resets them; the same
-	   series each time, with the values since the last reset */
+	   an export needs them, and before each interval report (the exports keep what
+	   reset will forget); the same series each time, with the values since the last
+	   reset */
 	void	(*metrics)(void *priv, struct ft_metrics *m);
 	void	(*fini)(void *priv);
 	/* optional: free what parse_opt and arg allocated (after fini, or without init) */

@@ -423,6 +423,7 @@ const struct ft_analyzer ft_biolatency = {
 	.init		= biolat_init,
 	.event		= biolat_event,
 	.report		= biolat_report,
+	.reset		= biolat_reset,
 	.metrics	= biolat_metrics,
 	.fini		= biolat_fini,
 };

@@ -59,6 +59,7 @@ struct biolat {
 void biolat_slow(struct biolat *b, const struct req *r, uint64_t end, uint64_t que, uint64_t lat);
 struct ft_hentry *biolat_group(struct biolat *b, uint32_t key);
 void biolat_report(void *priv, struct ft_report *rep);
+void biolat_reset(void *priv);
 void biolat_metrics(void *priv, struct ft_metrics *m);
 
 #endif

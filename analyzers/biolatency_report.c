@@ -209,10 +209,15 @@ void biolat_report(void *priv, struct ft_report *rep)
 		ft_hset_print(&b->h, rep->f, NULL);
 		print_notes(b, rep->f, rep->final);
 	}
-	if (rep->interval) {
-		ft_hset_reset(&b->h, true);
-		memset(&b->n, 0, sizeof(b->n));
-	}
+}
+
+/* biolat_reset - the next interval's histograms and counts (requests in flight stay) */
+void biolat_reset(void *priv)
+{
+	struct biolat *b = priv;
+
+	ft_hset_reset(&b->h, true);
+	memset(&b->n, 0, sizeof(b->n));
 }
 
 /*

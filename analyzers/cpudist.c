@@ -222,10 +222,15 @@ static void cpudist_report(void *priv, struct ft_report *rep)
 		ft_hgroups_print(&c->h, rep->f);
 		notes(c, rep->f);
 	}
-	if (rep->interval) {
-		c->estimated = c->left_out = c->unmeasured = c->dropped = 0;
-		ft_hgroups_reset(&c->h);
-	}
+}
+
+/* cpudist_reset - the next interval's histograms and notes */
+static void cpudist_reset(void *priv)
+{
+	struct cpudist *c = priv;
+
+	c->estimated = c->left_out = c->unmeasured = c->dropped = 0;
+	ft_hgroups_reset(&c->h);
 }
 
 /* cpudist_metrics - the histograms as series of ftscope_cpudist_seconds */
@@ -271,6 +276,7 @@ const struct ft_analyzer ft_cpudist = {
 	.init		= cpudist_init,
 	.event		= cpudist_event,
 	.report		= cpudist_report,
+	.reset		= cpudist_reset,
 	.metrics	= cpudist_metrics,
 	.fini		= cpudist_fini,
 };

@@ -100,7 +100,7 @@ static int by_count(const void *a, const void *b, void *counts)
 	return x - y;
 }
 
-/* funccount_report - "FUNC COUNT" rows, ascending; counts start again per interval */
+/* funccount_report - "FUNC COUNT" rows, ascending */
 static void funccount_report(void *priv, struct ft_report *r)
 {
 	struct funccount *f = priv;
@@ -134,10 +134,15 @@ static void funccount_report(void *priv, struct ft_report *r)
 				f->unknown ? "; some records named no traced function" : "");
 	}
 	free(order);
-	if (r->interval) {
-		memset(f->count, 0, f->fns->n * sizeof(*f->count));
-		f->unknown = 0;
-	}
+}
+
+/* funccount_reset - the next interval's counts */
+static void funccount_reset(void *priv)
+{
+	struct funccount *f = priv;
+
+	memset(f->count, 0, f->fns->n * sizeof(*f->count));
+	f->unknown = 0;
 }
 
 /* funccount_fini - the counters */
@@ -176,6 +181,7 @@ const struct ft_analyzer ft_funccount = {
 	.init		= funccount_init,
 	.event		= funccount_event,
 	.report		= funccount_report,
+	.reset		= funccount_reset,
 	.fini		= funccount_fini,
 	.free		= funccount_free,
 };

@@ -310,10 +310,15 @@ static void funclat_report(void *priv, struct ft_report *r)
 	fputc('\n', r->f);
 done:
 	free(v.e);
-	if (r->interval) {
-		ft_hset_reset(&f->h, false);
-		f->unpaired = f->dropped = f->too_deep = 0;
-	}
+}
+
+/* funclat_reset - the next interval's histograms and counts (calls under way stay) */
+static void funclat_reset(void *priv)
+{
+	struct funclat *f = priv;
+
+	ft_hset_reset(&f->h, false);
+	f->unpaired = f->dropped = f->too_deep = 0;
 }
 
 /*
@@ -375,6 +380,7 @@ const struct ft_analyzer ft_funclat = {
 	.tracepoints	= funclat_tracepoints,
 	.event		= funclat_event,
 	.report		= funclat_report,
+	.reset		= funclat_reset,
 	.metrics	= funclat_metrics,
 	.fini		= funclat_fini,
 	.free		= funclat_free,

@@ -446,7 +446,7 @@ static void hist_fini(void *priv)
 	hist_stack_fini(priv);
 }
 
-/* hist_report_hook - the span's, the stacks' or the keys' report; an interval's keys then forgotten */
+/* hist_report_hook - the span's, the stacks' or the keys' report */
 static void hist_report_hook(void *priv, struct ft_report *rep)
 {
 	struct hist *h = priv;
@@ -457,11 +457,19 @@ static void hist_report_hook(void *priv, struct ft_report *rep)
 		hist_stack_report(h, rep);
 	else
 		hist_report(h, rep);
-	if (rep->interval) {
-		hist_reset(h);
-		if (ft_intern_init(&h->in))
-			ft_err("out of memory");
-	}
+}
+
+/* hist_reset_hook - the next interval: the span's counts, or the keys and their stacks */
+static void hist_reset_hook(void *priv)
+{
+	struct hist *h = priv;
+
+	if (h->span)
+		return hist_span_reset(h->span);
+	hist_reset(h);
+	if (ft_intern_init(&h->in))
+		ft_err("out of memory");
+	hist_stack_reset(h);
 }
 
 /* hist_metrics - the span's histograms for the exports (plain hist has none) */
@@ -535,6 +543,7 @@ const struct ft_analyzer ft_hist = {
 	.init		= hist_init,
 	.event		= hist_event,
 	.report		= hist_report_hook,
+	.reset		= hist_reset_hook,
 	.metrics	= hist_metrics,
 	.fini		= hist_fini,
 	.free		= hist_free,

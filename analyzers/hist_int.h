@@ -132,6 +132,7 @@ void hist_stack_hold(struct hist *h, const struct ft_event *ev, const uint64_t *
 		     const int *pos, int64_t x);
 void hist_stack_flush(struct hist *h);
 void hist_stack_report(struct hist *h, struct ft_report *rep);
+void hist_stack_reset(struct hist *h);
 void hist_stack_fini(struct hist *h);
 
 #endif

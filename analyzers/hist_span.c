@@ -531,12 +531,15 @@ void hist_span_report(struct hist_span *s, struct ft_report *rep)
 		ft_hgroups_print(&s->h, rep->f);
 		print_footer(s, rep->f);
 	}
-	if (rep->interval) {
-		/* pending starts carry over: their ends fall in a later interval */
-		ft_hgroups_reset(&s->h);
-		s->spans = s->restarts = s->unstarted = s->dropped = s->oom = s->own = 0;
-		s->side[0].filtered = s->side[1].filtered = 0;
-	}
+}
+
+/* hist_span_reset - the next interval's histograms and counts */
+void hist_span_reset(struct hist_span *s)
+{
+	/* pending starts carry over: their ends fall in a later interval */
+	ft_hgroups_reset(&s->h);
+	s->spans = s->restarts = s->unstarted = s->dropped = s->oom = s->own = 0;
+	s->side[0].filtered = s->side[1].filtered = 0;
 }
 
 /* hist_span_metrics - the histograms as series of ftscope_span_seconds{from,to} */

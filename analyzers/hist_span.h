@@ -54,6 +54,7 @@ void hist_span_events(struct hist_span *s, unsigned int *need, unsigned int *wan
 int hist_span_init(struct hist_span *s, const struct ft_env *env);
 void hist_span_event(struct hist_span *s, const struct ft_event *ev);
 void hist_span_report(struct hist_span *s, struct ft_report *rep);
+void hist_span_reset(struct hist_span *s);
 void hist_span_metrics(struct hist_span *s, struct ft_metrics *m);
 void hist_span_fini(struct hist_span *s);
 void hist_span_free(struct hist_span *s);

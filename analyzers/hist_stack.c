@@ -489,9 +489,45 @@ out:
 	ft_smerge_fini(&r.m);
 	free(r.ent);
 	free(r.order);
-	if (rep->interval)	/* each report its interval's, as hist's counts */
-		h->st.no_kstack = h->st.no_ustack = h->st.ust_early = h->st.ust_full =
-			h->st.ust_unmapped = 0;
+}
+
+/*
+ * hist_stack_reset - the next interval's notes and stack tables, emptied with hist's
+ * keys that named their stacks; a record still waiting for its user stack takes its
+ * kernel stack along (a user stack is the last: none waits with one)
+ */
+void hist_stack_reset(struct hist *h)
+{
+	struct hist_stacks *st = &h->st;
+	struct ft_intern kst = { 0 }, ust = { 0 };
+	struct hist_pend *p;
+	const uint64_t *ip;
+	uint32_t n;
+	long id;
+	int i, k;
+
+	if (!st->on)
+		return;
+	st->no_kstack = st->no_ustack = st->ust_early = st->ust_full = st->ust_unmapped = 0;
+	if (ft_intern_init(&kst) || ft_intern_init(&ust)) {
+		ft_intern_fini(&kst);	/* the old tables stay */
+		ft_intern_fini(&ust);
+		ft_err("out of memory");
+		return;
+	}
+	for (i = 0; i < h->env->ncpus; i++)
+		for (k = 0; k < st->cpu[i].depth; k++) {
+			p = &st->cpu[i].e[k];
+			if (!p->counted || p->kpos < 0 || !p->w[p->kpos])
+				continue;
+			ip = ft_intern_get(&st->kst, (uint32_t)p->w[p->kpos] - 1, &n);
+			id = ft_intern_put(&kst, ip, n);
+			p->w[p->kpos] = id < 0 ? 0 : (uint64_t)id + 1;
+		}
+	ft_intern_fini(&st->kst);
+	ft_intern_fini(&st->ust);
+	st->kst = kst;
+	st->ust = ust;
 }
 
 /* hist_stack_fini - the stack tables, symbols and waits; an unwritten --svg file removed */

@@ -363,7 +363,7 @@ static void latency_report(void *priv, struct ft_report *r)
 	ft_tab_sort(t, cmp_groups);
 	if (r->json) {
 		print_json(l, t, r->json);
-		goto done;
+		return;
 	}
 	fprintf(f, "\n%s", rule);
 	fprintf(f, "  Task                  |   Runtime ms  | Switches | Avg delay ms    | "
@@ -404,11 +404,15 @@ static void latency_report(void *priv, struct ft_report *r)
 			"estimate\n", (unsigned long long)rtasks,
 			(unsigned long long)rebuilt);
 	ft_wait_notes_print(f, "latency", &l->waits.notes);
-done:
-	if (r->interval) {
-		clear_groups(&l->groups);
-		ft_wait_notes_reset(&l->waits.notes);
-	}
+}
+
+/* latency_reset - the next interval's tasks and notes */
+static void latency_reset(void *priv)
+{
+	struct latency *l = priv;
+
+	clear_groups(&l->groups);
+	ft_wait_notes_reset(&l->waits.notes);
 }
 
 /*
@@ -471,6 +475,7 @@ const struct ft_analyzer ft_latency = {
 	.init		= latency_init,
 	.event		= latency_event,
 	.report		= latency_report,
+	.reset		= latency_reset,
 	.metrics	= latency_metrics,
 	.fini		= latency_fini,
 };

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/offcpu.h"
+#include "analyzers/offcpu_int.h"
 #include "analyzers/stack_syms.h"
 #include "lib/parse.h"
 #include "lib/util.h"
@@ -443,19 +443,22 @@ static void offcpu_event(void *priv, const struct ft_event *ev)
 	offcpu_track_event(priv, ev);
 }
 
-/* offcpu_report - the stacks, then reset them for the next interval */
+/* offcpu_report - the stacks */
 static void offcpu_report(void *priv, struct ft_report *r)
+{
+	offcpu_print(priv, r);
+}
+
+/* offcpu_reset - the next interval's totals and notes (the stacks' names stay) */
+static void offcpu_reset(void *priv)
 {
 	struct offcpu *o = priv;
 
-	offcpu_print(o, r);
-	if (r->interval) {
-		if (o->sum)	/* none yet: an interval with no stack (UBSan: memset(NULL)) */
-			memset(o->sum, 0, o->vcap * sizeof(*o->sum));
-		memset(&o->notes, 0, sizeof(o->notes));
-		o->unseen_in = 0;
-		memset(&o->sn, 0, sizeof(o->sn));
-	}
+	if (o->sum)	/* none yet: an interval with no stack (UBSan: memset(NULL)) */
+		memset(o->sum, 0, o->vcap * sizeof(*o->sum));
+	memset(&o->notes, 0, sizeof(o->notes));
+	o->unseen_in = 0;
+	memset(&o->sn, 0, sizeof(o->sn));
 }
 
 /* offcpu_track_fini - free the tracking's tables and symbols (again: nothing) */
@@ -534,5 +537,6 @@ const struct ft_analyzer ft_offcpu = {
 	.init		= offcpu_init,
 	.event		= offcpu_event,
 	.report		= offcpu_report,
+	.reset		= offcpu_reset,
 	.fini		= offcpu_fini,
 };

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/offcpu.h"
+#include "analyzers/offcpu_int.h"
 #include "lib/util.h"
 #include "output/json.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "analyzers/offcpu.h"
+#include "analyzers/offcpu_int.h"
 #include "lib/util.h"
 
 static const char kernel_file[] = "[kernel.kallsyms]";

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/offcpu.h"
+#include "analyzers/offcpu_int.h"
 #include "analyzers/stack_merge.h"
 #include "analyzers/stack_syms.h"
 #include "events/tasks.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/profile.h"
+#include "analyzers/profile_int.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "output/flame.h"
@@ -461,7 +461,7 @@ static void profile_unwind_notes(struct profile *p, struct ft_report *r)
 	ft_json_obj_end(r->json);
 }
 
-/* profile_report - the profile; an interval's totals then start again */
+/* profile_report - the profile, with the unwinding's notes at the end */
 static void profile_report(void *priv, struct ft_report *r)
 {
 	struct profile *p = priv;
@@ -471,14 +471,19 @@ static void profile_report(void *priv, struct ft_report *r)
 	profile_print(p, r);
 	if (r->final)
 		profile_unwind_notes(p, r);
-	if (r->interval) {
-		if (p->sum)
-			memset(p->sum, 0, p->vcap * sizeof(*p->sum));
-		memset(&p->n, 0, sizeof(p->n));
-		memset(&p->oc.notes, 0, sizeof(p->oc.notes));
-		memset(&p->oc.sn, 0, sizeof(p->oc.sn));
-		p->oc.unseen_in = 0;
-	}
+}
+
+/* profile_reset - the next interval's totals and notes (the stacks' names stay) */
+static void profile_reset(void *priv)
+{
+	struct profile *p = priv;
+
+	if (p->sum)
+		memset(p->sum, 0, p->vcap * sizeof(*p->sum));
+	memset(&p->n, 0, sizeof(p->n));
+	memset(&p->oc.notes, 0, sizeof(p->oc.notes));
+	memset(&p->oc.sn, 0, sizeof(p->oc.sn));
+	p->oc.unseen_in = 0;
 }
 
 /* profile_fini - free everything; an unfinished SVG or pprof file leaves its path as it was */
@@ -542,5 +547,6 @@ const struct ft_analyzer ft_profile = {
 	.init		= profile_init,
 	.event		= profile_event,
 	.report		= profile_report,
+	.reset		= profile_reset,
 	.fini		= profile_fini,
 };

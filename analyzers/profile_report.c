@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/profile.h"
+#include "analyzers/profile_int.h"
 #include "analyzers/stack_merge.h"
 #include "events/tasks.h"
 #include "lib/util.h"

@@ -202,7 +202,7 @@ static void runqlat_report(void *priv, struct ft_report *rep)
 
 	if (rep->json) {
 		runqlat_json(r, rep->json);
-		goto done;
+		return;
 	}
 	ft_hgroups_print(&r->h, rep->f);
 	ft_wait_notes_print(rep->f, "runqlat", &r->notes);
@@ -213,11 +213,15 @@ static void runqlat_report(void *priv, struct ft_report *rep)
 			r->env->live ? "ended before ftscope saw it" :
 			r->env->tasks->has_tgids ? "not in the recording's task table" :
 			"the recording keeps no task table: trace-cmd's, an older ftscope's");
-done:
-	if (rep->interval) {
-		ft_wait_notes_reset(&r->notes);
-		ft_hgroups_reset(&r->h);
-	}
+}
+
+/* runqlat_reset - the next interval's histograms and notes */
+static void runqlat_reset(void *priv)
+{
+	struct runqlat *r = priv;
+
+	ft_wait_notes_reset(&r->notes);
+	ft_hgroups_reset(&r->h);
 }
 
 /* runqlat_metrics - the histograms as series of ftscope_runqlat_seconds */
@@ -265,6 +269,7 @@ const struct ft_analyzer ft_runqlat = {
 	.init		= runqlat_init,
 	.event		= runqlat_event,
 	.report		= runqlat_report,
+	.reset		= runqlat_reset,
 	.metrics	= runqlat_metrics,
 	.fini		= runqlat_fini,
 };

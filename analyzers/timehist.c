@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/timehist.h"
+#include "analyzers/timehist_int.h"
 #include "analyzers/timehist_out.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
@@ -392,7 +392,7 @@ static void timehist_report(void *priv, struct ft_report *r)
 		ft_err("out of memory: some tasks are missing from the results");
 	if (r->json) {
 		th_summary_json(th, r->json);
-		goto done;
+		return;
 	}
 	if (th->summary || th->idle_hist)
 		th_summary(th, r->f);
@@ -404,9 +404,6 @@ static void timehist_report(void *priv, struct ft_report *r)
 		fprintf(r->f, "%s%llu delays not measured: they end at a switch-in the kernel did "
 			"not record, with no record of when (after lost events, or no evidence)\n",
 			th->rows_rebuilt && th->rows ? "" : "\n", th->delays_unknown);
-done:
-	if (r->interval)
-		th_summary_reset(th);
 }
 
 /* timehist_fini - free the tables */
@@ -440,5 +437,6 @@ const struct ft_analyzer ft_timehist = {
 	.init		= timehist_init,
 	.event		= timehist_event,
 	.report		= timehist_report,
+	.reset		= th_summary_reset,
 	.fini		= timehist_fini,
 };

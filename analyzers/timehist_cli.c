@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "analyzers/timehist.h"
+#include "analyzers/timehist_int.h"
 #include "lib/parse.h"
 #include "lib/util.h"
 

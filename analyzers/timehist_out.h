@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyzers/timehist.h"
+#include "analyzers/timehist_int.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "output/line.h"

@@ -7,7 +7,7 @@
  * "migration" (-M) or "lost"; a switch row whose run starts or ends at a rebuilt switch
  * has "rebuilt" true.
  */
-#include "analyzers/timehist.h"
+#include "analyzers/timehist_int.h"
 #include "analyzers/timehist_out.h"
 #include "events/tasks.h"
 #include "output/json.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/timehist.h"
+#include "analyzers/timehist_int.h"
 #include "analyzers/timehist_out.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
@@ -237,12 +237,13 @@ static void reset_totals(struct th_task *tr)
 }
 
 /*
- * th_summary_reset - start the next interval: totals of every task and idle CPU
- * at zero, its span from the last switch seen; rows' state (last switch, wakeup,
- * rebuilt run) carries over, so a run across the boundary counts where it ends
+ * th_summary_reset - timehist's reset, the next interval: totals of every task and
+ * idle CPU at zero, its span from the last switch seen; rows' state (last switch,
+ * wakeup, rebuilt run) carries over, so a run across the boundary counts where it ends
  */
-void th_summary_reset(struct timehist *th)
+void th_summary_reset(void *priv)
 {
+	struct timehist *th = priv;
 	unsigned int i;
 	int cpu;
 

@@ -379,7 +379,7 @@ static void wakeup_report(void *priv, struct ft_report *r)
 	ft_tab_sort(&w->pairs, cmp_pair);
 	if (r->json) {
 		report_json(w, r->json);
-		goto done;
+		return;
 	}
 	if (w->min_set)
 		fputc('\n', r->f);
@@ -398,13 +398,17 @@ static void wakeup_report(void *priv, struct ft_report *r)
 	ft_wait_notes_print(r->f, "wakeup", &w->waits.notes);
 	if (w->why_on)
 		ft_why_notes(r->f, "wakeup", &w->why);
-done:
-	if (r->interval) {
-		ft_hgroups_reset(&w->h);
-		ft_tab_clear(&w->pairs);
-		w->nslow = 0;
-		ft_wait_notes_reset(&w->waits.notes);
-	}
+}
+
+/* wakeup_reset - the next interval's histograms, slowest wakeups, pairs and notes */
+static void wakeup_reset(void *priv)
+{
+	struct wakeup *w = priv;
+
+	ft_hgroups_reset(&w->h);
+	ft_tab_clear(&w->pairs);
+	w->nslow = 0;
+	ft_wait_notes_reset(&w->waits.notes);
 }
 
 /* wakeup_metrics - the histograms as series of ftscope_wakeup_seconds */
@@ -463,6 +467,7 @@ const struct ft_analyzer ft_wakeup = {
 	.init		= wakeup_init,
 	.event		= wakeup_event,
 	.report		= wakeup_report,
+	.reset		= wakeup_reset,
 	.metrics	= wakeup_metrics,
 	.fini		= wakeup_fini,
 };

@@ -3,8 +3,9 @@
  * The exports of one analyzer's histograms. Each asks the analyzer for its series
  * when it needs them: a Prometheus scrape (served between rounds of the live loop, so
  * the analyzer is never read while it counts) or the interval's file; a heat map as
- * the records' time crosses a column's end. Before an interval report resets the
- * analyzer's histograms, each export keeps what they held, so both stay cumulative.
+ * the records' time crosses a column's end. Before an interval report, after which the
+ * analyzer's reset forgets its histograms, each export keeps what they held, so both
+ * stay cumulative.
  */
 #include <errno.h>
 #include <math.h>
@@ -88,7 +89,7 @@ void ft_export_tick(struct ft_export *ex, uint64_t ts)
 	ex->next_ns = ft_heatmap_take(ex->heat, ts);
 }
 
-/* ft_export_fold - before an interval report resets the histograms: keep them */
+/* ft_export_fold - before an interval report (and the reset after it): keep the histograms */
 void ft_export_fold(struct ft_export *ex)
 {
 	if (ex->prom) {

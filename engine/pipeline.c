@@ -168,9 +168,11 @@ int ft_pipe_report(struct pipeline *p, struct ft_merge *m, bool final)
 	r.ts = p->last_ts;
 	r.start = p->first_ts;
 	ft_stages_head(&r, p->o->json ? &j : NULL, p->run->name, p->o->timestamps);
-	if (r.interval)		/* the analyzer resets its histograms: keep them */
+	if (r.interval)		/* the exports keep the histograms reset forgets */
 		ft_export_fold(&p->ex);
 	ft_stages_report(&p->run->stages, &r);
+	if (r.interval)
+		ft_stages_reset(&p->run->stages);
 	if (p->pmu)
 		ft_pmu_report(p->pmu, r.footer ? r.footer : r.f, r.json, r.interval);
 	counts_take(p, m);

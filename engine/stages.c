@@ -291,6 +291,16 @@ void ft_stages_report(struct ft_stages *s, struct ft_report *r)
 		ft_json_arr_end(r->json);
 }
 
+/* ft_stages_reset - after an interval report: each analyzer forgets the interval */
+void ft_stages_reset(struct ft_stages *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->st[i].a->reset)
+			s->st[i].a->reset(s->st[i].priv);
+}
+
 /* ft_stages_fini - end each analyzer that began, and what its section held */
 void ft_stages_fini(struct ft_stages *s)
 {

@@ -36,6 +36,7 @@ unsigned int ft_stages_max_wait(const struct ft_stages *s, unsigned int dflt);
 int ft_stages_init(struct ft_stages *s, const struct ft_env *env);
 void ft_stages_head(struct ft_report *r, struct ft_json *j, const char *name, bool timestamps);
 void ft_stages_report(struct ft_stages *s, struct ft_report *r);
+void ft_stages_reset(struct ft_stages *s);
 void ft_stages_fini(struct ft_stages *s);
 
 /* ft_stages_event - one record to every analyzer, in order */

@@ -46,8 +46,8 @@ def declared(h):
     names |= set(re.findall(r"^extern\b.*?\b(ft_\w+)\s*[\[;]", text, re.M))
     return {n for n in names if not re.match(r"FTSCOPE_\w+_H$", n)}
 
-own = {c: {l.split()[2] for l in subprocess.run(["gcc-nm", c[:-2] + ".o"], capture_output=True,
-                                                 text=True).stdout.splitlines()
+own = {c: {l.split()[2] for l in subprocess.run(["gcc-nm", obj + c[:-2] + ".o"],
+                                                 capture_output=True, text=True).stdout.splitlines()
            if len(l.split()) == 3 and l.split()[1] in "TDBRVW"} for c in srcs}
 edges = {c: set() for c in srcs}
 for c in srcs:

@@ -146,6 +146,20 @@ lock -Y rwsem,mutex 1
 lock --prometheus-file @prom --heatmap @svg
 wakeup --why --top 5
 wakeup --why --json
+timehist -s 1
+offcpu 1
+profile 1
+funccount * 1
+hist -e sched:sched_switch --key prev_comm 1
+hist -e syscalls:sys_enter_getppid --key kstack,ustack -f 1
+hist --from sched:sched_waking --to sched:sched_switch --match pid=next_pid --prometheus-file @prom 1
+cpudist --prometheus-file @prom --heatmap @svg 1
+runqlat --per-cpu --prometheus-file @prom 1
+wakeup --prometheus-file @prom --heatmap @svg 1
+latency --prometheus-file @prom 1
+funclat * syscall:* --prometheus-file @prom --heatmap @svg 1
+biolatency -D --prometheus-file @prom --heatmap @svg 1
+hardirqs --prometheus-file @prom 1
 EOF
 }
 

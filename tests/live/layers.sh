@@ -6,7 +6,7 @@
 #              (the Makefile finds analyzers/*.c; registry.c lists X(NAME)).
 # requires: nothing (no root, no kernel)
 . tests/live/lib.sh
-plan 4
+plan 5
 
 # allowed DIR: the directories DIR's files may include from
 allowed() {
@@ -78,15 +78,23 @@ fi
 
 # layers_no_call_circles: no two source files call each other, directly or round a
 # circle (scripts/circles.py over the built objects' symbols, calls and variables: a
-# function shared by two files goes in a header of its own or in one of them). Include
-# circles (a file naming the types of another's header) are listed by circles.py
-# without CIRCLES_CALLS_ONLY, not judged here
+# function shared by two files goes in a header of its own or in one of them)
 name=layers_no_call_circles
 # the objects of the binary under test: $FTSCOPE's directory (build/asan/ under
 # make check SANITIZE=1), which make check built just before
 obj=$(dirname "$FTSCOPE")/
 [ "$obj" = ./ ] && obj=
 if r=$(CIRCLES_OBJ=$obj CIRCLES_CALLS_ONLY=1 python3 scripts/circles.py 2>&1); then
+	pass $name
+else
+	fail $name "$(echo "$r" | head -3 | tr '\n' ' ')"
+fi
+
+# layers_no_include_circles: nor with includes counted (a file naming what X.h declares
+# uses X.c): types several files share go in a header of their own (hist_int.h,
+# offcpu_int.h), not in one of the files' header
+name=layers_no_include_circles
+if r=$(CIRCLES_OBJ=$obj python3 scripts/circles.py 2>&1); then
 	pass $name
 else
 	fail $name "$(echo "$r" | head -3 | tr '\n' ' ')"

@@ -123,7 +123,8 @@ static inline void ut_feed(struct ut_run *r, const struct ft_event *evs, int n)
 
 /*
  * ut_report_as - a report shaped by @rep (final, interval, ts, footer; f is set here),
- * as JSON (one object) when @json; returns its text, kept in r->text until the next
+ * as JSON (one object) when @json, then an interval's reset as the pipeline does it;
+ * returns its text, kept in r->text until the next
  */
 static inline const char *ut_report_as(struct ut_run *r, struct ft_report rep, bool json)
 {
@@ -142,6 +143,8 @@ static inline const char *ut_report_as(struct ut_run *r, struct ft_report rep, b
 	if (json)
 		ft_json_obj_end(&j);
 	fclose(rep.f);
+	if (rep.interval && r->a->reset)
+		r->a->reset(r->priv);
 	return r->text;
 }
 

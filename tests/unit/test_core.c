@@ -16,7 +16,7 @@
 #include <traceevent/event-parse.h>
 
 #include "analyzers/analyzer.h"
-#include "analyzers/offcpu.h"
+#include "analyzers/offcpu_int.h"
 #include "cmd/options.h"
 #include "events/chain.h"
 #include "events/decode.h"

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "analyzers/hist_int.h"
 #include "tests/unit/harness.h"
 
 extern const struct ft_analyzer ft_hist;
@@ -192,6 +193,34 @@ static void test_stack_too_deep(void **state)
 	     "4;f4 1\n3;f3 1\n2;f2 1\n");
 }
 
+/*
+ * test_stack_interval - an interval's reset empties the stack tables with the keys
+ * that named their stacks; 2, still waiting for its user stack at the reset, takes
+ * its kernel stack along (re-interned, with 3's and 4's after it in the new table)
+ */
+static void test_stack_interval(void **state)
+{
+	static const struct rec before[] = { { H, 1 }, { K, 1 }, { U, 0 }, { H, 2 }, { K, 2 } };
+	static const struct rec after[] = {
+		{ U, 0 }, { H, 3 }, { K, 3 }, { U, 0 }, { H, 4 }, { K, 4 }, { U, 0 },
+	};
+	struct run r;
+	struct hist *h;
+
+	(void)state;
+	start(&r, BOTH);
+	h = r.ut.priv;
+	feed(&r, before, N(before));
+	assert_int_equal(h->st.kst.n, 2);
+	assert_string_equal(ut_report_as(&r.ut, (struct ft_report){ .interval = true }, false),
+			    "1;f1 1\n");
+	assert_int_equal(h->st.kst.n, 1);	/* 2's, carried */
+	feed(&r, after, N(after));
+	assert_string_equal(ut_report(&r.ut, false), "2;f2 1\n3;f3 1\n4;f4 1\n");
+	ut_finish(&r.ut);
+	unlink(r.syms);
+}
+
 /* main - the cases */
 int main(void)
 {
@@ -200,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_stack_nmi),
 		cmocka_unit_test(test_stack_file_no_user),
 		cmocka_unit_test(test_stack_too_deep),
+		cmocka_unit_test(test_stack_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * timehist: state shared by the event side (timehist.c) and the summaries
+ * timehist's private state, shared by the event side (timehist.c), the options
+ * (timehist_cli.c), the rows (timehist_rows.c, timehist_out.c) and the summaries
  * (timehist_summary.c).
  */
-#ifndef FTSCOPE_ANALYZERS_TIMEHIST_H
-#define FTSCOPE_ANALYZERS_TIMEHIST_H
+#ifndef FTSCOPE_ANALYZERS_TIMEHIST_INT_H
+#define FTSCOPE_ANALYZERS_TIMEHIST_INT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -87,7 +88,7 @@ void th_row_migration(struct timehist *th, const struct ft_event *ev);
 void th_row_lost(struct timehist *th, const struct ft_event *ev);
 void th_summary(struct timehist *th, FILE *f);
 void th_summary_json(struct timehist *th, struct ft_json *j);
-void th_summary_reset(struct timehist *th);
+void th_summary_reset(void *priv);
 
 /* timehist_cli.c: the options, their help and examples */
 extern const struct option th_longopts[];

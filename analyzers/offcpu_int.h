@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * offcpu: blocked time per (thread, kernel stack, user stack), with the waker's
- * stacks under --wakers. Tracking in offcpu.c, the reports in offcpu_report.c.
+ * stacks under --wakers. Its private state, shared by the tracking (offcpu.c),
+ * perf's stacks (offcpu_perf.c), the reports (offcpu_report.c, offcpu_pprof.c) and
+ * profile --offcpu (profile_int.h): a header of its own, no file's (no circles).
  */
-#ifndef FTSCOPE_ANALYZERS_OFFCPU_H
-#define FTSCOPE_ANALYZERS_OFFCPU_H
+#ifndef FTSCOPE_ANALYZERS_OFFCPU_INT_H
+#define FTSCOPE_ANALYZERS_OFFCPU_INT_H
 
 #include <stdbool.h>
 #include <stdint.h>

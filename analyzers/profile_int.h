@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * profile: on-CPU samples per (thread, kernel stack, user stack), and with
- * --offcpu the off-CPU periods of offcpu's tracking in the same profile. Options
- * and tracking in profile.c, the reports in profile_report.c.
+ * --offcpu the off-CPU periods of offcpu's tracking in the same profile. Its
+ * private state, shared by the options and tracking (profile.c) and the reports
+ * (profile_report.c).
  */
-#ifndef FTSCOPE_ANALYZERS_PROFILE_H
-#define FTSCOPE_ANALYZERS_PROFILE_H
+#ifndef FTSCOPE_ANALYZERS_PROFILE_INT_H
+#define FTSCOPE_ANALYZERS_PROFILE_INT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analyzers/offcpu.h"
+#include "analyzers/offcpu_int.h"
 
 /* The parts of a key; stack ids are id + 1 in the offcpu part's kst and ust, 0 none. */
 enum { PK_TID, PK_TGID, PK_KST, PK_UST, PK_MARK, PK_LEN };
