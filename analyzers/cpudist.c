@@ -113,7 +113,7 @@ static int cpudist_init(void *priv, const struct ft_env *env)
  * add - a time of task @tid from @since to @t on @cpu, which starts or ends at a
  * rebuilt switch when @rebuilt: counted, left out (--exact), or not measured (@unknown)
  */
-static void add(struct cpudist *c, int tid, int cpu, const char *comm, uint64_t since,
+static void add(struct cpudist *c, int tid, int cpu, uint64_t since,
 		uint64_t t, bool rebuilt, bool unknown)
 {
 	if (!since && !unknown)
@@ -127,7 +127,7 @@ static void add(struct cpudist *c, int tid, int cpu, const char *comm, uint64_t 
 		return;
 	}
 	c->estimated += rebuilt;
-	ft_hgroups_add(&c->h, tid, cpu, comm, t - since);
+	ft_hgroups_add(&c->h, tid, cpu, t - since);
 }
 
 /* on_switch - the task switched out ends its time on the CPU (or -O the one switched in its time off) */
@@ -140,7 +140,7 @@ static void on_switch(struct cpudist *c, const struct ft_event *ev)
 	struct cd_task *tk;
 
 	if (!c->off && prev && cc->tid == prev && ft_env_traced(c->env, prev))
-		add(c, prev, ev->cpu, ev->sw.prev_comm, cc->since, t, rebuilt || cc->rebuilt,
+		add(c, prev, ev->cpu, cc->since, t, rebuilt || cc->rebuilt,
 		    unknown || cc->unknown);
 	if (c->off && prev && ft_env_traced(c->env, prev) && (tk = ft_tab_get(&c->tasks, prev))) {
 		tk->since = unknown ? 0 : t;
@@ -148,7 +148,7 @@ static void on_switch(struct cpudist *c, const struct ft_event *ev)
 		tk->unknown = unknown;
 	}
 	if (c->off && next && (tk = ft_tab_find(&c->tasks, next)) && (tk->since || tk->unknown)) {
-		add(c, next, ev->cpu, ev->sw.next_comm, tk->since, t, rebuilt || tk->rebuilt,
+		add(c, next, ev->cpu, tk->since, t, rebuilt || tk->rebuilt,
 		    unknown || tk->unknown);
 		tk->since = 0;
 		tk->unknown = false;

@@ -422,8 +422,8 @@ static void end(struct hist_span *s, const struct ft_event *ev, uint64_t key)
 	p->live = false;
 	s->pending--;
 	s->spans++;
-	ft_hgroups_add(&s->h, tid, ev->cpu, ft_tasks_comm(s->env->tasks, tid),
-		       ev->ts >= p->ts ? ev->ts - p->ts : 0);
+	(void)ft_tasks_comm(s->env->tasks, tid);	/* live: named while it runs */
+	ft_hgroups_add(&s->h, tid, ev->cpu, ev->ts >= p->ts ? ev->ts - p->ts : 0);
 }
 
 /* start - a start of key @key: pending from now (a pending one is replaced) */

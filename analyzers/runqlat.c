@@ -140,7 +140,7 @@ static void switch_in(struct runqlat *r, const struct ft_event *ev)
 	/* a reconstructed switch-in is timed at the chain's estimate, or left out */
 	if (!ft_wait_notes_keep(&r->notes, ev))
 		return;
-	ft_hgroups_add(&r->h, ev->sw.next_pid, ev->cpu, ev->sw.next_comm, t_in - t0);
+	ft_hgroups_add(&r->h, ev->sw.next_pid, ev->cpu, t_in - t0);
 	/* its own count: the run's table serves report's other sections too */
 	if (r->h.by == FT_BY_PID && !t->guessed &&
 	    ft_tasks_guessed(r->env->tasks, ev->sw.next_pid)) {

@@ -241,7 +241,7 @@ static void on_wait(void *ctx, const struct ft_wait *x)
 
 	if (x->preempted)
 		return;
-	ft_hgroups_add(&w->h, x->tid, x->cpu, NULL, x->end - x->start);
+	ft_hgroups_add(&w->h, x->tid, x->cpu, x->end - x->start);
 	if (w->top)
 		keep_slow(w, x);
 	if (w->wakers)

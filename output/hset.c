@@ -297,17 +297,15 @@ int ft_hgroups_init(struct ft_hset *g, struct ft_tasks *tasks)
 }
 
 /* ft_hgroups_add_group - the value also goes to the histogram of its process, thread or CPU */
-void ft_hgroups_add_group(struct ft_hset *g, int tid, int cpu, const char *comm, uint64_t ns)
+void ft_hgroups_add_group(struct ft_hset *g, int tid, int cpu, uint64_t ns)
 {
 	struct ft_hentry *h;
 	int key;
 
-	if (g->by == FT_BY_CPU) {
+	if (g->by == FT_BY_CPU)
 		key = cpu;
-	} else {
-		ft_tasks_note(g->tasks, tid, comm);
+	else
 		key = g->by == FT_BY_PID ? ft_tasks_tgid(g->tasks, tid) : tid;
-	}
 	h = ft_hset_key(g, key);
 	if (h || (h = ft_hset_new(g, key, NULL, 0)))
 		ft_hist_add(&h->hist, g->unit, ns);

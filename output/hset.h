@@ -103,15 +103,14 @@ static inline void ft_hset_add(struct ft_hset *s, struct ft_hentry *e, uint64_t 
 
 /* By process, thread or CPU: set by and unit (microseconds by default) before init. */
 int ft_hgroups_init(struct ft_hset *g, struct ft_tasks *tasks);
-void ft_hgroups_add_group(struct ft_hset *g, int tid, int cpu, const char *comm, uint64_t ns);
+void ft_hgroups_add_group(struct ft_hset *g, int tid, int cpu, uint64_t ns);
 
-/* ft_hgroups_add - one value of thread @tid (comm as its event names it), seen on @cpu */
-static inline void ft_hgroups_add(struct ft_hset *g, int tid, int cpu, const char *comm,
-				  uint64_t ns)
+/* ft_hgroups_add - one value of thread @tid (named in the task table), seen on @cpu */
+static inline void ft_hgroups_add(struct ft_hset *g, int tid, int cpu, uint64_t ns)
 {
 	ft_hist_add(&g->total, g->unit, ns);
 	if (g->by != FT_BY_NONE)
-		ft_hgroups_add_group(g, tid, cpu, comm, ns);
+		ft_hgroups_add_group(g, tid, cpu, ns);
 }
 void ft_hgroups_print(struct ft_hset *g, FILE *f);
 void ft_hgroups_json(struct ft_hset *g, struct ft_json *j);

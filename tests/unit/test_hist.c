@@ -351,9 +351,9 @@ static void emit(enum ft_group_by by, const struct ft_label *extra, int nextra,
 	ft_tasks_fork(&t, 10, 11, "srv");
 	ft_tasks_note(&t, 11, "srv-w")->tgid = 10;	/* a thread of process 10 */
 	assert_int_equal(ft_hgroups_init(&g, &t), 0);
-	ft_hgroups_add(&g, 10, 0, "srv", 1000);
-	ft_hgroups_add(&g, 11, 1, "srv-w", 2000);
-	ft_hgroups_add(&g, 11, 0, "srv-w", 4000);
+	ft_hgroups_add(&g, 10, 0, 1000);
+	ft_hgroups_add(&g, 11, 1, 2000);
+	ft_hgroups_add(&g, 11, 0, 4000);
 	ft_hgroups_metrics(&g, &c->m, "runqlat", extra, nextra);
 	ft_hset_fini(&g);
 	ft_tasks_fini(&t);
@@ -391,10 +391,10 @@ static void test_metrics_comm_kept(void **state)
 	assert_int_equal(ft_tasks_init(&t, false), 0);
 	ft_tasks_fork(&t, 1, 10, "sh");
 	assert_int_equal(ft_hgroups_init(&g, &t), 0);
-	ft_hgroups_add(&g, 10, 0, "sh", 1000);
+	ft_hgroups_add(&g, 10, 0, 1000);
 	ft_hgroups_metrics(&g, &c.m, "runqlat", NULL, 0);
 	ft_tasks_note(&t, 10, "make");		/* exec */
-	ft_hgroups_add(&g, 10, 0, "make", 3000);
+	ft_hgroups_add(&g, 10, 0, 3000);
 	ft_hgroups_metrics(&g, &c.m, "runqlat", NULL, 0);
 	assert_string_equal(c.text, "runqlat{comm=sh,pid=10} us 1 1000\n"
 			    "runqlat{comm=sh,pid=10} us 2 4000\n");
@@ -418,15 +418,15 @@ static void test_reset_frees_groups(void **state)
 	g.unit = cpus.unit = &ft_unit_us;
 	for (pid = 100; pid < 1100; pid++) {
 		ft_tasks_fork(&t, 1, pid, "churn");
-		ft_hgroups_add(&g, pid, pid % 2, "churn", 1000 + pid);
-		ft_hgroups_add(&cpus, pid, pid % 2, "churn", 1000 + pid);
+		ft_hgroups_add(&g, pid, pid % 2, 1000 + pid);
+		ft_hgroups_add(&cpus, pid, pid % 2, 1000 + pid);
 	}
 	assert_int_equal(g.n, 1000);
 	ft_hgroups_reset(&g);
 	ft_hgroups_reset(&cpus);
 	assert_int_equal(g.n, 0);
 	assert_int_equal(cpus.n, 2);
-	ft_hgroups_add(&g, 100, 0, "churn", 5000);
+	ft_hgroups_add(&g, 100, 0, 5000);
 	ft_hgroups_metrics(&g, &c.m, "runqlat", NULL, 0);
 	ft_hgroups_metrics(&cpus, &c.m, "runqlat", NULL, 0);
 	assert_string_equal(c.text, "runqlat{comm=churn,pid=100} us 1 5000\n"
