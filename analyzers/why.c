@@ -21,7 +21,11 @@
 
 #define RING		16384u		/* segments kept per CPU (a power of 2) */
 #define NAMES		256		/* hard interrupt handler names */
-#define AGG		64		/* distinct parts summed per window */
+/* Distinct parts summed per window: a growing array (a busy CPU's long wait has many). */
+struct parts {
+	struct ft_why_part	*p;
+	int			n, cap;
+};
 
 /* One segment: from start to the next segment's start. */
 struct seg {
@@ -43,6 +47,7 @@ struct ft_why_cpu {
 	uint64_t	last_ts;	/* its last record */
 	struct seg	task;		/* the base: task, idle or unknown (start unused) */
 	int		hard, soft;	/* the handler (names index) and vector; -1 none */
+	int		hard_under;	/* the handler a system vector came in, -1 none */
 };
 
 static const char *const vec_names[] = {
@@ -107,7 +112,7 @@ int ft_why_init(struct ft_why *y, const struct ft_env *env)
 	for (i = 0; i < y->ncpus; i++) {
 		y->cpu[i].task = (struct seg){ .kind = FT_WHY_UNKNOWN, .id = FT_WHY_BEFORE,
 					       .base = -1 };
-		y->cpu[i].hard = y->cpu[i].soft = -1;
+		y->cpu[i].hard = y->cpu[i].soft = y->cpu[i].hard_under = -1;
 	}
 	return 0;
 }
@@ -183,6 +188,8 @@ static void on_switch(struct ft_why *y, struct ft_why_cpu *c, const struct ft_ev
 	}
 	if (!ev->sw.synth)
 		note_prio(y, ev->sw.prev_pid, ev->sw.prev_prio, true);
+	/* no switch inside a handler: an exit missed (events enabled one by one) ends here */
+	c->hard = c->soft = c->hard_under = -1;
 	c->task = (struct seg){ .kind = next ? FT_WHY_TASK : FT_WHY_IDLE, .id = next,
 				.prio = (short)note_prio(y, next, ev->sw.next_prio, !ev->sw.synth),
 				.flags = ev->sw.synth ? FT_WHY_SYNTH : 0 };
@@ -234,8 +241,13 @@ static void on_tp(struct ft_why *y, struct ft_why_cpu *c, const struct ft_event 
 	} else if (ft_tp_is(ev, &y->sexit)) {
 		c->soft = -1;
 	} else if ((i = sysvec_at(y, ev)) >= 0) {
+		/* a system vector may come in a device handler: back to it at its exit */
 		s = sysvec[i / 2];
-		c->hard = i % 2 ? -1 : handler(y, s, (int)strlen(s));
+		if (!(i % 2))
+			c->hard_under = c->hard;
+		c->hard = i % 2 ? c->hard_under : handler(y, s, (int)strlen(s));
+		if (i % 2)
+			c->hard_under = -1;
 	} else {
 		return;
 	}
@@ -274,23 +286,34 @@ void ft_why_event(struct ft_why *y, const struct ft_event *ev)
 		c->last_ts = ev->ts;
 }
 
-/* add - @ns more of a part like @s (the part's key: kind, id; a task's prio and flags) */
-static void add(struct ft_why_part *agg, int *n, const struct seg *s, uint64_t ns)
+/*
+ * add - @ns more of a part like @s (the part's key: kind, id; a task's prio and flags);
+ * out of memory, the last part becomes "more parts" and takes it (the sum stays whole)
+ */
+static void add(struct parts *a, const struct seg *s, uint64_t ns)
 {
+	struct ft_why_part *p;
 	int i;
 
-	for (i = 0; i < *n; i++)
-		if (agg[i].kind == s->kind && agg[i].id == s->id)
+	for (i = 0; i < a->n; i++)
+		if (a->p[i].kind == s->kind && a->p[i].id == s->id)
 			break;
-	if (i == *n) {
-		if (*n == AGG)
-			i = AGG - 1;	/* the last gathers all beyond */
-		else
-			agg[(*n)++] = (struct ft_why_part){ .kind = s->kind, .id = s->id,
-							    .prio = s->prio };
+	if (i == a->n && a->n == a->cap &&
+	    (p = realloc(a->p, (a->cap ? 2 * a->cap : 64) * sizeof(*p)))) {
+		a->p = p;
+		a->cap = a->cap ? 2 * a->cap : 64;
 	}
-	agg[i].ns += ns;
-	agg[i].flags |= s->flags;
+	if (i == a->n && a->n < a->cap) {
+		a->p[a->n++] = (struct ft_why_part){ .kind = s->kind, .id = s->id, .prio = s->prio };
+	} else if (i == a->n) {
+		if (!a->n)
+			return;
+		i = a->n - 1;
+		a->p[i].id = a->p[i].kind == FT_WHY_OTHER ? a->p[i].id + 1 : 2;
+		a->p[i].kind = FT_WHY_OTHER;
+	}
+	a->p[i].ns += ns;
+	a->p[i].flags |= s->flags;
 }
 
 /* cmp_part - largest first */
@@ -345,8 +368,7 @@ static uint64_t first_seg(const struct ft_why_cpu *c, uint64_t t)
 }
 
 /* sum - the parts of [start, end) on @c into @agg; the task under @start, or -1 */
-static int sum(struct ft_why_cpu *c, uint64_t start, uint64_t end, struct ft_why_part *agg,
-	       int *n)
+static int sum(struct ft_why_cpu *c, uint64_t start, uint64_t end, struct parts *agg)
 {
 	static const struct seg before = { .kind = FT_WHY_UNKNOWN, .id = FT_WHY_BEFORE };
 	uint64_t i = c->n && c->ring ? first_seg(c, start) : 0, t = start;
@@ -357,7 +379,7 @@ static int sum(struct ft_why_cpu *c, uint64_t start, uint64_t end, struct ft_why
 		uint64_t b = i + 1 < c->n ? c->ring[(i + 1) & (RING - 1)].start : end;
 
 		if (s->start > t) {	/* older than all it keeps */
-			add(agg, n, &before, (s->start < end ? s->start : end) - t);
+			add(agg, &before, (s->start < end ? s->start : end) - t);
 			t = s->start;
 		}
 		if (b > end)
@@ -366,11 +388,11 @@ static int sum(struct ft_why_cpu *c, uint64_t start, uint64_t end, struct ft_why
 			continue;
 		if (s->start <= start)
 			at = s->base;
-		add(agg, n, s, b - t);
+		add(agg, s, b - t);
 		t = b;
 	}
 	if (t < end)
-		add(agg, n, &before, end - t);
+		add(agg, &before, end - t);
 	return at;
 }
 
@@ -378,8 +400,9 @@ static int sum(struct ft_why_cpu *c, uint64_t start, uint64_t end, struct ft_why
 void ft_why_explain(struct ft_why *y, int cpu, uint64_t start, uint64_t end,
 		    struct ft_why_expl *x)
 {
-	struct ft_why_part agg[AGG];
-	int n = 0, i, at;
+	struct parts a = { 0 };
+	struct ft_why_part *agg;
+	int n, i, at;
 
 	memset(x, 0, sizeof(*x));
 	x->cpu = cpu;
@@ -387,23 +410,29 @@ void ft_why_explain(struct ft_why *y, int cpu, uint64_t start, uint64_t end,
 		x->cpu = -1;
 		return;
 	}
-	at = sum(&y->cpu[cpu], start, end, agg, &n);
+	at = sum(&y->cpu[cpu], start, end, &a);
+	agg = a.p;
+	n = a.n;
 	for (i = 0; i < n; i++)
 		if (agg[i].kind == FT_WHY_TASK && agg[i].id == at)
 			agg[i].flags |= FT_WHY_AT_WAKEUP;
 	qsort(agg, n, sizeof(agg[0]), cmp_part);
 	for (i = 0; i < n; i++) {
 		if (i == FT_WHY_PARTS - 1 && n > FT_WHY_PARTS) {
-			x->part[i] = (struct ft_why_part){ .kind = FT_WHY_OTHER, .id = n - i };
-			for (; i < n; i++)
+			x->part[i] = (struct ft_why_part){ .kind = FT_WHY_OTHER };
+			for (; i < n; i++) {
 				x->part[FT_WHY_PARTS - 1].ns += agg[i].ns;
+				x->part[FT_WHY_PARTS - 1].id += agg[i].kind == FT_WHY_OTHER ?
+								agg[i].id : 1;
+			}
 			x->n = FT_WHY_PARTS;
-			return;
+			break;
 		}
 		x->part[i] = agg[i];
 		name(y, &x->part[i]);
 		x->n = i + 1;
 	}
+	free(agg);
 }
 
 /* prio_str - a kernel prio as people read it: rt N, nice N, deadline */

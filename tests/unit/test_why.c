@@ -147,10 +147,41 @@ static void test_why_parts(void **state)
 	ut_finish(&r);
 }
 
+/*
+ * test_why_many_parts - a wait through 70 tasks of 10 us each, then one of 5000 us: the
+ * long one is named with its own time, the rest gathered as more parts (a fixed table
+ * of 64 once gave a 10 us task the time of all beyond it)
+ */
+static void test_why_many_parts(void **state)
+{
+	struct ut_run r;
+	int i;
+
+	(void)state;
+	ut_start(&r, &ft_wakeup);
+	ut_opt(&r, 0x100, "1");		/* --top 1 */
+	ut_opt(&r, 0x104, NULL);	/* --why */
+	ut_formats(&r, "irq", formats, sizeof(formats) / sizeof(formats[0]));
+	ut_check(&r);
+	ut_init(&r);
+	sw(&r, 0, 0, 0, 120, 100, 120, 'R');
+	wake(&r, 1000, 0, 100, 20);
+	for (i = 0; i < 70; i++)
+		sw(&r, 1010 + 10 * i, 0, 100 + i, 120, 101 + i, 120, 'R');
+	sw(&r, 1700 + 5000, 0, 170, 120, 20, 120, 'S');
+	ut_report(&r, false);
+	if (!strstr(r.text, "5000 us") || !strstr(r.text, "t[170]") ||
+	    strstr(r.text, "5000 us") > strstr(r.text, "t[170]") ||
+	    !strstr(r.text, "more parts"))
+		fail_msg("want t[170] with its 5000 us, the rest as more parts: %s", r.text);
+	ut_finish(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_why_parts),
+		cmocka_unit_test(test_why_many_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
