@@ -4,13 +4,15 @@
  * a -p/-t filter): run time, the number of scheduling delays measured, their
  * average, maximum (with when it started and ended) and, beyond perf, the 99th
  * percentile. A delay runs from a wakeup, or from a preemption, to the next
- * switch-in (analyzers/waits.c).
+ * switch-in (analyzers/waits.c). --why splits each task's maximum delay into what
+ * ran on its CPU meanwhile (analyzers/why.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyzers/analyzer.h"
 #include "analyzers/waits.h"
+#include "analyzers/why.h"
 #include "events/tasks.h"
 #include "lib/parse.h"
 #include "lib/util.h"
@@ -30,6 +32,8 @@ struct lat_group {
 	uint64_t	runtime, max, max_start, max_end;
 	uint64_t	rebuilt;	/* runs that start or end at a rebuilt switch */
 	struct ft_hist	hist;		/* delays: count, sum and p99 */
+	struct ft_wait	maxw;		/* --why: the maximum delay */
+	struct ft_why_expl *why;	/* --why: its parts (owned by the thread's record) */
 };
 
 struct latency {
@@ -44,13 +48,16 @@ struct latency {
 	uint64_t		*tprev;		/* per CPU: last switch, 0 unknown */
 	bool			*tprev_rebuilt;	/* per CPU: that switch was rebuilt */
 	bool			oom;
+	bool			why_on;		/* --why */
+	struct ft_why		why;
 };
 
-enum { OPT_PIDS = 0x100 };
+enum { OPT_PIDS = 0x100, OPT_WHY };
 
 static const struct option latency_longopts[] = {
 	{ "sort",	required_argument, NULL, 's' },
 	{ "pids",	no_argument,       NULL, OPT_PIDS },
+	{ "why",	no_argument,       NULL, OPT_WHY },
 	FT_EXACT_LONGOPT,
 	{ 0 }
 };
@@ -77,7 +84,7 @@ static int parse_sort(struct latency *l, const char *arg)
 	return ret;
 }
 
-/* latency_parse_opt - -s KEYS, --pids */
+/* latency_parse_opt - -s KEYS, --pids, --why */
 static int latency_parse_opt(void *priv, int opt, const char *arg)
 {
 	struct latency *l = priv;
@@ -96,6 +103,9 @@ static int latency_parse_opt(void *priv, int opt, const char *arg)
 	case OPT_PIDS:
 		l->per_pid = true;
 		return 0;
+	case OPT_WHY:
+		l->why_on = true;
+		return 0;
 	}
 	return -1;
 }
@@ -110,13 +120,21 @@ static int comm_key(const char *comm)
 	return (int)(h & 0x7fffffff) | 1;
 }
 
-/* clear_groups - forget every record of @t, freeing their histograms */
-static void clear_groups(struct ft_tab *t)
+/*
+ * clear_groups - forget every record of @t, freeing their histograms, and their
+ * --why parts when @own (the threads' table; the merged one borrows them)
+ */
+static void clear_groups(struct ft_tab *t, bool own)
 {
 	unsigned int i;
 
-	for (i = 0; i < t->n; i++)
-		ft_hist_fini(&((struct lat_group *)ft_tab_at(t, i))->hist);
+	for (i = 0; i < t->n; i++) {
+		struct lat_group *g = ft_tab_at(t, i);
+
+		ft_hist_fini(&g->hist);
+		if (own)
+			free(g->why);
+	}
 	ft_tab_clear(t);
 }
 
@@ -147,6 +165,8 @@ static void merge_add(struct lat_group *m, const struct lat_group *g)
 		m->max = g->max;
 		m->max_start = g->max_start;
 		m->max_end = g->max_end;
+		m->maxw = g->maxw;
+		m->why = g->why;
 	}
 	ft_hist_merge(&m->hist, &g->hist);
 	m->runtime += g->runtime;
@@ -170,7 +190,7 @@ static struct ft_tab *rows(struct latency *l)
 	}
 	if (l->per_pid)
 		return &l->groups;
-	clear_groups(&l->merged);
+	clear_groups(&l->merged, false);
 	for (i = 0; i < l->groups.n; i++) {
 		struct lat_group *g = ft_tab_at(&l->groups, i), *m;
 		int key = comm_key(g->comm);
@@ -202,6 +222,10 @@ static void on_wait(void *ctx, const struct ft_wait *w)
 		g->max = d;
 		g->max_start = w->start;
 		g->max_end = w->end;
+		if (l->why_on) {	/* now: the window just ended, still in the timeline */
+			g->maxw = *w;
+			ft_why_wait(&l->why, w, &g->why);
+		}
 	}
 }
 
@@ -224,6 +248,7 @@ static int latency_init(void *priv, const struct ft_env *env)
 	l->tprev_rebuilt = calloc(env->ncpus, sizeof(*l->tprev_rebuilt));
 	if (!l->tprev || !l->tprev_rebuilt || ft_tab_init(&l->groups, sizeof(struct lat_group)) ||
 	    ft_tab_init(&l->merged, sizeof(struct lat_group)) ||
+	    (l->why_on && ft_why_init(&l->why, env)) ||
 	    ft_waits_init(&l->waits, env, on_wait, l)) {
 		ft_err("out of memory");
 		return -1;
@@ -242,6 +267,8 @@ static void latency_event(void *priv, const struct ft_event *ev)
 	uint64_t t;
 	int prev;
 
+	if (l->why_on)	/* first: the window of a delay ending here is complete */
+		ft_why_event(&l->why, ev);
 	if (ev->type == FT_EV_SWITCH) {
 		prev = ev->sw.prev_pid;
 		t = ft_switch_time(ev);
@@ -335,10 +362,14 @@ static void print_json(struct latency *l, struct ft_tab *t, struct ft_json *j)
 		ft_json_u64(j, "max_start_ns", g->max_start);
 		ft_json_u64(j, "max_end_ns", g->max_end);
 		ft_json_u64(j, "p99_ns", ft_hist_percentile(&g->hist, 0.99));
+		if (l->why_on && g->hist.count)
+			ft_why_wait_json(j, g->why);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
 	ft_wait_notes_json(j, &l->waits.notes);
+	if (l->why_on)
+		ft_why_notes_json(j, &l->why);
 }
 
 /* latency_report - perf sched latency's table, with a p99 column */
@@ -388,6 +419,8 @@ static void latency_report(void *priv, struct ft_report *r)
 		if (g->rebuilt)
 			fprintf(f, " ^%llu", (unsigned long long)g->rebuilt);
 		fputc('\n', f);
+		if (l->why_on && g->hist.count)
+			ft_why_wait_print(f, &g->maxw, g->why);
 		rebuilt += g->rebuilt;
 		rtasks += g->rebuilt > 0;
 		run += g->runtime;
@@ -404,6 +437,8 @@ static void latency_report(void *priv, struct ft_report *r)
 			"estimate\n", (unsigned long long)rtasks,
 			(unsigned long long)rebuilt);
 	ft_wait_notes_print(f, "latency", &l->waits.notes);
+	if (l->why_on)
+		ft_why_notes(f, "latency", &l->why);
 }
 
 /* latency_reset - the next interval's tasks and notes */
@@ -411,7 +446,7 @@ static void latency_reset(void *priv)
 {
 	struct latency *l = priv;
 
-	clear_groups(&l->groups);
+	clear_groups(&l->groups, true);
 	ft_wait_notes_reset(&l->waits.notes);
 }
 
@@ -446,12 +481,22 @@ static void latency_fini(void *priv)
 	struct latency *l = priv;
 
 	ft_waits_fini(&l->waits);
-	clear_groups(&l->groups);
-	clear_groups(&l->merged);
+	clear_groups(&l->groups, true);
+	clear_groups(&l->merged, false);
 	ft_tab_fini(&l->groups);
 	ft_tab_fini(&l->merged);
 	free(l->tprev);
 	free(l->tprev_rebuilt);
+	if (l->why_on)
+		ft_why_fini(&l->why);
+}
+
+/* latency_tracepoints - the interrupt events, with --why */
+static struct ft_tp *latency_tracepoints(void *priv)
+{
+	struct latency *l = priv;
+
+	return l->why_on ? ft_why_tracepoints(&l->why) : NULL;
 }
 
 const struct ft_analyzer ft_latency = {
@@ -461,6 +506,8 @@ const struct ft_analyzer ft_latency = {
 		.usage		= "  -s, --sort KEYS      order by KEYS: pid, avg, max, count (or switch),\n"
 				  "                       runtime (default avg,max,count,runtime)\n"
 				  "      --pids           one row per thread, not per command name\n"
+				  "      --why            under each task's row: what ran on the CPU during\n"
+				  "                       its maximum delay (docs/explain.md)\n"
 				  FT_EXACT_USAGE,
 		.examples	= "  ftscope latency -d 5                 # whole system, 5 seconds\n"
 				  "  ftscope latency -s max -- make -j2   # a build, worst delay first\n"
@@ -472,6 +519,7 @@ const struct ft_analyzer ft_latency = {
 	.need		= FT_NEED(FT_EV_SWITCH),
 	.want		= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW),
 	.priv_size	= sizeof(struct latency),
+	.tracepoints	= latency_tracepoints,
 	.init		= latency_init,
 	.event		= latency_event,
 	.report		= latency_report,

@@ -6,10 +6,12 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyzers/analyzer.h"
 #include "cmd/analyze.h"
 #include "cmd/options.h"
+#include "engine/stages.h"
 #include "lib/util.h"
 
 /**
@@ -94,4 +96,60 @@ int ft_run_analyzer(const struct ft_analyzer *a, int argc, char **argv)
 	ft_opts_free(&o);
 	free(st.priv);
 	return ret;
+}
+
+#define MAX_WORDS	32
+
+/* own_only - did the analyzer's word hold only its own options? */
+static bool own_only(const struct ft_opts *t)
+{
+	return !t->npids && !t->ntids && !t->cpu_on && !t->all && !t->duration && !t->interval &&
+	       !t->count && !t->timestamps && !t->buffer_kb && !t->json && !t->cmd &&
+	       !t->input && !t->instance && !t->output && !t->pmu && !t->cgroup &&
+	       !t->clock && !ft_opts_reader(t);
+}
+
+/**
+ * ft_stage_parse - one word of report or record, "NAME [its options]", into @s (its
+ * analyzer and options), kept split in @words (the options may point there); @who
+ * takes the options common to all.
+ * Returns 0; 1, no message, when NAME is no analyzer or probes functions (then
+ * *@words is NAME); -1 after one error line.
+ */
+int ft_stage_parse(struct ft_stage *s, char **words, const char *spec, int ncpus,
+		   const char *who)
+{
+	char *argv[MAX_WORDS + 1], *save = NULL, *w;
+	struct ft_opts t = { .ncpus = ncpus };
+	int argc = 0;
+
+	*words = strdup(spec);
+	if (!*words) {
+		ft_err("out of memory");
+		return -1;
+	}
+	for (w = strtok_r(*words, " \t", &save); w && argc < MAX_WORDS;
+	     w = strtok_r(NULL, " \t", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	s->a = argc ? ft_analyzer_find(argv[0]) : NULL;
+	if (!s->a || s->a->functions)
+		return 1;
+	s->priv = calloc(1, s->a->priv_size);
+	if (!s->priv) {
+		ft_err("out of memory");
+		return -1;
+	}
+	if (ft_opts_parse(&t, &s->a->cli, s->priv, argc, argv) != FT_PARSE_RUN) {
+		ft_opts_free(&t);
+		return -1;
+	}
+	if (!own_only(&t)) {
+		ft_opts_free(&t);
+		ft_err("'%s': options common to all (-i, --json, ...) go to %s itself", spec, who);
+		return -1;
+	}
+	ft_opts_free(&t);
+	s->title = spec;
+	return 0;
 }

@@ -19,9 +19,11 @@
 struct record {
 	char		**events;	/* -e SYSTEM:EVENT, NULL-terminated */
 	int		nevents;
-	struct ft_stage	named[RECORD_MAX];	/* the named analyzers, on their options'
-						   defaults: asked which events they read,
-						   never begun */
+	struct ft_stage	named[RECORD_MAX];	/* the named analyzers, on their options
+						   (quoted with the name: 'wakeup --why')
+						   or defaults: asked which events they
+						   read, never begun */
+	char		*words[RECORD_MAX];	/* a quoted word, split: options point here */
 	int		nnamed;
 };
 
@@ -52,13 +54,31 @@ static int record_parse_opt(void *priv, int opt, const char *arg)
 	return r->events[r->nevents - 1] ? 0 : -1;
 }
 
-/* record_arg - an analyzer whose events are recorded */
+/*
+ * record_arg - an analyzer whose events are recorded, with its options when quoted
+ * with them (report's words: 'wakeup --why' records the interrupt events too)
+ */
 static int record_arg(void *priv, const char *name)
 {
 	struct record *r = priv;
-	const struct ft_analyzer *a = ft_analyzer_find(name);
+	const struct ft_analyzer *a;
 	void *apriv;
+	int ret;
 
+	if (r->nnamed < RECORD_MAX && strpbrk(name, " \t")) {
+		ret = ft_stage_parse(&r->named[r->nnamed], &r->words[r->nnamed], name,
+				     ft_possible_cpus(), "record");
+		if (ret < 0) {
+			free(r->named[r->nnamed].priv);	/* the slot is not counted */
+			r->named[r->nnamed].priv = NULL;
+		}
+		if (ret <= 0) {
+			r->nnamed += !ret;
+			return ret ? FT_OPT_REPORTED : 0;
+		}
+		name = r->words[r->nnamed];	/* no analyzer, or a prober: said below */
+	}
+	a = ft_analyzer_find(name);
 	if (!a) {
 		ft_err("'%s' is not an analyzer whose events can be recorded", name);
 		return FT_OPT_REPORTED;
@@ -109,6 +129,8 @@ static void record_free(struct record *r)
 			r->named[i].a->free(r->named[i].priv);
 		free(r->named[i].priv);
 	}
+	for (i = 0; i < RECORD_MAX; i++)
+		free(r->words[i]);
 }
 
 static const struct option record_longopts[] = {

@@ -22,7 +22,6 @@
 #include "output/json.h"
 
 #define MAX_STAGES	8
-#define MAX_WORDS	32
 
 struct report {
 	char		*spec[MAX_STAGES];	/* the words, as given */
@@ -49,55 +48,15 @@ static int report_arg(void *priv, const char *arg)
 	return 0;
 }
 
-/* own_only - did the analyzer's word hold only its own options? */
-static bool own_only(const struct ft_opts *t)
-{
-	return !t->npids && !t->ntids && !t->cpu_on && !t->all && !t->duration && !t->interval &&
-	       !t->count && !t->timestamps && !t->buffer_kb && !t->json && !t->cmd &&
-	       !t->input && !t->instance && !t->output && !t->pmu && !t->cgroup &&
-	       !t->clock && !ft_opts_reader(t);
-}
-
 /* parse_stage - "NAME [its options]" into @s, kept split in @words */
 static int parse_stage(struct ft_stage *s, char **words, const char *spec, int ncpus)
 {
-	char *argv[MAX_WORDS + 1], *save = NULL, *w;
-	struct ft_opts t = { .ncpus = ncpus };
-	int argc = 0;
+	int ret = ft_stage_parse(s, words, spec, ncpus, "report");
 
-	*words = strdup(spec);
-	if (!*words) {
-		ft_err("out of memory");
-		return -1;
-	}
-	for (w = strtok_r(*words, " \t", &save); w && argc < MAX_WORDS;
-	     w = strtok_r(NULL, " \t", &save))
-		argv[argc++] = w;
-	argv[argc] = NULL;
-	s->a = argc ? ft_analyzer_find(argv[0]) : NULL;
-	if (!s->a || s->a->functions) {
+	if (ret > 0)
 		ft_err("'%s' is not an analyzer report can run (any of `ftscope list` but "
-		       "record, report and the function probers funclat and funccount)",
-		       argc ? argv[0] : "");
-		return -1;
-	}
-	s->priv = calloc(1, s->a->priv_size);
-	if (!s->priv) {
-		ft_err("out of memory");
-		return -1;
-	}
-	if (ft_opts_parse(&t, &s->a->cli, s->priv, argc, argv) != FT_PARSE_RUN) {
-		ft_opts_free(&t);
-		return -1;
-	}
-	if (!own_only(&t)) {
-		ft_opts_free(&t);
-		ft_err("'%s': options common to all (-i, --json, ...) go to report itself", spec);
-		return -1;
-	}
-	ft_opts_free(&t);
-	s->title = spec;
-	return 0;
+		       "record, report and the function probers funclat and funccount)", *words);
+	return ret ? -1 : 0;
 }
 
 /* report_check - at least one analyzer, each word parsed */

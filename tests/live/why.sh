@@ -5,10 +5,13 @@
 #              thread's slowest waits name the FIFO thread, running at the wakeup, with
 #              its spin (its interrupts apart), and every breakdown adds up to its wait;
 #              the same from the recording (-o) and in report; --why alone implies
-#              --top 10; other analyzers refuse it; the global tracing state as before.
+#              --top 10; other analyzers refuse it; latency --why names the FIFO thread in
+#              waiter's maximum delay, live, from the recording and in report; record
+#              'wakeup --why' keeps the interrupt events and gives the same answer; the
+#              global tracing state as before.
 # requires: root, sched and irq tracepoints, 2 CPUs
 . tests/live/lib.sh
-plan 8
+plan 12
 need_root why_fifo_named || exit 0
 if [ "$(nproc)" -lt 2 ]; then
 	skip_rest "needs CPU 1"
@@ -52,9 +55,38 @@ else
 	fail $name "$(grep slowest $OUT/why-notop.txt | head -1)"
 fi
 
-# why_other_analyzers: only wakeup has --why: another refuses it, exit 2, one line
+# why_latency_*: latency --why: waiter's maximum delay, live (a run of its own), from the
+# recording, and in report
+ft why_latency_live 0 latency --why --pids --json -a -- \
+	sh -c "exec $WL/fifowake 1 8 20 > $WLOUT.lat" > $OUT/why-lat.json 2> $OUT/why-lat.err
+check why_latency_live latency $OUT/why-lat.json $WLOUT.lat
+ft why_latency_file 0 latency --why --pids --json -i $OUT/why.dat > $OUT/why-lat-file.json 2>&1
+check why_latency_file latency $OUT/why-lat-file.json $WLOUT
+name=why_latency_report
+waiter=$(awk '$1 == "waiter" {print $2}' $WLOUT)
+ft $name 0 report -i $OUT/why.dat 'latency --why --pids' > $OUT/why-lat-report.txt 2>&1
+if [ -n "$waiter" ] && grep -A1 "^  waiter:$waiter " $OUT/why-lat-report.txt | tail -1 |
+	grep -q "fifospin\[$fifo\] rt 50, running at the wakeup"; then
+	pass $name
+else
+	fail $name "$(grep -A2 "waiter:$waiter " $OUT/why-lat-report.txt | head -3)"
+fi
+
+# why_record_opts: record takes an analyzer's options quoted with it, as report does:
+# 'wakeup --why' records the interrupt events, and wakeup --why reads the same answer
+name=why_record_opts
+ft $name 0 record -o $OUT/why-rec.dat -a 'wakeup --why' -- \
+	sh -c "exec $WL/fifowake 1 8 20 > $WLOUT.rec" > $OUT/why-rec.err 2>&1
+ft $name 0 wakeup --why --json -i $OUT/why-rec.dat > $OUT/why-rec.json 2>&1
+if ! grep -q '"why_hardirq_events":true' $OUT/why-rec.json; then
+	fail $name "the recording has no hard interrupt events: $(head -c 200 $OUT/why-rec.err)"
+else
+	check $name named $OUT/why-rec.json $WLOUT.rec
+fi
+
+# why_other_analyzers: only wakeup and latency have --why: another refuses it, exit 2, one line
 name=why_other_analyzers
-ft $name 2 latency --why -i $OUT/why.dat > /dev/null 2> $OUT/why-bad.err
+ft $name 2 runqlat --why -i $OUT/why.dat > /dev/null 2> $OUT/why-bad.err
 if [ "$(wc -l < $OUT/why-bad.err)" = 1 ] && grep -q 'unknown option --why' $OUT/why-bad.err; then
 	pass $name
 else

@@ -14,6 +14,9 @@ waiter runs. MODES:
             it), the FIFO part plus the interrupt parts is the spin within 25 us, and
             some hold interrupt time (the FIFO thread's clock runs on in its interrupts:
             counted in it too, they would exceed)
+  latency   latency --why --pids: waiter's maximum delay has the FIFO thread, running at
+            the wakeup, as its largest part, within 3% of the closest round's spin, and
+            its parts add up to max_ns
 The first line printed says what was measured; the last, on failure, why.
 """
 import statistics
@@ -112,10 +115,31 @@ def irqs(j, tids, spins):
         sys.exit("fifo + interrupts off the spin by more than %d ns: %s" % (IRQ_SLACK_NS, bad))
 
 
+def latency(j, tids, spins):
+    rows = [t for t in j.get("tasks", []) if t["pid"] == tids["waiter"]]
+    if not rows or not rows[0].get("why"):
+        sys.exit("no row with a breakdown (why) for waiter[%d]" % tids["waiter"])
+    t = rows[0]
+    p = t["why"][0]
+    total = sum(q["ns"] for q in t["why"])
+    if total != t["max_ns"]:
+        sys.exit("max delay %d ns: parts add up to %d" % (t["max_ns"], total))
+    if p.get("kind") != "task" or p.get("pid") != tids["fifo"] or not p.get("at_wakeup"):
+        sys.exit("max delay of %d ns: largest part %s, not fifospin[%d] running at the wakeup"
+                 % (t["max_ns"], p, tids["fifo"]))
+    hi = sum(q["ns"] for q in t["why"] if q["kind"] == "task" and q["prio"] < p["prio"])
+    spin = min(spins, key=lambda x: abs(p["ns"] + hi - x))
+    dev = (p["ns"] + hi - spin) / spin
+    print("waiter's max delay %d ns: fifo part %d ns (+%d higher priority), closest spin %d "
+          "ns: %+.2f%%" % (t["max_ns"], p["ns"], hi, spin, 100 * dev))
+    if abs(dev) > 0.03:
+        sys.exit("fifo part off the spin by more than 3%")
+
+
 def main():
     mode, path, wl = sys.argv[1:4]
     tids, spins = workload(wl)
-    {"named": named, "add_up": add_up, "irqs": irqs}[mode](last_json(path), tids, spins)
+    {"named": named, "add_up": add_up, "irqs": irqs, "latency": latency}[mode](last_json(path), tids, spins)
 
 
 if __name__ == "__main__":

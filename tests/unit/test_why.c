@@ -5,7 +5,8 @@
  * handler and by a softirq with a handler inside it, then preempted by a real-time
  * task. CPU 1: a wait before its first switch, one after lost events, one ending at a
  * rebuilt switch. Each part, its share and its reason must be exactly these, and the
- * parts add up to each wait.
+ * parts add up to each wait. And a task woken for a busy CPU that ran on an idle one:
+ * the idle CPU's parts, then the busy one's under "meanwhile on CPU N".
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -147,6 +148,31 @@ static void test_why_parts(void **state)
 	ut_finish(&r);
 }
 
+/* woken for CPU 0 (busy), run on CPU 1 (idle): both CPUs' parts */
+static void test_why_woken(void **state)
+{
+	struct ut_run r;
+
+	(void)state;
+	ut_start(&r, &ft_wakeup);
+	ut_opt(&r, 0x104, NULL);	/* --why */
+	ut_formats(&r, "irq", formats, sizeof(formats) / sizeof(formats[0]));
+	ut_check(&r);
+	ut_init(&r);
+	sw(&r, 0, 0, 0, 120, 10, 120, 'R');		/* CPU 0: 10 runs */
+	sw(&r, 0, 1, 60, 120, 0, 120, 'S');		/* CPU 1: idle */
+	wake(&r, 1000, 0, 10, 20);			/* 20 woken for CPU 0 */
+	sw(&r, 4000, 1, 0, 120, 20, 120, 'R');		/* in on CPU 1: 3000 us */
+	ut_report(&r, false);
+	has(&r, "3000 us 100.0%  idle\n"
+		"    meanwhile on CPU 0, the one the wakeup chose:\n"
+		"              3000 us 100.0%  t[10] nice 0, running at the wakeup\n");
+	ut_report(&r, true);
+	has(&r, "\"why_woken_cpu\":0,\"why_woken\":[{\"kind\":\"task\",\"ns\":3000000,"
+		"\"comm\":\"t\",\"pid\":10");
+	ut_finish(&r);
+}
+
 /*
  * test_why_many_parts - a wait through 70 tasks of 10 us each, then one of 5000 us: the
  * long one is named with its own time, the rest gathered as more parts (a fixed table
@@ -182,6 +208,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_why_parts),
 		cmocka_unit_test(test_why_many_parts),
+		cmocka_unit_test(test_why_woken),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
