@@ -199,7 +199,7 @@ static void print_notes(const struct hardirqs *x, FILE *f)
 		fprintf(f, "hardirqs: %llu handlers not timed after lost events\n", x->dropped);
 }
 
-/* hardirqs_report - the handlers seen; everything starts again per interval */
+/* hardirqs_report - the handlers seen */
 static void hardirqs_report(void *priv, struct ft_report *r)
 {
 	struct hardirqs *x = priv;
@@ -224,8 +224,13 @@ static void hardirqs_report(void *priv, struct ft_report *r)
 		print_notes(x, r->f);
 	}
 	free(v.e);
-	if (!r->interval)
-		return;
+}
+
+/* hardirqs_reset - everything starts again per interval */
+static void hardirqs_reset(void *priv)
+{
+	struct hardirqs *x = priv;
+
 	ft_hset_reset(&x->h, false);
 	x->unpaired = x->overrun = x->dropped = 0;
 }
@@ -277,6 +282,7 @@ const struct ft_analyzer ft_hardirqs = {
 	.init		= hardirqs_init,
 	.event		= hardirqs_event,
 	.report		= hardirqs_report,
+	.reset		= hardirqs_reset,
 	.metrics	= hardirqs_metrics,
 	.fini		= hardirqs_fini,
 };

@@ -443,6 +443,7 @@ const struct ft_analyzer ft_lock = {
 	.init		= lock_init,
 	.event		= lock_event,
 	.report		= lock_report,
+	.reset		= lock_reset,
 	.metrics	= lock_metrics,
 	.fini		= lock_fini,
 	.free		= lock_free,

@@ -97,6 +97,7 @@ struct sym_find {
 int lock_find_sym(void *ctx, uint64_t addr, char type, const char *name, bool module);
 void lock_report(void *priv, struct ft_report *rep);
 void lock_metrics(void *priv, struct ft_metrics *m);
+void lock_reset(void *priv);
 void lock_out_free(struct lock *x);
 
 #endif

@@ -415,8 +415,13 @@ void lock_report(void *priv, struct ft_report *rep)
 			print_table(x, rep->f, n);
 		print_notes(x, rep->f, open);
 	}
-	if (!rep->interval)
-		return;
+}
+
+/* lock_reset - the next interval's rows and counts */
+void lock_reset(void *priv)
+{
+	struct lock *x = priv;
+
 	ft_hset_reset(&x->rows, false);
 	x->unpaired = x->repeated = x->too_deep = x->dropped = x->no_stack = x->filtered = 0;
 }

@@ -315,7 +315,7 @@ static void softirqs_json(const struct softirqs *x, struct ft_json *j, const str
 	ft_json_u64(j, "bad_vectors", x->badvec);
 }
 
-/* softirqs_report - the vectors seen; everything starts again per interval */
+/* softirqs_report - the vectors seen */
 static void softirqs_report(void *priv, struct ft_report *r)
 {
 	struct softirqs *x = priv;
@@ -337,8 +337,13 @@ static void softirqs_report(void *priv, struct ft_report *r)
 	}
 	free(v.e);
 	free(w.e);
-	if (!r->interval)
-		return;
+}
+
+/* softirqs_reset - everything starts again per interval */
+static void softirqs_reset(void *priv)
+{
+	struct softirqs *x = priv;
+
 	ft_hset_reset(&x->time, false);
 	ft_hset_reset(&x->wait, false);
 	x->unpaired = x->overrun = x->unraised = x->dropped = x->badvec = 0;
@@ -399,6 +404,7 @@ const struct ft_analyzer ft_softirqs = {
 	.init		= softirqs_init,
 	.event		= softirqs_event,
 	.report		= softirqs_report,
+	.reset		= softirqs_reset,
 	.metrics	= softirqs_metrics,
 	.fini		= softirqs_fini,
 };
