@@ -26,7 +26,7 @@
 
 enum {
 	OPT_DELIMITED = 0x100, OPT_STATE, OPT_SVG, OPT_WAKERS, OPT_STACKS, OPT_PPROF,
-	OPT_CALL_GRAPH,
+	OPT_CALL_GRAPH, OPT_CHAIN, OPT_CHAIN_DEPTH,
 };
 
 static const struct option offcpu_longopts[] = {
@@ -44,6 +44,9 @@ static const struct option offcpu_longopts[] = {
 	{ "wakers",		no_argument,		NULL, OPT_WAKERS },
 	{ "stacks",		required_argument,	NULL, OPT_STACKS },
 	{ "call-graph",		required_argument,	NULL, OPT_CALL_GRAPH },
+	{ "chain",		no_argument,		NULL, OPT_CHAIN },
+	{ "chain-depth",	required_argument,	NULL, OPT_CHAIN_DEPTH },
+	{ "freq",		required_argument,	NULL, 'F' },
 	{ 0 }
 };
 
@@ -87,6 +90,18 @@ static int offcpu_parse_opt(void *priv, int opt, const char *arg)
 	case OPT_STATE: return parse_states(o, arg);
 	case OPT_STACKS: return offcpu_stacks_opt(o, arg);
 	case OPT_CALL_GRAPH: return offcpu_callgraph_opt(o, arg);
+	case OPT_CHAIN: o->chain_on = true; return 0;
+	case OPT_CHAIN_DEPTH:
+		o->chain_on = true;
+		if (ft_parse_long(arg, 1, OFFCPU_CHAIN_MAX, &v))
+			return -1;
+		o->chain_depth = (int)v;
+		return 0;
+	case 'F':
+		if (ft_parse_long(arg, 1, 100000, &v))
+			return -1;
+		o->creq.freq = (uint64_t)v;
+		return 0;
 	case 'm':
 	case 'M':
 		if (ft_parse_long(arg, 0, 1000L * 1000 * 1000 * 3600, &v))
@@ -113,6 +128,9 @@ static void offcpu_events(void *priv, unsigned int *need, unsigned int *want)
 	bool ftrace = !o->stacks_perf && !(o->stacks_auto && o->auto_live);
 	unsigned int *stacks = o->stacks_auto ? want : need;
 
+	if (o->chain_on)	/* a chain is made of wakeups */
+		*need |= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW);
+
 	if (ftrace && !o->ustack_only)
 		*stacks |= FT_NEED(FT_EV_KSTACK);
 	if (ftrace && !o->kstack_only)
@@ -138,6 +156,12 @@ static int offcpu_check(void *priv, const struct ft_env *env)
 		ft_err("--max-block-time is below --min-block-time");
 		return -1;
 	}
+	if (!o->chain_on && o->creq.freq) {
+		ft_err("-F sets --chain's on-CPU samples: not without --chain");
+		return -1;
+	}
+	if (o->chain_on)
+		return offcpu_chain_check(o, env);
 	return offcpu_perf_check(o, env);
 }
 
@@ -187,7 +211,8 @@ static int offcpu_init(void *priv, const struct ft_env *env)
 			return -1;
 		}
 	}
-	if (offcpu_pprof_open(o) || offcpu_track_init(o, env)) {
+	if (offcpu_pprof_open(o) || offcpu_track_init(o, env) ||
+	    (o->chain_on && offcpu_chain_init(o))) {
 		offcpu_fini(o);
 		return -1;
 	}
@@ -224,14 +249,39 @@ static void note_stacks(struct offcpu *o, const struct offcpu_task *t)
 	o->sn.waker_no_kstack += o->wakers && t->r.waker >= 0 && !t->wkst && !o->ustack_only;
 }
 
+/**
+ * offcpu_sum_put - @ns and @n added to key @key of @len entries
+ * Returns the key's id, or -1 out of memory.
+ */
+long offcpu_sum_put(struct offcpu *o, const uint64_t *key, uint32_t len, uint64_t ns,
+		    uint64_t n)
+{
+	long id = ft_intern_put(&o->keys, key, len);
+
+	if (id < 0)
+		return -1;
+	if ((uint32_t)id >= o->vcap) {
+		uint32_t cap = o->vcap ? o->vcap * 2 : 1024;
+		struct offcpu_sum *sum = realloc(o->sum, cap * sizeof(*sum));
+
+		if (!sum)
+			return -1;
+		memset(sum + o->vcap, 0, (cap - o->vcap) * sizeof(*sum));
+		o->sum = sum;
+		o->vcap = cap;
+	}
+	o->sum[id].ns += ns;
+	o->sum[id].n += n;
+	return id;
+}
+
 /*
- * add - one finished period of @t: total per (thread, stacks, waker); false when -m/-M
- * leave it out (the notes count the periods shown)
+ * add - one finished period of @t: total per (thread, stacks, waker), or its chain's
+ * pieces; false when -m/-M leave it out (the notes count the periods shown)
  */
 static bool add(struct offcpu *o, struct offcpu_task *t, uint64_t ns, bool bound)
 {
 	uint64_t key[K_LEN] = { 0 };
-	long id;
 
 	if (ns < o->min_ns || (o->max_ns && ns > o->max_ns))
 		return false;
@@ -255,21 +305,10 @@ static bool add(struct offcpu *o, struct offcpu_task *t, uint64_t ns, bool bound
 		key[K_WKST] = t->wkst;
 		key[K_WUST] = t->wust;
 	}
-	id = ft_intern_put(&o->keys, key, o->wakers ? K_LEN : K_WTID);
-	if (id < 0)
+	if (o->chain)
+		offcpu_chain_period(o, key, K_WTID, t->tid, t->start, t->start + ns);
+	else if (offcpu_sum_put(o, key, o->wakers ? K_LEN : K_WTID, ns, 1) < 0)
 		return false;
-	if ((uint32_t)id >= o->vcap) {
-		uint32_t cap = o->vcap ? o->vcap * 2 : 1024;
-		struct offcpu_sum *sum = realloc(o->sum, cap * sizeof(*sum));
-
-		if (!sum)
-			return false;
-		memset(sum + o->vcap, 0, (cap - o->vcap) * sizeof(*sum));
-		o->sum = sum;
-		o->vcap = cap;
-	}
-	o->sum[id].ns += ns;
-	o->sum[id].n++;
 	note_stacks(o, t);
 	return true;
 }
@@ -400,6 +439,8 @@ static void on_lost(struct offcpu *o)
 /* offcpu_track_event - one record, in time order */
 void offcpu_track_event(struct offcpu *o, const struct ft_event *ev)
 {
+	if (o->chain)
+		offcpu_chain_event(o, ev);
 	switch (ev->type) {
 	case FT_EV_SWITCH:
 		on_switch(o, ev);
@@ -459,12 +500,14 @@ static void offcpu_reset(void *priv)
 	memset(&o->notes, 0, sizeof(o->notes));
 	o->unseen_in = 0;
 	memset(&o->sn, 0, sizeof(o->sn));
+	offcpu_chain_reset(o);
 }
 
 /* offcpu_track_fini - free the tracking's tables and symbols (again: nothing) */
 void offcpu_track_fini(struct offcpu *o)
 {
 	offcpu_perf_fini(o);
+	offcpu_chain_fini(o);
 	FT_FREE(o->pend);
 	FT_FREE(o->pend_waker);
 	FT_FREE(o->sum);
@@ -513,15 +556,21 @@ const struct ft_analyzer ft_offcpu = {
 				  "      --call-graph fp|dwarf[,SIZE]  perf's user stacks (implies --stacks\n"
 				  "                       perf): the kernel's frame-pointer walk, or (default)\n"
 				  "                       SIZE bytes of user stack copied per switch (8192;\n"
-				  "                       at most 65528) and unwound by CFI (.eh_frame)\n",
+				  "                       at most 65528) and unwound by CFI (.eh_frame)\n"
+				  "      --chain          each period's critical path: what its waker did\n"
+				  "                       meanwhile (ran: its on-CPU stacks; blocked: its\n"
+				  "                       own waker's doings...), victim;..;--;waker;..\n"
+				  "      --chain-depth D  wakers followed (default 3, at most 8)\n"
+				  "  -F, --freq HZ        --chain's on-CPU samples per second (default 997)\n",
 		.examples	= "  ftscope offcpu -d 5                   # whole system for 5 seconds\n"
 				  "  ftscope offcpu -p 1234 -f > out.folded # folded, for flamegraph.pl\n"
 				  "  ftscope offcpu --svg off.svg -- ./app # flame graph of a command\n"
 				  "  ftscope offcpu --pprof off.pb.gz -p 1234 -d 10  # go tool pprof off.pb.gz\n"
 				  "  ftscope offcpu --state D -d 10        # uninterruptible (I/O) sleep only\n"
 				  "  ftscope offcpu --wakers -f -p 1234    # who woke the blocked threads\n"
-				  "  ftscope offcpu --call-graph dwarf -f -d 5 # whole user stacks, whole system\n",
-		.shortopts	= "fukUKm:M:",
+				  "  ftscope offcpu --call-graph dwarf -f -d 5 # whole user stacks, whole system\n"
+				  "  ftscope offcpu --chain -f -- ./app    # where blocked threads' time went\n",
+		.shortopts	= "fukUKm:M:F:",
 		.longopts	= offcpu_longopts,
 		.parse_opt	= offcpu_parse_opt,
 		.check		= offcpu_check,

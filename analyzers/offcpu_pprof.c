@@ -193,6 +193,36 @@ int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
 	return ft_pprof_sample(o->pprof.pp, loc, n, value, lab, nl);
 }
 
+/**
+ * offcpu_pprof_chain - --chain: one key as a sample, its links over the victim's
+ * stacks as the folded line puts them (the last link's mark the leaf), labelled as
+ * offcpu_pprof_add's. Returns 0, or -1 out of memory.
+ */
+int offcpu_pprof_chain(struct offcpu *o, const struct offcpu_side *t,
+		       const struct offcpu_chain_view *v, const int64_t *value)
+{
+	static uint64_t loc[(OFFCPU_CHAIN_MAX + 3) * (2 * OFFCPU_MAX_FRAMES + 3)];
+	struct ft_pprof_label lab[3] = {
+		{ .key = "comm", .str = t->comm },
+		{ .key = "pid", .num = t->tgid },
+		{ .key = "tid", .num = t->tid },
+	};
+	int n = 0, i;
+
+	if (!o->pprof.pp)
+		return 0;
+	for (i = v->n - 1; i >= 0; i--) {
+		if (v->mark[i])
+			loc[n++] = meta(o, v->mark[i]);
+		n += side_locs(o, &v->l[i], loc + n);
+		if (v->l[i].comm)
+			loc[n++] = meta(o, v->l[i].comm);
+		loc[n++] = meta(o, "--");
+	}
+	n += side_locs(o, t, loc + n);
+	return ft_pprof_sample(o->pprof.pp, loc, n, value, lab, 3);
+}
+
 /* offcpu_pprof_finish - write the profile into the file and put it in place; 0, or -1 after one line */
 int offcpu_pprof_finish(struct offcpu *o)
 {

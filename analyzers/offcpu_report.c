@@ -157,6 +157,8 @@ static void print_notes(struct offcpu *o, FILE *f)
 	if (o->notes.dropped || o->notes.unpaired)
 		fprintf(f, "; %llu dropped after lost events", o->notes.dropped + o->notes.unpaired);
 	fputc('\n', f);
+	if (o->chain)
+		offcpu_chain_print_notes(o, f);
 	if (o->stacks_perf)
 		offcpu_perf_notes(o, f);
 	else if (sn->ustack_early || sn->ustack_full)
@@ -193,6 +195,8 @@ static void json_notes(struct offcpu *o, struct ft_json *j)
 	ft_json_u64(j, "wakers_without_kernel_stack", o->sn.waker_no_kstack);
 	if (o->stacks_perf)
 		offcpu_perf_json(o, j);
+	if (o->chain)
+		offcpu_chain_notes_json(o, j);
 }
 
 /* write_svg - the flame graph of this report (NULL: no memory) into the --svg file; 0 or -1 */
@@ -218,13 +222,15 @@ static int write_svg(struct offcpu *o, struct ft_flame *fg)
 	return -1;
 }
 
-/* Most frames of a folded line. */
-#define MAX_FOLDED	(2 * MAX_FRAMES + 8)
+/* Most links of a chain's key, and frames of a folded line. */
+#define MAX_LINKS	(OFFCPU_CHAIN_MAX + 2)
+#define MAX_FOLDED	((MAX_LINKS + 1) * (2 * MAX_FRAMES + 8))
 
 /* The sides of one key and its folded frames. */
 struct key_view {
 	struct offcpu_side	t, w;
 	bool			waker;
+	struct offcpu_chain_view ch;	/* --chain: the links after the victim */
 	const char		*f[MAX_FOLDED];
 	unsigned char		kind[MAX_FOLDED];
 	int			nf;
@@ -237,11 +243,15 @@ static void view_of(struct offcpu *o, uint32_t id, struct key_view *v)
 	uint32_t n;
 
 	key = ft_intern_get(&o->keys, id, &n);
-	v->waker = n == K_LEN && key[K_WTID];
+	v->waker = !o->chain && n == K_LEN && key[K_WTID];
 	side_of(o, key, 0, &v->t);
 	if (v->waker)
 		side_of(o, key, K_WTID, &v->w);
 	v->nf = offcpu_folded_frames(o, &v->t, v->waker ? &v->w : NULL, v->f, v->kind);
+	v->ch.n = 0;
+	if (o->chain)
+		v->nf += offcpu_chain_view(o, key + K_WTID, (n - K_WTID) / CL_LEN, &v->ch,
+					   v->f + v->nf, v->kind + v->nf);
 }
 
 /* row - one row (@id its first key; @ns, @cnt its sums): printed, folded, JSON, in the graph */
@@ -263,6 +273,8 @@ static void row(struct offcpu *o, struct ft_report *r, uint32_t id, uint64_t ns,
 			json_side(r->json, &v.w);
 			ft_json_obj_end(r->json);
 		}
+		if (o->chain)
+			offcpu_chain_json(r->json, &v.ch);
 		ft_json_obj_end(r->json);
 	}
 	if (fg)
@@ -280,6 +292,11 @@ static void row(struct offcpu *o, struct ft_report *r, uint32_t id, uint64_t ns,
 		fputs("    --- woken by ---\n", r->f);
 		print_side(r->f, &v.w);
 	}
+	for (i = 0; i < v.ch.n; i++) {
+		fprintf(r->f, "    --- %s ---\n", v.ch.what[i]);
+		if (v.ch.l[i].comm)
+			print_side(r->f, &v.ch.l[i]);
+	}
 	fprintf(r->f, "        %llu\n\n", (unsigned long long)us);
 }
 
@@ -292,9 +309,9 @@ static void row(struct offcpu *o, struct ft_report *r, uint32_t id, uint64_t ns,
 static int merge(struct offcpu *o, struct ft_smerge *m)
 {
 	static struct key_view v;
-	int64_t head[8];
+	int64_t head[6 + 2 * MAX_LINKS];
 	uint32_t i;
-	int nh;
+	int nh, k;
 
 	for (i = 0; i < o->keys.n; i++) {
 		if (!o->sum[i].ns)
@@ -303,7 +320,10 @@ static int merge(struct offcpu *o, struct ft_smerge *m)
 		if (o->pprof.pp) {
 			int64_t val[2] = { (int64_t)o->sum[i].ns, (int64_t)o->sum[i].n };
 
-			offcpu_pprof_add(o, &v.t, v.waker ? &v.w : NULL, NULL, NULL, val);
+			if (o->chain)
+				offcpu_pprof_chain(o, &v.t, &v.ch, val);
+			else
+				offcpu_pprof_add(o, &v.t, v.waker ? &v.w : NULL, NULL, NULL, val);
 		}
 		nh = 0;
 		if (!o->folded) {
@@ -313,6 +333,10 @@ static int merge(struct offcpu *o, struct ft_smerge *m)
 			head[nh++] = v.waker ? v.w.tid : -1;
 			head[nh++] = v.waker ? v.w.tgid : -1;
 			head[nh++] = v.waker ? v.w.nk : -1;
+			for (k = 0; k < v.ch.n; k++) {	/* the layout prints each link's tid */
+				head[nh++] = v.ch.l[k].tid;
+				head[nh++] = v.ch.l[k].nk;
+			}
 		}
 		if (ft_smerge_add(m, head, nh, v.f, v.nf, i, o->sum[i].ns, o->sum[i].n) < 0)
 			return -1;
