@@ -423,7 +423,7 @@ void offcpu_chain_period(struct offcpu *o, const uint64_t *vkey, int vlen, int t
  * offcpu_chain_check - --chain against the other options, its defaults: the switch-out
  * stacks ftrace's, the on-CPU samples cpu-clock at -F (997) with whole user stacks
  * where a process is chosen (the kernel's frame-pointer walk for a whole system, as
- * offcpu's default); a file's own samples when they are cpu-clock. 0, or -1 printed.
+ * offcpu's default); a file's own when they are cpu-clock. 0, or -1 printed.
  */
 int offcpu_chain_check(struct offcpu *o, const struct ft_env *env)
 {
@@ -445,10 +445,7 @@ int offcpu_chain_check(struct offcpu *o, const struct ft_env *env)
 		.kernel = !o->ustack_only, .callgraph = chosen ? FT_CG_DWARF : FT_CG_FP,
 		.optional = true,
 	};
-	o->chain_sampled = env->live || (env->sampled && !env->sampled->event);
-	if (!env->live && !o->chain_sampled)
-		ft_err("offcpu --chain: the file has no cpu-clock samples: running links "
-		       "without stacks (record with ftscope record -o FILE 'offcpu --chain')");
+	o->chain_sampled = true;	/* unless declined: none, or a file's of another event */
 	return 0;
 }
 
