@@ -254,6 +254,8 @@ int ft_pipe_init(struct pipeline *p, struct tep_handle *tep, int ncpus, bool liv
 	p->env.kallsyms = p->kallsyms[0] ? p->kallsyms : "/proc/kallsyms";
 	p->env.samples = p->sm.req ? &p->sm.counts : NULL;
 	p->env.sampled = p->sm.req;
+	p->env.latency = p->flight ? ft_flight_latency : NULL;	/* --trigger's measures */
+	p->env.latency_ctx = p->flight;
 	p->sm.stages = p->run->record ? NULL : &p->run->stages;
 	p->sm.cpu_on = p->o->cpu_on;
 	p->sm.ncpus = ncpus;

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The flight recorder: `ANALYZER --flight SECS [--trigger MS] -o FILE`. The live
+ * reader's pages (the page tap, as `-o` saves them) go into a ring per CPU instead of
+ * a file, kept while they may belong to the last SECS (a page's time: from its first
+ * record to the next page's) and within --flight-size. When the analyzer measures a
+ * latency over MS (ft_env_latency), the window [its end - SECS, its end + --after]
+ * is written, once the merge has passed its end, as a trace.dat through the capture
+ * code: FILE, then FILE.1, FILE.2, ... Without --trigger the last SECS are written
+ * when the run ends. The analysis itself goes on as usual.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/flight.h"
+#include "engine/run.h"
+#include "events/tasks.h"
+#include "lib/util.h"
+#include "tracer/capture.h"
+#include "tracer/session.h"
+
+/* How long after a page a trigger may still need it: the merge's lag behind the reads. */
+#define FLIGHT_LAG_NS	(2ULL * 1000000000ULL)
+
+/* One CPU's kept pages, a ring: oldest at (head - n). */
+struct ft_flight_cpu {
+	unsigned char	*buf;		/* cap sub-buffers */
+	uint64_t	*ts;		/* each page's first record */
+	uint32_t	*len;
+	bool		*missed;	/* the kernel dropped events before it */
+	uint32_t	cap, max, n, head;
+	uint64_t	cut;		/* the latest page dropped for the size, still wanted */
+};
+
+/* slot - the ring index of page @i of @c, oldest first */
+static uint32_t slot(const struct ft_flight_cpu *c, uint32_t i)
+{
+	return (c->head + c->cap - c->n + i) % c->cap;
+}
+
+/* grow - double @c's ring up to its max, the oldest page kept first; 0, or -1 */
+static int grow(struct ft_flight *f, struct ft_flight_cpu *c)
+{
+	uint32_t cap = c->cap ? c->cap * 2 : 64, i;
+	size_t sb = (size_t)f->pf.subbuf_size;
+	unsigned char *buf;
+	uint64_t *ts;
+	uint32_t *len;
+	bool *missed;
+
+	if (cap > c->max)
+		cap = c->max;
+	buf = malloc(cap * sb);
+	ts = malloc(cap * sizeof(*ts));
+	len = malloc(cap * sizeof(*len));
+	missed = malloc(cap * sizeof(*missed));
+	if (!buf || !ts || !len || !missed) {
+		free(buf), free(ts), free(len), free(missed);
+		return -1;
+	}
+	for (i = 0; i < c->n; i++) {
+		uint32_t s = slot(c, i);
+
+		memcpy(buf + i * sb, c->buf + s * sb, c->len[s]);
+		ts[i] = c->ts[s];
+		len[i] = c->len[s];
+		missed[i] = c->missed[s];
+	}
+	free(c->buf), free(c->ts), free(c->len), free(c->missed);
+	c->buf = buf, c->ts = ts, c->len = len, c->missed = missed;
+	c->head = c->n % cap;
+	c->cap = cap;
+	return 0;
+}
+
+/* keep_from - the earliest time a window may still need */
+static uint64_t keep_from(const struct ft_flight *f)
+{
+	uint64_t keep = (uint64_t)(f->o.keep_s * 1e9) + FLIGHT_LAG_NS;
+	uint64_t from = f->newest > keep ? f->newest - keep : 0;
+
+	if (f->armed && f->ev.ts - (uint64_t)(f->o.keep_s * 1e9) < from)
+		from = f->ev.ts - (uint64_t)(f->o.keep_s * 1e9);
+	return from;
+}
+
+/* ft_flight_tap - ft_page_tap_fn: a page read from @cpu kept; the pages no window needs dropped */
+void ft_flight_tap(void *ctx, int cpu, const void *page, unsigned int len)
+{
+	struct ft_flight *f = ctx;
+	struct ft_flight_cpu *c;
+	struct ft_page_info info;
+	uint64_t from;
+	uint32_t s;
+
+	if (cpu < 0 || cpu >= f->ncpus || len > (unsigned int)f->pf.subbuf_size ||
+	    ft_page_info(&f->pf, page, len, &info))
+		return;		/* the merge counts the damage */
+	c = &f->cpu[cpu];
+	if (info.timestamp > f->newest)
+		f->newest = info.timestamp;
+	from = keep_from(f);
+	while (c->n > 1 && c->ts[slot(c, 1)] <= from)	/* the oldest ends before */
+		c->n--;
+	if (c->n == c->cap && c->cap < c->max && grow(f, c))
+		f->err = ENOMEM;
+	if (c->n == c->cap) {		/* full: the oldest goes, still wanted */
+		c->cut = c->ts[slot(c, 1 % c->n)];
+		c->n--;
+	}
+	s = c->head;
+	memcpy(c->buf + (size_t)s * f->pf.subbuf_size, page, len);
+	c->ts[s] = info.timestamp;
+	c->len[s] = len;
+	c->missed[s] = info.missed;
+	c->head = (c->head + 1) % c->cap;
+	c->n++;
+}
+
+/* ft_flight_latency - the analyzer's measure: over the trigger, the window is armed */
+void ft_flight_latency(void *ctx, const struct ft_latency *l)
+{
+	struct ft_flight *f = ctx;
+
+	if (f->armed || f->done || !f->o.trigger_ms || l->ns <= (uint64_t)(f->o.trigger_ms * 1e6))
+		return;
+	f->armed = true;
+	f->ev.ts = l->ts;
+	f->ev.ns = l->ns;
+	f->ev.tid = l->tid;
+	f->ev.cpu = l->cpu;
+	snprintf(f->ev.comm, sizeof(f->ev.comm), "%s",
+		 l->tid > 0 ? ft_tasks_comm(f->tasks, l->tid) : "-");
+}
+
+/* file_name - the n-th file: FILE, FILE.1, ... */
+static void file_name(const struct ft_flight *f, char *buf, size_t len)
+{
+	if (f->files)
+		snprintf(buf, len, "%s.%d", f->path, f->files);
+	else
+		snprintf(buf, len, "%s", f->path);
+}
+
+/* Counts of a window written. */
+struct window {
+	uint64_t		from, to, first;	/* asked; first: the earliest kept */
+	unsigned long long	events, lost_pages;
+	bool			cut;			/* the size dropped pages of it */
+};
+
+/* put_pages - the pages of [w->from, w->to] of every CPU into @cap */
+static void put_pages(struct ft_flight *f, struct ft_capture *cap, struct window *w)
+{
+	int cpu;
+	uint32_t i;
+
+	w->first = UINT64_MAX;
+	for (cpu = 0; cpu < f->ncpus; cpu++) {
+		struct ft_flight_cpu *c = &f->cpu[cpu];
+
+		w->cut |= c->cut >= w->from;
+		for (i = 0; i < c->n; i++) {
+			uint32_t s = slot(c, i);
+			bool last = i + 1 == c->n;
+
+			if (c->ts[s] > w->to || (!last && c->ts[slot(c, i + 1)] <= w->from))
+				continue;
+			if (c->ts[s] < w->first)
+				w->first = c->ts[s];
+			w->lost_pages += c->missed[s];
+			ft_capture_tap(cap, cpu, c->buf + (size_t)s * f->pf.subbuf_size, c->len[s]);
+		}
+	}
+}
+
+/*
+ * describe - the window's line: the event (or none), the times, the pages after lost
+ * events, and (@events: once the file is written) the events in it
+ */
+static void describe(const struct ft_flight *f, const struct window *w, bool events, char *buf,
+		     size_t len)
+{
+	int n = 0;
+
+	if (f->o.trigger_ms)
+		n = snprintf(buf, len, "%.3f ms %s of %s[%d] on CPU %d at %.6f, ", f->ev.ns / 1e6,
+			     f->ev.what, f->ev.comm, f->ev.tid, f->ev.cpu, f->ev.ts / 1e9);
+	else
+		n = snprintf(buf, len, "the last %g s, ", f->o.keep_s);
+	n += snprintf(buf + n, len - n, "window %.6f .. %.6f%s, ",
+		      (w->first > w->from && w->first != UINT64_MAX ? w->first : w->from) / 1e9,
+		      w->to / 1e9, w->cut ? " (shortened: --flight-size was full)" : "");
+	if (events)
+		n += snprintf(buf + n, len - n, "%llu events, ", w->events);
+	snprintf(buf + n, len - n, "%llu pages after lost events", w->lost_pages);
+}
+
+/* write_window - [from, to] as the next file, and its line on stderr; 0, or -1 printed */
+static int write_window(struct ft_flight *f, uint64_t from, uint64_t to, const char *tool)
+{
+	struct window w = { .from = from, .to = to };
+	struct ft_capture cap;
+	char path[4096], line[512], *text;
+	int cpu, ret;
+
+	file_name(f, path, sizeof(path));
+	if (ft_capture_open(&cap, path, f->s))
+		return -1;
+	put_pages(f, &cap, &w);
+	describe(f, &w, false, line, sizeof(line));	/* its events are counted as written */
+	ret = ft_capture_check(&cap);
+	text = ret ? NULL : malloc(strlen(tool) + sizeof(line) + 16);
+	if (text) {
+		sprintf(text, "%s\nflight %s", tool, line);
+		ret = ft_capture_finish(&cap, text);
+	} else if (!ret) {
+		ft_err("out of memory");
+		ret = -1;
+	}
+	for (cpu = 0; !ret && cpu < f->ncpus; cpu++)
+		w.events += cap.events[cpu];
+	ft_capture_close(&cap);
+	free(text);
+	if (ret)
+		return -1;
+	describe(f, &w, true, line, sizeof(line));
+	fprintf(stderr, "ftscope %s: flight: %s: %s\n", f->name, path, line);
+	f->files++;
+	f->armed = false;
+	f->done = f->o.max_files && f->files >= f->o.max_files;
+	return 0;
+}
+
+/* window_of - the armed event's window */
+static void window_of(const struct ft_flight *f, uint64_t *from, uint64_t *to)
+{
+	uint64_t keep = (uint64_t)(f->o.keep_s * 1e9);
+
+	*from = f->ev.ts > keep ? f->ev.ts - keep : 0;
+	*to = f->ev.ts + (uint64_t)(f->o.after_s * 1e9);
+}
+
+/**
+ * ft_flight_round - after a merge to @merged: an armed window whose end is merged is
+ * written (@tool: the run's VERSION text). Returns 0, or -1 after one line.
+ */
+int ft_flight_round(struct ft_flight *f, uint64_t merged, const char *tool)
+{
+	uint64_t from, to;
+
+	if (f->err) {
+		ft_err("flight recorder: %s", strerror(f->err));
+		return -1;
+	}
+	if (!f->armed)
+		return 0;
+	window_of(f, &from, &to);
+	return merged >= to ? write_window(f, from, to, tool) : 0;
+}
+
+/**
+ * ft_flight_end - the run's end: an armed window written as far as it got; without
+ * --trigger, the last SECS. Returns 0, or -1 after one line.
+ */
+int ft_flight_end(struct ft_flight *f, const char *tool)
+{
+	uint64_t from, to, keep = (uint64_t)(f->o.keep_s * 1e9);
+
+	if (f->armed) {
+		window_of(f, &from, &to);
+		return write_window(f, from, to, tool);
+	}
+	if (f->o.trigger_ms || !f->newest)
+		return 0;
+	return write_window(f, f->newest > keep ? f->newest - keep : 0, UINT64_MAX, tool);
+}
+
+/* writable - can the first file be made where @path says? 0, or -1 after one line */
+static int writable(const char *path)
+{
+	char *dup = strdup(path);
+	int ret = dup && !access(dirname(dup), W_OK) ? 0 : -1;
+
+	if (ret)
+		ft_err("cannot write %s: %s", path, strerror(dup ? errno : ENOMEM));
+	free(dup);
+	return ret;
+}
+
+/**
+ * ft_flight_init - the rings of @s's CPUs, --flight-size shared among them; @path the
+ * first file's name (its directory must be writable now: an error comes before the
+ * run), @run's analyzer names the lines and its measure. Returns 0, or -1 printed.
+ */
+int ft_flight_init(struct ft_flight *f, const struct ft_flight_opts *o, const char *path,
+		   const struct ft_run *run, struct ft_session *s, struct ft_tasks *tasks)
+{
+	const struct ft_analyzer *a = run->stages.n ? run->stages.st[0].a : NULL;
+	uint64_t per_cpu;
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	if (writable(path))
+		return -1;
+	f->o = *o;
+	f->path = path;
+	f->name = run->name;
+	f->s = s;
+	f->tasks = tasks;
+	f->pf = s->pf;
+	f->ncpus = s->ncpus;
+	snprintf(f->ev.what, sizeof(f->ev.what), "%s",
+		 a && a->cli.latency ? a->cli.latency : "latency");
+	per_cpu = ((uint64_t)o->size_mb << 20) / (uint64_t)s->ncpus;
+	f->cpu = calloc(s->ncpus, sizeof(*f->cpu));
+	if (!f->cpu) {
+		ft_err("out of memory");
+		return -1;
+	}
+	for (i = 0; i < s->ncpus; i++)
+		f->cpu[i].max = (uint32_t)(per_cpu / (uint64_t)f->pf.subbuf_size);
+	return 0;
+}
+
+/* ft_flight_fini - free the rings (again: nothing) */
+void ft_flight_fini(struct ft_flight *f)
+{
+	int i;
+
+	for (i = 0; f->cpu && i < f->ncpus; i++) {
+		free(f->cpu[i].buf);
+		free(f->cpu[i].ts);
+		free(f->cpu[i].len);
+		free(f->cpu[i].missed);
+	}
+	FT_FREE(f->cpu);
+}
