@@ -195,10 +195,14 @@ static void describe(const struct ft_flight *f, const struct window *w, bool eve
 {
 	int n = 0;
 
-	if (f->o.trigger_ms)
-		n = snprintf(buf, len, "%.3f ms %s of %s[%d] on CPU %d at %.6f, ", f->ev[0].ns / 1e6,
-			     f->what, f->ev[0].comm, f->ev[0].tid, f->ev[0].cpu, f->ev[0].ts / 1e9);
-	else
+	if (f->o.trigger_ms) {
+		n = snprintf(buf, len, "%.3f ms %s", f->ev[0].ns / 1e6, f->what);
+		if (f->ev[0].tid > 0)
+			n += snprintf(buf + n, len - n, " of %s[%d]", f->ev[0].comm, f->ev[0].tid);
+		if (f->ev[0].cpu >= 0)
+			n += snprintf(buf + n, len - n, " on CPU %d", f->ev[0].cpu);
+		n += snprintf(buf + n, len - n, " at %.6f, ", f->ev[0].ts / 1e9);
+	} else
 		n = snprintf(buf, len, "the last %g s, ", f->o.keep_s);
 	n += snprintf(buf + n, len - n, "window %.6f .. ",
 		      (w->first > w->from && w->first != UINT64_MAX ? w->first : w->from) / 1e9);
