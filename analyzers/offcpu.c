@@ -305,6 +305,7 @@ static bool add(struct offcpu *o, struct offcpu_task *t, uint64_t ns, bool bound
 		key[K_WKST] = t->wkst;
 		key[K_WUST] = t->wust;
 	}
+	ft_env_latency(o->env, ns, t->start + ns, t->tid, -1);
 	if (o->chain)
 		offcpu_chain_period(o, key, K_WTID, t->tid, t->start, t->start + ns);
 	else if (offcpu_sum_put(o, key, o->wakers ? K_LEN : K_WTID, ns, 1) < 0)
@@ -532,6 +533,7 @@ static void offcpu_fini(void *priv)
 const struct ft_analyzer ft_offcpu = {
 	.cli = {
 		.name		= "offcpu",
+		.latency	= "off-CPU period",
 		.summary	= "off-CPU time by kernel and user stack, as BCC's offcputime",
 		.usage		= "  -f, --folded         folded stacks (comm;user;kernel us) for flame graphs\n"
 				  "      --svg FILE       write an interactive flame graph to FILE\n"

@@ -83,8 +83,8 @@ static uint64_t keep_from(const struct ft_flight *f)
 	uint64_t keep = (uint64_t)(f->o.keep_s * 1e9) + FLIGHT_LAG_NS;
 	uint64_t from = f->newest > keep ? f->newest - keep : 0;
 
-	if (f->armed && f->ev.ts - (uint64_t)(f->o.keep_s * 1e9) < from)
-		from = f->ev.ts - (uint64_t)(f->o.keep_s * 1e9);
+	if (f->nev && f->ev[0].ts - (uint64_t)(f->o.keep_s * 1e9) < from)
+		from = f->ev[0].ts - (uint64_t)(f->o.keep_s * 1e9);
 	return from;
 }
 
@@ -121,20 +121,28 @@ void ft_flight_tap(void *ctx, int cpu, const void *page, unsigned int len)
 	c->n++;
 }
 
-/* ft_flight_latency - the analyzer's measure: over the trigger, the window is armed */
+/*
+ * ft_flight_latency - the analyzer's measure: over the trigger, a window is taken,
+ * unless the latency lies inside one taken already (that file holds it), or the
+ * files --trigger-max allows are all taken
+ */
 void ft_flight_latency(void *ctx, const struct ft_latency *l)
 {
 	struct ft_flight *f = ctx;
+	struct ft_flight_event *e;
 
-	if (f->armed || f->done || !f->o.trigger_ms || l->ns <= (uint64_t)(f->o.trigger_ms * 1e6))
+	if (!f->o.trigger_ms || l->ns <= (uint64_t)(f->o.trigger_ms * 1e6) ||
+	    l->ts <= f->last_to || f->nev == FT_FLIGHT_QUEUE ||
+	    (f->o.max_files && f->files + f->nev >= f->o.max_files))
 		return;
-	f->armed = true;
-	f->ev.ts = l->ts;
-	f->ev.ns = l->ns;
-	f->ev.tid = l->tid;
-	f->ev.cpu = l->cpu;
-	snprintf(f->ev.comm, sizeof(f->ev.comm), "%s",
+	e = &f->ev[f->nev++];
+	e->ts = l->ts;
+	e->ns = l->ns;
+	e->tid = l->tid;
+	e->cpu = l->cpu;
+	snprintf(e->comm, sizeof(e->comm), "%s",
 		 l->tid > 0 ? ft_tasks_comm(f->tasks, l->tid) : "-");
+	f->last_to = l->ts + (uint64_t)(f->o.after_s * 1e9);
 }
 
 /* file_name - the n-th file: FILE, FILE.1, ... */
@@ -187,14 +195,22 @@ static void describe(const struct ft_flight *f, const struct window *w, bool eve
 {
 	int n = 0;
 
-	if (f->o.trigger_ms)
-		n = snprintf(buf, len, "%.3f ms %s of %s[%d] on CPU %d at %.6f, ", f->ev.ns / 1e6,
-			     f->ev.what, f->ev.comm, f->ev.tid, f->ev.cpu, f->ev.ts / 1e9);
-	else
+	if (f->o.trigger_ms) {
+		n = snprintf(buf, len, "%.3f ms %s", f->ev[0].ns / 1e6, f->what);
+		if (f->ev[0].tid > 0)
+			n += snprintf(buf + n, len - n, " of %s[%d]", f->ev[0].comm, f->ev[0].tid);
+		if (f->ev[0].cpu >= 0)
+			n += snprintf(buf + n, len - n, " on CPU %d", f->ev[0].cpu);
+		n += snprintf(buf + n, len - n, " at %.6f, ", f->ev[0].ts / 1e9);
+	} else
 		n = snprintf(buf, len, "the last %g s, ", f->o.keep_s);
-	n += snprintf(buf + n, len - n, "window %.6f .. %.6f%s, ",
-		      (w->first > w->from && w->first != UINT64_MAX ? w->first : w->from) / 1e9,
-		      w->to / 1e9, w->cut ? " (shortened: --flight-size was full)" : "");
+	n += snprintf(buf + n, len - n, "window %.6f .. ",
+		      (w->first > w->from && w->first != UINT64_MAX ? w->first : w->from) / 1e9);
+	if (w->to == UINT64_MAX)
+		n += snprintf(buf + n, len - n, "the last event");
+	else
+		n += snprintf(buf + n, len - n, "%.6f", w->to / 1e9);
+	n += snprintf(buf + n, len - n, "%s, ", w->cut ? " (shortened: --flight-size was full)" : "");
 	if (events)
 		n += snprintf(buf + n, len - n, "%llu events, ", w->events);
 	snprintf(buf + n, len - n, "%llu pages after lost events", w->lost_pages);
@@ -231,18 +247,19 @@ static int write_window(struct ft_flight *f, uint64_t from, uint64_t to, const c
 	describe(f, &w, true, line, sizeof(line));
 	fprintf(stderr, "ftscope %s: flight: %s: %s\n", f->name, path, line);
 	f->files++;
-	f->armed = false;
-	f->done = f->o.max_files && f->files >= f->o.max_files;
+	if (f->nev)
+		memmove(f->ev, f->ev + 1, --f->nev * sizeof(*f->ev));
+	f->done = f->o.trigger_ms && f->o.max_files && f->files >= f->o.max_files;
 	return 0;
 }
 
-/* window_of - the armed event's window */
+/* window_of - the first waiting event's window */
 static void window_of(const struct ft_flight *f, uint64_t *from, uint64_t *to)
 {
 	uint64_t keep = (uint64_t)(f->o.keep_s * 1e9);
 
-	*from = f->ev.ts > keep ? f->ev.ts - keep : 0;
-	*to = f->ev.ts + (uint64_t)(f->o.after_s * 1e9);
+	*from = f->ev[0].ts > keep ? f->ev[0].ts - keep : 0;
+	*to = f->ev[0].ts + (uint64_t)(f->o.after_s * 1e9);
 }
 
 /**
@@ -257,27 +274,38 @@ int ft_flight_round(struct ft_flight *f, uint64_t merged, const char *tool)
 		ft_err("flight recorder: %s", strerror(f->err));
 		return -1;
 	}
-	if (!f->armed)
-		return 0;
-	window_of(f, &from, &to);
-	return merged >= to ? write_window(f, from, to, tool) : 0;
+	while (f->nev) {
+		window_of(f, &from, &to);
+		if (merged < to)
+			return 0;
+		if (write_window(f, from, to, tool))
+			return -1;
+	}
+	return 0;
 }
 
 /**
- * ft_flight_end - the run's end: an armed window written as far as it got; without
- * --trigger, the last SECS. Returns 0, or -1 after one line.
+ * ft_flight_dump - without --trigger: the SECS up to @now (the trace's time: the
+ * run's last event, or the merge's at a SIGUSR2) as the next file, with every page
+ * kept after. Returns 0, or -1 after one line.
  */
-int ft_flight_end(struct ft_flight *f, const char *tool)
+int ft_flight_dump(struct ft_flight *f, uint64_t now, const char *tool)
 {
-	uint64_t from, to, keep = (uint64_t)(f->o.keep_s * 1e9);
+	uint64_t keep = (uint64_t)(f->o.keep_s * 1e9);
 
-	if (f->armed) {
-		window_of(f, &from, &to);
-		return write_window(f, from, to, tool);
-	}
-	if (f->o.trigger_ms || !f->newest)
+	if (!f->newest)
 		return 0;
-	return write_window(f, f->newest > keep ? f->newest - keep : 0, UINT64_MAX, tool);
+	return write_window(f, now > keep ? now - keep : 0, UINT64_MAX, tool);
+}
+
+/**
+ * ft_flight_end - the run's end (its last event at @last): the waiting windows
+ * written as far as they got; without --trigger, the last SECS. 0, or -1 printed.
+ */
+int ft_flight_end(struct ft_flight *f, uint64_t last, const char *tool)
+{
+	return f->o.trigger_ms ? ft_flight_round(f, UINT64_MAX, tool) :
+				 ft_flight_dump(f, last, tool);
 }
 
 /* writable - can the first file be made where @path says? 0, or -1 after one line */
@@ -314,8 +342,7 @@ int ft_flight_init(struct ft_flight *f, const struct ft_flight_opts *o, const ch
 	f->tasks = tasks;
 	f->pf = s->pf;
 	f->ncpus = s->ncpus;
-	snprintf(f->ev.what, sizeof(f->ev.what), "%s",
-		 a && a->cli.latency ? a->cli.latency : "latency");
+	snprintf(f->what, sizeof(f->what), "%s", a && a->cli.latency ? a->cli.latency : "latency");
 	per_cpu = ((uint64_t)o->size_mb << 20) / (uint64_t)s->ncpus;
 	f->cpu = calloc(s->ncpus, sizeof(*f->cpu));
 	if (!f->cpu) {

@@ -27,18 +27,21 @@ struct ft_flight_opts {
 	bool		after_set, max_set;
 };
 
+/* Windows waiting for their ends at once, at most. */
+#define FT_FLIGHT_QUEUE	16
+
 /* The latency that fired, as its line and the file's VERSION text say it. */
 struct ft_flight_event {
 	uint64_t	ts, ns;
 	int		tid, cpu;
 	char		comm[FT_TASK_COMM_LEN + 1];
-	char		what[24];	/* the analyzer's measure, "wait" */
 };
 
 struct ft_flight {
 	struct ft_flight_opts	o;
 	const char		*path;		/* -o FILE */
 	const char		*name;		/* the analyzer's, for the lines */
+	char			what[24];	/* its measure, "wait" */
 	struct ft_session	*s;
 	struct ft_tasks		*tasks;		/* the run's: the event's task named */
 	struct ft_page_fmt	pf;
@@ -46,8 +49,9 @@ struct ft_flight {
 	struct ft_flight_cpu	*cpu;
 	uint64_t		cpu_max;	/* bytes a CPU keeps */
 	uint64_t		newest;		/* the latest page's time */
-	bool			armed;		/* a window waits for its end */
-	struct ft_flight_event	ev;
+	struct ft_flight_event	ev[FT_FLIGHT_QUEUE];	/* windows waiting for their ends */
+	int			nev;
+	uint64_t		last_to;	/* the end of the latest window taken */
 	int			files;		/* written */
 	bool			done;		/* --trigger-max reached: the run ends */
 	int			err;		/* errno of a ring that could not grow */
@@ -59,7 +63,8 @@ int ft_flight_init(struct ft_flight *f, const struct ft_flight_opts *o, const ch
 void ft_flight_tap(void *ctx, int cpu, const void *page, unsigned int len);
 void ft_flight_latency(void *ctx, const struct ft_latency *l);
 int ft_flight_round(struct ft_flight *f, uint64_t merged, const char *tool);
-int ft_flight_end(struct ft_flight *f, const char *tool);
+int ft_flight_dump(struct ft_flight *f, uint64_t now, const char *tool);
+int ft_flight_end(struct ft_flight *f, uint64_t last, const char *tool);
 void ft_flight_fini(struct ft_flight *f);
 
 #endif

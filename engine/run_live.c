@@ -152,18 +152,26 @@ static char *tool_text(struct pipeline *p)
 	return tool;
 }
 
-/* flight_round - --flight: a window whose end is merged (@to) written; 0, or -1 printed */
+/*
+ * flight_round - --flight: a window whose end is merged (@to) written, the last SECS
+ * on a SIGUSR2 without --trigger; at the @end, what is left. 0, or -1 printed.
+ */
 static int flight_round(struct pipeline *p, struct live *l, uint64_t to, bool end)
 {
+	bool dump = ft_dump_signal && !p->o->flight.trigger_ms;
 	char *tool;
 	int ret;
 
-	if (!p->flight || (!end && !l->fl.armed && !l->fl.err))
+	ft_dump_signal = 0;
+	if (!p->flight || (!end && !dump && !l->fl.nev && !l->fl.err))
 		return 0;
 	tool = tool_text(p);
 	if (!tool)
 		return -1;
-	ret = end ? ft_flight_end(&l->fl, tool) : ft_flight_round(&l->fl, to, tool);
+	if (end)
+		ret = ft_flight_end(&l->fl, p->last_ts, tool);
+	else
+		ret = dump ? ft_flight_dump(&l->fl, to, tool) : ft_flight_round(&l->fl, to, tool);
 	free(tool);
 	return ret;
 }
