@@ -25,6 +25,7 @@ struct ft_flight_opts {
 	long		max_files;	/* 0: no limit */
 	long		size_mb;
 	bool		after_set, max_set;
+	char		trigger_of[64];	/* record: ANALYZER (and its options) of ANALYZER>VALUE */
 };
 
 /* Windows waiting for their ends at once, at most. */
