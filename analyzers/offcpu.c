@@ -249,32 +249,6 @@ static void note_stacks(struct offcpu *o, const struct offcpu_task *t)
 	o->sn.waker_no_kstack += o->wakers && t->r.waker >= 0 && !t->wkst && !o->ustack_only;
 }
 
-/**
- * offcpu_sum_put - @ns and @n added to key @key of @len entries
- * Returns the key's id, or -1 out of memory.
- */
-long offcpu_sum_put(struct offcpu *o, const uint64_t *key, uint32_t len, uint64_t ns,
-		    uint64_t n)
-{
-	long id = ft_intern_put(&o->keys, key, len);
-
-	if (id < 0)
-		return -1;
-	if ((uint32_t)id >= o->vcap) {
-		uint32_t cap = o->vcap ? o->vcap * 2 : 1024;
-		struct offcpu_sum *sum = realloc(o->sum, cap * sizeof(*sum));
-
-		if (!sum)
-			return -1;
-		memset(sum + o->vcap, 0, (cap - o->vcap) * sizeof(*sum));
-		o->sum = sum;
-		o->vcap = cap;
-	}
-	o->sum[id].ns += ns;
-	o->sum[id].n += n;
-	return id;
-}
-
 /*
  * add - one finished period of @t: total per (thread, stacks, waker), or its chain's
  * pieces; false when -m/-M leave it out (the notes count the periods shown)

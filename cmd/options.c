@@ -110,8 +110,9 @@ static const char flight_usage[] =
 	"Flight recorder (docs/record.md):\n"
 	"      --flight SECS     keep the run's last SECS of events (pages, as -o saves them)\n"
 	"                        in memory; written to -o FILE at the end, or with --trigger\n"
-	"      --trigger MS      when a latency the analyzer measures exceeds MS: its SECS\n"
-	"                        before and --after after it, as FILE, then FILE.1, ...\n"
+	"      --trigger MS      when a latency the analyzer measures exceeds MS (or 500us,\n"
+	"                        2s; record: 'ANALYZER>20ms'): its SECS before and --after\n"
+	"                        after it, as FILE, then FILE.1, ...\n"
 	"      --after SECS      what a triggered file keeps after the latency (default 1)\n"
 	"      --trigger-max N   end the run after N files (default 1; 0: keep going)\n"
 	"      --flight-size MB  the memory the kept pages take at most (default 256)\n";
@@ -212,12 +213,42 @@ static struct option *build_tables(const struct ft_cli *a, char *shortopts, size
 	return lo;
 }
 
+/*
+ * parse_trigger - --trigger [ANALYZER>]VALUE[ns|us|ms|s] (milliseconds without a
+ * unit): the value into @f, the analyzer (record's form) kept; 0, or 1 when bad
+ */
+static int parse_trigger(struct ft_flight_opts *f, const char *arg)
+{
+	static const struct { const char *unit; double ms; } units[] = {
+		{ "ns", 1e-6 }, { "us", 1e-3 }, { "ms", 1 }, { "s", 1e3 }, { "", 1 },
+	};
+	const char *gt = strrchr(arg, '>'), *v = gt ? gt + 1 : arg;
+	char num[32];
+	size_t i, n = strspn(v, "0123456789.");
+
+	if (gt && ((size_t)(gt - arg) >= sizeof(f->trigger_of) || gt == arg))
+		return 1;
+	if (gt)
+		snprintf(f->trigger_of, sizeof(f->trigger_of), "%.*s", (int)(gt - arg), arg);
+	if (!n || n >= sizeof(num))
+		return 1;
+	snprintf(num, sizeof(num), "%.*s", (int)n, v);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(v + n, units[i].unit))
+			break;
+	if (i == sizeof(units) / sizeof(units[0]) ||
+	    ft_parse_double(num, 1e-6, 3.6e9, &f->trigger_ms))
+		return 1;
+	f->trigger_ms *= units[i].ms;
+	return 0;
+}
+
 /* parse_flight - one flight recorder option; -1 when @opt is none, 0 ok, 1 bad value */
 static int parse_flight(struct ft_flight_opts *f, int opt, const char *arg)
 {
 	switch (opt) {
 	case OPT_FLIGHT: return ft_parse_double(arg, 0.001, 86400, &f->keep_s) ? 1 : 0;
-	case OPT_TRIGGER: return ft_parse_double(arg, 0.001, 3.6e6, &f->trigger_ms) ? 1 : 0;
+	case OPT_TRIGGER: return parse_trigger(f, arg);
 	case OPT_AFTER:
 		f->after_set = true;
 		return ft_parse_double(arg, 0, 3600, &f->after_s) ? 1 : 0;
@@ -284,10 +315,20 @@ static int parse_common(struct ft_opts *o, int opt, const char *arg)
  * check_flight - the flight recorder's options against each other, -o and -i, its
  * defaults filled in; 0, or -1 after one line
  */
-static int check_flight(struct ft_opts *o)
+static int check_flight(struct ft_opts *o, const struct ft_cli *a)
 {
 	struct ft_flight_opts *f = &o->flight;
 
+	if (f->trigger_of[0] && !a->recorder) {
+		ft_err("--trigger takes the latency %s measures, e.g. 20ms: ANALYZER>VALUE is "
+		       "record's", a->name);
+		return -1;
+	}
+	if (a->recorder && f->trigger_ms && !f->trigger_of[0]) {
+		ft_err("record --trigger takes the analyzer that measures: ANALYZER>VALUE, "
+		       "e.g. 'runqlat>20ms'");
+		return -1;
+	}
 	if (!f->keep_s && (f->trigger_ms || f->after_set || f->max_set || f->size_mb)) {
 		ft_err("--trigger, --after, --trigger-max and --flight-size shape --flight SECS: "
 		       "give it");
@@ -510,7 +551,7 @@ static int check_all(struct ft_opts *o, const struct ft_cli *a, void *priv)
 		ft_err("--mmap: a recording splices the buffers' pages to its file; it does not map them");
 		return FT_EXIT_USAGE;
 	}
-	if (check_exports(o) || check_flight(o) || (a->check && ft_cli_check(a, priv, o)))
+	if (check_exports(o) || check_flight(o, a) || (a->check && ft_cli_check(a, priv, o)))
 		return FT_EXIT_USAGE;
 	return FT_PARSE_RUN;
 }

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "engine/flight.h"
-#include "engine/run.h"
 #include "events/tasks.h"
 #include "lib/util.h"
 #include "tracer/capture.h"
@@ -323,12 +322,13 @@ static int writable(const char *path)
 /**
  * ft_flight_init - the rings of @s's CPUs, --flight-size shared among them; @path the
  * first file's name (its directory must be writable now: an error comes before the
- * run), @run's analyzer names the lines and its measure. Returns 0, or -1 printed.
+ * run); @name and @what, the analyzer's and its measure's, for the lines. Returns 0,
+ * or -1 printed.
  */
 int ft_flight_init(struct ft_flight *f, const struct ft_flight_opts *o, const char *path,
-		   const struct ft_run *run, struct ft_session *s, struct ft_tasks *tasks)
+		   const char *name, const char *what, struct ft_session *s,
+		   struct ft_tasks *tasks)
 {
-	const struct ft_analyzer *a = run->stages.n ? run->stages.st[0].a : NULL;
 	uint64_t per_cpu;
 	int i;
 
@@ -337,12 +337,12 @@ int ft_flight_init(struct ft_flight *f, const struct ft_flight_opts *o, const ch
 		return -1;
 	f->o = *o;
 	f->path = path;
-	f->name = run->name;
+	f->name = name;
 	f->s = s;
 	f->tasks = tasks;
 	f->pf = s->pf;
 	f->ncpus = s->ncpus;
-	snprintf(f->what, sizeof(f->what), "%s", a && a->cli.latency ? a->cli.latency : "latency");
+	snprintf(f->what, sizeof(f->what), "%s", what ? what : "latency");
 	per_cpu = ((uint64_t)o->size_mb << 20) / (uint64_t)s->ncpus;
 	f->cpu = calloc(s->ncpus, sizeof(*f->cpu));
 	if (!f->cpu) {

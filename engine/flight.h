@@ -25,6 +25,7 @@ struct ft_flight_opts {
 	long		max_files;	/* 0: no limit */
 	long		size_mb;
 	bool		after_set, max_set;
+	char		trigger_of[64];	/* record: ANALYZER (and its options) of ANALYZER>VALUE */
 };
 
 /* Windows waiting for their ends at once, at most. */
@@ -57,9 +58,9 @@ struct ft_flight {
 	int			err;		/* errno of a ring that could not grow */
 };
 
-struct ft_run;
 int ft_flight_init(struct ft_flight *f, const struct ft_flight_opts *o, const char *path,
-		   const struct ft_run *run, struct ft_session *s, struct ft_tasks *tasks);
+		   const char *name, const char *what, struct ft_session *s,
+		   struct ft_tasks *tasks);
 void ft_flight_tap(void *ctx, int cpu, const void *page, unsigned int len);
 void ft_flight_latency(void *ctx, const struct ft_latency *l);
 int ft_flight_round(struct ft_flight *f, uint64_t merged, const char *tool);

@@ -170,7 +170,8 @@ int ft_pipe_report(struct pipeline *p, struct ft_merge *m, bool final)
 	ft_stages_head(&r, p->o->json ? &j : NULL, p->run->name, p->o->timestamps);
 	if (r.interval)		/* the exports keep the histograms reset forgets */
 		ft_export_fold(&p->ex);
-	ft_stages_report(&p->run->stages, &r);
+	if (!p->run->quiet)	/* record --trigger's analyzer: its measures alone */
+		ft_stages_report(&p->run->stages, &r);
 	if (r.interval)
 		ft_stages_reset(&p->run->stages);
 	if (p->pmu)

@@ -213,8 +213,10 @@ static int live_instance(struct pipeline *p, struct live *l)
 	/* the output file first: an unwritable path fails before any report is begun */
 	if (o->output && !o->flight.keep_s && ft_capture_open(&l->cap, o->output, s))
 		return FT_EXIT_ERR;
-	if (o->flight.keep_s && ft_flight_init(&l->fl, &o->flight, o->output, p->run, s,
-						&p->tasks))
+	if (o->flight.keep_s &&
+	    ft_flight_init(&l->fl, &o->flight, o->output, p->run->name,
+			   p->run->stages.n ? p->run->stages.st[0].a->cli.latency : NULL, s,
+			   &p->tasks))
 		return FT_EXIT_ERR;
 	for (ev = p->run->extra; ev && *ev; ev++)	/* ENOENT: the kernel lacks it */
 		if (ft_session_enable(s, *ev))
