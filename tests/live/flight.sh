@@ -96,8 +96,9 @@ fi
 
 # flight_size_window: the same 12 s run with a plain -o: the flight file's pages (its
 # CPUs' data; the rest, formats and kallsyms, 5.5 MB in both, does not depend on the
-# run) are the 3 s of it: 0.85 .. 1.5 of the plain file's pages' 3 s share (whole pages at
-# the window's ends; measured 0.98 in one run; 4 times that is the whole run's)
+# run) are the 3 s of it: 0.7 .. 1.6 of the plain file's pages' 3 s share (whole pages at
+# the window's ends, the plain run's density: 3.7 .. 4.5 MB in 12 s; measured 0.95 .. 1.19;
+# 4 times that is the whole run's)
 name=flight_size_window
 ft $name 0 runqlat -o $OUT/flight-plain.dat -- \
 	sh -c "exec $WL/spiker 1 12 1 25 9 > $WO.plain" > /dev/null 2> $OUT/flight-plain.err
@@ -105,11 +106,12 @@ r=$(python3 -c "import re, subprocess, sys
 def pages(f):
 	out = subprocess.run(['trace-cmd', 'dump', '--flyrecord', f], capture_output=True,
 			     text=True).stdout
-	return sum(int(m) for m in re.findall(r'(\d+)\s+\[offset, size of cpu', out))
+	return sum(int(m or 0) for m in
+		   re.findall(r'(?m)^\s*\d+\s+(\d*)\s+\[offset, size of cpu', out))
 f, p = pages(sys.argv[1]), pages(sys.argv[2])
 share = p * 3 / 12
 print('%s flight pages %d bytes, plain -o of the run %d, its 3 s share %d: %.2f of it' %
-      (p > 0 and 0.85 * share <= f <= 1.5 * share, f, p, share, f / max(share, 1)))" \
+      (p > 0 and 0.7 * share <= f <= 1.6 * share, f, p, share, f / max(share, 1)))" \
 	$F $OUT/flight-plain.dat 2>&1)
 if [ "${r%% *}" = True ]; then pass $name; else fail $name "$r"; fi
 echo "# $name: ${r#* }"

@@ -9,7 +9,8 @@ about E - S ending at E, and its designed window [E - SECS, E + AFTER]. MODES:
   lines ERR WL FILE N SECS AFTER
           exactly N flight lines on stderr, line k naming FILE (k 0) or FILE.k, each
           sp-waiter's wait of spike k: within WAIT_TOL of its spin, ending within
-          END_TOL after it, the window [end - SECS, end + AFTER] to the us, no loss
+          END_TOL after it, the window [end - SECS, end + AFTER] (its start: the
+          first record's time, up to SPAN_TOL after), no loss
   span REPORT WL K SECS AFTER CPU EVENTS
           trace-cmd report's records of a file: every CPU's within the designed window
           of spike K (K -1: the window [last - SECS, last], last the latest record of
@@ -92,7 +93,9 @@ def lines(err, wl, path, n, secs, after):
             why.append("wait %.3f ms, the spin %.3f ms" % (ns / 1e6, (e - s) / 1e6))
         if not within(t - e, END_TOL):
             why.append("ends at %.6f, the spin at %.6f" % (t / 1e9, e / 1e9))
-        if abs(lo - (t - secs * 1e9)) > 2e3 or abs(hi - (t + after * 1e9)) > 2e3:
+        # the window the file holds: from its first record (at the asked start or
+        # within a page's records after it) to the asked end, to the us
+        if not -2e3 <= lo - (t - secs * 1e9) <= SPAN_TOL or abs(hi - (t + after * 1e9)) > 2e3:
             why.append("window %.6f .. %.6f, want %.6f .. %.6f" %
                        (lo / 1e9, hi / 1e9, t / 1e9 - secs, t / 1e9 + after))
         if int(m.group(13)) or m.group(11):
