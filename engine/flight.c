@@ -25,9 +25,13 @@
 /* How long after a page a trigger may still need it: the merge's lag behind the reads. */
 #define FLIGHT_LAG_NS	(2ULL * 1000000000ULL)
 
-/* One CPU's kept pages, a ring: oldest at (head - n). */
+/*
+ * One CPU's kept pages, a ring: oldest at (head - n). Each slot keeps its buffer when
+ * its page goes, for the page that takes the slot next: a steady run allocates and
+ * touches no new memory, and growing the ring moves pointers, not pages.
+ */
 struct ft_flight_cpu {
-	unsigned char	*buf;		/* cap sub-buffers */
+	unsigned char	**pg;		/* cap buffers of a sub-buffer each, NULL not yet made */
 	uint64_t	*ts;		/* each page's first record */
 	uint32_t	*len;
 	bool		*missed;	/* the kernel dropped events before it */
@@ -41,37 +45,36 @@ static uint32_t slot(const struct ft_flight_cpu *c, uint32_t i)
 	return (c->head + c->cap - c->n + i) % c->cap;
 }
 
-/* grow - double @c's ring up to its max, the oldest page kept first; 0, or -1 */
-static int grow(struct ft_flight *f, struct ft_flight_cpu *c)
+/* grow - double @c's ring (it is full) up to its max, the oldest page first; 0, or -1 */
+static int grow(struct ft_flight_cpu *c)
 {
 	uint32_t cap = c->cap ? c->cap * 2 : 64, i;
-	size_t sb = (size_t)f->pf.subbuf_size;
-	unsigned char *buf;
+	unsigned char **pg;
 	uint64_t *ts;
 	uint32_t *len;
 	bool *missed;
 
 	if (cap > c->max)
 		cap = c->max;
-	buf = malloc(cap * sb);
+	pg = calloc(cap, sizeof(*pg));
 	ts = malloc(cap * sizeof(*ts));
 	len = malloc(cap * sizeof(*len));
 	missed = malloc(cap * sizeof(*missed));
-	if (!buf || !ts || !len || !missed) {
-		free(buf), free(ts), free(len), free(missed);
+	if (!pg || !ts || !len || !missed) {
+		free(pg), free(ts), free(len), free(missed);
 		return -1;
 	}
 	for (i = 0; i < c->n; i++) {
 		uint32_t s = slot(c, i);
 
-		memcpy(buf + i * sb, c->buf + s * sb, c->len[s]);
+		pg[i] = c->pg[s];
 		ts[i] = c->ts[s];
 		len[i] = c->len[s];
 		missed[i] = c->missed[s];
 	}
-	free(c->buf), free(c->ts), free(c->len), free(c->missed);
-	c->buf = buf, c->ts = ts, c->len = len, c->missed = missed;
-	c->head = c->n % cap;
+	free(c->pg), free(c->ts), free(c->len), free(c->missed);
+	c->pg = pg, c->ts = ts, c->len = len, c->missed = missed;
+	c->head = c->n;
 	c->cap = cap;
 	return 0;
 }
@@ -105,14 +108,18 @@ void ft_flight_tap(void *ctx, int cpu, const void *page, unsigned int len)
 	from = keep_from(f);
 	while (c->n > 1 && c->ts[slot(c, 1)] <= from)	/* the oldest ends before */
 		c->n--;
-	if (c->n == c->cap && c->cap < c->max && grow(f, c))
+	if (c->n == c->cap && c->cap < c->max && grow(c))
 		f->err = ENOMEM;
 	if (c->n == c->cap) {		/* full: the oldest goes, still wanted */
 		c->cut = c->ts[slot(c, 1 % c->n)];
 		c->n--;
 	}
 	s = c->head;
-	memcpy(c->buf + (size_t)s * f->pf.subbuf_size, page, len);
+	if (!c->pg[s] && !(c->pg[s] = malloc(f->pf.subbuf_size))) {
+		f->err = ENOMEM;
+		return;
+	}
+	memcpy(c->pg[s], page, len);
 	c->ts[s] = info.timestamp;
 	c->len[s] = len;
 	c->missed[s] = info.missed;
@@ -180,7 +187,7 @@ static void put_pages(struct ft_flight *f, struct ft_capture *cap, struct window
 			if (c->ts[s] < w->first)
 				w->first = c->ts[s];
 			w->lost_pages += c->missed[s];
-			ft_capture_tap(cap, cpu, c->buf + (size_t)s * f->pf.subbuf_size, c->len[s]);
+			ft_capture_tap(cap, cpu, c->pg[s], c->len[s]);
 		}
 	}
 }
@@ -360,7 +367,12 @@ void ft_flight_fini(struct ft_flight *f)
 	int i;
 
 	for (i = 0; f->cpu && i < f->ncpus; i++) {
-		free(f->cpu[i].buf);
+		struct ft_flight_cpu *c = &f->cpu[i];
+		uint32_t j;
+
+		for (j = 0; j < c->cap; j++)
+			free(c->pg[j]);
+		free(c->pg);
 		free(f->cpu[i].ts);
 		free(f->cpu[i].len);
 		free(f->cpu[i].missed);
