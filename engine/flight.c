@@ -160,15 +160,13 @@ static void file_name(const struct ft_flight *f, char *buf, size_t len)
 		snprintf(buf, len, "%s", f->path);
 }
 
-/* Counts of a window written. */
-struct window {
-	uint64_t		from, to, first;	/* asked; first: the earliest kept */
-	unsigned long long	events, lost_pages;
-	bool			cut;			/* the size dropped pages of it */
-};
-
-/* put_pages - the pages of [w->from, w->to] of every CPU into @cap */
-static void put_pages(struct ft_flight *f, struct ft_capture *cap, struct window *w)
+/**
+ * ft_flight_window - the kept pages of [w->from, w->to] (each that overlaps it: from its
+ * first record to the next page's) of every CPU, oldest first, to @fn; in @w the
+ * earliest page's time, the pages after lost events, whether the size cut it
+ */
+void ft_flight_window(struct ft_flight *f, struct ft_flight_window *w, ft_page_tap_fn fn,
+		      void *ctx)
 {
 	int cpu;
 	uint32_t i;
@@ -187,7 +185,7 @@ static void put_pages(struct ft_flight *f, struct ft_capture *cap, struct window
 			if (c->ts[s] < w->first)
 				w->first = c->ts[s];
 			w->lost_pages += c->missed[s];
-			ft_capture_tap(cap, cpu, c->pg[s], c->len[s]);
+			fn(ctx, cpu, c->pg[s], c->len[s]);
 		}
 	}
 }
@@ -196,7 +194,7 @@ static void put_pages(struct ft_flight *f, struct ft_capture *cap, struct window
  * describe - the window's line: the event (or none), the times, the pages after lost
  * events, and (@events: once the file is written) the events in it
  */
-static void describe(const struct ft_flight *f, const struct window *w, bool events, char *buf,
+static void describe(const struct ft_flight *f, const struct ft_flight_window *w, bool events, char *buf,
 		     size_t len)
 {
 	int n = 0;
@@ -225,7 +223,7 @@ static void describe(const struct ft_flight *f, const struct window *w, bool eve
 /* write_window - [from, to] as the next file, and its line on stderr; 0, or -1 printed */
 static int write_window(struct ft_flight *f, uint64_t from, uint64_t to, const char *tool)
 {
-	struct window w = { .from = from, .to = to };
+	struct ft_flight_window w = { .from = from, .to = to };
 	struct ft_capture cap;
 	char path[4096], line[512], *text;
 	int cpu, ret;
@@ -233,7 +231,7 @@ static int write_window(struct ft_flight *f, uint64_t from, uint64_t to, const c
 	file_name(f, path, sizeof(path));
 	if (ft_capture_open(&cap, path, f->s))
 		return -1;
-	put_pages(f, &cap, &w);
+	ft_flight_window(f, &w, ft_capture_tap, &cap);
 	describe(f, &w, false, line, sizeof(line));	/* its events are counted as written */
 	ret = ft_capture_check(&cap);
 	text = ret ? NULL : malloc(strlen(tool) + sizeof(line) + 16);
