@@ -25,9 +25,13 @@
 /* How long after a page a trigger may still need it: the merge's lag behind the reads. */
 #define FLIGHT_LAG_NS	(2ULL * 1000000000ULL)
 
-/* One CPU's kept pages, a ring: oldest at (head - n). */
+/*
+ * One CPU's kept pages, a ring: oldest at (head - n). Each slot keeps its buffer when
+ * its page goes, for the page that takes the slot next: a steady run allocates and
+ * touches no new memory, and growing the ring moves pointers, not pages.
+ */
 struct ft_flight_cpu {
-	unsigned char	*buf;		/* cap sub-buffers */
+	unsigned char	**pg;		/* cap buffers of a sub-buffer each, NULL not yet made */
 	uint64_t	*ts;		/* each page's first record */
 	uint32_t	*len;
 	bool		*missed;	/* the kernel dropped events before it */
@@ -41,37 +45,36 @@ static uint32_t slot(const struct ft_flight_cpu *c, uint32_t i)
 	return (c->head + c->cap - c->n + i) % c->cap;
 }
 
-/* grow - double @c's ring up to its max, the oldest page kept first; 0, or -1 */
-static int grow(struct ft_flight *f, struct ft_flight_cpu *c)
+/* grow - double @c's ring (it is full) up to its max, the oldest page first; 0, or -1 */
+static int grow(struct ft_flight_cpu *c)
 {
 	uint32_t cap = c->cap ? c->cap * 2 : 64, i;
-	size_t sb = (size_t)f->pf.subbuf_size;
-	unsigned char *buf;
+	unsigned char **pg;
 	uint64_t *ts;
 	uint32_t *len;
 	bool *missed;
 
 	if (cap > c->max)
 		cap = c->max;
-	buf = malloc(cap * sb);
+	pg = calloc(cap, sizeof(*pg));
 	ts = malloc(cap * sizeof(*ts));
 	len = malloc(cap * sizeof(*len));
 	missed = malloc(cap * sizeof(*missed));
-	if (!buf || !ts || !len || !missed) {
-		free(buf), free(ts), free(len), free(missed);
+	if (!pg || !ts || !len || !missed) {
+		free(pg), free(ts), free(len), free(missed);
 		return -1;
 	}
 	for (i = 0; i < c->n; i++) {
 		uint32_t s = slot(c, i);
 
-		memcpy(buf + i * sb, c->buf + s * sb, c->len[s]);
+		pg[i] = c->pg[s];
 		ts[i] = c->ts[s];
 		len[i] = c->len[s];
 		missed[i] = c->missed[s];
 	}
-	free(c->buf), free(c->ts), free(c->len), free(c->missed);
-	c->buf = buf, c->ts = ts, c->len = len, c->missed = missed;
-	c->head = c->n % cap;
+	free(c->pg), free(c->ts), free(c->len), free(c->missed);
+	c->pg = pg, c->ts = ts, c->len = len, c->missed = missed;
+	c->head = c->n;
 	c->cap = cap;
 	return 0;
 }
@@ -105,14 +108,18 @@ void ft_flight_tap(void *ctx, int cpu, const void *page, unsigned int len)
 	from = keep_from(f);
 	while (c->n > 1 && c->ts[slot(c, 1)] <= from)	/* the oldest ends before */
 		c->n--;
-	if (c->n == c->cap && c->cap < c->max && grow(f, c))
+	if (c->n == c->cap && c->cap < c->max && grow(c))
 		f->err = ENOMEM;
 	if (c->n == c->cap) {		/* full: the oldest goes, still wanted */
 		c->cut = c->ts[slot(c, 1 % c->n)];
 		c->n--;
 	}
 	s = c->head;
-	memcpy(c->buf + (size_t)s * f->pf.subbuf_size, page, len);
+	if (!c->pg[s] && !(c->pg[s] = malloc(f->pf.subbuf_size))) {
+		f->err = ENOMEM;
+		return;
+	}
+	memcpy(c->pg[s], page, len);
 	c->ts[s] = info.timestamp;
 	c->len[s] = len;
 	c->missed[s] = info.missed;
@@ -153,15 +160,13 @@ static void file_name(const struct ft_flight *f, char *buf, size_t len)
 		snprintf(buf, len, "%s", f->path);
 }
 
-/* Counts of a window written. */
-struct window {
-	uint64_t		from, to, first;	/* asked; first: the earliest kept */
-	unsigned long long	events, lost_pages;
-	bool			cut;			/* the size dropped pages of it */
-};
-
-/* put_pages - the pages of [w->from, w->to] of every CPU into @cap */
-static void put_pages(struct ft_flight *f, struct ft_capture *cap, struct window *w)
+/**
+ * ft_flight_window - the kept pages of [w->from, w->to] (each that overlaps it: from its
+ * first record to the next page's) of every CPU, oldest first, to @fn; in @w the
+ * earliest page's time, the pages after lost events, whether the size cut it
+ */
+void ft_flight_window(struct ft_flight *f, struct ft_flight_window *w, ft_page_tap_fn fn,
+		      void *ctx)
 {
 	int cpu;
 	uint32_t i;
@@ -180,7 +185,7 @@ static void put_pages(struct ft_flight *f, struct ft_capture *cap, struct window
 			if (c->ts[s] < w->first)
 				w->first = c->ts[s];
 			w->lost_pages += c->missed[s];
-			ft_capture_tap(cap, cpu, c->buf + (size_t)s * f->pf.subbuf_size, c->len[s]);
+			fn(ctx, cpu, c->pg[s], c->len[s]);
 		}
 	}
 }
@@ -189,7 +194,7 @@ static void put_pages(struct ft_flight *f, struct ft_capture *cap, struct window
  * describe - the window's line: the event (or none), the times, the pages after lost
  * events, and (@events: once the file is written) the events in it
  */
-static void describe(const struct ft_flight *f, const struct window *w, bool events, char *buf,
+static void describe(const struct ft_flight *f, const struct ft_flight_window *w, bool events, char *buf,
 		     size_t len)
 {
 	int n = 0;
@@ -218,7 +223,7 @@ static void describe(const struct ft_flight *f, const struct window *w, bool eve
 /* write_window - [from, to] as the next file, and its line on stderr; 0, or -1 printed */
 static int write_window(struct ft_flight *f, uint64_t from, uint64_t to, const char *tool)
 {
-	struct window w = { .from = from, .to = to };
+	struct ft_flight_window w = { .from = from, .to = to };
 	struct ft_capture cap;
 	char path[4096], line[512], *text;
 	int cpu, ret;
@@ -226,7 +231,7 @@ static int write_window(struct ft_flight *f, uint64_t from, uint64_t to, const c
 	file_name(f, path, sizeof(path));
 	if (ft_capture_open(&cap, path, f->s))
 		return -1;
-	put_pages(f, &cap, &w);
+	ft_flight_window(f, &w, ft_capture_tap, &cap);
 	describe(f, &w, false, line, sizeof(line));	/* its events are counted as written */
 	ret = ft_capture_check(&cap);
 	text = ret ? NULL : malloc(strlen(tool) + sizeof(line) + 16);
@@ -360,7 +365,12 @@ void ft_flight_fini(struct ft_flight *f)
 	int i;
 
 	for (i = 0; f->cpu && i < f->ncpus; i++) {
-		free(f->cpu[i].buf);
+		struct ft_flight_cpu *c = &f->cpu[i];
+		uint32_t j;
+
+		for (j = 0; j < c->cap; j++)
+			free(c->pg[j]);
+		free(c->pg);
 		free(f->cpu[i].ts);
 		free(f->cpu[i].len);
 		free(f->cpu[i].missed);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "analyzers/analyzer.h"
+#include "events/merge.h"
 #include "events/page.h"
 
 struct ft_session;
@@ -38,6 +39,13 @@ struct ft_flight_event {
 	char		comm[FT_TASK_COMM_LEN + 1];
 };
 
+/* A window's pages: asked from and to; the earliest kept, the counts. */
+struct ft_flight_window {
+	uint64_t		from, to, first;
+	unsigned long long	events, lost_pages;
+	bool			cut;		/* --flight-size dropped pages of it */
+};
+
 struct ft_flight {
 	struct ft_flight_opts	o;
 	const char		*path;		/* -o FILE */
@@ -62,6 +70,8 @@ int ft_flight_init(struct ft_flight *f, const struct ft_flight_opts *o, const ch
 		   const char *name, const char *what, struct ft_session *s,
 		   struct ft_tasks *tasks);
 void ft_flight_tap(void *ctx, int cpu, const void *page, unsigned int len);
+void ft_flight_window(struct ft_flight *f, struct ft_flight_window *w, ft_page_tap_fn fn,
+		      void *ctx);
 void ft_flight_latency(void *ctx, const struct ft_latency *l);
 int ft_flight_round(struct ft_flight *f, uint64_t merged, const char *tool);
 int ft_flight_dump(struct ft_flight *f, uint64_t now, const char *tool);
