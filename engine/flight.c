@@ -160,14 +160,49 @@ static void file_name(const struct ft_flight *f, char *buf, size_t len)
 		snprintf(buf, len, "%s", f->path);
 }
 
+/*
+ * from_part - @page's records from the first at or after @from into @out, a page of
+ * *@len bytes (*@len 0 when every record is before; *@ts: the first one's time); false
+ * when the page is kept whole (unreadable, or nothing before @from)
+ */
+static bool from_part(const struct ft_page_fmt *pf, const unsigned char *page, uint64_t from,
+		      unsigned char *out, uint32_t *len, uint64_t *ts)
+{
+	struct ft_page_info info;
+	struct ft_page_cursor c;
+	unsigned int off = 0;
+
+	if (ft_page_info(pf, page, *len, &info))
+		return false;
+	ft_page_cursor_init(&c, pf, page, info.size, info.timestamp);
+	while (ft_page_next(&c)) {
+		if (c.ts >= from) {
+			if (off) {	/* the part, its page's size as the file's pages have */
+				memset(out, 0, pf->subbuf_size);
+				ft_page_part(pf, page, off, info.size, out);
+			}
+			*ts = c.ts;
+			return off != 0;
+		}
+		off = c.off;
+	}
+	if (c.damaged)
+		return false;
+	*len = 0;
+	return true;
+}
+
 /**
  * ft_flight_window - the kept pages of [w->from, w->to] (each that overlaps it: from its
- * first record to the next page's) of every CPU, oldest first, to @fn; in @w the
- * earliest page's time, the pages after lost events, whether the size cut it
+ * first record to the next page's) of every CPU, oldest first, to @fn, a page that
+ * begins before w->from cut to its records from there (left out when all are before;
+ * kept whole after a loss); in @w the earliest record's time, the pages after lost
+ * events, whether the size cut it
  */
 void ft_flight_window(struct ft_flight *f, struct ft_flight_window *w, ft_page_tap_fn fn,
 		      void *ctx)
 {
+	unsigned char *part = malloc((size_t)f->pf.subbuf_size);
 	int cpu;
 	uint32_t i;
 
@@ -177,17 +212,26 @@ void ft_flight_window(struct ft_flight *f, struct ft_flight_window *w, ft_page_t
 
 		w->cut |= c->cut >= w->from;
 		for (i = 0; i < c->n; i++) {
-			uint32_t s = slot(c, i);
+			uint32_t s = slot(c, i), len = c->len[s];
 			bool last = i + 1 == c->n;
+			const unsigned char *pg = c->pg[s];
+			uint64_t ts = c->ts[s];
 
-			if (c->ts[s] > w->to || (!last && c->ts[slot(c, i + 1)] <= w->from))
+			if (ts > w->to || (!last && c->ts[slot(c, i + 1)] <= w->from))
 				continue;
-			if (c->ts[s] < w->first)
-				w->first = c->ts[s];
+			if (ts < w->from && !c->missed[s] && part &&
+			    from_part(&f->pf, pg, w->from, part, &len, &ts)) {
+				if (!len)
+					continue;
+				pg = part;
+			}
+			if (ts < w->first)
+				w->first = ts;
 			w->lost_pages += c->missed[s];
-			fn(ctx, cpu, c->pg[s], c->len[s]);
+			fn(ctx, cpu, pg, len);
 		}
 	}
+	free(part);
 }
 
 /*
