@@ -2,8 +2,8 @@
 /*
  * The flight recorder's store on hand-built pages with known times: which pages a
  * CPU keeps for --flight SECS (and the merge's lag), which a window holds, the
- * windows a trigger takes (one inside a taken window is in it, --trigger-max), and a
- * window that --flight-size cut.
+ * windows a trigger takes (one inside a taken window is in it, --trigger-max), a
+ * window that --flight-size cut, and a window's first pages cut to its start.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -53,6 +53,7 @@ static void page(struct ft_flight *f, int cpu, uint64_t ts, bool missed)
 /* Pages a window handed on: their CPUs and times. */
 static struct { int cpu; uint64_t ts; } got[4096];
 static int ngot;
+static unsigned char part0[PAGE];	/* the first page handed on */
 
 /* take - ft_page_tap_fn: a window's page noted */
 static void take(void *ctx, int cpu, const void *p, unsigned int len)
@@ -61,6 +62,8 @@ static void take(void *ctx, int cpu, const void *p, unsigned int len)
 	assert_int_equal(len, PAGE);
 	got[ngot].cpu = cpu;
 	memcpy(&got[ngot].ts, p, 8);
+	if (!ngot)
+		memcpy(part0, p, PAGE);
 	ngot++;
 }
 
@@ -172,12 +175,59 @@ static void test_flight_size_cut(void **state)
 	finish(&f);
 }
 
+/* rpage - a page of @cpu with @n 4-byte records from @ts, @step apart */
+static void rpage(struct ft_flight *f, int cpu, uint64_t ts, int n, uint64_t step)
+{
+	unsigned char p[PAGE] = { 0 };
+	uint64_t commit = (uint64_t)n * 8;
+	int i;
+
+	memcpy(p, &ts, 8);
+	memcpy(p + 8, &commit, 8);
+	for (i = 0; i < n; i++) {
+		uint32_t hdr = 1 | (uint32_t)((i ? step : 0) << 5);	/* type_len 1 */
+
+		memcpy(p + 16 + i * 8, &hdr, 4);
+	}
+	ft_flight_tap(f, cpu, p, PAGE);
+}
+
+/*
+ * A window's pages begin at its start: CPU 0's only page (records at 1 and 1.05 s)
+ * stays in the store as its last, but a window of [8.2, 10] leaves it out; CPU 1's
+ * page of 8.1 .. 8.25 s (50 ms apart) comes cut to its records from 8.2 s, stamped
+ * 8.15 s (the time the first one's delta counts from), 2 records; the window starts
+ * at 8.2 s. Seen failing with pages kept whole (3 pages: CPU 0's of 1 s, whose wakeups
+ * timehist paired with switch-ins 7 s later).
+ */
+static void test_flight_window_cut(void **state)
+{
+	struct ft_flight_window w;
+	struct ft_flight f;
+	uint64_t commit;
+
+	(void)state;
+	start(&f, 2, 1, 8);
+	rpage(&f, 0, 1 * SEC, 2, 50 * MS);
+	rpage(&f, 1, 8100 * MS, 4, 50 * MS);
+	rpage(&f, 1, 8500 * MS, 1, 0);
+	window(&f, 8.2, 10, &w);
+	assert_int_equal(ngot, 2);
+	assert_true(got[0].cpu == 1 && got[0].ts == 8150 * MS);
+	assert_true(got[1].cpu == 1 && got[1].ts == 8500 * MS);
+	memcpy(&commit, part0 + 8, 8);
+	assert_int_equal(commit, 16);
+	assert_int_equal(w.first, 8200 * MS);
+	finish(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flight_keeps_and_windows),
 		cmocka_unit_test(test_flight_triggers),
 		cmocka_unit_test(test_flight_size_cut),
+		cmocka_unit_test(test_flight_window_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
