@@ -179,9 +179,10 @@ for how in d int; do
 		continue
 	fi
 	trace-cmd report $F > $OUT/flight-$how.report 2> /dev/null
+	ft $name 0 timehist -i $F > $OUT/flight-$how.th 2>&1
 	r=$(python3 $PY span $OUT/flight-$how.report $WO.$how -1 2 0 1 \
 		"$(events 0 $OUT/flight-$how.err)" 2>&1) &&
-	r2=$(python3 $PY timehist <("$FTSCOPE" timehist -i $F 2>&1) $WO.$how 1 $TRIG 2>&1)
+	r2=$(python3 $PY timehist $OUT/flight-$how.th $WO.$how 1 $TRIG 2>&1)
 	if [ $? = 0 ]; then pass $name; else fail $name "$(echo "$r $r2" | tail -1)"; fi
 	echo "# $name: $(echo "$r" | head -1); $(echo "$r2" | head -1)"
 done
