@@ -12,7 +12,7 @@
 #              input; the tracefs state.
 # requires: root, sched tracepoints, 2 CPUs, trace-cmd
 . tests/live/lib.sh
-plan 17
+plan 19
 need_root flight_one_file || exit 0
 if [ "$(nproc)" -lt 2 ]; then
 	skip_rest "needs CPU 1"
@@ -186,6 +186,40 @@ for how in d int; do
 	if [ $? = 0 ]; then pass $name; else fail $name "$(echo "$r $r2" | tail -1)"; fi
 	echo "# $name: $(echo "$r" | head -1); $(echo "$r2" | head -1)"
 done
+
+# flight_record_trigger: record --flight 2 --trigger 'runqlat>TRIG': runqlat runs on the
+# pages unprinted (no histogram on stdout), its measure fires one window around the
+# spike (4 s into a 6 s run), which timehist -i shows
+name=flight_record_trigger
+rm -f $F $F.*
+ft $name 0 record --flight 2 --trigger "runqlat>${TRIG}ms" -o $F -- \
+	sh -c "exec $WL/spiker 1 6 1 25 4 > $WO.rec" > $OUT/flight-rec.out 2> $OUT/flight-rec.err
+n=$(ls $F $F.* 2>/dev/null | wc -l)
+ft $name 0 timehist -i $F > $OUT/flight-rec.th 2>&1
+r=$(python3 $PY timehist $OUT/flight-rec.th $WO.rec 0 $TRIG 2>&1)
+if [ $? = 0 ] && [ "$n" = 1 ] && grep -q "^ftscope record: flight: $F: .* wait of sp-waiter" \
+	$OUT/flight-rec.err && ! grep -q usecs $OUT/flight-rec.out; then
+	pass $name
+else
+	fail $name "$n files; $(echo "$r" | tail -1); $(grep -m1 flight: $OUT/flight-rec.err)"
+fi
+echo "# $name: $(echo "$r" | head -1)"
+
+# flight_sigusr2: no --trigger: a SIGUSR2 writes the last 1 s and the run goes on (perf's
+# --switch-output=signal); the end writes the next file: two files, two lines, exit 0
+name=flight_sigusr2
+rm -f $F $F.*
+$FT_WITH "$FTSCOPE" runqlat --flight 1 -o $F -d 4 > /dev/null 2> $OUT/flight-usr.err &
+pid=$!
+sleep 2
+kill -USR2 $pid
+ft_wait $name 0 $pid
+if [ "$(grep -c "flight: $F\(\.1\)\?: the last 1 s, window" $OUT/flight-usr.err)" = 2 ] &&
+   [ -s $F ] && [ -s $F.1 ] && ! [ -e $F.2 ]; then
+	pass $name
+else
+	fail $name "$(ls $F* 2>/dev/null | tr '\n' ' ') $(tr '\n' '|' < $OUT/flight-usr.err)"
+fi
 
 # flight_bad_*: one line, a non-zero exit, nothing on stdout, no file, tracefs as found
 bad_case() {
