@@ -159,15 +159,16 @@ static int waker_locs(struct offcpu *o, const struct offcpu_side *w, uint64_t *l
 /**
  * offcpu_pprof_add - one key as a sample: thread @t's stacks (under @w's, the
  * waker's, when not NULL, and under a @mark leaf when not NULL), its values, and
- * its labels: comm, pid and tid (waker_comm, waker_pid, waker_tid; @state: state)
+ * its labels: comm, pid and tid (waker_comm, waker_pid, waker_tid; @state: state;
+ * @lock: lock, the type of the lock whose contention it blocked in)
  * Returns 0, or -1 out of memory (the profile then fails at its end).
  */
 int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
 		     const struct offcpu_side *w, const char *mark, const char *state,
-		     const int64_t *value)
+		     const char *lock, const int64_t *value)
 {
 	static uint64_t loc[4 * OFFCPU_MAX_FRAMES + 4];
-	struct ft_pprof_label lab[7] = {
+	struct ft_pprof_label lab[8] = {
 		{ .key = "comm", .str = t->comm },
 		{ .key = "pid", .num = t->tgid },
 		{ .key = "tid", .num = t->tid },
@@ -190,6 +191,8 @@ int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
 	}
 	if (state)
 		lab[nl++] = (struct ft_pprof_label){ .key = "state", .str = state };
+	if (lock)
+		lab[nl++] = (struct ft_pprof_label){ .key = "lock", .str = lock };
 	return ft_pprof_sample(o->pprof.pp, loc, n, value, lab, nl);
 }
 
