@@ -20,31 +20,12 @@
 #include "analyzers/analyzer.h"
 #include "events/decode.h"
 #include "tests/unit/harness.h"
+#include "tests/unit/lock_events.h"
 #include "tests/unit/sched_events.h"
 
 extern const struct ft_analyzer ft_offcpu;
 
-static const char *const formats[] = {
-	"name: contention_begin\nID: 408\nformat:\n" UT_COMMON
-	"\tfield:void * lock_addr;\toffset:8;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned int flags;\toffset:16;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"%p (flags=%x)\", REC->lock_addr, REC->flags\n",
-	"name: contention_end\nID: 407\nformat:\n" UT_COMMON
-	"\tfield:void * lock_addr;\toffset:8;\tsize:8;\tsigned:0;\n"
-	"\tfield:int ret;\toffset:16;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"%p (ret=%d)\", REC->lock_addr, REC->ret\n",
-};
-
-enum { BEGIN = 408, END = 407, LOST = -1, OUT = -2, IN = -3 };
-
-/* One record: event, CPU, time, task, lock address, flags (OUT: the state). */
-struct rec {
-	int		id, cpu;
-	uint64_t	ts;
-	int		tid;
-	uint64_t	addr;
-	unsigned int	flags;
-};
+enum { OUT = -3, IN = -4 };	/* a switch-out (flags: its state), a switch-in */
 
 /* opt_id - the id of offcpu's long option @name */
 static int opt_id(const char *name)
@@ -64,7 +45,7 @@ static void start(struct ut_run *r, bool locks)
 	ut_start(r, &ft_offcpu);
 	if (locks)
 		ut_opt(r, opt_id("locks"), NULL);
-	ut_formats(r, "lock", formats, 2);
+	ut_formats(r, "lock", lock_formats, 2);
 	ut_init(r);
 }
 
@@ -72,28 +53,18 @@ static void start(struct ut_run *r, bool locks)
 static void feed(struct ut_run *r, const struct rec *recs, int n)
 {
 	unsigned char b[24];
+	struct ft_event ev;
 	int i;
 
 	for (i = 0; i < n; i++) {
 		const struct rec *p = &recs[i];
-		struct ft_event ev = { .ts = p->ts, .cpu = p->cpu, .type = FT_EV_TP, .id = p->id,
-				       .common_pid = p->tid, .data = b, .size = 20 };
-		uint16_t type = p->id;
 
-		if (p->id == LOST) {
-			ev = (struct ft_event){ .ts = p->ts, .cpu = p->cpu, .type = FT_EV_LOST,
-						.id = -1, .lost = 1 };
-		} else if (p->id == OUT) {
+		if (p->id == OUT)
 			ev = ev_switch(p->ts, p->cpu, p->tid, 0, (char)p->flags);
-		} else if (p->id == IN) {
+		else if (p->id == IN)
 			ev = ev_switch(p->ts, p->cpu, 0, p->tid, 'R');
-		} else {
-			memset(b, 0, sizeof(b));
-			memcpy(b, &type, 2);
-			memcpy(b + 4, &p->tid, 4);
-			memcpy(b + 8, &p->addr, 8);
-			memcpy(b + 16, &p->flags, 4);
-		}
+		else
+			ev = lock_event(p, b);
 		ut_event(r, &ev);
 	}
 }
