@@ -5,11 +5,11 @@
 #              (tests/live/offcpu_locks.bt, the same pairing rule): lockstorm's threads
 #              queue on their mmap_lock (rwsem) and on a pipe's mutex: periods per mark
 #              exact; the marks against the kernel stacks (the lock's slow path); the
-#              folded frame and the SVG; --wakers beside; a capture without the lock
+#              folded frame and the SVG; --wakers beside; the pprof label (go tool pprof); a capture without the lock
 #              events (nothing marked, said); the tracefs state.
-# requires: root, lock:contention_begin/end (Linux 5.19), bpftrace
+# requires: root, lock:contention_begin/end (Linux 5.19), bpftrace, go (go tool pprof)
 . tests/live/lib.sh
-plan 7
+plan 8
 need_root offcpu_locks_rwsem_peer || exit 0
 PY=tests/live/offcpu_locks_check.py
 before=$(global_state)
@@ -74,6 +74,18 @@ if [ "$n" -gt 0 ] && grep -q '\[lock rwsem:W\]' $OUT/offlk.svg &&
 	pass $name
 else
 	fail $name "$n marked lines with a waker; $(tail -2 $OUT/offlk.folded.err | tr '\n' '|')"
+fi
+
+# offcpu_locks_pprof_label: the pprof profile of a run labels its samples lock TYPE, with
+# the time the folded output gives that [lock TYPE] frame
+name=offcpu_locks_pprof_label
+if command -v go > /dev/null && go tool pprof -h > /dev/null 2>&1; then
+	ft $name 0 offcpu --locks -f --pprof $OUT/offlk.pb.gz -- $WL/lockstorm mmap 4 1 \
+		> $OUT/offlk-pp.folded 2> $OUT/offlk-pp.err
+	go tool pprof -raw $OUT/offlk.pb.gz > $OUT/offlk-pp.raw 2>&1
+	PYTHONPATH=tests/live check $name pprof $OUT/offlk-pp.raw $OUT/offlk-pp.folded
+else
+	fail $name "go tool pprof missing (scripts/install-deps.sh installs golang-go)"
 fi
 
 name=offcpu_locks_state_restored

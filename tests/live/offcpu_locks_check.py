@@ -15,12 +15,16 @@
                          TYPE blocked in FUNC (the lock's slow path), no period unmarked
                          did. Exact (with perf's sampled stacks 65 of 9265 marked periods
                          had another switch's stack: the samples' matching, not the marks)
+  pprof RAW FOLDED       `go tool pprof -raw` of the run's --pprof: the samples' time per
+                         label lock (none: no label) equals the folded lines' per [lock
+                         TYPE] frame, within 1 us a line and a sample (each truncates)
 """
 import re
 import sys
 from collections import Counter
 
 from pct_check import last_json
+from pprof_check import raw
 
 NAMES = {0: 'semaphore', 1: 'spinlock', 3: 'rwlock:R', 5: 'rwlock:W', 2: 'rwsem:R',
          4: 'rwsem:W', 8: 'rt-mutex', 10: 'rwlock-rt:R', 12: 'rwlock-rt:W',
@@ -75,6 +79,29 @@ def stacks(js, want, func):
         sys.exit('marks and stacks disagree: %s (%d marked)' % (dict(bad), n))
 
 
+def pprof(rawf, fold):
+    samples, _, _ = raw(rawf)
+    got, want, n = Counter(), Counter(), Counter()
+    for values, _, labels in samples:
+        got[labels.get('lock', '')] += values[0] / 1000
+        n[labels.get('lock', '')] += 1
+    for line in open(fold):
+        if line.startswith('ops '):     # the workload's own line, on the same stdout
+            continue
+        frames, us = line.rsplit(' ', 1)
+        m = re.match(r'^[^;]*;\[lock ([^]]+)\]', frames)
+        t = m.group(1) if m else ''
+        want[t] += int(us)
+        n[t] += 1
+    print('pprof %s us, folded %s us' % ({t: int(v) for t, v in got.items()}, dict(want)))
+    if not got.get('rwsem:W'):
+        sys.exit('no sample labelled lock rwsem:W')
+    for t in set(got) | set(want):
+        if abs(got[t] - want[t]) > n[t]:
+            sys.exit('%s: pprof %d us, folded %d us (tolerance %d)' % (t or 'none', got[t],
+                                                                     want[t], n[t]))
+
+
 if __name__ == '__main__':
     cmd, args = sys.argv[1], sys.argv[2:]
-    {'peer': peer, 'stacks': stacks}[cmd](*args)
+    {'peer': peer, 'stacks': stacks, 'pprof': pprof}[cmd](*args)
