@@ -171,6 +171,10 @@ tests/workloads/dlswap tests/workloads/swapself: tests/workloads/%: tests/worklo
 		tests/workloads/offwin.h tests/workloads/cputime.h tests/workloads/padcode.h
 	$(CC) -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror -pthread -o $@ $<
 
+# critpath: the same, for offcpu --chain's known answer (tests/live/offcpu.sh)
+tests/workloads/critpath: tests/workloads/critpath.c
+	$(CC) -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror -pthread -o $@ $<
+
 # threadlife: -O2 without frame pointers as Debian builds (tests/live/threads.sh)
 tests/workloads/threadlife: tests/workloads/threadlife.c tests/workloads/cputime.h
 	$(CC) -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror -pthread -o $@ $<

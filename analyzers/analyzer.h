@@ -29,6 +29,13 @@ struct ft_tasks;
 struct ft_blob;
 
 /* What the pipeline offers an analyzer. */
+/* A latency an analyzer measured, for the flight recorder's trigger (ft_env_latency). */
+struct ft_latency {
+	uint64_t	ts;		/* when it ended, on the trace clock */
+	uint64_t	ns;
+	int		tid, cpu;	/* the task it is of (0: none), the CPU it ended on */
+};
+
 struct ft_env {
 	FILE			*out;		/* where rows printed while events flow go */
 	bool			json;		/* --json: the report is written as JSON */
@@ -56,7 +63,20 @@ struct ft_env {
 	const struct ft_sample_counts *samples;	/* sampling: what the rings gave and lost */
 	const struct ft_sample_req *sampled;	/* what was sampled: the request with its
 						   defaults, or a file's (-i) */
+	/* --trigger: each latency measured goes here (NULL: none asked for) */
+	void			(*latency)(void *ctx, const struct ft_latency *l);
+	void			*latency_ctx;
 };
+
+/* ft_env_latency - a latency of @ns ending at @ts, of task @tid on @cpu, for --trigger */
+static inline void ft_env_latency(const struct ft_env *env, uint64_t ns, uint64_t ts, int tid,
+				  int cpu)
+{
+	struct ft_latency l = { .ts = ts, .ns = ns, .tid = tid, .cpu = cpu };
+
+	if (env->latency)
+		env->latency(env->latency_ctx, &l);
+}
 
 /* ft_env_traced - does the trace follow @pid (always, for a whole-system trace)? */
 static inline bool ft_env_traced(const struct ft_env *env, int pid)
@@ -107,6 +127,8 @@ struct ft_cli {
 	bool			recorder;	/* -o FILE is what it writes, and -i does not apply */
 	bool			exports;	/* takes --prometheus, --heatmap, ...: set by the
 						   pipeline for analyzers with metrics() */
+	const char		*latency;	/* what it measures ("wait"), calling
+						   ft_env_latency: takes --flight, --trigger */
 	const char		*usage;		/* the command's own options */
 	const char		*examples;
 	const char		*shortopts;	/* its own, added to the common ones */

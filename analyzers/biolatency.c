@@ -349,6 +349,7 @@ static void on_complete(struct biolat *b, const struct ft_event *ev)
 	ns = ev->ts > start ? ev->ts - start : 0;
 	ft_hset_add(&b->h, b->per_disk ? biolat_group(b, r->dev) :
 		    b->per_flag ? biolat_group(b, r->flags) : NULL, ns);
+	ft_env_latency(b->env, ns, ev->ts, 0, ev->cpu);
 	if (b->min_set && ns >= (uint64_t)b->min_us * 1000)
 		biolat_slow(b, r, ev->ts, que, ns - que);
 	del(b, r);
@@ -399,6 +400,7 @@ static void biolat_fini(void *priv)
 const struct ft_analyzer ft_biolatency = {
 	.cli = {
 		.name		= "biolatency",
+		.latency	= "I/O",
 		.summary	= "block I/O latency histogram, as BCC's biolatency (biosnoop with --min-us)",
 		.usage		= "  -m, --milliseconds   histogram in milliseconds (default: microseconds)\n"
 				  "  -D, --disks          one histogram per disk\n"

@@ -167,6 +167,7 @@ static void slow_call(struct funclat *f, const struct ft_event *ev, int func, ui
 static void done(struct funclat *f, const struct ft_event *ev, int func, uint64_t ns)
 {
 	ft_hset_add(&f->h, &f->h.e[func], ns);
+	ft_env_latency(f->env, ns, ev->ts, ev->common_pid, ev->cpu);
 	if (f->min_set && ns >= f->min_us * 1e3)
 		slow_call(f, ev, func, ns);
 }
@@ -352,6 +353,7 @@ static void funclat_free(void *priv)
 const struct ft_analyzer ft_funclat = {
 	.cli = {
 		.name		= "funclat",
+		.latency	= "call",
 		.summary	= "function latency histograms: kernel, user and system calls (BCC funclatency)",
 		.synopsis	= "PATTERN...",
 		.usage		= "  PATTERN              vfs_read, vfs_* (kernel); /path/bin:func, lib:func, c:malloc\n"

@@ -149,6 +149,7 @@ static void leave(struct hardirqs *x, const struct ft_event *ev, struct running 
 		return;
 	}
 	ft_hist_add(&x->h.e[r->h].hist, x->o.unit, ev->ts > r->ts ? ev->ts - r->ts : 0);
+	ft_env_latency(x->env, ev->ts > r->ts ? ev->ts - r->ts : 0, ev->ts, 0, ev->cpu);
 	r->h = -1;
 }
 
@@ -259,6 +260,7 @@ static void hardirqs_fini(void *priv)
 const struct ft_analyzer ft_hardirqs = {
 	.cli = {
 		.name		= "hardirqs",
+		.latency	= "handler run",
 		.summary	= "time and count per hard interrupt handler, as BCC's hardirqs",
 		.usage		= "  -N, --nanoseconds    times in nanoseconds (default: microseconds)\n"
 				  "      --count          count handler calls instead of timing them (BCC's -C)\n"

@@ -218,6 +218,7 @@ static void on_wait(void *ctx, const struct ft_wait *w)
 	if (!g)
 		return;
 	ft_hist_add(&g->hist, &ft_unit_us, d);
+	ft_env_latency(l->env, d, w->end, w->tid, w->cpu);
 	if (d > g->max || g->hist.count == 1) {
 		g->max = d;
 		g->max_start = w->start;
@@ -502,6 +503,7 @@ static struct ft_tp *latency_tracepoints(void *priv)
 const struct ft_analyzer ft_latency = {
 	.cli = {
 		.name		= "latency",
+		.latency	= "wait",
 		.summary	= "scheduling delay per task: avg, max, p99 (perf sched latency)",
 		.usage		= "  -s, --sort KEYS      order by KEYS: pid, avg, max, count (or switch),\n"
 				  "                       runtime (default avg,max,count,runtime)\n"

@@ -26,7 +26,7 @@
 
 enum {
 	OPT_DELIMITED = 0x100, OPT_STATE, OPT_SVG, OPT_WAKERS, OPT_STACKS, OPT_PPROF,
-	OPT_CALL_GRAPH, OPT_LOCKS,
+	OPT_CALL_GRAPH, OPT_CHAIN, OPT_CHAIN_DEPTH, OPT_LOCKS,
 };
 
 static const struct option offcpu_longopts[] = {
@@ -44,6 +44,9 @@ static const struct option offcpu_longopts[] = {
 	{ "wakers",		no_argument,		NULL, OPT_WAKERS },
 	{ "stacks",		required_argument,	NULL, OPT_STACKS },
 	{ "call-graph",		required_argument,	NULL, OPT_CALL_GRAPH },
+	{ "chain",		no_argument,		NULL, OPT_CHAIN },
+	{ "chain-depth",	required_argument,	NULL, OPT_CHAIN_DEPTH },
+	{ "freq",		required_argument,	NULL, 'F' },
 	{ "locks",		no_argument,		NULL, OPT_LOCKS },
 	{ 0 }
 };
@@ -89,6 +92,18 @@ static int offcpu_parse_opt(void *priv, int opt, const char *arg)
 	case OPT_STATE: return parse_states(o, arg);
 	case OPT_STACKS: return offcpu_stacks_opt(o, arg);
 	case OPT_CALL_GRAPH: return offcpu_callgraph_opt(o, arg);
+	case OPT_CHAIN: o->chain_on = true; return 0;
+	case OPT_CHAIN_DEPTH:
+		o->chain_on = true;
+		if (ft_parse_long(arg, 1, OFFCPU_CHAIN_MAX, &v))
+			return -1;
+		o->chain_depth = (int)v;
+		return 0;
+	case 'F':
+		if (ft_parse_long(arg, 1, 100000, &v))
+			return -1;
+		o->creq.freq = (uint64_t)v;
+		return 0;
 	case 'm':
 	case 'M':
 		if (ft_parse_long(arg, 0, 1000L * 1000 * 1000 * 3600, &v))
@@ -115,6 +130,9 @@ static void offcpu_events(void *priv, unsigned int *need, unsigned int *want)
 	bool ftrace = !o->stacks_perf && !(o->stacks_auto && o->auto_live);
 	unsigned int *stacks = o->stacks_auto ? want : need;
 
+	if (o->chain_on)	/* a chain is made of wakeups */
+		*need |= FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW);
+
 	if (ftrace && !o->ustack_only)
 		*stacks |= FT_NEED(FT_EV_KSTACK);
 	if (ftrace && !o->kstack_only)
@@ -140,6 +158,12 @@ static int offcpu_check(void *priv, const struct ft_env *env)
 		ft_err("--max-block-time is below --min-block-time");
 		return -1;
 	}
+	if (!o->chain_on && o->creq.freq) {
+		ft_err("-F sets --chain's on-CPU samples: not without --chain");
+		return -1;
+	}
+	if (o->chain_on)
+		return offcpu_chain_check(o, env);
 	return offcpu_perf_check(o, env);
 }
 
@@ -189,7 +213,8 @@ static int offcpu_init(void *priv, const struct ft_env *env)
 			return -1;
 		}
 	}
-	if (offcpu_pprof_open(o) || offcpu_track_init(o, env)) {
+	if (offcpu_pprof_open(o) || offcpu_track_init(o, env) ||
+	    (o->chain_on && offcpu_chain_init(o))) {
 		offcpu_fini(o);
 		return -1;
 	}
@@ -228,13 +253,12 @@ static void note_stacks(struct offcpu *o, const struct offcpu_task *t)
 }
 
 /*
- * add - one finished period of @t: total per (thread, stacks, waker); false when -m/-M
- * leave it out (the notes count the periods shown)
+ * add - one finished period of @t: total per (thread, stacks, waker), or its chain's
+ * pieces; false when -m/-M leave it out (the notes count the periods shown)
  */
 static bool add(struct offcpu *o, struct offcpu_task *t, uint64_t ns, bool bound)
 {
 	uint64_t key[K_LEN] = { 0 };
-	long id;
 
 	if (ns < o->min_ns || (o->max_ns && ns > o->max_ns))
 		return false;
@@ -259,21 +283,11 @@ static bool add(struct offcpu *o, struct offcpu_task *t, uint64_t ns, bool bound
 		key[K_WKST] = t->wkst;
 		key[K_WUST] = t->wust;
 	}
-	id = ft_intern_put(&o->keys, key, o->wakers ? K_LEN : K_WTID);
-	if (id < 0)
+	ft_env_latency(o->env, ns, t->start + ns, t->tid, -1);
+	if (o->chain)
+		offcpu_chain_period(o, key, K_WTID, t->tid, t->start, t->start + ns);
+	else if (offcpu_sum_put(o, key, o->wakers ? K_LEN : K_WTID, ns, 1) < 0)
 		return false;
-	if ((uint32_t)id >= o->vcap) {
-		uint32_t cap = o->vcap ? o->vcap * 2 : 1024;
-		struct offcpu_sum *sum = realloc(o->sum, cap * sizeof(*sum));
-
-		if (!sum)
-			return false;
-		memset(sum + o->vcap, 0, (cap - o->vcap) * sizeof(*sum));
-		o->sum = sum;
-		o->vcap = cap;
-	}
-	o->sum[id].ns += ns;
-	o->sum[id].n++;
 	note_stacks(o, t);
 	return true;
 }
@@ -405,6 +419,8 @@ static void on_lost(struct offcpu *o)
 /* offcpu_track_event - one record, in time order */
 void offcpu_track_event(struct offcpu *o, const struct ft_event *ev)
 {
+	if (o->chain)
+		offcpu_chain_event(o, ev);
 	switch (ev->type) {
 	case FT_EV_SWITCH:
 		on_switch(o, ev);
@@ -473,6 +489,7 @@ static void offcpu_reset(void *priv)
 	o->unseen_in = 0;
 	memset(&o->sn, 0, sizeof(o->sn));
 	offcpu_lock_reset(o);
+	offcpu_chain_reset(o);
 }
 
 /* offcpu_track_fini - free the tracking's tables and symbols (again: nothing) */
@@ -480,6 +497,7 @@ void offcpu_track_fini(struct offcpu *o)
 {
 	offcpu_perf_fini(o);
 	offcpu_lock_fini(o);
+	offcpu_chain_fini(o);
 	FT_FREE(o->pend);
 	FT_FREE(o->pend_waker);
 	FT_FREE(o->sum);
@@ -504,6 +522,7 @@ static void offcpu_fini(void *priv)
 const struct ft_analyzer ft_offcpu = {
 	.cli = {
 		.name		= "offcpu",
+		.latency	= "off-CPU period",
 		.summary	= "off-CPU time by kernel and user stack, as BCC's offcputime",
 		.usage		= "  -f, --folded         folded stacks (comm;user;kernel us) for flame graphs\n"
 				  "      --svg FILE       write an interactive flame graph to FILE\n"
@@ -530,7 +549,12 @@ const struct ft_analyzer ft_offcpu = {
 				  "      --call-graph fp|dwarf[,SIZE]  perf's user stacks (implies --stacks\n"
 				  "                       perf): the kernel's frame-pointer walk, or (default)\n"
 				  "                       SIZE bytes of user stack copied per switch (8192;\n"
-				  "                       at most 65528) and unwound by CFI (.eh_frame)\n",
+				  "                       at most 65528) and unwound by CFI (.eh_frame)\n"
+				  "      --chain          each period's critical path: what its waker did\n"
+				  "                       meanwhile (ran: its on-CPU stacks; blocked: its\n"
+				  "                       own waker's doings...), victim;..;--;waker;..\n"
+				  "      --chain-depth D  wakers followed (default 3, at most 8)\n"
+				  "  -F, --freq HZ        --chain's on-CPU samples per second (default 997)\n",
 		.examples	= "  ftscope offcpu -d 5                   # whole system for 5 seconds\n"
 				  "  ftscope offcpu -p 1234 -f > out.folded # folded, for flamegraph.pl\n"
 				  "  ftscope offcpu --svg off.svg -- ./app # flame graph of a command\n"
@@ -538,8 +562,9 @@ const struct ft_analyzer ft_offcpu = {
 				  "  ftscope offcpu --state D -d 10        # uninterruptible (I/O) sleep only\n"
 				  "  ftscope offcpu --wakers -f -p 1234    # who woke the blocked threads\n"
 				  "  ftscope offcpu --locks -f -p 1234     # which sleeps wait for a lock\n"
-				  "  ftscope offcpu --call-graph dwarf -f -d 5 # whole user stacks, whole system\n",
-		.shortopts	= "fukUKm:M:",
+				  "  ftscope offcpu --call-graph dwarf -f -d 5 # whole user stacks, whole system\n"
+				  "  ftscope offcpu --chain -f -- ./app    # where blocked threads' time went\n",
+		.shortopts	= "fukUKm:M:F:",
 		.longopts	= offcpu_longopts,
 		.parse_opt	= offcpu_parse_opt,
 		.check		= offcpu_check,

@@ -21,12 +21,47 @@
 #include "lib/tab.h"
 #include "output/pprof.h"
 
+struct offcpu_chain;
+
 /*
  * The parts of an aggregation key (an interned array); stack ids are id + 1, 0 none;
  * K_LOCK the lk_types[] index + 1 of the contention the period blocked in (--locks),
  * 0 none. The blocked thread's part is [0, K_WTID), its waker's [K_WTID, K_LEN).
  */
 enum { K_TID, K_TGID, K_KST, K_UST, K_LOCK, K_WTID, K_WTGID, K_WKST, K_WUST, K_LEN };
+
+/* --chain: a link of a key after the victim's part (analyzers/offcpu_chain.c). */
+enum { CL_CODE, CL_TID, CL_TGID, CL_KST, CL_UST, CL_LEN };
+
+/* What a link is: its CL_CODE. */
+enum {
+	CL_RUN = 1,	/* the thread ran: a sample's stacks, none without one */
+	CL_BLOCKED,	/* the thread was blocked: its switch-out's stacks; its waker next */
+	CL_READY,	/* the thread was runnable (tid -1: the victim itself) */
+	CL_IRQ,		/* woken from an interrupt: tid holds the FT_CTX_ bits */
+	CL_IDLE,	/* woken by the idle task */
+	CL_UNKNOWN,	/* not named: tid holds the reason, tgid the thread's tid */
+};
+
+/* Why a link's time is not named (CL_UNKNOWN). */
+enum {
+	OFFCPU_CHAIN_LOST,		/* events were lost: the thread's state unknown */
+	OFFCPU_CHAIN_HISTORY,		/* before the thread's kept history */
+	OFFCPU_CHAIN_NOT_FOLLOWED,	/* a thread the trace does not follow */
+	OFFCPU_CHAIN_NO_RECORD,		/* a followed thread with no record yet */
+	OFFCPU_CHAIN_NO_WAKEUP,		/* blocked, its wakeup not seen */
+	OFFCPU_CHAIN_NREASONS
+};
+
+/* Most wakers a chain follows (--chain-depth). */
+#define OFFCPU_CHAIN_MAX	8
+
+/* --chain's notes: what it could not name. */
+struct offcpu_chain_notes {
+	unsigned long long	periods, samples;
+	uint64_t		unknown_ns[OFFCPU_CHAIN_NREASONS];
+	uint64_t		unsampled_ns;	/* running, no sample in it */
+};
 
 /* Stack quality, counted over the blocked periods' own stacks. */
 struct offcpu_stack_notes {
@@ -122,6 +157,12 @@ struct offcpu {
 	struct ft_sample_req	wreq;		/* --wakers: every sched_waking of the targets */
 	bool			wakers_perf;	/* ... sampled beside (not declined) */
 	struct offcpu_perf	*perf;		/* ... their queues (offcpu_perf.c) */
+	/* --chain: each period's critical path (offcpu_chain.c) */
+	bool			chain_on;
+	int			chain_depth;	/* wakers followed */
+	bool			chain_sampled;	/* on-CPU samples taken (or a file's) */
+	struct ft_sample_req	creq;		/* ... cpu-clock, -F */
+	struct offcpu_chain	*chain;
 	/* tracking */
 	struct ft_tab		tasks;		/* tid -> struct offcpu_task */
 	int			*pend;		/* per CPU: task whose stacks come next, -1 */
@@ -147,11 +188,19 @@ struct offcpu {
 struct offcpu_side {
 	int		tid, tgid;
 	const char	*comm;
-	const char	*lock;		/* --locks: the frame "[lock TYPE]" of its mark, or NULL */
+	unsigned char	lock;		/* --locks: K_LOCK of the blocked thread, 0 none */
 	const char	*k[OFFCPU_MAX_FRAMES], *u[OFFCPU_MAX_FRAMES];
 	uint64_t	ka[OFFCPU_MAX_FRAMES];	/* the kernel frames' addresses */
 	uint64_t	uf[OFFCPU_MAX_FRAMES];	/* the user frames (ft_usyms_frames) */
 	int		nk, nu;
+};
+
+/* --chain: a key's links as a report shows them (offcpu_chain_report.c). */
+struct offcpu_chain_view {
+	int			n;
+	struct offcpu_side	l[OFFCPU_CHAIN_MAX + 2];	/* comm NULL: no thread */
+	const char		*what[OFFCPU_CHAIN_MAX + 2];	/* "waker running", ... */
+	const char		*mark[OFFCPU_CHAIN_MAX + 2];	/* a frame after its stacks */
 };
 
 /* The tracking, for offcpu and for analyzers that drive it (profile --offcpu). */
@@ -159,6 +208,28 @@ int offcpu_track_init(struct offcpu *o, const struct ft_env *env);
 void offcpu_track_event(struct offcpu *o, const struct ft_event *ev);
 void offcpu_track_flush(struct offcpu *o, uint64_t ts);
 void offcpu_track_fini(struct offcpu *o);
+
+long offcpu_sum_put(struct offcpu *o, const uint64_t *key, uint32_t len, uint64_t ns,
+		    uint64_t n);
+
+/* --chain (offcpu_chain.c) */
+int offcpu_chain_check(struct offcpu *o, const struct ft_env *env);
+void offcpu_chain_declined(struct offcpu *o, const char *why);
+int offcpu_chain_init(struct offcpu *o);
+void offcpu_chain_event(struct offcpu *o, const struct ft_event *ev);
+void offcpu_chain_sample(struct offcpu *o, const struct ft_sample *s);
+void offcpu_chain_period(struct offcpu *o, const uint64_t *vkey, int vlen, int tid,
+			 uint64_t start, uint64_t end);
+int offcpu_chain_view(struct offcpu *o, const uint64_t *link, int n,
+		      struct offcpu_chain_view *v, const char **f, unsigned char *kind);
+void offcpu_chain_json(struct ft_json *j, const struct offcpu_chain_view *v);
+const struct offcpu_chain_notes *offcpu_chain_notes(const struct offcpu *o);
+void offcpu_chain_print_notes(struct offcpu *o, FILE *f);
+void offcpu_chain_notes_json(struct offcpu *o, struct ft_json *j);
+int offcpu_pprof_chain(struct offcpu *o, const struct offcpu_side *t,
+		       const struct offcpu_chain_view *v, const int64_t *value);
+void offcpu_chain_reset(struct offcpu *o);
+void offcpu_chain_fini(struct offcpu *o);
 
 /* offcpu_comm - @tid's name at its last counted switch-out, else the run's name for it */
 static inline const char *offcpu_comm(struct offcpu *o, int tid)
@@ -183,7 +254,7 @@ int offcpu_pprof_begin(struct offcpu *o, const char *const (*type)[2], int ntype
 		       const char *const *period_type, int64_t period);
 int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
 		     const struct offcpu_side *w, const char *mark, const char *state,
-		     const char *lock, const int64_t *value);
+		     const int64_t *value);
 int offcpu_pprof_finish(struct offcpu *o);
 void offcpu_pprof_abandon(struct offcpu *o);
 

@@ -144,6 +144,8 @@ const struct ft_sample_req *offcpu_sampling(void *priv)
 {
 	struct offcpu *o = priv;
 
+	if (o->chain_on)	/* its on-CPU samples */
+		return o->chain_sampled ? &o->creq : NULL;
 	if (!o->stacks_perf && !o->stacks_auto)
 		return NULL;
 	o->sreq.event = "sched:sched_switch";
@@ -186,6 +188,10 @@ void offcpu_sampling_declined(void *priv, const char *why)
 {
 	struct offcpu *o = priv;
 
+	if (o->chain_on) {
+		offcpu_chain_declined(o, why);
+		return;
+	}
 	if (o->auto_live)
 		ft_err("offcpu's stacks from ftrace (frame pointers, 8 user frames): %s", why);
 	o->stacks_auto = false;
@@ -289,6 +295,10 @@ void offcpu_sample(void *priv, const struct ft_sample *s)
 	struct psample *e;
 	long id;
 
+	if (o->chain) {
+		offcpu_chain_sample(o, s);
+		return;
+	}
 	/* not by env->traced: a new thread's samples come before its fork record; a
 	   waking's waker may be the idle task (an interrupt's) */
 	if (!o->perf || s->tid < 0 || (!s->tid && !s->event) || s->cpu < 0 ||

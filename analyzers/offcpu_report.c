@@ -51,7 +51,7 @@ static void side_of(struct offcpu *o, const uint64_t *key, int base, struct offc
 	s->tid = (int)key[base + K_TID] - (base ? 1 : 0);
 	s->tgid = (int)key[base + K_TGID];
 	s->comm = base ? ft_tasks_comm(o->env->tasks, s->tid) : offcpu_comm(o, s->tid);
-	s->lock = base ? NULL : offcpu_lock_frame(key[K_LOCK]);
+	s->lock = base ? 0 : (unsigned char)key[K_LOCK];
 	s->nk = offcpu_kframes(o, (uint32_t)key[base + K_KST], true, s->k, s->ka);
 	s->nu = offcpu_uframes(o, s->tgid, (uint32_t)key[base + K_UST], s->u, s->uf);
 }
@@ -69,7 +69,7 @@ int offcpu_folded_frames(struct offcpu *o, const struct offcpu_side *t,
 	f[n++] = t->comm;
 	if (t->lock) {
 		kind[n] = FT_FRAME_META;
-		f[n++] = t->lock;
+		f[n++] = offcpu_lock_frame(t->lock);
 	}
 	for (i = t->nu - 1; i >= 0; i--, n++) {
 		kind[n] = FT_FRAME_USER;
@@ -113,7 +113,7 @@ static void print_side(FILE *f, const struct offcpu_side *s)
 	ft_stack_print(f, s->k, s->nk, s->u, s->nu);
 	fprintf(f, "    %-16s %s (%d)\n", "-", s->comm, s->tid);
 	if (s->lock)
-		fprintf(f, "    %-16s %s\n", "-", s->lock);
+		fprintf(f, "    %-16s %s\n", "-", offcpu_lock_frame(s->lock));
 }
 
 /* json_frames - one array of frame names */
@@ -167,6 +167,8 @@ static void print_notes(struct offcpu *o, FILE *f)
 	if (o->notes.dropped || o->notes.unpaired)
 		fprintf(f, "; %llu dropped after lost events", o->notes.dropped + o->notes.unpaired);
 	fputc('\n', f);
+	if (o->chain)
+		offcpu_chain_print_notes(o, f);
 	if (o->stacks_perf)
 		offcpu_perf_notes(o, f);
 	else if (sn->ustack_early || sn->ustack_full)
@@ -204,6 +206,8 @@ static void json_notes(struct offcpu *o, struct ft_json *j)
 	offcpu_lock_json(o, j);
 	if (o->stacks_perf)
 		offcpu_perf_json(o, j);
+	if (o->chain)
+		offcpu_chain_notes_json(o, j);
 }
 
 /* write_svg - the flame graph of this report (NULL: no memory) into the --svg file; 0 or -1 */
@@ -229,14 +233,15 @@ static int write_svg(struct offcpu *o, struct ft_flame *fg)
 	return -1;
 }
 
-/* Most frames of a folded line. */
-#define MAX_FOLDED	(2 * MAX_FRAMES + 8)
+/* Most links of a chain's key, and frames of a folded line. */
+#define MAX_LINKS	(OFFCPU_CHAIN_MAX + 2)
+#define MAX_FOLDED	((MAX_LINKS + 1) * (2 * MAX_FRAMES + 8))
 
 /* The sides of one key and its folded frames. */
 struct key_view {
 	struct offcpu_side	t, w;
 	bool			waker;
-	uint64_t		mark;		/* K_LOCK */
+	struct offcpu_chain_view ch;	/* --chain: the links after the victim */
 	const char		*f[MAX_FOLDED];
 	unsigned char		kind[MAX_FOLDED];
 	int			nf;
@@ -249,12 +254,15 @@ static void view_of(struct offcpu *o, uint32_t id, struct key_view *v)
 	uint32_t n;
 
 	key = ft_intern_get(&o->keys, id, &n);
-	v->waker = n == K_LEN && key[K_WTID];
-	v->mark = key[K_LOCK];
+	v->waker = !o->chain && n == K_LEN && key[K_WTID];
 	side_of(o, key, 0, &v->t);
 	if (v->waker)
 		side_of(o, key, K_WTID, &v->w);
 	v->nf = offcpu_folded_frames(o, &v->t, v->waker ? &v->w : NULL, v->f, v->kind);
+	v->ch.n = 0;
+	if (o->chain)
+		v->nf += offcpu_chain_view(o, key + K_WTID, (n - K_WTID) / CL_LEN, &v->ch,
+					   v->f + v->nf, v->kind + v->nf);
 }
 
 /* row - one row (@id its first key; @ns, @cnt its sums): printed, folded, JSON, in the graph */
@@ -270,7 +278,7 @@ static void row(struct offcpu *o, struct ft_report *r, uint32_t id, uint64_t ns,
 		ft_json_obj_begin(r->json, NULL);
 		json_side(r->json, &v.t);
 		if (o->locks.on)
-			ft_json_str(r->json, "lock", offcpu_lock_name(v.mark));
+			ft_json_str(r->json, "lock", offcpu_lock_name(v.t.lock));
 		ft_json_u64(r->json, "us", us);
 		ft_json_u64(r->json, "count", cnt);
 		if (v.waker) {
@@ -278,6 +286,8 @@ static void row(struct offcpu *o, struct ft_report *r, uint32_t id, uint64_t ns,
 			json_side(r->json, &v.w);
 			ft_json_obj_end(r->json);
 		}
+		if (o->chain)
+			offcpu_chain_json(r->json, &v.ch);
 		ft_json_obj_end(r->json);
 	}
 	if (fg)
@@ -295,6 +305,11 @@ static void row(struct offcpu *o, struct ft_report *r, uint32_t id, uint64_t ns,
 		fputs("    --- woken by ---\n", r->f);
 		print_side(r->f, &v.w);
 	}
+	for (i = 0; i < v.ch.n; i++) {
+		fprintf(r->f, "    --- %s ---\n", v.ch.what[i]);
+		if (v.ch.l[i].comm)
+			print_side(r->f, &v.ch.l[i]);
+	}
 	fprintf(r->f, "        %llu\n\n", (unsigned long long)us);
 }
 
@@ -307,9 +322,9 @@ static void row(struct offcpu *o, struct ft_report *r, uint32_t id, uint64_t ns,
 static int merge(struct offcpu *o, struct ft_smerge *m)
 {
 	static struct key_view v;
-	int64_t head[8];
+	int64_t head[6 + 2 * MAX_LINKS];
 	uint32_t i;
-	int nh;
+	int nh, k;
 
 	for (i = 0; i < o->keys.n; i++) {
 		if (!o->sum[i].ns)
@@ -318,8 +333,10 @@ static int merge(struct offcpu *o, struct ft_smerge *m)
 		if (o->pprof.pp) {
 			int64_t val[2] = { (int64_t)o->sum[i].ns, (int64_t)o->sum[i].n };
 
-			offcpu_pprof_add(o, &v.t, v.waker ? &v.w : NULL, NULL, NULL,
-					 offcpu_lock_name(v.mark), val);
+			if (o->chain)
+				offcpu_pprof_chain(o, &v.t, &v.ch, val);
+			else
+				offcpu_pprof_add(o, &v.t, v.waker ? &v.w : NULL, NULL, NULL, val);
 		}
 		nh = 0;
 		if (!o->folded) {
@@ -329,6 +346,10 @@ static int merge(struct offcpu *o, struct ft_smerge *m)
 			head[nh++] = v.waker ? v.w.tid : -1;
 			head[nh++] = v.waker ? v.w.tgid : -1;
 			head[nh++] = v.waker ? v.w.nk : -1;
+			for (k = 0; k < v.ch.n; k++) {	/* the layout prints each link's tid */
+				head[nh++] = v.ch.l[k].tid;
+				head[nh++] = v.ch.l[k].nk;
+			}
 		}
 		if (ft_smerge_add(m, head, nh, v.f, v.nf, i, o->sum[i].ns, o->sum[i].n) < 0)
 			return -1;

@@ -101,12 +101,6 @@ static long max_sample_rate(void)
 	return v;
 }
 
-/* is_cpu_clock - the event a wall-clock profile needs: time samples */
-static bool is_cpu_clock(const char *event)
-{
-	return !event || !strcmp(event, "cpu-clock");
-}
-
 /* profile_check - the options against each other and the kernel's sample-rate limit */
 static int profile_check(void *priv, const struct ft_env *env)
 {
@@ -125,7 +119,7 @@ static int profile_check(void *priv, const struct ft_env *env)
 		ft_err("--state splits off-CPU time: it needs --offcpu");
 		return -1;
 	}
-	if (p->offcpu && (p->period_set || !is_cpu_clock(p->req.event))) {
+	if (p->offcpu && (p->period_set || !ft_sample_is_cpu_clock(p->req.event))) {
 		ft_err("--offcpu adds on-CPU time from cpu-clock samples at a frequency: "
 		       "-c and -e other than cpu-clock do not apply");
 		return -1;

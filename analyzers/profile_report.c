@@ -437,7 +437,7 @@ static void pprof_add(struct profile *p, const struct resolved *rs)
 		snprintf(leaf, sizeof(leaf), "%.*s", (int)strlen(rs->mark) - 4, rs->mark);
 		st = state_of(rs->mark, state, sizeof(state));
 	}
-	offcpu_pprof_add(&p->oc, &rs->s, NULL, rs->mark ? leaf : NULL, st, NULL, v);
+	offcpu_pprof_add(&p->oc, &rs->s, NULL, rs->mark ? leaf : NULL, st, v);
 }
 
 /* pprof_begin - the final report's profile for --pprof, its sample types as above; 0 or -1 */

@@ -141,6 +141,7 @@ static void switch_in(struct runqlat *r, const struct ft_event *ev)
 	if (!ft_wait_notes_keep(&r->notes, ev))
 		return;
 	ft_hgroups_add(&r->h, ev->sw.next_pid, ev->cpu, t_in - t0);
+	ft_env_latency(r->env, t_in - t0, t_in, ev->sw.next_pid, ev->cpu);
 	/* its own count: the run's table serves report's other sections too */
 	if (r->h.by == FT_BY_PID && !t->guessed &&
 	    ft_tasks_guessed(r->env->tasks, ev->sw.next_pid)) {
@@ -244,6 +245,7 @@ static void runqlat_fini(void *priv)
 const struct ft_analyzer ft_runqlat = {
 	.cli = {
 		.name		= "runqlat",
+		.latency	= "wait",
 		.summary	= "run-queue (scheduler) latency histogram, as BCC's runqlat",
 		.usage		= "  -m, --milliseconds   histogram in milliseconds\n"
 				  "  -u, --microseconds   histogram in microseconds (default)\n"

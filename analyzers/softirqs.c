@@ -203,6 +203,7 @@ static void leave(struct softirqs *x, const struct ft_event *ev, struct cpu_stat
 		return;
 	}
 	ft_hist_add(&x->time.e[v].hist, x->o.unit, ev->ts > c->ts ? ev->ts - c->ts : 0);
+	ft_env_latency(x->env, ev->ts > c->ts ? ev->ts - c->ts : 0, ev->ts, 0, ev->cpu);
 	c->vec = -1;
 }
 
@@ -379,6 +380,7 @@ static void softirqs_fini(void *priv)
 const struct ft_analyzer ft_softirqs = {
 	.cli = {
 		.name		= "softirqs",
+		.latency	= "softirq run",
 		.summary	= "time per soft interrupt vector, and raise -> entry latency (BCC softirqs)",
 		.usage		= "  -N, --nanoseconds    times in nanoseconds (default: microseconds)\n"
 				  "      --count          count handler runs instead of timing them\n"

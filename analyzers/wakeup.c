@@ -242,6 +242,7 @@ static void on_wait(void *ctx, const struct ft_wait *x)
 	if (x->preempted)
 		return;
 	ft_hgroups_add(&w->h, x->tid, x->cpu, x->end - x->start);
+	ft_env_latency(w->env, x->end - x->start, x->end, x->tid, x->cpu);
 	if (w->top)
 		keep_slow(w, x);
 	if (w->wakers)
@@ -438,6 +439,7 @@ static void wakeup_fini(void *priv)
 const struct ft_analyzer ft_wakeup = {
 	.cli = {
 		.name		= "wakeup",
+		.latency	= "wait",
 		.summary	= "wakeup latency: histogram, slowest wakeups, who wakes whom",
 		.usage		= "  -m, --milliseconds   histogram in milliseconds\n"
 				  "  -u, --microseconds   histogram in microseconds (default)\n"

@@ -22,7 +22,8 @@
 enum {
 	OPT_JSON = 0x1000, OPT_HELP, OPT_PMU, OPT_KEEP_CMD, OPT_CLOCK, OPT_CGROUP,
 	OPT_PROM, OPT_PROM_FILE, OPT_MAX_SERIES, OPT_HEATMAP, OPT_HEATMAP_COLS,
-	OPT_HEATMAP_WIDTH, OPT_MMAP, OPT_REALTIME,
+	OPT_HEATMAP_WIDTH, OPT_MMAP, OPT_REALTIME, OPT_FLIGHT, OPT_TRIGGER, OPT_AFTER,
+	OPT_TRIGGER_MAX, OPT_FLIGHT_SIZE,
 };
 
 static const char common_short[] = "p:t:C:ad:Tb:i:B:o:vh";
@@ -55,6 +56,14 @@ static const struct option export_long[] = {
 	{ "heatmap",		required_argument, NULL, OPT_HEATMAP },
 	{ "heatmap-cols",	required_argument, NULL, OPT_HEATMAP_COLS },
 	{ "heatmap-width",	required_argument, NULL, OPT_HEATMAP_WIDTH },
+};
+/* the flight recorder, for the analyzers that measure latencies (struct ft_cli's latency) */
+static const struct option flight_long[] = {
+	{ "flight",		required_argument, NULL, OPT_FLIGHT },
+	{ "trigger",		required_argument, NULL, OPT_TRIGGER },
+	{ "after",		required_argument, NULL, OPT_AFTER },
+	{ "trigger-max",	required_argument, NULL, OPT_TRIGGER_MAX },
+	{ "flight-size",	required_argument, NULL, OPT_FLIGHT_SIZE },
 };
 
 static const char common_usage[] =
@@ -97,6 +106,16 @@ static const char export_usage[] =
 	"      --heatmap FILE.svg  a latency heat map: time across, the histogram's rows up\n"
 	"      --heatmap-cols N  at most N columns (default 100), each 2^k ms wide\n"
 	"      --heatmap-width SECS  columns SECS wide instead\n";
+static const char flight_usage[] =
+	"Flight recorder (docs/record.md):\n"
+	"      --flight SECS     keep the run's last SECS of events (pages, as -o saves them)\n"
+	"                        in memory; written to -o FILE at the end, or with --trigger\n"
+	"      --trigger MS      when a latency the analyzer measures exceeds MS (or 500us,\n"
+	"                        2s; record: 'ANALYZER>20ms'): its SECS before and --after\n"
+	"                        after it, as FILE, then FILE.1, ...\n"
+	"      --after SECS      what a triggered file keeps after the latency (default 1)\n"
+	"      --trigger-max N   end the run after N files (default 1; 0: keep going)\n"
+	"      --flight-size MB  the memory the kept pages take at most (default 256)\n";
 static const char common_tail[] =
 	"      --json            print the report as JSON\n"
 	"      --pmu LIST        count these events (see ftscope stat --help) over the trace\n"
@@ -118,19 +137,21 @@ static void usage(const struct ft_cli *a, FILE *f)
 		a->name, a->synopsis ? " " : "", a->synopsis ? a->synopsis : "", a->summary);
 	if (a->usage && a->usage[0])
 		fprintf(f, "Options:\n%s\n", a->usage);
-	fprintf(f, "%s%s%s%s\nEXAMPLES:\n%s", common_usage, a->recorder ? "" : file_usage,
-		a->exports ? export_usage : "", common_tail, a->examples ? a->examples : "");
+	fprintf(f, "%s%s%s%s%s\nEXAMPLES:\n%s", common_usage, a->recorder ? "" : file_usage,
+		a->exports ? export_usage : "", a->latency ? flight_usage : "", common_tail,
+		a->examples ? a->examples : "");
 }
 
 /* common_has - whether a common or export option answers to @val or is called --@name */
 static bool common_has(int val, const char *name)
 {
-	const struct option *t[] = { common_long, export_long };
+	const struct option *t[] = { common_long, export_long, flight_long };
 	const size_t n[] = { sizeof(common_long) / sizeof(common_long[0]),
-			     sizeof(export_long) / sizeof(export_long[0]) };
+			     sizeof(export_long) / sizeof(export_long[0]),
+			     sizeof(flight_long) / sizeof(flight_long[0]) };
 	size_t i, j;
 
-	for (j = 0; j < 2; j++)
+	for (j = 0; j < 3; j++)
 		for (i = 0; i < n[j]; i++)
 			if (t[j][i].val == val || (name && !strcmp(t[j][i].name, name)))
 				return true;
@@ -167,13 +188,14 @@ static struct option *build_tables(const struct ft_cli *a, char *shortopts, size
 {
 	size_t nc = sizeof(common_long) / sizeof(common_long[0]), na = 0;
 	size_t ne = a->exports ? sizeof(export_long) / sizeof(export_long[0]) : 0;
+	size_t nf = a->latency ? sizeof(flight_long) / sizeof(flight_long[0]) : 0;
 	struct option *lo;
 
 	if (ft_cli_clash(a))
 		return NULL;
 	while (a->longopts && a->longopts[na].name)
 		na++;
-	lo = calloc(nc + ne + na + 1, sizeof(*lo));
+	lo = calloc(nc + ne + nf + na + 1, sizeof(*lo));
 	if (!lo) {
 		ft_err("out of memory");
 		return NULL;
@@ -181,12 +203,61 @@ static struct option *build_tables(const struct ft_cli *a, char *shortopts, size
 	memcpy(lo, common_long, sizeof(common_long));
 	if (ne)
 		memcpy(lo + nc, export_long, sizeof(export_long));
+	if (nf)
+		memcpy(lo + nc + ne, flight_long, sizeof(flight_long));
 	if (na)
-		memcpy(lo + nc + ne, a->longopts, na * sizeof(*lo));
+		memcpy(lo + nc + ne + nf, a->longopts, na * sizeof(*lo));
 	/* '+': stop at the first word that is no option (glibc skips it before ':') */
 	snprintf(shortopts, len, "%s:%s%s", a->command_words ? "+" : "", common_short,
 		 a->shortopts ? a->shortopts : "");
 	return lo;
+}
+
+/*
+ * parse_trigger - --trigger [ANALYZER>]VALUE[ns|us|ms|s] (milliseconds without a
+ * unit): the value into @f, the analyzer (record's form) kept; 0, or 1 when bad
+ */
+static int parse_trigger(struct ft_flight_opts *f, const char *arg)
+{
+	static const struct { const char *unit; double ms; } units[] = {
+		{ "ns", 1e-6 }, { "us", 1e-3 }, { "ms", 1 }, { "s", 1e3 }, { "", 1 },
+	};
+	const char *gt = strrchr(arg, '>'), *v = gt ? gt + 1 : arg;
+	char num[32];
+	size_t i, n = strspn(v, "0123456789.");
+
+	if (gt && ((size_t)(gt - arg) >= sizeof(f->trigger_of) || gt == arg))
+		return 1;
+	if (gt)
+		snprintf(f->trigger_of, sizeof(f->trigger_of), "%.*s", (int)(gt - arg), arg);
+	if (!n || n >= sizeof(num))
+		return 1;
+	snprintf(num, sizeof(num), "%.*s", (int)n, v);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(v + n, units[i].unit))
+			break;
+	if (i == sizeof(units) / sizeof(units[0]) ||
+	    ft_parse_double(num, 1e-6, 3.6e9, &f->trigger_ms))
+		return 1;
+	f->trigger_ms *= units[i].ms;
+	return 0;
+}
+
+/* parse_flight - one flight recorder option; -1 when @opt is none, 0 ok, 1 bad value */
+static int parse_flight(struct ft_flight_opts *f, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_FLIGHT: return ft_parse_double(arg, 0.001, 86400, &f->keep_s) ? 1 : 0;
+	case OPT_TRIGGER: return parse_trigger(f, arg);
+	case OPT_AFTER:
+		f->after_set = true;
+		return ft_parse_double(arg, 0, 3600, &f->after_s) ? 1 : 0;
+	case OPT_TRIGGER_MAX:
+		f->max_set = true;
+		return ft_parse_long(arg, 0, 1000000, &f->max_files) ? 1 : 0;
+	case OPT_FLIGHT_SIZE: return ft_parse_long(arg, 1, 1L << 20, &f->size_mb) ? 1 : 0;
+	}
+	return -1;
 }
 
 /* parse_common - one common option; -1 when @opt is not common, 0 ok, 1 bad value */
@@ -237,7 +308,58 @@ static int parse_common(struct ft_opts *o, int opt, const char *arg)
 	case OPT_HEATMAP_WIDTH:
 		return ft_parse_double(arg, 0.000001, 1e6, &o->heatmap_width) ? 1 : 0;
 	}
-	return -1;
+	return parse_flight(&o->flight, opt, arg);
+}
+
+/*
+ * check_flight - the flight recorder's options against each other, -o and -i, its
+ * defaults filled in; 0, or -1 after one line
+ */
+static int check_flight(struct ft_opts *o, const struct ft_cli *a)
+{
+	struct ft_flight_opts *f = &o->flight;
+
+	if (f->trigger_of[0] && !a->recorder) {
+		ft_err("--trigger takes the latency %s measures, e.g. 20ms: ANALYZER>VALUE is "
+		       "record's", a->name);
+		return -1;
+	}
+	if (a->recorder && f->trigger_ms && !f->trigger_of[0]) {
+		ft_err("record --trigger takes the analyzer that measures: ANALYZER>VALUE, "
+		       "e.g. 'runqlat>20ms'");
+		return -1;
+	}
+	if (!f->keep_s && (f->trigger_ms || f->after_set || f->max_set || f->size_mb)) {
+		ft_err("--trigger, --after, --trigger-max and --flight-size shape --flight SECS: "
+		       "give it");
+		return -1;
+	}
+	if (!f->keep_s)
+		return 0;
+	if (!o->output) {
+		ft_err("--flight needs -o FILE: where the kept window is written");
+		return -1;
+	}
+	if (o->input) {
+		ft_err("--flight keeps a live run's last seconds: not with -i");
+		return -1;
+	}
+	if (!f->trigger_ms && (f->after_set || f->max_set)) {
+		ft_err("--after and --trigger-max shape what --trigger MS writes: give it");
+		return -1;
+	}
+	if (!f->after_set)
+		f->after_s = 1;
+	if (!f->max_set)
+		f->max_files = 1;
+	if (!f->size_mb)
+		f->size_mb = 256;
+	if (f->size_mb < o->ncpus) {
+		ft_err("--flight-size %ld MB cannot keep a window of %d CPUs: at least %d MB",
+		       f->size_mb, o->ncpus, o->ncpus);
+		return -1;
+	}
+	return 0;
 }
 
 /* check_exports - the export options against each other and -i; 0, or -1 after one line */
@@ -429,7 +551,7 @@ static int check_all(struct ft_opts *o, const struct ft_cli *a, void *priv)
 		ft_err("--mmap: a recording splices the buffers' pages to its file; it does not map them");
 		return FT_EXIT_USAGE;
 	}
-	if (check_exports(o) || (a->check && ft_cli_check(a, priv, o)))
+	if (check_exports(o) || check_flight(o, a) || (a->check && ft_cli_check(a, priv, o)))
 		return FT_EXIT_USAGE;
 	return FT_PARSE_RUN;
 }

@@ -25,6 +25,8 @@ struct record {
 						   read, never begun */
 	char		*words[RECORD_MAX];	/* a quoted word, split: options point here */
 	int		nnamed;
+	struct ft_stage	trigger;	/* --flight --trigger 'ANALYZER>VALUE': it runs */
+	char		*trigger_words;
 };
 
 /* The scheduler events when no analyzer is named (timehist, runqlat, wakeup, latency). */
@@ -131,6 +133,10 @@ static void record_free(struct record *r)
 	}
 	for (i = 0; i < RECORD_MAX; i++)
 		free(r->words[i]);
+	if (r->trigger.a && r->trigger.a->free)
+		r->trigger.a->free(r->trigger.priv);
+	free(r->trigger.priv);
+	free(r->trigger_words);
 }
 
 static const struct option record_longopts[] = {
@@ -141,6 +147,7 @@ static const struct option record_longopts[] = {
 static const struct ft_cli record_cli = {
 	.name		= "record",
 	.recorder	= true,
+	.latency	= "latency",	/* --flight; --trigger 'ANALYZER>VALUE' measures */
 	.summary	= "record events to a trace.dat (trace-cmd's format) for -i FILE later",
 	.synopsis	= "[ANALYZER...]",
 	.usage		= "  -o, --output FILE    the trace.dat to write (required)\n"
@@ -157,6 +164,37 @@ static const struct ft_cli record_cli = {
 	.parse_opt	= record_parse_opt,
 	.arg		= record_arg,
 };
+
+/*
+ * flight_run - record --flight: the pages kept in memory, not spliced, and --trigger's
+ * analyzer run on them without its report (its measures fire the windows). Returns 0,
+ * or -1 after one line.
+ */
+static int flight_run(struct record *r, struct ft_opts *o, struct ft_run *run)
+{
+	const char *spec = o->flight.trigger_of;
+	unsigned int need = 0, want = 0;
+
+	run->record = false;
+	run->quiet = true;
+	if (!spec[0])
+		return 0;
+	if (ft_stage_parse(&r->trigger, &r->trigger_words, spec, o->ncpus, "record") ||
+	    !r->trigger.a->cli.latency) {
+		if (r->trigger.a && !r->trigger.a->cli.latency)
+			ft_err("--trigger: %s measures no latency (runqlat, wakeup, latency, offcpu, "
+			       "biolatency, hardirqs, softirqs do)", r->trigger.a->cli.name);
+		else if (!r->trigger.a)
+			ft_err("--trigger: '%s' is no analyzer", r->trigger_words);
+		return -1;
+	}
+	run->stages = (struct ft_stages){ .st = &r->trigger, .n = 1 };
+	ft_stages_negotiate(&run->stages, true, false, o->clock);
+	ft_stages_events(&run->stages, &need, &want);
+	run->need |= need;
+	run->want |= want;
+	return 0;
+}
 
 /**
  * ft_cmd_record - `ftscope record -o FILE [ANALYZER...]`
@@ -193,7 +231,10 @@ int ft_cmd_record(int argc, char **argv)
 			run.samplers = &named;	/* profile's samples, kept in the file */
 		}
 		run.extra = r->events;
-		ret = ft_run(&o, &run);
+		if (o.flight.keep_s && flight_run(r, &o, &run))
+			ret = FT_EXIT_USAGE;
+		if (ret == FT_PARSE_RUN)
+			ret = ft_run(&o, &run);
 	}
 	record_free(r);
 	ft_opts_free(&o);

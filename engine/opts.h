@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 
+#include "engine/flight.h"
+
 struct ft_trace_desc;
 
 struct ft_opts {
@@ -46,6 +48,7 @@ struct ft_opts {
 	const char	*heatmap;	/* --heatmap FILE.svg */
 	unsigned int	heatmap_cols;	/* --heatmap-cols N: at most N columns (0: 100) */
 	double		heatmap_width;	/* --heatmap-width SECS: the columns' width (0: auto) */
+	struct ft_flight_opts flight;	/* --flight SECS ... (engine/flight.c) */
 };
 
 void ft_trace_desc_of(struct ft_trace_desc *d, const struct ft_opts *o);

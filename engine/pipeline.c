@@ -170,7 +170,8 @@ int ft_pipe_report(struct pipeline *p, struct ft_merge *m, bool final)
 	ft_stages_head(&r, p->o->json ? &j : NULL, p->run->name, p->o->timestamps);
 	if (r.interval)		/* the exports keep the histograms reset forgets */
 		ft_export_fold(&p->ex);
-	ft_stages_report(&p->run->stages, &r);
+	if (!p->run->quiet)	/* record --trigger's analyzer: its measures alone */
+		ft_stages_report(&p->run->stages, &r);
 	if (r.interval)
 		ft_stages_reset(&p->run->stages);
 	if (p->pmu)
@@ -254,6 +255,8 @@ int ft_pipe_init(struct pipeline *p, struct tep_handle *tep, int ncpus, bool liv
 	p->env.kallsyms = p->kallsyms[0] ? p->kallsyms : "/proc/kallsyms";
 	p->env.samples = p->sm.req ? &p->sm.counts : NULL;
 	p->env.sampled = p->sm.req;
+	p->env.latency = p->flight ? ft_flight_latency : NULL;	/* --trigger's measures */
+	p->env.latency_ctx = p->flight;
 	p->sm.stages = p->run->record ? NULL : &p->run->stages;
 	p->sm.cpu_on = p->o->cpu_on;
 	p->sm.ncpus = ncpus;

@@ -12,6 +12,7 @@
 
 #include "analyzers/analyzer.h"
 #include "engine/export.h"
+#include "engine/flight.h"
 #include "engine/footer.h"
 #include "engine/opts.h"
 #include "engine/run.h"
@@ -49,6 +50,7 @@ struct pipeline {
 	struct ft_probes	probes_own;	/* ... the tracer's, for its request */
 	struct ft_tp		*tps;		/* the tracepoints read by name, or NULL */
 	struct ft_capture	*cap;		/* -o FILE, or NULL */
+	struct ft_flight	*flight;	/* --flight: -o FILE's recorder, or NULL */
 	struct ft_samples	sm;		/* perf samples the analyzers take, if any */
 	struct ft_export	ex;		/* the analyzer's histograms: Prometheus, heat map */
 	bool			progress;	/* a progress line is on the terminal */

@@ -84,6 +84,8 @@ static int open_file(struct pipeline *p, struct ft_source *src, struct tep_handl
 /* file_tasks - the tasks and CPUs the file recorded, those -p/-t show; 0 or -1 after an error */
 static int file_tasks(struct pipeline *p, struct ft_source *src)
 {
+	char *flight;
+
 	if (ft_imap_init(&p->traced, 64))
 		return -1;
 	if (ft_source_filter(src, &p->filtered, &p->follow, &p->traced)) {
@@ -98,6 +100,10 @@ static int file_tasks(struct pipeline *p, struct ft_source *src)
 	}
 	if (p->o->cpu_on)
 		p->o->ncpus = FT_FILE_MAX_CPUS;
+	flight = ft_source_tool(src, "flight");	/* a flight recorder's window: what fired it */
+	if (flight)
+		fprintf(stderr, "%s: flight recording: %s\n", p->o->input, flight);
+	free(flight);
 	if (show_filter(p)) {
 		ft_err("out of memory");
 		return -1;

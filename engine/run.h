@@ -14,6 +14,7 @@ struct ft_run {
 	const char		*name;		/* in messages and JSON: an analyzer, report, record */
 	struct ft_stages	stages;		/* none for a recording */
 	bool			record;		/* pages go to -o FILE with splice, undecoded */
+	bool			quiet;		/* record --flight: its analyzers' reports unprinted */
 	bool			whole_system;	/* its analyzers read events of no task: no pid
 						   filter, a command only bounds the run */
 	unsigned int		need, want;	/* events besides the analyzers' own */

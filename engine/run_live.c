@@ -83,6 +83,7 @@ struct live {
 	struct tep_handle	*tep;
 	struct ft_merge		m;
 	struct ft_capture	cap;
+	struct ft_flight	fl;		/* --flight, its rings made when cpu is set */
 	struct ft_clock_map	ck;
 	struct ft_watch		w;		/* the targets whose exit ends the run */
 	uint64_t		gone_at;	/* when they were all seen gone, or 0 */
@@ -108,6 +109,8 @@ static int stop_reason(struct pipeline *p, struct live *l, uint64_t end, long re
 		l->gone_at = ft_now_ns();
 	if (l->gone_at && ft_now_ns() >= l->gone_at + COMMIT_LAG_NS)
 		return 5;
+	if (l->fl.done)		/* --trigger-max files written */
+		return 6;
 	return 0;
 }
 
@@ -134,17 +137,51 @@ static void capture_round(struct pipeline *p, struct ft_session *s, const struct
 	p->progress = true;
 }
 
-/* capture_end - write the trace.dat; its VERSION text: probes, every task the filter held */
-static int capture_end(struct pipeline *p, struct ft_capture *cap)
+/* tool_text - a file's VERSION text: probes, every task the filter held; NULL printed */
+static char *tool_text(struct pipeline *p)
 {
 	struct ft_tool_probes tp = { 0 };
 	char *tool;
-	int ret;
 
 	if (p->probes)
 		tp = (struct ft_tool_probes){ p->probes->funcs, p->probes->ev, p->probes->nev };
 	tool = ft_tool_text(&p->traced, p->follow, p->o->cpu_on, p->o->ncpus,
 			    p->probes ? &tp : NULL);
+	if (!tool)
+		ft_err("out of memory");
+	return tool;
+}
+
+/*
+ * flight_round - --flight: a window whose end is merged (@to) written, the last SECS
+ * on a SIGUSR2 without --trigger; at the @end, what is left. 0, or -1 printed.
+ */
+static int flight_round(struct pipeline *p, struct live *l, uint64_t to, bool end)
+{
+	bool dump = ft_dump_signal && !p->o->flight.trigger_ms;
+	char *tool;
+	int ret;
+
+	ft_dump_signal = 0;
+	if (!p->flight || (!end && !dump && !l->fl.nev && !l->fl.err))
+		return 0;
+	tool = tool_text(p);
+	if (!tool)
+		return -1;
+	if (end)
+		ret = ft_flight_end(&l->fl, p->last_ts, tool);
+	else
+		ret = dump ? ft_flight_dump(&l->fl, to, tool) : ft_flight_round(&l->fl, to, tool);
+	free(tool);
+	return ret;
+}
+
+/* capture_end - write the trace.dat with its VERSION text */
+static int capture_end(struct pipeline *p, struct ft_capture *cap)
+{
+	char *tool = tool_text(p);
+	int ret;
+
 	if (p->progress)
 		fputc('\n', stderr);
 	if (ft_samples_keep(&p->sm))
@@ -174,7 +211,12 @@ static int live_instance(struct pipeline *p, struct live *l)
 			    p->follow))
 		return FT_EXIT_ERR;
 	/* the output file first: an unwritable path fails before any report is begun */
-	if (o->output && ft_capture_open(&l->cap, o->output, s))
+	if (o->output && !o->flight.keep_s && ft_capture_open(&l->cap, o->output, s))
+		return FT_EXIT_ERR;
+	if (o->flight.keep_s &&
+	    ft_flight_init(&l->fl, &o->flight, o->output, p->run->name,
+			   p->run->stages.n ? p->run->stages.st[0].a->cli.latency : NULL, s,
+			   &p->tasks))
 		return FT_EXIT_ERR;
 	for (ev = p->run->extra; ev && *ev; ev++)	/* ENOENT: the kernel lacks it */
 		if (ft_session_enable(s, *ev))
@@ -279,6 +321,8 @@ static int live_loop(struct pipeline *p, struct live *l)
 		   merge has no time: every sample goes then */
 		ft_samples_round(&p->sm, p->run->record || !h ? UINT64_MAX : to);
 		ft_merge_run(&l->m, to);
+		if (flight_round(p, l, to, false))
+			return -1;
 		fflush(stdout);		/* rows printed as they came: a pipe's reader sees
 					   them each round */
 		if (next_report && (due ? h >= due : now >= next_report)) {
@@ -318,6 +362,8 @@ static int live_finish(struct pipeline *p, struct live *l)
 	ft_merge_run(&l->m, UINT64_MAX);
 	ft_merge_flush_losses(&l->m);
 	if (p->cap && capture_end(p, &l->cap))
+		return -1;
+	if (flight_round(p, l, UINT64_MAX, true))
 		return -1;
 	if (p->o->verbose)
 		ft_reader_counts(&l->s);
@@ -379,6 +425,7 @@ int ft_run_live(struct pipeline *p)
 		ret = e;
 		goto out_session;
 	}
+	p->flight = o->flight.keep_s ? &l.fl : NULL;	/* the analyzer's measures */
 	if (ft_merge_init(&l.m, &l.s.pf, l.s.ncpus, ft_pipe_raws, p)) {
 		ft_err("out of memory");
 		goto out_session;
@@ -387,7 +434,10 @@ int ft_run_live(struct pipeline *p)
 		goto out_an;	/* the analyzers that began end there */
 	if (ft_samples_open(&p->sm, &p->td, o->output != NULL, l.pids, l.npids))
 		goto out_an;
-	if (o->output) {
+	if (p->flight) {		/* the pages go to its rings */
+		l.m.tap = ft_flight_tap;
+		l.m.tap_ctx = &l.fl;
+	} else if (o->output) {
 		p->cap = &l.cap;
 		p->sm.cap = &l.cap;
 		if (!p->run->record) {
@@ -404,6 +454,7 @@ out_an:
 	ft_pipe_fini(p);
 	ft_merge_fini(&l.m);
 out_session:
+	ft_flight_fini(&l.fl);
 	ft_samples_fini(&p->sm);
 	ft_capture_close(&l.cap);	/* again after out_an: it is idempotent */
 	if (l.tep)

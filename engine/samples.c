@@ -196,9 +196,14 @@ static int file_names(struct ft_samples *sm)
 	return 0;
 }
 
-/* same_event - does a file sampled as @f hold what @r asks: its event, each one of it? */
+/*
+ * same_event - does a file sampled as @f hold what @r asks: its event, each one of it,
+ * or, for time samples at a rate, time samples at any?
+ */
 static bool same_event(const struct ft_sample_req *f, const struct ft_sample_req *r)
 {
+	if (r->freq && ft_sample_is_cpu_clock(r->event))
+		return ft_sample_is_cpu_clock(f->event);
 	return f->event && r->event && !strcmp(f->event, r->event) && f->period == r->period &&
 	       !f->freq;
 }
@@ -224,8 +229,9 @@ int ft_samples_of_file(struct ft_samples *sm, struct ft_source *src, const char 
 		has = false;	/* the default goes without them */
 	}
 	if (sm->req->optional && (!has || !same_event(&sm->file.req, sm->req))) {
-		snprintf(why, sizeof(why), "%s holds no samples of every %s", input,
-			 sm->req->event);
+		snprintf(why, sizeof(why), "%s holds no samples of %s%s", input,
+			 sm->req->freq ? "" : "every ",
+			 sm->req->event ? sm->req->event : "cpu-clock");
 		ft_stages_decline(sm->askers, why);
 		sm->req = NULL;
 		return 0;

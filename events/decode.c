@@ -256,6 +256,7 @@ static void common_of(struct ft_decoder *d, struct tep_event *ev)
 		return;
 	d->common_type = field_of(ev, "common_type");
 	d->common_pid = field_of(ev, "common_pid");
+	d->common_flags = field_of(ev, "common_flags");
 }
 
 /* common_fmt - the record header every event shares; -1 (EINVAL) when no event has one */
@@ -571,6 +572,8 @@ static inline bool decode_body(const struct ft_decoder *d, unsigned int id, cons
 	case FT_EV_WAKING:
 	case FT_EV_WAKEUP:
 	case FT_EV_WAKEUP_NEW:
+		ev->wk.ctx = d->common_flags.off >= 0 && d->common_flags.size == 1 ?
+			     ((const unsigned char *)data)[d->common_flags.off] & FT_CTX_IRQ : 0;
 		return decode_wake(&d->wk[ev->type - FT_EV_WAKING], data, size, ev);
 	case FT_EV_FORK:
 		if (size < d->fork.min_size)

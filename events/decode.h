@@ -87,7 +87,15 @@ struct ft_switch {
 struct ft_wake {
 	int		pid, prio, target_cpu;	/* target_cpu -1 when the format lacks it */
 	const char	*comm;
+	unsigned char	ctx;	/* the waker's context, the record's common_flags:
+				   FT_CTX_HARDIRQ, FT_CTX_SOFTIRQ, FT_CTX_NMI; 0 a task's */
 };
+
+/* The kernel's TRACE_FLAG_ bits of common_flags naming a record's context (5.10 .. 6.18). */
+#define FT_CTX_HARDIRQ	0x08
+#define FT_CTX_SOFTIRQ	0x10
+#define FT_CTX_NMI	0x40
+#define FT_CTX_IRQ	(FT_CTX_HARDIRQ | FT_CTX_SOFTIRQ | FT_CTX_NMI)
 
 struct ft_fork {
 	int		parent_pid, child_pid;
@@ -231,7 +239,7 @@ struct ft_func_fmt {
 
 struct ft_decoder {
 	struct tep_handle	*tep;
-	struct ft_field		common_type, common_pid;
+	struct ft_field		common_type, common_pid, common_flags;
 	int			common_end;	/* record bytes the common fields need */
 	bool			common_std;	/* a 2-byte type and a 4-byte pid */
 	int			nids;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "events/unwind.h"
 
@@ -107,6 +108,12 @@ struct ft_sample_file {
 	const unsigned char	*rec, *end;	/* the records */
 	bool			maps_recs;	/* FTSAMP3: mappings records among them */
 };
+
+/* ft_sample_is_cpu_clock - is @event (a request's or a file's) the time samples' cpu-clock? */
+static inline bool ft_sample_is_cpu_clock(const char *event)
+{
+	return !event || !strcmp(event, "cpu-clock");
+}
 
 int ft_sample_callgraph_opt(struct ft_sample_req *r, const char *arg);
 void ft_sample_unwind_note(FILE *f, const char *who, const struct ft_sample_req *r,

@@ -263,25 +263,31 @@ int ft_source_filter(const struct ft_source *src, bool *filtered, bool *follow,
  */
 int ft_source_cpus(const struct ft_source *src, bool **on)
 {
+	char *line = ft_source_tool(src, "cpus");
+	int ret = line ? (ft_parse_cpus(line, FT_FILE_MAX_CPUS, on) ? -1 : 0) : 0;
+
+	free(line);
+	return ret;
+}
+
+/**
+ * ft_source_tool - the rest of the "KEY ..." line of a trace.dat's VERSION text, when
+ * ftscope wrote it (a copy, to free), or NULL
+ */
+char *ft_source_tool(const struct ft_source *src, const char *key)
+{
 	const struct ft_blob *b = &src->tdat.tool;
-	const char *line;
-	char *text, *nl;
-	int ret = 0;
+	char *text, *line = NULL;
+	const char *at;
 
 	if (!src->is_tdat || !ft_tool_ours(b->data, b->len))
-		return 0;
+		return NULL;
 	text = strndup(b->data, b->len);
-	if (!text)
-		return -1;
-	line = ft_tool_line(text, "cpus");
-	if (line) {
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl = 0;
-		ret = ft_parse_cpus(line, FT_FILE_MAX_CPUS, on) ? -1 : 0;
-	}
+	at = text ? ft_tool_line(text, key) : NULL;
+	if (at)
+		line = strndup(at, strcspn(at, "\n"));
 	free(text);
-	return ret;
+	return line;
 }
 
 /*

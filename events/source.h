@@ -30,6 +30,7 @@ void ft_source_close(struct ft_source *src);
 char *ft_source_format_read(void *ctx, const char *system, const char *event, size_t *len);
 int ft_source_stream(struct ft_source *src, struct ft_merge *m);
 int ft_source_cpus(const struct ft_source *src, bool **on);
+char *ft_source_tool(const struct ft_source *src, const char *key);
 int ft_source_filter(const struct ft_source *src, bool *filtered, bool *follow,
 		     struct ft_imap *traced);
 int ft_source_kallsyms(const struct ft_source *src, char *path, size_t len);

@@ -15,6 +15,7 @@
 #include "lib/util.h"
 
 volatile sig_atomic_t ft_stop_signal;
+volatile sig_atomic_t ft_dump_signal;
 static char prog[64] = "ftscope";
 
 /* ft_set_prog - the prefix of error lines, e.g. "ftscope runqlat" */
@@ -51,6 +52,12 @@ static void on_stop(int sig)
 	ft_stop_signal = sig;
 }
 
+/* on_dump - SIGUSR2: the flight recorder writes what it keeps (perf's --switch-output=signal) */
+static void on_dump(int sig)
+{
+	ft_dump_signal = sig;
+}
+
 /* on_child - the traced command ended: the handler's only job is to end a blocked poll */
 static void on_child(int sig)
 {
@@ -76,6 +83,8 @@ void ft_install_signals(void)
 	sa.sa_handler = on_child;
 	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = on_dump;
+	sigaction(SIGUSR2, &sa, NULL);
 }
 
 /**

@@ -77,6 +77,9 @@ offcpu --state D -f
 offcpu --wakers -f
 offcpu --json
 offcpu --svg @svg --pprof @pprof
+offcpu --chain -f
+offcpu --chain --json
+offcpu --chain-depth 1 --svg @svg --pprof @pprof
 profile
 profile -f
 profile --top 0

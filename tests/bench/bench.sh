@@ -24,6 +24,9 @@
 #     against perf record --call-graph dwarf + perf report, offcpu's cost to a traced
 #     command against perf's, the unwinder per frame beside libdw's
 #     (tests/bench/unwind_bench.sh, which runs alone too).
+#  9. the flight recorder: live CPU with --flight and a trigger that never fires against
+#     the same analyzer without it, one window's writing, its memory against its bound
+#     (tests/bench/flight_bench.sh, which runs alone too).
 
 cd "$(dirname "$0")/../.." || exit 1
 [ "$(id -u)" -eq 0 ] || { echo "bench.sh: needs root" >&2; exit 1; }
@@ -108,3 +111,7 @@ tests/bench/profile_bench.sh
 
 echo
 tests/bench/unwind_bench.sh
+
+echo
+echo "== 9. the flight recorder (tests/bench/flight_bench.sh)"
+tests/bench/flight_bench.sh

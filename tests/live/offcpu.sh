@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: offcpu on a workload with known blocked time in named functions,
 #              against a bpftrace off-CPU map of the same run; SVG, wakers, JIT
-#              perf maps, stripped binaries, a process that exits mid-run.
+#              perf maps, stripped binaries, a process that exits mid-run; --chain
+#              against the threads' own clocks.
 # requires: root; bpftrace for the comparison (a FAIL without it: install-deps.sh installs it)
 . tests/live/lib.sh
-plan 12
+plan 16
 need_root offcpu_known_blocks || exit 0
 PY=tests/live/offcpu_check.py
 
@@ -143,3 +144,21 @@ else
 	ft_wait offcpu_exited_process_symbols 0 $ft
 	fail offcpu_exited_process_symbols "ftscope did not start tracing"
 fi
+
+# --chain: the critical path of a known design (tests/workloads/critpath, -O2 without
+# frame pointers): the victim's waits against the threads' own clocks (offcpu_check.py
+# critpath); the 3-link run recorded, then read back as JSON and with --chain-depth 1
+ft offcpu_chain_two_links 0 offcpu --chain -f -- sh -c "$WL/critpath 2 20 > $OUT/chain2.out" \
+	> $OUT/chain2.folded 2>$OUT/chain2.err
+check offcpu_chain_two_links critpath $OUT/chain2.folded $OUT/chain2.out 2 3
+rm -f $OUT/chain3.dat
+ft offcpu_chain_three_links 0 offcpu --chain -f -o $OUT/chain3.dat -- \
+	sh -c "$WL/critpath 3 20 > $OUT/chain3.out" > $OUT/chain3.folded 2>$OUT/chain3.err
+check offcpu_chain_three_links critpath $OUT/chain3.folded $OUT/chain3.out 3 3
+ft offcpu_chain_file_json 0 offcpu --chain --json -i $OUT/chain3.dat \
+	> $OUT/chain3.json 2>$OUT/chain3-json.err
+check offcpu_chain_file_json critpath $OUT/chain3.json $OUT/chain3.out 3 3
+ft offcpu_chain_depth_one 0 offcpu --chain-depth 1 -f -i $OUT/chain3.dat \
+	> $OUT/chain3-d1.folded 2>$OUT/chain3-d1.err
+check offcpu_chain_depth_one critpath $OUT/chain3-d1.folded $OUT/chain3.out 3 1
+rm -f $OUT/chain3.dat

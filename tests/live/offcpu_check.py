@@ -33,6 +33,11 @@ it holds, 1 with the reason otherwise.
                                            PERIODS a number, no other stack, and the
                                            JSON's and TEXT's "N blocked periods" are
                                            PERIODS; with -, both are the stacks' sum
+  critpath FOLDED OUT LINKS DEPTH         offcpu --chain on tests/workloads/critpath
+                                           LINKS (its totals in OUT; FOLDED may be
+                                           --json's report): the victim's
+                                           pieces against the threads' own clocks
+                                           (below), adding up to the victim's waits
   perfpeer FOLDED SCRIPT COMM STATE N      perf script of perf record -e
                                            sched:sched_switch -g on the same run: N
                                            switch-outs of COMM in STATE, whose commonest
@@ -402,10 +407,109 @@ def perfpeer(path, script, comm, state, n):
     return None
 
 
+# critpath's tolerances, of the workload's own clocks, from the spread measured in
+# 6 runs (2 and 3 links, 20 rounds) on this VM: the total -0.03..-0.07% (a read's
+# call holds more than the thread's time off the CPU); the crunches -0.53..+0.39% (the
+# samples' split: a 1 ms sample in 10 and 20 ms turns); the sleeps -0.01..-0.18% (the
+# nap and its sleeper's wait for a CPU after it, inside the reads up to their waking
+# writes)
+CRIT_TOL = {'total': 0.005, 'worker crunch': 0.015, 'source crunch': 0.015,
+            'worker sleep': 0.01, 'source sleep': 0.01, 'worker blocked, chain ended': 0.01}
+
+
+def crit_totals(path):
+    """critpath's own lines: {thread: {field: int}}"""
+    tot = {}
+    for line in open(path):
+        if line.startswith('critpath '):
+            f = line.split()
+            tot.setdefault(f[1], {}).update(
+                {k: int(v) for k, v in (x.split('=') for x in f[2:])})
+    return tot
+
+
+def crit_pieces(path):
+    """the victim's pieces: [(links, us)], links a list of frame lists after the victim's
+    (each its comm or mark, then its frames), from folded lines or --json's rows"""
+    out = []
+    if open(path).read(1) == '{':
+        for row in last_json(path)['stacks']:
+            if row['comm'] == 'cp-victim':
+                out.append(([[lk.get('comm', lk.get('mark'))] + lk.get('user', []) +
+                             lk.get('kernel', []) + [lk.get('mark')]
+                             for lk in row['chain']], row['us']))
+        return out
+    for frames, us in folded(path):
+        if frames and frames[0] == 'cp-victim':
+            parts, cur = [], []
+            for f in frames[1:]:
+                if f == '--':
+                    parts.append(cur)
+                    cur = []
+                else:
+                    cur.append(f)
+            parts.append(cur)
+            out.append((parts[1:], us))
+    return out
+
+
+def crit_sum(pieces, *want):
+    """us of pieces whose links start with want's (comm, frame) pairs in order"""
+    def fits(links):
+        if len(links) < len(want):
+            return False
+        return all(lk and lk[0] == c and (f is None or f in lk) for lk, (c, f)
+                   in zip(links, want))
+    return sum(us for links, us in pieces if fits(links))
+
+
+def critpath(path, out, links, depth):
+    """the victim's waits split as the workload is built (tests/workloads/critpath.c):
+    2 links: the worker's sleep (and its wait for a CPU after it) inside the victim's
+    waits and its crunch_worker, as the threads' own clocks say; 3 links: the worker's
+    crunch_worker, the source's crunch_source under the worker's block, and the
+    source's sleep under it; --chain-depth 1 (DEPTH): the worker's block inside the
+    victim's waits is its own stack's, nothing after it. Every piece adds to the
+    victim's wait."""
+    tot, pieces = crit_totals(out), crit_pieces(path)
+    wait = tot['cp-victim']['wait_ns'] / 1000
+    wk, src = tot['cp-worker'], tot.get('cp-source')
+    got = {'total': (sum(us for _, us in pieces), wait),
+           'worker crunch': (crit_sum(pieces, ('cp-worker', 'crunch_worker')),
+                             wk['crunch_ns'] / 1000)}
+    if links == 2:
+        got['worker sleep'] = (crit_sum(pieces, ('cp-worker', 'do_nanosleep'),
+                                        ('[hardirq]', None)) +
+                               crit_sum(pieces, ('cp-worker', '[runnable]')),
+                               tot['cp-victim']['nap_in_wait_ns'] / 1000)
+    elif depth == 1:
+        got['worker blocked, chain ended'] = (
+            crit_sum(pieces, ('cp-worker', 'anon_pipe_read')),
+            tot['cp-victim']['worker_blocked_in_wait_ns'] / 1000)
+        if any(len(lk) > 1 for lk, _ in pieces):
+            return 'a link past --chain-depth 1'
+    else:
+        blk = ('cp-worker', 'anon_pipe_read')
+        got['source crunch'] = (crit_sum(pieces, blk, ('cp-source', 'crunch_source')),
+                                src['crunch_ns'] / 1000)
+        got['source sleep'] = (crit_sum(pieces, blk, ('cp-source', 'do_nanosleep'),
+                                        ('[hardirq]', None)) +
+                               crit_sum(pieces, blk, ('cp-source', '[runnable]')),
+                               tot['cp-victim']['nap_in_wait_ns'] / 1000)
+    bad, said = None, []
+    for what, (ours, theirs) in got.items():
+        rel = ours / theirs - 1 if theirs else 1
+        said.append(f'{what} {ours / 1000:.2f} ms of {theirs / 1000:.2f} ({rel * 100:+.2f}%)')
+        if abs(rel) > CRIT_TOL[what]:
+            bad = bad or f'{what}: {ours / 1000:.2f} ms, own clock {theirs / 1000:.2f} ms'
+    print('; '.join(said))
+    return bad
+
+
 CHECKS = {'known': (known, 6), 'peer': (peer, 4), 'svg': (svg, None),
           'waker': (waker, 6), 'stripped': (stripped, 3), 'diff': (diff, 3),
           'chain': (chain, 6), 'wchain': (wchain, 7), 'cut': (cut, 5), 'perfpeer': (perfpeer, 5),
-          'counts': (counts, None)}
+          'counts': (counts, None), 'critpath': (critpath, 4)}
 
 if __name__ == '__main__':
     fn, nargs = CHECKS[sys.argv[1]]

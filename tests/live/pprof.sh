@@ -9,7 +9,7 @@
 #              recording read back (-i); bad input.
 # requires: root; go (golang-go: `go tool pprof`) and readelf
 . tests/live/lib.sh
-plan 21
+plan 22
 need_root pprof || exit 0
 PY=tests/live/pprof_check.py
 
@@ -77,6 +77,13 @@ if run pprof_offcpu_wakers $OUT/pp-wake.folded offcpu --wakers -f --pprof $OUT/p
 	-- $WL/sleeper 0 10 20; then
 	pp $OUT/pp-wake.pb.gz $OUT/pp-wake.raw -raw
 	check pprof_offcpu_wakers raw $OUT/pp-wake.raw $OUT/pp-wake.folded 0 1000
+fi
+
+# --chain: each link's frames over its "--" frame, the last link's mark the leaf
+if run pprof_offcpu_chain $OUT/pp-chain.folded offcpu --chain -f --pprof $OUT/pp-chain.pb.gz \
+	-- $WL/critpath 3 5; then
+	pp $OUT/pp-chain.pb.gz $OUT/pp-chain.raw -raw
+	check pprof_offcpu_chain raw $OUT/pp-chain.raw $OUT/pp-chain.folded 0 1000
 fi
 
 # 2. A recording read back: -o keeps the run, -i writes the folded stacks and the

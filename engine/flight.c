@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The flight recorder: `ANALYZER --flight SECS [--trigger MS] -o FILE`. The live
+ * reader's pages (the page tap, as `-o` saves them) go into a ring per CPU instead of
+ * a file, kept while they may belong to the last SECS (a page's time: from its first
+ * record to the next page's) and within --flight-size. When the analyzer measures a
+ * latency over MS (ft_env_latency), the window [its end - SECS, its end + --after]
+ * is written, once the merge has passed its end, as a trace.dat through the capture
+ * code: FILE, then FILE.1, FILE.2, ... Without --trigger the last SECS are written
+ * when the run ends. The analysis itself goes on as usual.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/flight.h"
+#include "events/tasks.h"
+#include "lib/util.h"
+#include "tracer/capture.h"
+#include "tracer/session.h"
+
+/* How long after a page a trigger may still need it: the merge's lag behind the reads. */
+#define FLIGHT_LAG_NS	(2ULL * 1000000000ULL)
+
+/*
+ * One CPU's kept pages, a ring: oldest at (head - n). Each slot keeps its buffer when
+ * its page goes, for the page that takes the slot next: a steady run allocates and
+ * touches no new memory, and growing the ring moves pointers, not pages.
+ */
+struct ft_flight_cpu {
+	unsigned char	**pg;		/* cap buffers of a sub-buffer each, NULL not yet made */
+	uint64_t	*ts;		/* each page's first record */
+	uint32_t	*len;
+	bool		*missed;	/* the kernel dropped events before it */
+	uint32_t	cap, max, n, head;
+	uint64_t	cut;		/* the latest page dropped for the size, still wanted */
+};
+
+/* slot - the ring index of page @i of @c, oldest first */
+static uint32_t slot(const struct ft_flight_cpu *c, uint32_t i)
+{
+	return (c->head + c->cap - c->n + i) % c->cap;
+}
+
+/* grow - double @c's ring (it is full) up to its max, the oldest page first; 0, or -1 */
+static int grow(struct ft_flight_cpu *c)
+{
+	uint32_t cap = c->cap ? c->cap * 2 : 64, i;
+	unsigned char **pg;
+	uint64_t *ts;
+	uint32_t *len;
+	bool *missed;
+
+	if (cap > c->max)
+		cap = c->max;
+	pg = calloc(cap, sizeof(*pg));
+	ts = malloc(cap * sizeof(*ts));
+	len = malloc(cap * sizeof(*len));
+	missed = malloc(cap * sizeof(*missed));
+	if (!pg || !ts || !len || !missed) {
+		free(pg), free(ts), free(len), free(missed);
+		return -1;
+	}
+	for (i = 0; i < c->n; i++) {
+		uint32_t s = slot(c, i);
+
+		pg[i] = c->pg[s];
+		ts[i] = c->ts[s];
+		len[i] = c->len[s];
+		missed[i] = c->missed[s];
+	}
+	free(c->pg), free(c->ts), free(c->len), free(c->missed);
+	c->pg = pg, c->ts = ts, c->len = len, c->missed = missed;
+	c->head = c->n;
+	c->cap = cap;
+	return 0;
+}
+
+/* keep_from - the earliest time a window may still need */
+static uint64_t keep_from(const struct ft_flight *f)
+{
+	uint64_t keep = (uint64_t)(f->o.keep_s * 1e9) + FLIGHT_LAG_NS;
+	uint64_t from = f->newest > keep ? f->newest - keep : 0;
+
+	if (f->nev && f->ev[0].ts - (uint64_t)(f->o.keep_s * 1e9) < from)
+		from = f->ev[0].ts - (uint64_t)(f->o.keep_s * 1e9);
+	return from;
+}
+
+/* ft_flight_tap - ft_page_tap_fn: a page read from @cpu kept; the pages no window needs dropped */
+void ft_flight_tap(void *ctx, int cpu, const void *page, unsigned int len)
+{
+	struct ft_flight *f = ctx;
+	struct ft_flight_cpu *c;
+	struct ft_page_info info;
+	uint64_t from;
+	uint32_t s;
+
+	if (cpu < 0 || cpu >= f->ncpus || len > (unsigned int)f->pf.subbuf_size ||
+	    ft_page_info(&f->pf, page, len, &info))
+		return;		/* the merge counts the damage */
+	c = &f->cpu[cpu];
+	if (info.timestamp > f->newest)
+		f->newest = info.timestamp;
+	from = keep_from(f);
+	while (c->n > 1 && c->ts[slot(c, 1)] <= from)	/* the oldest ends before */
+		c->n--;
+	if (c->n == c->cap && c->cap < c->max && grow(c))
+		f->err = ENOMEM;
+	if (c->n == c->cap) {		/* full: the oldest goes, still wanted */
+		c->cut = c->ts[slot(c, 1 % c->n)];
+		c->n--;
+	}
+	s = c->head;
+	if (!c->pg[s] && !(c->pg[s] = malloc(f->pf.subbuf_size))) {
+		f->err = ENOMEM;
+		return;
+	}
+	memcpy(c->pg[s], page, len);
+	c->ts[s] = info.timestamp;
+	c->len[s] = len;
+	c->missed[s] = info.missed;
+	c->head = (c->head + 1) % c->cap;
+	c->n++;
+}
+
+/*
+ * ft_flight_latency - the analyzer's measure: over the trigger, a window is taken,
+ * unless the latency lies inside one taken already (that file holds it), or the
+ * files --trigger-max allows are all taken
+ */
+void ft_flight_latency(void *ctx, const struct ft_latency *l)
+{
+	struct ft_flight *f = ctx;
+	struct ft_flight_event *e;
+
+	if (!f->o.trigger_ms || l->ns <= (uint64_t)(f->o.trigger_ms * 1e6) ||
+	    l->ts <= f->last_to || f->nev == FT_FLIGHT_QUEUE ||
+	    (f->o.max_files && f->files + f->nev >= f->o.max_files))
+		return;
+	e = &f->ev[f->nev++];
+	e->ts = l->ts;
+	e->ns = l->ns;
+	e->tid = l->tid;
+	e->cpu = l->cpu;
+	snprintf(e->comm, sizeof(e->comm), "%s",
+		 l->tid > 0 ? ft_tasks_comm(f->tasks, l->tid) : "-");
+	f->last_to = l->ts + (uint64_t)(f->o.after_s * 1e9);
+}
+
+/* file_name - the n-th file: FILE, FILE.1, ... */
+static void file_name(const struct ft_flight *f, char *buf, size_t len)
+{
+	if (f->files)
+		snprintf(buf, len, "%s.%d", f->path, f->files);
+	else
+		snprintf(buf, len, "%s", f->path);
+}
+
+/*
+ * from_part - @page's records from the first at or after @from into @out, a page of
+ * *@len bytes (*@len 0 when every record is before; *@ts: the first one's time); false
+ * when the page is kept whole (unreadable, or nothing before @from)
+ */
+static bool from_part(const struct ft_page_fmt *pf, const unsigned char *page, uint64_t from,
+		      unsigned char *out, uint32_t *len, uint64_t *ts)
+{
+	struct ft_page_info info;
+	struct ft_page_cursor c;
+	unsigned int off = 0;
+
+	if (ft_page_info(pf, page, *len, &info))
+		return false;
+	ft_page_cursor_init(&c, pf, page, info.size, info.timestamp);
+	while (ft_page_next(&c)) {
+		if (c.ts >= from) {
+			if (off) {	/* the part, its page's size as the file's pages have */
+				memset(out, 0, pf->subbuf_size);
+				ft_page_part(pf, page, off, info.size, out);
+			}
+			*ts = c.ts;
+			return off != 0;
+		}
+		off = c.off;
+	}
+	if (c.damaged)
+		return false;
+	*len = 0;
+	return true;
+}
+
+/**
+ * ft_flight_window - the kept pages of [w->from, w->to] (each that overlaps it: from its
+ * first record to the next page's) of every CPU, oldest first, to @fn, a page that
+ * begins before w->from cut to its records from there (left out when all are before;
+ * kept whole after a loss); in @w the earliest record's time, the pages after lost
+ * events, whether the size cut it
+ */
+void ft_flight_window(struct ft_flight *f, struct ft_flight_window *w, ft_page_tap_fn fn,
+		      void *ctx)
+{
+	unsigned char *part = malloc((size_t)f->pf.subbuf_size);
+	int cpu;
+	uint32_t i;
+
+	w->first = UINT64_MAX;
+	for (cpu = 0; cpu < f->ncpus; cpu++) {
+		struct ft_flight_cpu *c = &f->cpu[cpu];
+
+		w->cut |= c->cut >= w->from;
+		for (i = 0; i < c->n; i++) {
+			uint32_t s = slot(c, i), len = c->len[s];
+			bool last = i + 1 == c->n;
+			const unsigned char *pg = c->pg[s];
+			uint64_t ts = c->ts[s];
+
+			if (ts > w->to || (!last && c->ts[slot(c, i + 1)] <= w->from))
+				continue;
+			if (ts < w->from && !c->missed[s] && part &&
+			    from_part(&f->pf, pg, w->from, part, &len, &ts)) {
+				if (!len)
+					continue;
+				pg = part;
+			}
+			if (ts < w->first)
+				w->first = ts;
+			w->lost_pages += c->missed[s];
+			fn(ctx, cpu, pg, len);
+		}
+	}
+	free(part);
+}
+
+/*
+ * describe - the window's line: the event (or none), the times, the pages after lost
+ * events, and (@events: once the file is written) the events in it
+ */
+static void describe(const struct ft_flight *f, const struct ft_flight_window *w, bool events, char *buf,
+		     size_t len)
+{
+	int n = 0;
+
+	if (f->o.trigger_ms) {
+		n = snprintf(buf, len, "%.3f ms %s", f->ev[0].ns / 1e6, f->what);
+		if (f->ev[0].tid > 0)
+			n += snprintf(buf + n, len - n, " of %s[%d]", f->ev[0].comm, f->ev[0].tid);
+		if (f->ev[0].cpu >= 0)
+			n += snprintf(buf + n, len - n, " on CPU %d", f->ev[0].cpu);
+		n += snprintf(buf + n, len - n, " at %.6f, ", f->ev[0].ts / 1e9);
+	} else
+		n = snprintf(buf, len, "the last %g s, ", f->o.keep_s);
+	n += snprintf(buf + n, len - n, "window %.6f .. ",
+		      (w->first > w->from && w->first != UINT64_MAX ? w->first : w->from) / 1e9);
+	if (w->to == UINT64_MAX)
+		n += snprintf(buf + n, len - n, "the last event");
+	else
+		n += snprintf(buf + n, len - n, "%.6f", w->to / 1e9);
+	n += snprintf(buf + n, len - n, "%s, ", w->cut ? " (shortened: --flight-size was full)" : "");
+	if (events)
+		n += snprintf(buf + n, len - n, "%llu events, ", w->events);
+	snprintf(buf + n, len - n, "%llu pages after lost events", w->lost_pages);
+}
+
+/* write_window - [from, to] as the next file, and its line on stderr; 0, or -1 printed */
+static int write_window(struct ft_flight *f, uint64_t from, uint64_t to, const char *tool)
+{
+	struct ft_flight_window w = { .from = from, .to = to };
+	struct ft_capture cap;
+	char path[4096], line[512], *text;
+	int cpu, ret;
+
+	file_name(f, path, sizeof(path));
+	if (ft_capture_open(&cap, path, f->s))
+		return -1;
+	ft_flight_window(f, &w, ft_capture_tap, &cap);
+	describe(f, &w, false, line, sizeof(line));	/* its events are counted as written */
+	ret = ft_capture_check(&cap);
+	text = ret ? NULL : malloc(strlen(tool) + sizeof(line) + 16);
+	if (text) {
+		sprintf(text, "%s\nflight %s", tool, line);
+		ret = ft_capture_finish(&cap, text);
+	} else if (!ret) {
+		ft_err("out of memory");
+		ret = -1;
+	}
+	for (cpu = 0; !ret && cpu < f->ncpus; cpu++)
+		w.events += cap.events[cpu];
+	ft_capture_close(&cap);
+	free(text);
+	if (ret)
+		return -1;
+	describe(f, &w, true, line, sizeof(line));
+	fprintf(stderr, "ftscope %s: flight: %s: %s\n", f->name, path, line);
+	f->files++;
+	if (f->nev)
+		memmove(f->ev, f->ev + 1, --f->nev * sizeof(*f->ev));
+	f->done = f->o.trigger_ms && f->o.max_files && f->files >= f->o.max_files;
+	return 0;
+}
+
+/* window_of - the first waiting event's window */
+static void window_of(const struct ft_flight *f, uint64_t *from, uint64_t *to)
+{
+	uint64_t keep = (uint64_t)(f->o.keep_s * 1e9);
+
+	*from = f->ev[0].ts > keep ? f->ev[0].ts - keep : 0;
+	*to = f->ev[0].ts + (uint64_t)(f->o.after_s * 1e9);
+}
+
+/**
+ * ft_flight_round - after a merge to @merged: an armed window whose end is merged is
+ * written (@tool: the run's VERSION text). Returns 0, or -1 after one line.
+ */
+int ft_flight_round(struct ft_flight *f, uint64_t merged, const char *tool)
+{
+	uint64_t from, to;
+
+	if (f->err) {
+		ft_err("flight recorder: %s", strerror(f->err));
+		return -1;
+	}
+	while (f->nev) {
+		window_of(f, &from, &to);
+		if (merged < to)
+			return 0;
+		if (write_window(f, from, to, tool))
+			return -1;
+	}
+	return 0;
+}
+
+/**
+ * ft_flight_dump - without --trigger: the SECS up to @now (the trace's time: the
+ * run's last event, or the merge's at a SIGUSR2) as the next file, with every page
+ * kept after. Returns 0, or -1 after one line.
+ */
+int ft_flight_dump(struct ft_flight *f, uint64_t now, const char *tool)
+{
+	uint64_t keep = (uint64_t)(f->o.keep_s * 1e9);
+
+	if (!f->newest)
+		return 0;
+	return write_window(f, now > keep ? now - keep : 0, UINT64_MAX, tool);
+}
+
+/**
+ * ft_flight_end - the run's end (its last event at @last): the waiting windows
+ * written as far as they got; without --trigger, the last SECS. 0, or -1 printed.
+ */
+int ft_flight_end(struct ft_flight *f, uint64_t last, const char *tool)
+{
+	return f->o.trigger_ms ? ft_flight_round(f, UINT64_MAX, tool) :
+				 ft_flight_dump(f, last, tool);
+}
+
+/* writable - can the first file be made where @path says? 0, or -1 after one line */
+static int writable(const char *path)
+{
+	char *dup = strdup(path);
+	int ret = dup && !access(dirname(dup), W_OK) ? 0 : -1;
+
+	if (ret)
+		ft_err("cannot write %s: %s", path, strerror(dup ? errno : ENOMEM));
+	free(dup);
+	return ret;
+}
+
+/**
+ * ft_flight_init - the rings of @s's CPUs, --flight-size shared among them; @path the
+ * first file's name (its directory must be writable now: an error comes before the
+ * run); @name and @what, the analyzer's and its measure's, for the lines. Returns 0,
+ * or -1 printed.
+ */
+int ft_flight_init(struct ft_flight *f, const struct ft_flight_opts *o, const char *path,
+		   const char *name, const char *what, struct ft_session *s,
+		   struct ft_tasks *tasks)
+{
+	uint64_t per_cpu;
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	if (writable(path))
+		return -1;
+	f->o = *o;
+	f->path = path;
+	f->name = name;
+	f->s = s;
+	f->tasks = tasks;
+	f->pf = s->pf;
+	f->ncpus = s->ncpus;
+	snprintf(f->what, sizeof(f->what), "%s", what ? what : "latency");
+	per_cpu = ((uint64_t)o->size_mb << 20) / (uint64_t)s->ncpus;
+	f->cpu = calloc(s->ncpus, sizeof(*f->cpu));
+	if (!f->cpu) {
+		ft_err("out of memory");
+		return -1;
+	}
+	for (i = 0; i < s->ncpus; i++)
+		f->cpu[i].max = (uint32_t)(per_cpu / (uint64_t)f->pf.subbuf_size);
+	return 0;
+}
+
+/* ft_flight_fini - free the rings (again: nothing) */
+void ft_flight_fini(struct ft_flight *f)
+{
+	int i;
+
+	for (i = 0; f->cpu && i < f->ncpus; i++) {
+		struct ft_flight_cpu *c = &f->cpu[i];
+		uint32_t j;
+
+		for (j = 0; j < c->cap; j++)
+			free(c->pg[j]);
+		free(c->pg);
+		free(f->cpu[i].ts);
+		free(f->cpu[i].len);
+		free(f->cpu[i].missed);
+	}
+	FT_FREE(f->cpu);
+}

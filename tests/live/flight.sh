@@ -1,0 +1,213 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: the flight recorder (--flight SECS --trigger MS -o FILE) against spiker's
+#              own clock: sp-waiter is woken every ms on CPU 1 and, at known times, waits
+#              for a 25 ms spin of a SCHED_FIFO thread. A trigger between the normal
+#              waits and the spike writes exactly one file: its line names the spike's
+#              wait and window, its records cover the window around the spike, timehist
+#              and trace-cmd read it, -i prints its line, its size follows the window,
+#              not the run (against a plain -o of the same run); a trigger above every
+#              wait (the spike's too) writes nothing; --trigger-max 3 writes three files, each with its
+#              own spike; without --trigger, the last SECS at the end (-d, SIGINT); bad
+#              input; the tracefs state.
+# requires: root, sched tracepoints, 2 CPUs, trace-cmd
+. tests/live/lib.sh
+plan 17
+need_root flight_one_file || exit 0
+if [ "$(nproc)" -lt 2 ]; then
+	skip_rest "needs CPU 1"
+	exit 0
+fi
+state_before
+PY=tests/live/flight_check.py
+F=$OUT/flight.dat
+TRIG=10		# ms: spiker's normal waits here 0.08 .. 0.85 ms alone, its spikes 25
+rm -f $F $F.*
+# ftscope and so the command it starts (its child before exec, sh, spiker's main thread)
+# real-time: beside a loaded machine's builds (load 140) the child's gated start waited
+# 158 and 213 ms as SCHED_OTHER and fired the trigger; spiker's threads set their own
+FT_WITH="chrt -f 20"
+
+# events N ERR: the event count of line N (0: the first) of a flight run's stderr
+events() {
+	grep 'flight: ' "$2" | sed -n "$(($1 + 1))p" | sed -n 's/.*, \([0-9]*\) events, .*/\1/p'
+}
+
+# wait_out FILE: wait (15 s at most) for spiker's last line in FILE (--keep-command:
+# it runs on after ftscope)
+wait_out() {
+	local k
+	for ((k = 0; k < 150; k++)); do
+		grep -q '^spike_wait\|^normal_max_ns=' "$1" 2>/dev/null &&
+			[ "$(grep -c '^spike_wait' "$1")" -ge "$(grep -c '^spike ' "$1")" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# the one spike, 9 s into a 12 s run; a 2 s window before it and 1 s after; spiker runs
+# on to its end (--keep-command) so that its normal waits are counted
+WO=$OUT/flight-wl.txt
+ft flight_one_file 0 runqlat --flight 2 --trigger $TRIG -o $F --keep-command -- \
+	sh -c "exec $WL/spiker 1 12 1 25 9 > $WO" > $OUT/flight.out 2> $OUT/flight.err
+wait_out $WO || echo "# spiker did not end: $(tail -1 $WO)"
+echo "# spiker: $(grep -h 'normal_max\|spike_wait' $WO | tr '\n' ' ')"
+name=flight_one_file
+n=$(ls $F $F.* 2>/dev/null | wc -l)
+if [ "$n" != 1 ]; then
+	fail $name "$n files: $(ls $F* 2>/dev/null | tr '\n' ' ')"
+	echo "# $name: $(head -c 300 $OUT/flight.err)"
+else
+	check $name lines $OUT/flight.err $WO $F 1 2 1
+fi
+
+# flight_tracecmd_reads: trace-cmd report reads the file, with no complaint
+name=flight_tracecmd_reads
+trace-cmd report $F > $OUT/flight.report 2> $OUT/flight.report.err
+rc=$?
+if [ $rc = 0 ] && ! grep -qi 'error\|fail\|warn\|bad' $OUT/flight.report.err &&
+   grep -q 'sched_switch' $OUT/flight.report; then
+	pass $name
+else
+	fail $name "exit $rc: $(head -c 200 $OUT/flight.report.err)"
+fi
+
+# flight_window_span: its records, per CPU, in the window around the spike (the whole
+# pages that hold it) and CPU 1's covering it; as many as the line says
+check flight_window_span span $OUT/flight.report $WO 0 2 1 1 "$(events 0 $OUT/flight.err)"
+
+# flight_timehist_spike: timehist -i shows sp-waiter's spike wait, the only one over
+# the trigger
+ft flight_timehist_spike 0 timehist -i $F > $OUT/flight.th 2>&1
+check flight_timehist_spike timehist $OUT/flight.th $WO 0 $TRIG
+
+# flight_line_in_file: -i prints the line the run printed (without its event count,
+# which the file's writing gives)
+name=flight_line_in_file
+ft $name 0 runqlat -i $F > $OUT/flight-i.out 2> $OUT/flight-i.err
+want=$(grep -m1 'flight: ' $OUT/flight.err | sed 's/^ftscope runqlat: flight: [^ ]*: //; s/, [0-9]* events, /, /')
+got=$(grep -h 'flight recording: ' $OUT/flight-i.out $OUT/flight-i.err | head -1 |
+	sed 's/^.*flight recording: //')
+if [ -n "$want" ] && [ "$got" = "$want" ]; then
+	pass $name
+else
+	fail $name "-i says '$got', the run said '$want'"
+fi
+
+# flight_size_window: the same 12 s run with a plain -o: the flight file's pages (its
+# CPUs' data; the rest, formats and kallsyms, 5.5 MB in both, does not depend on the
+# run) are the 3 s of it: 0.7 .. 1.6 of the plain file's pages' 3 s share (whole pages at
+# the window's ends, the plain run's density: 3.7 .. 4.5 MB in 12 s; measured 0.95 .. 1.19;
+# 4 times that is the whole run's)
+name=flight_size_window
+ft $name 0 runqlat -o $OUT/flight-plain.dat -- \
+	sh -c "exec $WL/spiker 1 12 1 25 9 > $WO.plain" > /dev/null 2> $OUT/flight-plain.err
+r=$(python3 -c "import re, subprocess, sys
+def pages(f):
+	out = subprocess.run(['trace-cmd', 'dump', '--flyrecord', f], capture_output=True,
+			     text=True).stdout
+	return sum(int(m or 0) for m in
+		   re.findall(r'(?m)^\s*\d+\s+(\d*)\s+\[offset, size of cpu', out))
+f, p = pages(sys.argv[1]), pages(sys.argv[2])
+share = p * 3 / 12
+print('%s flight pages %d bytes, plain -o of the run %d, its 3 s share %d: %.2f of it' %
+      (p > 0 and 0.7 * share <= f <= 1.6 * share, f, p, share, f / max(share, 1)))" \
+	$F $OUT/flight-plain.dat 2>&1)
+if [ "${r%% *}" = True ]; then pass $name; else fail $name "$r"; fi
+echo "# $name: ${r#* }"
+
+# flight_trigger_above_waits: a trigger above every wait, the spike's included, never
+# fires: no file, no line, exit 0 (spiker's own largest waits below it; a trigger taken
+# ten times too low, 4 ms, fires on the spike: seen failing so)
+name=flight_trigger_above_waits
+HIGH=40
+rm -f $F $F.*
+ft $name 0 runqlat --flight 2 --trigger $HIGH -o $F -- \
+	sh -c "exec $WL/spiker 1 6 1 25 3 > $WO.none" > /dev/null 2> $OUT/flight-none.err
+max=$(sed -n 's/^normal_max_ns=\([0-9]*\).*/\1/p; s/^spike_wait 0 max_ns=\([0-9]*\)/\1/p' \
+	$WO.none | sort -n | tail -1)
+if [ -z "$max" ] || [ "$max" -ge $((HIGH * 1000000)) ]; then
+	fail $name "spiker's largest wait ${max:-?} ns is not below the trigger: no answer"
+elif ls $F $F.* > /dev/null 2>&1 || grep -q 'flight' $OUT/flight-none.err; then
+	fail $name "$(ls $F* 2>/dev/null | tr '\n' ' ') $(grep flight $OUT/flight-none.err | head -1)"
+else
+	pass $name
+fi
+echo "# $name: spiker's largest wait $max ns, $(grep -h normal_max $WO.none)"
+
+# flight_three_*: three spikes 3 s apart, --trigger-max 3: FILE, FILE.1, FILE.2, each
+# with its own spike, then the run ends (spiker's 14 s cut short)
+rm -f $F $F.*
+ft flight_three_lines 0 runqlat --flight 2 --trigger $TRIG --trigger-max 3 -o $F -- \
+	sh -c "exec $WL/spiker 1 14 3 25 3 > $WO.three" > /dev/null 2> $OUT/flight-three.err
+name=flight_three_lines
+if ls $F.3 > /dev/null 2>&1; then
+	fail $name "a fourth file $F.3"
+else
+	check $name lines $OUT/flight-three.err $WO.three $F 3 2 1
+fi
+name=flight_three_spikes
+bad=
+for k in 0 1 2; do
+	f=$F
+	[ $k = 0 ] || f=$F.$k
+	ft $name 0 timehist -i $f > $OUT/flight-three-$k.th 2>&1
+	r=$(python3 $PY timehist $OUT/flight-three-$k.th $WO.three $k $TRIG 2>&1) ||
+		bad+="[file $k: $(echo "$r" | tail -1)] "
+	echo "# $name $k: $(echo "$r" | head -1)"
+done
+if [ -z "$bad" ]; then pass $name; else fail $name "$bad"; fi
+
+# flight_at_end_*: no --trigger: the last 2 s of the run when it ends, -d 5 and SIGINT
+# after 5 s: spiker's second spike (4 s) is in them, its first (2 s) is not
+for how in d int; do
+	name=flight_at_end_$how
+	rm -f $F $F.*
+	if [ $how = d ]; then
+		ft $name 0 runqlat --flight 2 -o $F -d 5 -- \
+			sh -c "exec $WL/spiker 1 8 2 25 2 > $WO.$how" > /dev/null 2> $OUT/flight-$how.err
+	else
+		$FT_WITH "$FTSCOPE" runqlat --flight 2 -o $F -- \
+			sh -c "exec $WL/spiker 1 8 2 25 2 > $WO.$how" > /dev/null 2> $OUT/flight-$how.err &
+		pid=$!
+		sleep 5
+		kill -INT $pid
+		ft_wait $name 0 $pid
+	fi
+	if ! grep -q "flight: $F: the last 2 s, window" $OUT/flight-$how.err; then
+		fail $name "no line: $(head -c 300 $OUT/flight-$how.err)"
+		continue
+	fi
+	trace-cmd report $F > $OUT/flight-$how.report 2> /dev/null
+	ft $name 0 timehist -i $F > $OUT/flight-$how.th 2>&1
+	r=$(python3 $PY span $OUT/flight-$how.report $WO.$how -1 2 0 1 \
+		"$(events 0 $OUT/flight-$how.err)" 2>&1) &&
+	r2=$(python3 $PY timehist $OUT/flight-$how.th $WO.$how 1 $TRIG 2>&1)
+	if [ $? = 0 ]; then pass $name; else fail $name "$(echo "$r $r2" | tail -1)"; fi
+	echo "# $name: $(echo "$r" | head -1); $(echo "$r2" | head -1)"
+done
+
+# flight_bad_*: one line, a non-zero exit, nothing on stdout, no file, tracefs as found
+bad_case() {
+	local name=$1 rc
+	shift
+	rm -f $F $F.*
+	$FT_WITH "$FTSCOPE" runqlat "$@" > $OUT/flight-bad.out 2> $OUT/flight-bad.err < /dev/null
+	rc=$?
+	if [ $rc != 0 ] && [ "$(wc -l < $OUT/flight-bad.err)" = 1 ] && [ ! -s $OUT/flight-bad.out ] &&
+	   ! ls $F $F.* /nonexistent-ftscope > /dev/null 2>&1 && [ -z "$(state_changed)" ]; then
+		pass $name
+	else
+		fail $name "exit $rc, $(ls $F* 2>/dev/null) $(state_changed) $(tr '\n' '|' < $OUT/flight-bad.err)"
+	fi
+	echo "# $name: $(head -1 $OUT/flight-bad.err)"
+}
+bad_case flight_bad_trigger_without_o --flight 2 --trigger $TRIG -d 1
+bad_case flight_bad_trigger_without_flight --trigger $TRIG -o $F -d 1
+bad_case flight_bad_flight_0 --flight 0 -o $F -d 1
+bad_case flight_bad_unwritable --flight 2 --trigger $TRIG -o /nonexistent-ftscope/f.dat -d 1
+bad_case flight_bad_size --flight 2 --flight-size 1 -o $F -d 1
+
+name=flight_state_restored
+r=$(state_changed)
+if [ -z "$r" ]; then pass $name; else fail $name "$r"; fi

@@ -1,0 +1,184 @@
+# SPDX-License-Identifier: GPL-2.0
+"""flight_check.py MODE ARGS: the flight recorder's files against spiker's own clock.
+
+spiker (tests/workloads/spiker.c) prints "waiter TID" and, as each spike ends,
+"spike N start_ns=S end_ns=E" by CLOCK_MONOTONIC (the trace clock): sp-waker (FIFO 60)
+writes to sp-waiter at the tick sp-hog (FIFO 50) starts its spin, so sp-waiter's wait
+for that wakeup ends when the spin ends: the designed event of spike N is a wait of
+about E - S ending at E, and its designed window [E - SECS, E + AFTER]. MODES:
+  lines ERR WL FILE N SECS AFTER
+          exactly N flight lines on stderr, line k naming FILE (k 0) or FILE.k, each
+          sp-waiter's wait of spike k: within WAIT_TOL of its spin, ending within
+          END_TOL after it, the window [end - SECS, end + AFTER] (its start: the
+          first record's time, up to SPAN_TOL after), no loss
+  span REPORT WL K SECS AFTER CPU EVENTS
+          trace-cmd report's records of a file: every CPU's within the designed window
+          of spike K (K -1: the window [last - SECS, last], last the latest record of
+          CPU) by SPAN_TOL, CPU's (spiker's) covering it to SPAN_TOL, EVENTS in all
+  timehist TH WL K TRIG_MS
+          ftscope timehist -i of a file: sp-waiter's rows with a scheduling delay over
+          TRIG_MS are exactly spike K's wait (within WAIT_TOL of its spin, ending
+          within END_TOL after it): the other spikes are outside the file
+The first line printed says what was measured; the last, on failure, why.
+"""
+import re
+import sys
+
+# sp-waiter's wait against the spin: the write comes in the spin's first us (FIFO 60
+# over 50), the switch-in right after its end; measured +0.04 .. +0.13 ms in 4 files
+# and timehist's rows of them (spiker alone, its own clock: 25.02 .. 25.20 ms waits for
+# 25.000 ms spins); a wakeup a tick (1 ms) off the spin fails
+WAIT_TOL = (-0.5e6, 0.5e6)
+# the wait's end (the switch-in; timehist's row: its switch-out) after the spin's end:
+# measured +0.03 .. +0.12 ms (lines), +0.06 .. +0.15 ms (rows)
+END_TOL = (0, 0.5e6)
+# a file's records against the designed window: whole pages; a full page of CPU 1
+# holds about 11 ms of spiker's records (4 KB, 60-byte records, 6 a ms); measured CPU
+# 1's -14.0 .. +15.0 ms beyond the window's ends in 6 runs
+SPAN_TOL = 25e6
+
+LINE = re.compile(r"^ftscope (\w+): flight: (\S+): ([\d.]+) ms (\w+) of (\S+)\[(\d+)\] "
+                  r"on CPU (\d+) at ([\d.]+), window ([\d.]+) \.\. ([\d.]+)(.*), "
+                  r"(\d+) events, (\d+) pages after lost events$")
+
+
+def workload(path):
+    """spiker's waiter tid and its spikes [(start, end)] in ns"""
+    tid, spikes = None, {}
+    for line in open(path):
+        w = line.split()
+        if len(w) == 2 and w[0] == "waiter":
+            tid = int(w[1])
+        elif len(w) == 4 and w[0] == "spike":
+            spikes[int(w[1])] = (int(w[2].split("=")[1]), int(w[3].split("=")[1]))
+    if tid is None or not spikes:
+        sys.exit("spiker printed no waiter or spikes: %s" % open(path).read()[:200])
+    return tid, [spikes[k] for k in sorted(spikes)]
+
+
+def spike(spikes, k):
+    """spike k, or exit"""
+    if k >= len(spikes):
+        sys.exit("spiker printed %d spikes, want spike %d" % (len(spikes), k))
+    return spikes[k]
+
+
+def within(v, tol):
+    """v in [tol[0], tol[1]]"""
+    return tol[0] <= v <= tol[1]
+
+
+def lines(err, wl, path, n, secs, after):
+    tid, spikes = workload(wl)
+    got = [m for m in (LINE.match(l.rstrip("\n")) for l in open(err)) if m]
+    if len(got) != n:
+        sys.exit("%d flight lines, want %d: %s" % (len(got), n, open(err).read()[:300]))
+    out = []
+    for k, m in enumerate(got):
+        s, e = spike(spikes, k)
+        want = path if k == 0 else "%s.%d" % (path, k)
+        ns, t = float(m.group(3)) * 1e6, float(m.group(8)) * 1e9
+        lo, hi = float(m.group(9)) * 1e9, float(m.group(10)) * 1e9
+        out.append("file %s: wait %+.3f ms of the spin, end %+.3f ms after it, window "
+                   "%+.6f .. %+.6f s, %s events, %s pages after losses%s" %
+                   (k, (ns - (e - s)) / 1e6, (t - e) / 1e6, (lo - t) / 1e9, (hi - t) / 1e9,
+                    m.group(12), m.group(13), m.group(11)))
+        why = []
+        if m.group(2) != want:
+            why.append("names %s, want %s" % (m.group(2), want))
+        if m.group(5) != "sp-waiter" or int(m.group(6)) != tid or m.group(4) != "wait":
+            why.append("the event is %s of %s[%s], want wait of sp-waiter[%d]" %
+                       (m.group(4), m.group(5), m.group(6), tid))
+        if not within(ns - (e - s), WAIT_TOL):
+            why.append("wait %.3f ms, the spin %.3f ms" % (ns / 1e6, (e - s) / 1e6))
+        if not within(t - e, END_TOL):
+            why.append("ends at %.6f, the spin at %.6f" % (t / 1e9, e / 1e9))
+        # the window the file holds: from its first record (at the asked start or
+        # within a page's records after it) to the asked end, to the us
+        if not -2e3 <= lo - (t - secs * 1e9) <= SPAN_TOL or abs(hi - (t + after * 1e9)) > 2e3:
+            why.append("window %.6f .. %.6f, want %.6f .. %.6f" %
+                       (lo / 1e9, hi / 1e9, t / 1e9 - secs, t / 1e9 + after))
+        if int(m.group(13)) or m.group(11):
+            why.append("losses or a cut: %s pages after lost events%s" %
+                       (m.group(13), m.group(11)))
+        if why:
+            print("; ".join(out))
+            sys.exit("file %d: %s" % (k, "; ".join(why)))
+    print("; ".join(out))
+
+
+REC = re.compile(r"\[(\d{3})\]\s+(\d+\.\d+):")
+
+
+def span(report, wl, k, secs, after, cpu, events):
+    _, spikes = workload(wl)
+    first, last, n = {}, {}, 0
+    for line in open(report):
+        m = REC.search(line)
+        if not m:
+            continue
+        c, t = int(m.group(1)), float(m.group(2)) * 1e9
+        first.setdefault(c, t)
+        last[c] = t
+        n += 1
+    if cpu not in first:
+        sys.exit("no records of CPU %d in the file" % cpu)
+    if k >= 0:
+        e = spike(spikes, k)[1]
+        lo, hi = e - secs * 1e9, e + after * 1e9
+    else:
+        lo, hi = last[cpu] - secs * 1e9, last[cpu]
+    print("records %d (line: %d); designed %.6f .. %.6f; %s" %
+          (n, events, lo / 1e9, hi / 1e9, ", ".join(
+              "CPU %d %+.3f .. %+.3f ms" % (c, (first[c] - lo) / 1e6, (last[c] - hi) / 1e6)
+              for c in sorted(first))))
+    why = []
+    for c in sorted(first):
+        if first[c] < lo - SPAN_TOL or last[c] > hi + SPAN_TOL:
+            why.append("CPU %d's records %.6f .. %.6f outside the window" %
+                       (c, first[c] / 1e9, last[c] / 1e9))
+    if first[cpu] > lo + SPAN_TOL or last[cpu] < hi - SPAN_TOL:
+        why.append("CPU %d's records %.6f .. %.6f do not cover the window" %
+                   (cpu, first[cpu] / 1e9, last[cpu] / 1e9))
+    if n != events:
+        why.append("%d records, the line says %d events" % (n, events))
+    if why:
+        sys.exit("; ".join(why))
+
+
+def timehist(th, wl, k, trig):
+    tid, spikes = workload(wl)
+    rows = []
+    for line in open(th):
+        w = line.split()
+        if len(w) >= 6 and w[2].startswith("sp-waiter[%d/" % tid):
+            try:
+                rows.append((float(w[0]) * 1e9, float(w[4]) * 1e6))
+            except ValueError:
+                continue
+    slow = [r for r in rows if r[1] > trig * 1e6]
+    s, e = spike(spikes, k)
+    print("%d sp-waiter rows, over %g ms: %s (spike %d: %.3f ms ending at %.6f)" %
+          (len(rows), trig, " ".join("%.6f:%.3fms" % (t / 1e9, d / 1e6) for t, d in slow),
+           k, (e - s) / 1e6, e / 1e9))
+    if len(slow) != 1:
+        sys.exit("%d sp-waiter rows over %g ms, want 1 (spike %d's)" % (len(slow), trig, k))
+    t, d = slow[0]
+    if not within(d - (e - s), WAIT_TOL) or not within(t - e, END_TOL):
+        sys.exit("the row %.6f %.3f ms is not spike %d's" % (t / 1e9, d / 1e6, k))
+
+
+def main():
+    mode, a = sys.argv[1], sys.argv[2:]
+    if mode == "lines":
+        lines(a[0], a[1], a[2], int(a[3]), float(a[4]), float(a[5]))
+    elif mode == "span":
+        span(a[0], a[1], int(a[2]), float(a[3]), float(a[4]), int(a[5]), int(a[6]))
+    elif mode == "timehist":
+        timehist(a[0], a[1], int(a[2]), float(a[3]))
+    else:
+        sys.exit("unknown mode %s" % mode)
+
+
+if __name__ == "__main__":
+    main()
