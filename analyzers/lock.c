@@ -44,17 +44,6 @@ static const struct option lock_longopts[] = {
 	{ 0 }
 };
 
-/* type_of - the lk_types[] index of a begin's flags (perf keeps the low 6 bits) */
-static int type_of(unsigned int flags)
-{
-	int i;
-
-	for (i = 0; i < NTYPES - 1; i++)
-		if (lk_types[i].flags == (flags & 63))
-			return i;
-	return NTYPES - 1;
-}
-
 /* parse_types - -Y: a comma list of type names (rwsem:R) or groups (rwsem); 0 or -1 */
 static int parse_types(struct lock *x, const char *arg)
 {
@@ -280,7 +269,7 @@ static void on_begin(struct lock *x, const struct ft_event *ev)
 		return;
 	}
 	t->w[t->n++] = (struct lk_wait){ .addr = addr, .since = ev->ts,
-					 .type = type_of((unsigned int)ft_tp_num(ev, &x->begin, 1)) };
+					 .type = lk_type_of((unsigned int)ft_tp_num(ev, &x->begin, 1)) };
 	if (x->mode == BY_CALLER) {
 		x->cpu[ev->cpu].p[x->cpu[ev->cpu].depth - 1].key = t->key;
 		x->cpu[ev->cpu].p[x->cpu[ev->cpu].depth - 1].addr = addr;

@@ -8,6 +8,7 @@
 #define FTSCOPE_ANALYZERS_LOCK_INT_H
 
 #include "analyzers/analyzer.h"
+#include "analyzers/lock_type.h"
 #include "events/syms.h"
 #include "lib/intern.h"
 #include "lib/tab.h"
@@ -15,14 +16,6 @@
 
 #define NEST		4	/* waits open at once per task */
 #define MAX_FRAMES	64	/* of a stack, named */
-#define NTYPES		14	/* lock types, "unknown" last */
-
-/* A lock type of the begin's flags (LCB_F_*), perf lock contention's names. */
-struct lk_type {
-	unsigned int	flags;
-	const char	*name, *group;
-};
-extern const struct lk_type lk_types[NTYPES];
 
 enum lk_mode { BY_CALLER, BY_ADDR, BY_TASK };
 enum lk_key { K_TOTAL, K_CONTENDED, K_MAX, K_MIN, K_AVG, K_P99 };

@@ -15,17 +15,6 @@
 #include "output/json.h"
 #include "output/metrics.h"
 
-/* The lock types of the begin's flags (LCB_F_*), perf lock contention's names. */
-const struct lk_type lk_types[NTYPES] = {
-	{ 0, "semaphore", "semaphore" },	{ 1, "spinlock", "spinlock" },
-	{ 3, "rwlock:R", "rwlock" },		{ 5, "rwlock:W", "rwlock" },
-	{ 2, "rwsem:R", "rwsem" },		{ 4, "rwsem:W", "rwsem" },
-	{ 8, "rt-mutex", "rt-mutex" },		{ 10, "rwlock-rt:R", "rwlock-rt" },
-	{ 12, "rwlock-rt:W", "rwlock-rt" },	{ 18, "pcpu-sem:R", "percpu-rwsem" },
-	{ 20, "pcpu-sem:W", "percpu-rwsem" },	{ 32, "mutex", "mutex" },
-	{ 33, "mutex", "mutex" },		{ 64, "unknown", "unknown" },
-};
-
 /* lock_find_sym - ft_kallsyms_each callback: -L's names and the locking code's sections */
 int lock_find_sym(void *ctx, uint64_t addr, char type, const char *name, bool module)
 {

@@ -26,7 +26,7 @@
 
 enum {
 	OPT_DELIMITED = 0x100, OPT_STATE, OPT_SVG, OPT_WAKERS, OPT_STACKS, OPT_PPROF,
-	OPT_CALL_GRAPH, OPT_CHAIN, OPT_CHAIN_DEPTH,
+	OPT_CALL_GRAPH, OPT_CHAIN, OPT_CHAIN_DEPTH, OPT_LOCKS,
 };
 
 static const struct option offcpu_longopts[] = {
@@ -47,6 +47,7 @@ static const struct option offcpu_longopts[] = {
 	{ "chain",		no_argument,		NULL, OPT_CHAIN },
 	{ "chain-depth",	required_argument,	NULL, OPT_CHAIN_DEPTH },
 	{ "freq",		required_argument,	NULL, 'F' },
+	{ "locks",		no_argument,		NULL, OPT_LOCKS },
 	{ 0 }
 };
 
@@ -85,6 +86,7 @@ static int offcpu_parse_opt(void *priv, int opt, const char *arg)
 	case 'K': o->kstack_only = true; return 0;
 	case OPT_DELIMITED: o->delimited = true; return 0;
 	case OPT_WAKERS: o->wakers = true; return 0;
+	case OPT_LOCKS: o->locks.on = true; return 0;
 	case OPT_SVG: o->svg_path = arg; return 0;
 	case OPT_PPROF: o->pprof.path = arg; return 0;
 	case OPT_STATE: return parse_states(o, arg);
@@ -179,7 +181,7 @@ int offcpu_track_init(struct offcpu *o, const struct ft_env *env)
 	o->pend_waker = calloc(env->ncpus, sizeof(*o->pend_waker));
 	if (!o->pend || !o->pend_waker || ft_tab_init(&o->tasks, sizeof(struct offcpu_task)) ||
 	    ft_intern_init(&o->kst) || ft_intern_init(&o->ust) || ft_intern_init(&o->keys) ||
-	    ft_usyms_for(&o->usyms, env)) {
+	    ft_usyms_for(&o->usyms, env) || offcpu_lock_init(o)) {
 		ft_err("out of memory");
 		return -1;
 	}
@@ -247,6 +249,7 @@ static void note_stacks(struct offcpu *o, const struct offcpu_task *t)
 	o->sn.no_kstack += !t->kst && !o->ustack_only;
 	o->sn.no_ustack += !t->ust && !o->kstack_only && t->tgid;
 	o->sn.waker_no_kstack += o->wakers && t->r.waker >= 0 && !t->wkst && !o->ustack_only;
+	o->locks.marked += !!t->lock;
 }
 
 /*
@@ -273,6 +276,7 @@ static bool add(struct offcpu *o, struct offcpu_task *t, uint64_t ns, bool bound
 	key[K_TGID] = t->tgid;
 	key[K_KST] = t->kst;
 	key[K_UST] = t->ust;
+	key[K_LOCK] = t->lock;
 	if (o->wakers && t->r.waker >= 0) {
 		key[K_WTID] = t->r.waker + 1;
 		key[K_WTGID] = t->wtgid;
@@ -332,6 +336,7 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 		memcpy(t->comm, ev->sw.prev_comm, FT_TASK_COMM_LEN);
 	t->start = ev->ts;
 	t->state = ev->sw.preempt ? 'R' : ev->sw.state;
+	t->lock = offcpu_lock_mark(o, t->tid);
 	t->kst = t->ust = t->wkst = t->wust = 0;
 	/* the period's waker is the first wakeup from here (a runnable task, --state R, gets
 	   none: try_to_wake_up returns before tracing one) */
@@ -426,9 +431,11 @@ void offcpu_track_event(struct offcpu *o, const struct ft_event *ev)
 		return;
 	case FT_EV_LOST:
 		on_lost(o);
+		offcpu_lock_event(o, ev);
 		return;
 	default:
 		o->pend[ev->cpu] = -1;
+		offcpu_lock_event(o, ev);
 		if (o->wakers && ft_env_wakeup(o->env, ev))
 			on_wake(o, ev);
 		return;
@@ -459,6 +466,12 @@ static void offcpu_event(void *priv, const struct ft_event *ev)
 	offcpu_track_event(priv, ev);
 }
 
+/* offcpu_tracepoints - --locks: the contentions' begins and ends, when the trace has them */
+static struct ft_tp *offcpu_tracepoints(void *priv)
+{
+	return offcpu_lock_tracepoints(priv);
+}
+
 /* offcpu_report - the stacks */
 static void offcpu_report(void *priv, struct ft_report *r)
 {
@@ -475,6 +488,7 @@ static void offcpu_reset(void *priv)
 	memset(&o->notes, 0, sizeof(o->notes));
 	o->unseen_in = 0;
 	memset(&o->sn, 0, sizeof(o->sn));
+	offcpu_lock_reset(o);
 	offcpu_chain_reset(o);
 }
 
@@ -482,6 +496,7 @@ static void offcpu_reset(void *priv)
 void offcpu_track_fini(struct offcpu *o)
 {
 	offcpu_perf_fini(o);
+	offcpu_lock_fini(o);
 	offcpu_chain_fini(o);
 	FT_FREE(o->pend);
 	FT_FREE(o->pend_waker);
@@ -523,6 +538,8 @@ const struct ft_analyzer ft_offcpu = {
 				  "      --delimited      a '-' frame between kernel and user stacks\n"
 				  "      --wakers         add the waker's stacks and comm (BCC offwaketime;\n"
 				  "                       with perf stacks from samples of sched_waking)\n"
+				  "      --locks          mark periods that block in a kernel lock's\n"
+				  "                       contention with its type: [lock mutex] (Linux 5.19)\n"
 				  "      --stacks SRC     where stacks come from: perf (a perf_event_open\n"
 				  "                       sample of every switch: 127 frames, user stacks\n"
 				  "                       unwound by CFI; the default for a command, -p\n"
@@ -544,6 +561,7 @@ const struct ft_analyzer ft_offcpu = {
 				  "  ftscope offcpu --pprof off.pb.gz -p 1234 -d 10  # go tool pprof off.pb.gz\n"
 				  "  ftscope offcpu --state D -d 10        # uninterruptible (I/O) sleep only\n"
 				  "  ftscope offcpu --wakers -f -p 1234    # who woke the blocked threads\n"
+				  "  ftscope offcpu --locks -f -p 1234     # which sleeps wait for a lock\n"
 				  "  ftscope offcpu --call-graph dwarf -f -d 5 # whole user stacks, whole system\n"
 				  "  ftscope offcpu --chain -f -- ./app    # where blocked threads' time went\n",
 		.shortopts	= "fukUKm:M:F:",
@@ -555,6 +573,7 @@ const struct ft_analyzer ft_offcpu = {
 	.priv_size	= sizeof(struct offcpu),
 	.max_wait_ms	= 100,
 	.events		= offcpu_events,
+	.tracepoints	= offcpu_tracepoints,
 	.sampling	= offcpu_sampling,
 	.sampling_declined = offcpu_sampling_declined,
 	.second_declined = offcpu_second_declined,

@@ -23,8 +23,12 @@
 
 struct offcpu_chain;
 
-/* The parts of an aggregation key (an interned array); stack ids are id + 1, 0 none. */
-enum { K_TID, K_TGID, K_KST, K_UST, K_WTID, K_WTGID, K_WKST, K_WUST, K_LEN };
+/*
+ * The parts of an aggregation key (an interned array); stack ids are id + 1, 0 none;
+ * K_LOCK the lk_types[] index + 1 of the contention the period blocked in (--locks),
+ * 0 none. The blocked thread's part is [0, K_WTID), its waker's [K_WTID, K_LEN).
+ */
+enum { K_TID, K_TGID, K_KST, K_UST, K_LOCK, K_WTID, K_WTGID, K_WKST, K_WUST, K_LEN };
 
 /* --chain: a link of a key after the victim's part (analyzers/offcpu_chain.c). */
 enum { CL_CODE, CL_TID, CL_TGID, CL_KST, CL_UST, CL_LEN };
@@ -91,6 +95,16 @@ struct offcpu_period {
 					   or not yet (a report's) */
 };
 
+/* --locks: the contentions open per thread, the marks made (offcpu_lock.c). */
+struct offcpu_locks {
+	bool			on;		/* --locks given */
+	struct ft_tp		begin, end;	/* lock:contention_begin/end, optional */
+	struct ft_tab		tasks;		/* tid -> its open contentions */
+	unsigned long long	marked;		/* periods marked */
+	unsigned long long	lost;		/* contentions forgotten at lost events */
+	unsigned long long	too_deep;	/* begins beyond the nesting kept */
+};
+
 /* Blocked time and periods of one key. */
 struct offcpu_sum {
 	uint64_t	ns, n;
@@ -104,6 +118,7 @@ struct offcpu_task {
 	uint32_t	kst, ust;	/* id + 1, 0 none */
 	char		state;		/* the switch-out's, 'R' when preempted */
 	char		comm[FT_TASK_COMM_LEN + 1];	/* its comm at the last such switch-out */
+	unsigned char	lock;		/* --locks: K_LOCK's value of the period */
 	struct ft_ready	r;		/* waker: the first wakeup of the period (-1 none) */
 	int		wtgid;
 	uint32_t	wkst, wust;
@@ -122,6 +137,7 @@ struct offcpu {
 	const struct ft_env	*env;
 	/* options */
 	bool			folded, delimited, wakers;
+	struct offcpu_locks	locks;		/* --locks (offcpu_lock.c) */
 	bool			user_threads, kernel_threads;	/* -u, -k */
 	bool			ustack_only, kstack_only;	/* -U, -K */
 	bool			state_on[128];			/* switch-out states counted */
@@ -172,6 +188,7 @@ struct offcpu {
 struct offcpu_side {
 	int		tid, tgid;
 	const char	*comm;
+	unsigned char	lock;		/* --locks: K_LOCK of the blocked thread, 0 none */
 	const char	*k[OFFCPU_MAX_FRAMES], *u[OFFCPU_MAX_FRAMES];
 	uint64_t	ka[OFFCPU_MAX_FRAMES];	/* the kernel frames' addresses */
 	uint64_t	uf[OFFCPU_MAX_FRAMES];	/* the user frames (ft_usyms_frames) */
@@ -240,6 +257,18 @@ int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
 		     const int64_t *value);
 int offcpu_pprof_finish(struct offcpu *o);
 void offcpu_pprof_abandon(struct offcpu *o);
+
+/* --locks: periods that block in a lock's contention, marked with its type (offcpu_lock.c) */
+struct ft_tp *offcpu_lock_tracepoints(struct offcpu *o);
+int offcpu_lock_init(struct offcpu *o);
+void offcpu_lock_event(struct offcpu *o, const struct ft_event *ev);
+unsigned char offcpu_lock_mark(struct offcpu *o, int tid);
+const char *offcpu_lock_frame(uint64_t mark);
+const char *offcpu_lock_name(uint64_t mark);
+void offcpu_lock_notes(struct offcpu *o, FILE *f);
+void offcpu_lock_json(struct offcpu *o, struct ft_json *j);
+void offcpu_lock_reset(struct offcpu *o);
+void offcpu_lock_fini(struct offcpu *o);
 
 /* --stacks perf: stacks from perf_event_open samples of sched_switch (offcpu_perf.c) */
 int offcpu_stacks_opt(struct offcpu *o, const char *arg);

@@ -159,7 +159,8 @@ static int waker_locs(struct offcpu *o, const struct offcpu_side *w, uint64_t *l
 /**
  * offcpu_pprof_add - one key as a sample: thread @t's stacks (under @w's, the
  * waker's, when not NULL, and under a @mark leaf when not NULL), its values, and
- * its labels: comm, pid and tid (waker_comm, waker_pid, waker_tid; @state: state)
+ * its labels: comm, pid and tid (waker_comm, waker_pid, waker_tid; @state: state;
+ * --locks: lock, the type of the lock whose contention it blocked in)
  * Returns 0, or -1 out of memory (the profile then fails at its end).
  */
 int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
@@ -167,7 +168,7 @@ int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
 		     const int64_t *value)
 {
 	static uint64_t loc[4 * OFFCPU_MAX_FRAMES + 4];
-	struct ft_pprof_label lab[7] = {
+	struct ft_pprof_label lab[8] = {
 		{ .key = "comm", .str = t->comm },
 		{ .key = "pid", .num = t->tgid },
 		{ .key = "tid", .num = t->tid },
@@ -190,6 +191,9 @@ int offcpu_pprof_add(struct offcpu *o, const struct offcpu_side *t,
 	}
 	if (state)
 		lab[nl++] = (struct ft_pprof_label){ .key = "state", .str = state };
+	if (t->lock)
+		lab[nl++] = (struct ft_pprof_label){ .key = "lock",
+						     .str = offcpu_lock_name(t->lock) };
 	return ft_pprof_sample(o->pprof.pp, loc, n, value, lab, nl);
 }
 
@@ -202,10 +206,11 @@ int offcpu_pprof_chain(struct offcpu *o, const struct offcpu_side *t,
 		       const struct offcpu_chain_view *v, const int64_t *value)
 {
 	static uint64_t loc[(OFFCPU_CHAIN_MAX + 3) * (2 * OFFCPU_MAX_FRAMES + 3)];
-	struct ft_pprof_label lab[3] = {
+	struct ft_pprof_label lab[4] = {
 		{ .key = "comm", .str = t->comm },
 		{ .key = "pid", .num = t->tgid },
 		{ .key = "tid", .num = t->tid },
+		{ .key = "lock", .str = offcpu_lock_name(t->lock) },
 	};
 	int n = 0, i;
 
@@ -220,7 +225,7 @@ int offcpu_pprof_chain(struct offcpu *o, const struct offcpu_side *t,
 		loc[n++] = meta(o, "--");
 	}
 	n += side_locs(o, t, loc + n);
-	return ft_pprof_sample(o->pprof.pp, loc, n, value, lab, 3);
+	return ft_pprof_sample(o->pprof.pp, loc, n, value, lab, t->lock ? 4 : 3);
 }
 
 /* offcpu_pprof_finish - write the profile into the file and put it in place; 0, or -1 after one line */

@@ -51,13 +51,14 @@ static void side_of(struct offcpu *o, const uint64_t *key, int base, struct offc
 	s->tid = (int)key[base + K_TID] - (base ? 1 : 0);
 	s->tgid = (int)key[base + K_TGID];
 	s->comm = base ? ft_tasks_comm(o->env->tasks, s->tid) : offcpu_comm(o, s->tid);
+	s->lock = base ? 0 : (unsigned char)key[K_LOCK];
 	s->nk = offcpu_kframes(o, (uint32_t)key[base + K_KST], true, s->k, s->ka);
 	s->nu = offcpu_uframes(o, s->tgid, (uint32_t)key[base + K_UST], s->u, s->uf);
 }
 
 /*
- * offcpu_folded_frames - root first: comm, user, kernel; then --, the waker inverted,
- * its comm (@w NULL: none). @f and @kind: room for 2 * OFFCPU_MAX_FRAMES + 8.
+ * offcpu_folded_frames - root first: comm, the lock's mark (--locks), user, kernel; then
+ * --, the waker inverted, its comm (@w NULL: none). @f and @kind: room for 2 * OFFCPU_MAX_FRAMES + 8.
  */
 int offcpu_folded_frames(struct offcpu *o, const struct offcpu_side *t,
 			 const struct offcpu_side *w, const char **f, unsigned char *kind)
@@ -66,6 +67,10 @@ int offcpu_folded_frames(struct offcpu *o, const struct offcpu_side *t,
 
 	kind[n] = FT_FRAME_META;
 	f[n++] = t->comm;
+	if (t->lock) {
+		kind[n] = FT_FRAME_META;
+		f[n++] = offcpu_lock_frame(t->lock);
+	}
 	for (i = t->nu - 1; i >= 0; i--, n++) {
 		kind[n] = FT_FRAME_USER;
 		f[n] = t->u[i];
@@ -99,11 +104,16 @@ int offcpu_folded_frames(struct offcpu *o, const struct offcpu_side *t,
 	return n;
 }
 
-/* print_side - BCC's multi-line layout: kernel frames, --, user frames, comm (tid) */
+/*
+ * print_side - BCC's multi-line layout: kernel frames, --, user frames, comm (tid), and
+ * under it the lock's mark (--locks)
+ */
 static void print_side(FILE *f, const struct offcpu_side *s)
 {
 	ft_stack_print(f, s->k, s->nk, s->u, s->nu);
 	fprintf(f, "    %-16s %s (%d)\n", "-", s->comm, s->tid);
+	if (s->lock)
+		fprintf(f, "    %-16s %s\n", "-", offcpu_lock_frame(s->lock));
 }
 
 /* json_frames - one array of frame names */
@@ -193,6 +203,7 @@ static void json_notes(struct offcpu *o, struct ft_json *j)
 	ft_json_u64(j, "periods_without_kernel_stack", o->sn.no_kstack);
 	ft_json_u64(j, "periods_without_user_stack", o->sn.no_ustack);
 	ft_json_u64(j, "wakers_without_kernel_stack", o->sn.waker_no_kstack);
+	offcpu_lock_json(o, j);
 	if (o->stacks_perf)
 		offcpu_perf_json(o, j);
 	if (o->chain)
@@ -266,6 +277,8 @@ static void row(struct offcpu *o, struct ft_report *r, uint32_t id, uint64_t ns,
 	if (r->json) {
 		ft_json_obj_begin(r->json, NULL);
 		json_side(r->json, &v.t);
+		if (o->locks.on)
+			ft_json_str(r->json, "lock", offcpu_lock_name(v.t.lock));
 		ft_json_u64(r->json, "us", us);
 		ft_json_u64(r->json, "count", cnt);
 		if (v.waker) {
@@ -381,6 +394,7 @@ void offcpu_print(struct offcpu *o, struct ft_report *r)
 		json_notes(o, r->json);
 	} else {
 		print_notes(o, o->folded ? stderr : r->f);
+		offcpu_lock_notes(o, o->folded ? stderr : r->f);
 	}
 	if (o->svg.f && r->final && write_svg(o, fg))
 		r->failed = true;

@@ -20,30 +20,9 @@
 #include "analyzers/analyzer.h"
 #include "events/decode.h"
 #include "tests/unit/harness.h"
+#include "tests/unit/lock_events.h"
 
 extern const struct ft_analyzer ft_lock;
-
-static const char *const formats[] = {
-	"name: contention_begin\nID: 408\nformat:\n" UT_COMMON
-	"\tfield:void * lock_addr;\toffset:8;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned int flags;\toffset:16;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"%p (flags=%x)\", REC->lock_addr, REC->flags\n",
-	"name: contention_end\nID: 407\nformat:\n" UT_COMMON
-	"\tfield:void * lock_addr;\toffset:8;\tsize:8;\tsigned:0;\n"
-	"\tfield:int ret;\toffset:16;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"%p (ret=%d)\", REC->lock_addr, REC->ret\n",
-};
-
-enum { BEGIN = 408, END = 407, LOST = -1, KSTACK = -2 };
-
-/* One record: event, CPU, time, task, lock address, flags (a stack: its one address). */
-struct rec {
-	int		id, cpu;
-	uint64_t	ts;
-	int		tid;
-	uint64_t	addr;
-	unsigned int	flags;
-};
 
 /* start - lock with option @opt (0: none), its tracepoints resolved */
 static void start(struct ut_run *r, int opt)
@@ -52,7 +31,7 @@ static void start(struct ut_run *r, int opt)
 	if (opt)
 		ut_opt(r, opt, NULL);
 	ut_check(r);
-	ut_formats(r, "lock", formats, 2);
+	ut_formats(r, "lock", lock_formats, 2);
 	ut_init(r);
 }
 
@@ -60,29 +39,11 @@ static void start(struct ut_run *r, int opt)
 static void feed(struct ut_run *r, const struct rec *recs, int n)
 {
 	unsigned char b[24];
+	struct ft_event ev;
 	int i;
 
 	for (i = 0; i < n; i++) {
-		const struct rec *p = &recs[i];
-		struct ft_event ev = { .ts = p->ts, .cpu = p->cpu, .type = FT_EV_TP, .id = p->id,
-				       .common_pid = p->tid, .data = b, .size = 20 };
-		uint16_t type = p->id;
-
-		if (p->id == LOST) {
-			ev = (struct ft_event){ .ts = p->ts, .cpu = p->cpu, .type = FT_EV_LOST,
-						.id = -1, .lost = 1 };
-		} else if (p->id == KSTACK) {
-			ev = (struct ft_event){ .ts = p->ts, .cpu = p->cpu, .type = FT_EV_KSTACK,
-						.id = -1, .common_pid = p->tid };
-			ev.stack = (struct ft_stack){ .n = 1, .word = 8,
-						      .ip = (const unsigned char *)&p->addr };
-		} else {
-			memset(b, 0, sizeof(b));
-			memcpy(b, &type, 2);
-			memcpy(b + 4, &p->tid, 4);
-			memcpy(b + 8, &p->addr, 8);
-			memcpy(b + 16, &p->flags, 4);
-		}
+		ev = lock_event(&recs[i], b);
 		ut_event(r, &ev);
 	}
 }
@@ -203,7 +164,7 @@ static void test_lock_stack_after_irq(void **state)
 	ut_start(&r, &ft_lock);
 	r.env.kallsyms = ksyms;
 	ut_check(&r);
-	ut_formats(&r, "lock", formats, 2);
+	ut_formats(&r, "lock", lock_formats, 2);
 	ut_init(&r);
 	feed(&r, recs, 7);
 	ut_report(&r, true);
