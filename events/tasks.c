@@ -327,7 +327,8 @@ void ft_tasks_newtask(struct ft_tasks *t, int creator, int child, bool thread,
 
 /*
  * ft_tasks_rename_tp - declare task:task_rename in @tp (optional): exec and prctl rename
- * tasks between switches, and an analyzer without switches learns names from it
+ * tasks between switches, and an analyzer without switches learns names from it. The
+ * pipeline notes the renames (ft_tasks_rename_find): the analyzer only asks for them.
  */
 void ft_tasks_rename_tp(struct ft_tp *tp)
 {
@@ -353,4 +354,19 @@ void ft_tasks_rename(struct ft_tasks *t, const struct ft_event *ev, const struct
 	memcpy(comm, s, len);
 	comm[len] = 0;
 	ft_tasks_note(t, (int)ft_tp_num(ev, tp, 0), comm);
+}
+
+/*
+ * ft_tasks_rename_find - the task_rename declaration (ft_tasks_rename_tp's) among the
+ * resolved @tps, or NULL when no analyzer reads renames or the trace lacks them
+ */
+const struct ft_tp *ft_tasks_rename_find(const struct ft_tp *tps)
+{
+	for (; tps; tps = tps->next)
+		if (tps->id >= 0 && !strcmp(tps->system, "task") &&
+		    !strcmp(tps->name, "task_rename") && tps->field[0] &&
+		    !strcmp(tps->field[0], "pid") && tps->field[1] &&
+		    !strcmp(tps->field[1], "newcomm") && !tps->field[2])
+			return tps;
+	return NULL;
 }

@@ -50,6 +50,7 @@ int ft_tasks_tgids(struct ft_tasks *t, const char *text, size_t len);
 struct ft_tp;
 void ft_tasks_rename_tp(struct ft_tp *tp);
 void ft_tasks_rename(struct ft_tasks *t, const struct ft_event *ev, const struct ft_tp *tp);
+const struct ft_tp *ft_tasks_rename_find(const struct ft_tp *tps);
 
 /**
  * ft_tasks_note_field - ft_tasks_note for an event's comm (FT_TASK_COMM_LEN bytes, see
