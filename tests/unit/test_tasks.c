@@ -2,7 +2,8 @@
 /*
  * The task table (events/tasks.c): a process's name is its main thread's (tid ==
  * tgid) when any source names it, else that of its lowest thread looked up, whatever
- * the order of the lookups.
+ * the order of the lookups. runqlat -P's count of tasks of no known process (the
+ * table guessed their process) is each interval's own.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,8 @@
 #include <cmocka.h>
 
 #include "events/tasks.h"
+#include "tests/unit/harness.h"
+#include "tests/unit/sched_events.h"
 
 static const char tgids[] = "10 10\n11 10\n12 10\n";
 
@@ -72,12 +75,41 @@ static void test_process_name_own(void **state)
 	ft_tasks_fini(&t);
 }
 
+/* runqlat -P, two intervals: each counts the tasks of no known process it measured */
+static void test_runqlat_unknown_interval(void **state)
+{
+	extern const struct ft_analyzer ft_runqlat;
+	const struct ft_event one[] = {
+		/* no task table: 7 and 8 of no known process */
+		ev_wake_as(FT_EV_WAKEUP, 1000, 0, 3, 7),
+		ev_switch(4000, 0, 3, 7, 'S'),
+		ev_wake_as(FT_EV_WAKEUP, 5000, 0, 7, 8),
+		ev_switch(6000, 0, 7, 8, 'S'),
+	}, two[] = {
+		ev_wake_as(FT_EV_WAKEUP, 11000, 0, 8, 7),	/* 7 alone in the second interval */
+		ev_switch(12000, 0, 8, 7, 'S'),
+	};
+	struct ut_run r;
+
+	ut_start(&r, &ft_runqlat);
+	ut_opts(&r, "P");
+	ut_init(&r);
+	ut_feed(&r, one, sizeof(one) / sizeof(one[0]));
+	assert_non_null(strstr(ut_report_as(&r, (struct ft_report){ .interval = true }, false),
+			       "runqlat: 2 tasks of no known process"));
+	ut_feed(&r, two, sizeof(two) / sizeof(two[0]));
+	assert_non_null(strstr(ut_report_as(&r, (struct ft_report){ .interval = true }, true),
+			       "\"tasks_of_unknown_process\":1"));
+	ut_finish(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_process_name_order),
 		cmocka_unit_test(test_process_name_saved),
 		cmocka_unit_test(test_process_name_own),
+		cmocka_unit_test(test_runqlat_unknown_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
