@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "analyzers/analyzer.h"
+#include "analyzers/why.h"
 #include "events/decode.h"
 #include "tests/unit/harness.h"
 #include "tests/unit/sched_events.h"
@@ -203,9 +204,44 @@ static void test_why_many_parts(void **state)
 	ut_finish(&r);
 }
 
+/*
+ * the prio table keeps the tasks that live: 5000 short-lived tasks each woken, run and
+ * switched out dead beside one that lives; the table holds at most DEAD_MIN (1024)
+ * exited tasks beside it, and the living task's prio survives the rebuilds
+ */
+static void test_why_prios_dead(void **state)
+{
+	const struct ft_env env = { .ncpus = 1 };
+	struct ft_event ev;
+	struct ft_why y = { 0 };
+	const int *p;
+	int i;
+
+	assert_int_equal(ft_why_init(&y, &env), 0);
+	ev = ev_switch(1000, 0, 0, 7, 'R');
+	ev.sw.next_prio = 100;
+	ft_why_event(&y, &ev);
+	for (i = 0; i < 5000; i++) {
+		ev = ev_switch(2000 + 10 * i, 0, 7, 1000 + i, 'R');
+		ev.sw.prev_prio = 100;
+		ev.sw.next_prio = 120;
+		ft_why_event(&y, &ev);
+		ev = ev_switch(2005 + 10 * i, 0, 1000 + i, 7, i & 1 ? 'X' : 'Z');
+		ev.sw.prev_prio = 120;
+		ev.sw.next_prio = 100;
+		ft_why_event(&y, &ev);
+	}
+	assert_in_range(y.prios.n, 1, 1025);	/* main: 5001 */
+	p = ft_tab_find(&y.prios, 7);
+	assert_non_null(p);
+	assert_int_equal(p[1], 100 + 1000);	/* struct prio: pid, prio + 1000 */
+	ft_why_fini(&y);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_why_prios_dead),
 		cmocka_unit_test(test_why_parts),
 		cmocka_unit_test(test_why_many_parts),
 		cmocka_unit_test(test_why_woken),
