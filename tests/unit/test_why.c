@@ -26,24 +26,7 @@
 
 extern const struct ft_analyzer ft_wakeup;
 
-static const char *const formats[] = {
-	"name: irq_handler_entry\nID: 225\nformat:\n" UT_COMMON
-	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n",
-	"name: irq_handler_exit\nID: 224\nformat:\n" UT_COMMON
-	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"irq=%d ret=%d\", REC->irq, REC->ret\n",
-	"name: softirq_entry\nID: 223\nformat:\n" UT_COMMON
-	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"vec=%u\", REC->vec\n",
-	"name: softirq_exit\nID: 222\nformat:\n" UT_COMMON
-	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"vec=%u\", REC->vec\n",
-};
-
-enum { ENTRY = 225, EXIT = 224, SI_ENTRY = 223, SI_EXIT = 222 };
+enum { ENTRY = UT_IRQ_ENTRY, EXIT = UT_IRQ_EXIT, SI_ENTRY = UT_SI_ENTRY, SI_EXIT = UT_SI_EXIT };
 
 #define US	1000ULL
 
@@ -106,7 +89,7 @@ static void test_why_parts(void **state)
 	ut_start(&r, &ft_wakeup);
 	ut_opt(&r, 0x100, "4");		/* --top 4 */
 	ut_opt(&r, 0x104, NULL);	/* --why */
-	ut_formats(&r, "irq", formats, sizeof(formats) / sizeof(formats[0]));
+	ut_irq_formats(&r);
 	ut_check(&r);
 	ut_init(&r);
 	/* CPU 0: 10 runs; 20 woken at 1000 and in at 7000 (6000 us) */
@@ -157,7 +140,7 @@ static void test_why_woken(void **state)
 	(void)state;
 	ut_start(&r, &ft_wakeup);
 	ut_opt(&r, 0x104, NULL);	/* --why */
-	ut_formats(&r, "irq", formats, sizeof(formats) / sizeof(formats[0]));
+	ut_irq_formats(&r);
 	ut_check(&r);
 	ut_init(&r);
 	sw(&r, 0, 0, 0, 120, 10, 120, 'R');		/* CPU 0: 10 runs */
@@ -188,7 +171,7 @@ static void test_why_many_parts(void **state)
 	ut_start(&r, &ft_wakeup);
 	ut_opt(&r, 0x100, "1");		/* --top 1 */
 	ut_opt(&r, 0x104, NULL);	/* --why */
-	ut_formats(&r, "irq", formats, sizeof(formats) / sizeof(formats[0]));
+	ut_irq_formats(&r);
 	ut_check(&r);
 	ut_init(&r);
 	sw(&r, 0, 0, 0, 120, 100, 120, 'R');
