@@ -153,7 +153,8 @@ $(FUZZ_O)mkseed: tests/fuzz/mkseed.c libftscope.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Workloads keep frame pointers so that later stack tests can walk them.
-tests/workloads/%: tests/workloads/%.c tests/workloads/offwin.h tests/workloads/cputime.h
+tests/workloads/%: tests/workloads/%.c tests/workloads/offwin.h tests/workloads/cputime.h \
+		tests/workloads/pin.h
 	$(CC) -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread -o $@ $<
 
 # chains: built as distributions build their packages (-O2, no frame pointers), for the

@@ -237,10 +237,8 @@ static void funclat_event(void *priv, const struct ft_event *ev)
 		ft_tab_clear(&f->threads);
 		return;
 	}
-	if (ev->type != FT_EV_FUNC) {
-		ft_tasks_rename(f->env->tasks, ev, &f->ren);
-		return;
-	}
+	if (ev->type != FT_EV_FUNC)
+		return;	/* task_rename: the pipeline notes it in the task table */
 	if (!f->t0)
 		f->t0 = ev->ts;
 	func = ev->fc.func >= 0 ? ev->fc.func : ft_funcs_find(f->fns, ev->fc.ip);

@@ -431,9 +431,7 @@ static void hist_event(void *priv, const struct ft_event *ev)
 		else
 			h->filtered++;
 	}
-	/* after counting: a rename record is made under the old name */
-	if (h->comm)
-		ft_tasks_rename(h->env->tasks, ev, &h->ren);
+	/* task_rename records: the pipeline notes them after this, under the old name */
 }
 
 

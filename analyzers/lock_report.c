@@ -406,12 +406,16 @@ void lock_report(void *priv, struct ft_report *rep)
 	}
 }
 
-/* lock_reset - the next interval's rows and counts */
+/*
+ * lock_reset - the next interval's rows and counts: its keys (callers, addresses,
+ * threads) start empty, as the rows of other analyzers do; the stacks' names stay
+ */
 void lock_reset(void *priv)
 {
 	struct lock *x = priv;
 
-	ft_hset_reset(&x->rows, false);
+	ft_hset_reset(&x->rows, true);
+	ft_intern_clear(&x->keys);
 	x->unpaired = x->repeated = x->too_deep = x->dropped = x->no_stack = x->filtered = 0;
 }
 

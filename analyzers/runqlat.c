@@ -39,7 +39,7 @@ struct runqlat {
 						   --per-cpu), 0 for none */
 	int			by_clash;	/* a second, different one */
 	unsigned int		unknown_process; /* -P: its threads of no known process, each
-						    a process of its own */
+						    a process of its own (this interval's) */
 };
 
 enum { OPT_PER_CPU = 0x100 };
@@ -58,7 +58,7 @@ static const struct option runqlat_longopts[] = {
 struct rq_task {
 	int		tid;		/* the table's key */
 	struct ft_ready	r;
-	bool		guessed;	/* -P: counted in unknown_process */
+	bool		guessed;	/* -P: counted in this interval's unknown_process */
 };
 
 /* by_name - a grouping option as a usage error names it */
@@ -221,8 +221,14 @@ static void runqlat_reset(void *priv)
 {
 	struct runqlat *r = priv;
 
+	unsigned int i;
+
 	ft_wait_notes_reset(&r->notes);
 	ft_hgroups_reset(&r->h);
+	/* the tasks of no known process: each interval counts those it measured */
+	r->unknown_process = 0;
+	for (i = 0; i < r->tasks.n; i++)
+		((struct rq_task *)ft_tab_at(&r->tasks, i))->guessed = false;
 }
 
 /* runqlat_metrics - the histograms as series of ftscope_runqlat_seconds */

@@ -9,6 +9,7 @@
  * proving a rebuilt switch had not happened yet and its estimate. A window splits
  * into parts by summing the segments' overlaps with it, so the parts add up to it.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,8 +39,11 @@ struct seg {
 /* A task's last prio in a record (a rebuilt switch has none). */
 struct prio {
 	int	pid;		/* the table's key */
-	int	prio;
+	int	prio;		/* prio + 1000, 0 none yet, PRIO_DEAD: the task exited */
 };
+
+#define PRIO_DEAD	INT_MIN
+#define DEAD_MIN	1024	/* exited tasks' entries before the table is rebuilt */
 
 struct ft_why_cpu {
 	struct seg	*ring;
@@ -169,9 +173,42 @@ static int note_prio(struct ft_why *y, int pid, int prio, bool known)
 
 	if (!p)
 		return known ? prio : -999;
+	if (p->prio == PRIO_DEAD) {	/* a pid used again */
+		p->prio = 0;
+		y->dead--;
+	}
 	if (known)
 		p->prio = prio + 1000;	/* 0: none yet */
 	return p->prio ? p->prio - 1000 : -999;
+}
+
+/*
+ * forget_prio - @pid exited (its last switch out): its entry goes, the table rebuilt
+ * with the living tasks' once the exited ones are DEAD_MIN and half of it, so that a
+ * run with short-lived processes keeps a table of the tasks that live
+ */
+static void forget_prio(struct ft_why *y, int pid)
+{
+	struct prio *p = pid > 0 ? ft_tab_find(&y->prios, pid) : NULL, *keep, *q;
+	unsigned int i, n = 0;
+
+	if (!p || p->prio == PRIO_DEAD)
+		return;
+	p->prio = PRIO_DEAD;
+	if (++y->dead < DEAD_MIN || y->dead * 2 < y->prios.n)
+		return;
+	keep = malloc((y->prios.n - y->dead) * sizeof(*keep) + 1);
+	if (!keep)
+		return;		/* kept as they are */
+	for (i = 0; i < y->prios.n; i++)
+		if ((q = ft_tab_at(&y->prios, i))->prio != PRIO_DEAD)
+			keep[n++] = *q;
+	ft_tab_clear(&y->prios);
+	for (i = 0; i < n; i++)
+		if ((q = ft_tab_add(&y->prios, keep[i].pid)))
+			q->prio = keep[i].prio;
+	y->dead = 0;
+	free(keep);
 }
 
 /* on_switch - the next task runs from the switch's time (a rebuilt one's estimate) */
@@ -188,6 +225,9 @@ static void on_switch(struct ft_why *y, struct ft_why_cpu *c, const struct ft_ev
 	}
 	if (!ev->sw.synth)
 		note_prio(y, ev->sw.prev_pid, ev->sw.prev_prio, true);
+	if (!ev->sw.synth && (ev->sw.state == 'X' || ev->sw.state == 'Z' ||
+			       ev->sw.state == 'x'))
+		forget_prio(y, ev->sw.prev_pid);
 	/* no switch inside a handler: an exit missed (events enabled one by one) ends here */
 	c->hard = c->soft = c->hard_under = -1;
 	c->task = (struct seg){ .kind = next ? FT_WHY_TASK : FT_WHY_IDLE, .id = next,

@@ -57,6 +57,7 @@ struct ft_why {
 	char			(*names)[FT_WHY_NAME];	/* hard interrupt handlers seen */
 	int			nnames;
 	struct ft_tab		prios;		/* pid -> struct prio */
+	unsigned int		dead;		/* entries of prios of tasks that exited */
 };
 
 struct ft_tp *ft_why_tracepoints(struct ft_why *y);

@@ -23,6 +23,9 @@ static inline void deliver(struct pipeline *p, const struct ft_event *ev)
 	/* the run's task table is current before any analyzer reads it */
 	ft_tasks_names(&p->tasks, ev);
 	ft_stages_event(&p->run->stages, ev);
+	/* after the analyzers: a rename record is made under the old name */
+	if (p->ren && ev->type == FT_EV_TP)
+		ft_tasks_rename(&p->tasks, ev, p->ren);
 }
 
 /*
@@ -223,6 +226,7 @@ int ft_pipe_init(struct pipeline *p, struct tep_handle *tep, int ncpus, bool liv
 		return -1;
 	if (ft_tps_resolve(p->tps, p->run->name, tep, &p->dec, live))
 		return -1;
+	p->ren = ft_tasks_rename_find(p->tps);
 	/* wakeup types no analyzer reads (sched_wakeup beside sched_waking) feed only the chain */
 	want = ft_want_wakeups(p->need, p->want, p->dec.have & FT_NEED(FT_EV_WAKING));
 	p->dec.bare = (FT_NEED(FT_EV_WAKING) | FT_NEED(FT_EV_WAKEUP) | FT_NEED(FT_EV_WAKEUP_NEW)) &

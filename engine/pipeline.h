@@ -49,6 +49,7 @@ struct pipeline {
 	struct ft_probes	*probes;	/* the analyzer's function probes, or NULL */
 	struct ft_probes	probes_own;	/* ... the tracer's, for its request */
 	struct ft_tp		*tps;		/* the tracepoints read by name, or NULL */
+	const struct ft_tp	*ren;		/* task_rename, when an analyzer reads it */
 	struct ft_capture	*cap;		/* -o FILE, or NULL */
 	struct ft_flight	*flight;	/* --flight: -o FILE's recorder, or NULL */
 	struct ft_samples	sm;		/* perf samples the analyzers take, if any */

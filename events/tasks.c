@@ -183,6 +183,7 @@ struct ft_task *ft_tasks_note(struct ft_tasks *t, int tid, const char *comm)
 
 		memcpy(e->comm, comm, n);
 		e->comm[n] = 0;
+		e->comm_from = 0;
 	}
 	return e;
 }
@@ -245,13 +246,21 @@ static int proc_status(int tid, const char *key)
 	return v;
 }
 
-/* name_process - give process @tgid a comm: its own from /proc, else @fallback's */
-static void name_process(struct ft_tasks *t, int tgid, const char *fallback)
+/*
+ * name_process - give process @tgid a comm: its main thread's own (/proc live, a file's
+ * saved_cmdlines), else that of its thread of lowest tid that was looked up (@tid's
+ * @comm when lower than the last), whatever the order of the lookups
+ */
+static void name_process(struct ft_tasks *t, int tgid, int tid, const char *comm)
 {
 	struct ft_task *p = ft_tab_get(&t->tab, tgid);
 
 	if (p && !p->comm[0])
-		note_proc_comm(t, tgid, fallback);
+		p = note_proc_comm(t, tgid, NULL);
+	if (p && (!p->comm[0] || (p->comm_from && tid <= p->comm_from))) {
+		snprintf(p->comm, sizeof(p->comm), "%s", comm);
+		p->comm_from = tid;
+	}
 }
 
 /**
@@ -275,14 +284,14 @@ int ft_tasks_tgid(struct ft_tasks *t, int tid)
 		e->tgid = tgid <= 0 ? tid : tgid;
 	}
 	tgid = e->tgid;
-	/* a process whose main thread no event named takes its thread's comm (once) */
+	/* a process whose main thread no source named takes a thread's comm */
 	if (tgid != tid && e->comm[0]) {
 		struct ft_task *p = ft_tab_find(&t->tab, tgid);
 
-		if (!p || !p->comm[0]) {
+		if (!p || !p->comm[0] || (p->comm_from && tid <= p->comm_from)) {
 			/* name_process may grow the table: e must not be used after it */
 			memcpy(comm, e->comm, sizeof(comm));
-			name_process(t, tgid, comm);
+			name_process(t, tgid, tid, comm);
 		}
 	}
 	return tgid;
@@ -327,7 +336,8 @@ void ft_tasks_newtask(struct ft_tasks *t, int creator, int child, bool thread,
 
 /*
  * ft_tasks_rename_tp - declare task:task_rename in @tp (optional): exec and prctl rename
- * tasks between switches, and an analyzer without switches learns names from it
+ * tasks between switches, and an analyzer without switches learns names from it. The
+ * pipeline notes the renames (ft_tasks_rename_find): the analyzer only asks for them.
  */
 void ft_tasks_rename_tp(struct ft_tp *tp)
 {
@@ -353,4 +363,19 @@ void ft_tasks_rename(struct ft_tasks *t, const struct ft_event *ev, const struct
 	memcpy(comm, s, len);
 	comm[len] = 0;
 	ft_tasks_note(t, (int)ft_tp_num(ev, tp, 0), comm);
+}
+
+/*
+ * ft_tasks_rename_find - the task_rename declaration (ft_tasks_rename_tp's) among the
+ * resolved @tps, or NULL when no analyzer reads renames or the trace lacks them
+ */
+const struct ft_tp *ft_tasks_rename_find(const struct ft_tp *tps)
+{
+	for (; tps; tps = tps->next)
+		if (tps->id >= 0 && !strcmp(tps->system, "task") &&
+		    !strcmp(tps->name, "task_rename") && tps->field[0] &&
+		    !strcmp(tps->field[0], "pid") && tps->field[1] &&
+		    !strcmp(tps->field[1], "newcomm") && !tps->field[2])
+			return tps;
+	return NULL;
 }

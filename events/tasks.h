@@ -20,6 +20,8 @@ struct ft_task {
 	int	tgid;		/* 0 until known */
 	int	ppid;		/* 0 until known, -1 when it cannot be */
 	bool	tgid_guessed;	/* no source told its process: tgid is its own tid */
+	int	comm_from;	/* a main thread no source named: the comm is that of its
+				   thread of lowest tid (0: its own) */
 	char	comm[FT_TASK_COMM_LEN + 1];
 };
 
@@ -50,6 +52,7 @@ int ft_tasks_tgids(struct ft_tasks *t, const char *text, size_t len);
 struct ft_tp;
 void ft_tasks_rename_tp(struct ft_tp *tp);
 void ft_tasks_rename(struct ft_tasks *t, const struct ft_event *ev, const struct ft_tp *tp);
+const struct ft_tp *ft_tasks_rename_find(const struct ft_tp *tps);
 
 /**
  * ft_tasks_note_field - ft_tasks_note for an event's comm (FT_TASK_COMM_LEN bytes, see
@@ -60,9 +63,12 @@ static inline struct ft_task *ft_tasks_note_field(struct ft_tasks *t, int tid, c
 {
 	struct ft_task *e = ft_tab_get(&t->tab, tid);
 
-	if (e && comm[0] && memcmp(e->comm, comm, FT_TASK_COMM_LEN)) {
-		memcpy(e->comm, comm, FT_TASK_COMM_LEN);
-		e->comm[FT_TASK_COMM_LEN] = 0;
+	if (e && comm[0]) {
+		if (memcmp(e->comm, comm, FT_TASK_COMM_LEN)) {
+			memcpy(e->comm, comm, FT_TASK_COMM_LEN);
+			e->comm[FT_TASK_COMM_LEN] = 0;
+		}
+		e->comm_from = 0;	/* its own name now */
 	}
 	return e;
 }

@@ -41,6 +41,15 @@ void ft_intern_fini(struct ft_intern *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* ft_intern_clear - no arrays any more, the memory kept for the next ones */
+void ft_intern_clear(struct ft_intern *t)
+{
+	if (t->slot)
+		memset(t->slot, 0, ((size_t)t->mask + 1) * sizeof(*t->slot));
+	t->used = 0;
+	t->n = 0;
+}
+
 /* rehash - double the hash table */
 static int rehash(struct ft_intern *t)
 {

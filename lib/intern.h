@@ -21,6 +21,7 @@ struct ft_intern {
 
 int ft_intern_init(struct ft_intern *t);
 void ft_intern_fini(struct ft_intern *t);
+void ft_intern_clear(struct ft_intern *t);
 long ft_intern_find(const struct ft_intern *t, const uint64_t *v, uint32_t n);
 long ft_intern_put(struct ft_intern *t, const uint64_t *v, uint32_t n);
 

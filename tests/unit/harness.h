@@ -92,6 +92,44 @@ static inline void ut_formats(struct ut_run *r, const char *system, const char *
 		assert_int_equal(ft_tp_resolve(tp, r->tep, err, sizeof(err)), 0);
 }
 
+/* The irq events' ids in ut_irq_formats. */
+enum { UT_IRQ_ENTRY = 225, UT_IRQ_EXIT = 224, UT_SI_RAISE = 221, UT_SI_ENTRY = 223,
+       UT_SI_EXIT = 222 };
+
+#define UT_SI_SYMS \
+	"__print_symbolic(REC->vec, { 0, \"HI\" }, { 1, \"TIMER\" }, { 2, \"NET_TX\" }, " \
+	"{ 3, \"NET_RX\" }, { 4, \"BLOCK\" }, { 5, \"IRQ_POLL\" }, { 6, \"TASKLET\" }, " \
+	"{ 7, \"SCHED\" }, { 8, \"HRTIMER\" }, { 9, \"RCU\" })"
+
+/*
+ * ut_irq_formats - ut_formats with the irq events' formats of this VM's 6.18 kernel
+ * (hard interrupt entry/exit, softirq raise/entry/exit)
+ */
+static inline void ut_irq_formats(struct ut_run *r)
+{
+	static const char *const fmts[] = {
+		"name: irq_handler_entry\nID: 225\nformat:\n" UT_COMMON
+		"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n",
+		"name: irq_handler_exit\nID: 224\nformat:\n" UT_COMMON
+		"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+		"print fmt: \"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : \"unhandled\"\n",
+		"name: softirq_raise\nID: 221\nformat:\n" UT_COMMON
+		"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"vec=%u [action=%s]\", REC->vec, " UT_SI_SYMS "\n",
+		"name: softirq_entry\nID: 223\nformat:\n" UT_COMMON
+		"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"vec=%u [action=%s]\", REC->vec, " UT_SI_SYMS "\n",
+		"name: softirq_exit\nID: 222\nformat:\n" UT_COMMON
+		"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"vec=%u [action=%s]\", REC->vec, " UT_SI_SYMS "\n",
+	};
+
+	ut_formats(r, "irq", fmts, sizeof(fmts) / sizeof(fmts[0]));
+}
+
 /* ut_check - the options accepted against each other and the environment (cli.check) */
 static inline void ut_check(struct ut_run *r)
 {

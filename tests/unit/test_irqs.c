@@ -21,31 +21,8 @@
 
 extern const struct ft_analyzer ft_hardirqs, ft_softirqs;
 
-#define SYMS	"__print_symbolic(REC->vec, { 0, \"HI\" }, { 1, \"TIMER\" }, { 2, \"NET_TX\" }, " \
-		"{ 3, \"NET_RX\" }, { 4, \"BLOCK\" }, { 5, \"IRQ_POLL\" }, { 6, \"TASKLET\" }, " \
-		"{ 7, \"SCHED\" }, { 8, \"HRTIMER\" }, { 9, \"RCU\" })"
-
-static const char *const formats[] = {
-	"name: irq_handler_entry\nID: 225\nformat:\n" UT_COMMON
-	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n",
-	"name: irq_handler_exit\nID: 224\nformat:\n" UT_COMMON
-	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : \"unhandled\"\n",
-	"name: softirq_raise\nID: 221\nformat:\n" UT_COMMON
-	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"vec=%u [action=%s]\", REC->vec, " SYMS "\n",
-	"name: softirq_entry\nID: 223\nformat:\n" UT_COMMON
-	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"vec=%u [action=%s]\", REC->vec, " SYMS "\n",
-	"name: softirq_exit\nID: 222\nformat:\n" UT_COMMON
-	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"vec=%u [action=%s]\", REC->vec, " SYMS "\n",
-};
-
-enum { ENTRY = 225, EXIT = 224, RAISE = 221, SI_ENTRY = 223, SI_EXIT = 222, LOST = -1 };
+enum { ENTRY = UT_IRQ_ENTRY, EXIT = UT_IRQ_EXIT, RAISE = UT_SI_RAISE, SI_ENTRY = UT_SI_ENTRY,
+       SI_EXIT = UT_SI_EXIT, LOST = -1 };
 
 /* One record of the scenario: event id, CPU, time, irq or vector, handler name. */
 struct rec {
@@ -63,7 +40,7 @@ static void start(struct ut_run *r, const struct ft_analyzer *a, const int *opts
 	ut_start(r, a);
 	for (i = 0; i < nopts; i++)
 		ut_opt(r, opts[i], NULL);
-	ut_formats(r, "irq", formats, sizeof(formats) / sizeof(formats[0]));
+	ut_irq_formats(r);
 	ut_init(r);
 }
 

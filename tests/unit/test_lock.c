@@ -19,6 +19,7 @@
 
 #include "analyzers/analyzer.h"
 #include "events/decode.h"
+#include "analyzers/lock_int.h"
 #include "tests/unit/harness.h"
 #include "tests/unit/lock_events.h"
 
@@ -202,6 +203,37 @@ static void test_lock_types(void **state)
 	ut_finish(&r);
 }
 
+/*
+ * test_lock_interval_keys - 1000 lock addresses in a first interval, one in the second:
+ * the second's report has its one row, and the keys and rows of the first are gone
+ * (kept, they grow with every address a long run ever saw)
+ */
+static void test_lock_interval_keys(void **state)
+{
+	static struct rec recs[2000];
+	const struct lock *x;
+	struct ut_run r;
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		recs[2 * i] = (struct rec){ BEGIN, 0, 1000 + 10 * i, 10, 0x10000 + 64 * i, 32 };
+		recs[2 * i + 1] = (struct rec){ END, 0, 1005 + 10 * i, 10, 0x10000 + 64 * i, 0 };
+	}
+	start(&r, 'l');
+	x = r.priv;
+	feed(&r, recs, 2000);
+	assert_int_equal(x->keys.n, 1000);
+	ut_report_as(&r, (struct ft_report){ .interval = true }, true);
+	feed(&r, (struct rec[]){ { BEGIN, 1, 20000, 11, 0xa000, 32 },
+				 { END, 1, 20007, 11, 0xa000, 0 } }, 2);
+	ut_report(&r, true);	/* the last interval's: no reset after it */
+	has(&r, "\"rows\":[{\"type\":\"mutex\",\"address\":\"0xa000\",");
+	has(&r, "\"contended\":1,\"total_ns\":7,");
+	assert_int_equal(x->keys.n, 1);
+	assert_int_equal(x->rows.n, 1);
+	ut_finish(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_lock_not_timed),
 		cmocka_unit_test(test_lock_stack_after_irq),
 		cmocka_unit_test(test_lock_types),
+		cmocka_unit_test(test_lock_interval_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,30 +19,14 @@
 #include <cmocka.h>
 
 #include "analyzers/analyzer.h"
+#include "analyzers/why.h"
 #include "events/decode.h"
 #include "tests/unit/harness.h"
 #include "tests/unit/sched_events.h"
 
 extern const struct ft_analyzer ft_wakeup;
 
-static const char *const formats[] = {
-	"name: irq_handler_entry\nID: 225\nformat:\n" UT_COMMON
-	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n",
-	"name: irq_handler_exit\nID: 224\nformat:\n" UT_COMMON
-	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"irq=%d ret=%d\", REC->irq, REC->ret\n",
-	"name: softirq_entry\nID: 223\nformat:\n" UT_COMMON
-	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"vec=%u\", REC->vec\n",
-	"name: softirq_exit\nID: 222\nformat:\n" UT_COMMON
-	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"vec=%u\", REC->vec\n",
-};
-
-enum { ENTRY = 225, EXIT = 224, SI_ENTRY = 223, SI_EXIT = 222 };
+enum { ENTRY = UT_IRQ_ENTRY, EXIT = UT_IRQ_EXIT, SI_ENTRY = UT_SI_ENTRY, SI_EXIT = UT_SI_EXIT };
 
 #define US	1000ULL
 
@@ -105,7 +89,7 @@ static void test_why_parts(void **state)
 	ut_start(&r, &ft_wakeup);
 	ut_opt(&r, 0x100, "4");		/* --top 4 */
 	ut_opt(&r, 0x104, NULL);	/* --why */
-	ut_formats(&r, "irq", formats, sizeof(formats) / sizeof(formats[0]));
+	ut_irq_formats(&r);
 	ut_check(&r);
 	ut_init(&r);
 	/* CPU 0: 10 runs; 20 woken at 1000 and in at 7000 (6000 us) */
@@ -156,7 +140,7 @@ static void test_why_woken(void **state)
 	(void)state;
 	ut_start(&r, &ft_wakeup);
 	ut_opt(&r, 0x104, NULL);	/* --why */
-	ut_formats(&r, "irq", formats, sizeof(formats) / sizeof(formats[0]));
+	ut_irq_formats(&r);
 	ut_check(&r);
 	ut_init(&r);
 	sw(&r, 0, 0, 0, 120, 10, 120, 'R');		/* CPU 0: 10 runs */
@@ -187,7 +171,7 @@ static void test_why_many_parts(void **state)
 	ut_start(&r, &ft_wakeup);
 	ut_opt(&r, 0x100, "1");		/* --top 1 */
 	ut_opt(&r, 0x104, NULL);	/* --why */
-	ut_formats(&r, "irq", formats, sizeof(formats) / sizeof(formats[0]));
+	ut_irq_formats(&r);
 	ut_check(&r);
 	ut_init(&r);
 	sw(&r, 0, 0, 0, 120, 100, 120, 'R');
@@ -203,9 +187,44 @@ static void test_why_many_parts(void **state)
 	ut_finish(&r);
 }
 
+/*
+ * the prio table keeps the tasks that live: 5000 short-lived tasks each woken, run and
+ * switched out dead beside one that lives; the table holds at most DEAD_MIN (1024)
+ * exited tasks beside it, and the living task's prio survives the rebuilds
+ */
+static void test_why_prios_dead(void **state)
+{
+	const struct ft_env env = { .ncpus = 1 };
+	struct ft_event ev;
+	struct ft_why y = { 0 };
+	const int *p;
+	int i;
+
+	assert_int_equal(ft_why_init(&y, &env), 0);
+	ev = ev_switch(1000, 0, 0, 7, 'R');
+	ev.sw.next_prio = 100;
+	ft_why_event(&y, &ev);
+	for (i = 0; i < 5000; i++) {
+		ev = ev_switch(2000 + 10 * i, 0, 7, 1000 + i, 'R');
+		ev.sw.prev_prio = 100;
+		ev.sw.next_prio = 120;
+		ft_why_event(&y, &ev);
+		ev = ev_switch(2005 + 10 * i, 0, 1000 + i, 7, i & 1 ? 'X' : 'Z');
+		ev.sw.prev_prio = 120;
+		ev.sw.next_prio = 100;
+		ft_why_event(&y, &ev);
+	}
+	assert_in_range(y.prios.n, 1, 1025);	/* main: 5001 */
+	p = ft_tab_find(&y.prios, 7);
+	assert_non_null(p);
+	assert_int_equal(p[1], 100 + 1000);	/* struct prio: pid, prio + 1000 */
+	ft_why_fini(&y);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_why_prios_dead),
 		cmocka_unit_test(test_why_parts),
 		cmocka_unit_test(test_why_many_parts),
 		cmocka_unit_test(test_why_woken),

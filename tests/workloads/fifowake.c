@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pin.h"
+
 static int cpu, rounds, fds[2];
 static long msec;
 
@@ -32,24 +34,12 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* pin - name the calling thread and keep it on the CPU */
-static void pin(const char *name)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		perror("sched_setaffinity");
-	prctl(PR_SET_NAME, name);
-}
-
 /* waiter - read until the pipe closes */
 static void *waiter(void *arg __attribute__((unused)))
 {
 	char c;
 
-	pin("waiter");
+	pin(cpu, "waiter");
 	printf("waiter %ld\n", (long)syscall(SYS_gettid));
 	fflush(stdout);
 	while (read(fds[0], &c, 1) == 1)
@@ -65,7 +55,7 @@ static void *fifospin(void *arg __attribute__((unused)))
 	long long *spin = calloc(rounds, sizeof(*spin)), t0;
 	int i, err;
 
-	pin("fifospin");
+	pin(cpu, "fifospin");
 	err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	if (err || !spin) {
 		fprintf(stderr, "fifowake: SCHED_FIFO: error %d\n", err);

@@ -17,20 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pin.h"
+
 static int cpu, naps, rounds, ab[2], ba[2];
 static long msec;
-
-/* pin - name the calling thread and keep it on the CPU */
-static void pin(const char *name)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		perror("sched_setaffinity");
-	prctl(PR_SET_NAME, name);
-}
 
 /* napper - NAPS sleeps of MSEC ms */
 static void *napper(void *arg __attribute__((unused)))
@@ -38,7 +28,7 @@ static void *napper(void *arg __attribute__((unused)))
 	struct timespec ts = { msec / 1000, (msec % 1000) * 1000000L };
 	int i;
 
-	pin("napper");
+	pin(cpu, "napper");
 	for (i = 0; i < naps; i++)
 		nanosleep(&ts, NULL);
 	return NULL;
@@ -59,7 +49,7 @@ static void *pong(void *arg __attribute__((unused)))
 	int i;
 	long v;
 
-	pin("pong");
+	pin(cpu, "pong");
 	v = nvcsw();
 	for (i = 0; i < rounds; i++)
 		if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
@@ -75,7 +65,7 @@ static void *ping(void *arg __attribute__((unused)))
 	int i;
 	long v;
 
-	pin("ping");
+	pin(cpu, "ping");
 	v = nvcsw();
 	for (i = 0; i < rounds; i++)
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
@@ -102,7 +92,7 @@ int main(int argc, char **argv)
 		perror("pipe");
 		return 1;
 	}
-	pin("waits");
+	pin(cpu, "waits");
 	pthread_create(&t[0], NULL, napper, NULL);
 	pthread_create(&t[1], NULL, pong, NULL);
 	pthread_create(&t[2], NULL, ping, NULL);
