@@ -29,6 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pin.h"
+
 #define MARGIN_NS 2000000LL
 
 static int cpu, secs, spikes, fds[2];
@@ -56,16 +58,10 @@ static void sleep_until(long long t)
 		;
 }
 
-/* pin - name the calling thread, keep it on the CPU and print its tid */
-static void pin(const char *name, const char *tag)
+/* pin_tid - name the calling thread, keep it on the CPU (pin.h) and print its tid */
+static void pin_tid(const char *name, const char *tag)
 {
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		perror("sched_setaffinity");
-	prctl(PR_SET_NAME, name);
+	pin(cpu, name);
 	printf("%s %ld\n", tag, (long)syscall(SYS_gettid));
 	fflush(stdout);
 }
@@ -87,7 +83,7 @@ static void *waiter(void *arg __attribute__((unused)))
 {
 	long long stamp;
 
-	pin("sp-waiter", "waiter");
+	pin_tid("sp-waiter", "waiter");
 	fifo(40);
 	while (read(fds[0], &stamp, sizeof(stamp)) == sizeof(stamp)) {
 		long long t = now_ns();
@@ -105,7 +101,7 @@ static void *waker(void *arg __attribute__((unused)))
 {
 	long long t, end = t_start + secs * 1000000000LL;
 
-	pin("sp-waker", "waker");
+	pin_tid("sp-waker", "waker");
 	fifo(60);
 	for (t = t_start + 1000000; t < end; t += 1000000) {
 		long long now;
@@ -124,7 +120,7 @@ static void *hog(void *arg __attribute__((unused)))
 {
 	int i;
 
-	pin("sp-hog", "hog");
+	pin_tid("sp-hog", "hog");
 	fifo(50);
 	for (i = 0; i < spikes; i++) {
 		sleep_until(t_start + (i + 1) * gap_s * 1000000000LL);
