@@ -80,6 +80,8 @@ offcpu --svg @svg --pprof @pprof
 offcpu --chain -f
 offcpu --chain --json
 offcpu --chain-depth 1 --svg @svg --pprof @pprof
+offcpu --locks -f
+offcpu --locks --json
 profile
 profile -f
 profile --top 0
