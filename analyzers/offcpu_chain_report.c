@@ -121,17 +121,6 @@ int offcpu_chain_view(struct offcpu *o, const uint64_t *link, int n,
 	return nf;
 }
 
-/* json_frames - one array of frame names */
-static void json_frames(struct ft_json *j, const char *key, const char *const *f, int n)
-{
-	int i;
-
-	ft_json_arr_begin(j, key);
-	for (i = 0; i < n; i++)
-		ft_json_str(j, NULL, f[i]);
-	ft_json_arr_end(j);
-}
-
 /* offcpu_chain_json - a row's links: what each is, its thread, its stacks, its mark */
 void offcpu_chain_json(struct ft_json *j, const struct offcpu_chain_view *v)
 {
@@ -147,8 +136,8 @@ void offcpu_chain_json(struct ft_json *j, const struct offcpu_chain_view *v)
 			ft_json_i64(j, "tid", s->tid);
 			ft_json_i64(j, "pid", s->tgid);
 			ft_json_str(j, "comm", s->comm);
-			json_frames(j, "kernel", s->k, s->nk);
-			json_frames(j, "user", s->u, s->nu);
+			ft_json_strs(j, "kernel", s->k, s->nk);
+			ft_json_strs(j, "user", s->u, s->nu);
 		}
 		if (v->mark[i])
 			ft_json_str(j, "mark", v->mark[i]);

@@ -116,25 +116,14 @@ static void print_side(FILE *f, const struct offcpu_side *s)
 		fprintf(f, "    %-16s %s\n", "-", offcpu_lock_frame(s->lock));
 }
 
-/* json_frames - one array of frame names */
-static void json_frames(struct ft_json *j, const char *key, const char *const *f, int n)
-{
-	int i;
-
-	ft_json_arr_begin(j, key);
-	for (i = 0; i < n; i++)
-		ft_json_str(j, NULL, f[i]);
-	ft_json_arr_end(j);
-}
-
 /* json_side - a thread and its stacks */
 static void json_side(struct ft_json *j, const struct offcpu_side *s)
 {
 	ft_json_i64(j, "tid", s->tid);
 	ft_json_i64(j, "pid", s->tgid);
 	ft_json_str(j, "comm", s->comm);
-	json_frames(j, "kernel", s->k, s->nk);
-	json_frames(j, "user", s->u, s->nu);
+	ft_json_strs(j, "kernel", s->k, s->nk);
+	ft_json_strs(j, "user", s->u, s->nu);
 }
 
 /* Sort order of the rows: BCC prints the largest total last. */

@@ -127,3 +127,14 @@ void ft_json_row(struct ft_json *j, FILE *f, const char *analyzer)
 	ft_json_str(j, "analyzer", analyzer);
 	ft_json_str(j, "type", "row");
 }
+
+/* ft_json_strs - an array of @n strings under @key */
+void ft_json_strs(struct ft_json *j, const char *key, const char *const *val, int n)
+{
+	int i;
+
+	ft_json_arr_begin(j, key);
+	for (i = 0; i < n; i++)
+		ft_json_str(j, NULL, val[i]);
+	ft_json_arr_end(j);
+}

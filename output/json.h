@@ -23,6 +23,7 @@ void ft_json_obj_end(struct ft_json *j);
 void ft_json_arr_begin(struct ft_json *j, const char *key);
 void ft_json_arr_end(struct ft_json *j);
 void ft_json_str(struct ft_json *j, const char *key, const char *val);
+void ft_json_strs(struct ft_json *j, const char *key, const char *const *val, int n);
 void ft_json_strn(struct ft_json *j, const char *key, const char *val, size_t max);
 void ft_json_u64(struct ft_json *j, const char *key, uint64_t val);
 void ft_json_i64(struct ft_json *j, const char *key, int64_t val);
