@@ -283,7 +283,8 @@ static bool add(struct offcpu *o, struct offcpu_task *t, uint64_t ns, bool bound
 		key[K_WKST] = t->wkst;
 		key[K_WUST] = t->wust;
 	}
-	ft_env_latency(o->env, ns, t->start + ns, t->tid, -1);
+	if (!bound)	/* an upper bound fires no --trigger */
+		ft_env_latency(o->env, ns, t->start + ns, t->tid, -1);
 	if (o->chain)
 		offcpu_chain_period(o, key, K_WTID, t->tid, t->start, t->start + ns);
 	else if (offcpu_sum_put(o, key, o->wakers ? K_LEN : K_WTID, ns, 1) < 0)

@@ -63,8 +63,7 @@ struct offcpu_chain {
 	uint64_t		fr[FT_SAMPLE_MAX_STACK];
 	/* the period being explained */
 	uint64_t		key[K_WTID + CL_LEN * (OFFCPU_CHAIN_MAX + 2)];
-	long			ids[32];	/* keys it added to: its period counted once */
-	int			nids;
+	uint64_t		period;		/* its number: each key counts it once */
 	struct offcpu_chain_notes notes;
 };
 
@@ -295,21 +294,15 @@ long offcpu_sum_put(struct offcpu *o, const uint64_t *key, uint32_t len, uint64_
 static void emit(struct offcpu *o, int len, uint64_t a, uint64_t b)
 {
 	struct offcpu_chain *c = o->chain;
-	bool first = true;
 	long id;
-	int i;
 
 	if (b <= a)
 		return;
 	id = offcpu_sum_put(o, c->key, (uint32_t)len, b - a, 0);
-	if (id < 0)
+	if (id < 0 || o->sum[id].period == c->period)
 		return;
-	for (i = 0; i < c->nids; i++)
-		first &= c->ids[i] != id;
-	if (first && c->nids < (int)(sizeof(c->ids) / sizeof(c->ids[0])))
-		c->ids[c->nids++] = id;
-	if (first)
-		o->sum[id].n++;
+	o->sum[id].period = c->period;	/* the period counted once per key */
+	o->sum[id].n++;
 }
 
 /* add_link - a link of kind @code at @len: its thread and stacks; the new length */
@@ -369,16 +362,18 @@ static void running(struct offcpu *o, int len, const struct chain_task *ct, uint
 static void explain(struct offcpu *o, int tid, uint64_t a, uint64_t b, int depth, int len);
 
 /*
- * blocked - [a, b) of @ct blocked in segment @s (ending at @end): to its waker's doings
- * then, under a link of its stacks (none for the victim: its own are the key's first part)
+ * blocked - [a, b) of @ct blocked in segment @s (the next one's kind @next, -1 none):
+ * to its waker's doings then, under a link of its stacks (none for the victim: its own
+ * are the key's first part); lost events after it name its time lost
  */
 static void blocked(struct offcpu *o, int len, const struct chain_task *ct,
-		    const struct chain_seg *s, bool open, uint64_t a, uint64_t b, int depth)
+		    const struct chain_seg *s, int next, uint64_t a, uint64_t b, int depth)
 {
 	if (depth)
 		len = add_link(o, len, CL_BLOCKED, ct->tid, ct->tgid, s->kst, s->ust);
-	if (open || s->waker < 0) {
-		unknown(o, len, OFFCPU_CHAIN_NO_WAKEUP, ct->tid, a, b);
+	if (next < 0 || s->waker < 0) {	/* still blocked, or its wakeup not seen */
+		unknown(o, len, next == CS_LOST ? OFFCPU_CHAIN_LOST : OFFCPU_CHAIN_NO_WAKEUP,
+			ct->tid, a, b);
 	} else if (s->ctx) {
 		emit(o, add_link(o, len, CL_IRQ, s->ctx, -1, 0, 0), a, b);
 	} else if (!s->waker) {
@@ -422,7 +417,7 @@ static void explain(struct offcpu *o, int tid, uint64_t a, uint64_t b, int depth
 			emit(o, add_link(o, len, CL_READY, depth ? tid : -1, ct->tgid, 0, 0), a, y);
 			break;
 		case CS_BLOCKED:
-			blocked(o, len, ct, s, open, a, y, depth);
+			blocked(o, len, ct, s, open ? -1 : seg_at(ct, i + 1)->kind, a, y, depth);
 			break;
 		default:
 			unknown(o, len, OFFCPU_CHAIN_LOST, tid, a, y);
@@ -441,7 +436,7 @@ void offcpu_chain_period(struct offcpu *o, const uint64_t *vkey, int vlen, int t
 	struct offcpu_chain *c = o->chain;
 
 	memcpy(c->key, vkey, vlen * sizeof(*vkey));
-	c->nids = 0;
+	c->period++;
 	c->notes.periods++;
 	explain(o, tid, start, end, 0, vlen);
 }

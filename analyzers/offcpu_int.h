@@ -108,6 +108,7 @@ struct offcpu_locks {
 /* Blocked time and periods of one key. */
 struct offcpu_sum {
 	uint64_t	ns, n;
+	uint64_t	period;		/* --chain: the last period counted in n (its number) */
 };
 
 /* One thread: blocked since start, with the stacks it blocked on. */

@@ -10,7 +10,8 @@
  * when the run ends. The analysis itself goes on as usual.
  */
 #include <errno.h>
-#include <libgen.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,8 +107,10 @@ void ft_flight_tap(void *ctx, int cpu, const void *page, unsigned int len)
 	if (info.timestamp > f->newest)
 		f->newest = info.timestamp;
 	from = keep_from(f);
-	while (c->n > 1 && c->ts[slot(c, 1)] <= from)	/* the oldest ends before */
+	while (c->n > 1 && c->ts[slot(c, 1)] <= from) {	/* the oldest ends before */
+		c->cut = c->ts[slot(c, 1)];	/* a window reaching back here says so */
 		c->n--;
+	}
 	if (c->n == c->cap && c->cap < c->max && grow(c))
 		f->err = ENOMEM;
 	if (c->n == c->cap) {		/* full: the oldest goes, still wanted */
@@ -138,9 +141,12 @@ void ft_flight_latency(void *ctx, const struct ft_latency *l)
 	struct ft_flight_event *e;
 
 	if (!f->o.trigger_ms || l->ns <= (uint64_t)(f->o.trigger_ms * 1e6) ||
-	    l->ts <= f->last_to || f->nev == FT_FLIGHT_QUEUE ||
-	    (f->o.max_files && f->files + f->nev >= f->o.max_files))
+	    l->ts <= f->last_to || (f->o.max_files && f->fired + f->nev >= f->o.max_files))
 		return;
+	if (f->nev == FT_FLIGHT_QUEUE) {	/* said at the end */
+		f->refused++;
+		return;
+	}
 	e = &f->ev[f->nev++];
 	e->ts = l->ts;
 	e->ns = l->ns;
@@ -210,7 +216,7 @@ void ft_flight_window(struct ft_flight *f, struct ft_flight_window *w, ft_page_t
 	for (cpu = 0; cpu < f->ncpus; cpu++) {
 		struct ft_flight_cpu *c = &f->cpu[cpu];
 
-		w->cut |= c->cut >= w->from;
+		w->cut |= c->cut > w->from;
 		for (i = 0; i < c->n; i++) {
 			uint32_t s = slot(c, i), len = c->len[s];
 			bool last = i + 1 == c->n;
@@ -243,7 +249,7 @@ static void describe(const struct ft_flight *f, const struct ft_flight_window *w
 {
 	int n = 0;
 
-	if (f->o.trigger_ms) {
+	if (w->fired) {
 		n = snprintf(buf, len, "%.3f ms %s", f->ev[0].ns / 1e6, f->what);
 		if (f->ev[0].tid > 0)
 			n += snprintf(buf + n, len - n, " of %s[%d]", f->ev[0].comm, f->ev[0].tid);
@@ -258,16 +264,24 @@ static void describe(const struct ft_flight *f, const struct ft_flight_window *w
 		n += snprintf(buf + n, len - n, "the last event");
 	else
 		n += snprintf(buf + n, len - n, "%.6f", w->to / 1e9);
-	n += snprintf(buf + n, len - n, "%s, ", w->cut ? " (shortened: --flight-size was full)" : "");
+	n += snprintf(buf + n, len - n, "%s%s, ", w->ended ? " (the run ended first)" : "",
+		      w->cut ? " (shortened: its first pages were dropped: --flight-size was "
+			       "full, or the latency came late)" : "");
 	if (events)
 		n += snprintf(buf + n, len - n, "%llu events, ", w->events);
 	snprintf(buf + n, len - n, "%llu pages after lost events", w->lost_pages);
 }
 
-/* write_window - [from, to] as the next file, and its line on stderr; 0, or -1 printed */
-static int write_window(struct ft_flight *f, uint64_t from, uint64_t to, const char *tool)
+/*
+ * write_window - [from, to] as the next file (@fired: the first waiting latency's; its
+ * end past @last, the run's last event: cut there), and its line on stderr; 0, or -1
+ * printed
+ */
+static int write_window(struct ft_flight *f, uint64_t from, uint64_t to, uint64_t last,
+			bool fired, const char *tool)
 {
-	struct ft_flight_window w = { .from = from, .to = to };
+	struct ft_flight_window w = { .from = from, .to = to < last ? to : last,
+				      .ended = to != UINT64_MAX && to > last, .fired = fired };
 	struct ft_capture cap;
 	char path[4096], line[512], *text;
 	int cpu, ret;
@@ -295,9 +309,11 @@ static int write_window(struct ft_flight *f, uint64_t from, uint64_t to, const c
 	describe(f, &w, true, line, sizeof(line));
 	fprintf(stderr, "ftscope %s: flight: %s: %s\n", f->name, path, line);
 	f->files++;
-	if (f->nev)
-		memmove(f->ev, f->ev + 1, --f->nev * sizeof(*f->ev));
-	f->done = f->o.trigger_ms && f->o.max_files && f->files >= f->o.max_files;
+	if (!fired)
+		return 0;
+	f->fired++;
+	memmove(f->ev, f->ev + 1, --f->nev * sizeof(*f->ev));
+	f->done = f->o.max_files && f->fired >= f->o.max_files;
 	return 0;
 }
 
@@ -310,11 +326,8 @@ static void window_of(const struct ft_flight *f, uint64_t *from, uint64_t *to)
 	*to = f->ev[0].ts + (uint64_t)(f->o.after_s * 1e9);
 }
 
-/**
- * ft_flight_round - after a merge to @merged: an armed window whose end is merged is
- * written (@tool: the run's VERSION text). Returns 0, or -1 after one line.
- */
-int ft_flight_round(struct ft_flight *f, uint64_t merged, const char *tool)
+/* windows - the waiting windows whose end is merged (@merged), their ends cut at @last */
+static int windows(struct ft_flight *f, uint64_t merged, uint64_t last, const char *tool)
 {
 	uint64_t from, to;
 
@@ -326,16 +339,25 @@ int ft_flight_round(struct ft_flight *f, uint64_t merged, const char *tool)
 		window_of(f, &from, &to);
 		if (merged < to)
 			return 0;
-		if (write_window(f, from, to, tool))
+		if (write_window(f, from, to, last, true, tool))
 			return -1;
 	}
 	return 0;
 }
 
 /**
- * ft_flight_dump - without --trigger: the SECS up to @now (the trace's time: the
- * run's last event, or the merge's at a SIGUSR2) as the next file, with every page
- * kept after. Returns 0, or -1 after one line.
+ * ft_flight_round - after a merge to @merged: a waiting window whose end is merged is
+ * written (@tool: the run's VERSION text). Returns 0, or -1 after one line.
+ */
+int ft_flight_round(struct ft_flight *f, uint64_t merged, const char *tool)
+{
+	return windows(f, merged, UINT64_MAX, tool);
+}
+
+/**
+ * ft_flight_dump - the SECS up to @now (the trace's time: the run's last event, or the
+ * merge's at a SIGUSR2, with --trigger or not) as the next file, with every page kept
+ * after. Returns 0, or -1 after one line.
  */
 int ft_flight_dump(struct ft_flight *f, uint64_t now, const char *tool)
 {
@@ -343,29 +365,42 @@ int ft_flight_dump(struct ft_flight *f, uint64_t now, const char *tool)
 
 	if (!f->newest)
 		return 0;
-	return write_window(f, now > keep ? now - keep : 0, UINT64_MAX, tool);
+	return write_window(f, now > keep ? now - keep : 0, UINT64_MAX, UINT64_MAX, false, tool);
 }
 
 /**
  * ft_flight_end - the run's end (its last event at @last): the waiting windows
- * written as far as they got; without --trigger, the last SECS. 0, or -1 printed.
+ * written as far as they got; without --trigger, the last SECS; latencies no window
+ * could wait for said. Returns 0, or -1 after one line.
  */
 int ft_flight_end(struct ft_flight *f, uint64_t last, const char *tool)
 {
-	return f->o.trigger_ms ? ft_flight_round(f, UINT64_MAX, tool) :
+	if (f->refused)
+		ft_err("flight: %llu latencies over the trigger came while %d windows waited: "
+		       "not written", f->refused, FT_FLIGHT_QUEUE);
+	return f->o.trigger_ms ? windows(f, UINT64_MAX, last, tool) :
 				 ft_flight_dump(f, last, tool);
 }
 
-/* writable - can the first file be made where @path says? 0, or -1 after one line */
+/*
+ * writable - can the first file be made where @path says? Opened (never truncated; a
+ * file made here removed again) now, so that a wrong path fails before the run, not at
+ * its first window. 0, or -1 after one line.
+ */
 static int writable(const char *path)
 {
-	char *dup = strdup(path);
-	int ret = dup && !access(dirname(dup), W_OK) ? 0 : -1;
+	struct stat st;
+	bool made = stat(path, &st) != 0;
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 
-	if (ret)
-		ft_err("cannot write %s: %s", path, strerror(dup ? errno : ENOMEM));
-	free(dup);
-	return ret;
+	if (fd < 0) {
+		ft_err("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (made)
+		unlink(path);
+	return 0;
 }
 
 /**

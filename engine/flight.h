@@ -43,7 +43,9 @@ struct ft_flight_event {
 struct ft_flight_window {
 	uint64_t		from, to, first;
 	unsigned long long	events, lost_pages;
-	bool			cut;		/* --flight-size dropped pages of it */
+	bool			cut;		/* pages of it were dropped (size, or late) */
+	bool			ended;		/* the run ended before its end */
+	bool			fired;		/* a latency's (else the last SECS) */
 };
 
 struct ft_flight {
@@ -62,6 +64,8 @@ struct ft_flight {
 	int			nev;
 	uint64_t		last_to;	/* the end of the latest window taken */
 	int			files;		/* written */
+	int			fired;		/* ... of them for a latency */
+	unsigned long long	refused;	/* latencies over the trigger, the queue full */
 	bool			done;		/* --trigger-max reached: the run ends */
 	int			err;		/* errno of a ring that could not grow */
 };

@@ -154,15 +154,17 @@ static char *tool_text(struct pipeline *p)
 
 /*
  * flight_round - --flight: a window whose end is merged (@to) written, the last SECS
- * on a SIGUSR2 without --trigger; at the @end, what is left. 0, or -1 printed.
+ * on a SIGUSR2 (another came while it wrote: another file); at the @end, what is
+ * left. 0, or -1 printed.
  */
 static int flight_round(struct pipeline *p, struct live *l, uint64_t to, bool end)
 {
-	bool dump = ft_dump_signal && !p->o->flight.trigger_ms;
+	static sig_atomic_t seen;	/* the SIGUSR2s answered */
+	bool dump = ft_dump_signal != seen;
 	char *tool;
 	int ret;
 
-	ft_dump_signal = 0;
+	seen = ft_dump_signal;
 	if (!p->flight || (!end && !dump && !l->fl.nev && !l->fl.err))
 		return 0;
 	tool = tool_text(p);
@@ -434,7 +436,8 @@ int ft_run_live(struct pipeline *p)
 		goto out_an;	/* the analyzers that began end there */
 	if (ft_samples_open(&p->sm, &p->td, o->output != NULL, l.pids, l.npids))
 		goto out_an;
-	if (p->flight) {		/* the pages go to its rings */
+	if (p->flight) {		/* the pages go to its rings; SIGUSR2 writes them */
+		ft_install_dump_signal();
 		l.m.tap = ft_flight_tap;
 		l.m.tap_ctx = &l.fl;
 	} else if (o->output) {

@@ -55,7 +55,19 @@ static void on_stop(int sig)
 /* on_dump - SIGUSR2: the flight recorder writes what it keeps (perf's --switch-output=signal) */
 static void on_dump(int sig)
 {
-	ft_dump_signal = sig;
+	ft_dump_signal++;
+}
+
+/* ft_install_dump_signal - SIGUSR2 counted in ft_dump_signal (--flight only: else it ends us) */
+void ft_install_dump_signal(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sa.sa_handler = on_dump;
+	sigaction(SIGUSR2, &sa, NULL);
 }
 
 /* on_child - the traced command ended: the handler's only job is to end a blocked poll */
@@ -83,8 +95,6 @@ void ft_install_signals(void)
 	sa.sa_handler = on_child;
 	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
-	sa.sa_handler = on_dump;
-	sigaction(SIGUSR2, &sa, NULL);
 }
 
 /**

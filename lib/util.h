@@ -23,7 +23,8 @@ enum {
 };
 
 extern volatile sig_atomic_t ft_stop_signal;	/* the signal that asked us to stop */
-extern volatile sig_atomic_t ft_dump_signal;	/* SIGUSR2: --flight writes its window */
+extern volatile sig_atomic_t ft_dump_signal;	/* SIGUSR2s so far: --flight writes its window */
+void ft_install_dump_signal(void);
 
 void ft_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ft_set_prog(const char *name);

@@ -12,7 +12,7 @@
 #              input; the tracefs state.
 # requires: root, sched tracepoints, 2 CPUs, trace-cmd
 . tests/live/lib.sh
-plan 19
+plan 20
 need_root flight_one_file || exit 0
 if [ "$(nproc)" -lt 2 ]; then
 	skip_rest "needs CPU 1"
@@ -241,6 +241,8 @@ bad_case flight_bad_trigger_without_flight --trigger $TRIG -o $F -d 1
 bad_case flight_bad_flight_0 --flight 0 -o $F -d 1
 bad_case flight_bad_unwritable --flight 2 --trigger $TRIG -o /nonexistent-ftscope/f.dat -d 1
 bad_case flight_bad_size --flight 2 --flight-size 1 -o $F -d 1
+mkdir -p $OUT/flight-dir
+bad_case flight_bad_directory --flight 2 --trigger $TRIG -o $OUT/flight-dir -d 1
 
 name=flight_state_restored
 r=$(state_changed)

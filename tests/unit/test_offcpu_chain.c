@@ -203,11 +203,33 @@ static void test_chain_depth_one(void **state)
 	assert_non_null(strstr(out, "\nvictim;k_pipe_read;--;worker;worker_main;spin_a 17500\n"));
 }
 
+/*
+ * Counts: each key counts the periods it has a piece of, once each: the worker's
+ * spin_a has two pieces (10 and 7.5 ms) of the victim's one period. Seen failing with
+ * each piece counted.
+ */
+static void test_chain_counts(void **state)
+{
+	const char *out, *row;
+	struct ut_run r;
+
+	(void)state;
+	start(&r, NULL);
+	scene(&r);
+	out = ut_report(&r, true);
+	row = strstr(out, "\"spin_a\"");
+	assert_non_null(row);
+	assert_non_null(strstr(out, "\"us\":17500,\"count\":1"));
+	ut_finish(&r);
+	unlink(ksyms);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chain_three_deep),
 		cmocka_unit_test(test_chain_depth_one),
+		cmocka_unit_test(test_chain_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
