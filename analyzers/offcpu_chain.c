@@ -263,33 +263,6 @@ void offcpu_chain_sample(struct offcpu *o, const struct ft_sample *s)
 	smp_add(c, ct, &e);
 }
 
-/**
- * offcpu_sum_put - @ns and @n added to key @key of @len entries (offcpu's add too:
- * a period's key, or a chain's piece)
- * Returns the key's id, or -1 out of memory.
- */
-long offcpu_sum_put(struct offcpu *o, const uint64_t *key, uint32_t len, uint64_t ns,
-		    uint64_t n)
-{
-	long id = ft_intern_put(&o->keys, key, len);
-
-	if (id < 0)
-		return -1;
-	if ((uint32_t)id >= o->vcap) {
-		uint32_t cap = o->vcap ? o->vcap * 2 : 1024;
-		struct offcpu_sum *sum = realloc(o->sum, cap * sizeof(*sum));
-
-		if (!sum)
-			return -1;
-		memset(sum + o->vcap, 0, (cap - o->vcap) * sizeof(*sum));
-		o->sum = sum;
-		o->vcap = cap;
-	}
-	o->sum[id].ns += ns;
-	o->sum[id].n += n;
-	return id;
-}
-
 /* emit - the piece [a, b) of the period under the key built up to @len */
 static void emit(struct offcpu *o, int len, uint64_t a, uint64_t b)
 {

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "analyzers/analyzer.h"
 #include "analyzers/ready.h"
@@ -210,8 +212,34 @@ void offcpu_track_event(struct offcpu *o, const struct ft_event *ev);
 void offcpu_track_flush(struct offcpu *o, uint64_t ts);
 void offcpu_track_fini(struct offcpu *o);
 
-long offcpu_sum_put(struct offcpu *o, const uint64_t *key, uint32_t len, uint64_t ns,
-		    uint64_t n);
+
+/*
+ * offcpu_sum_put - @ns and @n added to key @key of @len entries (offcpu's add: a
+ * period's key; --chain: a piece's); the key's id, or -1 out of memory. Inline: once
+ * per period, in offcpu.c's and the chain's loops alike.
+ */
+static inline long offcpu_sum_put(struct offcpu *o, const uint64_t *key, uint32_t len,
+				  uint64_t ns, uint64_t n)
+
+{
+	long id = ft_intern_put(&o->keys, key, len);
+
+	if (id < 0)
+		return -1;
+	if ((uint32_t)id >= o->vcap) {
+		uint32_t cap = o->vcap ? o->vcap * 2 : 1024;
+		struct offcpu_sum *sum = realloc(o->sum, cap * sizeof(*sum));
+
+		if (!sum)
+			return -1;
+		memset(sum + o->vcap, 0, (cap - o->vcap) * sizeof(*sum));
+		o->sum = sum;
+		o->vcap = cap;
+	}
+	o->sum[id].ns += ns;
+	o->sum[id].n += n;
+	return id;
+}
 
 /* --chain (offcpu_chain.c) */
 int offcpu_chain_check(struct offcpu *o, const struct ft_env *env);
