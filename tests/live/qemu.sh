@@ -9,7 +9,7 @@
 #              the guest script, QEMU_MORE: a file of QEMU_MORE_PLAN more checks, sourced).
 # requires: root (apt-get for qemu and the kernel package), network on first use
 . tests/live/lib.sh
-plan $((27 + ${QEMU_MORE_PLAN:-0}))
+plan $((28 + ${QEMU_MORE_PLAN:-0}))
 
 # Debian 12's kernel whatever this system's release (Debian 13's own would be 6.12,
 # whose instances offer function_graph and map the ring buffer: checks below need 6.1)
@@ -238,6 +238,18 @@ if ok irq_dist && grep -q '^hardirq = ttyS[0-9]' $Q/irq_dist.out &&
 	pass "$name ($(grep '^hardirq = ' $Q/irq_dist.out | tr '\n' ',' | sed 's/,$//'))"
 else
 	fail $name "exit $(cat $Q/irq_dist.rc): $(head -3 $Q/irq_dist.out | tr '\n' '|') $(head -1 $Q/irq_dist.err)"
+fi
+
+# wakeup --why's hard interrupt parts against the guest's own /proc/interrupts: each a
+# handler whose count rose on the wait's CPU, the serial port's among them (why_check.py)
+name=${P}_why_irqs_vs_proc_interrupts
+r=$(python3 tests/live/why_check.py guest $Q/why_irqs.out $Q/why-fifo.txt $Q/why-irq.a \
+	$Q/why-irq.b 2>&1)
+rc=$?
+if ok why_irqs && [ $rc = 0 ]; then
+	pass "$name ($(head -1 <<< "$r"))"
+else
+	fail $name "exit $(cat $Q/why_irqs.rc): $(tail -1 <<< "$r") $(head -1 $Q/why_irqs.err)"
 fi
 
 name=${P}_state_restored

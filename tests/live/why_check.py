@@ -14,6 +14,12 @@ waiter runs. MODES:
             it), the FIFO part plus the interrupt parts is the spin within 25 us, and
             some hold interrupt time (the FIFO thread's clock runs on in its interrupts:
             counted in it too, they would exceed)
+  guest     (QEMU: JSON WORKLOAD_OUT IRQ_BEFORE IRQ_AFTER, /proc/interrupts around the
+            run) every hard interrupt part of waiter's slowest waits names a handler
+            whose count rose on the wait's CPU in the guest's own /proc/interrupts (a
+            device's by its action name, an x86 system vector's by its row: local_timer
+            LOC, reschedule RES, call_function(_single) CAL, irq_work IWI), and the
+            serial port's (ttyS, sent to CPU 1 and written to all the while) is among them
   latency   latency --why --pids: waiter's maximum delay has the FIFO thread, running at
             the wakeup, as its largest part, within 3% of the closest round's spin, and
             its parts add up to max_ns
@@ -136,8 +142,62 @@ def latency(j, tids, spins):
         sys.exit("fifo part off the spin by more than 3%")
 
 
+SYSVEC_ROW = {"local_timer": "LOC", "reschedule": "RES", "call_function": "CAL",
+              "call_function_single": "CAL", "irq_work": "IWI"}
+
+
+def proc_interrupts(path):
+    """/proc/interrupts: {row: ([count per CPU], [action names])}"""
+    lines = open(path).read().splitlines()
+    ncpu = len(lines[0].split())
+    rows = {}
+    for line in lines[1:]:
+        key, _, rest = line.partition(":")
+        w = rest.split()
+        counts = [int(x) for x in w[:ncpu] if x.isdigit()]
+        names = [n.strip(",") for n in w[len(counts) + 2:]] if key.strip().isdigit() else []
+        rows[key.strip()] = (counts, names)
+    return rows
+
+
+def rose(a, b, name, cpu):
+    """the rows a handler @name stands for, and whether one's count rose on @cpu"""
+    keys = [SYSVEC_ROW[name]] if name in SYSVEC_ROW else \
+        [k for k, (_, names) in b.items() if name in names]
+    up = [k for k in keys if k in a and len(b[k][0]) > cpu and
+          b[k][0][cpu] > a[k][0][cpu]]
+    return keys, up
+
+
+def guest(path, wl, before, after):
+    tids, spins = workload(wl)
+    a, b = proc_interrupts(before), proc_interrupts(after)
+    waits = waits_of(last_json(path), tids["waiter"])
+    seen, bad = {}, []
+    for w in waits:
+        for p in w["why"]:
+            if p["kind"] != "hardirq":
+                continue
+            keys, up = rose(a, b, p["name"], w["cpu"])
+            seen[p["name"]] = seen.get(p["name"], 0) + 1
+            if not up:
+                bad.append("%s on CPU %d (rows %s)" % (p["name"], w["cpu"], keys or "none"))
+    tty = [n for n in seen if n.startswith("ttyS")]
+    print("%d of waiter's waits; hard interrupt parts: %s; all rose on their CPU: %s" %
+          (len(waits), ", ".join("%s x%d" % kv for kv in sorted(seen.items())), not bad))
+    if not waits:
+        sys.exit("no wait of waiter explained")
+    if bad:
+        sys.exit("parts no /proc/interrupts row of their CPU counted: %s" % bad)
+    if not tty:
+        sys.exit("the serial port's interrupts, sent to CPU 1, named in no part")
+
+
 def main():
     mode, path, wl = sys.argv[1:4]
+    if mode == "guest":
+        guest(path, wl, *sys.argv[4:6])
+        return
     tids, spins = workload(wl)
     {"named": named, "add_up": add_up, "irqs": irqs, "latency": latency}[mode](last_json(path), tids, spins)
 
