@@ -4,7 +4,7 @@
 #              tracepoints in the same run (tests/live/lock.bt, paired by the same
 #              rule): lockstorm's threads queue on their process's mmap_lock (an
 #              rwsem, mmap and munmap) and on a pipe's mutex: waits per type exact,
-#              total wait per type within 1 us a wait, waits per (type, caller) with
+#              total wait per type within 2 us a wait, waits per (type, caller) with
 #              the callers named from bpftrace's stacks, the workload's lock and
 #              callers; the recording read back, -l, --threads, -Y, -L; bad usage; the
 #              tracefs state.

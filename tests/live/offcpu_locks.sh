@@ -9,7 +9,7 @@
 #              events (nothing marked, said); the tracefs state.
 # requires: root, lock:contention_begin/end (Linux 5.19), bpftrace, go (go tool pprof)
 . tests/live/lib.sh
-plan 8
+plan 7
 need_root offcpu_locks_rwsem_peer || exit 0
 PY=tests/live/offcpu_locks_check.py
 before=$(global_state)

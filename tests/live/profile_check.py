@@ -303,9 +303,12 @@ def intervals(path, cpu_ns, wall_ns, hz, count, secs, low):
 
 def obtained(out_path, err_path, pct):
     """the header's "F Hz asked, G Hz obtained" against the samples (and lost ones: the
-    footer) over burn2's own CPU time (its schedstat line): within PCT%"""
+    footer) over burn2's own CPU time (its schedstat line): within PCT%. A kernel that
+    gives the rate asked (a later machine gave 99.2 kHz of 100 kHz) makes the header
+    "(F Hz)": then F is the rate obtained, held to the same bound"""
     out, err = open(out_path).read(), open(err_path).read()
-    m = re.search(r'\((\d+) Hz asked, (\d+) Hz obtained', out)
+    m = re.search(r'\((\d+) Hz asked, (\d+) Hz obtained', out) or \
+        re.search(r"of event 'cpu-clock' \(((\d+)) Hz\)", out)
     s = re.search(r'(\d+) samples(?:, (\d+) lost)?', (out + err).split('events processed')[-1])
     ns = int(re.search(r'schedstat_ns=(\d+)', err).group(1))
     if not m or not s:
