@@ -74,10 +74,12 @@ fi
 # reads and ld.so's. perf trace -s names and counts them on one run, hist -e
 # raw_syscalls:sys_enter --key id on another: the same names, the same counts, but for
 # read and write where perf trace -s counted up to 2 fewer (3001-3003 in 3 runs; hist:
-# 3003 in 5), so within 3. perf trace's default buffer lost events on a later machine
-# (2949 .. 2991 of 3003 in 4 runs; with -m 1024, 3003 in 4), so it gets 1024 pages; and
-# hist counted 3001 reads once in a fresh root (3003 in 4 runs here), so within 3 either
-# way. execve left out (perf trace counts the exec that
+# 3003 in 5), so within 3. On a later machine perf trace -s counted fewer under load,
+# with no loss said (2919 .. 2991 of 3003 in 6 runs, with 1024 or 8192 pages or its
+# default; 3003 in 4 runs quiet with 1024), so for read and write it may count up to 5%
+# fewer: the counts' oracle is the design (3003 writes, checked exactly), perf's the
+# names; hist counted 3001 reads once in a fresh root (3003 in 4 runs here), so 3 below
+# perf allowed. execve left out (perf trace counts the exec that
 # starts dd, the filter on dd's comm does not), exit_group too (it never returns, and
 # perf trace -s counts calls at their return)
 name=hist_syscall_names_perf_trace
@@ -95,7 +97,7 @@ for n in sorted(set(ours) | set(perf)):
     if n in ("execve", "exit_group"):
         continue
     a, b = ours.get(n), perf.get(n)
-    ok = a is not None and b is not None and (a == b or (n in ("read", "write") and abs(a - b) <= 3))
+    ok = a is not None and b is not None and (a == b or (n in ("read", "write") and -3 <= a - b <= 150))
     if not ok:
         bad.append("%s ftscope %s perf %s" % (n, a, b))
 if ours.get("write") != 3003:
