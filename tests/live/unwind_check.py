@@ -11,6 +11,11 @@ holds, 1 with the reason otherwise.
                                                own CPU split (its "chains comm=COMM
                                                via=CHAIN cpu_us=N" lines in ERR), and
                                                99% of LEAF's samples under one of them
+  worksplit FOLDED ERR COMM LEAF POINTS CHAIN... as split, against the workload's own
+                                               split of burn_leaf's rounds (loops=N): a
+                                               TCG guest's CPU clock also counts the
+                                               time its vCPU waited for a host CPU,
+                                               when the sampling timer did not fire
   root FOLDED COMM LEAF ROOT                   99% of COMM's samples holding LEAF have
                                                ROOT as their outermost user frame
   nocallers FOLDED COMM LEAF CALLER...         at most 2% of COMM's samples holding LEAF
@@ -50,19 +55,19 @@ def has_run(frames, want):
     return any(frames[i:i + n] == want for i in range(len(frames) - n + 1))
 
 
-def chains_lines(err, comm):
-    """{chain: cpu_us} from the workload's "chains comm=COMM via=CHAIN cpu_us=N" lines"""
+def chains_lines(err, comm, key='cpu_us'):
+    """{chain: N} from the workload's "chains comm=COMM via=CHAIN cpu_us=N loops=N" lines"""
     out = {}
     for line in open(err):
         if line.startswith('chains '):
             f = dict(x.split('=', 1) for x in line.split()[1:] if '=' in x)
             if f.get('comm') == comm:
-                out[f['via']] = int(f['cpu_us'])
+                out[f['via']] = int(f[key])
     return out
 
 
-def split(path, err, comm, leaf, points, *chains):
-    own = chains_lines(err, comm)
+def split(path, err, comm, leaf, points, *chains, key='cpu_us'):
+    own = chains_lines(err, comm, key)
     rows = [(f, n) for f, n in folded(path) if f[0] == comm and leaf in f]
     total = sum(n for _, n in rows)
     cpu = sum(own.get(c, 0) for c in chains)
@@ -74,7 +79,7 @@ def split(path, err, comm, leaf, points, *chains):
         under += n
         got, want = 100.0 * n / total, 100.0 * own[c] / cpu
         print(f'{comm}: {c}: {n} of {total} samples in {leaf}, {got:.1f}% '
-              f'(the workload: {own[c]} us, {want:.1f}%)')
+              f'(the workload: {own[c]} {"us" if key == "cpu_us" else key}, {want:.1f}%)')
         if abs(got - want) > float(points):
             bad.append(f'{c} {got:.1f}% against {want:.1f}%')
     if under < total * 0.99:
@@ -205,8 +210,9 @@ def whole(path, comm, frame, chain):
     return None
 
 
-CHECKS = {'split': split, 'root': root, 'nocallers': nocallers, 'perfpeer': perfpeer,
-          'reaches': reaches, 'cut': cut, 'whole': whole}
+CHECKS = {'split': split, 'worksplit': lambda *a: split(*a, key='loops'), 'root': root,
+          'nocallers': nocallers, 'perfpeer': perfpeer, 'reaches': reaches, 'cut': cut,
+          'whole': whole}
 
 if __name__ == '__main__':
     if len(sys.argv) < 3 or sys.argv[1] not in CHECKS:

@@ -31,6 +31,7 @@ static int pfd[2];
 static struct offwin sleeper_off, reader_off;
 static volatile long sink;
 static long iters = 100000;	/* burn_leaf's loop, brought to about 10 ms a call */
+static long long loops;		/* burn_leaf's rounds, summed by each chain's turn */
 
 /* burn_leaf - the CPU the two chains share: @n rounds of arithmetic */
 LINK long burn_leaf(long n)
@@ -49,6 +50,7 @@ static inline long long timed_leaf(long (*leaf)(long))
 
 	sink = leaf(iters);
 	ns = cputime_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+	loops = iters;
 	/* about 10 ms a call: samples cross few turns, whatever their phase */
 	if (ns > 0)
 		iters = iters * 10000000LL / ns > 1000 ? iters * 10000000LL / ns : 1000;
@@ -168,7 +170,7 @@ static void *writer(__attribute__((unused)) void *arg)
 /* main - the blocking threads, and the CPU split 3:1 between the two chains */
 int main(int argc, char **argv)
 {
-	long long ab = 0, c = 0;
+	long long ab = 0, c = 0, ab_loops = 0, c_loops = 0;
 	pthread_t t[3];
 	int i;
 
@@ -183,15 +185,19 @@ int main(int argc, char **argv)
 		return 1;
 	/* three turns under via_a for one under via_c, by the CPU each took */
 	while ((ab + c) / 1000000 < cpu_ms) {
-		if (ab <= 3 * c)
+		if (ab <= 3 * c) {
 			ab += via_a();
-		else
+			ab_loops += loops;
+		} else {
 			c += via_c();
+			c_loops += loops;
+		}
 	}
 	for (i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
-	fprintf(stderr, "chains comm=ch-burn via=main,via_a,via_b,burn_leaf cpu_us=%lld\n",
-		ab / 1000);
-	fprintf(stderr, "chains comm=ch-burn via=main,via_c,burn_leaf cpu_us=%lld\n", c / 1000);
+	fprintf(stderr, "chains comm=ch-burn via=main,via_a,via_b,burn_leaf cpu_us=%lld"
+		" loops=%lld\n", ab / 1000, ab_loops);
+	fprintf(stderr, "chains comm=ch-burn via=main,via_c,burn_leaf cpu_us=%lld loops=%lld\n",
+		c / 1000, c_loops);
 	return 0;
 }
