@@ -317,6 +317,7 @@ static int parse_common(struct ft_opts *o, int opt, const char *arg)
  */
 static int check_flight(struct ft_opts *o, const struct ft_cli *a)
 {
+	long mem_mb = sysconf(_SC_PHYS_PAGES) / (1048576 / sysconf(_SC_PAGESIZE));
 	struct ft_flight_opts *f = &o->flight;
 
 	if (f->trigger_of[0] && !a->recorder) {
@@ -352,8 +353,16 @@ static int check_flight(struct ft_opts *o, const struct ft_cli *a)
 		f->after_s = 1;
 	if (!f->max_set)
 		f->max_files = 1;
-	if (!f->size_mb)
+	if (!f->size_mb) {	/* 256, a quarter of a small machine's memory */
 		f->size_mb = 256;
+		if (mem_mb > 0 && mem_mb / 4 < f->size_mb)
+			f->size_mb = mem_mb / 4 > o->ncpus ? mem_mb / 4 : o->ncpus;
+	}
+	if (mem_mb > 0 && f->size_mb > mem_mb) {
+		ft_err("--flight-size %ld MB is more than this machine's memory (%ld MB)",
+		       f->size_mb, mem_mb);
+		return -1;
+	}
 	if (f->size_mb < o->ncpus) {
 		ft_err("--flight-size %ld MB cannot keep a window of %d CPUs: at least %d MB",
 		       f->size_mb, o->ncpus, o->ncpus);

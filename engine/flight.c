@@ -11,11 +11,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "engine/flight.h"
 #include "events/tasks.h"
@@ -26,13 +30,19 @@
 /* How long after a page a trigger may still need it: the merge's lag behind the reads. */
 #define FLIGHT_LAG_NS	(2ULL * 1000000000ULL)
 
+/* The arenas' alignment: a transparent huge page's size on x86-64 and arm64 (4 KB pages). */
+#define FLIGHT_HUGE	(2UL << 20)
+
 /*
  * One CPU's kept pages, a ring: oldest at (head - n). Each slot keeps its buffer when
  * its page goes, for the page that takes the slot next: a steady run allocates and
- * touches no new memory, and growing the ring moves pointers, not pages.
+ * touches no new memory, and growing the ring moves pointers, not pages. The buffers
+ * are cut in turn from one arena of max sub-buffers, huge pages asked for it.
  */
 struct ft_flight_cpu {
 	unsigned char	**pg;		/* cap buffers of a sub-buffer each, NULL not yet made */
+	unsigned char	*arena;		/* max sub-buffers, mapped at the first page */
+	uint32_t	made;		/* ... of them handed out */
 	uint64_t	*ts;		/* each page's first record */
 	uint32_t	*len;
 	bool		*missed;	/* the kernel dropped events before it */
@@ -80,6 +90,64 @@ static int grow(struct ft_flight_cpu *c)
 	return 0;
 }
 
+/*
+ * page_buf - @c's next buffer, from its arena (mapped at the first: exactly max
+ * sub-buffers from a huge page's boundary, huge pages asked, so that filling the ring
+ * faults once in 2 MB, not once a page: 8,000 faults were most of the recorder's cost
+ * in a 20 s run); NULL when the mapping fails or all are out
+ */
+static unsigned char *page_buf(const struct ft_flight *f, struct ft_flight_cpu *c)
+{
+	size_t len = (size_t)c->max * (size_t)f->pf.subbuf_size;
+
+	if (!c->arena) {
+		unsigned char *p = mmap(NULL, len + FLIGHT_HUGE, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		uintptr_t at;
+
+		if (p == MAP_FAILED)
+			return NULL;
+		at = ((uintptr_t)p + FLIGHT_HUGE - 1) & ~(uintptr_t)(FLIGHT_HUGE - 1);
+		if (at > (uintptr_t)p)
+			munmap(p, at - (uintptr_t)p);
+		munmap((unsigned char *)at + len, (uintptr_t)p + FLIGHT_HUGE - at);
+		c->arena = (unsigned char *)at;
+		madvise(c->arena, len, MADV_HUGEPAGE);	/* without THP: 4 KB pages */
+	}
+	if (c->made >= c->max)
+		return NULL;
+	return c->arena + (size_t)c->made++ * (size_t)f->pf.subbuf_size;
+}
+
+/*
+ * keep_page - copy a page of @len bytes into a ring buffer (page-aligned): with x86's
+ * streaming stores where there are, as the ring is read back only for a window (the
+ * copy neither reads the old page's lines in nor pushes the merge's data out of cache)
+ */
+static void keep_page(unsigned char *to, const void *page, unsigned int len)
+{
+#ifdef __SSE2__
+	const unsigned char *from = page;
+	unsigned int i;
+
+	for (i = 0; i + 64 <= len; i += 64) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(from + i));
+		__m128i b = _mm_loadu_si128((const __m128i *)(from + i + 16));
+		__m128i c = _mm_loadu_si128((const __m128i *)(from + i + 32));
+		__m128i d = _mm_loadu_si128((const __m128i *)(from + i + 48));
+
+		_mm_stream_si128((__m128i *)(to + i), a);
+		_mm_stream_si128((__m128i *)(to + i + 16), b);
+		_mm_stream_si128((__m128i *)(to + i + 32), c);
+		_mm_stream_si128((__m128i *)(to + i + 48), d);
+	}
+	_mm_sfence();
+	memcpy(to + i, from + i, len - i);
+#else
+	memcpy(to, page, len);
+#endif
+}
+
 /* keep_from - the earliest time a window may still need */
 static uint64_t keep_from(const struct ft_flight *f)
 {
@@ -89,6 +157,24 @@ static uint64_t keep_from(const struct ft_flight *f)
 	if (f->nev && f->ev[0].ts - (uint64_t)(f->o.keep_s * 1e9) < from)
 		from = f->ev[0].ts - (uint64_t)(f->o.keep_s * 1e9);
 	return from;
+}
+
+/*
+ * size_short - @c (@cpu's) dropped a page for the size: once it cuts into the last
+ * SECS, one line says now, not an hour later in a window's line, what the size holds
+ * at this rate
+ */
+static void size_short(struct ft_flight *f, int cpu, const struct ft_flight_cpu *c)
+{
+	uint64_t keep = (uint64_t)(f->o.keep_s * 1e9);
+
+	if (f->newest < keep || c->cut <= f->newest - keep)
+		return;
+	f->size_said = true;
+	fprintf(stderr, "ftscope %s: flight: --flight-size %ld MB holds the last %.1f s of "
+		"CPU %d's events at this rate, not %g s: windows will be shortened (a larger "
+		"--flight-size keeps more)\n", f->name, f->o.size_mb,
+		(f->newest - c->cut) / 1e9, cpu, f->o.keep_s);
 }
 
 /* ft_flight_tap - ft_page_tap_fn: a page read from @cpu kept; the pages no window needs dropped */
@@ -116,13 +202,15 @@ void ft_flight_tap(void *ctx, int cpu, const void *page, unsigned int len)
 	if (c->n == c->cap) {		/* full: the oldest goes, still wanted */
 		c->cut = c->ts[slot(c, 1 % c->n)];
 		c->n--;
+		if (!f->size_said)
+			size_short(f, cpu, c);
 	}
 	s = c->head;
-	if (!c->pg[s] && !(c->pg[s] = malloc(f->pf.subbuf_size))) {
+	if (!c->pg[s] && !(c->pg[s] = page_buf(f, c))) {
 		f->err = ENOMEM;
 		return;
 	}
-	memcpy(c->pg[s], page, len);
+	keep_page(c->pg[s], page, len);
 	c->ts[s] = info.timestamp;
 	c->len[s] = len;
 	c->missed[s] = info.missed;
@@ -445,10 +533,9 @@ void ft_flight_fini(struct ft_flight *f)
 
 	for (i = 0; f->cpu && i < f->ncpus; i++) {
 		struct ft_flight_cpu *c = &f->cpu[i];
-		uint32_t j;
 
-		for (j = 0; j < c->cap; j++)
-			free(c->pg[j]);
+		if (c->arena)
+			munmap(c->arena, (size_t)c->max * (size_t)f->pf.subbuf_size);
 		free(c->pg);
 		free(f->cpu[i].ts);
 		free(f->cpu[i].len);

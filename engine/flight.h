@@ -67,6 +67,7 @@ struct ft_flight {
 	int			fired;		/* ... of them for a latency */
 	unsigned long long	refused;	/* latencies over the trigger, the queue full */
 	bool			done;		/* --trigger-max reached: the run ends */
+	bool			size_said;	/* the size's line printed */
 	int			err;		/* errno of a ring that could not grow */
 };
 

@@ -60,6 +60,7 @@ cases=(
 	"flight_with_input|2|runqlat --flight 2 -o $OUT/bad-fl.dat -i tests/data/cap-sleeper|not with -i"
 	"flight_unwritable|1|runqlat --flight 2 --trigger 5 -o /nonexistent/dir/x.dat -d 0.1|cannot write"
 	"flight_size_below_cpus|2|runqlat --flight 2 --flight-size 1 -o $OUT/bad-fl.dat -d 0.1|at least"
+	"flight_size_over_memory|2|runqlat --flight 2 --flight-size 1048576 -o $OUT/bad-fl.dat -d 0.1|more than this machine's memory"
 	"trigger_bad_unit|2|runqlat --flight 2 --trigger 5xs -o $OUT/bad-fl.dat -d 0.1|invalid value"
 	"trigger_record_form|2|runqlat --flight 2 --trigger runqlat>5ms -o $OUT/bad-fl.dat -d 0.1|record's"
 	"flight_not_latency|2|timehist --flight 2 -o $OUT/bad-fl.dat -d 0.1|unknown option"

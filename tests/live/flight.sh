@@ -12,7 +12,7 @@
 #              input; the tracefs state.
 # requires: root, sched tracepoints, 2 CPUs, trace-cmd
 . tests/live/lib.sh
-plan 20
+plan 21
 need_root flight_one_file || exit 0
 if [ "$(nproc)" -lt 2 ]; then
 	skip_rest "needs CPU 1"
@@ -205,21 +205,87 @@ else
 fi
 echo "# $name: $(echo "$r" | head -1)"
 
-# flight_sigusr2: no --trigger: a SIGUSR2 writes the last 1 s and the run goes on (perf's
-# --switch-output=signal); the end writes the next file: two files, two lines, exit 0
+# flight_sigusr2: no --trigger: a SIGUSR2 2 s into a 4 s run writes the last 1 s then
+# and the run goes on (perf's --switch-output=signal); the end writes the next file: two
+# files, two lines, exit 0; CPU 1's records (spiker's, every ms) in the first from 1 s
+# before the kill to it, in the second the 1 s before the run's end, by CLOCK_MONOTONIC
+# (the trace clock) read around the start, the kill and the exit (flight_check.py
+# SIG_*_TOL)
 name=flight_sigusr2
 rm -f $F $F.*
+MONO="import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))"
+$WL/spiker 1 6 0 25 9 > $OUT/flight-usr-wl.txt &
+wlp=$!
+sleep 0.3
+python3 -c "$MONO" > $OUT/flight-usr.times
 $FT_WITH "$FTSCOPE" runqlat --flight 1 -o $F -d 4 > /dev/null 2> $OUT/flight-usr.err &
 pid=$!
 sleep 2
-kill -USR2 $pid
-ft_wait $name 0 $pid
-if [ "$(grep -c "flight: $F\(\.1\)\?: the last 1 s, window" $OUT/flight-usr.err)" = 2 ] &&
-   [ -s $F ] && [ -s $F.1 ] && ! [ -e $F.2 ]; then
+python3 -c "import os, signal, sys, time
+m = lambda: time.clock_gettime(time.CLOCK_MONOTONIC)
+a = m()
+os.kill(int(sys.argv[1]), signal.SIGUSR2)
+print(a, m())" $pid >> $OUT/flight-usr.times
+if ft_wait $name 0 $pid; then
+	python3 -c "$MONO" >> $OUT/flight-usr.times
+	wait $wlp
+	if [ "$(grep -c "flight: $F\(\.1\)\?: the last 1 s, window" $OUT/flight-usr.err)" = 2 ] &&
+	   [ -s $F ] && [ -s $F.1 ] && ! [ -e $F.2 ]; then
+		trace-cmd report $F > $OUT/flight-usr.r0 2> /dev/null
+		trace-cmd report $F.1 > $OUT/flight-usr.r1 2> /dev/null
+		check $name signal $OUT/flight-usr.r0 $OUT/flight-usr.r1 $OUT/flight-usr.times 1 4 1
+	else
+		fail $name "$(ls $F* 2>/dev/null | tr '\n' ' ') $(tr '\n' '|' < $OUT/flight-usr.err)"
+	fi
+else
+	wait $wlp
+fi
+
+# flight_memory_bound: the store within --flight-size over a 12 s run (the kernel's own
+# count of the process's anonymous memory, /proc/PID/status RssAnon, every 0.5 s) beside
+# perf bench sched messaging (its rate fills 1 MB a CPU in under 2 s): --flight 2
+# --flight-size NPROC (1 MB a CPU, the least) against runqlat alone in the same run; the
+# end's line says the window was shortened (the bound was reached), and one line said so
+# when the store first dropped a page of the last 2 s. The difference
+# within the size and 0.5 MB (the rings' slot tables, and the two runs' own tables:
+# measured 1936 .. 2168 KB for 2048); the first 2 samples (the start) and the last one
+# that holds both (an end's writing) not compared
+name=flight_memory_bound
+rm -f $F $F.*
+size=$(nproc)
+rss() { awk '/^RssAnon/ { print $2 }' /proc/$1/status 2>/dev/null; }
+"$FTSCOPE" runqlat -d 12 > /dev/null 2> $OUT/flight-mem-plain.err &
+pp=$!
+"$FTSCOPE" runqlat -d 12 --flight 2 --flight-size $size -o $F > /dev/null 2> $OUT/flight-mem.err &
+fp=$!
+(while kill -0 $fp 2>/dev/null; do perf bench sched messaging -g 10 -l 500 > /dev/null 2>&1; done) &
+bp=$!
+: > $OUT/flight-mem.samples
+while kill -0 $pp 2>/dev/null && kill -0 $fp 2>/dev/null; do
+	sleep 0.5
+	echo "$(rss $pp) $(rss $fp)" >> $OUT/flight-mem.samples
+done
+ft_wait $name 0 $pp
+prc=$?
+ft_wait $name 0 $fp
+frc=$?
+wait $bp
+r=$(awk -v mb=$size 'NF == 2 { n++; d[n] = $2 - $1 }
+	END { for (k = 3; k < n; k++) { m = d[k] > m ? d[k] : m; lo = k == 3 || d[k] < lo ? d[k] : lo }
+	      ok = n > 4 && m <= mb * 1024 + 512
+	      printf "%s %d samples: the store %d .. %d KB over runqlat alone, bound %d MB\n",
+		     ok ? "ok" : "bad", n - 3, lo, m, mb }' \
+	$OUT/flight-mem.samples)
+if [ $prc != 0 ] || [ $frc != 0 ]; then
+	:	# ft_wait said it
+elif [ "${r%% *}" = ok ] && grep -q "flight: $F: the last 2 s, window .*(shortened" $OUT/flight-mem.err &&
+     [ "$(grep -c "flight: --flight-size $size MB holds the last [0-9.]* s of CPU [0-9]*'s events at this rate, not 2 s" \
+	$OUT/flight-mem.err)" = 1 ]; then
 	pass $name
 else
-	fail $name "$(ls $F* 2>/dev/null | tr '\n' ' ') $(tr '\n' '|' < $OUT/flight-usr.err)"
+	fail $name "${r#* }; $(grep -h 'flight' $OUT/flight-mem.err | tr '\n' '|')"
 fi
+echo "# $name: ${r#* }"
 
 # flight_bad_*: one line, a non-zero exit, nothing on stdout, no file, tracefs as found
 bad_case() {

@@ -146,6 +146,45 @@ def span(report, wl, k, secs, after, cpu, events):
         sys.exit("; ".join(why))
 
 
+# a SIGUSR2's file against the script's clock around the kill: its end (CPU's last
+# record) from the kill to 30 ms after (measured +0.1 ms: the pages read then), its
+# start SECS before the merge's time then, which trails the reads (measured 19.0 ..
+# 19.4 ms before SECS before the kill in 4 runs); the end's file ends between the -d's
+# end and the run's exit (measured +27 .. +33 ms after it, 85 .. 106 ms before the exit)
+SIG_END_TOL = (-2e6, 30e6)
+SIG_START_TOL = (-100e6, 2e6)
+
+
+def cpu_span(report, cpu):
+    """the first and last times (ns) of @cpu's records in a trace-cmd report"""
+    t = [float(m.group(2)) * 1e9 for m in map(REC.search, open(report))
+         if m and int(m.group(1)) == cpu]
+    if not t:
+        sys.exit("no records of CPU %d in %s" % (cpu, report))
+    return t[0], t[-1]
+
+
+def signal(rep1, rep2, times, secs, run_s, cpu):
+    ts, t0, t1, te = (float(x) * 1e9 for x in open(times).read().split())
+    a1, b1 = cpu_span(rep1, cpu)
+    a2, b2 = cpu_span(rep2, cpu)
+    print("CPU %d: at the signal %+.1f .. %+.1f ms of [kill - %g s, kill]; at the end "
+          "%+.1f .. %+.1f ms of [end - %g s, end] (-d's end; the exit %+.1f ms)" %
+          (cpu, (a1 - (t0 - secs * 1e9)) / 1e6, (b1 - t0) / 1e6, secs,
+           (a2 - (b2 - secs * 1e9)) / 1e6, (b2 - (ts + run_s * 1e9)) / 1e6, secs,
+           (te - (ts + run_s * 1e9)) / 1e6))
+    why = []
+    if not within(b1 - t0, (SIG_END_TOL[0], t1 - t0 + SIG_END_TOL[1])) or \
+       not within(a1 - (t0 - secs * 1e9), SIG_START_TOL):
+        why.append("the signal's file holds %.6f .. %.6f, the kill at %.6f" %
+                   (a1 / 1e9, b1 / 1e9, t0 / 1e9))
+    if not ts + run_s * 1e9 <= b2 <= te or not within(a2 - (b2 - secs * 1e9), SIG_START_TOL):
+        why.append("the end's file holds %.6f .. %.6f, the run's end %.6f .. %.6f" %
+                   (a2 / 1e9, b2 / 1e9, (ts + run_s * 1e9) / 1e9, te / 1e9))
+    if why:
+        sys.exit("; ".join(why))
+
+
 def timehist(th, wl, k, trig):
     tid, spikes = workload(wl)
     rows = []
@@ -174,6 +213,8 @@ def main():
         lines(a[0], a[1], a[2], int(a[3]), float(a[4]), float(a[5]))
     elif mode == "span":
         span(a[0], a[1], int(a[2]), float(a[3]), float(a[4]), int(a[5]), int(a[6]))
+    elif mode == "signal":
+        signal(a[0], a[1], a[2], float(a[3]), float(a[4]), int(a[5]))
     elif mode == "timehist":
         timehist(a[0], a[1], int(a[2]), float(a[3]))
     else:
