@@ -72,10 +72,12 @@ struct ft_env {
 static inline void ft_env_latency(const struct ft_env *env, uint64_t ns, uint64_t ts, int tid,
 				  int cpu)
 {
-	struct ft_latency l = { .ts = ts, .ns = ns, .tid = tid, .cpu = cpu };
+	struct ft_latency l;
 
-	if (env->latency)
-		env->latency(env->latency_ctx, &l);
+	if (!env->latency)	/* no --flight: nothing built */
+		return;
+	l = (struct ft_latency){ .ts = ts, .ns = ns, .tid = tid, .cpu = cpu };
+	env->latency(env->latency_ctx, &l);
 }
 
 /* ft_env_traced - does the trace follow @pid (always, for a whole-system trace)? */

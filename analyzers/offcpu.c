@@ -337,7 +337,7 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 		memcpy(t->comm, ev->sw.prev_comm, FT_TASK_COMM_LEN);
 	t->start = ev->ts;
 	t->state = ev->sw.preempt ? 'R' : ev->sw.state;
-	t->lock = offcpu_lock_mark(o, t->tid);
+	t->lock = o->locks.on ? offcpu_lock_mark(o, t->tid) : 0;
 	t->kst = t->ust = t->wkst = t->wust = 0;
 	/* the period's waker is the first wakeup from here (a runnable task, --state R, gets
 	   none: try_to_wake_up returns before tracing one) */
@@ -432,11 +432,13 @@ void offcpu_track_event(struct offcpu *o, const struct ft_event *ev)
 		return;
 	case FT_EV_LOST:
 		on_lost(o);
-		offcpu_lock_event(o, ev);
+		if (o->locks.on)	/* no call a record without --locks */
+			offcpu_lock_event(o, ev);
 		return;
 	default:
 		o->pend[ev->cpu] = -1;
-		offcpu_lock_event(o, ev);
+		if (o->locks.on)
+			offcpu_lock_event(o, ev);
 		if (o->wakers && ft_env_wakeup(o->env, ev))
 			on_wake(o, ev);
 		return;

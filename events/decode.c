@@ -257,6 +257,7 @@ static void common_of(struct ft_decoder *d, struct tep_event *ev)
 	d->common_type = field_of(ev, "common_type");
 	d->common_pid = field_of(ev, "common_pid");
 	d->common_flags = field_of(ev, "common_flags");
+	d->ctx_off = d->common_flags.size == 1 ? d->common_flags.off : -1;
 }
 
 /* common_fmt - the record header every event shares; -1 (EINVAL) when no event has one */
@@ -289,6 +290,7 @@ int ft_decoder_init(struct ft_decoder *d, struct tep_handle *tep)
 
 	memset(d, 0, sizeof(*d));
 	d->tep = tep;
+	d->ctx_off = -1;	/* until common_of finds common_flags */
 	for (i = 0; i < n; i++) {
 		ev = tep_get_event(tep, i);
 		if (ev && ev->id >= d->nids)
@@ -572,8 +574,8 @@ static inline bool decode_body(const struct ft_decoder *d, unsigned int id, cons
 	case FT_EV_WAKING:
 	case FT_EV_WAKEUP:
 	case FT_EV_WAKEUP_NEW:
-		ev->wk.ctx = d->common_flags.off >= 0 && d->common_flags.size == 1 ?
-			     ((const unsigned char *)data)[d->common_flags.off] & FT_CTX_IRQ : 0;
+		ev->wk.ctx = d->ctx_off >= 0 ?
+			     ((const unsigned char *)data)[d->ctx_off] & FT_CTX_IRQ : 0;
 		return decode_wake(&d->wk[ev->type - FT_EV_WAKING], data, size, ev);
 	case FT_EV_FORK:
 		if (size < d->fork.min_size)

@@ -16,6 +16,7 @@ line of numbers and exits 0 when it holds, 1 with the reason otherwise.
 import sys
 
 from offcpu_check import folded  # the one reader of folded stacks
+from profile_check import steal_ms  # the host's steal over the run (STEAL_MS)
 from unwind_check import chains_lines, has_run
 
 
@@ -28,10 +29,10 @@ def count(path, err, comm, hz, pct):
     rows = [(f, n) for f, n in folded(path) if f[0] == comm]
     under = sum(n for f, n in rows if has_run(f, want))
     leaf = sum(n for f, n in rows if want[-1] in f)
-    expect = us * float(hz) / 1e6
+    expect, steal = us * float(hz) / 1e6, steal_ms() * float(hz) / 1000
     print(f'{comm}: {under} samples under {chain} ({leaf} hold {want[-1]}), the workload\'s '
-          f'{us} us of CPU: {expect:.0f} at {hz} Hz')
-    if abs(under - expect) > expect * float(pct) / 100:
+          f'{us} us of CPU: {expect:.0f} at {hz} Hz (steal {steal_ms():.0f} ms)')
+    if not -expect * float(pct) / 100 <= under - expect <= expect * float(pct) / 100 + steal:
         return f'{comm}: {under} samples under {chain}, {expect:.0f} expected (+-{pct}%)'
     if under < 0.99 * leaf:
         return f'{comm}: {leaf - under} of {leaf} samples in {want[-1]} under another chain'

@@ -68,6 +68,7 @@ ft=$!
 # attached: each tool holds perf_event descriptors (the target blocks at the gate)
 wait_for 10 counting $ft
 [ -n "$perf_pid" ] && wait_for 10 counting $perf_pid
+S0=$(steal)
 echo go >&9
 exec 9>&-
 if [ "$(nproc)" -gt 1 ]; then
@@ -77,6 +78,7 @@ if [ "$(nproc)" -gt 1 ]; then
 	done
 fi
 wait $wl
+ST=$(steal_ms_since $S0)	# the host's steal over the run: task-clock keeps it, schedstat not
 [ -n "$perf_pid" ] && wait $perf_pid
 # ftscope stat -p ends when its target has exited, as perf stat -p does
 # (stat_pid_ends_with_processes checks that); stopped here if it has not
@@ -122,16 +124,17 @@ fi
 # Measured (the same 20 runs): ftscope - schedstat = -0.58% to +1.29% (-3.4 to +7.4 ms),
 # faults +7 to +9, switches 0 to +1; with the CPU hops (8 runs): +0.35% to +1.28%, +7 to
 # +9, 0. Allowed: run time -2% to +3% + 5 ms, faults 0 to +50 of the kernel's count,
-# switches 0 to +5.
+# switches 0 to +5; and above, the host's steal over the run (steal_ms_since: a fresh
+# root read 360.21 ms against 342.51, +5.2%, with the host stealing 6% of the CPUs).
 name=stat_vs_kernel_counters
 if [ $rc1 -ne 0 ] || [ -z "$run" ] || [ -z "$mf" ]; then
 	fail $name "exit $rc1, workload said '$(cat $OUT/stat.self)'"
 elif ! between "$tc" "$(awk -v r="$run" 'BEGIN { print r * 0.98 }')" \
-		"$(awk -v r="$run" 'BEGIN { print r * 1.03 + 5 }')" ||
+		"$(awk -v r="$run" -v st="$ST" 'BEGIN { print r * 1.03 + 5 + st }')" ||
      ! between "$pf" "$mf" $((mf + 50)) || ! between "$cs" $sw $((sw + 5)); then
-	fail $name "task-clock $tc ms vs schedstat $run ms, faults $pf vs $mf, switches $cs vs $sw"
+	fail $name "task-clock $tc ms vs schedstat $run ms (steal $ST ms), faults $pf vs $mf, switches $cs vs $sw"
 else
-	pass "$name (task-clock $tc vs $run ms, faults $pf vs $mf, switches $cs vs $sw)"
+	pass "$name (task-clock $tc vs $run ms, steal $ST ms, faults $pf vs $mf, switches $cs vs $sw)"
 fi
 
 # The command form (fork, counters enabled at exec): the same counters from the first
@@ -344,15 +347,21 @@ fi
 # 37 of 40 runs of this command alone; + 1 line for another 100 ms lost: the count
 # follows the wall clock, not the CPU time), summing to 400 .. 402 ms (measured
 # 400.48 .. 401.08 ms over 22 runs, + 0.92 ms margin, twice the spread: exec and exit
-# beside the 400 ms; never below 400)
+# beside the 400 ms; never below 400); the faulter's 400 ms are its own CPU clock's, which
+# leaves out the host's steal that task-clock keeps: the steal over the run allowed above
+# (a fresh root read 413.19 ms with the host stealing 6% of the CPUs), and a line for
+# each 100 ms of it
 name=stat_interval
+S0=$(steal)
 ft $name 0 stat -I 100 -x, -e task-clock -- $FA 0 400 2> $OUT/stat.i
+ST=$(steal_ms_since $S0)
 n=$(grep -c ',task-clock,' $OUT/stat.i)
 sum=$(awk -F, '$4 == "task-clock" && $2 !~ /not/ { s += $2 } END { print s + 0 }' $OUT/stat.i)
-if [ "$n" -ge 4 ] && [ "$n" -le 7 ] && awk -v s="$sum" 'BEGIN { exit !(s >= 400 && s <= 402) }'; then
-	pass "$name ($n lines, $sum ms in all)"
+if [ "$n" -ge 4 ] && [ "$n" -le $((7 + ST / 100)) ] &&
+   awk -v s="$sum" -v st="$ST" 'BEGIN { exit !(s >= 400 && s <= 402 + st) }'; then
+	pass "$name ($n lines, $sum ms in all, steal $ST ms)"
 else
-	fail $name "$n lines, $sum ms (want 4 .. 7 lines, 400 .. 402 ms): $(head -3 $OUT/stat.i | tr '\n' '|')"
+	fail $name "$n lines, $sum ms, steal $ST ms (want 4 .. 7 lines, 400 .. 402 ms): $(head -3 $OUT/stat.i | tr '\n' '|')"
 fi
 
 # --- --json: one object, values and metrics
