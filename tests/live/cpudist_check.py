@@ -4,6 +4,7 @@
 RUNS runs of known lengths (timed by itself) between 1 ms naps, SCHED_FIFO beside a
 SCHED_IDLE filler on one CPU. Each command prints a summary; exit 1 when the check
 fails, 2 when the runner was preempted (a run split: run again)."""
+import os
 import sys
 
 from pct_check import last_json
@@ -84,8 +85,13 @@ def naps(self_path, out_path):
           "%d times off (%d of 0.5 ms and more, %d shorter), %d naps" % (h["count"], naps, short, n))
     # the timer starts in nanosleep before the switch-out: a time off may be short of
     # the ms by that way (2.5 us here, 21.3 us in a fresh Debian 12 root): 50 us allowed
-    check((short or h["min_ns"] >= MS - 50000) and h["max_ns"] <= 1.5 * MS,
-          "naps %d .. %d ns, not 0.95 .. 1.5 ms" % (h["min_ns"], h["max_ns"]))
+    # and above 1.5 ms the host's steal over the run (STEAL_MS: lib.sh's steal_ms_since;
+    # a vCPU the host held when the timer fired ends the nap late: 3.09 ms seen in a
+    # fresh root while the host stole 6% of the CPUs)
+    steal = float(os.environ.get("STEAL_MS") or 0) * 1e6
+    check((short or h["min_ns"] >= MS - 50000) and h["max_ns"] <= 1.5 * MS + steal,
+          "naps %d .. %d ns, not 0.95 .. 1.5 ms (steal %.0f ms)" %
+          (h["min_ns"], h["max_ns"], steal / 1e6))
     print("%d naps (and %d short times off) up to %.3f ms" % (naps, short, h["max_ns"] / MS))
 
 

@@ -17,6 +17,7 @@ Prints one line (what was compared, the measured gaps); exit 0 when it holds, 1 
   threads N         --threads: N threads or more, their waits adding up to bpftrace's (and
                     the spinlock waits it did not see, as counts allows)
 """
+import os
 import re
 import sys
 from collections import Counter
@@ -102,6 +103,7 @@ def main():
             j["repeated_begins"] == rep and j["unpaired_ends"] == unpaired == 0 else 1
     if check == "totals":
         ft, bad = per_type(rows, "total_ns"), []
+        steal = float(os.environ.get("STEAL_MS") or 0) * 1e6
         for t in n:
             gap = ft[t] - ns[t]
             print("%s: %d waits, ftscope %d ns, bpftrace %d ns, gap %+d ns (%+.0f ns a wait)"
@@ -109,11 +111,14 @@ def main():
             # bpftrace times a wait inside its own probes, ftscope at the ring buffer's
             # reserve: -38 .. +460 ns a wait where the bound was set; +554 .. +1270 ns (and
             # +999, +1042 for rwsem:W in helpers' runs) on a later machine of this kind,
-            # ftscope always the longer: 2 us a wait
-            if abs(gap) > 2000 * n[t] + 100000:
+            # ftscope always the longer: 2 us a wait; and above it the host's steal over
+            # the run (STEAL_MS: +2352 ns a wait seen in a fresh root while the host
+            # stole 6% of the CPUs)
+            if not -2000 * n[t] - 100000 <= gap <= 2000 * n[t] + 100000 + steal:
                 bad.append(t)
         print()
-        print("totals outside 2 us a wait + 100 us: %s" % bad if bad else "totals agree")
+        print("totals outside 2 us a wait + 100 us (steal %.0f ms): %s" % (steal / 1e6, bad)
+              if bad else "totals agree (steal %.0f ms)" % (steal / 1e6))
         return 1 if bad or not n else 0
     if check == "callers":
         syms, sections = kallsyms()

@@ -167,15 +167,21 @@ fi
 # and libc's. task-clock 313 .. 350 ms: measured 325.41 .. 337.44 ms over 20 runs on
 # 2026-11-27, +- 12 ms (the measured spread); faults 16420 .. 16460: measured 16436 ..
 # 16440 over the same 20 runs, +- 16 (four times the spread; the excess over 16384 is
-# this Debian's loader and libc). Both above the known minimums, 300 ms and 16384.
+# this Debian's loader and libc). Both above the known minimums, 300 ms and 16384. The
+# 300 ms are the faulter's own CPU clock, which leaves out the host's steal that
+# task-clock keeps: the steal over the run allowed above 350 (361.75 ms seen in a fresh
+# root while the host stole 6% of the CPUs).
 name=stat_known_answers
+S0=$(steal)
 ft $name 0 stat -x, -e task-clock,context-switches,page-faults -- $FA 64 300 2> $OUT/stat.known
+ST=$(steal_ms_since $S0)
 tc=$(field $OUT/stat.known task-clock)
 pf=$(field $OUT/stat.known page-faults)
-if awk -v t="$tc" -v f="$pf" 'BEGIN { exit !(t >= 313 && t <= 350 && f >= 16420 && f <= 16460) }'; then
-	pass "$name (task-clock $tc ms in 313 .. 350, page-faults $pf in 16420 .. 16460)"
+if awk -v t="$tc" -v f="$pf" -v st="$ST" \
+	'BEGIN { exit !(t >= 313 && t <= 350 + st && f >= 16420 && f <= 16460) }'; then
+	pass "$name (task-clock $tc ms in 313 .. 350, steal $ST ms, page-faults $pf in 16420 .. 16460)"
 else
-	fail $name "task-clock '$tc' ms, page-faults '$pf' (want 313 .. 350 ms, 16420 .. 16460)"
+	fail $name "task-clock '$tc' ms, steal $ST ms, page-faults '$pf' (want 313 .. 350 ms, 16420 .. 16460)"
 fi
 
 # --- a counter the machine lacks: <not supported>, the rest counts, exit 0
