@@ -38,6 +38,11 @@ PER_N = {'__do_sys_getppid': 1, 'read_zero': 1, 'ksys_read': 1, 'vfs_read': 1}
 # mean 350 us and fails.
 GAP_US = 1000
 FIRST_GAP_US = 2000
+# A run whose own naps came back more than STALL_US late (a 24 ms nap of 27.66 ms; in
+# quiet runs at most 1.0 ms late) had its guest stalled by the host: there one
+# call's gap may reach FIRST_GAP_US (a fresh root's such run: 1342 us, call 10, with the
+# mean 209 us and every other call within 1000 us)
+STALL_US = 2000
 MEAN_GAP_US = 250
 
 
@@ -79,6 +84,8 @@ def check_naps(out, naps, func):
     lat = [r['latency_ns'] for r in rows]
     names = {r['func'] for r in rows}
     wl = [int(line.split()[2]) for line in open(naps) if line.startswith('nap ')]
+    late = max((int(w[2]) - int(w[1]) * 1000000 for w in
+                (line.split() for line in open(naps) if line.startswith('nap '))), default=0)
     fn = [f for f in j['functions'] if f['name'] == func]
     if names != {func} or len(fn) != 1:
         print('functions listed %s, reported %s; want %s' %
@@ -96,8 +103,11 @@ def check_naps(out, naps, func):
     # buckets: the workload's own, but a call whose time may lie either side of a
     # bucket's edge (within the gap allowed below its own) may count in either bucket:
     # each bucket between the calls surely in it and the calls that may be
+    allowed = [FIRST_GAP_US] + [GAP_US] * (n - 1)
+    if late > STALL_US * 1000 and n > 1:	# a stalled run: its largest gap but the first
+        allowed[max(range(1, n), key=lambda i: gaps[i])] = FIRST_GAP_US
     lo, hi, loose = {}, {}, 0
-    for w, g in zip(wl, [FIRST_GAP_US] + [GAP_US] * (n - 1)):
+    for w, g in zip(wl, allowed):
         b, b_low = bucket(w), bucket(w - g * 1000)
         loose += b_low != b
         if b_low == b:
@@ -107,17 +117,19 @@ def check_naps(out, naps, func):
     got = {i: b['count'] for i, b in enumerate(h['buckets']) if b['count']}
     off = [i for i in set(got) | set(hi) if not lo.get(i, 0) <= got.get(i, 0) <= hi.get(i, 0)]
     print('%d calls; workload - ftscope per call %.1f .. %.1f us (the first %.1f), '
-          'mean %.3f ms (workload %.3f), max %.3f ms (%.3f); buckets %s (%d near an edge)'
+          'mean %.3f ms (workload %.3f), max %.3f ms (%.3f); buckets %s (%d near an edge); '
+          'naps up to %.0f us late%s'
           % (n, min(gaps[1:] or gaps), max(gaps[1:] or gaps), gaps[0], h['avg_ns'] / 1e6,
              sum(wl) / n / 1e6, h['max_ns'] / 1e6, max(wl) / 1e6,
-             'as the workload\'s' if not off else 'not as the workload\'s', loose))
-    bad = [i for i, g in enumerate(gaps) if g < 0 or g > (FIRST_GAP_US if i == 0 else GAP_US)]
+             'as the workload\'s' if not off else 'not as the workload\'s', loose,
+             late / 1000, ' (stalled: one call to %d us)' % FIRST_GAP_US
+             if late > STALL_US * 1000 else ''))
+    bad = [i for i, g in enumerate(gaps) if g < 0 or g > allowed[i]]
     if bad:
         print('call %d: ftscope %.2f us, the workload %.2f us (gap allowed 0 .. %d us)' %
-              (bad[0] + 1, lat[bad[0]] / 1000, wl[bad[0]] / 1000,
-               FIRST_GAP_US if bad[0] == 0 else GAP_US))
+              (bad[0] + 1, lat[bad[0]] / 1000, wl[bad[0]] / 1000, allowed[bad[0]]))
         return 1
-    if not 0 <= mean_gap <= MEAN_GAP_US or not 0 <= max_gap <= GAP_US:
+    if not 0 <= mean_gap <= MEAN_GAP_US or not 0 <= max_gap <= max(allowed[1:] or allowed):
         print('mean %.1f us, max %.1f us under the workload\'s (allowed 0 .. %d and 0 .. %d us)'
               % (mean_gap, max_gap, MEAN_GAP_US, GAP_US))
         return 1
