@@ -39,7 +39,7 @@ PER_N = {'__do_sys_getppid': 1, 'read_zero': 1, 'ksys_read': 1, 'vfs_read': 1}
 GAP_US = 1000
 FIRST_GAP_US = 2000
 # A run whose own naps came back more than STALL_US late (a 24 ms nap of 27.66 ms; in
-# quiet runs at most 1.0 ms late) had its guest stalled by the host: there one
+# quiet runs up to 1.29 ms late) had its guest stalled by the host: there one
 # call's gap may reach FIRST_GAP_US (a fresh root's such run: 1342 us, call 10, with the
 # mean 209 us and every other call within 1000 us)
 STALL_US = 2000
