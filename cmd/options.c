@@ -317,8 +317,8 @@ static int parse_common(struct ft_opts *o, int opt, const char *arg)
  */
 static int check_flight(struct ft_opts *o, const struct ft_cli *a)
 {
-	long mem_mb = sysconf(_SC_PHYS_PAGES) / (1048576 / sysconf(_SC_PAGESIZE));
 	struct ft_flight_opts *f = &o->flight;
+	long mem_mb;
 
 	if (f->trigger_of[0] && !a->recorder) {
 		ft_err("--trigger takes the latency %s measures, e.g. 20ms: ANALYZER>VALUE is "
@@ -353,6 +353,7 @@ static int check_flight(struct ft_opts *o, const struct ft_cli *a)
 		f->after_s = 1;
 	if (!f->max_set)
 		f->max_files = 1;
+	mem_mb = sysconf(_SC_PHYS_PAGES) / (1048576 / sysconf(_SC_PAGESIZE));
 	if (!f->size_mb) {	/* 256, a quarter of a small machine's memory */
 		f->size_mb = 256;
 		if (mem_mb > 0 && mem_mb / 4 < f->size_mb)

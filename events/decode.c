@@ -252,12 +252,14 @@ static bool type_fmt(struct ft_decoder *d, struct tep_event *ev, enum ft_ev_type
 /* common_of - take the common fields from @ev unless known already */
 static void common_of(struct ft_decoder *d, struct tep_event *ev)
 {
+	struct ft_field flags;
+
 	if (d->common_type.off >= 0 && d->common_type.size)
 		return;
 	d->common_type = field_of(ev, "common_type");
 	d->common_pid = field_of(ev, "common_pid");
-	d->common_flags = field_of(ev, "common_flags");
-	d->ctx_off = d->common_flags.size == 1 ? d->common_flags.off : -1;
+	flags = field_of(ev, "common_flags");
+	d->ctx_off = flags.size == 1 ? flags.off : -1;
 }
 
 /* common_fmt - the record header every event shares; -1 (EINVAL) when no event has one */

@@ -239,7 +239,7 @@ struct ft_func_fmt {
 
 struct ft_decoder {
 	struct tep_handle	*tep;
-	struct ft_field		common_type, common_pid, common_flags;
+	struct ft_field		common_type, common_pid;
 	int			ctx_off;	/* common_flags's byte, -1 none: a wakeup's ctx */
 	int			common_end;	/* record bytes the common fields need */
 	bool			common_std;	/* a 2-byte type and a 4-byte pid */

@@ -4,10 +4,10 @@
 RUNS runs of known lengths (timed by itself) between 1 ms naps, SCHED_FIFO beside a
 SCHED_IDLE filler on one CPU. Each command prints a summary; exit 1 when the check
 fails, 2 when the runner was preempted (a run split: run again)."""
-import os
 import sys
 
 from pct_check import last_json
+from profile_check import steal_ms  # the host's steal over the run (STEAL_MS)
 
 MS = 1000000
 
@@ -88,7 +88,7 @@ def naps(self_path, out_path):
     # and above 1.5 ms the host's steal over the run (STEAL_MS: lib.sh's steal_ms_since;
     # a vCPU the host held when the timer fired ends the nap late: 3.09 ms seen in a
     # fresh root while the host stole 6% of the CPUs)
-    steal = float(os.environ.get("STEAL_MS") or 0) * 1e6
+    steal = steal_ms() * 1e6
     check((short or h["min_ns"] >= MS - 50000) and h["max_ns"] <= 1.5 * MS + steal,
           "naps %d .. %d ns, not 0.95 .. 1.5 ms (steal %.0f ms)" %
           (h["min_ns"], h["max_ns"], steal / 1e6))

@@ -17,12 +17,12 @@ Prints one line (what was compared, the measured gaps); exit 0 when it holds, 1 
   threads N         --threads: N threads or more, their waits adding up to bpftrace's (and
                     the spinlock waits it did not see, as counts allows)
 """
-import os
 import re
 import sys
 from collections import Counter
 
 from pct_check import last_json
+from profile_check import steal_ms  # the host's steal over the run (STEAL_MS)
 
 TYPES = {0: "semaphore", 1: "spinlock", 3: "rwlock:R", 5: "rwlock:W", 2: "rwsem:R",
          4: "rwsem:W", 8: "rt-mutex", 10: "rwlock-rt:R", 12: "rwlock-rt:W",
@@ -103,7 +103,7 @@ def main():
             j["repeated_begins"] == rep and j["unpaired_ends"] == unpaired == 0 else 1
     if check == "totals":
         ft, bad = per_type(rows, "total_ns"), []
-        steal = float(os.environ.get("STEAL_MS") or 0) * 1e6
+        steal = steal_ms() * 1e6
         for t in n:
             gap = ft[t] - ns[t]
             print("%s: %d waits, ftscope %d ns, bpftrace %d ns, gap %+d ns (%+.0f ns a wait)"

@@ -137,11 +137,12 @@ def known(path, err, comm, func, kframe, us):
     total = sum(n for _, n in rows)
     # a period without a stack, where the note says a switch-out went unmatched, is
     # counted: its time is right, its stack was lost and said so (one row, at most
-    # one unmatched switch-out's worth of the design's periods: us / 20 here)
-    bare = sum(n for f, n in rows if len(f) == 1) if unmatched(err) else 0
-    hit += min(bare, unmatched(err) * us // 10)
+    # us / 10 for each unmatched switch-out: twice one of the design's 20 periods)
+    lost = unmatched(err)
+    bare = sum(n for f, n in rows if len(f) == 1) if lost else 0
+    hit += min(bare, lost * us // 10)
     return against_offwin(err, comm, hit, us, f'on stacks with {func} and {kframe} ({total} in '
-                          f'all; {bare} without a stack, {unmatched(err)} unmatched)')
+                          f'all; {bare} without a stack, {lost} unmatched)')
 
 
 def bpftrace_map(path, comm):

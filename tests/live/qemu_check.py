@@ -83,9 +83,9 @@ def check_naps(out, naps, func):
     rows = json_rows(out)
     lat = [r['latency_ns'] for r in rows]
     names = {r['func'] for r in rows}
-    wl = [int(line.split()[2]) for line in open(naps) if line.startswith('nap ')]
-    late = max((int(w[2]) - int(w[1]) * 1000000 for w in
-                (line.split() for line in open(naps) if line.startswith('nap '))), default=0)
+    asked = [line.split() for line in open(naps) if line.startswith('nap ')]
+    wl = [int(w[2]) for w in asked]
+    late = max((int(w[2]) - int(w[1]) * 1000000 for w in asked), default=0)
     fn = [f for f in j['functions'] if f['name'] == func]
     if names != {func} or len(fn) != 1:
         print('functions listed %s, reported %s; want %s' %

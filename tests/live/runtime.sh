@@ -39,7 +39,7 @@ TOL=5
 # the workload's run ($ST, ms: steal_ms_since) allowed above the tolerance
 check() {
 	local r
-	if r=$(python3 $PY $2 $3 $4 ${5:-$TOL} "$ST"); then
+	if r=$(STEAL_MS=$ST python3 $PY $2 $3 $4 ${5:-$TOL}); then
 		pass $1
 	else
 		fail $1 "$r"

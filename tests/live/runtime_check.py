@@ -6,6 +6,8 @@ against the kernel's own count, which the workload prints ("NAME TID RUN_NS", fr
 import re
 import sys
 
+from profile_check import steal_ms  # the host's steal over the run (STEAL_MS)
+
 
 def kernel(path):
     """{tid: run ns} from the workload's own lines"""
@@ -50,9 +52,9 @@ def marked(path, kind):
 
 def main():
     kind, wl, path, tol = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
-    # the host's steal over the run (ms, all CPUs: lib.sh's steal_ms_since): schedstat
+    # the host's steal over the run (STEAL_MS, all CPUs: lib.sh's steal_ms_since): schedstat
     # leaves it out, switch-to-switch times keep it, so it is allowed above the tolerance
-    steal = float(sys.argv[5]) * 1e6 if len(sys.argv) > 5 else 0.0
+    steal = steal_ms() * 1e6
     want = kernel(wl)
     got = (timehist if kind == 'timehist' else latency)(path)
     msgs, ok = [], bool(want)

@@ -31,7 +31,6 @@ static int pfd[2];
 static struct offwin sleeper_off, reader_off;
 static volatile long sink;
 static long iters = 100000;	/* burn_leaf's loop, brought to about 10 ms a call */
-static long long loops;		/* burn_leaf's rounds, summed by each chain's turn */
 
 /* burn_leaf - the CPU the two chains share: @n rounds of arithmetic */
 LINK long burn_leaf(long n)
@@ -50,7 +49,6 @@ static inline long long timed_leaf(long (*leaf)(long))
 
 	sink = leaf(iters);
 	ns = cputime_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
-	loops = iters;
 	/* about 10 ms a call: samples cross few turns, whatever their phase */
 	if (ns > 0)
 		iters = iters * 10000000LL / ns > 1000 ? iters * 10000000LL / ns : 1000;
@@ -185,12 +183,14 @@ int main(int argc, char **argv)
 		return 1;
 	/* three turns under via_a for one under via_c, by the CPU each took */
 	while ((ab + c) / 1000000 < cpu_ms) {
+		long n = iters;		/* the turn's rounds: timed_leaf sets the next */
+
 		if (ab <= 3 * c) {
 			ab += via_a();
-			ab_loops += loops;
+			ab_loops += n;
 		} else {
 			c += via_c();
-			c_loops += loops;
+			c_loops += n;
 		}
 	}
 	for (i = 0; i < 3; i++)
