@@ -249,7 +249,10 @@ fi
 # when the store first dropped a page of the last 2 s. The difference
 # within the size and 0.5 MB (the rings' slot tables, and the two runs' own tables:
 # measured 1936 .. 2168 KB for 2048); the first 2 samples (the start) and the last one
-# that holds both (an end's writing) not compared
+# that holds both (an end's writing) not compared. The two runs' peaks are compared, not
+# each sample: their own tables grow at different moments (a fresh root's third sample
+# read 2576 KB over, then 2212 as runqlat alone caught up, the flight run's unchanged:
+# 2212 KB between their peaks)
 name=flight_memory_bound
 rm -f $F $F.*
 size=$(nproc)
@@ -270,11 +273,14 @@ prc=$?
 ft_wait $name 0 $fp
 frc=$?
 wait $bp
-r=$(awk -v mb=$size 'NF == 2 { n++; d[n] = $2 - $1 }
-	END { for (k = 3; k < n; k++) { m = d[k] > m ? d[k] : m; lo = k == 3 || d[k] < lo ? d[k] : lo }
-	      ok = n > 4 && m <= mb * 1024 + 512
-	      printf "%s %d samples: the store %d .. %d KB over runqlat alone, bound %d MB\n",
-		     ok ? "ok" : "bad", n - 3, lo, m, mb }' \
+r=$(awk -v mb=$size 'NF == 2 { n++; p[n] = $1; f[n] = $2 }
+	END { for (k = 3; k < n; k++) {
+		      pm = p[k] > pm ? p[k] : pm; fm = f[k] > fm ? f[k] : fm
+		      d = f[k] - p[k]; lo = k == 3 || d < lo ? d : lo; hi = d > hi ? d : hi }
+	      ok = n > 4 && fm - pm <= mb * 1024 + 512
+	      printf "%s %d samples: the store %d KB over runqlat alone at their peaks " \
+		     "(%d .. %d sample by sample), bound %d MB\n",
+		     ok ? "ok" : "bad", n - 3, fm - pm, lo, hi, mb }' \
 	$OUT/flight-mem.samples)
 if [ $prc != 0 ] || [ $frc != 0 ]; then
 	:	# ft_wait said it
