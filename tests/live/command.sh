@@ -93,15 +93,19 @@ fi
 [ -n "$pid" ] && kill $pid 2> /dev/null
 
 # -a -- COMMAND (perf record -a -- CMD): the whole system while the command runs. A
-# sleeper that is no child of the command naps 20 x 10 ms from 0.5 s on, inside the
-# command's 1.5 s: all 20 naps are S rows of the recording with -a, none without.
+# sleeper that is no child of the command naps 20 x 10 ms once the command has begun
+# (it waits for the command's mark: a fixed delay missed the first nap when the start
+# was slow), inside the command's 1.5 s: all 20 naps are S rows of the recording with
+# -a, none without.
 name=command_all_whole_system
 r= bad=
 for a in -a ""; do
-	rm -f $OUT/cmd-all.pid
-	sh -c "echo \$\$ > $OUT/cmd-all.pid; sleep 0.5; exec $WL/sleeper 0 20 10" &
+	rm -f $OUT/cmd-all.pid $OUT/cmd-all.go
+	sh -c "while [ ! -e $OUT/cmd-all.go ]; do sleep 0.01; done
+		$WL/sleeper 0 20 10 & echo \$! > $OUT/cmd-all.pid; wait" &
 	bg=$!
-	ft $name 0 record $a -o $OUT/cmd-all.dat -- sleep 1.5 > /dev/null 2> $OUT/cmd-all.err
+	ft $name 0 record $a -o $OUT/cmd-all.dat -- \
+		sh -c "touch $OUT/cmd-all.go; exec sleep 1.5" > /dev/null 2> $OUT/cmd-all.err
 	wait $bg
 	n=$($FTSCOPE timehist --state -i $OUT/cmd-all.dat 2> /dev/null |
 		awk -v p="[$(cat $OUT/cmd-all.pid)]" 'index($3, p) && $NF == "S"' | wc -l)
