@@ -298,6 +298,8 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 {
 	struct offcpu_task *t;
 
+	if (o->stacks_perf && !ev->sw.synth)
+		offcpu_perf_switch(o, ev);
 	if (ev->sw.next_pid && (t = ft_tab_find(&o->tasks, ev->sw.next_pid)) && t->start) {
 		if (o->stacks_perf && !t->kst && !t->ust)	/* its sample came late? */
 			offcpu_perf_late(o, t->tid, t->start, ft_switch_time(ev), ev->sw.synth,

@@ -313,6 +313,7 @@ int offcpu_perf_init(struct offcpu *o);
 void offcpu_perf_late(struct offcpu *o, int tid, uint64_t start, uint64_t end, bool guard,
 		      uint32_t *kst, uint32_t *ust, int *tgid);
 void offcpu_perf_lost(struct offcpu *o);
+void offcpu_perf_switch(struct offcpu *o, const struct ft_event *ev);
 void offcpu_perf_stacks(struct offcpu *o, const struct ft_event *ev, uint32_t *kst,
 			uint32_t *ust, int *tgid);
 void offcpu_perf_notes(struct offcpu *o, FILE *f);

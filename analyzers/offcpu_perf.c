@@ -13,7 +13,11 @@
  * arrive ahead of the records (live, each round drains the rings before the merge;
  * from a file, all of them first), in time order per CPU: each CPU keeps a queue,
  * and a switch-out takes the sample of its task nearest in time within MATCH_NS,
- * dropping the older ones, which no later record can match.
+ * dropping the older ones, which no later record can match. Or earlier, back to the
+ * CPU's switch before it: a sample there is of the task switching out, which ran
+ * since (its sample comes first where another perf session's probe came before
+ * ftrace's on the tracepoint: 27-47 us before beside perf record -g -a, and a vCPU
+ * the host preempts in between parts them by milliseconds).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +58,7 @@ struct psample {
 struct pqueue {
 	struct psample	*s;
 	uint64_t	first;		/* time of the CPU's first sample, 0 none yet */
+	uint64_t	since, last;	/* the CPU's switch records: the one before, the last */
 	uint32_t	head, n, cap;
 };
 
@@ -377,11 +382,29 @@ static void wait_late(struct offcpu_perf *p, const struct ft_event *ev, bool bef
 				     .before = before };
 }
 
-/* offcpu_perf_lost - events were lost: no switch-out waits for a late sample any more */
+/* offcpu_perf_lost - events were lost: no switch-out waits for a late sample any more,
+   and no CPU's last switch is known */
 void offcpu_perf_lost(struct offcpu *o)
 {
-	if (o->perf)
-		o->perf->nlate = 0;
+	int i;
+
+	if (!o->perf)
+		return;
+	o->perf->nlate = 0;
+	for (i = 0; i < o->perf->ncpus; i++)
+		o->perf->q[i].since = o->perf->q[i].last = 0;
+}
+
+/* offcpu_perf_switch - a switch record (not a rebuilt one) on its CPU: the window's start */
+void offcpu_perf_switch(struct offcpu *o, const struct ft_event *ev)
+{
+	struct pqueue *q;
+
+	if (!o->perf || ev->cpu < 0 || ev->cpu >= o->perf->ncpus)
+		return;
+	q = &o->perf->q[ev->cpu];
+	q->since = q->last;
+	q->last = ev->ts;
 }
 
 /* keep_late - a sample leaving @cpu's queue: an unmatched switch-out's, kept for it */
@@ -451,18 +474,21 @@ void offcpu_perf_late(struct offcpu *o, int tid, uint64_t start, uint64_t end, b
 }
 
 /*
- * nearest - the sample of @tid in @q nearest in time to @ts within MATCH_NS, or NULL;
- * the older ones, which no later record can match, dropped (with @late: one an unmatched
+ * nearest - the sample of @tid in @q nearest in time to @ts within MATCH_NS (before it,
+ * back to @since too, when later: the switch before on that CPU), or NULL; the older
+ * ones, which no later record can match, dropped (with @late: one an unmatched
  * switch-out on @cpu waits for kept, keep_late)
  */
 static struct psample *nearest(struct pqueue *q, uint64_t ts, int tid,
-				struct offcpu_perf *late, int cpu)
+				struct offcpu_perf *late, int cpu, uint64_t since)
 {
+	uint64_t lo = ts > MATCH_NS ? ts - MATCH_NS : 0, bd = UINT64_MAX;
 	struct psample *e, *best = NULL;
-	uint64_t bd = UINT64_MAX;
 	uint32_t i;
 
-	while (q->n && (q_at(q, 0)->tid < 0 || q_at(q, 0)->ts + MATCH_NS < ts)) {
+	if (since && since < lo)
+		lo = since + 1;
+	while (q->n && (q_at(q, 0)->tid < 0 || q_at(q, 0)->ts < lo)) {
 		if (late)
 			keep_late(late, cpu, q_at(q, 0));
 		q->head = (q->head + 1) % q->cap;
@@ -491,7 +517,7 @@ void offcpu_perf_waker(struct offcpu *o, const struct ft_event *ev, uint32_t *ks
 	if (!o->perf || !o->perf->wq || ev->cpu < 0 || ev->cpu >= o->perf->ncpus ||
 	    ev->type != FT_EV_WAKING)
 		return;
-	e = nearest(&o->perf->wq[ev->cpu], ev->ts, ev->common_pid, NULL, 0);
+	e = nearest(&o->perf->wq[ev->cpu], ev->ts, ev->common_pid, NULL, 0, 0);
 	if (!e) {
 		o->sn.waker_no_sample++;
 		return;
@@ -516,7 +542,7 @@ void offcpu_perf_stacks(struct offcpu *o, const struct ft_event *ev, uint32_t *k
 	q = &o->perf->q[ev->cpu];
 	/* older ones match no record from here on: records come in time order (a late
 	   sample of an unmatched switch-out is kept for its switch-in) */
-	best = nearest(q, ev->ts, ev->sw.prev_pid, o->perf, ev->cpu);
+	best = nearest(q, ev->ts, ev->sw.prev_pid, o->perf, ev->cpu, q->since);
 	if (!best) {
 		/* a task's exit (X, Z) comes after perf closed its events: no period follows */
 		if (ev->sw.state == 'X' || ev->sw.state == 'Z')

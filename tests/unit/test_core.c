@@ -464,6 +464,39 @@ static void test_offcpu_perf_pairing(void **state)
 }
 
 /*
+ * offcpu --stacks perf: a sample before its switch-out by more than 100 us is still its
+ * own when the task ran on that CPU since the switch before (another perf session's
+ * probe first on the tracepoint, and the vCPU preempted between the two: 400 us); one
+ * from before the task's switch-in is not
+ */
+static void test_offcpu_perf_early(void **state)
+{
+	static const uint64_t k[] = { K_SEVEN, K_LATE };
+	struct ft_sample smp[] = {
+		{ .ts = 9600000, .pid = 7, .tid = 7, .nk = 1, .ip = &k[0] },	/* early */
+		{ .ts = 19000000, .pid = 7, .tid = 7, .nk = 1, .ip = &k[1] },	/* not 30's */
+	};
+	struct ft_event evs[] = {
+		ev_switch(5000000, 0, 9, 7, 'R'),	/* 7 in */
+		ev_switch(10000000, 0, 7, 0, 'S'),	/* its sample 400 us before */
+		ev_switch(20000000, 0, 0, 7, 'R'),
+		ev_switch(30000000, 0, 7, 0, 'S'),	/* none since its switch-in */
+		ev_switch(40000000, 0, 0, 7, 'R'),
+	};
+	struct offcpu_stack_notes sn;
+	char out[4096] = { 0 };
+
+	(void)state;
+	perf_run(smp, 2, evs, 5, 5, out, sizeof(out), &sn);
+	assert_non_null(strstr(out, ";k_seven 10000\n"));
+	assert_null(strstr(out, "k_late"));
+	assert_non_null(strstr(out, "\nt 10000\n"));
+	assert_int_equal(sn.sampled, 1);
+	assert_int_equal(sn.match_ns, 400000);
+	assert_int_equal(sn.no_sample, 1);
+}
+
+/*
  * offcpu --stacks perf, late samples across lost events and interval reports: a
  * switch-out left waiting when events were lost (its switch-in unseen) lends no sample
  * to a later period of its thread (a preemption's at 4 ms is not the 10 ms one's); a
@@ -888,6 +921,7 @@ int main(void)
 		cmocka_unit_test(test_option_clashes),
 		cmocka_unit_test(test_offcpu_unseen_switch_in),
 		cmocka_unit_test(test_offcpu_perf_pairing),
+		cmocka_unit_test(test_offcpu_perf_early),
 		cmocka_unit_test(test_offcpu_perf_late_stale),
 		cmocka_unit_test(test_offcpu_perf_late_unseen),
 	};
