@@ -101,7 +101,8 @@ name=command_all_whole_system
 r= bad=
 for a in -a ""; do
 	rm -f $OUT/cmd-all.pid $OUT/cmd-all.go
-	sh -c "while [ ! -e $OUT/cmd-all.go ]; do sleep 0.01; done
+	sh -c "i=0; while [ ! -e $OUT/cmd-all.go ] && [ \$i -lt 1000 ]; do
+			sleep 0.01; i=\$((i + 1)); done	# 10 s at most: the run may fail
 		$WL/sleeper 0 20 10 & echo \$! > $OUT/cmd-all.pid; wait" &
 	bg=$!
 	ft $name 0 record $a -o $OUT/cmd-all.dat -- \

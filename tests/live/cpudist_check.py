@@ -7,7 +7,7 @@ fails, 2 when the runner was preempted (a run split: run again)."""
 import sys
 
 from pct_check import last_json
-from profile_check import steal_ms  # the host's steal over the run (STEAL_MS)
+from pct_check import steal_ms  # the host's steal over the run (STEAL_MS)
 
 MS = 1000000
 

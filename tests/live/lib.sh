@@ -64,7 +64,9 @@ pass() { ft_result PASS "$1"; }
 check() {
 	local name=$1 r
 	shift
-	if r=$(python3 $PY "$@" 2>&1); then
+	# the host's steal since the last run began, unless the caller said it (STEAL_MS)
+	if r=$(STEAL_MS=${STEAL_MS:-$(steal_ms_since ${FT_STEAL0:-$(steal)})} \
+		python3 $PY "$@" 2>&1); then
 		pass $name
 	else
 		fail $name "$(echo "$r" | tail -1)"
@@ -87,6 +89,7 @@ skip_rest() {
 ft() {
 	local name=$1 want=$2 rc
 	shift 2
+	FT_STEAL0=$(steal)	# for check's allowance (steal_ms_since)
 	# shellcheck disable=SC2086
 	$FT_WITH "$FTSCOPE" "$@" {FT_OUT}>&-
 	rc=$?
@@ -329,6 +332,14 @@ bt_start() {
 	stop_bpftrace $bt
 	bt=
 	return 1
+}
+
+# bt_misses PID: the runs bpftrace PID's programs missed, summed (the kernel's
+# recursion_misses of each program fd: a tracepoint that fires while another BPF
+# program runs on that CPU, an interrupt's inside a probe, is skipped): the events the
+# peer did not see, by the kernel's own count
+bt_misses() {
+	cat /proc/$1/fdinfo/* 2>/dev/null | awk '$1 == "recursion_misses:" { n += $2 } END { print n + 0 }'
 }
 
 # has_threads PID N: does process PID have at least N threads?

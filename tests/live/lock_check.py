@@ -22,7 +22,7 @@ import sys
 from collections import Counter
 
 from pct_check import last_json
-from profile_check import steal_ms  # the host's steal over the run (STEAL_MS)
+from pct_check import steal_ms  # the host's steal over the run (STEAL_MS)
 
 TYPES = {0: "semaphore", 1: "spinlock", 3: "rwlock:R", 5: "rwlock:W", 2: "rwsem:R",
          4: "rwsem:W", 8: "rt-mutex", 10: "rwlock-rt:R", 12: "rwlock-rt:W",

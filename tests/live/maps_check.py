@@ -16,7 +16,7 @@ line of numbers and exits 0 when it holds, 1 with the reason otherwise.
 import sys
 
 from offcpu_check import folded  # the one reader of folded stacks
-from profile_check import steal_ms  # the host's steal over the run (STEAL_MS)
+from pct_check import steal_ms  # the host's steal over the run (STEAL_MS)
 from unwind_check import chains_lines, has_run
 
 

@@ -41,13 +41,13 @@ Folded input is `comm;root;...;leaf COUNT` (samples; microseconds with --offcpu)
                                           each within 0.5 .. 1.5 of their mean
 """
 import json
-import os
 import re
 import sys
 
 from offcpu_check import folded  # the one reader of folded stacks
 
 from pct_check import last_json  # the one reader of a --json output
+from pct_check import steal_ms  # the host's steal over the run (STEAL_MS)
 
 OFF_LEAF = re.compile(r'^\[(off-cpu|sleeping|uninterruptible|runnable)\]_\[o\]$')
 
@@ -103,13 +103,6 @@ def peer(path, script, comm, points, *funcs):
     if bad:
         return f'shares of {" ".join(bad)} differ from perf\'s by more than {points} points'
     return None
-
-
-def steal_ms():
-    """the host's steal over the run, ms (STEAL_MS, lib.sh's steal_ms_since; 0 unset):
-    schedstat and the workload's CPU clocks leave it out, cpu-clock samples and
-    wall-clock stacks keep it, so a check allows it above its bound"""
-    return float(os.environ.get('STEAL_MS') or 0)
 
 
 def rate(path, err, comm, hz, pct):
@@ -323,12 +316,15 @@ def obtained(out_path, err_path, pct):
     ns = int(re.search(r'schedstat_ns=(\d+)', err).group(1))
     if not m or not s:
         return f'no rate obtained in "{out.splitlines()[0] if out else ""}"'
-    want = (int(s.group(1)) + int(s.group(2) or 0)) * 1e9 / ns
-    got = int(m.group(2))
+    n = int(s.group(1)) + int(s.group(2) or 0)
+    want, got = n * 1e9 / ns, int(m.group(2))
+    # the kernel's time sampled keeps the host's steal: as low as over CPU time and steal
+    low = n * 1e9 / (ns + steal_ms() * 1e6)
     print(f'{got} Hz obtained of {m.group(1)} asked; the samples over burn2\'s own CPU time: '
-          f'{want:.0f} Hz ({100 * (got / want - 1):+.2f}%)')
-    if abs(got / want - 1) > float(pct) / 100:
-        return f'{got} Hz obtained, not within {pct}% of {want:.0f}'
+          f'{want:.0f} Hz ({100 * (got / want - 1):+.2f}%); with the steal ({steal_ms():.0f} '
+          f'ms) {low:.0f} Hz')
+    if not low * (1 - float(pct) / 100) <= got <= want * (1 + float(pct) / 100):
+        return f'{got} Hz obtained, not within {pct}% of {low:.0f} .. {want:.0f}'
     return None
 
 

@@ -6,7 +6,7 @@ against the kernel's own count, which the workload prints ("NAME TID RUN_NS", fr
 import re
 import sys
 
-from profile_check import steal_ms  # the host's steal over the run (STEAL_MS)
+from pct_check import steal_ms  # the host's steal over the run (STEAL_MS)
 
 
 def kernel(path):
