@@ -68,11 +68,13 @@ static void on_switch(struct ft_waits *w, const struct ft_event *ev)
 	case FT_READY_NONE:
 		return;
 	case FT_READY_UNKNOWN:
-		w->notes.unpaired++;
+		w->notes.unpaired += !(w->wakeups && t->r.preempted);
 		return;
 	case FT_READY_WAITED:
 		break;
 	}
+	if (w->wakeups && t->r.preempted)	/* not measured here: not noted either */
+		return;
 	if (!ft_wait_notes_keep(&w->notes, ev))
 		return;
 	done.tid = next;
@@ -90,8 +92,11 @@ static void drop_cpu(struct ft_waits *w, int cpu)
 {
 	unsigned int i;
 
-	for (i = 0; i < w->tasks.n; i++)
-		w->notes.dropped += ft_ready_drop(&((struct wtask *)ft_tab_at(&w->tasks, i))->r, cpu);
+	for (i = 0; i < w->tasks.n; i++) {
+		struct ft_ready *r = &((struct wtask *)ft_tab_at(&w->tasks, i))->r;
+
+		w->notes.dropped += ft_ready_drop(r, cpu) && !(w->wakeups && r->preempted);
+	}
 }
 
 /* ft_waits_event - follow one record */

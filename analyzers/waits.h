@@ -54,6 +54,8 @@ struct ft_waits {
 	ft_wait_fn		done;
 	void			*ctx;
 	struct ft_wait_notes	notes;
+	bool			wakeups;	/* only waits after a wakeup, in the notes
+						   too (wakeup's) */
 };
 
 int ft_waits_init(struct ft_waits *w, const struct ft_env *env, ft_wait_fn done, void *ctx);

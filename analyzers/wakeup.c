@@ -233,14 +233,12 @@ static void json_wait(struct ft_json *j, const struct ft_wait *x, const char *co
 	ft_json_bool(j, "estimated", x->bounded);
 }
 
-/* on_wait - one finished wait: only wakeups count here */
+/* on_wait - one finished wait after a wakeup (waits.wakeups: no preemption's) */
 static void on_wait(void *ctx, const struct ft_wait *x)
 {
 	struct wakeup *w = ctx;
 	char comm[FT_TASK_COMM_LEN + 1], waker[FT_TASK_COMM_LEN + 1];
 
-	if (x->preempted)
-		return;
 	ft_hgroups_add(&w->h, x->tid, x->cpu, x->end - x->start);
 	ft_env_latency(w->env, x->end - x->start, x->end, x->tid, x->cpu);
 	if (w->top)
@@ -278,6 +276,7 @@ static int wakeup_init(void *priv, const struct ft_env *env)
 		return -1;
 	}
 	w->waits.notes.exact = w->exact;
+	w->waits.wakeups = true;	/* its notes count the waits it measures */
 	if (w->min_set && !env->json)
 		print_slow_header(w->env->out);
 	return 0;

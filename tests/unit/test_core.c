@@ -295,19 +295,27 @@ static struct ft_event ev_wake(uint64_t ts, int cpu, int by, int pid)
 
 /* ---- runqlat ------------------------------------------------------------- */
 
-/* run_runqlat - feed events to runqlat and print its report into @out */
-static void run_runqlat(const struct ft_event *evs, int n, char *out, size_t len)
+/* run_waits - analyzer @a (-u) over @evs, its report into @out */
+static void run_waits(const struct ft_analyzer *a, const struct ft_event *evs, int n,
+		      char *out, size_t len)
 {
-	extern const struct ft_analyzer ft_runqlat;
 	struct ut_run r;
 
-	ut_start(&r, &ft_runqlat);
+	ut_start(&r, a);
 	r.env.ncpus = 0;
 	ut_opts(&r, "u");
 	ut_init(&r);
 	ut_feed(&r, evs, n);
 	snprintf(out, len, "%s", ut_report(&r, false));
 	ut_finish(&r);
+}
+
+/* run_runqlat - feed events to runqlat and print its report into @out */
+static void run_runqlat(const struct ft_event *evs, int n, char *out, size_t len)
+{
+	extern const struct ft_analyzer ft_runqlat;
+
+	run_waits(&ft_runqlat, evs, n, out, len);
 }
 
 /* wakeup -> switch-in and preemption -> switch-in, in BCC's layout */
@@ -585,6 +593,41 @@ static void test_runqlat_reconstructed(void **state)
 	assert_null(strstr(out, "32 -> 63"));	/* the last row: 8 -> 15 */
 	assert_non_null(strstr(out, "1 latencies end at a switch-in the kernel did not record"));
 	assert_non_null(strstr(out, "1 switch-ins the kernel did not record not measured"));
+}
+
+/*
+ * wakeup's notes count its own waits: a preemption's wait ending at an unproven rebuilt
+ * switch-in is runqlat's unmeasured one, not wakeup's; a wakeup's at an estimate is
+ * wakeup's estimated one, a preemption's there is not
+ */
+static void test_wakeup_notes_own(void **state)
+{
+	extern const struct ft_analyzer ft_runqlat, ft_wakeup;
+	struct ft_event evs[] = {
+		ev_wake(1000, 1, 0, 7),
+		ev_switch(21000, 1, 0, 7, 'R'),		/* rebuilt: estimated */
+		ev_switch(22000, 1, 7, 5, 'R'),		/* 7 preempted by 5 */
+		ev_switch(40000, 1, 5, 7, 'S'),		/* rebuilt: estimated */
+		ev_switch(42000, 1, 7, 5, 'R'),		/* preempted again */
+		ev_switch(70000, 1, 5, 7, 'S'),		/* rebuilt, unproven */
+	};
+	char out[4096] = { 0 };
+
+	(void)state;
+	evs[1].sw.synth = evs[3].sw.synth = evs[5].sw.synth = true;
+	evs[1].sw.ts_lo = evs[1].sw.ts_min = 1000;
+	evs[1].sw.ts_est = 12000;
+	evs[3].sw.ts_lo = evs[3].sw.ts_min = 22000;
+	evs[3].sw.ts_est = 30000;
+	evs[5].sw.unproven = true;
+	evs[5].sw.ts_lo = evs[5].sw.ts_min = 42000;
+	evs[5].sw.ts_est = 70000;
+	run_waits(&ft_runqlat, evs, 6, out, sizeof(out));
+	assert_non_null(strstr(out, "2 latencies end at a switch-in the kernel did not record"));
+	assert_non_null(strstr(out, "1 switch-ins the kernel did not record not measured"));
+	run_waits(&ft_wakeup, evs, 6, out, sizeof(out));
+	assert_non_null(strstr(out, "1 latencies end at a switch-in the kernel did not record"));
+	assert_null(strstr(out, "not measured"));
 }
 
 /* ---- histogram and map ------------------------------------------------- */
@@ -911,6 +954,7 @@ int main(void)
 		cmocka_unit_test(test_page_fmt),
 		cmocka_unit_test(test_runqlat_pairs),
 		cmocka_unit_test(test_runqlat_reconstructed),
+		cmocka_unit_test(test_wakeup_notes_own),
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_hist_slot_no_division),
 		cmocka_unit_test(test_imap),
