@@ -11,6 +11,7 @@
 
 #include "analyzers/ready.h"
 #include "analyzers/waits.h"
+#include "events/chain.h"
 #include "output/json.h"
 
 /* Per-task state: whether and since when it is ready (analyzers/ready.h). */
@@ -68,7 +69,10 @@ static void on_switch(struct ft_waits *w, const struct ft_event *ev)
 	case FT_READY_NONE:
 		return;
 	case FT_READY_UNKNOWN:
-		w->notes.unpaired += !(w->wakeups && t->r.preempted);
+		if (w->wakeups && t->r.preempted)
+			return;
+		w->notes.unpaired++;
+		w->notes.unlearned += ev->sw.unlearned && !ev->sw.after_loss;
 		return;
 	case FT_READY_WAITED:
 		break;
@@ -160,6 +164,9 @@ void ft_wait_notes_print(FILE *f, const char *who, const struct ft_wait_notes *n
 	if (n->unpaired)
 		fprintf(f, "%s: %llu switch-ins the kernel did not record not measured: after lost "
 			"events, or with no record of when\n", who, n->unpaired);
+	if (n->unlearned)
+		fprintf(f, "%s: %llu of them before the delay an idle CPU takes a woken task was "
+			"learned (%d recorded ones needed)\n", who, n->unlearned, FT_GAP_MIN);
 }
 
 /* ft_wait_notes_json - the same as JSON fields */
@@ -169,4 +176,5 @@ void ft_wait_notes_json(struct ft_json *j, const struct ft_wait_notes *n)
 	ft_json_u64(j, "left_out_exact", n->left_out);
 	ft_json_u64(j, "dropped_after_loss", n->dropped);
 	ft_json_u64(j, "unmeasured", n->unpaired);
+	ft_json_u64(j, "unmeasured_before_learned", n->unlearned);
 }

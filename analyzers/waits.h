@@ -37,6 +37,8 @@ struct ft_wait_notes {
 	unsigned long long	left_out;	/* such waits left out (exact) */
 	unsigned long long	dropped;	/* ready tasks forgotten after lost events */
 	unsigned long long	unpaired;	/* switch-ins after lost events: not measured */
+	unsigned long long	unlearned;	/* ... of them, before an idle CPU's delay was
+						   learned (sw.unlearned) */
 	bool			exact;		/* --exact: only waits whose both ends are
 						   records */
 };

@@ -212,11 +212,11 @@ int ft_chain_first(struct ft_chain *c, const struct ft_event *ev, int pid,
  */
 static uint64_t estimate(const struct ft_chain *c, const struct ft_chain_cpu *cc,
 			 const struct ft_chain_task *t, const struct ft_event *ev, uint64_t min,
-			 bool *unproven)
+			 bool *unproven, bool *unlearned)
 {
 	uint64_t at, gap;
 
-	*unproven = false;
+	*unproven = *unlearned = false;
 	if (ev->type == FT_EV_RESUME) {
 		gap = c->resume[cc->cur == 0].median;
 		at = ev->ts - (gap < ev->ts ? gap : ev->ts);
@@ -224,7 +224,7 @@ static uint64_t estimate(const struct ft_chain *c, const struct ft_chain_cpu *cc
 		if (!(t && t->woken && t->dsleep && cc->cur == 0))
 			return at;
 		if (!c->idle_in.median) {	/* nothing learned yet says when */
-			*unproven = min < ev->ts;
+			*unproven = *unlearned = min < ev->ts;
 			return min;
 		}
 		/* the sooner of the two: an idle CPU's delay, the way back */
@@ -235,7 +235,7 @@ static uint64_t estimate(const struct ft_chain *c, const struct ft_chain_cpu *cc
 		return ev->ts;
 	}
 	if (t && t->woken && !c->idle_in.median) {
-		*unproven = min < ev->ts;
+		*unproven = *unlearned = min < ev->ts;
 		return min;
 	}
 	at = min + (t && t->woken ? c->idle_in.median : 0);
@@ -255,7 +255,7 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 {
 	struct ft_chain_task *t, *out = NULL;
 	uint64_t est = cc->last_ts, min;
-	bool unproven;
+	bool unproven, unlearned;
 	int n = 0;
 
 	if (c->traced && !ft_imap_get(c->traced, pid)) {
@@ -271,7 +271,7 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 	if (t && !t->asleep && t->ts > est)
 		est = t->ts;
 	min = est < ev->ts ? est : ev->ts;
-	est = estimate(c, cc, t, ev, min, &unproven);
+	est = estimate(c, cc, t, ev, min, &unproven, &unlearned);
 	rebuilt(synth + n, ev, ev->cpu, cc->cur, pid,
 		ev->type == FT_EV_SWITCH ? ev->sw.prev_comm : "");
 	synth[n].sw.after_loss = cc->lost;
@@ -279,6 +279,7 @@ int ft_chain_repair(struct ft_chain *c, struct ft_chain_cpu *cc, const struct ft
 	synth[n].sw.ts_min = min;
 	synth[n].sw.ts_est = est;
 	synth[n].sw.unproven = unproven;
+	synth[n].sw.unlearned = unlearned;
 	if (out) {
 		out->ts = est;
 		out->cpu = -1;

@@ -75,6 +75,8 @@ struct ft_switch {
 					   there ran on after the switched-in one was ready,
 					   or an idle CPU's delay is not known yet, and no
 					   prompt record followed): no wait ends at it */
+	bool		unlearned;	/* unproven as the idle CPU's delay was not known
+					   yet (FT_GAP_MIN such delays not seen) */
 	uint64_t	ts_lo;		/* synth: the CPU's last record before the switch */
 	uint64_t	ts_min;		/* synth: the latest record proving it had not happened
 					   yet: the switch lies in [ts_min, ts] */

@@ -74,6 +74,7 @@ static void test_chain_repair(void **state)
 	assert_int_equal(synth[0].sw.ts_est, 20);
 	assert_int_equal(ft_switch_time(&synth[0]), 20);
 	assert_true(synth[0].sw.unproven);	/* how long an idle CPU takes: not seen yet */
+	assert_true(synth[0].sw.unlearned);	/* ... and said so */
 	assert_int_equal(synth[0].ts, 30);
 	assert_int_equal(c.repaired, 1);
 	assert_int_equal(c.repaired_cpu[1], 1);
@@ -167,6 +168,7 @@ static void test_chain_busy_cpu(void **state)
 	assert_int_equal(synth[0].sw.ts_min, 30);
 	assert_int_equal(synth[0].sw.ts_est, 1000);
 	assert_true(synth[0].sw.unproven);		/* no wait ends there */
+	assert_false(synth[0].sw.unlearned);		/* for another reason than learning */
 	/* 3 left at or after 30: its next switch-in elsewhere cannot be timed before */
 	assert_int_equal(ft_chain_task(&c, 3)->ts, 1000);
 	ft_chain_fini(&c);
@@ -357,6 +359,7 @@ static void test_chain_learned_delays(void **state)
 	assert_int_equal(ft_chain_feed(&c, &e, synth), 1);
 	assert_int_equal(synth[0].sw.ts_est, 2000);
 	assert_true(synth[0].sw.unproven);
+	assert_true(synth[0].sw.unlearned);
 	e = ev_switch(401000, 1, 9, 0, 'S');
 	ft_chain_feed(&c, &e, synth);
 	for (i = 0; i < FT_GAP_MIN; i++, t += 100000) {
