@@ -43,6 +43,12 @@ FIRST_GAP_US = 2000
 # call's gap may reach FIRST_GAP_US (a fresh root's such run: 1342 us, call 10, with the
 # mean 209 us and every other call within 1000 us)
 STALL_US = 2000
+# And a call whose own nap came back more than STALL_US late was stalled itself: its gap
+# may reach its lateness (the kernel function sleeps at least the nap asked, so ftscope's
+# time of it is at least that: a right answer's gap is at most the lateness), and the
+# mean is of the other calls (a fresh root under the host's heavy steal: 5 of 20 naps
+# over 2 ms late, call 2 a 6 ms nap the workload timed at 10.55 ms, gap 3838 us; the
+# other calls' mean gap 160 us). ftscope's own mean is then the listed calls' mean
 MEAN_GAP_US = 250
 
 
@@ -106,6 +112,16 @@ def check_naps(out, naps, func):
     allowed = [FIRST_GAP_US] + [GAP_US] * (n - 1)
     if late > STALL_US * 1000 and n > 1:	# a stalled run: its largest gap but the first
         allowed[max(range(1, n), key=lambda i: gaps[i])] = FIRST_GAP_US
+    lates = [int(w[2]) - int(w[1]) * 1000000 for w in asked]
+    stalled = [i for i in range(n) if lates[i] > STALL_US * 1000]
+    for i in stalled:		# stalled itself: up to its own lateness
+        allowed[i] = max(allowed[i], lates[i] / 1000)
+    calm = [gaps[i] for i in range(n) if i not in stalled]
+    if stalled:		# the mean of the calls the host did not stall; ftscope's, the rows'
+        mean_gap = sum(calm) / len(calm) if calm else 0
+        if abs(h['avg_ns'] - sum(lat) / n) > 1000:
+            print('ftscope\'s mean %.0f ns, its calls\' %.0f' % (h['avg_ns'], sum(lat) / n))
+            return 1
     lo, hi, loose = {}, {}, 0
     for w, g in zip(wl, allowed):
         b, b_low = bucket(w), bucket(w - g * 1000)
@@ -122,16 +138,16 @@ def check_naps(out, naps, func):
           % (n, min(gaps[1:] or gaps), max(gaps[1:] or gaps), gaps[0], h['avg_ns'] / 1e6,
              sum(wl) / n / 1e6, h['max_ns'] / 1e6, max(wl) / 1e6,
              'as the workload\'s' if not off else 'not as the workload\'s', loose,
-             late / 1000, ' (stalled: one call to %d us)' % FIRST_GAP_US
-             if late > STALL_US * 1000 else ''))
+             late / 1000, ' (stalled: one call to %d us; %d calls to their own lateness)' %
+             (FIRST_GAP_US, len(stalled)) if late > STALL_US * 1000 else ''))
     bad = [i for i, g in enumerate(gaps) if g < 0 or g > allowed[i]]
     if bad:
-        print('call %d: ftscope %.2f us, the workload %.2f us (gap allowed 0 .. %d us)' %
+        print('call %d: ftscope %.2f us, the workload %.2f us (gap allowed 0 .. %.0f us)' %
               (bad[0] + 1, lat[bad[0]] / 1000, wl[bad[0]] / 1000, allowed[bad[0]]))
         return 1
     if not 0 <= mean_gap <= MEAN_GAP_US or not 0 <= max_gap <= max(allowed[1:] or allowed):
-        print('mean %.1f us, max %.1f us under the workload\'s (allowed 0 .. %d and 0 .. %d us)'
-              % (mean_gap, max_gap, MEAN_GAP_US, GAP_US))
+        print('mean %.1f us, max %.1f us under the workload\'s (allowed 0 .. %d and 0 .. %.0f us)'
+              % (mean_gap, max_gap, MEAN_GAP_US, max(allowed[1:] or allowed)))
         return 1
     if off:
         print('buckets (log2 us: count) %s, the workload\'s from %s to %s' % (got, lo, hi))
