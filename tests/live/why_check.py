@@ -32,6 +32,7 @@ import statistics
 import sys
 
 from pct_check import last_json
+from pct_check import steal_ms  # the host's steal over the run (STEAL_MS)
 
 # below the spin: the write's way into the kernel before the wakeup is not in the
 # wait (measured -3.7 us at most over 7 runs; above it, the read's way out is)
@@ -96,7 +97,11 @@ def named(j, tids, rounds):
            " ".join("%+.2f%%" % (100 * d) for d in devs)))
     if len(pairs) < 4:
         sys.exit("only %d of waiter's waits among the slowest, want 4" % len(pairs))
-    bad = [d for d in devs if abs(d) > 0.03]
+    # below, the host's steal over the run too: a vCPU preempted inside an interrupt
+    # handler lengthens the handler's part, which the spin's clock holds (a run under
+    # heavy steal: -5.2%)
+    bad = [d for d, (_, spin, _) in zip(devs, pairs)
+           if d > 0.03 or d < -0.03 - steal_ms() * 1e6 / spin]
     if bad:
         sys.exit("fifo part off the spin by more than 3%%: %s" % bad)
 
@@ -137,7 +142,7 @@ def irqs(j, tids, rounds):
     if pairs and pairs[0][2] is None:
         sys.exit("only %d of %d rounds' waits among the slowest: no round's reach to "
                  "bound them" % (len(pairs), len(rounds[0])))
-    bad = [r for r in res if r < -IRQ_SLACK_NS]
+    bad = [r for r in res if r < -IRQ_SLACK_NS - steal_ms() * 1e6]
     if bad:
         sys.exit("fifo + interrupts below the spin by more than %d ns: %s" % (IRQ_SLACK_NS, bad))
     bad = [r for r in over if r > REACH_SLACK_NS]
@@ -163,7 +168,7 @@ def latency(j, tids, rounds):
     dev = (p["ns"] + hi - spin) / spin
     print("waiter's max delay %d ns: fifo part %d ns (+%d higher priority), closest spin %d "
           "ns: %+.2f%%" % (t["max_ns"], p["ns"], hi, spin, 100 * dev))
-    if abs(dev) > 0.03:
+    if dev > 0.03 or dev < -0.03 - steal_ms() * 1e6 / spin:
         sys.exit("fifo part off the spin by more than 3%")
 
 

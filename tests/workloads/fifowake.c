@@ -115,6 +115,7 @@ int main(int argc, char **argv)
 {
 	pthread_t a, b;
 	int i;
+	char c;
 
 	if (argc != 4) {
 		fprintf(stderr, "usage: fifowake CPU ROUNDS MSEC\n");
@@ -126,6 +127,13 @@ int main(int argc, char **argv)
 	t0s = calloc(rounds > 0 ? rounds : 1, sizeof(*t0s));
 	tws = calloc(rounds > 0 ? rounds : 1, sizeof(*tws));
 	if (!t0s || !tws || pipe(fds) || pipe(go)) {
+		perror("pipe");
+		return 1;
+	}
+	/* a byte through each pipe first: a pipe's first write allocates its buffer's page
+	   on the way to the wakeup (the first round's wait once began 39 us after the spin) */
+	if (write(fds[1], "w", 1) != 1 || read(fds[0], &c, 1) != 1 ||
+	    write(go[1], "w", 1) != 1 || read(go[0], &c, 1) != 1) {
 		perror("pipe");
 		return 1;
 	}
