@@ -298,7 +298,8 @@ static void on_switch(struct offcpu *o, const struct ft_event *ev)
 {
 	struct offcpu_task *t;
 
-	if (o->stacks_perf && !ev->sw.synth)
+	/* a rebuilt switch-out of a task moves the window too: its sample is that one's */
+	if (o->stacks_perf && (!ev->sw.synth || ev->sw.prev_pid > 0))
 		offcpu_perf_switch(o, ev);
 	if (ev->sw.next_pid && (t = ft_tab_find(&o->tasks, ev->sw.next_pid)) && t->start) {
 		if (o->stacks_perf && !t->kst && !t->ust)	/* its sample came late? */

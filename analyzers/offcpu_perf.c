@@ -395,7 +395,9 @@ void offcpu_perf_lost(struct offcpu *o)
 		o->perf->q[i].since = o->perf->q[i].last = 0;
 }
 
-/* offcpu_perf_switch - a switch record (not a rebuilt one) on its CPU: the window's start */
+/* offcpu_perf_switch - a switch record on its CPU, or a rebuilt switch-out of a task (its
+   sample, from before the record that revealed it, is not a later switch-out's): the
+   window's start */
 void offcpu_perf_switch(struct offcpu *o, const struct ft_event *ev)
 {
 	struct pqueue *q;

@@ -132,7 +132,7 @@ static void switch_in(struct runqlat *r, const struct ft_event *ev)
 	case FT_READY_NONE:
 		return;
 	case FT_READY_UNKNOWN:
-		r->notes.unpaired++;
+		ft_wait_notes_unknown(&r->notes, ev);
 		return;
 	case FT_READY_WAITED:
 		break;

@@ -71,8 +71,7 @@ static void on_switch(struct ft_waits *w, const struct ft_event *ev)
 	case FT_READY_UNKNOWN:
 		if (w->wakeups && t->r.preempted)
 			return;
-		w->notes.unpaired++;
-		w->notes.unlearned += ev->sw.unlearned && !ev->sw.after_loss;
+		ft_wait_notes_unknown(&w->notes, ev);
 		return;
 	case FT_READY_WAITED:
 		break;
@@ -147,6 +146,13 @@ void ft_wait_notes_reset(struct ft_wait_notes *n)
 
 	memset(n, 0, sizeof(*n));
 	n->exact = exact;
+}
+
+/* ft_wait_notes_unknown - a wait that ends at switch-in @ev of unknown time: not measured */
+void ft_wait_notes_unknown(struct ft_wait_notes *n, const struct ft_event *ev)
+{
+	n->unpaired++;
+	n->unlearned += ev->sw.unlearned && !ev->sw.after_loss;
 }
 
 /* ft_wait_notes_print - the lines under a report: estimated waits, losses */

@@ -66,6 +66,7 @@ void ft_waits_event(struct ft_waits *w, const struct ft_event *ev);
 void ft_wait_notes_print(FILE *f, const char *who, const struct ft_wait_notes *n);
 void ft_wait_notes_json(struct ft_json *j, const struct ft_wait_notes *n);
 bool ft_wait_notes_keep(struct ft_wait_notes *n, const struct ft_event *ev);
+void ft_wait_notes_unknown(struct ft_wait_notes *n, const struct ft_event *ev);
 void ft_wait_notes_reset(struct ft_wait_notes *n);
 
 #endif

@@ -207,18 +207,20 @@ same_state() {
 	diff <(sed '/^== buffer_size_kb/,+1d' "$1") <(sed '/^== buffer_size_kb/,+1d' "$2")
 }
 
-# steal: the host's steal time so far (USER_HZ ticks), from /proc/stat
+# steal [CPU]: the host's steal time so far (USER_HZ ticks), from /proc/stat: all CPUs',
+# or CPU's
 steal() {
-	awk '$1 == "cpu" { print $9 }' /proc/stat
+	awk -v c="cpu$1" '$1 == c { print $9 }' /proc/stat
 }
 
-# steal_ms_since TICKS: the host's steal on all CPUs since steal() said TICKS, in ms: time
+# steal_ms_since TICKS [CPU]: the host's steal on all CPUs (or CPU) since steal [CPU] said
+# TICKS, in ms: time
 # a task's own clocks (schedstat, perf's task-clock) leave out and its switch-to-switch
 # times, cpu-clock samples and wall-clock stacks keep, so the most a check of those
 # against these may allow above its tolerance (seen here: 6% of both CPUs over 30 s, and
 # a fresh root's runtime_* +10.9% and +15.7% against schedstat)
 steal_ms_since() {
-	echo $(( ($(steal) - $1) * 1000 / $(getconf CLK_TCK) ))
+	echo $(( ($(steal $2) - $1) * 1000 / $(getconf CLK_TCK) ))
 }
 
 # wait_for SECONDS CMD...: poll a condition (not a sleep to synchronise): 0 when it held

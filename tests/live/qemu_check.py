@@ -117,8 +117,8 @@ def check_naps(out, naps, func):
     for i in stalled:		# stalled itself: up to its own lateness
         allowed[i] = max(allowed[i], lates[i] / 1000)
     calm = [gaps[i] for i in range(n) if i not in stalled]
-    if stalled:		# the mean of the calls the host did not stall; ftscope's, the rows'
-        mean_gap = sum(calm) / len(calm) if calm else 0
+    if stalled and calm:	# the mean of the calls the host did not stall; ftscope's, the rows'
+        mean_gap = sum(calm) / len(calm)
         if abs(h['avg_ns'] - sum(lat) / n) > 1000:
             print('ftscope\'s mean %.0f ns, its calls\' %.0f' % (h['avg_ns'], sum(lat) / n))
             return 1

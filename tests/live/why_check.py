@@ -35,7 +35,7 @@ from pct_check import last_json
 from pct_check import steal_ms  # the host's steal over the run (STEAL_MS)
 
 # below the spin: the write's way into the kernel before the wakeup is not in the
-# wait (measured -3.7 us at most over 7 runs; above it, the read's way out is)
+# wait (measured -3.7 us at most over 7 runs; above it, the blocking read's way in is)
 IRQ_SLACK_NS = 25000
 # above the reach: none by design (the reach holds the whole wait); the trace's clock
 # against CLOCK_MONOTONIC over 20 ms
@@ -124,6 +124,9 @@ def add_up(j, tids, rounds):
 
 def irqs(j, tids, rounds):
     pairs, med = spin_waits(j, tids, rounds)
+    if pairs and pairs[0][2] is None:
+        sys.exit("only %d of %d rounds' waits among the slowest: no round's reach to "
+                 "bound them" % (len(pairs), len(rounds[0])))
     res, over, with_irq = [], [], 0
     for s, spin, reach in pairs:
         tasks = [p for p in s["why"] if p["kind"] in ("task", "idle", "unknown", "more")]
@@ -139,9 +142,6 @@ def irqs(j, tids, rounds):
            " ".join("%+d" % r for r in over)))
     if len(res) < 2 or not with_irq:
         sys.exit("want 2 or more quiet waits, some with interrupt time")
-    if pairs and pairs[0][2] is None:
-        sys.exit("only %d of %d rounds' waits among the slowest: no round's reach to "
-                 "bound them" % (len(pairs), len(rounds[0])))
     bad = [r for r in res if r < -IRQ_SLACK_NS - steal_ms() * 1e6]
     if bad:
         sys.exit("fifo + interrupts below the spin by more than %d ns: %s" % (IRQ_SLACK_NS, bad))

@@ -505,6 +505,40 @@ static void test_offcpu_perf_early(void **state)
 }
 
 /*
+ * offcpu --stacks perf: a rebuilt switch-out of the task (the kernel did not record it)
+ * moves the window's start: the sample it had is not a later switch-out's
+ */
+static void test_offcpu_perf_early_rebuilt(void **state)
+{
+	static const uint64_t k[] = { K_SEVEN, K_LATE };
+	struct ft_sample smp[] = {
+		{ .ts = 9990000, .pid = 7, .tid = 7, .nk = 1, .ip = &k[0] },
+		{ .ts = 24900000, .pid = 7, .tid = 7, .nk = 1, .ip = &k[1] },	/* 25's */
+	};
+	struct ft_event evs[] = {
+		ev_switch(5000000, 0, 9, 7, 'R'),	/* 7 in */
+		ev_switch(10000000, 0, 7, 0, 'S'),	/* its sample 10 us before */
+		ev_switch(20000000, 0, 0, 7, 'R'),
+		ev_switch(25000000, 0, 7, 0, 'S'),	/* rebuilt: not recorded */
+		ev_switch(27000000, 0, 0, 7, 'R'),	/* rebuilt too */
+		ev_switch(30000000, 0, 7, 0, 'S'),	/* no sample of its own */
+		ev_switch(40000000, 0, 0, 7, 'R'),
+	};
+	struct offcpu_stack_notes sn;
+	char out[4096] = { 0 };
+
+	(void)state;
+	evs[3].sw.synth = evs[4].sw.synth = true;
+	evs[3].sw.ts_lo = evs[3].sw.ts_min = evs[3].sw.ts_est = 25000000;
+	evs[4].sw.ts_lo = evs[4].sw.ts_min = evs[4].sw.ts_est = 27000000;
+	perf_run(smp, 2, evs, 7, 7, out, sizeof(out), &sn);
+	assert_non_null(strstr(out, ";k_seven 10000\n"));
+	assert_null(strstr(out, "k_late"));
+	assert_int_equal(sn.sampled, 1);
+	assert_int_equal(sn.no_sample, 1);
+}
+
+/*
  * offcpu --stacks perf, late samples across lost events and interval reports: a
  * switch-out left waiting when events were lost (its switch-in unseen) lends no sample
  * to a later period of its thread (a preemption's at 4 ms is not the 10 ms one's); a
@@ -619,12 +653,13 @@ static void test_wakeup_notes_own(void **state)
 	evs[1].sw.ts_est = 12000;
 	evs[3].sw.ts_lo = evs[3].sw.ts_min = 22000;
 	evs[3].sw.ts_est = 30000;
-	evs[5].sw.unproven = true;
+	evs[5].sw.unproven = evs[5].sw.unlearned = true;	/* the idle delay not known yet */
 	evs[5].sw.ts_lo = evs[5].sw.ts_min = 42000;
 	evs[5].sw.ts_est = 70000;
 	run_waits(&ft_runqlat, evs, 6, out, sizeof(out));
 	assert_non_null(strstr(out, "2 latencies end at a switch-in the kernel did not record"));
 	assert_non_null(strstr(out, "1 switch-ins the kernel did not record not measured"));
+	assert_non_null(strstr(out, "1 of them before the delay an idle CPU takes a woken task"));
 	run_waits(&ft_wakeup, evs, 6, out, sizeof(out));
 	assert_non_null(strstr(out, "1 latencies end at a switch-in the kernel did not record"));
 	assert_null(strstr(out, "not measured"));
@@ -966,6 +1001,7 @@ int main(void)
 		cmocka_unit_test(test_offcpu_unseen_switch_in),
 		cmocka_unit_test(test_offcpu_perf_pairing),
 		cmocka_unit_test(test_offcpu_perf_early),
+		cmocka_unit_test(test_offcpu_perf_early_rebuilt),
 		cmocka_unit_test(test_offcpu_perf_late_stale),
 		cmocka_unit_test(test_offcpu_perf_late_unseen),
 	};
