@@ -58,6 +58,7 @@ static void on_wakeup(struct ft_waits *w, const struct ft_event *ev)
 static void on_switch(struct ft_waits *w, const struct ft_event *ev)
 {
 	int prev = ev->sw.prev_pid, next = ev->sw.next_pid;
+	enum ft_ready_end end;
 	struct ft_wait done;
 	struct wtask *t;
 
@@ -65,19 +66,13 @@ static void on_switch(struct ft_waits *w, const struct ft_event *ev)
 		ft_ready_out(&t->r, ev, FT_READY_FIRST);
 	if (!wanted(w, next) || !(t = ft_tab_get(&w->tasks, next)))
 		return;
-	switch (ft_ready_in(&t->r, ev, &done.start, &done.end)) {
-	case FT_READY_NONE:
+	end = ft_ready_in(&t->r, ev, &done.start, &done.end);
+	if (end == FT_READY_NONE || (w->wakeups && t->r.preempted))	/* not noted either */
 		return;
-	case FT_READY_UNKNOWN:
-		if (w->wakeups && t->r.preempted)
-			return;
+	if (end == FT_READY_UNKNOWN) {
 		ft_wait_notes_unknown(&w->notes, ev);
 		return;
-	case FT_READY_WAITED:
-		break;
 	}
-	if (w->wakeups && t->r.preempted)	/* not measured here: not noted either */
-		return;
 	if (!ft_wait_notes_keep(&w->notes, ev))
 		return;
 	done.tid = next;

@@ -149,9 +149,8 @@ wait $target 2>/dev/null
 # -2.0% in 6 runs beside other builds: within 5%. The kernel's count of the time sampled
 # (cpu-clock) keeps the host's steal, schedstat leaves it out: the steal over the run
 # lowers the bound (a fresh root: -19.15%, the samples over CPU time and steal within it)
-S0=$(steal)
 if run profile_rate_obtained $OUT/prof-rate.out -F 100000 -- $WL/burn2 300 300; then
-	if r=$(STEAL_MS=$(steal_ms_since $S0) python3 $PY obtained $OUT/prof-rate.out \
+	if r=$(STEAL_MS=$(steal_ms_since $FT_STEAL0) python3 $PY obtained $OUT/prof-rate.out \
 		$OUT/prof-rate.out.err 5); then
 		pass profile_rate_obtained
 	else

@@ -91,7 +91,8 @@ def check_naps(out, naps, func):
     names = {r['func'] for r in rows}
     asked = [line.split() for line in open(naps) if line.startswith('nap ')]
     wl = [int(w[2]) for w in asked]
-    late = max((int(w[2]) - int(w[1]) * 1000000 for w in asked), default=0)
+    lates = [int(w[2]) - int(w[1]) * 1000000 for w in asked]	# each nap's, ns
+    late = max(lates, default=0)
     fn = [f for f in j['functions'] if f['name'] == func]
     if names != {func} or len(fn) != 1:
         print('functions listed %s, reported %s; want %s' %
@@ -112,7 +113,6 @@ def check_naps(out, naps, func):
     allowed = [FIRST_GAP_US] + [GAP_US] * (n - 1)
     if late > STALL_US * 1000 and n > 1:	# a stalled run: its largest gap but the first
         allowed[max(range(1, n), key=lambda i: gaps[i])] = FIRST_GAP_US
-    lates = [int(w[2]) - int(w[1]) * 1000000 for w in asked]
     stalled = [i for i in range(n) if lates[i] > STALL_US * 1000]
     for i in stalled:		# stalled itself: up to its own lateness
         allowed[i] = max(allowed[i], lates[i] / 1000)

@@ -232,10 +232,9 @@ burn=$!
 wait_for 5 grep -q faulter /proc/$burn/comm
 t0=$(date +%s%N)
 s0=$(cut -d' ' -f1 /proc/$burn/schedstat)
-S0=$(steal)
 ft $name 0 stat -p $burn -e task-clock -x, -d 0.5 2> $OUT/stat.p
 rc=$?
-ST=$(steal_ms_since $S0)
+ST=$(steal_ms_since $FT_STEAL0)
 s1=$(cut -d' ' -f1 /proc/$burn/schedstat)
 t1=$(date +%s%N)
 kill $burn; wait $burn 2> /dev/null
