@@ -105,14 +105,16 @@ for a in -a ""; do
 			sleep 0.01; i=\$((i + 1)); done	# 10 s at most: the run may fail
 		$WL/sleeper 0 20 10 & echo \$! > $OUT/cmd-all.pid; wait" &
 	bg=$!
-	ft $name 0 record $a -o $OUT/cmd-all.dat -- \
-		sh -c "touch $OUT/cmd-all.go; exec sleep 1.5" > /dev/null 2> $OUT/cmd-all.err
+	f=$OUT/cmd-all${a:+-a}	# each arm's recording kept, for a failure to be read
+	ft $name 0 record $a -o $f.dat -- \
+		sh -c "touch $OUT/cmd-all.go; exec sleep 1.5" > /dev/null 2> $f.err
 	wait $bg
-	n=$($FTSCOPE timehist --state -i $OUT/cmd-all.dat 2> /dev/null |
-		awk -v p="[$(cat $OUT/cmd-all.pid)]" 'index($3, p) && $NF == "S"' | wc -l)
+	$FTSCOPE timehist --state -i $f.dat > $f.th 2>&1
+	n=$(awk -v p="[$(cat $OUT/cmd-all.pid)]" 'index($3, p) && $NF == "S"' $f.th | wc -l)
 	want=$([ -n "$a" ] && echo 20 || echo 0)
 	r+="${a:-no -a}: $n S rows of the sleeper (want $want); "
-	[ "$n" = "$want" ] || bad=1
+	# a failing arm says what its recording holds (its events and losses)
+	[ "$n" = "$want" ] || { bad=1; r+="[$(tail -1 $f.th)] "; }
 done
 if [ -z "$bad" ]; then
 	pass "$name ($r)"
