@@ -127,13 +127,20 @@ rmdir $T/instances/$foreign
 # debugfs when something (perf, bpftrace) has mounted debugfs, as libtracefs does.
 name=mounts_tracefs
 if umount $T 2>/dev/null; then
+	before_mounts=$(awk '$3 == "tracefs" || $3 == "debugfs" { print $2 " " $3 }' /proc/mounts)
 	ft $name 0 runqlat -d 0.2 > $OUT/mount.txt 2>&1
 	rc=$?
-	if [ $rc -eq 0 ] && { [ -d $T/instances ] || [ -d /sys/kernel/debug/tracing/instances ]; } &&
-	   grep -q 'events processed' $OUT/mount.txt; then
+	# where tracefs is now: each tracefs mount point, and debugfs's tracing directory
+	mounts=$(awk '$3 == "tracefs" || $3 == "debugfs" { print $2 " " $3 }' /proc/mounts)
+	found=
+	while read -r dir type; do
+		[ "$type" = debugfs ] && dir=$dir/tracing
+		[ -d "$dir/instances" ] && found=$dir
+	done <<< "$mounts"
+	if [ $rc -eq 0 ] && [ -n "$found" ] && grep -q 'events processed' $OUT/mount.txt; then
 		pass $name
 	else
-		fail $name "exit $rc: $(head -1 $OUT/mount.txt)"
+		fail $name "exit $rc; tracefs with instances after the run: ${found:-none}; mounts before: ${before_mounts//$'\n'/, }; after: ${mounts//$'\n'/, }; $(grep -c 'events processed' $OUT/mount.txt) footer lines; last line: $(tail -1 $OUT/mount.txt)"
 	fi
 	[ -d $T/instances ] || mount -t tracefs nodev $T
 else
