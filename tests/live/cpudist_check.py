@@ -84,12 +84,14 @@ def naps(self_path, out_path):
     check(naps == n and h["count"] - n == short <= 1,
           "%d times off (%d of 0.5 ms and more, %d shorter), %d naps" % (h["count"], naps, short, n))
     # the timer starts in nanosleep before the switch-out: a time off may be short of
-    # the ms by that way (2.5 us here, 21.3 us in a fresh Debian 12 root): 50 us allowed
-    # and above 1.5 ms the host's steal over the run (STEAL_MS: lib.sh's steal_ms_since;
-    # a vCPU the host held when the timer fired ends the nap late: 3.09 ms seen in a
-    # fresh root while the host stole 6% of the CPUs)
+    # the ms by that way (2.5 us here, 21.3 us in a fresh Debian 12 root): 50 us allowed;
+    # the host's steal on the runner's CPU over the run (STEAL_MS: lib.sh's
+    # steal_ms_since) below and above: a vCPU the host held when the timer fired ends
+    # the nap late (3.09 ms seen in a fresh root while the host stole 6% of the CPUs),
+    # one held between the timer's start and the switch-out starts it late (a fresh
+    # root: 908 us off with 60 ms stolen)
     steal = steal_ms() * 1e6
-    check((short or h["min_ns"] >= MS - 50000) and h["max_ns"] <= 1.5 * MS + steal,
+    check((short or h["min_ns"] >= MS - 50000 - steal) and h["max_ns"] <= 1.5 * MS + steal,
           "naps %d .. %d ns, not 0.95 .. 1.5 ms (steal %.0f ms)" %
           (h["min_ns"], h["max_ns"], steal / 1e6))
     print("%d naps (and %d short times off) up to %.3f ms" % (naps, short, h["max_ns"] / MS))

@@ -296,9 +296,9 @@ runlens_check() {
 	local name=$1 check=$2 out=$3 try r rc
 	shift 3
 	for try in 1 2 3; do
-		local s0=$(steal)
+		local s0=$(steal 0)	# the runner's CPU
 		ft $name 0 "$@" -- sh -c "exec $WL/runlens 0 22 3 > $out.self" > $out 2> $out.err
-		r=$(STEAL_MS=$(steal_ms_since $s0) python3 $PY $check $out.self $out 2>&1)
+		r=$(STEAL_MS=$(steal_ms_since $s0 0) python3 $PY $check $out.self $out 2>&1)
 		rc=$?
 		[ $rc -ne 2 ] && break
 		echo "# $name: run $try: $r"
