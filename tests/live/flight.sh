@@ -85,14 +85,7 @@ check flight_timehist_spike timehist $OUT/flight.th $WO 0 $TRIG
 # which the file's writing gives)
 name=flight_line_in_file
 ft $name 0 runqlat -i $F > $OUT/flight-i.out 2> $OUT/flight-i.err
-want=$(grep -m1 'flight: ' $OUT/flight.err | sed 's/^ftscope runqlat: flight: [^ ]*: //; s/, [0-9]* events, /, /')
-got=$(grep -h 'flight recording: ' $OUT/flight-i.out $OUT/flight-i.err | head -1 |
-	sed 's/^.*flight recording: //')
-if [ -n "$want" ] && [ "$got" = "$want" ]; then
-	pass $name
-else
-	fail $name "-i says '$got', the run said '$want'"
-fi
+check $name iline $OUT/flight.err $OUT/flight-i.out $OUT/flight-i.err
 
 # flight_size_window: the same 12 s run with a plain -o: the flight file's pages (its
 # CPUs' data; the rest, formats and kallsyms, 5.5 MB in both, does not depend on the

@@ -9,7 +9,7 @@
 #              the guest script, QEMU_MORE: a file of QEMU_MORE_PLAN more checks, sourced).
 # requires: root (apt-get for qemu and the kernel package), network on first use
 . tests/live/lib.sh
-plan $((28 + ${QEMU_MORE_PLAN:-0}))
+plan $((31 + ${QEMU_MORE_PLAN:-0}))
 
 # Debian 12's kernel whatever this system's release (Debian 13's own would be 6.12,
 # whose instances offer function_graph and map the ring buffer: checks below need 6.1)
@@ -250,6 +250,37 @@ if ok why_irqs && [ $rc = 0 ]; then
 	pass "$name ($(head -1 <<< "$r"))"
 else
 	fail $name "exit $(cat $Q/why_irqs.rc): $(tail -1 <<< "$r") $(head -1 $Q/why_irqs.err)"
+fi
+
+# the flight recorder (runqlat --flight 2 --trigger 50) on spiker's one 100 ms spike,
+# against spiker's own clock (tests/live/flight_check.py, its TCG tolerances): exactly
+# one file, its line the spike's wait with the window around it; timehist -i of the file
+# shows that wait as its only one over the trigger; runqlat -i prints the run's line
+name=${P}_flight_one_file
+r=$(FLIGHT_TCG=1 python3 tests/live/flight_check.py lines $Q/flight.err $Q/flight-wl.txt \
+	/tmp/flight.dat 1 2 1 2>&1)
+rc=$?
+if ok flight && [ $rc = 0 ] && [ "$(cat $Q/flight.ls)" = /tmp/flight.dat ]; then
+	pass "$name ($(head -1 <<< "$r"))"
+else
+	fail $name "exit $(cat $Q/flight.rc): $(tail -1 <<< "$r"); files: $(tr '\n' ' ' < $Q/flight.ls)"
+fi
+name=${P}_flight_timehist_spike
+r=$(FLIGHT_TCG=1 python3 tests/live/flight_check.py timehist $Q/flight_th.out \
+	$Q/flight-wl.txt 0 50 2>&1)
+rc=$?
+if ok flight_th && [ $rc = 0 ]; then
+	pass "$name ($(head -1 <<< "$r"))"
+else
+	fail $name "exit $(cat $Q/flight_th.rc): $(tail -1 <<< "$r") $(head -1 $Q/flight_th.err)"
+fi
+name=${P}_flight_line_in_file
+r=$(python3 tests/live/flight_check.py iline $Q/flight.err $Q/flight_i.out $Q/flight_i.err 2>&1)
+rc=$?
+if ok flight_i && [ $rc = 0 ]; then
+	pass $name
+else
+	fail $name "exit $(cat $Q/flight_i.rc): $(tail -1 <<< "$r")"
 fi
 
 name=${P}_state_restored
