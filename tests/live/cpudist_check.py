@@ -89,9 +89,11 @@ def naps(self_path, out_path):
     # steal_ms_since) below and above: a vCPU the host held when the timer fired ends
     # the nap late (3.09 ms seen in a fresh root while the host stole 6% of the CPUs),
     # one held between the timer's start and the switch-out starts it late (a fresh
-    # root: 908 us off with 60 ms stolen)
+    # root: 908 us off with 60 ms stolen; below, at most 0.25 ms of it, so that a
+    # stealing host still bounds the naps from below: /proc/stat's 10 ms ticks)
     steal = steal_ms() * 1e6
-    check((short or h["min_ns"] >= MS - 50000 - steal) and h["max_ns"] <= 1.5 * MS + steal,
+    check((short or h["min_ns"] >= MS - 50000 - min(steal, 250000)) and
+          h["max_ns"] <= 1.5 * MS + steal,
           "naps %d .. %d ns, not 0.95 .. 1.5 ms (steal %.0f ms)" %
           (h["min_ns"], h["max_ns"], steal / 1e6))
     print("%d naps (and %d short times off) up to %.3f ms" % (naps, short, h["max_ns"] / MS))

@@ -365,6 +365,7 @@ fi
 # time it was held off its CPU, 0.1 ms or less on a quiet host)
 name=stat_interval
 S0=$(steal)
+rm -f $OUT/stat.i.self
 ft $name 0 stat -I 100 -x, -e task-clock -- $FA 0 400 $OUT/stat.i.self 2> $OUT/stat.i
 ST=$(steal_ms_since $S0)
 n=$(grep -c ',task-clock,' $OUT/stat.i)
