@@ -34,8 +34,10 @@ static void thread_of(struct offcpu *o, const uint64_t *k, int tid, struct offcp
 	s->tid = tid;
 	s->tgid = (int)k[CL_TGID];
 	s->comm = ft_tasks_comm(o->env->tasks, tid);
-	s->nk = offcpu_kframes(o, (uint32_t)k[CL_KST], true, s->k, s->ka);
-	s->nu = offcpu_uframes(o, s->tgid, (uint32_t)k[CL_UST], s->u, s->uf);
+	s->nk = ft_kstack_names(&o->ksyms, &o->kst, (uint32_t)k[CL_KST], true, s->k, s->ka,
+				OFFCPU_MAX_FRAMES);
+	s->nu = ft_ustack_names(&o->usyms, &o->ust, s->tgid, (uint32_t)k[CL_UST], s->u, s->uf,
+				OFFCPU_MAX_FRAMES);
 }
 
 /* link_of - link @k named: its thread and stacks (comm NULL: none), what it is, its mark */

@@ -118,7 +118,8 @@ def lines(err, wl, path, n, secs, after):
     print("; ".join(out))
 
 
-REC = re.compile(r"\[(\d{3})\]\s+(\d+\.\d+):")
+# trace-cmd 3.3 (Debian 13) prints the latency flags between the CPU and the time
+REC = re.compile(r"\[(\d{3})\](?: \S+)? +(\d+\.\d+):")
 
 
 def span(report, wl, k, secs, after, cpu, events):
