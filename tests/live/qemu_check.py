@@ -48,7 +48,9 @@ STALL_US = 2000
 # time of it is at least that: a right answer's gap is at most the lateness), and the
 # mean is of the other calls (a fresh root under the host's heavy steal: 5 of 20 naps
 # over 2 ms late, call 2 a 6 ms nap the workload timed at 10.55 ms, gap 3838 us; the
-# other calls' mean gap 160 us). ftscope's own mean is then the listed calls' mean
+# other calls' mean gap 160 us). ftscope's own mean is then the listed calls' mean.
+# That bound holds for every call: one whose nap came back 1.95 ms late (Debian 13's
+# QEMU, 5.10) had a gap of 1516 us
 MEAN_GAP_US = 250
 
 
@@ -114,7 +116,7 @@ def check_naps(out, naps, func):
     if late > STALL_US * 1000 and n > 1:	# a stalled run: its largest gap but the first
         allowed[max(range(1, n), key=lambda i: gaps[i])] = FIRST_GAP_US
     stalled = [i for i in range(n) if lates[i] > STALL_US * 1000]
-    for i in stalled:		# stalled itself: up to its own lateness
+    for i in range(n):		# late itself: up to its own lateness
         allowed[i] = max(allowed[i], lates[i] / 1000)
     calm = [gaps[i] for i in range(n) if i not in stalled]
     if stalled and calm:	# the mean of the calls the host did not stall; ftscope's, the rows'
