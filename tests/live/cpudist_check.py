@@ -7,21 +7,19 @@ fails, 2 when the runner was preempted (a run split: run again)."""
 import sys
 
 from pct_check import last_json
+from pct_check import runlens_own  # the one reader of runlens's own lines
 from pct_check import steal_ms  # the host's steal over the run (STEAL_MS)
 
 MS = 1000000
 
 
 def own(path):
-    """the runner's own run lengths (ns) and its involuntary switches"""
-    runs, nivcsw = [], None
-    for line in open(path):
-        w = line.split()
-        if w[:1] == ["run"]:
-            runs.append(int(w[2]))
-        elif w[:1] == ["runner"]:
-            nivcsw = int(w[3])
-    return runs, nivcsw
+    """the runner's own run lengths (ns) (pct_check.runlens_own: exit 2 when its runs
+    were split or merged)"""
+    r = runlens_own(path)
+    if r is None:
+        sys.exit("runlens printed no runner line: %s" % open(path).read()[:200])
+    return r[1]
 
 
 def runner(path):
@@ -43,10 +41,7 @@ def runs(self_path, out_path):
     plus the way into and out of nanosleep around them (6 .. 20 us a run measured by
     timehist on the same runs: 70 us allowed; the last run ends at the thread's exit,
     its end 154 .. 180 us later: 1 ms allowed in the sum)"""
-    mine, nivcsw = own(self_path)
-    if nivcsw:
-        print("runner preempted %d times: a run split" % nivcsw)
-        sys.exit(2)
+    mine = own(self_path)
     h = runner(out_path)
     n = len(mine)
     # the runs are the stays of 2 ms and more; the thread's exit may add one short stay
@@ -71,10 +66,7 @@ def naps(self_path, out_path):
     from nanosleep's start to the switch-out (50 us allowed), and at most 1.5 ms
     (a SCHED_FIFO runner woken on a CPU whose only other task is SCHED_IDLE runs at once;
     the timer's own lateness on this VM: up to 0.2 ms seen)"""
-    mine, nivcsw = own(self_path)
-    if nivcsw:
-        print("runner preempted %d times: a run split" % nivcsw)
-        sys.exit(2)
+    mine = own(self_path)
     h = runner(out_path)
     n = len(mine) - 1
     # the naps are the times off of 1 ms and more; the thread's exit may add one short

@@ -53,6 +53,31 @@ def json_rows(path, analyzer=None):
             if o.get('type') == 'row' and analyzer in (None, o.get('analyzer'))]
 
 
+def runlens_own(path):
+    """runlens's runner: (tid, its runs' own times in ns), or None when it printed no
+    runner line. Exits 2 (the caller runs it again) when the runs were not as designed:
+    preempted (nivcsw > 0: a run split), or a nap that did not sleep (nvcsw under the
+    naps: a vCPU the host held past the 1 ms nap's end came back to a fired timer, and
+    two runs merged; seen beside the host's steal)"""
+    tid, nivcsw, nvcsw, runs = None, None, None, []
+    for line in open(path):
+        f = line.split()
+        if len(f) >= 4 and f[0] == 'runner' and f[2] == 'nivcsw':
+            tid, nivcsw = int(f[1]), int(f[3])
+            nvcsw = int(f[5]) if len(f) >= 6 and f[4] == 'nvcsw' else None
+        elif len(f) == 3 and f[0] == 'run':
+            runs.append(int(f[2]))
+    if tid is None:
+        return None
+    if nivcsw:
+        print(f'the runner was preempted {nivcsw} times: its runs were split')
+        sys.exit(2)
+    if nvcsw is not None and nvcsw < len(runs) - 1:
+        print(f'the runner slept {nvcsw} times for {len(runs) - 1} naps: its runs merged')
+        sys.exit(2)
+    return tid, runs
+
+
 def nearest_rank(vals, pct):
     """The nearest-rank percentile of sorted vals: rank ceil(n * pct / 100)."""
     rank = max(1, (len(vals) * pct + 99) // 100)

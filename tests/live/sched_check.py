@@ -8,6 +8,7 @@ import statistics
 import sys
 
 from pct_check import json_lines, json_rows, last_json  # the readers of --json output
+from pct_check import runlens_own  # the one reader of runlens's own lines
 
 ROW = re.compile(r'^\s*(\d+\.\d+) \[(\d+)\]\s+(?:[ sim]+\s+)?(.*?)\s+(\d+\.\d{3})\s+'
                  r'(\d+\.\d{3})\s+(\d+\.\d{3})\s*(.*)$')
@@ -435,20 +436,12 @@ RUNS_SLACK = dict(min=30, avg=45, max=70)
 
 def runner_runs(self_path):
     """runlens's runner: its tid and its runs' own times (ns); exit 2 when it was
-    preempted (its runs were split: the caller runs it again)"""
-    tid, nivcsw, own = None, None, []
-    for line in open(self_path):
-        f = line.split()
-        if len(f) == 4 and f[0] == 'runner' and f[2] == 'nivcsw':
-            tid, nivcsw = int(f[1]), int(f[3])
-        elif len(f) == 3 and f[0] == 'run':
-            own.append(int(f[2]))
-    if tid is None or len(own) < 10:
-        done(False, f'the workload printed no runner line or too few runs ({len(own)})')
-    if nivcsw:
-        print(f'the runner was preempted {nivcsw} times: its runs were split')
-        sys.exit(2)
-    return tid, own
+    preempted or a nap did not sleep (pct_check.runlens_own: the caller runs it again)"""
+    r = runlens_own(self_path)
+    if r is None or len(r[1]) < 10:
+        done(False, f'the workload printed no runner line or too few runs '
+             f'({len(r[1]) if r else 0})')
+    return r
 
 
 def runs(self_path, out_path):

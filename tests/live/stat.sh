@@ -141,11 +141,14 @@ fi
 # instruction of the command, which does its startup (the loader, libc) before the gate;
 # nothing of ftscope's own may be counted. Measured (20 runs, half under messaging):
 # -0.25% to +1.90% (-1.8 to +10.7 ms), faults +55 to +59, switches 0 to +5 (startup
-# preemptions under load). Allowed: -2% to +3% + 10 ms, faults 0 to +200, switches 0 to +12.
+# preemptions under load). Allowed: -2% to +3% + 10 ms, faults 0 to +200, switches 0 to +12;
+# and above, the host's steal over the run, as stat_vs_kernel_counters (362.93 ms against
+# 341.97, +6.1%, beside the host's steal here)
 name=stat_command_vs_kernel_counters
 ft $name 0 stat -x, -e task-clock,context-switches,page-faults -- $WL/selfcount 64 300 10 5 \
 	< /dev/null > $OUT/stat.cself 2> $OUT/stat.cmd
 rc=$?
+ST=$(steal_ms_since $FT_STEAL0)
 tc=$(field $OUT/stat.cmd task-clock) pf=$(field $OUT/stat.cmd page-faults)
 cs=$(field $OUT/stat.cmd context-switches)
 run=$(awk -v n="$(kv run_ns $OUT/stat.cself)" 'BEGIN { printf "%.2f", n / 1e6 }')
@@ -154,11 +157,11 @@ sw=$(( $(kv nvcsw $OUT/stat.cself) + $(kv nivcsw $OUT/stat.cself) ))
 if [ $rc -ne 0 ] || [ -z "$tc" ] || [ -z "$mf" ]; then
 	fail $name "exit $rc: $(head -2 $OUT/stat.cmd | tr '\n' '|') $(cat $OUT/stat.cself)"
 elif ! between "$tc" "$(awk -v r="$run" 'BEGIN { print r * 0.98 }')" \
-		"$(awk -v r="$run" 'BEGIN { print r * 1.03 + 10 }')" ||
+		"$(awk -v r="$run" -v st="$ST" 'BEGIN { print r * 1.03 + 10 + st }')" ||
      ! between "$pf" "$mf" $((mf + 200)) || ! between "$cs" $sw $((sw + 12)); then
-	fail $name "task-clock $tc ms vs schedstat $run ms, faults $pf vs $mf, switches $cs vs $sw"
+	fail $name "task-clock $tc ms vs schedstat $run ms (steal $ST ms), faults $pf vs $mf, switches $cs vs $sw"
 else
-	pass "$name (task-clock $tc vs $run ms, faults $pf vs $mf, switches $cs vs $sw)"
+	pass "$name (task-clock $tc vs $run ms, steal $ST ms, faults $pf vs $mf, switches $cs vs $sw)"
 fi
 
 # --- known answers, without any peer

@@ -8,9 +8,10 @@
  * idles between them: no switch-in of the runner comes out of idle (a switch this
  * VM's kernel may not record). The runner times each run itself: from its first
  * instruction, or from nanosleep's return, to its next call of nanosleep, or to its
- * return (the last run). As its last act it prints "runner TID nivcsw N": the
- * kernel's count of its involuntary switches (0 when nothing preempted it, so that
- * each run was one stay on the CPU). Then main prints one line a run, "run I NS", and
+ * return (the last run). As its last act it prints "runner TID nivcsw N nvcsw M": the
+ * kernel's counts of its involuntary switches (0 when nothing preempted it, so that
+ * each run was one stay on the CPU) and of its voluntary ones (one a nap, unless a nap
+ * came back without sleeping: its timer fired while the vCPU was held). Then main prints one line a run, "run I NS", and
  * "fifo 0|1" (whether the runner was SCHED_FIFO).
  */
 #define _GNU_SOURCE
@@ -61,7 +62,7 @@ static void *filler(void *arg __attribute__((unused)))
 	return NULL;
 }
 
-/* runner - the timed runs, then its count of involuntary switches */
+/* runner - the timed runs, then its counts of involuntary and voluntary switches */
 static void *runner(void *arg __attribute__((unused)))
 {
 	long long t0 = now_ns(), end;
@@ -81,7 +82,8 @@ static void *runner(void *arg __attribute__((unused)))
 		lens[i] = now_ns() - t0;
 	}
 	getrusage(RUSAGE_THREAD, &ru);
-	printf("runner %ld nivcsw %ld\n", (long)syscall(SYS_gettid), ru.ru_nivcsw);
+	printf("runner %ld nivcsw %ld nvcsw %ld\n", (long)syscall(SYS_gettid), ru.ru_nivcsw,
+	       ru.ru_nvcsw);
 	return NULL;
 }
 
