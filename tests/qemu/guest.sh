@@ -100,11 +100,13 @@ EOS
 # (on a Debian 13 host's QEMU rcu_preempt's took 7 of the slowest 8)
 WL=$WL run why_irqs ftscope wakeup --why --top 40 --json -a -- bash /tmp/whywork.sh
 # the flight recorder where the ring buffer is read, not mapped (6.1, 5.10), and on 16
-# vCPUs: spiker's one spike of 100 ms 4 s into an 8 s run, a trigger at 50 ms (under TCG
-# a thread's first wait took 27 ms), the 2 s before and 1 s after; the file read back
-# here, then removed (its kallsyms need not come back); tests/live/flight_check.py
-run flight ftscope runqlat --flight 2 --trigger 50 -o /tmp/flight.dat -- \
-	sh -c "exec $WL/spiker 1 8 1 100 4 > $out/flight-wl.txt"
+# vCPUs: spiker's one spike of 400 ms 4 s into an 8 s run, a trigger at 200 ms (under TCG
+# a thread's first wait took 27 and 67 ms), the 2 s before and 1 s after; spiker runs on
+# to its end (--keep-command: its own wait of the spike, the check's upper bound); the
+# file read back here, then removed (its kallsyms need not come back); flight_check.py
+run flight ftscope runqlat --flight 2 --trigger 200 -o /tmp/flight.dat --keep-command -- \
+	sh -c "exec $WL/spiker 1 8 1 400 4 > $out/flight-wl.txt"
+for i in $(seq 150); do grep -q '^spike_wait' $out/flight-wl.txt && break; sleep 0.1; done
 run flight_th ftscope timehist -i /tmp/flight.dat
 run flight_i ftscope runqlat -i /tmp/flight.dat
 ls /tmp/flight.dat* > $out/flight.ls 2>&1
