@@ -128,13 +128,15 @@ rmdir $T/instances/$foreign
 name=mounts_tracefs
 # on_t: how many mounts /sys/kernel/tracing has (stacked mounts each count)
 on_t() { awk -v t=$T '$2 == t' /proc/mounts | wc -l; }
+# fs_mounts: "DIR TYPE" of each tracefs and debugfs mount
+fs_mounts() { awk '$3 == "tracefs" || $3 == "debugfs" { print $2 " " $3 }' /proc/mounts; }
 n_t=$(on_t)
 while mountpoint -q $T && umount $T 2>/dev/null; do :; done
 if ! mountpoint -q $T; then
-	before_mounts=$(awk '$3 == "tracefs" || $3 == "debugfs" { print $2 " " $3 }' /proc/mounts)
+	before_mounts=$(fs_mounts)
 	ft $name 0 runqlat -d 0.2 > $OUT/mount.txt 2>&1
 	rc=$?
-	mounts=$(awk '$3 == "tracefs" || $3 == "debugfs" { print $2 " " $3 }' /proc/mounts)
+	mounts=$(fs_mounts)
 	# where tracefs is now, from the mount table alone (a directory probe under debugfs
 	# would mount it itself): at /sys/kernel/tracing, or under debugfs as libtracefs
 	# finds it there

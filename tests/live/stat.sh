@@ -367,10 +367,9 @@ fi
 # reading and a tick, and at most the faulter's own wall time beyond its CPU time (the
 # time it was held off its CPU, 0.1 ms or less on a quiet host)
 name=stat_interval
-S0=$(steal)
 rm -f $OUT/stat.i.self
 ft $name 0 stat -I 100 -x, -e task-clock -- $FA 0 400 $OUT/stat.i.self 2> $OUT/stat.i
-ST=$(steal_ms_since $S0)
+ST=$(steal_ms_since $FT_STEAL0)
 n=$(grep -c ',task-clock,' $OUT/stat.i)
 sum=$(awk -F, '$4 == "task-clock" && $2 !~ /not/ { s += $2 } END { print s + 0 }' $OUT/stat.i)
 held=$(awk '{ print $4 - $2 }' $OUT/stat.i.self 2>/dev/null)
