@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -167,14 +168,20 @@ static uint64_t keep_from(const struct ft_flight *f)
 static void size_short(struct ft_flight *f, int cpu, const struct ft_flight_cpu *c)
 {
 	uint64_t keep = (uint64_t)(f->o.keep_s * 1e9);
+	double held;
+	int prec = 1;
 
 	if (f->newest < keep || c->cut <= f->newest - keep)
 		return;
 	f->size_said = true;
-	fprintf(stderr, "ftscope %s: flight: --flight-size %ld MB holds the last %.1f s of "
+	/* as many decimals as tell it from SECS: 1.96 s is not "2.0 s" */
+	held = (f->newest - c->cut) / 1e9;
+	while (prec < 9 && floor(held * pow(10, prec) + 0.5) >= f->o.keep_s * pow(10, prec))
+		prec++;
+	fprintf(stderr, "ftscope %s: flight: --flight-size %ld MB holds the last %.*f s of "
 		"CPU %d's events at this rate, not %g s: windows will be shortened (a larger "
-		"--flight-size keeps more)\n", f->name, f->o.size_mb,
-		(f->newest - c->cut) / 1e9, cpu, f->o.keep_s);
+		"--flight-size keeps more)\n", f->name, f->o.size_mb, prec, held, cpu,
+		f->o.keep_s);
 }
 
 /* ft_flight_tap - ft_page_tap_fn: a page read from @cpu kept; the pages no window needs dropped */

@@ -37,6 +37,7 @@ else
 	ft offcpu_stacks_perf_chain 0 "${run[@]}" > $OUT/stk.folded 2>$OUT/stk.err
 fi
 rc=$?
+st=$(steal_ms_since $FT_STEAL0)	# the live run's steal, for the read back's check too
 if [ $rc != 0 ]; then
 	fail offcpu_stacks_perf_chain "exit $rc: $(tail -1 $OUT/stk.err)"
 	for n in offcpu_stacks_perf_matches_perf offcpu_stacks_perf_all_matched \
@@ -92,7 +93,7 @@ else
 	ft offcpu_stacks_perf_file 0 offcpu --stacks perf -f --delimited -i $OUT/stk.dat \
 		> $OUT/stk-i.folded 2>$OUT/stk-i.err
 	if cmp -s $OUT/stk.folded $OUT/stk-i.folded; then
-		check offcpu_stacks_perf_file chain $OUT/stk-i.folded $OUT/stk.err dp-sleeper \
+		STEAL_MS=$st check offcpu_stacks_perf_file chain $OUT/stk-i.folded $OUT/stk.err dp-sleeper \
 			$CHAIN do_nanosleep 1000000
 	else
 		fail offcpu_stacks_perf_file "-i gives other stacks: $(diff $OUT/stk.folded \

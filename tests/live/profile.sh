@@ -250,11 +250,12 @@ fi
 # line, the off-CPU stacks are ftrace's (8 user frames: f12 kept), the time still known
 if run profile_offcpu_stacks_recorded $OUT/prof-deeprec.folded --offcpu -f -o $OUT/prof-deep.dat \
 	-- $WL/deepblock; then
+	st=$(steal_ms_since $FT_STEAL0)	# the live run's steal, for its file's check
 	if [ "$(grep -c "^ftscope profile: profile's off-CPU stacks from ftrace .*: a recording keeps one sampled event" \
 		$OUT/prof-deeprec.folded.err)" != 1 ]; then
 		fail profile_offcpu_stacks_recorded "not one decline line: $(head -2 $OUT/prof-deeprec.folded.err | tr '\n' ' ')"
 	elif run profile_offcpu_stacks_recorded $OUT/prof-deepi.folded --offcpu -f -i $OUT/prof-deep.dat; then
-		PY=tests/live/offcpu_check.py check profile_offcpu_stacks_recorded known \
+		STEAL_MS=$st PY=tests/live/offcpu_check.py check profile_offcpu_stacks_recorded known \
 			$OUT/prof-deepi.folded $OUT/prof-deeprec.folded.err dp-sleeper f12 do_nanosleep 1000000
 	fi
 fi

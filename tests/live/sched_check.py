@@ -9,6 +9,7 @@ import sys
 
 from pct_check import json_lines, json_rows, last_json  # the readers of --json output
 from pct_check import runlens_own  # the one reader of runlens's own lines
+from pct_check import steal_ms  # the host's steal over the run (STEAL_MS)
 
 ROW = re.compile(r'^\s*(\d+\.\d+) \[(\d+)\]\s+(?:[ sim]+\s+)?(.*?)\s+(\d+\.\d{3})\s+'
                  r'(\d+\.\d{3})\s+(\d+\.\d{3})\s*(.*)$')
@@ -377,14 +378,18 @@ def schedstat(self_path, *json_paths):
     Measured over 21 runs (12 beside perf bench sched messaging): run + delay +0.05% to
     +0.08%, delay -0.3% to +1.2%, run -2.2% to +3.7% (+0.7 ms of 18), counts equal.
     Allowed: run + delay within 0.5% + 2 ms, delay within 3% + 2 ms, run within 5% +
-    2 ms, count 0 to +1."""
+    2 ms, count 0 to +1; above, run and run + delay by the host's steal on their CPU over
+    the run (STEAL_MS): the trace's switch-to-switch time holds it, schedstat's run time
+    (the task clock) leaves it out, its delay keeps it (three spinners each +10.3 ms run,
+    delay to 0.05 ms, beside the host's steal)."""
     kern = kernel_view(self_path)
+    st = steal_ms() * 1e6
     if len(kern) != 3:
         done(False, f'the workload reported {len(kern)} threads, not 3')
     msgs, ok = [], True
 
-    def near(ours, k, pct):
-        return k * (1 - pct / 100) - 2e6 <= ours <= k * (1 + pct / 100) + 2e6
+    def near(ours, k, pct, above=0):
+        return k * (1 - pct / 100) - 2e6 <= ours <= k * (1 + pct / 100) + 2e6 + above
 
     for path in json_paths:
         j = last_json(path)
@@ -395,14 +400,14 @@ def schedstat(self_path, *json_paths):
                 got = {t['tid']: (t['run_ns'], t['delay_ns'], t['sched_in']) for t in r['tasks']}
             for tid, (run, delay, slices) in kern.items():
                 o = got.get(tid)
-                good = o is not None and near(o[0] + o[1], run + delay, 0.5) and \
-                    near(o[0], run, 5) and near(o[1], delay, 3) and 0 <= o[2] - slices <= 1
+                good = o is not None and near(o[0] + o[1], run + delay, 0.5, st) and \
+                    near(o[0], run, 5, st) and near(o[1], delay, 3) and 0 <= o[2] - slices <= 1
                 ok = ok and good
                 if not good or tid == min(kern):
                     msgs.append(f'{path.split("/")[-1]} {tid}: ' + (
                         f'run {o[0] / 1e6:.2f} vs {run / 1e6:.2f} ms, delay {o[1] / 1e6:.2f} '
                         f'vs {delay / 1e6:.2f} ms, count {o[2]} vs {slices}' if o else 'missing'))
-    done(ok, '; '.join(msgs))
+    done(ok, '; '.join(msgs) + (f' (steal {st / 1e6:.0f} ms allowed above)' if st else ''))
 
 
 def summary(path, tid):
@@ -455,15 +460,24 @@ def runs(self_path, out_path):
     own_sd = 100 * statistics.stdev(own) / n ** 0.5 / mean
     got = dict(min=s['min'] * 1e6, avg=s['avg'] * 1e6, max=s['max'] * 1e6)
     want = dict(min=min(own), avg=mean, max=max(own))
-    bad = [k for k in got if not want[k] - 1000 <= got[k] <= want[k] + RUNS_SLACK[k] * 1000]
+    # the host's steal on the runner's CPU over the run (STEAL_MS): the switches lie
+    # outside the runs' own clocks, so a hold of the vCPU there lengthens a stay by it;
+    # all of it on one run at most, on the average its n-th, on the stddev (of the
+    # mean, in % of it) at most st / sqrt(n - 1) / sqrt(n) / mean
+    st = steal_ms() * 1e6
+    above = dict(min=st, avg=st / n, max=st)
+    sd_st = 100 * st / (n - 1) ** 0.5 / n ** 0.5 / mean
+    bad = [k for k in got
+           if not want[k] - 1000 <= got[k] <= want[k] + RUNS_SLACK[k] * 1000 + above[k]]
     if s['n'] != n:
         bad.append('sched-in')
-    if not own_sd * 0.988 - 0.005 <= s['sd'] <= own_sd * 1.005 + 0.005:
+    if not own_sd * 0.988 - 0.005 - sd_st <= s['sd'] <= own_sd * 1.005 + 0.005 + sd_st:
         bad.append('stddev')
     done(not bad, ('off: ' + ' '.join(bad) + '; ' if bad else '') +
          f"runner[{tid}]: sched-in {s['n']} vs {n}, " +
          ', '.join(f'{k} {got[k] / 1e6:.3f} vs {want[k] / 1e6:.4f}' for k in got) +
-         f" ms, stddev {s['sd']:.2f} vs {own_sd:.3f}%")
+         f" ms, stddev {s['sd']:.2f} vs {own_sd:.3f}%" +
+         (f"; steal {st / 1e6:.0f} ms allowed above" if st else ''))
 
 
 def json_runs(self_path, json_path):
@@ -481,9 +495,12 @@ def json_runs(self_path, json_path):
         done(False, f'{len(rows)} rows of runner[{tid}]; no summary line at the end')
     # measured 6.0 .. 20.2 us over (3 runs); the last run, timed to the runner's return,
     # goes on through the thread's exit: 154 .. 180 us, allowed 1 ms
+    # and above, the host's steal on the runner's CPU over the run (runs())
+    st = steal_ms() * 1e6
     off = [r - o for r, o in zip(rows, own)]
     ok = len(rows) == len(own) and off and \
-        all(0 <= d <= RUNS_SLACK['max'] * 1000 for d in off[:-1]) and 0 <= off[-1] <= 1000000 \
+        all(0 <= d <= RUNS_SLACK['max'] * 1000 + st for d in off[:-1]) and \
+        0 <= off[-1] <= 1000000 + st \
         and sum(rows) == task['run_ns']
     done(ok, f'runner[{tid}]: {len(rows)} rows of {len(own)} runs, each '
          f'{min(off[:-1] or [0]) / 1e3:.1f} .. {max(off[:-1] or [0]) / 1e3:.1f} us over its own, '

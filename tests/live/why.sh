@@ -81,13 +81,15 @@ fi
 # why_record_opts: record takes an analyzer's options quoted with it, as report does:
 # 'wakeup --why' records the interrupt events, and wakeup --why reads the same answer
 name=why_record_opts
+S1=$(steal 1)
 ft $name 0 record -o $OUT/why-rec.dat -a 'wakeup --why' -- \
 	sh -c "exec $WL/fifowake 1 8 20 > $WLOUT.rec" > $OUT/why-rec.err 2>&1
+st=$(steal_ms_since $S1 1)	# CPU 1's steal over the recorded run, not the first run's
 ft $name 0 wakeup --why --json -i $OUT/why-rec.dat > $OUT/why-rec.json 2>&1
 if ! grep -q '"why_hardirq_events":true' $OUT/why-rec.json; then
 	fail $name "the recording has no hard interrupt events: $(head -c 200 $OUT/why-rec.err)"
 else
-	check $name named $OUT/why-rec.json $WLOUT.rec
+	STEAL_MS=$st check $name named $OUT/why-rec.json $WLOUT.rec
 fi
 
 # why_other_analyzers: only wakeup and latency have --why: another refuses it, exit 2, one line

@@ -2,8 +2,11 @@
 /*
  * edge CPU SECONDS MARGIN_MS: wakeups on both sides of a moment. Pinned to CPU, it
  * sleeps until SECONDS after its start less MARGIN_MS, then naps 100 us at a time
- * until MARGIN_MS after that moment, prints how many naps it took, and sleeps 1 s
- * more (so a tracer that stops at the moment finds it still alive). With
+ * until MARGIN_MS after that moment, prints how many naps it took ("naps N") and how
+ * many times it slept from the long sleep on ("slept M", its own count of voluntary
+ * switches: a nap whose timer fired while the host held the vCPU comes back without
+ * sleeping, and no wakeup ends it), and sleeps 1 s more (so a tracer that stops at the
+ * moment finds it still alive). With
  * `ftscope runqlat I C -- edge CPU I*C MARGIN`, the naps straddle the end of the
  * last interval. Its wakeups: the naps, the one that ends the first long sleep,
  * and the last one (after that second).
@@ -12,6 +15,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 
 /* ns - CLOCK_MONOTONIC in nanoseconds */
@@ -23,13 +27,22 @@ static long long ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* nvcsw - this process's voluntary context switches so far */
+static long nvcsw(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_nvcsw;
+}
+
 /* main - sleep to the edge, nap across it, report the naps */
 int main(int argc, char **argv)
 {
 	struct timespec nap = { 0, 100000 }, until, rest = { 1, 0 };
 	long long start = ns(), edge, t;
 	cpu_set_t set;
-	long naps = 0;
+	long naps = 0, sw0;
 
 	if (argc != 4) {
 		fprintf(stderr, "usage: edge CPU SECONDS MARGIN_MS\n");
@@ -42,13 +55,14 @@ int main(int argc, char **argv)
 	t = edge - atol(argv[3]) * 1000000LL;
 	until.tv_sec = t / 1000000000LL;
 	until.tv_nsec = t % 1000000000LL;
+	sw0 = nvcsw();
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL);
 	t = edge + atol(argv[3]) * 1000000LL;
 	while (ns() < t) {
 		nanosleep(&nap, NULL);
 		naps++;
 	}
-	printf("naps %ld\n", naps);
+	printf("naps %ld\nslept %ld\n", naps, nvcsw() - sw0);
 	fflush(stdout);
 	nanosleep(&rest, NULL);
 	return 0;
