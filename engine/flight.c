@@ -176,7 +176,7 @@ static void size_short(struct ft_flight *f, int cpu, const struct ft_flight_cpu 
 	f->size_said = true;
 	/* as many decimals as tell it from SECS: 1.96 s is not "2.0 s" */
 	held = (f->newest - c->cut) / 1e9;
-	while (prec < 9 && floor(held * pow(10, prec) + 0.5) >= f->o.keep_s * pow(10, prec))
+	while (prec < 9 && round(held * pow(10, prec)) >= round(f->o.keep_s * pow(10, prec)))
 		prec++;
 	fprintf(stderr, "ftscope %s: flight: --flight-size %ld MB holds the last %.*f s of "
 		"CPU %d's events at this rate, not %g s: windows will be shortened (a larger "

@@ -129,11 +129,9 @@ def latest(lats, ft_sw, own, rebuilt=True):
         if not any(0 <= k < len(w) and abs(w[k] - at) <= 50000 for k in (i - 1, i)):
             o = sorted(own.get(tid, []))
             j = bisect.bisect_right(o, at)
-            if j == len(o):
-                pass	# no record of its own after it: no evidence to bound it
-            elif i < len(w) and w[i] <= o[j]:
-                late = w[i] - at
-            elif rebuilt:
+            if i < len(w) and (j == len(o) or w[i] <= o[j]):
+                late = w[i] - at	# no record of its own before: this switch-in's
+            elif rebuilt and j < len(o):
                 late = o[j] - at
         top.append(v + late)
     return sorted(top)

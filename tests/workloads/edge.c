@@ -5,8 +5,9 @@
  * until MARGIN_MS after that moment, prints how many naps it took ("naps N") and how
  * many times it slept from the long sleep on ("slept M", its own count of voluntary
  * switches: a nap whose timer fired while the host held the vCPU comes back without
- * sleeping, and no wakeup ends it), and sleeps 1 s more (so a tracer that stops at the
- * moment finds it still alive). With
+ * sleeping; the kernel still records a wakeup of the running task, which a wakeup ->
+ * switch-in pairing that starts at the first wakeup after a switch-out leaves out),
+ * and sleeps 1 s more (so a tracer that stops at the moment finds it still alive). With
  * `ftscope runqlat I C -- edge CPU I*C MARGIN`, the naps straddle the end of the
  * last interval. Its wakeups: the naps, the one that ends the first long sleep,
  * and the last one (after that second).
