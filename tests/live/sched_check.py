@@ -395,6 +395,10 @@ def schedstat(self_path, *json_paths):
         """how far @ours lies above near()'s bound (0 within it)"""
         return max(0, ours - k * (1 + pct / 100) - 2e6)
 
+    def above_floor(ours, k, pct):
+        """@ours not below near()'s bound (above it: over(), all threads together)"""
+        return ours >= k * (1 - pct / 100) - 2e6
+
     for path in json_paths:
         j = last_json(path)
         for r in j.get('reports', [j]):
@@ -406,8 +410,7 @@ def schedstat(self_path, *json_paths):
             for tid, (run, delay, slices) in kern.items():
                 o = got.get(tid)
                 good = o is not None and near(o[1], delay, 3) and 0 <= o[2] - slices <= 1 and \
-                    near(o[0] + o[1] - over(o[0] + o[1], run + delay, 0.5), run + delay, 0.5) \
-                    and near(o[0] - over(o[0], run, 5), run, 5)
+                    above_floor(o[0] + o[1], run + delay, 0.5) and above_floor(o[0], run, 5)
                 if o is not None:
                     ex_run += over(o[0], run, 5)
                     ex_sum += over(o[0] + o[1], run + delay, 0.5)
