@@ -321,6 +321,11 @@ bt_start() {
 	local out=$1 ready=$2 err
 	shift 2
 	err=${BT_ERR:-$out}
+	# empty OUT (and BT_ERR) here: the redirection below is made by the forked child,
+	# and a READY that ran first found an earlier run's "ready" in the same file (CI:
+	# bpftrace still loading, 15 of 20 sleeps missed)
+	: > "$out"
+	[ -z "$BT_ERR" ] || : > "$BT_ERR"
 	if [ -n "$BT_ERR" ]; then
 		bpftrace "$@" > "$out" 2> "$BT_ERR" &
 	else

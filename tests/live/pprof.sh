@@ -105,13 +105,14 @@ fi
 # bound of tests/live/profile.sh; perf record measured -0.17% .. -0.06%).
 if run pprof_profile_raw $OUT/pp-cpu.folded profile -F 499 -f --pprof $OUT/pp-cpu.pb.gz -- \
 	$WL/burn2 600 400; then
+	st=$(steal_ms_since $FT_STEAL0)	# the run's, not the pprof reads' after it
 	pp $OUT/pp-cpu.pb.gz $OUT/pp-cpu.raw -raw
 	pp $OUT/pp-cpu.pb.gz $OUT/pp-cpu.traces -traces -sample_index=samples
 	pp $OUT/pp-cpu.pb.gz $OUT/pp-cpu.top -top -sample_index=samples
 	check pprof_profile_raw raw $OUT/pp-cpu.raw $OUT/pp-cpu.folded 0 1
 	check pprof_profile_traces traces $OUT/pp-cpu.traces $OUT/pp-cpu.folded 1
 	check pprof_profile_top top $OUT/pp-cpu.top $OUT/pp-cpu.folded 1
-	check pprof_profile_rate rate $OUT/pp-cpu.raw $OUT/pp-cpu.folded.err burn2 499 5
+	STEAL_MS=$st check pprof_profile_rate rate $OUT/pp-cpu.raw $OUT/pp-cpu.folded.err burn2 499 5
 	check pprof_profile_addresses addrs $OUT/pp-cpu.raw "$(realpath $WL/burn2)"
 else
 	for n in traces top rate addresses; do

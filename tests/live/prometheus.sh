@@ -78,6 +78,9 @@ scraped() {
 # quiet; ftscope ends 12 s in, Prometheus's samples from the quiet time are the final
 # state, so its count and buckets equal the printed ones exactly
 burst 4 200 30
+# $D/err emptied before each run in the background: the child opens it, and
+# go() or a wait for "Tracing" could find the last run's line there first
+: > $D/err
 $FTSCOPE runqlat -p $W --prometheus $FPORT -d 12 > $OUT/prom-live.txt 2> $D/err &
 F=$!
 BG+=($F)
@@ -147,6 +150,7 @@ python3 $PY watch $D rq.prom 13 > $D/watch.out &
 WP=$!
 BG+=($WP)
 wait_for 10 grep -q watching $D/watch.out
+: > $D/err
 $FTSCOPE runqlat 1 -p $W --prometheus $FPORT --prometheus-file $D/rq.prom -o $D/rq.dat \
 	-d 10 > $OUT/prom-int.txt 2> $D/err &
 F=$!
@@ -191,6 +195,7 @@ done
 
 # 4. --max-series 3 over 8 threads (-L): 3 series of their own, one "other" with the rest
 burst 8 50 5
+: > $D/err
 $FTSCOPE runqlat -L -p $W --max-series 3 --prometheus-file $D/ms.prom -d 4 \
 	> $OUT/prom-ms.txt 2> $D/err &
 F=$!
@@ -204,6 +209,7 @@ check prom_max_series groups $OUT/prom-ms.txt $D/ms.prom 3
 # character): each stray byte becomes U+FFFD in its label, else Prometheus refuses
 # the whole scrape ("invalid UTF-8 label value")
 burst 3 50 30 $'\xc3\xa9t\xe2\x82'
+: > $D/err
 $FTSCOPE runqlat -L -p $W --prometheus $FPORT -d 8 > $OUT/prom-utf8.txt 2> $D/err &
 F=$!
 BG+=($F)
@@ -226,6 +232,7 @@ done
 # 8 KB), then 8 stall after part of a request line and take every connection; a scrape
 # waits in the listen queue until they are dropped 10 s after they connected
 # (answered 10-12 s later: the drop is seen at the next round), then is answered whole
+: > $D/err
 $FTSCOPE runqlat --prometheus "[::1]:$FPORT" -d 25 > /dev/null 2> $D/err &
 F=$!
 BG+=($F)
