@@ -11,11 +11,18 @@ holds, 1 with the reason otherwise.
                                                own CPU split (its "chains comm=COMM
                                                via=CHAIN cpu_us=N" lines in ERR), and
                                                99% of LEAF's samples under one of them
-  worksplit FOLDED ERR COMM LEAF POINTS CHAIN... as split, against the workload's own
-                                               split of burn_leaf's rounds (loops=N): a
-                                               TCG guest's CPU clock also counts the
-                                               time its vCPU waited for a host CPU,
-                                               when the sampling timer did not fire
+  worksplit FOLDED ERR COMM LEAF POINTS CHAIN... as split, where a TCG guest's vCPU
+                                               waits for a host CPU: its CPU clock
+                                               counts the waits (cpu_us), its rounds
+                                               do not (work_us: at the fastest turn's
+                                               pace), and the sampling timer fires once
+                                               for a wait however long, so a CHAIN's
+                                               samples lie between its work and its
+                                               CPU time: its share between its work
+                                               over its work and the others' CPU time,
+                                               and its CPU time over its CPU time and
+                                               the others' work, within POINTS (calm,
+                                               work = CPU time: split's bound)
   root FOLDED COMM LEAF ROOT                   99% of COMM's samples holding LEAF have
                                                ROOT as their outermost user frame
   nocallers FOLDED COMM LEAF CALLER...         at most 2% of COMM's samples holding LEAF
@@ -82,6 +89,30 @@ def split(path, err, comm, leaf, points, *chains, key='cpu_us'):
               f'(the workload: {own[c]} {"us" if key == "cpu_us" else key}, {want:.1f}%)')
         if abs(got - want) > float(points):
             bad.append(f'{c} {got:.1f}% against {want:.1f}%')
+    if under < total * 0.99:
+        bad.append(f'{total - under} of {total} samples in {leaf} under no chain')
+    return f'{comm}: ' + '; '.join(bad) if bad else None
+
+
+def worksplit(path, err, comm, leaf, points, *chains):
+    cpu, work = chains_lines(err, comm, 'cpu_us'), chains_lines(err, comm, 'work_us')
+    rows = [(f, n) for f, n in folded(path) if f[0] == comm and leaf in f]
+    total = sum(n for _, n in rows)
+    if not total or any(c not in cpu or c not in work for c in chains):
+        return f'{comm}: {total} samples in {leaf}; the workload\'s lines: {cpu} {work}'
+    bad, under = [], 0
+    for c in chains:
+        n = sum(k for f, k in rows if has_run(f, c.split(',')))
+        under += n
+        others_cpu = sum(cpu[o] for o in chains if o != c)
+        others_work = sum(work[o] for o in chains if o != c)
+        got = 100.0 * n / total
+        lo = 100.0 * work[c] / (work[c] + others_cpu)
+        hi = 100.0 * cpu[c] / (cpu[c] + others_work)
+        print(f'{comm}: {c}: {n} of {total} samples in {leaf}, {got:.1f}% (the workload: '
+              f'{work[c]} us of work, {cpu[c]} us of CPU: {lo:.1f} .. {hi:.1f}%)')
+        if not lo - float(points) <= got <= hi + float(points):
+            bad.append(f'{c} {got:.1f}% outside {lo:.1f} .. {hi:.1f}% +-{points}')
     if under < total * 0.99:
         bad.append(f'{total - under} of {total} samples in {leaf} under no chain')
     return f'{comm}: ' + '; '.join(bad) if bad else None
@@ -210,7 +241,7 @@ def whole(path, comm, frame, chain):
     return None
 
 
-CHECKS = {'split': split, 'worksplit': lambda *a: split(*a, key='loops'), 'root': root,
+CHECKS = {'split': split, 'worksplit': worksplit, 'root': root,
           'nocallers': nocallers, 'perfpeer': perfpeer, 'reaches': reaches, 'cut': cut,
           'whole': whole}
 

@@ -8,8 +8,10 @@
  *   ch-reader:       reader -> read_outer -> take -> read of a pipe, 10 x 100 ms
  *   ch-writer:       a byte into the pipe every 100 ms
  * ch-burn times burn_leaf's CPU under each caller (CLOCK_THREAD_CPUTIME_ID around the
- * call) and prints "chains comm=ch-burn via=main,via_a,via_b,burn_leaf cpu_us=N" and
- * the same for via_c; the sleeper and the reader print their off-CPU time inside the
+ * call) and prints "chains comm=ch-burn via=main,via_a,via_b,burn_leaf cpu_us=N
+ * loops=N work_us=N" and the same for via_c: work_us is its rounds at the fastest
+ * turn's pace (a vCPU's waits for a host CPU count in the thread's CPU clock, not in
+ * its rounds); the sleeper and the reader print their off-CPU time inside the
  * blocking calls (offwin.h: CLOCK_MONOTONIC less the thread's CPU time).
  * Without frame pointers a frame-pointer walk loses every caller of burn_leaf, nap
  * and take; call frame information (.eh_frame) has them all.
@@ -31,6 +33,7 @@ static int pfd[2];
 static struct offwin sleeper_off, reader_off;
 static volatile long sink;
 static long iters = 100000;	/* burn_leaf's loop, brought to about 10 ms a call */
+static double pace;		/* the fastest turn's rounds per ns (turns of 1 ms or more) */
 
 /* burn_leaf - the CPU the two chains share: @n rounds of arithmetic */
 LINK long burn_leaf(long n)
@@ -46,9 +49,12 @@ LINK long burn_leaf(long n)
 static inline long long timed_leaf(long (*leaf)(long))
 {
 	long long t0 = cputime_ns(CLOCK_THREAD_CPUTIME_ID), ns;
+	long n = iters;
 
-	sink = leaf(iters);
+	sink = leaf(n);
 	ns = cputime_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+	if (ns >= 1000000 && (double)n / ns > pace)
+		pace = (double)n / ns;
 	/* about 10 ms a call: samples cross few turns, whatever their phase */
 	if (ns > 0)
 		iters = iters * 10000000LL / ns > 1000 ? iters * 10000000LL / ns : 1000;
@@ -195,9 +201,11 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
+	if (pace <= 0)
+		pace = 1e-9;	/* no turn of 1 ms: work_us too large to pass for one */
 	fprintf(stderr, "chains comm=ch-burn via=main,via_a,via_b,burn_leaf cpu_us=%lld"
-		" loops=%lld\n", ab / 1000, ab_loops);
-	fprintf(stderr, "chains comm=ch-burn via=main,via_c,burn_leaf cpu_us=%lld loops=%lld\n",
-		c / 1000, c_loops);
+		" loops=%lld work_us=%.0f\n", ab / 1000, ab_loops, ab_loops / pace / 1000);
+	fprintf(stderr, "chains comm=ch-burn via=main,via_c,burn_leaf cpu_us=%lld loops=%lld"
+		" work_us=%.0f\n", c / 1000, c_loops, c_loops / pace / 1000);
 	return 0;
 }
