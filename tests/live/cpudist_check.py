@@ -78,7 +78,7 @@ def naps(self_path, out_path):
     # the timer starts in nanosleep before the switch-out: a time off may be short of
     # the ms by that way (2.5 us here, 21.3 us in a fresh Debian 12 root): 50 us allowed;
     # the host's steal on the runner's CPU over the run (STEAL_MS: lib.sh's
-    # steal_ms_since) below and above: a vCPU the host held when the timer fired ends
+    # ft_steal) below and above: a vCPU the host held when the timer fired ends
     # the nap late (3.09 ms seen in a fresh root while the host stole 6% of the CPUs),
     # one held between the timer's start and the switch-out starts it late (a fresh
     # root: 908 us off with 60 ms stolen; below, at most 0.25 ms of it, so that a

@@ -48,13 +48,12 @@ wait_out() {
 # the one spike, 9 s into a 12 s run; a 2 s window before it and 1 s after; spiker runs
 # on to its end (--keep-command) so that its normal waits are counted
 WO=$OUT/flight-wl.txt
-S1=$(steal 1)
 ft flight_one_file 0 runqlat --flight 2 --trigger $TRIG -o $F --keep-command -- \
 	sh -c "exec $WL/spiker 1 12 1 25 9 > $WO" > $OUT/flight.out 2> $OUT/flight.err
 # the host's steal on CPU 1 (the waits') over the live run, for the checks of its file
 # made after other runs (a timehist -i of it took its own: 0 ms, a spike's wait 0.757 ms
 # over the spin)
-st=$(steal_ms_since $S1 1)
+st=$(ft_steal 1)
 wait_out $WO || echo "# spiker did not end: $(tail -1 $WO)"
 echo "# spiker: $(grep -h 'normal_max\|spike_wait' $WO | tr '\n' ' ')"
 name=flight_one_file
@@ -136,10 +135,9 @@ echo "# $name: spiker's largest wait $max ns, $(grep -h normal_max $WO.none)"
 # flight_three_*: three spikes 3 s apart, --trigger-max 3: FILE, FILE.1, FILE.2, each
 # with its own spike, then the run ends (spiker's 14 s cut short)
 rm -f $F $F.*
-S1=$(steal 1)
 ft flight_three_lines 0 runqlat --flight 2 --trigger $TRIG --trigger-max 3 -o $F -- \
 	sh -c "exec $WL/spiker 1 14 3 25 3 > $WO.three" > /dev/null 2> $OUT/flight-three.err
-st=$(steal_ms_since $S1 1)
+st=$(ft_steal 1)
 name=flight_three_lines
 if ls $F.3 > /dev/null 2>&1; then
 	fail $name "a fourth file $F.3"
@@ -163,7 +161,7 @@ if [ -z "$bad" ]; then pass $name; else fail $name "$bad"; fi
 for how in d int; do
 	name=flight_at_end_$how
 	rm -f $F $F.*
-	S1=$(steal 1)
+	steal_mark	# ft marks again, the run in the background here
 	if [ $how = d ]; then
 		ft $name 0 runqlat --flight 2 -o $F -d 5 -- \
 			sh -c "exec $WL/spiker 1 8 2 25 2 > $WO.$how" > /dev/null 2> $OUT/flight-$how.err
@@ -175,7 +173,7 @@ for how in d int; do
 		kill -INT $pid
 		ft_wait $name 0 $pid
 	fi
-	st=$(steal_ms_since $S1 1)
+	st=$(ft_steal 1)
 	if ! grep -q "flight: $F: the last 2 s, window" $OUT/flight-$how.err; then
 		fail $name "no line: $(head -c 300 $OUT/flight-$how.err)"
 		continue
@@ -194,10 +192,9 @@ done
 # spike (4 s into a 6 s run), which timehist -i shows
 name=flight_record_trigger
 rm -f $F $F.*
-S1=$(steal 1)
 ft $name 0 record --flight 2 --trigger "runqlat>${TRIG}ms" -o $F -- \
 	sh -c "exec $WL/spiker 1 6 1 25 4 > $WO.rec" > $OUT/flight-rec.out 2> $OUT/flight-rec.err
-st=$(steal_ms_since $S1 1)
+st=$(ft_steal 1)
 n=$(ls $F $F.* 2>/dev/null | wc -l)
 ft $name 0 timehist -i $F > $OUT/flight-rec.th 2>&1
 r=$(STEAL_MS=$st python3 $PY timehist $OUT/flight-rec.th $WO.rec 0 $TRIG 2>&1)

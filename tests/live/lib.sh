@@ -65,7 +65,7 @@ check() {
 	local name=$1 r
 	shift
 	# the host's steal since the last run began, unless the caller said it (STEAL_MS)
-	if r=$(STEAL_MS=${STEAL_MS:-$(steal_ms_since ${FT_STEAL0:-$(steal)})} \
+	if r=$(STEAL_MS=${STEAL_MS:-$(ft_steal)} \
 		python3 $PY "$@" 2>&1); then
 		pass $name
 	else
@@ -89,7 +89,7 @@ skip_rest() {
 ft() {
 	local name=$1 want=$2 rc
 	shift 2
-	FT_STEAL0=$(steal)	# for check's allowance (steal_ms_since)
+	steal_mark	# for check's allowance and ft_steal
 	# shellcheck disable=SC2086
 	$FT_WITH "$FTSCOPE" "$@" {FT_OUT}>&-
 	rc=$?
@@ -223,6 +223,27 @@ steal_ms_since() {
 	echo $(( ($(steal $2) - $1) * 1000 / $(getconf CLK_TCK) ))
 }
 
+# steal_mark: note all CPUs' steal (FT_STEAL0) and each CPU's (FT_STEAL_CPU), as ft does
+# when its run begins, for ft_steal
+steal_mark() {
+	local c v
+	FT_STEAL0=$(steal)
+	FT_STEAL_CPU=()
+	while read -r c v; do
+		FT_STEAL_CPU[$c]=$v
+	done < <(awk '$1 ~ /^cpu[0-9]+$/ { print substr($1, 4), $9 }' /proc/stat)
+}
+
+# ft_steal [CPU]: the host's steal in ms on all CPUs (or CPU) since the last steal_mark
+# (the last ft's run began there): steal_ms_since's allowance for a run's checks
+ft_steal() {
+	if [ -n "$1" ]; then
+		steal_ms_since "${FT_STEAL_CPU[$1]:-$(steal "$1")}" "$1"
+	else
+		steal_ms_since "${FT_STEAL0:-$(steal)}"
+	fi
+}
+
 # wait_for SECONDS CMD...: poll a condition (not a sleep to synchronise): 0 when it held
 wait_for() {
 	local limit=$(( $1 * 20 )) i=0
@@ -296,9 +317,8 @@ runlens_check() {
 	local name=$1 check=$2 out=$3 try r rc
 	shift 3
 	for try in 1 2 3; do
-		local s0=$(steal 0)	# the runner's CPU
 		ft $name 0 "$@" -- sh -c "exec $WL/runlens 0 22 3 > $out.self" > $out 2> $out.err
-		r=$(STEAL_MS=$(steal_ms_since $s0 0) python3 $PY $check $out.self $out 2>&1)
+		r=$(STEAL_MS=$(ft_steal 0) python3 $PY $check $out.self $out 2>&1)	# the runner's CPU
 		rc=$?
 		[ $rc -ne 2 ] && break
 		echo "# $name: run $try: $r"

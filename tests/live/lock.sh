@@ -43,11 +43,10 @@ storm() {
 		return 1
 	fi
 	wait $warm
-	local s0=$(steal)
 	ft $name 0 lock "$@" -- $WL/lockstorm $mode 4 2 > $out 2> $out.err
-	# the host's steal over the run (steal_ms_since): a vCPU held between bpftrace's
+	# the host's steal over the run (ft_steal): a vCPU held between bpftrace's
 	# probe and the ring buffer's reserve parts the two times of a wait by it
-	export STEAL_MS=$(steal_ms_since $s0)
+	export STEAL_MS=$(ft_steal)
 	stop_bpftrace $bt
 }
 

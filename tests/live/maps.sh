@@ -26,12 +26,11 @@ for l in a b; do
 		$([ $l = b ] && echo -DDLSWAP_PAD_FIRST) -o $D/lib$l.so $WL/dlswap.c ||
 		{ fail maps_dlswap_same "cannot build lib$l.so"; skip_rest "no lib"; exit 0; }
 done
-S0=$(steal)
 ft maps_dlswap_a 0 profile --call-graph dwarf -F 999 -f -o $D/dl.dat -- $WL/dlswap $D/liba.so \
 	$D/libb.so 600 > $D/dl.folded 2> $D/dl.err
-# the host's steal over the run, allowed above (lib.sh's steal_ms_since: the CPU times the
+# the host's steal over the run, allowed above (lib.sh's ft_steal: the CPU times the
 # workload prints leave it out, cpu-clock samples keep it; a fresh root read dl-b +7%)
-export STEAL_MS=$(steal_ms_since $S0)
+export STEAL_MS=$(ft_steal)
 check maps_dlswap_same same $D/dl.err
 # each thread's samples under its own library's chain: 999 x its CPU time, +-5%
 # (measured: see docs/testing.md's row); none of them named from the other library
@@ -62,7 +61,7 @@ unset STEAL_MS
 # off the CPU: each thread's naps under its library's chain, against its own clocks
 ft maps_dlswap_offcpu_a 0 offcpu --call-graph dwarf -f -- $WL/dlswap $D/liba.so $D/libb.so 200 \
 	> $D/dl-off.folded 2> $D/dl-off.err
-st=$(steal_ms_since $FT_STEAL0)	# the host's steal over the run, allowed above
+st=$(ft_steal)	# the host's steal over the run, allowed above
 for l in a b; do
 	STEAL_MS=$st python3 tests/live/offcpu_check.py chain $D/dl-off.folded $D/dl-off.err dl-$l \
 		nap_turn,lib_nap,${l}_nap do_nanosleep 300000 > $D/dl-off.$l 2>&1 &&
@@ -88,7 +87,7 @@ gcc -O2 -g -fomit-frame-pointer -DPAD -I$WL -o $D/swapself.new $WL/swapself.c
 ft maps_swap_offcpu_chain 0 offcpu --call-graph dwarf -f -- $D/swapself $D/swapself.new 200 \
 	> $D/sw-off.folded 2> $D/sw-off.err
 # the host's steal over the run allowed above (offcpu_check.py's against_offwin)
-STEAL_MS=$(steal_ms_since $FT_STEAL0) python3 tests/live/offcpu_check.py chain \
+STEAL_MS=$(ft_steal) python3 tests/live/offcpu_check.py chain \
 	$D/sw-off.folded $D/sw-off.err swapself \
 	main,nap_outer,nap do_nanosleep 300000 > $D/sw-off.c 2>&1 &&
 	pass maps_swap_offcpu_chain || fail maps_swap_offcpu_chain "$(tail -1 $D/sw-off.c)"

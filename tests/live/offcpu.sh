@@ -154,7 +154,7 @@ check offcpu_chain_two_links critpath $OUT/chain2.folded $OUT/chain2.out 2 3
 rm -f $OUT/chain3.dat
 ft offcpu_chain_three_links 0 offcpu --chain -f -o $OUT/chain3.dat -- \
 	sh -c "$WL/critpath 3 20 > $OUT/chain3.out" > $OUT/chain3.folded 2>$OUT/chain3.err
-ST3=$(steal_ms_since $FT_STEAL0)	# the recording's run: the checks read from it take it
+ST3=$(ft_steal)	# the recording's run: the checks read from it take it
 check offcpu_chain_three_links critpath $OUT/chain3.folded $OUT/chain3.out 3 3
 ft offcpu_chain_file_json 0 offcpu --chain --json -i $OUT/chain3.dat \
 	> $OUT/chain3.json 2>$OUT/chain3-json.err

@@ -37,7 +37,7 @@ else
 	ft offcpu_stacks_perf_chain 0 "${run[@]}" > $OUT/stk.folded 2>$OUT/stk.err
 fi
 rc=$?
-st=$(steal_ms_since $FT_STEAL0)	# the live run's steal, for the read back's check too
+st=$(ft_steal)	# the live run's steal, for the read back's check too
 if [ $rc != 0 ]; then
 	fail offcpu_stacks_perf_chain "exit $rc: $(tail -1 $OUT/stk.err)"
 	for n in offcpu_stacks_perf_matches_perf offcpu_stacks_perf_all_matched \

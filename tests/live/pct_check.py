@@ -29,7 +29,7 @@ PCTS = ((50, 'p50'), (90, 'p90'), (99, 'p99'))
 
 
 def steal_ms():
-    """the host's steal over the run, ms (STEAL_MS, lib.sh's steal_ms_since; 0 unset):
+    """the host's steal over the run, ms (STEAL_MS, lib.sh's ft_steal; 0 unset):
     schedstat and the workload's CPU clocks leave it out, cpu-clock samples, switch-to-
     switch times and wall-clock stacks keep it, so a check allows it above its bound"""
     return float(os.environ.get('STEAL_MS') or 0)

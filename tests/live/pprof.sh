@@ -105,7 +105,7 @@ fi
 # bound of tests/live/profile.sh; perf record measured -0.17% .. -0.06%).
 if run pprof_profile_raw $OUT/pp-cpu.folded profile -F 499 -f --pprof $OUT/pp-cpu.pb.gz -- \
 	$WL/burn2 600 400; then
-	st=$(steal_ms_since $FT_STEAL0)	# the run's, not the pprof reads' after it
+	st=$(ft_steal)	# the run's, not the pprof reads' after it
 	pp $OUT/pp-cpu.pb.gz $OUT/pp-cpu.raw -raw
 	pp $OUT/pp-cpu.pb.gz $OUT/pp-cpu.traces -traces -sample_index=samples
 	pp $OUT/pp-cpu.pb.gz $OUT/pp-cpu.top -top -sample_index=samples

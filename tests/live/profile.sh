@@ -111,13 +111,12 @@ else
 fi
 # ftscope record -o F profile keeps the samples (99 Hz, both frame kinds), report -i
 # F profile reads them: 99 x burn2's CPU time, +-5% (5 samples of 100).
-# The host's steal over a run (lib.sh's steal_ms_since) is allowed above, here and in
+# The host's steal over a run (lib.sh's ft_steal) is allowed above, here and in
 # the wall clock's CPU time below: burn2's schedstat leaves it out (a fresh root read
 # +17% here, +52% and +33% below, with the host stealing 6% of the CPUs).
-S0=$(steal)
 if ft profile_record_report 0 record -o $OUT/prof-rec.dat profile -- $WL/burn2 600 400 \
 	> $OUT/prof-rec.out 2> $OUT/prof-rec.err; then
-	ST=$(steal_ms_since $S0)
+	ST=$(ft_steal)
 	if ft profile_record_report 0 report -i $OUT/prof-rec.dat profile > /dev/null 2>&1 &&
 	   run profile_record_report $OUT/prof-rec.folded -i $OUT/prof-rec.dat -f; then
 		STEAL_MS=$ST check profile_record_report rate $OUT/prof-rec.folded \
@@ -150,7 +149,7 @@ wait $target 2>/dev/null
 # (cpu-clock) keeps the host's steal, schedstat leaves it out: the steal over the run
 # lowers the bound (a fresh root: -19.15%, the samples over CPU time and steal within it)
 if run profile_rate_obtained $OUT/prof-rate.out -F 100000 -- $WL/burn2 300 300; then
-	if r=$(STEAL_MS=$(steal_ms_since $FT_STEAL0) python3 $PY obtained $OUT/prof-rate.out \
+	if r=$(STEAL_MS=$(ft_steal) python3 $PY obtained $OUT/prof-rate.out \
 		$OUT/prof-rate.out.err 5); then
 		pass profile_rate_obtained
 	else
@@ -204,15 +203,13 @@ fi
 # 1.5 s), the stacks through sleep_here to its own slept time +-5% and all end in an
 # off-CPU frame, those through compute_here to its own CPU time there +-5% (at 99 Hz
 # per-task cpu-clock sampling perf counts F x CPU time within 0.2%, above).
-S0=$(steal)
 if run profile_offcpu_wall_clock $OUT/prof-wall.folded --offcpu -f -- $WL/computesleep 1000 500; then
-	STEAL_MS=$(steal_ms_since $S0) check profile_offcpu_wall_clock wall \
+	STEAL_MS=$(ft_steal) check profile_offcpu_wall_clock wall \
 		$OUT/prof-wall.folded $OUT/prof-wall.folded.err computesleep 3 sleep_here 5 compute_here 5
 fi
 # --state: the same, the sleep's time ends in [sleeping]_[o] (nanosleep: TASK_INTERRUPTIBLE)
-S0=$(steal)
 if run profile_offcpu_state $OUT/prof-state.folded --offcpu --state -f -- $WL/computesleep 1000 500; then
-	STEAL_MS=$(steal_ms_since $S0) check profile_offcpu_state wall $OUT/prof-state.folded \
+	STEAL_MS=$(ft_steal) check profile_offcpu_state wall $OUT/prof-state.folded \
 		$OUT/prof-state.folded.err computesleep 3 sleep_here 5 compute_here 5 '[sleeping]_[o]'
 fi
 
@@ -250,7 +247,7 @@ fi
 # line, the off-CPU stacks are ftrace's (8 user frames: f12 kept), the time still known
 if run profile_offcpu_stacks_recorded $OUT/prof-deeprec.folded --offcpu -f -o $OUT/prof-deep.dat \
 	-- $WL/deepblock; then
-	st=$(steal_ms_since $FT_STEAL0)	# the live run's steal, for its file's check
+	st=$(ft_steal)	# the live run's steal, for its file's check
 	if [ "$(grep -c "^ftscope profile: profile's off-CPU stacks from ftrace .*: a recording keeps one sampled event" \
 		$OUT/prof-deeprec.folded.err)" != 1 ]; then
 		fail profile_offcpu_stacks_recorded "not one decline line: $(head -2 $OUT/prof-deeprec.folded.err | tr '\n' ' ')"

@@ -31,12 +31,12 @@ fi
 # untraced hopper and busy threads running beside the traced one. Before issue 19's fix:
 # -49% on an idle VM. schedstat leaves out steal and irq time, which switch-to-switch
 # times keep: a thread pinned to CPU 0, where every switch is recorded, reads +2.3%. The
-# host's steal over each run is allowed above the tolerance (lib.sh's steal_ms_since: a
+# host's steal over each run is allowed above the tolerance (lib.sh's ft_steal: a
 # fresh root read +10.9% and +15.7% with the host stealing 6% of the CPUs).
 TOL=5
 
 # check NAME KIND WORKLOAD_OUT OUTPUT [TOLERANCE]: one result line; the host's steal over
-# the workload's run ($ST, ms: steal_ms_since) allowed above the tolerance
+# the workload's run ($ST, ms: ft_steal) allowed above the tolerance
 check() {
 	local r
 	if r=$(STEAL_MS=$ST python3 $PY $2 $3 $4 ${5:-$TOL}); then
@@ -69,22 +69,19 @@ for v in alone:0 busy:2 foreign:0; do
 		$WL/hopper 2 4000 2 3 2 > /dev/null &
 		fl=$!
 	fi
-	S0=$(steal)
 	ft runtime_timehist_${name}_vs_schedstat 0 timehist -s -- $wl > $OUT/rt-th-$name.txt 2>&1
-	ST=$(steal_ms_since $S0)
+	ST=$(ft_steal)
 	checked runtime_timehist_${name}_vs_schedstat timehist $OUT/rt-th-$name.txt $TOL
-	S0=$(steal)
 	ft runtime_latency_${name}_vs_schedstat 0 latency --pids -- $wl > $OUT/rt-lat-$name.txt 2>&1
-	ST=$(steal_ms_since $S0)
+	ST=$(ft_steal)
 	checked runtime_latency_${name}_vs_schedstat latency $OUT/rt-lat-$name.txt $TOL
 	[ -n "$fl" ] && { kill $fl; wait $fl; } 2> /dev/null
 done
 
 # a recording, read back by both
-S0=$(steal)
 ft runtime_timehist_file_vs_schedstat 0 record -o $OUT/rt.dat -- $WL/hopper 2 150 2 3 \
 	> $OUT/rt-rec.txt 2>&1
-ST=$(steal_ms_since $S0)
+ST=$(ft_steal)
 ft runtime_timehist_file_vs_schedstat 0 timehist -s -i $OUT/rt.dat > $OUT/rt-th-file.txt 2>&1
 check runtime_timehist_file_vs_schedstat timehist $OUT/rt-rec.txt $OUT/rt-th-file.txt
 ft runtime_latency_file_vs_schedstat 0 latency --pids -i $OUT/rt.dat > $OUT/rt-lat-file.txt 2>&1

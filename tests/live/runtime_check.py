@@ -52,7 +52,7 @@ def marked(path, kind):
 
 def main():
     kind, wl, path, tol = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
-    # the host's steal over the run (STEAL_MS, all CPUs: lib.sh's steal_ms_since): schedstat
+    # the host's steal over the run (STEAL_MS, all CPUs: lib.sh's ft_steal): schedstat
     # leaves it out, switch-to-switch times keep it, so it is allowed above the tolerance
     steal = steal_ms() * 1e6
     want = kernel(wl)

@@ -142,14 +142,12 @@ ss() {
 	echo "# $name: $r"
 }
 # the host's steal on CPU 0 over each live run: allowed above the run times
-s0=$(steal 0)
 ft latency_vs_schedstat 0 latency --pids --json -- \
 	sh -c "exec taskset -c 0 $WL/spinself 0 1 > $OUT/ssl.self" > $OUT/ssl.json 2> $OUT/ssl.err
-STEAL_MS=$(steal_ms_since $s0 0) ss latency_vs_schedstat $OUT/ssl.self $OUT/ssl.json
-s0=$(steal 0)
+STEAL_MS=$(ft_steal 0) ss latency_vs_schedstat $OUT/ssl.self $OUT/ssl.json
 ft record_file_vs_schedstat 0 record -o $OUT/ss.dat -- taskset -c 0 $WL/spinself 0 1 \
 	> $OUT/ss.self 2> $OUT/ss.err
-st=$(steal_ms_since $s0 0)
+st=$(ft_steal 0)
 ft record_file_vs_schedstat 0 latency --pids --json -i $OUT/ss.dat > $OUT/ss-lat.json 2>&1
 ft record_file_vs_schedstat 0 timehist -s --json -i $OUT/ss.dat > $OUT/ss-th.json 2>&1
 STEAL_MS=$st ss record_file_vs_schedstat $OUT/ss.self $OUT/ss-lat.json $OUT/ss-th.json

@@ -68,7 +68,7 @@ ft=$!
 # attached: each tool holds perf_event descriptors (the target blocks at the gate)
 wait_for 10 counting $ft
 [ -n "$perf_pid" ] && wait_for 10 counting $perf_pid
-S0=$(steal)
+steal_mark	# the workload's run, ftscope started before
 echo go >&9
 exec 9>&-
 if [ "$(nproc)" -gt 1 ]; then
@@ -78,7 +78,7 @@ if [ "$(nproc)" -gt 1 ]; then
 	done
 fi
 wait $wl
-ST=$(steal_ms_since $S0)	# the host's steal over the run: task-clock keeps it, schedstat not
+ST=$(ft_steal)	# the host's steal over the run: task-clock keeps it, schedstat not
 [ -n "$perf_pid" ] && wait $perf_pid
 # ftscope stat -p ends when its target has exited, as perf stat -p does
 # (stat_pid_ends_with_processes checks that); stopped here if it has not
@@ -124,7 +124,7 @@ fi
 # Measured (the same 20 runs): ftscope - schedstat = -0.58% to +1.29% (-3.4 to +7.4 ms),
 # faults +7 to +9, switches 0 to +1; with the CPU hops (8 runs): +0.35% to +1.28%, +7 to
 # +9, 0. Allowed: run time -2% to +3% + 5 ms, faults 0 to +50 of the kernel's count,
-# switches 0 to +5; and above, the host's steal over the run (steal_ms_since: a fresh
+# switches 0 to +5; and above, the host's steal over the run (ft_steal: a fresh
 # root read 360.21 ms against 342.51, +5.2%, with the host stealing 6% of the CPUs).
 name=stat_vs_kernel_counters
 if [ $rc1 -ne 0 ] || [ -z "$run" ] || [ -z "$mf" ]; then
@@ -148,7 +148,7 @@ name=stat_command_vs_kernel_counters
 ft $name 0 stat -x, -e task-clock,context-switches,page-faults -- $WL/selfcount 64 300 10 5 \
 	< /dev/null > $OUT/stat.cself 2> $OUT/stat.cmd
 rc=$?
-ST=$(steal_ms_since $FT_STEAL0)
+ST=$(ft_steal)
 tc=$(field $OUT/stat.cmd task-clock) pf=$(field $OUT/stat.cmd page-faults)
 cs=$(field $OUT/stat.cmd context-switches)
 run=$(awk -v n="$(kv run_ns $OUT/stat.cself)" 'BEGIN { printf "%.2f", n / 1e6 }')
@@ -175,9 +175,8 @@ fi
 # task-clock keeps: the steal over the run allowed above 350 (361.75 ms seen in a fresh
 # root while the host stole 6% of the CPUs).
 name=stat_known_answers
-S0=$(steal)
 ft $name 0 stat -x, -e task-clock,context-switches,page-faults -- $FA 64 300 2> $OUT/stat.known
-ST=$(steal_ms_since $S0)
+ST=$(ft_steal)
 tc=$(field $OUT/stat.known task-clock)
 pf=$(field $OUT/stat.known page-faults)
 if awk -v t="$tc" -v f="$pf" -v st="$ST" \
@@ -237,7 +236,7 @@ t0=$(date +%s%N)
 s0=$(cut -d' ' -f1 /proc/$burn/schedstat)
 ft $name 0 stat -p $burn -e task-clock -x, -d 0.5 2> $OUT/stat.p
 rc=$?
-ST=$(steal_ms_since $FT_STEAL0)
+ST=$(ft_steal)
 s1=$(cut -d' ' -f1 /proc/$burn/schedstat)
 t1=$(date +%s%N)
 kill $burn; wait $burn 2> /dev/null
@@ -369,7 +368,7 @@ fi
 name=stat_interval
 rm -f $OUT/stat.i.self
 ft $name 0 stat -I 100 -x, -e task-clock -- $FA 0 400 $OUT/stat.i.self 2> $OUT/stat.i
-ST=$(steal_ms_since $FT_STEAL0)
+ST=$(ft_steal)
 n=$(grep -c ',task-clock,' $OUT/stat.i)
 sum=$(awk -F, '$4 == "task-clock" && $2 !~ /not/ { s += $2 } END { print s + 0 }' $OUT/stat.i)
 held=$(awk '{ print $4 - $2 }' $OUT/stat.i.self 2>/dev/null)

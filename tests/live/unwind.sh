@@ -65,7 +65,7 @@ check unwind_profile_fp_loses nocallers $OUT/uw-fp.folded ch-burn burn_leaf via_
 # chain: the bounds of offcpu.sh's known checks)
 ft unwind_offcpu_sleep 0 offcpu --call-graph dwarf -f -o $OUT/uw-off.dat -- $WL/chains 200 \
 	> $OUT/uw-off.folded 2> $OUT/uw-off.err
-st=$(steal_ms_since $FT_STEAL0)	# the host's steal over the run, allowed above
+st=$(ft_steal)	# the host's steal over the run, allowed above
 STEAL_MS=$st python3 tests/live/offcpu_check.py chain $OUT/uw-off.folded $OUT/uw-off.err ch-sleeper \
 	sleeper,sleep_outer,sleep_inner,nap do_nanosleep 1000000 > $OUT/uw-off.c1 2>&1 &&
 	pass unwind_offcpu_sleep || fail unwind_offcpu_sleep "$(tail -1 $OUT/uw-off.c1)"

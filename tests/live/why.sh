@@ -25,10 +25,9 @@ WLOUT=$OUT/why-wl.txt
 # workload's own lines go to a file (exec: the command's pid is fifowake's)
 # The host's steal on CPU 1, where the waits are, over the run: allowed below the spins
 # (why_check.py); the checks of the recording take the live run's
-S1=$(steal 1)
 ft why_fifo_named 0 wakeup --why --top 10 --json -a -o $OUT/why.dat -- \
 	sh -c "exec $WL/fifowake 1 8 20 > $WLOUT" > $OUT/why.json 2> $OUT/why.err
-export STEAL_MS=$(steal_ms_since $S1 1)
+export STEAL_MS=$(ft_steal 1)
 check why_fifo_named named $OUT/why.json $WLOUT
 check why_parts_add_up add_up $OUT/why.json $WLOUT
 check why_irqs_apart irqs $OUT/why.json $WLOUT
@@ -61,10 +60,10 @@ fi
 
 # why_latency_*: latency --why: waiter's maximum delay, live (a run of its own), from the
 # recording, and in report
-live=$STEAL_MS S1=$(steal 1)
+live=$STEAL_MS
 ft why_latency_live 0 latency --why --pids --json -a -- \
 	sh -c "exec $WL/fifowake 1 8 20 > $WLOUT.lat" > $OUT/why-lat.json 2> $OUT/why-lat.err
-STEAL_MS=$(steal_ms_since $S1 1) check why_latency_live latency $OUT/why-lat.json $WLOUT.lat
+STEAL_MS=$(ft_steal 1) check why_latency_live latency $OUT/why-lat.json $WLOUT.lat
 STEAL_MS=$live
 ft why_latency_file 0 latency --why --pids --json -i $OUT/why.dat > $OUT/why-lat-file.json 2>&1
 check why_latency_file latency $OUT/why-lat-file.json $WLOUT
@@ -81,10 +80,9 @@ fi
 # why_record_opts: record takes an analyzer's options quoted with it, as report does:
 # 'wakeup --why' records the interrupt events, and wakeup --why reads the same answer
 name=why_record_opts
-S1=$(steal 1)
 ft $name 0 record -o $OUT/why-rec.dat -a 'wakeup --why' -- \
 	sh -c "exec $WL/fifowake 1 8 20 > $WLOUT.rec" > $OUT/why-rec.err 2>&1
-st=$(steal_ms_since $S1 1)	# CPU 1's steal over the recorded run, not the first run's
+st=$(ft_steal 1)	# CPU 1's steal over the recorded run, not the first run's
 ft $name 0 wakeup --why --json -i $OUT/why-rec.dat > $OUT/why-rec.json 2>&1
 if ! grep -q '"why_hardirq_events":true' $OUT/why-rec.json; then
 	fail $name "the recording has no hard interrupt events: $(head -c 200 $OUT/why-rec.err)"
