@@ -136,9 +136,11 @@ check offcpu_stripped_binary stripped $OUT/offs.folded bk-sleeper sleep_here
 nice -n -10 $FTSCOPE offcpu -f -d 3 -b 16384 > $OUT/offa.folded 2>$OUT/offa.err &
 ft=$!
 if wait_for 30 our_instance $ft; then
+	steal_mark	# the workload's run, for the check
 	$WL/blocker 10 50 1 10 2>$OUT/offa-wl.err
+	st=$(ft_steal)
 	ft_wait offcpu_exited_process_symbols 0 $ft
-	check offcpu_exited_process_symbols known $OUT/offa.folded $OUT/offa-wl.err bk-sleeper sleep_here do_nanosleep 500000
+	STEAL_MS=$st check offcpu_exited_process_symbols known $OUT/offa.folded $OUT/offa-wl.err bk-sleeper sleep_here do_nanosleep 500000
 else
 	kill -INT $ft
 	ft_wait offcpu_exited_process_symbols 0 $ft
