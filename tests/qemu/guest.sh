@@ -88,11 +88,7 @@ echo 1 > /proc/irq/$irq/smp_affinity_list ||
 	cpu=$(cut -d, -f1 /proc/irq/$irq/effective_affinity_list | cut -d- -f1)
 cat /proc/interrupts > $p-irq.a
 rm -f /tmp/why.stop
-# the writer on another CPU than the waits': there fifospin's spins hold it off, and
-# under a Debian 13 host's QEMU the port's interrupts then stopped with it (103 on CPU
-# 1, none in waiter's 8 waits; rcu_sched's and fifospin's own waits held them)
-( [ "$(nproc)" -gt 1 ] && taskset -pc $(( ${cpu:-1} == 0 ? 1 : 0 )) $BASHPID > /dev/null
-  while [ ! -e /tmp/why.stop ]; do
+( while [ ! -e /tmp/why.stop ]; do
 	echo "why workload: a line of 64 bytes to the serial port .........." > /dev/ttyS2
   done ) &
 $WL/fifowake ${cpu:-1} 8 20 > $p-fifo.txt
