@@ -161,11 +161,11 @@ if [ -z "$bad" ]; then pass $name; else fail $name "$bad"; fi
 for how in d int; do
 	name=flight_at_end_$how
 	rm -f $F $F.*
-	steal_mark	# ft marks again, the run in the background here
 	if [ $how = d ]; then
 		ft $name 0 runqlat --flight 2 -o $F -d 5 -- \
 			sh -c "exec $WL/spiker 1 8 2 25 2 > $WO.$how" > /dev/null 2> $OUT/flight-$how.err
 	else
+		steal_mark	# as ft does: the run is in the background
 		$FT_WITH "$FTSCOPE" runqlat --flight 2 -o $F -- \
 			sh -c "exec $WL/spiker 1 8 2 25 2 > $WO.$how" > /dev/null 2> $OUT/flight-$how.err &
 		pid=$!

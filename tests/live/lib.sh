@@ -224,14 +224,18 @@ steal_ms_since() {
 }
 
 # steal_mark: note all CPUs' steal (FT_STEAL0) and each CPU's (FT_STEAL_CPU), as ft does
-# when its run begins, for ft_steal
+# when its run begins, for ft_steal: one read of /proc/stat
 steal_mark() {
 	local c v
-	FT_STEAL0=$(steal)
 	FT_STEAL_CPU=()
 	while read -r c v; do
-		FT_STEAL_CPU[$c]=$v
-	done < <(awk '$1 ~ /^cpu[0-9]+$/ { print substr($1, 4), $9 }' /proc/stat)
+		if [ "$c" = all ]; then
+			FT_STEAL0=$v
+		else
+			FT_STEAL_CPU[$c]=$v
+		fi
+	done < <(awk '$1 == "cpu" { print "all", $9 } $1 ~ /^cpu[0-9]+$/ { print substr($1, 4), $9 }' \
+		/proc/stat)
 }
 
 # ft_steal [CPU]: the host's steal in ms on all CPUs (or CPU) since the last steal_mark

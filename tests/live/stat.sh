@@ -373,8 +373,8 @@ ft $name 0 stat -I 100 -x, -e task-clock -- $FA 0 400 $OUT/stat.i.self 2> $OUT/s
 ST=$(ft_steal)
 n=$(grep -c ',task-clock,' $OUT/stat.i)
 sum=$(awk -F, '$4 == "task-clock" && $2 !~ /not/ { s += $2 } END { print s + 0 }' $OUT/stat.i)
-held=$(awk '{ print $4 - $2 }' $OUT/stat.i.self 2>/dev/null)
-outside=$(awk -F, -v w="$(awk '{ print $4 }' $OUT/stat.i.self 2>/dev/null)" \
+read -r held wall < <(awk '{ print $4 - $2, $4 }' $OUT/stat.i.self 2>/dev/null)
+outside=$(awk -F, -v w="${wall:-0}" \
 	'$4 == "task-clock" { t = $1 } END { o = t * 1000 - w; print (o > 0 ? o : 0) }' $OUT/stat.i)
 allow=$(awk -v st="$ST" -v tick="$((1000 / $(getconf CLK_TCK)))" -v held="${held:-0}" \
 	-v out="$outside" 'BEGIN { a = st + tick; if (held + out < a) a = held + out; print (a > 0 ? a : 0) }')

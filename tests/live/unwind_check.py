@@ -73,24 +73,31 @@ def chains_lines(err, comm, key='cpu_us'):
     return out
 
 
-def split(path, err, comm, leaf, points, *chains, key='cpu_us'):
-    own = chains_lines(err, comm, key)
+def chain_counts(path, comm, leaf, chains):
+    """COMM's samples holding LEAF: their total, each CHAIN's count, and what is wrong
+    when under 99% of them lie under one of the chains (else None)"""
     rows = [(f, n) for f, n in folded(path) if f[0] == comm and leaf in f]
     total = sum(n for _, n in rows)
+    n = {c: sum(k for f, k in rows if has_run(f, c.split(','))) for c in chains}
+    under = sum(n.values())
+    return total, n, (f'{total - under} of {total} samples in {leaf} under no chain'
+                      if under < total * 0.99 else None)
+
+
+def split(path, err, comm, leaf, points, *chains):
+    own = chains_lines(err, comm)
+    total, n, stray = chain_counts(path, comm, leaf, chains)
     cpu = sum(own.get(c, 0) for c in chains)
     if not total or not cpu or any(c not in own for c in chains):
         return f'{comm}: {total} samples in {leaf}; the workload\'s lines: {own}'
-    bad, under = [], 0
+    bad = []
     for c in chains:
-        n = sum(k for f, k in rows if has_run(f, c.split(',')))
-        under += n
-        got, want = 100.0 * n / total, 100.0 * own[c] / cpu
-        print(f'{comm}: {c}: {n} of {total} samples in {leaf}, {got:.1f}% '
-              f'(the workload: {own[c]} {"us" if key == "cpu_us" else key}, {want:.1f}%)')
+        got, want = 100.0 * n[c] / total, 100.0 * own[c] / cpu
+        print(f'{comm}: {c}: {n[c]} of {total} samples in {leaf}, {got:.1f}% '
+              f'(the workload: {own[c]} us, {want:.1f}%)')
         if abs(got - want) > float(points):
             bad.append(f'{c} {got:.1f}% against {want:.1f}%')
-    if under < total * 0.99:
-        bad.append(f'{total - under} of {total} samples in {leaf} under no chain')
+    bad += [stray] if stray else []
     return f'{comm}: ' + '; '.join(bad) if bad else None
 
 
@@ -98,25 +105,21 @@ def worksplit(path, err, comm, leaf, points, *chains):
     cpu, work = chains_lines(err, comm, 'cpu_us'), chains_lines(err, comm, 'work_us')
     # rounds in turns under 1 ms, left out of the pace, can put work a little above CPU
     work = {c: min(w, cpu.get(c, w)) for c, w in work.items()}
-    rows = [(f, n) for f, n in folded(path) if f[0] == comm and leaf in f]
-    total = sum(n for _, n in rows)
+    total, n, stray = chain_counts(path, comm, leaf, chains)
     if not total or any(not cpu.get(c) or c not in work for c in chains):
         return f'{comm}: {total} samples in {leaf}; the workload\'s lines: {cpu} {work}'
-    bad, under = [], 0
+    bad = []
     for c in chains:
-        n = sum(k for f, k in rows if has_run(f, c.split(',')))
-        under += n
         others_cpu = sum(cpu[o] for o in chains if o != c)
         others_work = sum(work[o] for o in chains if o != c)
-        got = 100.0 * n / total
+        got = 100.0 * n[c] / total
         lo = 100.0 * work[c] / (work[c] + others_cpu)
         hi = 100.0 * cpu[c] / (cpu[c] + others_work)
-        print(f'{comm}: {c}: {n} of {total} samples in {leaf}, {got:.1f}% (the workload: '
+        print(f'{comm}: {c}: {n[c]} of {total} samples in {leaf}, {got:.1f}% (the workload: '
               f'{work[c]} us of work, {cpu[c]} us of CPU: {lo:.1f} .. {hi:.1f}%)')
         if not lo - float(points) <= got <= hi + float(points):
             bad.append(f'{c} {got:.1f}% outside {lo:.1f} .. {hi:.1f}% +-{points}')
-    if under < total * 0.99:
-        bad.append(f'{total - under} of {total} samples in {leaf} under no chain')
+    bad += [stray] if stray else []
     return f'{comm}: ' + '; '.join(bad) if bad else None
 
 
