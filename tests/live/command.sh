@@ -110,7 +110,9 @@ for a in -a ""; do
 		sh -c "touch $OUT/cmd-all.go; exec sleep 1.5" > /dev/null 2> $f.err
 	wait $bg
 	$FTSCOPE timehist --state -i $f.dat > $f.th 2>&1
-	n=$(awk -v p="[$(cat $OUT/cmd-all.pid)]" 'index($3, p) && $NF == "S"' $f.th | wc -l)
+	# a row whose run starts or ends at a rebuilt switch ends in '^' after its state
+	n=$(awk -v p="[$(cat $OUT/cmd-all.pid)]" '{ st = $NF == "^" ? $(NF - 1) : $NF }
+		index($3, p) && st == "S"' $f.th | wc -l)
 	want=$([ -n "$a" ] && echo 20 || echo 0)
 	r+="${a:-no -a}: $n S rows of the sleeper (want $want); "
 	# a failing arm says what its recording holds (its events and losses)
