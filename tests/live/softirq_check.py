@@ -2,7 +2,7 @@
 """ftscope softirqs --json against bpftrace's records of the same tracepoints in the same run
 (tests/live/irq.sh).
 
-  softirq_check.py time|raise JSON BT KEYS VEC:LO:HI:PLO:PHI:MISSED...
+  softirq_check.py time|raise JSON BT KEYS [skipped=N] [report=FILE] VEC:LO:HI:PLO:PHI:MISSED...
 
 BT is bpftrace's maps @r, @e, @x [CPU, NS]: VEC (softirq_raise, _entry, _exit; NS its
 nsecs, CLOCK_MONOTONIC, ftscope's default trace clock "mono"), each under KEYS entries
@@ -22,8 +22,12 @@ written again here:
 
 For each VEC (a name, as ftscope prints it): ftscope's count (entries and timed pairs
 for time, latencies for raise) less bpftrace's in 0 .. MISSED percent of bpftrace's
-(bpftrace's tracepoint programs skip some records, never add one), ftscope's mean in
-LO .. HI and its p50 (bpftrace's: nearest rank) in PLO .. PHI percent of bpftrace's.
+(bpftrace's tracepoint programs skip some records, never add one) and the N records its
+programs were not run for (skipped=N: their recursion_misses), ftscope's mean in LO .. HI
+and its p50 (bpftrace's: nearest rank) in PLO .. PHI percent of bpftrace's. With
+report=FILE (trace-cmd report -t of the run's -o file) the line says which of the
+recording's entries bpftrace lacks: how many, the longest run of them in a row on one
+CPU, and the first few (CPU, time), for a count out of bounds to be read.
 One line per VEC, then OK or BAD lines.
 """
 import re
@@ -76,6 +80,50 @@ def pair(recs):
             if o and o[0] == v:
                 time.setdefault(v, []).append(ns - o[1])
     return n, time, wait, unraised
+
+
+def lacks(path, recs, v):
+    """the recording's entries of vector v that bpftrace's (recs) lack: a line"""
+    rec = {}
+    for line in open(path):
+        m = re.search(r'\[(\d+)\][^:]*?(\d+)\.(\d{9}): softirq_entry:\s+vec=(\d+)', line)
+        if m:
+            rec.setdefault(int(m[1]), []).append((int(m[2]) * 1000000000 + int(m[3]),
+                                                  int(m[4])))
+    w0, w1 = recs[0][0], recs[-1][0]
+    theirs = {}
+    for ns, cpu, kind, vec in recs:
+        if kind == 'E' and vec == v:
+            theirs.setdefault(cpu, set()).add(ns)
+    missing, row, longest = [], 0, 0
+    for cpu, ents in rec.items():
+        bt = sorted(theirs.get(cpu, ()))
+        prev, row = 0, 0
+        for fe, vec in sorted(ents):
+            # bpftrace's stamp comes first: one of its entries since the CPU's last one
+            hit = vec != v or any(prev < b <= fe for b in bt[max(0, _at(bt, fe) - 3):
+                                                                 _at(bt, fe) + 1])
+            if vec == v and w0 <= fe <= w1 + 100000 and not hit:
+                missing.append('CPU %d at %d' % (cpu, fe))
+                row += 1
+                longest = max(longest, row)
+            elif vec == v:
+                row = 0
+            prev = fe
+    return ('bpftrace lacks %d of the recording\'s entries (%d in a row at most)%s'
+            % (len(missing), longest, missing and ': ' + ', '.join(missing[:4]) or ''))
+
+
+def _at(vals, x):
+    """the index of the last of sorted vals <= x (-1: none)"""
+    lo, hi = 0, len(vals)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if vals[mid] <= x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - 1
 
 
 def judge(mode, name, f, n, vals, bounds):
@@ -131,7 +179,8 @@ def main():
           'unraised entries: ftscope %d, bpftrace %d'
           % (edge + (j.get('unraised_entries', -1), unraised)))
     ft = {x['name']: x for x in j['softirqs' if mode == 'time' else 'raise_to_entry']}
-    for spec in sys.argv[5:]:
+    opt = dict(a.split('=', 1) for a in sys.argv[5:] if '=' in a)
+    for spec in (a for a in sys.argv[5:] if '=' not in a):
         name, *bounds = spec.split(':')
         v = NAMES.index(name)
         vals = sorted((time if mode == 'time' else wait).get(v, []))
@@ -139,7 +188,11 @@ def main():
             bad.append('%s: ftscope %s, bpftrace %d' % (name, 'has it' if name in ft else 'none',
                                                          len(vals)))
             continue
-        bad += judge(mode, name, ft[name], n.get(v, 0), vals, [float(b) for b in bounds])
+        if 'report' in opt:
+            print('%s: %s' % (name, lacks(opt['report'], recs, v)))
+        bounds = [float(b) for b in bounds]
+        bounds[4] += 100 * int(opt.get('skipped', 0)) / len(vals)	# MISSED, in %
+        bad += judge(mode, name, ft[name], n.get(v, 0), vals, bounds)
     print('\n'.join('BAD ' + x for x in bad) or 'OK')
 
 
