@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """ftscope hardirqs --dist -N --json against bpftrace's records of the same tracepoints in the
-same run (tests/live/irq.sh).
+same run, and (dist) against the run's own recording as trace-cmd reads it (tests/live/irq.sh).
 
   hardirq_check.py time JSON BT KEYS SKIPPED MIN:LO:HI:PLO:PHI:MORE
   hardirq_check.py dist JSON BT KEYS SKIPPED REPORT
@@ -26,23 +26,28 @@ against the same run's records: REPORT is trace-cmd report -t of the run's -o fi
 kernel's records, read by another decoder), paired by the rule above. Rows, sum, min and
 max equal those of the recording's times exactly; each percentile lies within 1/128 of
 their nearest-rank value (output/hist.h: the middle of a slot 1/64 of its power of two
-wide). That the recording holds the handlers bpftrace saw: each of bpftrace's handlers
-of that line in the window is matched, one to one, by the recording's on its CPU whose
-times overlap it (one handler runs at a time on a CPU; bpftrace's entry stamp comes
-before ftrace's entry record and its exit stamp before ftrace's exit record), at most
-SKIPPED of the recording's go unmatched, each exit record comes at or after bpftrace's
-exit stamp, and the median delays behind bpftrace's stamps are under 3 us (measured
-0.5-0.8 us; a host stall between the two makes a delay of up to 150 us, which is why
-bpftrace's times are not the oracle for single handlers: 23% of the ratios lie outside
-0.7 .. 1.0 though the distributions agree).
+wide). That the recording holds the handlers bpftrace saw (bpftrace's records uncut
+here): each of bpftrace's handlers of that line stamped within the recording's span on its
+CPU (a record of that CPU at or before its entry stamp and one at or after its exit
+stamp) is matched, one to one, by the recording's on that CPU whose times overlap it (one
+handler runs at a time on a CPU; bpftrace's entry stamp comes before ftrace's entry
+record and its exit stamp before ftrace's exit record); at least one matched, and at
+most SKIPPED + 1.5% of the recording's (as time allows) go unmatched; no entry or exit
+record comes before bpftrace's stamp, and the median delays behind bpftrace's stamps are
+under 3 us (medians measured 0.45-0.76 us; a host stall between the two makes a delay of
+up to 0.33 ms, which is why bpftrace's times are not the oracle for single handlers: 23%
+of the ratios lie outside 0.7 .. 1.0 though the distributions agree).
 
+One line per handler (time) or two (dist: against the recording, then the match), then
+OK or BAD lines.
 One line per handler (time) or two (dist: rows, percentiles), then OK or BAD lines.
 """
 import re
 import sys
+from bisect import bisect_right
 
 from pct_check import nearest_rank  # the one nearest-rank percentile of the checks
-from softirq_check import judge, load  # bpftrace's records cut to ftscope's window
+from softirq_check import TRACE_CMD, judge, load, records  # bpftrace's records
 
 
 def pair(recs):
@@ -57,18 +62,6 @@ def pair(recs):
             if o and o[0] == irq:
                 time.setdefault(irq, []).append(ns - o[1])
     return n, {k: sorted(v) for k, v in time.items()}
-
-
-def below(vals, edge):
-    """how many of sorted vals are <= edge"""
-    lo, hi = 0, len(vals)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if vals[mid] <= edge:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
 
 
 def handlers(j, n, time, skipped, spec):
@@ -111,23 +104,30 @@ def report(path):
     """trace-cmd report -t's irq_handler_entry/exit lines: sorted (ns, cpu, kind, irq)"""
     r = []
     for line in open(path):
-        m = re.search(r'\[(\d+)\][^:]*?(\d+)\.(\d{9}): irq_handler_(entry|exit):\s+irq=(\d+)',
-                      line)
-        if m:
+        m = TRACE_CMD.search(line)
+        if m and m[4] in ('irq_handler_entry', 'irq_handler_exit'):
+            irq = re.match(r'\s*irq=(\d+)', m[5])
             r.append((int(m[2]) * 1000000000 + int(m[3]), int(m[1]),
-                      'E' if m[4] == 'entry' else 'X', int(m[5])))
+                      'E' if m[4].endswith('entry') else 'X', int(irq[1])))
     return sorted(r)
 
 
-def match(recs, rec, irq, skipped):
-    """bpftrace's handlers of irq (recs) against the recording's (rec): its line, bad"""
-    bt, ft = handlers_of(recs, irq), handlers_of(rec, irq)
-    de, dx, used, bad, alone = [], [], set(), [], []
+def match(bt_recs, rec, irq, skipped):
+    """bpftrace's handlers of irq (bt_recs, uncut) against the recording's (rec): line, bad"""
+    bt, ft = handlers_of(bt_recs, irq), handlers_of(rec, irq)
+    span = {}	# each CPU's first and last record in the recording
+    for ns, cpu, _, _ in rec:
+        span[cpu] = (span.get(cpu, (ns, ns))[0], ns)
+    de, dx, used, bad, alone, want = [], [], set(), [], [], 0
     for cpu, theirs in bt.items():
         ours = ft.get(cpu, [])
         starts = [h[0] for h in ours]
         for be, bx in theirs:
-            i = below(starts, bx) - 1	# the latest of ours entered before bpftrace's exit
+            # ftrace's records of it come after bpftrace's stamps, in the CPU's order
+            if cpu not in span or not span[cpu][0] <= be or not bx <= span[cpu][1]:
+                continue
+            want += 1
+            i = bisect_right(starts, bx) - 1	# the latest of ours entered before its exit
             if i < 0 or ours[i][1] < be or (cpu, i) in used:
                 alone.append('CPU %d at %d ns (%d ns)' % (cpu, be, bx - be))
                 continue
@@ -137,21 +137,27 @@ def match(recs, rec, irq, skipped):
     if alone:
         bad.append('%d of bpftrace\'s handlers overlapped by none of the recording\'s: %s%s'
                    % (len(alone), ', '.join(alone[:3]), ' ...' if len(alone) > 3 else ''))
-    n_ft = sum(len(v) for v in ft.values())
-    if n_ft - len(used) > skipped:
-        bad.append('%d of the recording\'s handlers not bpftrace\'s, %d skipped'
-                   % (n_ft - len(used), skipped))
-    if dx and min(dx) < 0:
-        bad.append('an exit record %d ns before bpftrace\'s exit stamp' % -min(dx))
+    # the recording's handlers but one entered at its CPU's first record (bpftrace stamped
+    # it before that record, where the rule above asks for no match)
+    n_ft = sum(fe > span[cpu][0] for cpu, v in ft.items() for fe, _ in v)
+    # bpftrace's programs skip some interrupts and never add one, as the time check
+    # allows: the skipped records and 1.5% more
+    if not used or n_ft - len(used) > skipped + 0.015 * n_ft:
+        bad.append('%d of the recording\'s %d handlers not bpftrace\'s (%d skipped, 1.5%% '
+                   'more allowed)' % (n_ft - len(used), n_ft, skipped))
     de.sort()
     dx.sort()
+    if de and de[0] < 0 or dx and dx[0] < 0:
+        bad.append('a record before bpftrace\'s stamp: entry %d ns, exit %d ns'
+                   % (de[0], dx[0]))
     med = [nearest_rank(v, 50) if v else 0 for v in (de, dx)]
     if max(med) >= 3000:
         bad.append('median delays behind bpftrace\'s %d, %d ns (want < 3000)' % tuple(med))
-    text = ('%d of bpftrace\'s %d handlers matched, of the recording\'s %d; delays behind '
-            'bpftrace\'s stamps: entry median %d ns (max %d), exit median %d ns (max %d)'
-            % (len(used), sum(len(v) for v in bt.values()), n_ft, med[0], de and de[-1] or 0,
-               med[1], dx and dx[-1] or 0))
+    text = ('%d of bpftrace\'s %d handlers in the recording\'s span matched, of the '
+            'recording\'s %d; delays behind bpftrace\'s stamps: entry median %d ns (%d .. %d), '
+            'exit median %d ns (%d .. %d)'
+            % (len(used), want, n_ft, med[0], de and de[0] or 0, de and de[-1] or 0,
+               med[1], dx and dx[0] or 0, dx and dx[-1] or 0))
     return text, bad
 
 
@@ -160,7 +166,7 @@ def exact(h, rec, irq):
     vals = sorted(x - e for hs in handlers_of(rec, irq).values() for e, x in hs)
     if not vals:
         return 'the recording has none of its handlers', ['no handler in the recording']
-    rows = [below(vals, b['high']) - below(vals, b['low'] - 1) for b in h['buckets']]
+    rows = [bisect_right(vals, b['high']) - bisect_right(vals, b['low'] - 1) for b in h['buckets']]
     bad = ['rows %s, the recording\'s %s' % ([b['count'] for b in h['buckets']], rows)] \
         if rows != [b['count'] for b in h['buckets']] or sum(rows) != len(vals) else []
     for key, want in (('count', len(vals)), ('sum_ns', sum(vals)), ('min_ns', vals[0]),
@@ -177,33 +183,33 @@ def exact(h, rec, irq):
             % (len(rows), len(vals), sum(vals), vals[-1], ', '.join(text))), bad
 
 
-def dist(j, recs, rep, skipped):
+def dist(j, bt, rep, skipped):
     """dist: the busiest handler's --dist against the recording, which bpftrace vouches for"""
     top = max(j['hardirqs'], key=lambda h: h['hist']['count'], default=None)
     if not top or [h['irq'] for h in j['hardirqs']].count(top['irq']) != 1:
         return ['the busiest handler: %s' % (top and top['name'])]
     rec, bad = report(rep), []
     for line, b in (exact(top['hist'], rec, top['irq']),
-                    match(recs, rec, top['irq'], skipped)):
+                    match(records(bt)[0], rec, top['irq'], skipped)):
         print('%s: %s' % (top['name'], line))
         bad += [top['name'] + ': ' + x for x in b]
     return bad
 
 
 def main():
-    mode, js, bt, keys, skipped, spec = sys.argv[1:7]
+    mode, js, bt, keys, skipped = sys.argv[1:6]
     j, recs, bad, edge = load(js, bt, keys)
     if recs is None:
         print('\n'.join('BAD ' + x for x in bad))
         return
     failed = len(re.findall(r'WARNING: Failed to map_update_elem', open(bt).read()))
-    n, time = pair(recs)
     print('bpftrace\'s window starts %d ns and ends %d ns before ftscope\'s records; '
           'it skipped %s records, failed to store %d' % (edge + (skipped, failed)))
     if mode == 'time':
-        bad += handlers(j, n, time, int(skipped) + failed, spec)
+        n, time = pair(recs)
+        bad += handlers(j, n, time, int(skipped) + failed, sys.argv[6])
     else:
-        bad += dist(j, recs, spec, int(skipped) + failed)
+        bad += dist(j, bt, sys.argv[6], int(skipped) + failed)
     print('\n'.join('BAD ' + x for x in bad) or 'OK')
 
 

@@ -48,6 +48,32 @@ sys.exit(0 if ok else 1)
 EOF
 }
 
+# near_ranks OURS THEIRS NAPS LO HI: as near's bpftrace arm, each percentile of rank r
+# against THEIRS' values (a file: one span per line) at ranks r - K .. r + K, where K is
+# how many of the workload's own naps (NAPS) lasted over 200 us more than its median:
+# the host held those, and a hold between the two tools' callbacks moves that span in
+# one tool alone (the normal spread: p90 within 40 us of p50)
+near_ranks() {
+	python3 - "$@" << 'EOF'
+import math, sys
+lo = [float(x) * 1000 for x in sys.argv[4].split(",")]
+hi = [float(x) * 1000 for x in sys.argv[5].split(",")]
+o = [int(x) for x in sys.argv[1].split()]
+t = sorted(int(l.split()[-1]) for l in open(sys.argv[2]) if l.strip())
+w = sorted(int(l.split()[-1]) for l in open(sys.argv[3]) if l.strip())
+k = sum(x > w[len(w) // 2] + 200000 for x in w)
+ok = o[0] == o[1] == len(t) == 200
+for i, (a, p) in enumerate(zip(o[3:6], (0.5, 0.9, 0.99))):
+	r = math.ceil(p * len(t))
+	down, up = t[max(1, r - k) - 1], t[min(len(t), r + k) - 1]
+	ok = ok and down - down / 128 - lo[i] <= a <= up + up / 128 + hi[i]
+print("# bpftrace - ftscope at p50 p90 p99 (us):",
+      *(round((t[math.ceil(p * len(t)) - 1] - a) / 1000, 1)
+        for a, p in zip(o[3:6], (0.5, 0.9, 0.99))), "; K = %d naps held" % k)
+sys.exit(0 if ok else 1)
+EOF
+}
+
 # bpftrace: one span per nap, keyed by tid as its tools do; "e"/"x" once each probe
 # is attached (fired by ftscope-hping's naps), no BEGIN/END (see hist.sh)
 cat > $OUT/hs.bt << 'BT'
@@ -105,19 +131,22 @@ fi
 
 # hist_span_matches_bpftrace: bpftrace's @s[tid] spans of the same naps: the same count,
 # and ftscope's p50, p90, p99 within 1/128 (its precision) + 45, 60, 120 us of the
-# nearest-rank percentiles of bpftrace's 200 values. Each tool's clock is read in its
+# nearest-rank percentiles of bpftrace's 200 values, K ranks either side (near_ranks: K
+# the naps the host held by the workload's own clock). Each tool's clock is read in its
 # own callback of the same tracepoints, so either span holds the other's probe costs
 # (and an interrupt between them): bpftrace's spans were 10.8 to 154 us (median 14)
 # shorter than the workload's own interval, call by call; ftscope's percentiles less
 # bpftrace's were 3.5 to 36.0 us at p50, -1.2 to 43.5 at p90, -3.6 to 88.5 at p99 over
-# 22 runs beside other tests. A span 100 us too long fails at p50
+# 22 runs beside other tests. In a fresh root ftscope's p99 was 205 us over bpftrace's
+# with no ranks' slack: the workload's six held naps (3.9 to 6.19 ms) were ftscope's six
+# longest (its max 6.18 ms), bpftrace's max 4.22 ms. A span 100 us too long fails at p50
 name=hist_span_matches_bpftrace
 if [ -z "$bt" ]; then
 	fail $name "bpftrace is not installed or did not attach: $(grep -m1 ERROR $OUT/hs-bt.out 2>/dev/null)"
 else
 	grep '^span ' $OUT/hs-bt.out > $OUT/hs-bt.spans
 	theirs=$(pct_of $OUT/hs-bt.spans 0.5 0.9 0.99 2>&1)
-	if near bpftrace "$ours" "$theirs" 45,60,120 45,60,120; then
+	if near_ranks "$ours" $OUT/hs-bt.spans $OUT/hs-nap.txt 45,60,120 45,60,120; then
 		pass $name
 	else
 		fail $name "${early}ftscope $ours; bpftrace $theirs"

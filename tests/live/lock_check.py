@@ -5,7 +5,8 @@ JSON) against bpftrace's records of the same run (tests/live/lock.bt's maps in B
 Prints one line (what was compared, the measured gaps); exit 0 when it holds, 1 when not.
 
   counts            the waits per lock type: exactly bpftrace's (none lost, none unpaired;
-                    spinlocks: a few more, 1%, where bpftrace's probe interrupted itself)
+                    spinlocks: a few more, 1%, where bpftrace's probe interrupted itself,
+                    and those on bpftrace's own maps' bucket locks, inside its probes)
   totals            the total wait per type: within 2 us a wait + 100 us of bpftrace's
                     (the two stamp the same tracepoints from their own probes)
   callers           the waits per (type, caller): bpftrace's stacks named by ftscope lock's
@@ -92,14 +93,20 @@ def main():
         return 1
     # a spinlock waited for in an interrupt that came while bpftrace's own probe ran on
     # that CPU is not bpftrace's (BPF does not nest a program in itself): ftscope may
-    # have a few more of them, never fewer
+    # have a few more of them, never fewer; and the waits on its hash maps' bucket locks
+    # (htab_lock_bucket), taken inside its own probes as they update its maps, all
+    # more: 200 in a fresh root's pipe storm under the host's steal (ftscope's 1239
+    # against 1038; a vCPU held with a bucket locked makes the other wait)
     spin = fc["spinlock"] - n["spinlock"]
+    own = sum(r["contended"] for r in rows if r.get("type") == "spinlock" and
+              r.get("caller", "").startswith("htab_lock_bucket+"))
     if check == "counts":
         print("waits per type: ftscope %s, bpftrace %s (repeated begins %d/%d, unpaired "
-              "ends %d/%d)" % (dict(fc), dict(n), j["repeated_begins"], rep,
-                               j["unpaired_ends"], unpaired))
+              "ends %d/%d; on bpftrace's own maps %d)"
+              % (dict(fc), dict(n), j["repeated_begins"], rep, j["unpaired_ends"],
+                 unpaired, own))
         same = all(fc[t] == n[t] for t in set(fc) | set(n) if t != "spinlock")
-        return 0 if same and n and 0 <= spin <= max(5, n["spinlock"] // 100) and \
+        return 0 if same and n and 0 <= spin - own <= max(5, n["spinlock"] // 100) and \
             j["repeated_begins"] == rep and j["unpaired_ends"] == unpaired == 0 else 1
     if check == "totals":
         ft, bad = per_type(rows, "total_ns"), []

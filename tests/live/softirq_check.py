@@ -32,8 +32,13 @@ One line per VEC, then OK or BAD lines.
 """
 import re
 import sys
+from bisect import bisect_right
 
 from pct_check import last_json, nearest_rank  # the one nearest-rank percentile and --json reader
+
+# a line of trace-cmd report -t: CPU, seconds, ns, event, fields (an optional flags column
+# between the CPU and the time; the comm before the CPU may hold brackets and colons)
+TRACE_CMD = re.compile(r'\s\[(\d+)\]\s+(?:\S+\s+)?(\d+)\.(\d{9}): (\w+):\s*(.*)$')
 
 NAMES = ['hi', 'timer', 'net_tx', 'net_rx', 'block', 'irq_poll', 'tasklet', 'sched',
          'hrtimer', 'rcu']
@@ -82,48 +87,40 @@ def pair(recs):
     return n, time, wait, unraised
 
 
-def lacks(path, recs, v):
-    """the recording's entries of vector v that bpftrace's (recs) lack: a line"""
+def lacks(path, bt, v):
+    """the recording's entries of vector v that bpftrace's (bt: its file, uncut) lack: a line"""
     rec = {}
-    for line in open(path):
-        m = re.search(r'\[(\d+)\][^:]*?(\d+)\.(\d{9}): softirq_entry:\s+vec=(\d+)', line)
-        if m:
-            rec.setdefault(int(m[1]), []).append((int(m[2]) * 1000000000 + int(m[3]),
-                                                  int(m[4])))
-    w0, w1 = recs[0][0], recs[-1][0]
+    try:
+        for line in open(path):
+            m = TRACE_CMD.search(line)
+            f = m and m[4] == 'softirq_entry' and re.match(r'vec=(\d+)', m[5])
+            if f:
+                rec.setdefault(int(m[1]), []).append((int(m[2]) * 1000000000 + int(m[3]),
+                                                      int(f[1])))
+    except OSError as e:
+        return 'no recording to say which entries bpftrace lacks (%s)' % e.strerror
+    if not rec:
+        return 'no softirq entries in the recording'
     theirs = {}
-    for ns, cpu, kind, vec in recs:
+    for ns, cpu, kind, vec in records(bt)[0]:
         if kind == 'E' and vec == v:
-            theirs.setdefault(cpu, set()).add(ns)
-    missing, row, longest = [], 0, 0
+            theirs.setdefault(cpu, []).append(ns)
+    missing, longest = [], 0
     for cpu, ents in rec.items():
-        bt = sorted(theirs.get(cpu, ()))
-        prev, row = 0, 0
+        bt_ns, prev, row = sorted(theirs.get(cpu, ())), 0, 0
         for fe, vec in sorted(ents):
-            # bpftrace's stamp comes first: one of its entries since the CPU's last one
-            hit = vec != v or any(prev < b <= fe for b in bt[max(0, _at(bt, fe) - 3):
-                                                                 _at(bt, fe) + 1])
-            if vec == v and w0 <= fe <= w1 + 100000 and not hit:
-                missing.append('CPU %d at %d' % (cpu, fe))
-                row += 1
-                longest = max(longest, row)
-            elif vec == v:
-                row = 0
+            if vec == v:
+                # bpftrace's stamp comes first: one of its entries since the CPU's last
+                k = bisect_right(bt_ns, fe) - 1
+                if k >= 0 and bt_ns[k] > prev:
+                    row = 0
+                else:
+                    missing.append('CPU %d at %d' % (cpu, fe))
+                    row += 1
+                    longest = max(longest, row)
             prev = fe
     return ('bpftrace lacks %d of the recording\'s entries (%d in a row at most)%s'
             % (len(missing), longest, missing and ': ' + ', '.join(missing[:4]) or ''))
-
-
-def _at(vals, x):
-    """the index of the last of sorted vals <= x (-1: none)"""
-    lo, hi = 0, len(vals)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if vals[mid] <= x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo - 1
 
 
 def judge(mode, name, f, n, vals, bounds):
@@ -189,7 +186,7 @@ def main():
                                                          len(vals)))
             continue
         if 'report' in opt:
-            print('%s: %s' % (name, lacks(opt['report'], recs, v)))
+            print('%s: %s' % (name, lacks(opt['report'], bt, v)))
         bounds = [float(b) for b in bounds]
         bounds[4] += 100 * int(opt.get('skipped', 0)) / len(vals)	# MISSED, in %
         bad += judge(mode, name, ft[name], n.get(v, 0), vals, bounds)
