@@ -88,7 +88,7 @@ if [ "$r" = True ]; then pass $name; else fail $name "$r"; fi
 ft lock_by_address 0 lock -l --json -i $OUT/lock-mm.dat > $OUT/lock-l.json 2>&1
 check lock_by_address addr $OUT/lock-mm.json.bt $OUT/lock-l.json rwsem:W
 ft lock_threads 0 lock --threads --json -i $OUT/lock-mm.dat > $OUT/lock-t.json 2>&1
-check lock_threads threads $OUT/lock-mm.json.bt $OUT/lock-t.json 4
+check lock_threads threads $OUT/lock-mm.json.bt $OUT/lock-t.json 4 $OUT/lock-mm.json
 name=lock_type_filter
 ft $name 0 lock -Y rwsem --json -i $OUT/lock-mm.dat > $OUT/lock-y.json 2>&1
 r=$(python3 -c "import sys, re

@@ -130,8 +130,14 @@ def preempt(ours_path, perf_path, comm):
     perf = {}
     for r in rows(perf_path):
         perf.setdefault(r['tid'], []).append(r)
-    unmatched, differ, pd, late = 0, 0, 0.0, {}
+    # a row whose run starts or ends at a switch ftscope rebuilt ('^': the kernel dropped
+    # its ftrace record, perf's stream kept it) has an estimate's wait: 26-109 us off
+    # perf's in a fresh root, where perf said 0; the rows of recorded switches are judged
+    unmatched, differ, pd, late, rebuilt = 0, 0, 0.0, {}, 0
     for r in ours:
+        if r['rest'][-1:] == ['^']:
+            rebuilt += 1
+            continue
         mine = perf.get(r['tid'], [])
         if mine and r['time'] > mine[-1]['time'] + 20e-6:
             late[r['tid']] = late.get(r['tid'], 0) + 1  # after its exit record, as above
@@ -142,11 +148,12 @@ def preempt(ours_path, perf_path, comm):
             continue
         pd += near['delay']
         differ += abs(r['delay'] - near['wait']) > max(0.03 * near['wait'], 0.020)
-    od = sum(r['delay'] for r in ours)
+    od = sum(r['delay'] for r in ours if r['rest'][-1:] != ['^'])
     ok = not bad and unmatched + differ <= max(1, len(ours) // 100) and \
-        all(n <= 2 for n in late.values())
-    done(ok, msg + f'; {unmatched} not in perf\'s rows, {differ} whose sch delay is not perf\'s '
-         f'wait; perf\'s sch delay on them {pd:.3f} ms in all, ours {od:.3f} ms')
+        all(n <= 2 for n in late.values()) and len(ours) - rebuilt >= 10
+    done(ok, msg + f'; {rebuilt} at a rebuilt switch left out; {unmatched} not in perf\'s rows, '
+         f'{differ} whose sch delay is not perf\'s wait; perf\'s sch delay on them {pd:.3f} ms '
+         f'in all, ours {od:.3f} ms')
 
 
 def agree(th_path, lat_path, comm, rows_path=None):
