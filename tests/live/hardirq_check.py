@@ -40,7 +40,6 @@ of the ratios lie outside 0.7 .. 1.0 though the distributions agree).
 
 One line per handler (time) or two (dist: against the recording, then the match), then
 OK or BAD lines.
-One line per handler (time) or two (dist: rows, percentiles), then OK or BAD lines.
 """
 import re
 import sys
@@ -105,8 +104,9 @@ def report(path):
     r = []
     for line in open(path):
         m = TRACE_CMD.search(line)
-        if m and m[4] in ('irq_handler_entry', 'irq_handler_exit'):
-            irq = re.match(r'\s*irq=(\d+)', m[5])
+        irq = m and m[4] in ('irq_handler_entry', 'irq_handler_exit') and \
+            re.match(r'irq=(\d+)', m[5])
+        if irq:
             r.append((int(m[2]) * 1000000000 + int(m[3]), int(m[1]),
                       'E' if m[4].endswith('entry') else 'X', int(irq[1])))
     return sorted(r)
