@@ -7,9 +7,9 @@
 #              --prometheus-file; every busy handler's time and the busiest one's
 #              histogram and percentiles against the run's recording as trace-cmd
 #              reads it, its handlers matched one to one by bpftrace's; softirqs'
-#              handler times and raise -> entry latencies (block, net_rx: counts, means, p50s) against
-#              bpftrace's records of the same run paired by the same rule; a recording
-#              read back; the tracefs state.
+#              handler times and raise -> entry latencies (block, net_rx: counts,
+#              means, p50s) against bpftrace's records of the same run paired by the
+#              same rule; a recording read back; the tracefs state.
 # requires: root, the irq tracepoints (irq_handler_*, softirq_*), bpftrace, trace-cmd
 . tests/live/lib.sh
 plan 11
