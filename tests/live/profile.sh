@@ -99,13 +99,16 @@ fi
 # Child processes: a shell runs burn2 twice, one after the other. Every child is
 # sampled from its birth (inherited events), before ftscope reads its fork record:
 # both children's samples = 499 x their summed CPU time, +-5%, live and read back
-# from the file the run kept. (A filter on the trace's task set lost the first
-# round of each child: -20% here, and every child's samples with -i.)
+# from the file the run kept, and the live run's steal above (schedstat leaves it
+# out: a fresh root read +8% in both). (A filter on the trace's task set lost the
+# first round of each child: -20% here, and every child's samples with -i.)
 if run profile_children $OUT/prof-kids.folded -F 499 -f -o $OUT/prof-kids.dat -- \
 	sh -c "$WL/burn2 300 200; $WL/burn2 200 300"; then
-	check profile_children rates $OUT/prof-kids.folded $OUT/prof-kids.folded.err burn2 499 5 2
+	ST=$(ft_steal)
+	STEAL_MS=$ST check profile_children rates $OUT/prof-kids.folded \
+		$OUT/prof-kids.folded.err burn2 499 5 2
 	if run profile_children_file $OUT/prof-kids-back.folded -i $OUT/prof-kids.dat -f; then
-		check profile_children_file rates $OUT/prof-kids-back.folded \
+		STEAL_MS=$ST check profile_children_file rates $OUT/prof-kids-back.folded \
 			$OUT/prof-kids.folded.err burn2 499 5 2
 	fi
 else

@@ -126,10 +126,11 @@ def rates(path, err, comm, hz, pct, nproc):
         return f'{len(lines)} {comm} lines from the workload, not {nproc}'
     cpu = sum(int(w['schedstat_ns']) for w in lines)
     got, want = on(folded(path), comm), int(hz) * cpu / 1e9
+    steal = steal_ms() * int(hz) / 1000	# above, as rate allows it
     print(f'{nproc} x {comm}: {got} samples; {hz} Hz x {cpu / 1e6:.1f} ms (their schedstat) '
-          f'= {want:.1f}: {100 * (got / want - 1):+.2f}%')
-    if abs(got - want) > want * float(pct) / 100:
-        return f'{got} samples, not {want:.0f} +-{pct}%'
+          f'= {want:.1f}: {100 * (got / want - 1):+.2f}% (steal {steal_ms():.0f} ms)')
+    if not -want * float(pct) / 100 <= got - want <= want * float(pct) / 100 + steal:
+        return f'{got} samples, not {want:.0f} +-{pct}% (steal {steal_ms():.0f} ms)'
     return None
 
 
