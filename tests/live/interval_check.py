@@ -7,11 +7,14 @@
   interval_check.py footer-text FILE        the same run's text footers and "total:" line
   interval_check.py timehist JSONS WHOLE SELF   timehist -s --json intervals, the whole
                                             run (-i of the run's own -o file), spinself's
-                                            schedstat lines
+                                            schedstat lines (STEAL_MS: the steal on
+                                            their CPU, allowed above)
 """
 import json
 import re
 import sys
+
+from pct_check import steal_ms  # the host's steal over the run (STEAL_MS)
 
 FIELDS = ("events", "lost", "switch_ins_reconstructed", "runs_ended_on_another_cpu",
           "bad_pages", "malformed_records", "unordered_records")
@@ -94,11 +97,14 @@ def timehist(path, whole_path, self_path):
     for tid, run in kernel.items():
         if sums[tid] != whole.get(tid):
             return "tid %d: intervals add up to %d ns, whole run %s" % (tid, sums[tid], whole.get(tid))
-        if abs(sums[tid] - run) > run * 0.05 + 2e6:
-            return "tid %d: intervals add up to %d ns, schedstat %d" % (tid, sums[tid], run)
-    return "%d intervals; spinners %s ms over intervals, schedstat %s ms" % (
+        # switch-to-switch run times keep the host's steal on the spinners' CPU,
+        # schedstat leaves it out: allowed above (+37 ms over 295 in a fresh root)
+        if not -(run * 0.05 + 2e6) <= sums[tid] - run <= run * 0.05 + 2e6 + steal_ms() * 1e6:
+            return "tid %d: intervals add up to %d ns, schedstat %d (steal %.0f ms)" % (
+                tid, sums[tid], run, steal_ms())
+    return "%d intervals; spinners %s ms over intervals, schedstat %s ms (steal %.0f ms)" % (
         len(r), [round(sums[t] / 1e6, 1) for t in kernel],
-        [round(kernel[t] / 1e6, 1) for t in kernel])
+        [round(kernel[t] / 1e6, 1) for t in kernel], steal_ms())
 
 
 def main():

@@ -255,14 +255,16 @@ echo "# $r"
 # three spinners share CPU 1 (CPU 0 with one CPU) for 1 s, in 0.3 s intervals: each interval
 # lists all three, and their run times over the intervals add up to the whole run's, read
 # from the run's own -o file (exactly: a run counts in the interval where it ends) and to
-# the kernel's schedstat within 5% + 2 ms (as latency_vs_schedstat's run time).
+# the kernel's schedstat within 5% + 2 ms (as latency_vs_schedstat's run time), and
+# above by the host's steal on their CPU (a fresh root: +37 ms over 295).
 name=timehist_interval_summary
 cpu=$(( $(nproc) > 1 ? 1 : 0 ))
 ft $name 0 timehist -s --json -o $OUT/thi.dat 0.3 -- $WL/spinself $cpu 1 > $OUT/thi.json \
-	2> $OUT/thi.err &&
+	2> $OUT/thi.err
+st=$(ft_steal $cpu)	# the host's steal on the spinners' CPU: schedstat leaves it out
 ft $name 0 timehist -s --json -i $OUT/thi.dat > $OUT/thi-whole.json 2>> $OUT/thi.err
-if r=$(python3 tests/live/interval_check.py timehist $OUT/thi.json $OUT/thi-whole.json \
-	$OUT/thi.json); then
+if r=$(STEAL_MS=$st python3 tests/live/interval_check.py timehist $OUT/thi.json \
+	$OUT/thi-whole.json $OUT/thi.json); then
 	pass "$name ($r)"
 else
 	fail $name "$r"
