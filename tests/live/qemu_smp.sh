@@ -75,14 +75,19 @@ smp qemu16_runqlat_per_task smp_runqlat runqlat $Q rq smp_runqlat
 smp qemu16_cpus_subset smp_cpus timehist $Q cs smp_cpus 3,9-12
 
 # merge past 8 CPUs: the run's recording read back with -i prints what the run printed,
-# rows on all 16 CPUs
+# rows on all 16 CPUs. But for the live footer's "N records came after later ones": a
+# vCPU the host holds between a record's reserve and its commit for more than the live
+# merge's 20 ms hands it on late (docs/design.md), which the file, merged whole, does
+# not see (once in a fresh root under TCG, the rows the same)
 name=qemu16_file_equals_live
 n=$(grep -oE '^ +[0-9.]+ \[[0-9]{4}\]' $Q/smp_live.out | awk '{ print $2 }' | sort -u | wc -l)
-if ok smp_live && ok smp_file && cmp -s $Q/smp_live.out $Q/smp_file.out && [ "$n" = 16 ]; then
-	pass "$name ($(grep -c '^ ' $Q/smp_live.out) lines, rows on $n CPUs)"
+late=$(grep -oE '[0-9]+ records came after later ones' $Q/smp_live.out | cut -d' ' -f1)
+sed -E 's/; [0-9]+ records came after later ones//' $Q/smp_live.out > $Q/smp_live.cmp
+if ok smp_live && ok smp_file && cmp -s $Q/smp_live.cmp $Q/smp_file.out && [ "$n" = 16 ]; then
+	pass "$name ($(grep -c '^ ' $Q/smp_live.out) lines, rows on $n CPUs; ${late:-0} late live)"
 else
 	fail $name "exit $(cat $Q/smp_live.rc) $(cat $Q/smp_file.rc), rows on $n CPUs:\
- $(diff $Q/smp_live.out $Q/smp_file.out | head -3 | tr '\n' '|')"
+ $(diff $Q/smp_live.cmp $Q/smp_file.out | head -3 | tr '\n' '|')"
 fi
 
 # the host's trace-cmd reads the guest's 16-CPU recording: the same records per CPU as
