@@ -46,12 +46,13 @@ import sys
 from bisect import bisect_right
 
 from pct_check import nearest_rank  # the one nearest-rank percentile of the checks
-from softirq_check import TRACE_CMD, judge, load, records  # bpftrace's records
+from softirq_check import judge, load, records, trace_cmd  # bpftrace's records
 
 
-def pair(recs):
-    """ftscope's pairing over recs: entries and sorted handler times per irq"""
-    n, time, run = {}, {}, {}
+def spans(recs):
+    """ftscope's pairing over recs: entries per irq, and {irq: {cpu: [(entry ns, exit ns)]}}
+    in time order"""
+    n, out, run = {}, {}, {}
     for ns, cpu, kind, irq in recs:
         if kind == 'E':
             n[irq] = n.get(irq, 0) + 1
@@ -59,8 +60,14 @@ def pair(recs):
         elif kind == 'X':
             o = run.pop(cpu, None)
             if o and o[0] == irq:
-                time.setdefault(irq, []).append(ns - o[1])
-    return n, {k: sorted(v) for k, v in time.items()}
+                out.setdefault(irq, {}).setdefault(cpu, []).append((o[1], ns))
+    return n, out
+
+
+def pair(recs):
+    """entries and sorted handler times per irq (spans())"""
+    n, s = spans(recs)
+    return n, {i: sorted(x - e for hs in c.values() for e, x in hs) for i, c in s.items()}
 
 
 def handlers(j, n, time, skipped, spec):
@@ -86,35 +93,14 @@ def handlers(j, n, time, skipped, spec):
     return bad
 
 
-def handlers_of(recs, irq):
-    """ftscope's pairing over recs for one irq: {cpu: sorted (entry ns, exit ns)}"""
-    out, run = {}, {}
-    for ns, cpu, kind, i in recs:
-        if kind == 'E':
-            run[cpu] = (i, ns)
-        elif kind == 'X':
-            o = run.pop(cpu, None)
-            if o and o[0] == i == irq:
-                out.setdefault(cpu, []).append((o[1], ns))
-    return {c: sorted(v) for c, v in out.items()}
-
-
 def report(path):
     """trace-cmd report -t's irq_handler_entry/exit lines: sorted (ns, cpu, kind, irq)"""
-    r = []
-    for line in open(path):
-        m = TRACE_CMD.search(line)
-        irq = m and m[4] in ('irq_handler_entry', 'irq_handler_exit') and \
-            re.match(r'irq=(\d+)', m[5])
-        if irq:
-            r.append((int(m[2]) * 1000000000 + int(m[3]), int(m[1]),
-                      'E' if m[4].endswith('entry') else 'X', int(irq[1])))
-    return sorted(r)
+    return trace_cmd(path, {'irq_handler_entry': 'E', 'irq_handler_exit': 'X'}, 'irq')
 
 
 def match(bt_recs, rec, irq, skipped):
     """bpftrace's handlers of irq (bt_recs, uncut) against the recording's (rec): line, bad"""
-    bt, ft = handlers_of(bt_recs, irq), handlers_of(rec, irq)
+    bt, ft = spans(bt_recs)[1].get(irq, {}), spans(rec)[1].get(irq, {})
     span = {}	# each CPU's first and last record in the recording
     for ns, cpu, _, _ in rec:
         span[cpu] = (span.get(cpu, (ns, ns))[0], ns)
@@ -163,7 +149,7 @@ def match(bt_recs, rec, irq, skipped):
 
 def exact(h, rec, irq):
     """--dist's rows, sum, min, max and percentiles against the recording's times: line, bad"""
-    vals = sorted(x - e for hs in handlers_of(rec, irq).values() for e, x in hs)
+    vals = pair(rec)[1].get(irq, [])
     if not vals:
         return 'the recording has none of its handlers', ['no handler in the recording']
     rows = [bisect_right(vals, b['high']) - bisect_right(vals, b['low'] - 1) for b in h['buckets']]

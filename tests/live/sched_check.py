@@ -133,11 +133,9 @@ def preempt(ours_path, perf_path, comm):
     # a row whose run starts or ends at a switch ftscope rebuilt ('^': the kernel dropped
     # its ftrace record, perf's stream kept it) has an estimate's wait: 26-109 us off
     # perf's in a fresh root, where perf said 0; the rows of recorded switches are judged
-    unmatched, differ, pd, late, rebuilt = 0, 0, 0.0, {}, 0
-    for r in ours:
-        if r['rest'][-1:] == ['^']:
-            rebuilt += 1
-            continue
+    kept = [r for r in ours if r['rest'][-1:] != ['^']]
+    unmatched, differ, pd, late, rebuilt = 0, 0, 0.0, {}, len(ours) - len(kept)
+    for r in kept:
         mine = perf.get(r['tid'], [])
         if mine and r['time'] > mine[-1]['time'] + 20e-6:
             late[r['tid']] = late.get(r['tid'], 0) + 1  # after its exit record, as above
@@ -148,9 +146,9 @@ def preempt(ours_path, perf_path, comm):
             continue
         pd += near['delay']
         differ += abs(r['delay'] - near['wait']) > max(0.03 * near['wait'], 0.020)
-    od = sum(r['delay'] for r in ours if r['rest'][-1:] != ['^'])
+    od = sum(r['delay'] for r in kept)
     ok = not bad and unmatched + differ <= max(1, len(ours) // 100) and \
-        all(n <= 2 for n in late.values()) and len(ours) - rebuilt >= 10
+        all(n <= 2 for n in late.values()) and len(kept) >= 10
     done(ok, msg + f'; {rebuilt} at a rebuilt switch left out; {unmatched} not in perf\'s rows, '
          f'{differ} whose sch delay is not perf\'s wait; perf\'s sch delay on them {pd:.3f} ms '
          f'in all, ours {od:.3f} ms')

@@ -87,38 +87,40 @@ def pair(recs):
     return n, time, wait, unraised
 
 
-def lacks(path, bt, v):
-    """the recording's entries of vector v that bpftrace's (bt: its file, uncut) lack: a line"""
-    rec = {}
-    try:
-        for line in open(path):
-            m = TRACE_CMD.search(line)
-            f = m and m[4] == 'softirq_entry' and re.match(r'vec=(\d+)', m[5])
-            if f:
-                rec.setdefault(int(m[1]), []).append((int(m[2]) * 1000000000 + int(m[3]),
-                                                      int(f[1])))
-    except OSError as e:
-        return 'no recording to say which entries bpftrace lacks (%s)' % e.strerror
+def trace_cmd(path, kinds, field):
+    """trace-cmd report -t's lines of the events in KINDS ({event: kind}): sorted (ns, cpu,
+    kind, the value of FIELD)"""
+    r = []
+    for line in open(path):
+        m = TRACE_CMD.search(line)
+        f = m and m[4] in kinds and re.match(field + r'=(\d+)', m[5])
+        if f:
+            r.append((int(m[2]) * 1000000000 + int(m[3]), int(m[1]), kinds[m[4]], int(f[1])))
+    return sorted(r)
+
+
+def lacks(rec, bt, v):
+    """the recording's entries (rec: trace_cmd()'s) of vector v that bpftrace's records (bt,
+    uncut) lack: a line"""
     if not rec:
         return 'no softirq entries in the recording'
     theirs = {}
-    for ns, cpu, kind, vec in records(bt)[0]:
+    for ns, cpu, kind, vec in bt:
         if kind == 'E' and vec == v:
             theirs.setdefault(cpu, []).append(ns)
-    missing, longest = [], 0
-    for cpu, ents in rec.items():
-        bt_ns, prev, row = sorted(theirs.get(cpu, ())), 0, 0
-        for fe, vec in sorted(ents):
-            if vec == v:
-                # bpftrace's stamp comes first: one of its entries since the CPU's last
-                k = bisect_right(bt_ns, fe) - 1
-                if k >= 0 and bt_ns[k] > prev:
-                    row = 0
-                else:
-                    missing.append('CPU %d at %d' % (cpu, fe))
-                    row += 1
-                    longest = max(longest, row)
-            prev = fe
+    missing, longest, prev, row = [], 0, {}, {}
+    for fe, cpu, _, vec in rec:
+        if vec == v:
+            # bpftrace's stamp comes first: one of its entries since the CPU's last
+            bt_ns = theirs.get(cpu, [])
+            k = bisect_right(bt_ns, fe) - 1
+            if k >= 0 and bt_ns[k] > prev.get(cpu, 0):
+                row[cpu] = 0
+            else:
+                missing.append('CPU %d at %d' % (cpu, fe))
+                row[cpu] = row.get(cpu, 0) + 1
+                longest = max(longest, row[cpu])
+        prev[cpu] = fe
     return ('bpftrace lacks %d of the recording\'s entries (%d in a row at most)%s'
             % (len(missing), longest, missing and ': ' + ', '.join(missing[:4]) or ''))
 
@@ -177,6 +179,12 @@ def main():
           % (edge + (j.get('unraised_entries', -1), unraised)))
     ft = {x['name']: x for x in j['softirqs' if mode == 'time' else 'raise_to_entry']}
     opt = dict(a.split('=', 1) for a in sys.argv[5:] if '=' in a)
+    if 'report' in opt:	# read once: the recording's entries, bpftrace's records uncut
+        try:
+            rec = trace_cmd(opt['report'], {'softirq_entry': 'E'}, 'vec')
+        except OSError as e:
+            rec = 'no recording to say which entries bpftrace lacks (%s)' % e.strerror
+        uncut = records(bt)[0]
     for spec in (a for a in sys.argv[5:] if '=' not in a):
         name, *bounds = spec.split(':')
         v = NAMES.index(name)
@@ -186,7 +194,7 @@ def main():
                                                          len(vals)))
             continue
         if 'report' in opt:
-            print('%s: %s' % (name, lacks(opt['report'], bt, v)))
+            print('%s: %s' % (name, rec if isinstance(rec, str) else lacks(rec, uncut, v)))
         bounds = [float(b) for b in bounds]
         bounds[4] += 100 * int(opt.get('skipped', 0)) / len(vals)	# MISSED, in %
         bad += judge(mode, name, ft[name], n.get(v, 0), vals, bounds)
